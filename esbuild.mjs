@@ -1,0 +1,174 @@
+// Build script for the extension host bundle, the webview bundle and the test bundles.
+//
+//   node esbuild.mjs                 development build (linked sourcemaps, not minified)
+//   node esbuild.mjs --production    minified build, no sourcemaps
+//   node esbuild.mjs --watch         development build, rebuilt on change
+//   node esbuild.mjs --tests         bundle test/**/*.test.ts, test/fixtures/*.ts, test/bench/*.ts into out/
+
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+process.chdir(root);
+
+const args = new Set(process.argv.slice(2));
+const known = new Set(['--production', '--watch', '--tests']);
+for (const arg of args) {
+  if (!known.has(arg)) {
+    console.error(`esbuild.mjs: unknown argument ${arg} (expected ${[...known].join(', ')})`);
+    process.exit(2);
+  }
+}
+const production = args.has('--production');
+const watch = args.has('--watch');
+const tests = args.has('--tests');
+if (production && tests) {
+  console.error('esbuild.mjs: --production and --tests cannot be combined');
+  process.exit(2);
+}
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  logLevel: 'warning',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  define: production ? { 'process.env.NODE_ENV': '"production"' } : {},
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const appBuilds = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    // dist/webview.js and (when the stylesheet exists) dist/webview.css
+    entryPoints: [
+      { in: 'webview/main.ts', out: 'webview' },
+      ...(existsSync('webview/main.css') ? [{ in: 'webview/main.css', out: 'webview' }] : []),
+    ],
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+/**
+ * Lists files under `dir` (relative to the repository root, with forward slashes) whose name
+ * satisfies `accept`, descending into subdirectories when `recursive`. A missing directory yields no files.
+ * @param {string} dir
+ * @param {boolean} recursive
+ * @param {(name: string) => boolean} accept
+ * @returns {string[]}
+ */
+function listFiles(dir, recursive, accept) {
+  if (!existsSync(dir)) return [];
+  /** @type {string[]} */
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (recursive && entry.name !== 'node_modules') found.push(...listFiles(path, true, accept));
+    } else if (entry.isFile() && accept(entry.name)) {
+      found.push(path.split(sep).join('/'));
+    }
+  }
+  return found;
+}
+
+function testEntryPoints() {
+  const isTs = (/** @type {string} */ name) => name.endsWith('.ts') && !name.endsWith('.d.ts');
+  const entries = new Set([
+    ...listFiles('test', true, (name) => name.endsWith('.test.ts')),
+    ...listFiles('test/fixtures', false, isTs),
+    ...listFiles('test/bench', false, isTs),
+  ]);
+  return [...entries].sort();
+}
+
+/** @returns {esbuild.BuildOptions[]} */
+function testBuilds() {
+  const entryPoints = testEntryPoints();
+  if (entryPoints.length === 0) {
+    console.log('esbuild.mjs: no test entry points found');
+    return [];
+  }
+  return [
+    {
+      entryPoints,
+      outbase: '.',
+      outdir: 'out',
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'inline',
+      external: ['vscode', 'mocha'],
+      logLevel: 'warning',
+    },
+  ];
+}
+
+/**
+ * Plugin that reports the end of every (re)build in watch mode.
+ * @param {string} label
+ * @returns {esbuild.Plugin}
+ */
+function reportRebuilds(label) {
+  return {
+    name: 'report-rebuilds',
+    setup(build) {
+      build.onEnd((result) => {
+        const time = new Date().toLocaleTimeString();
+        const errors = result.errors.length;
+        const warnings = result.warnings.length;
+        console.log(`[${time}] ${label}: build finished with ${errors} error(s), ${warnings} warning(s)`);
+      });
+    },
+  };
+}
+
+async function main() {
+  const builds = tests ? testBuilds() : appBuilds;
+  // Start from an empty output directory so stale files (old sourcemaps, deleted tests) never linger.
+  rmSync(tests ? 'out' : 'dist', { recursive: true, force: true });
+
+  if (watch) {
+    const contexts = await Promise.all(
+      builds.map((options) => {
+        const label = options.outfile ?? (tests ? 'tests' : `${options.outdir}/webview.*`);
+        return esbuild.context({ ...options, plugins: [...(options.plugins ?? []), reportRebuilds(label)] });
+      }),
+    );
+    console.log('esbuild.mjs: watching for changes (Ctrl+C to stop)');
+    await Promise.all(contexts.map((ctx) => ctx.watch()));
+    const stop = async () => {
+      await Promise.all(contexts.map((ctx) => ctx.dispose()));
+      process.exit(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return;
+  }
+
+  const results = await Promise.allSettled(builds.map((options) => esbuild.build(options)));
+  // esbuild has already printed the diagnostics (logLevel 'warning'); just set the exit status.
+  if (results.some((r) => r.status === 'rejected')) {
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
