@@ -1,0 +1,384 @@
+// The typed ACP client connection: one method per client→agent request, one handler interface for everything the
+// agent may ask or tell. Built on vscode-jsonrpc with the NDJSON transport.
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  Emitter,
+  ResponseError,
+  type CancellationToken,
+  type Event,
+  type MessageConnection,
+  type MessageReader,
+  type MessageWriter,
+} from 'vscode-jsonrpc/node';
+import type { z } from 'zod';
+import {
+  AcpError,
+  ConnectionClosedError,
+  ErrorCodes,
+  errorMessage,
+  NotSupportedError,
+  ProtocolVersionError,
+} from './errors';
+import { silentLogger, type Logger } from './log';
+import {
+  AgentMethods,
+  AgentNotifications,
+  ClientMethods,
+  ClientNotifications,
+  type ClientMethodName,
+  type GatedRequestDef,
+  type RequestDef,
+} from './methods';
+import type * as S from './schema.gen';
+import { parseTolerant } from './tolerance';
+import { COALESCED_METHOD, type CoalescedParams } from './transport';
+import { readSessionUpdate } from './updates';
+
+/** The protocol version we send, and the ones we accept back. */
+export const PROTOCOL_VERSION = 1;
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1];
+
+type Params<D extends RequestDef> = z.output<D['params']>;
+type Result<D extends RequestDef> = z.output<D['result']>;
+type ClientDef<K extends ClientMethodName> = (typeof ClientMethods)[K];
+
+/** Serves one agent→client request. The signal aborts when the agent cancels it or the connection closes. */
+export type RequestHandler<K extends ClientMethodName> = (
+  params: Params<ClientDef<K>>,
+  signal: AbortSignal,
+) => Promise<Result<ClientDef<K>>>;
+
+/**
+ * What the host implements for the agent. Optional methods that are left out are not advertised in
+ * `clientCapabilities`, and the agent gets -32601 if it calls them anyway.
+ */
+export interface ClientHandler {
+  requestPermission: RequestHandler<'requestPermission'>;
+  readTextFile?: RequestHandler<'readTextFile'>;
+  writeTextFile?: RequestHandler<'writeTextFile'>;
+  createTerminal?: RequestHandler<'createTerminal'>;
+  terminalOutput?: RequestHandler<'terminalOutput'>;
+  releaseTerminal?: RequestHandler<'releaseTerminal'>;
+  waitForTerminalExit?: RequestHandler<'waitForTerminalExit'>;
+  killTerminal?: RequestHandler<'killTerminal'>;
+  createElicitation?: RequestHandler<'createElicitation'>;
+  /** A valid `session/update`; unknown kinds and invalid updates are logged and never reach here. */
+  sessionUpdate(notification: S.SessionNotification): void;
+  completeElicitation?(notification: S.CompleteElicitationNotification): void;
+}
+
+const TERMINAL_HANDLERS = ['createTerminal', 'terminalOutput', 'releaseTerminal', 'waitForTerminalExit', 'killTerminal'] as const;
+
+export interface ConnectionOptions {
+  readonly clientInfo: S.Implementation;
+  readonly log?: Logger;
+  /** Capabilities beyond what the handler implies (auth.terminal, session notices, elicitation, _meta). */
+  readonly capabilities?: Omit<S.ClientCapabilities, 'fs' | 'terminal'>;
+  /** Close when the agent's output ends. A process owner turns this off and closes with the exit reason. */
+  readonly closeWhenInputEnds?: boolean;
+}
+
+/** What the agent said about itself in `initialize`. */
+export interface AgentDescription {
+  readonly protocolVersion: number;
+  readonly capabilities: S.AgentCapabilities;
+  readonly info: S.Implementation | undefined;
+  readonly authMethods: readonly S.AuthMethod[];
+}
+
+interface Served {
+  readonly def: RequestDef;
+  readonly impl: (params: unknown, signal: AbortSignal) => Promise<unknown>;
+}
+
+export class AcpClientConnection {
+  private readonly rpc: MessageConnection;
+  private readonly log: Logger;
+  private readonly served = new Map<string, Served>();
+  private readonly active = new Set<AbortController>();
+  private readonly waiting = new Set<(error: Error) => void>();
+  private readonly closeEmitter = new Emitter<Error | undefined>();
+  private closedWith: { reason: Error | undefined } | undefined;
+  private described: AgentDescription | undefined;
+  readonly clientCapabilities: S.ClientCapabilities;
+
+  /** Fires once, when the connection closes, with the reason if there was one. */
+  readonly onDidClose: Event<Error | undefined> = this.closeEmitter.event;
+
+  constructor(
+    reader: MessageReader,
+    writer: MessageWriter,
+    private readonly handler: ClientHandler,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.log = options.log ?? silentLogger;
+    this.clientCapabilities = this.register(handler);
+    const log = this.log;
+    this.rpc = createMessageConnection(reader, writer, {
+      error: (m) => log.error(m),
+      warn: (m) => log.warn(m),
+      info: (m) => log.debug(m),
+      log: (m) => log.trace(m),
+    });
+    this.rpc.onRequest((method, params, token) => this.serve(method, params, token));
+    this.rpc.onNotification((method, params) => this.notified(method, params));
+    this.rpc.onError(([error]) => this.log.warn(`transport error: ${error.message}`));
+    this.rpc.onClose(() => {
+      if (options.closeWhenInputEnds !== false) this.close();
+    });
+    this.rpc.listen();
+  }
+
+  /** The agent, once `initialize` has succeeded. */
+  get agent(): AgentDescription | undefined {
+    return this.described;
+  }
+
+  get isClosed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
+  // ---- client → agent ------------------------------------------------------------------------------------------
+
+  /** Negotiates the protocol version and learns the agent's capabilities. */
+  async initialize(extra: { _meta?: Record<string, unknown> } = {}): Promise<S.InitializeResponse> {
+    const result = await this.call(AgentMethods.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: this.clientCapabilities,
+      clientInfo: this.options.clientInfo,
+      ...extra,
+    });
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+      const error = new ProtocolVersionError(result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+      this.close(error);
+      this.rpc.dispose();
+      throw error;
+    }
+    this.described = {
+      protocolVersion: result.protocolVersion,
+      capabilities: result.agentCapabilities ?? {},
+      info: result.agentInfo ?? undefined,
+      authMethods: result.authMethods ?? [],
+    };
+    return result;
+  }
+
+  authenticate(params: Params<typeof AgentMethods.authenticate>, signal?: AbortSignal) {
+    return this.call(AgentMethods.authenticate, params, signal);
+  }
+
+  logout(params: Params<typeof AgentMethods.logout> = {}, signal?: AbortSignal) {
+    return this.call(this.gate(AgentMethods.logout), params, signal);
+  }
+
+  newSession(params: Params<typeof AgentMethods.newSession>, signal?: AbortSignal) {
+    this.checkSessionSetup(params);
+    return this.call(AgentMethods.newSession, params, signal);
+  }
+
+  /** Replays the session as `session/update`s before it answers: route updates for it before calling. */
+  loadSession(params: Params<typeof AgentMethods.loadSession>, signal?: AbortSignal) {
+    this.checkSessionSetup(params);
+    return this.call(this.gate(AgentMethods.loadSession), params, signal);
+  }
+
+  listSessions(params: Params<typeof AgentMethods.listSessions> = {}, signal?: AbortSignal) {
+    return this.call(this.gate(AgentMethods.listSessions), params, signal);
+  }
+
+  resumeSession(params: Params<typeof AgentMethods.resumeSession>, signal?: AbortSignal) {
+    this.checkSessionSetup(params);
+    return this.call(this.gate(AgentMethods.resumeSession), params, signal);
+  }
+
+  closeSession(params: Params<typeof AgentMethods.closeSession>, signal?: AbortSignal) {
+    return this.call(this.gate(AgentMethods.closeSession), params, signal);
+  }
+
+  deleteSession(params: Params<typeof AgentMethods.deleteSession>, signal?: AbortSignal) {
+    return this.call(this.gate(AgentMethods.deleteSession), params, signal);
+  }
+
+  setMode(params: Params<typeof AgentMethods.setMode>, signal?: AbortSignal) {
+    return this.call(AgentMethods.setMode, params, signal);
+  }
+
+  setConfigOption(params: Params<typeof AgentMethods.setConfigOption>, signal?: AbortSignal) {
+    return this.call(AgentMethods.setConfigOption, params, signal);
+  }
+
+  /** Sends a prompt. Content the agent did not advertise (`promptCapabilities`) is refused here. */
+  prompt(params: Params<typeof AgentMethods.prompt>, signal?: AbortSignal) {
+    const caps = this.described?.capabilities.promptCapabilities ?? {};
+    for (const block of params.prompt) {
+      const needs = block.type === 'image' ? 'image' : block.type === 'audio' ? 'audio' : block.type === 'resource' ? 'embeddedContext' : undefined;
+      if (needs && caps[needs] !== true) {
+        return Promise.reject(new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`));
+      }
+    }
+    return this.call(AgentMethods.prompt, params, signal);
+  }
+
+  /** Asks the agent to stop the running turn. The prompt still answers, with stopReason `cancelled`. */
+  async cancel(params: z.output<typeof AgentNotifications.cancel.params>): Promise<void> {
+    if (this.closedWith) return;
+    await this.rpc.sendNotification(AgentNotifications.cancel.method, params);
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------------------------
+
+  /** Settles everything: waiting requests reject with the reason, running handlers are aborted. Idempotent. */
+  close(reason?: Error): void {
+    if (this.closedWith) return;
+    this.closedWith = { reason };
+    const error = new ConnectionClosedError(reason);
+    for (const reject of [...this.waiting]) reject(error);
+    this.waiting.clear();
+    for (const controller of [...this.active]) controller.abort(error);
+    this.active.clear();
+    this.closeEmitter.fire(reason);
+  }
+
+  dispose(): void {
+    this.close();
+    this.rpc.dispose();
+    this.closeEmitter.dispose();
+  }
+
+  // ---- internals -----------------------------------------------------------------------------------------------
+
+  private register(handler: ClientHandler): S.ClientCapabilities {
+    const hasTerminal = TERMINAL_HANDLERS.every((k) => typeof handler[k] === 'function');
+    for (const key of Object.keys(ClientMethods) as ClientMethodName[]) {
+      const impl = handler[key] as ((params: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
+      if (typeof impl !== 'function') continue;
+      if ((TERMINAL_HANDLERS as readonly string[]).includes(key) && !hasTerminal) continue;
+      const def: RequestDef = ClientMethods[key];
+      this.served.set(def.method, { def, impl: impl.bind(handler) });
+    }
+    return {
+      ...this.options.capabilities,
+      fs: { readTextFile: typeof handler.readTextFile === 'function', writeTextFile: typeof handler.writeTextFile === 'function' },
+      terminal: hasTerminal,
+    };
+  }
+
+  private gate<D extends GatedRequestDef>(def: D): D {
+    const caps = this.described?.capabilities;
+    if (!caps || !def.advertised(caps)) {
+      throw new NotSupportedError(`the agent does not support ${def.method} (it did not advertise ${def.capability})`);
+    }
+    return def;
+  }
+
+  private checkSessionSetup(params: { additionalDirectories?: readonly string[] | undefined; mcpServers?: readonly S.McpServer[] | undefined }) {
+    const caps = this.described?.capabilities;
+    if (params.additionalDirectories?.length && caps?.sessionCapabilities?.additionalDirectories == null) {
+      throw new NotSupportedError('the agent does not support additional workspace directories');
+    }
+    for (const server of params.mcpServers ?? []) {
+      if ('type' in server && (server.type === 'http' || server.type === 'sse') && caps?.mcpCapabilities?.[server.type] !== true) {
+        throw new NotSupportedError(`the agent does not support ${server.type} MCP servers (${server.name})`);
+      }
+    }
+  }
+
+  private call<D extends RequestDef>(def: D, params: Params<D>, signal?: AbortSignal): Promise<Result<D>> {
+    if (this.closedWith) return Promise.reject(new ConnectionClosedError(this.closedWith.reason));
+    return new Promise<Result<D>>((resolve, reject) => {
+      const settle = (error: Error) => reject(error);
+      this.waiting.add(settle);
+      const cts = new CancellationTokenSource();
+      const onAbort = () => cts.cancel();
+      if (signal?.aborted) cts.cancel();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => {
+        this.waiting.delete(settle);
+        signal?.removeEventListener('abort', onAbort);
+        cts.dispose();
+      };
+      this.rpc.sendRequest(def.method, params, cts.token).then(
+        (raw: unknown) => {
+          done();
+          const parsed = parseTolerant(def.result, raw);
+          this.logWarnings(`answer to ${def.method}`, parsed.warnings);
+          if (parsed.ok) resolve(parsed.value as Result<D>);
+          else reject(new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} is invalid: ${parsed.error}`));
+        },
+        (error: unknown) => {
+          done();
+          if (error instanceof ResponseError) reject(new AcpError(error.code, error.message, error.data));
+          else reject(this.closedWith ? new ConnectionClosedError(this.closedWith.reason) : new ConnectionClosedError(asError(error)));
+        },
+      );
+    });
+  }
+
+  private async serve(method: string, raw: unknown, token: CancellationToken): Promise<unknown> {
+    const served = this.served.get(method);
+    if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${method}`);
+    const parsed = parseTolerant(served.def.params, raw);
+    this.logWarnings(method, parsed.warnings);
+    if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
+    const controller = new AbortController();
+    this.active.add(controller);
+    const cancelled = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    cancelled.catch(() => {});
+    const subscription = token.onCancellationRequested(() => controller.abort(new AcpError(ErrorCodes.RequestCancelled, 'cancelled')));
+    try {
+      return await Promise.race([served.impl(parsed.value, controller.signal), cancelled]);
+    } catch (error) {
+      if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
+      if (error instanceof AcpError) throw new ResponseError(error.code, error.message, error.data);
+      this.log.warn(`${method} failed: ${errorMessage(error)}`);
+      throw new ResponseError(ErrorCodes.InternalError, errorMessage(error));
+    } finally {
+      subscription.dispose();
+      this.active.delete(controller);
+    }
+  }
+
+  private notified(method: string, params: unknown): void {
+    if (method === COALESCED_METHOD) {
+      const run = params as CoalescedParams;
+      for (const item of run.items) this.notification(run.method, item);
+    } else {
+      this.notification(method, params);
+    }
+  }
+
+  private notification(method: string, params: unknown): void {
+    try {
+      if (method === ClientNotifications.sessionUpdate.method) {
+        const r = readSessionUpdate(params);
+        this.logWarnings(method, r.warnings);
+        if (r.ok) this.handler.sessionUpdate(r.value);
+        else this.log.warn(`skipped ${method}: ${r.reason}`);
+      } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
+        const r = parseTolerant(ClientNotifications.completeElicitation.params, params);
+        this.logWarnings(method, r.warnings);
+        if (r.ok) this.handler.completeElicitation(r.value);
+        else this.log.warn(`skipped ${method}: ${r.error}`);
+      } else {
+        this.log.debug(`ignored notification ${method}`);
+      }
+    } catch (error) {
+      this.log.error(`handling ${method} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private logWarnings(what: string, warnings: readonly string[]): void {
+    for (const w of warnings) this.log.warn(`${what}: ${w}`);
+  }
+}
+
+function describeBlock(type: string): string {
+  return type === 'image' ? 'images' : type === 'audio' ? 'audio' : type === 'resource' ? 'embedded files' : `${type} content`;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,80 @@
+// Every ACP v1 method, declared once: its wire name, the schemas of its params and result, and, for the
+// optional ones, the capability that must be advertised before it may be called.
+import type { z } from 'zod';
+import * as S from './schema.gen';
+
+export interface RequestDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly method: string;
+  readonly params: P;
+  readonly result: R;
+}
+
+export interface NotificationDef<P extends z.ZodType = z.ZodType> {
+  readonly method: string;
+  readonly params: P;
+}
+
+/** An agent method the client may only call when the agent advertised this capability. */
+export interface GatedRequestDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> extends RequestDef<P, R> {
+  readonly advertised: (caps: S.AgentCapabilities) => boolean;
+  readonly capability: string;
+}
+
+const request = <P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R): RequestDef<P, R> => ({
+  method,
+  params,
+  result,
+});
+
+const gated = <P extends z.ZodType, R extends z.ZodType>(
+  method: string,
+  params: P,
+  result: R,
+  capability: string,
+  advertised: (caps: S.AgentCapabilities) => boolean,
+): GatedRequestDef<P, R> => ({ method, params, result, capability, advertised });
+
+/** Requests the client sends to the agent. */
+export const AgentMethods = {
+  initialize: request('initialize', S.InitializeRequest, S.InitializeResponse),
+  authenticate: request('authenticate', S.AuthenticateRequest, S.AuthenticateResponse),
+  logout: gated('logout', S.LogoutRequest, S.LogoutResponse, 'auth.logout', (c) => c.auth?.logout != null),
+  newSession: request('session/new', S.NewSessionRequest, S.NewSessionResponse),
+  loadSession: gated('session/load', S.LoadSessionRequest, S.LoadSessionResponse, 'loadSession', (c) => c.loadSession === true),
+  listSessions: gated('session/list', S.ListSessionsRequest, S.ListSessionsResponse, 'sessionCapabilities.list', (c) => c.sessionCapabilities?.list != null),
+  resumeSession: gated('session/resume', S.ResumeSessionRequest, S.ResumeSessionResponse, 'sessionCapabilities.resume', (c) => c.sessionCapabilities?.resume != null),
+  closeSession: gated('session/close', S.CloseSessionRequest, S.CloseSessionResponse, 'sessionCapabilities.close', (c) => c.sessionCapabilities?.close != null),
+  deleteSession: gated('session/delete', S.DeleteSessionRequest, S.DeleteSessionResponse, 'sessionCapabilities.delete', (c) => c.sessionCapabilities?.delete != null),
+  setMode: request('session/set_mode', S.SetSessionModeRequest, S.SetSessionModeResponse),
+  setConfigOption: request('session/set_config_option', S.SetSessionConfigOptionRequest, S.SetSessionConfigOptionResponse),
+  prompt: request('session/prompt', S.PromptRequest, S.PromptResponse),
+} as const;
+
+/** Notifications the client sends to the agent. */
+export const AgentNotifications = {
+  cancel: { method: 'session/cancel', params: S.CancelNotification },
+} as const satisfies Record<string, NotificationDef>;
+
+/** Requests the agent sends to the client. The key names the handler that serves it. */
+export const ClientMethods = {
+  requestPermission: request('session/request_permission', S.RequestPermissionRequest, S.RequestPermissionResponse),
+  readTextFile: request('fs/read_text_file', S.ReadTextFileRequest, S.ReadTextFileResponse),
+  writeTextFile: request('fs/write_text_file', S.WriteTextFileRequest, S.WriteTextFileResponse),
+  createTerminal: request('terminal/create', S.CreateTerminalRequest, S.CreateTerminalResponse),
+  terminalOutput: request('terminal/output', S.TerminalOutputRequest, S.TerminalOutputResponse),
+  releaseTerminal: request('terminal/release', S.ReleaseTerminalRequest, S.ReleaseTerminalResponse),
+  waitForTerminalExit: request('terminal/wait_for_exit', S.WaitForTerminalExitRequest, S.WaitForTerminalExitResponse),
+  killTerminal: request('terminal/kill', S.KillTerminalRequest, S.KillTerminalResponse),
+  createElicitation: request('elicitation/create', S.CreateElicitationRequest, S.CreateElicitationResponse),
+} as const;
+
+/** Notifications the agent sends to the client. */
+export const ClientNotifications = {
+  sessionUpdate: { method: 'session/update', params: S.SessionNotification },
+  completeElicitation: { method: 'elicitation/complete', params: S.CompleteElicitationNotification },
+} as const satisfies Record<string, NotificationDef>;
+
+/** Protocol-level notification, both directions. */
+export const CancelRequest = { method: '$/cancel_request', params: S.CancelRequestNotification } as const;
+
+export type ClientMethodName = keyof typeof ClientMethods;

@@ -1,0 +1,130 @@
+// Reading `session/update` notifications: the hot path of every streaming turn.
+//
+// Text chunks and plain tool-call updates take a fast path that accepts a message only when the full zod schema
+// would accept it unchanged; anything else (an unusual field, a wrong type, content arrays) goes to the schema,
+// which decides. So the fast path is exactly as strict, and a property test holds it to that.
+import * as S from './schema.gen';
+import { parseTolerant, preview } from './tolerance';
+
+export type UpdateOutcome =
+  | { readonly ok: true; readonly value: S.SessionNotification; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly skipped: 'unknown-kind' | 'invalid'; readonly reason: string; readonly warnings: readonly string[] };
+
+const NO_WARNINGS: readonly string[] = [];
+
+/** The `sessionUpdate` kinds of ACP v1. */
+export const UPDATE_KINDS: ReadonlySet<string> = new Set(
+  S.SessionUpdate.options.map((o) => o.shape.sessionUpdate.value as string),
+);
+
+const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+const TOOL_STATUS = new Set<string>(S.ToolCallStatus.options);
+const TOOL_KIND = new Set<string>(S.ToolKind.options);
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isMeta = (v: unknown) => v === undefined || v === null || isObject(v);
+const isOptString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
+function fastText(update: Obj): boolean {
+  const content = update['content'];
+  if (!isObject(content) || content['type'] !== 'text' || typeof content['text'] !== 'string') return false;
+  for (const key in content) if (key !== 'type' && key !== 'text') return false;
+  return isOptString(update['messageId']) && isMeta(update['_meta']);
+}
+
+function fastToolUpdate(update: Obj): boolean {
+  if (typeof update['toolCallId'] !== 'string') return false;
+  for (const key in update) {
+    const v = update[key];
+    switch (key) {
+      case 'sessionUpdate':
+      case 'toolCallId':
+        break;
+      case 'status':
+        if (!(v === null || (typeof v === 'string' && TOOL_STATUS.has(v)))) return false;
+        break;
+      case 'kind':
+        if (!(v === null || (typeof v === 'string' && TOOL_KIND.has(v)))) return false;
+        break;
+      case 'title':
+      case 'name':
+        if (!isOptString(v)) return false;
+        break;
+      case '_meta':
+        if (!isMeta(v)) return false;
+        break;
+      case 'rawInput':
+      case 'rawOutput':
+        if (v === null) return false; // the schema reads null as absent
+        break;
+      case 'content':
+      case 'locations':
+        if (v !== null) return false;
+        break;
+      case 'output':
+        return false; // an older agent's name for rawOutput: mapped on the slow path
+      default:
+        break; // unknown fields are kept, as the schema keeps them
+    }
+  }
+  return true;
+}
+
+/**
+ * Maps the field names that older agents and the older docs use: `tool_call` with `id`/`name`/`arguments`,
+ * `tool_call_update` with `id`, status `success` and `output`. Returns the update itself when nothing is old.
+ */
+export function mapLegacyToolCall(update: Obj): Obj {
+  const legacyId = update['toolCallId'] === undefined && update['id'] !== undefined;
+  const legacyStatus = update['status'] === 'success';
+  const legacyOutput = update['output'] !== undefined && update['rawOutput'] === undefined;
+  if (!legacyId && !legacyStatus && !legacyOutput) return update;
+  const mapped: Obj = { ...update };
+  if (legacyId) {
+    mapped['toolCallId'] = update['id'];
+    delete mapped['id'];
+    if (mapped['title'] === undefined && typeof update['name'] === 'string') mapped['title'] = update['name'];
+    if (mapped['rawInput'] === undefined && update['arguments'] !== undefined) {
+      mapped['rawInput'] = update['arguments'];
+      delete mapped['arguments'];
+    }
+  }
+  if (legacyStatus) mapped['status'] = 'completed';
+  if (legacyOutput) {
+    mapped['rawOutput'] = update['output'];
+    delete mapped['output'];
+  }
+  return mapped;
+}
+
+/** Validates one `session/update` params object. Never throws. */
+export function readSessionUpdate(params: unknown): UpdateOutcome {
+  if (!isObject(params) || !isObject(params['update'])) {
+    return { ok: false, skipped: 'invalid', reason: `not a session update: ${preview(params)}`, warnings: NO_WARNINGS };
+  }
+  let update = params['update'];
+  const kind = update['sessionUpdate'];
+  if (typeof kind !== 'string' || !UPDATE_KINDS.has(kind)) {
+    return { ok: false, skipped: 'unknown-kind', reason: `unknown session update kind ${preview(kind)}`, warnings: NO_WARNINGS };
+  }
+  if (typeof params['sessionId'] === 'string' && isMeta(params['_meta'])) {
+    if (CHUNK_KINDS.has(kind) && fastText(update)) {
+      return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
+    }
+    if (kind === 'tool_call_update' && fastToolUpdate(update)) {
+      return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
+    }
+  }
+  if (kind === 'tool_call' || kind === 'tool_call_update') {
+    const mapped = mapLegacyToolCall(update);
+    if (mapped !== update) {
+      update = mapped;
+      params = { ...params, update };
+    }
+  }
+  const r = parseTolerant(S.SessionNotification, params);
+  return r.ok
+    ? { ok: true, value: r.value, warnings: r.warnings }
+    : { ok: false, skipped: 'invalid', reason: `invalid ${kind}: ${r.error}`, warnings: r.warnings };
+}
