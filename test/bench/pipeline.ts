@@ -1,0 +1,132 @@
+// `npm run bench`: the cost of the protocol pipeline on a stream of 100k mixed `session/update` lines.
+//
+// Ours: bytes through a real stream → NDJSON framing → vscode-jsonrpc → validation → the session model.
+// Baselines, measured in the same run on the same bytes:
+//   - bare JSON.parse of the same lines (already split): the floor;
+//   - the official SDK's client (@agentclientprotocol/sdk) over a real stream pair, applying to the same model.
+// Budget: at most 2.0× bare JSON.parse, and at least 1.5× faster than the SDK.
+import { PassThrough, Readable, Writable } from 'node:stream';
+import * as sdk from '@agentclientprotocol/sdk';
+import { AcpClientConnection } from '../../src/acp/connection';
+import type * as S from '../../src/acp/schema.gen';
+import { SessionModel } from '../../src/acp/session';
+import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
+import { updateLines } from './lib/updates';
+
+const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+const CHUNK = 64 * 1024; // what a pipe typically delivers at once
+
+const lines = updateLines(COUNT);
+const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+const chunks: Buffer[] = [];
+for (let i = 0; i < bytes.length; i += CHUNK) chunks.push(bytes.subarray(i, i + CHUNK));
+
+function bareJsonParse(): number {
+  const start = performance.now();
+  let sink = 0;
+  for (const line of lines) sink += (JSON.parse(line) as { params: object }).params ? 1 : 0;
+  if (sink !== COUNT) throw new Error('JSON.parse baseline lost lines');
+  return performance.now() - start;
+}
+
+/** Resolves when `expected` updates were applied, with the elapsed milliseconds since `feed` began. */
+function timed(feed: () => void, expected: number, counter: { applied: number; done?: () => void }): Promise<number> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    counter.done = () => resolve(performance.now() - start);
+    feed();
+  });
+}
+
+async function ours(): Promise<number> {
+  const toClient = new PassThrough();
+  const toAgent = new PassThrough();
+  toAgent.resume();
+  const model = new SessionModel('sess-1');
+  const counter: { applied: number; done?: () => void } = { applied: 0 };
+  const connection = new AcpClientConnection(
+    new NdjsonMessageReader(toClient, { coalesce: ['session/update'] }),
+    new NdjsonMessageWriter(toAgent),
+    {
+      requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+      sessionUpdate: (n) => {
+        model.apply(n.update);
+        if (++counter.applied === COUNT) counter.done?.();
+      },
+    },
+    { clientInfo: { name: 'bench', version: '0' } },
+  );
+  const ms = await timed(() => chunks.forEach((c) => toClient.write(c)), COUNT, counter);
+  connection.dispose();
+  model.dispose();
+  return ms;
+}
+
+async function officialSdk(): Promise<number> {
+  const toClient = new PassThrough();
+  const toAgent = new PassThrough();
+  toAgent.resume();
+  const model = new SessionModel('sess-1');
+  const counter: { applied: number; done?: () => void } = { applied: 0 };
+  const app = sdk.client().onNotification('session/update', (ctx) => {
+    model.apply(ctx.params.update as S.SessionUpdate);
+    if (++counter.applied === COUNT) counter.done?.();
+  });
+  const stream = sdk.ndJsonStream(
+    Writable.toWeb(toAgent) as WritableStream<Uint8Array>,
+    Readable.toWeb(toClient) as ReadableStream<Uint8Array>,
+  );
+  app.connect(stream);
+  const ms = await timed(() => chunks.forEach((c) => toClient.write(c)), COUNT, counter);
+  toClient.end();
+  model.dispose();
+  return ms;
+}
+
+/** Starts each measured run from a collected heap (when node runs with --expose-gc), so runs do not pay for each other. */
+function settleHeap(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+async function main(): Promise<void> {
+  process.stdout.write(`${COUNT} session/update lines, ${(bytes.length / 1e6).toFixed(1)} MB, ${RUNS} runs each (median)\n`);
+  // Warm up every path once so the JIT has seen them.
+  bareJsonParse();
+  await ours();
+  await officialSdk();
+  const json: number[] = [];
+  const pipeline: number[] = [];
+  const sdkRuns: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    settleHeap();
+    json.push(bareJsonParse());
+    settleHeap();
+    pipeline.push(await ours());
+    settleHeap();
+    sdkRuns.push(await officialSdk());
+  }
+  const j = median(json);
+  const p = median(pipeline);
+  const s = median(sdkRuns);
+  const rate = (ms: number) => Math.round((COUNT / ms) * 1000).toLocaleString('en-US');
+  process.stdout.write(`bare JSON.parse:     ${j.toFixed(1)} ms  (${rate(j)} lines/s)\n`);
+  process.stdout.write(`official SDK client: ${s.toFixed(1)} ms  (${rate(s)} updates/s)\n`);
+  process.stdout.write(`our pipeline:        ${p.toFixed(1)} ms  (${rate(p)} updates/s)\n`);
+  const vsJson = p / j;
+  const vsSdk = s / p;
+  process.stdout.write(
+    `pipeline: ${rate(p)} updates/s; ${vsJson.toFixed(2)}x bare JSON.parse (budget <= 2.0x, ${vsJson <= 2 ? 'met' : 'MISSED'}); ` +
+      `${vsSdk.toFixed(2)}x faster than the SDK client (budget >= 1.5x, ${vsSdk >= 1.5 ? 'met' : 'MISSED'})\n`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
