@@ -33,7 +33,7 @@ import {
 import type * as S from './schema.gen';
 import { parseTolerant } from './tolerance';
 import { COALESCED_METHOD, type CoalescedParams } from './transport';
-import { readSessionUpdate } from './updates';
+import { mapLegacyToolCall, readSessionUpdate } from './updates';
 
 /** The protocol version we send, and the ones we accept back. */
 export const PROTOCOL_VERSION = 1;
@@ -141,14 +141,24 @@ export class AcpClientConnection {
 
   // ---- client → agent ------------------------------------------------------------------------------------------
 
-  /** Negotiates the protocol version and learns the agent's capabilities. */
-  async initialize(extra: { _meta?: Record<string, unknown> } = {}): Promise<S.InitializeResponse> {
-    const result = await this.call(AgentMethods.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: this.clientCapabilities,
-      clientInfo: this.options.clientInfo,
-      ...extra,
-    });
+  /**
+   * Negotiates the protocol version and learns the agent's capabilities. Aborting `signal` (say, a timeout) gives
+   * up on the agent: without a handshake the connection is of no use, so it closes with the signal's reason.
+   */
+  async initialize(extra: { _meta?: Record<string, unknown> } = {}, signal?: AbortSignal): Promise<S.InitializeResponse> {
+    const giveUp = () => this.close(asError(signal?.reason ?? new Error('initialize was aborted')));
+    if (signal?.aborted) giveUp();
+    else signal?.addEventListener('abort', giveUp, { once: true });
+    let result: S.InitializeResponse;
+    try {
+      result = await this.call(
+        AgentMethods.initialize,
+        { protocolVersion: PROTOCOL_VERSION, clientCapabilities: this.clientCapabilities, clientInfo: this.options.clientInfo, ...extra },
+        signal,
+      );
+    } finally {
+      signal?.removeEventListener('abort', giveUp);
+    }
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
       const error = new ProtocolVersionError(result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
       this.close(error);
@@ -168,36 +178,43 @@ export class AcpClientConnection {
     return this.call(AgentMethods.authenticate, params, signal);
   }
 
+  // A refusal (NotSupportedError) rejects the returned promise, like every other failure: `attempt`.
   logout(params: Params<typeof AgentMethods.logout> = {}, signal?: AbortSignal) {
-    return this.call(this.gate(AgentMethods.logout), params, signal);
+    return attempt(() => this.call(this.gate(AgentMethods.logout), params, signal));
   }
 
   newSession(params: Params<typeof AgentMethods.newSession>, signal?: AbortSignal) {
-    this.checkSessionSetup(params);
-    return this.call(AgentMethods.newSession, params, signal);
+    return attempt(() => {
+      this.checkSessionSetup(params);
+      return this.call(AgentMethods.newSession, params, signal);
+    });
   }
 
   /** Replays the session as `session/update`s before it answers: route updates for it before calling. */
   loadSession(params: Params<typeof AgentMethods.loadSession>, signal?: AbortSignal) {
-    this.checkSessionSetup(params);
-    return this.call(this.gate(AgentMethods.loadSession), params, signal);
+    return attempt(() => {
+      this.checkSessionSetup(params);
+      return this.call(this.gate(AgentMethods.loadSession), params, signal);
+    });
   }
 
   listSessions(params: Params<typeof AgentMethods.listSessions> = {}, signal?: AbortSignal) {
-    return this.call(this.gate(AgentMethods.listSessions), params, signal);
+    return attempt(() => this.call(this.gate(AgentMethods.listSessions), params, signal));
   }
 
   resumeSession(params: Params<typeof AgentMethods.resumeSession>, signal?: AbortSignal) {
-    this.checkSessionSetup(params);
-    return this.call(this.gate(AgentMethods.resumeSession), params, signal);
+    return attempt(() => {
+      this.checkSessionSetup(params);
+      return this.call(this.gate(AgentMethods.resumeSession), params, signal);
+    });
   }
 
   closeSession(params: Params<typeof AgentMethods.closeSession>, signal?: AbortSignal) {
-    return this.call(this.gate(AgentMethods.closeSession), params, signal);
+    return attempt(() => this.call(this.gate(AgentMethods.closeSession), params, signal));
   }
 
   deleteSession(params: Params<typeof AgentMethods.deleteSession>, signal?: AbortSignal) {
-    return this.call(this.gate(AgentMethods.deleteSession), params, signal);
+    return attempt(() => this.call(this.gate(AgentMethods.deleteSession), params, signal));
   }
 
   setMode(params: Params<typeof AgentMethods.setMode>, signal?: AbortSignal) {
@@ -223,7 +240,12 @@ export class AcpClientConnection {
   /** Asks the agent to stop the running turn. The prompt still answers, with stopReason `cancelled`. */
   async cancel(params: z.output<typeof AgentNotifications.cancel.params>): Promise<void> {
     if (this.closedWith) return;
-    await this.rpc.sendNotification(AgentNotifications.cancel.method, params);
+    try {
+      await this.rpc.sendNotification(AgentNotifications.cancel.method, params);
+    } catch (error) {
+      // The agent's input is gone: there is no turn left to cancel, and the exit settles everything.
+      this.log.debug(`session/cancel not sent: ${errorMessage(error)}`);
+    }
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------------------------
@@ -298,7 +320,16 @@ export class AcpClientConnection {
         signal?.removeEventListener('abort', onAbort);
         cts.dispose();
       };
-      this.rpc.sendRequest(def.method, params, cts.token).then(
+      let sent: Promise<unknown>;
+      try {
+        sent = this.rpc.sendRequest(def.method, params, cts.token);
+      } catch (error) {
+        // vscode-jsonrpc throws once the agent's output has ended; the process owner closes us a moment later.
+        done();
+        reject(new ConnectionClosedError(this.closedWith?.reason ?? asError(error)));
+        return;
+      }
+      sent.then(
         (raw: unknown) => {
           done();
           const parsed = parseTolerant(def.result, raw);
@@ -318,9 +349,13 @@ export class AcpClientConnection {
   private async serve(method: string, raw: unknown, token: CancellationToken): Promise<unknown> {
     const served = this.served.get(method);
     if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${method}`);
+    if (method === ClientMethods.requestPermission.method) raw = withLegacyToolCall(raw);
     const parsed = parseTolerant(served.def.params, raw);
     this.logWarnings(method, parsed.warnings);
     if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
+    // A cancel that arrived before the request was dispatched (the same chunk, say) leaves a token that is already
+    // cancelled and whose onCancellationRequested never fires: the handler would never be aborted.
+    if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
     const controller = new AbortController();
     this.active.add(controller);
     const cancelled = new Promise<never>((_, reject) => {
@@ -329,7 +364,8 @@ export class AcpClientConnection {
     cancelled.catch(() => {});
     const subscription = token.onCancellationRequested(() => controller.abort(new AcpError(ErrorCodes.RequestCancelled, 'cancelled')));
     try {
-      return await Promise.race([served.impl(parsed.value, controller.signal), cancelled]);
+      // Every ACP result is an object: a handler that resolves with nothing still answers {} (vscode-jsonrpc: null).
+      return (await Promise.race([served.impl(parsed.value, controller.signal), cancelled])) ?? {};
     } catch (error) {
       if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
       if (error instanceof AcpError) throw new ResponseError(error.code, error.message, error.data);
@@ -375,8 +411,25 @@ export class AcpClientConnection {
   }
 }
 
+/** Older agents name the permission request's tool call fields as they named them in updates (`id`, ...). */
+function withLegacyToolCall(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const toolCall = (raw as { toolCall?: unknown }).toolCall;
+  if (typeof toolCall !== 'object' || toolCall === null || Array.isArray(toolCall)) return raw;
+  const mapped = mapLegacyToolCall(toolCall as Record<string, unknown>);
+  return mapped === toolCall ? raw : { ...raw, toolCall: mapped };
+}
+
 function describeBlock(type: string): string {
   return type === 'image' ? 'images' : type === 'audio' ? 'audio' : type === 'resource' ? 'embedded files' : `${type} content`;
+}
+
+function attempt<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return send();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 function asError(error: unknown): Error {

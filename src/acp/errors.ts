@@ -57,6 +57,14 @@ export class CommandNotFoundError extends Error {
   }
 }
 
+/** The agent could not be started for a reason other than a missing command (a missing folder, no permission). */
+export class AgentStartError extends Error {
+  override readonly name = 'AgentStartError';
+  constructor(reason: string) {
+    super(`the agent could not start: ${reason}`);
+  }
+}
+
 /** The agent process ended (or could not start). Carries what a user needs to understand why. */
 export class AgentExitError extends Error {
   override readonly name = 'AgentExitError';

@@ -1,8 +1,12 @@
 // An agent subprocess wired to an ACP connection. Spawned without a shell, in its own process group so that
 // disposing it leaves no orphans; its stderr becomes log lines and a bounded tail for the errors users see.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from './connection';
-import { AgentExitError, CommandNotFoundError, errorMessage } from './errors';
+import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } from './errors';
+
+/** Why an agent process ended, or never started. */
+export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './transport';
 
@@ -29,7 +33,7 @@ const MAX_STDERR_LINE = 2000;
 export class AgentProcess {
   readonly connection: AcpClientConnection;
   /** Settles once, when the process has ended: with why it ended, or why it never started. */
-  readonly exited: Promise<AgentExitError | CommandNotFoundError>;
+  readonly exited: Promise<AgentEnd>;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly log: Logger;
   private readonly tail: string[] = [];
@@ -70,8 +74,12 @@ export class AgentProcess {
           this.log.warn(`process error: ${error.message}`);
           return;
         }
+        // spawn also says ENOENT when the working folder is missing; only a missing command is "not found".
+        const missingCwd = error.code === 'ENOENT' && command.cwd !== undefined && !existsSync(command.cwd);
         const failure =
-          error.code === 'ENOENT' ? new CommandNotFoundError(command.command) : new AgentExitError(null, null, [errorMessage(error)]);
+          error.code === 'ENOENT' && !missingCwd
+            ? new CommandNotFoundError(command.command)
+            : new AgentStartError(missingCwd ? `the working folder ${command.cwd} does not exist` : errorMessage(error));
         this.finish(failure, resolve);
       });
       this.child.once('exit', (code, signal) => {
@@ -123,7 +131,7 @@ export class AgentProcess {
     }
   }
 
-  private finish(reason: AgentExitError | CommandNotFoundError, resolve: (r: AgentExitError | CommandNotFoundError) => void) {
+  private finish(reason: AgentEnd, resolve: (r: AgentEnd) => void) {
     if (this.ended) return;
     this.ended = true;
     if (this.stderrPartial) this.pushStderr(this.stderrPartial);
@@ -131,6 +139,7 @@ export class AgentProcess {
     if (reason instanceof AgentExitError && reason.expected) this.log.info(`stopped (${describeEnd(reason)})`);
     else this.log.warn(reason.message);
     this.connection.close(reason);
+    this.connection.dispose(); // handlers aborted by the close must not write to the dead pipe
     resolve(reason);
   }
 

@@ -104,7 +104,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     if (start < chunk.length && !this.discarding) {
       this.pending.push(chunk.subarray(start));
       this.pendingBytes += chunk.length - start;
-      if (this.pendingBytes > this.maxLineBytes) {
+      // A trailing CR may be the first half of a CRLF, which does not count towards the line's length.
+      if (this.pendingBytes > this.maxLineBytes + (chunk[chunk.length - 1] === 13 ? 1 : 0)) {
         this.oversized(this.pendingBytes);
         this.pending = [];
         this.pendingBytes = 0;
@@ -159,16 +160,37 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         else this.run = { method, items: [message['params']] };
         return;
       }
+      if (method === JSONRPC_CANCEL) {
+        // Not ACP's name for it: ignored like any unknown notification. Passed on, vscode-jsonrpc would act on it,
+        // and throw out of this stream's 'data' handler when its id is missing.
+        this.log.debug(`ignored ${method}: ACP cancels with ${ACP_CANCEL}`);
+        return;
+      }
       if (method === ACP_CANCEL) {
         const params = message['params'] as Json | null | undefined;
-        message = { jsonrpc: '2.0', method: JSONRPC_CANCEL, params: { id: params?.['requestId'] } };
+        const requestId = typeof params === 'object' ? params?.['requestId'] : undefined;
+        // vscode-jsonrpc throws on an id that is neither string nor number (null is a valid RequestId in the schema).
+        if (typeof requestId !== 'string' && typeof requestId !== 'number') {
+          this.log.warn(`skipped ${method} without a request id to cancel: ${preview(message)}`);
+          return;
+        }
+        message = { jsonrpc: '2.0', method: JSONRPC_CANCEL, params: { id: requestId } };
       }
     } else if (typeof method !== 'string' && message['id'] === undefined) {
       this.log.warn(`skipped a message with neither method nor id: ${preview(message)}`);
       return;
     }
     this.flushRun();
-    this.callback?.(message as unknown as Message);
+    this.dispatch(message as unknown as Message);
+  }
+
+  /** Hands a message on. Nothing thrown there may escape into the stream's 'data' handler. */
+  private dispatch(message: Message): void {
+    try {
+      this.callback?.(message);
+    } catch (error) {
+      this.log.error(`dropped a message that could not be dispatched (${error instanceof Error ? error.message : String(error)}): ${preview(message)}`);
+    }
   }
 
   private flushRun(): void {
@@ -180,7 +202,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       run.items.length === 1
         ? { jsonrpc: '2.0', method: run.method, params: run.items[0] }
         : { jsonrpc: '2.0', method: COALESCED_METHOD, params };
-    this.callback?.(message as Message);
+    this.dispatch(message as Message);
   }
 }
 

@@ -1,6 +1,6 @@
 // Reading `session/update` notifications: the hot path of every streaming turn.
 //
-// Text chunks and plain tool-call updates take a fast path that accepts a message only when the full zod schema
+// Text chunks, plain tool calls and their updates, usage and plans take a fast path that accepts a message only when the full zod schema
 // would accept it unchanged; anything else (an unusual field, a wrong type, content arrays) goes to the schema,
 // which decides. So the fast path is exactly as strict, and a property test holds it to that.
 import * as S from './schema.gen';
@@ -17,9 +17,10 @@ export const UPDATE_KINDS: ReadonlySet<string> = new Set(
   S.SessionUpdate.options.map((o) => o.shape.sessionUpdate.value as string),
 );
 
-const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
 const TOOL_STATUS = new Set<string>(S.ToolCallStatus.options);
 const TOOL_KIND = new Set<string>(S.ToolKind.options);
+const PLAN_PRIORITY = new Set<string>(S.PlanEntryPriority.options);
+const PLAN_STATUS = new Set<string>(S.PlanEntryStatus.options);
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -71,6 +72,71 @@ function fastToolUpdate(update: Obj): boolean {
   return true;
 }
 
+function fastToolCall(update: Obj): boolean {
+  if (typeof update['toolCallId'] !== 'string' || typeof update['title'] !== 'string') return false;
+  for (const key in update) {
+    const v = update[key];
+    switch (key) {
+      case 'status': // the schema reads null as absent here, so null takes the slow path
+        if (!(typeof v === 'string' && TOOL_STATUS.has(v))) return false;
+        break;
+      case 'kind':
+        if (!(typeof v === 'string' && TOOL_KIND.has(v))) return false;
+        break;
+      case 'name':
+        if (!isOptString(v)) return false;
+        break;
+      case '_meta':
+        if (!isMeta(v)) return false;
+        break;
+      case 'rawInput':
+      case 'rawOutput':
+      case 'content':
+      case 'locations':
+        if (v === null || ((key === 'content' || key === 'locations') && v !== undefined)) return false;
+        break;
+      case 'id':
+      case 'arguments':
+      case 'output':
+        return false; // older names: mapped on the slow path
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function fastUsage(update: Obj): boolean {
+  if (!isCount(update['used']) || !isCount(update['size']) || !isMeta(update['_meta'])) return false;
+  const cost = update['cost'];
+  if (cost === undefined || cost === null) return true;
+  return isObject(cost) && typeof cost['amount'] === 'number' && typeof cost['currency'] === 'string' && isMeta(cost['_meta']);
+}
+
+function fastPlan(update: Obj): boolean {
+  const entries = update['entries'];
+  if (!Array.isArray(entries) || !isMeta(update['_meta'])) return false;
+  for (const e of entries) {
+    if (!isObject(e) || typeof e['content'] !== 'string' || !isMeta(e['_meta'])) return false;
+    const { priority, status } = e;
+    if (typeof priority !== 'string' || !PLAN_PRIORITY.has(priority) || typeof status !== 'string' || !PLAN_STATUS.has(status)) return false;
+  }
+  return true;
+}
+
+/** Checks that accept an update only when the schema would accept it unchanged, by kind. */
+const FAST: Readonly<Record<string, (update: Obj) => boolean>> = {
+  agent_message_chunk: fastText,
+  agent_thought_chunk: fastText,
+  user_message_chunk: fastText,
+  tool_call_update: fastToolUpdate,
+  tool_call: fastToolCall,
+  usage_update: fastUsage,
+  plan: fastPlan,
+};
+
 /**
  * Maps the field names that older agents and the older docs use: `tool_call` with `id`/`name`/`arguments`,
  * `tool_call_update` with `id`, status `success` and `output`. Returns the update itself when nothing is old.
@@ -108,13 +174,8 @@ export function readSessionUpdate(params: unknown): UpdateOutcome {
   if (typeof kind !== 'string' || !UPDATE_KINDS.has(kind)) {
     return { ok: false, skipped: 'unknown-kind', reason: `unknown session update kind ${preview(kind)}`, warnings: NO_WARNINGS };
   }
-  if (typeof params['sessionId'] === 'string' && isMeta(params['_meta'])) {
-    if (CHUNK_KINDS.has(kind) && fastText(update)) {
-      return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
-    }
-    if (kind === 'tool_call_update' && fastToolUpdate(update)) {
-      return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
-    }
+  if (typeof params['sessionId'] === 'string' && isMeta(params['_meta']) && FAST[kind]?.(update) === true) {
+    return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
   }
   if (kind === 'tool_call' || kind === 'tool_call_update') {
     const mapped = mapLegacyToolCall(update);
