@@ -15,6 +15,12 @@ export function prng(seed: number): () => number {
 
 const WORDS = ['the', 'agent', 'reads', 'src/index.ts', 'and', 'finds', 'a', 'bug', 'in', 'parse()', 'so', 'it', 'edits', 'config.json', '—', 'naïve', '🙂', 'done.'];
 
+/**
+ * `count` lines in the shape of real turns: the agent streams a message or a thought in runs of small chunks,
+ * announces tool calls and updates them (status, then content and locations), revises its plan, and reports
+ * usage after most steps. The mix by lines is about 60% text chunks, 10% thoughts, 20% tool-call updates,
+ * 3% tool calls, 2% plans and 5% usage.
+ */
 export function updateLines(count: number, sessionId = 'sess-1', seed = 42): string[] {
   const rand = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
@@ -24,30 +30,36 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
   let message = 0;
   const push = (update: Record<string, unknown>) =>
     lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } }));
+  const run = (n: number, f: () => void) => {
+    for (let i = 0; i < n && lines.length < count; i++) f();
+  };
   while (lines.length < count) {
     const r = rand();
-    if (r < 0.6) {
-      push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: `${words(1 + Math.floor(rand() * 6))} ` } });
-      if (rand() < 0.01) message++;
-    } else if (r < 0.7) {
-      push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${words(4)} ` } });
-    } else if (r < 0.73) {
+    if (r < 0.186) {
+      message++;
+      push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: '' } });
+      run(20 + Math.floor(rand() * 60), () =>
+        push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: `${words(1 + Math.floor(rand() * 6))} ` } }),
+      );
+    } else if (r < 0.225) {
+      run(10 + Math.floor(rand() * 60), () => push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${words(4)} ` } }));
+    } else if (r < 0.69) {
       tool++;
-      push({ sessionUpdate: 'tool_call', toolCallId: `call_${tool}`, title: `Read ${pick(WORDS)}`, kind: pick(['read', 'edit', 'execute', 'search']), status: 'pending', rawInput: { path: `/ws/src/file${tool}.ts` } });
-    } else if (r < 0.9) {
-      push({ sessionUpdate: 'tool_call_update', toolCallId: `call_${Math.max(1, tool)}`, status: pick(['in_progress', 'in_progress', 'completed']), title: `Working on ${pick(WORDS)}` });
-    } else if (r < 0.93) {
+      const id = `call_${tool}`;
+      const path = `/ws/src/file${tool}.ts`;
+      push({ sessionUpdate: 'tool_call', toolCallId: id, title: `Read ${pick(WORDS)}`, kind: pick(['read', 'edit', 'execute', 'search']), status: 'pending', rawInput: { path } });
+      run(4 + Math.floor(rand() * 6), () => push({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', title: `Working on ${pick(WORDS)}` }));
       push({
         sessionUpdate: 'tool_call_update',
-        toolCallId: `call_${Math.max(1, tool)}`,
+        toolCallId: id,
         status: 'completed',
         content: [
           { type: 'content', content: { type: 'text', text: words(12) } },
-          { type: 'diff', path: `/ws/src/file${tool}.ts`, oldText: 'let a = 1;\n', newText: 'const a = 1;\n' },
+          { type: 'diff', path, oldText: 'let a = 1;\n', newText: 'const a = 1;\n' },
         ],
-        locations: [{ path: `/ws/src/file${tool}.ts`, line: 1 + Math.floor(rand() * 200) }],
+        locations: [{ path, line: 1 + Math.floor(rand() * 200) }],
       });
-    } else if (r < 0.95) {
+    } else {
       push({
         sessionUpdate: 'plan',
         entries: [
@@ -56,9 +68,8 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
           { content: 'Run the tests', priority: 'low', status: 'pending' },
         ],
       });
-    } else {
-      push({ sessionUpdate: 'usage_update', used: Math.floor(rand() * 100000), size: 200000, cost: { amount: rand(), currency: 'USD' } });
     }
+    if (rand() < 0.78) push({ sessionUpdate: 'usage_update', used: Math.floor(rand() * 100000), size: 200000, cost: { amount: rand(), currency: 'USD' } });
   }
-  return lines;
+  return lines.slice(0, count);
 }
