@@ -34,19 +34,21 @@ function fastText(update: Obj): boolean {
   return isOptString(update['messageId']) && isMeta(update['_meta']);
 }
 
-function fastToolUpdate(update: Obj): boolean {
-  if (typeof update['toolCallId'] !== 'string') return false;
+/**
+ * A `tool_call` (`announce`) or `tool_call_update` the schema would take unchanged. Where the schema reads null as
+ * absent (status and kind of a tool_call, raw input and output) or has to look inside arrays (content, locations),
+ * the update takes the slow path.
+ */
+function fastTool(update: Obj, announce: boolean): boolean {
+  if (typeof update['toolCallId'] !== 'string' || (announce && typeof update['title'] !== 'string')) return false;
   for (const key in update) {
     const v = update[key];
     switch (key) {
-      case 'sessionUpdate':
-      case 'toolCallId':
-        break;
       case 'status':
-        if (!(v === null || (typeof v === 'string' && TOOL_STATUS.has(v)))) return false;
+        if (!((v === null && !announce) || (typeof v === 'string' && TOOL_STATUS.has(v)))) return false;
         break;
       case 'kind':
-        if (!(v === null || (typeof v === 'string' && TOOL_KIND.has(v)))) return false;
+        if (!((v === null && !announce) || (typeof v === 'string' && TOOL_KIND.has(v)))) return false;
         break;
       case 'title':
       case 'name':
@@ -57,50 +59,18 @@ function fastToolUpdate(update: Obj): boolean {
         break;
       case 'rawInput':
       case 'rawOutput':
-        if (v === null) return false; // the schema reads null as absent
+        if (v === null) return false;
         break;
       case 'content':
       case 'locations':
-        if (v !== null) return false;
-        break;
-      case 'output':
-        return false; // an older agent's name for rawOutput: mapped on the slow path
-      default:
-        break; // unknown fields are kept, as the schema keeps them
-    }
-  }
-  return true;
-}
-
-function fastToolCall(update: Obj): boolean {
-  if (typeof update['toolCallId'] !== 'string' || typeof update['title'] !== 'string') return false;
-  for (const key in update) {
-    const v = update[key];
-    switch (key) {
-      case 'status': // the schema reads null as absent here, so null takes the slow path
-        if (!(typeof v === 'string' && TOOL_STATUS.has(v))) return false;
-        break;
-      case 'kind':
-        if (!(typeof v === 'string' && TOOL_KIND.has(v))) return false;
-        break;
-      case 'name':
-        if (!isOptString(v)) return false;
-        break;
-      case '_meta':
-        if (!isMeta(v)) return false;
-        break;
-      case 'rawInput':
-      case 'rawOutput':
-      case 'content':
-      case 'locations':
-        if (v === null || ((key === 'content' || key === 'locations') && v !== undefined)) return false;
+        if (announce || v !== null) return false;
         break;
       case 'id':
       case 'arguments':
       case 'output':
         return false; // older names: mapped on the slow path
       default:
-        break;
+        break; // unknown fields are kept, as the schema keeps them
     }
   }
   return true;
@@ -131,8 +101,8 @@ const FAST: Readonly<Record<string, (update: Obj) => boolean>> = {
   agent_message_chunk: fastText,
   agent_thought_chunk: fastText,
   user_message_chunk: fastText,
-  tool_call_update: fastToolUpdate,
-  tool_call: fastToolCall,
+  tool_call_update: (update) => fastTool(update, false),
+  tool_call: (update) => fastTool(update, true),
   usage_update: fastUsage,
   plan: fastPlan,
 };
