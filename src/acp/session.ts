@@ -142,14 +142,13 @@ export class SessionModel {
     const block = update.content;
     if (block.type === 'text' && block.text === '') return;
     const messageId = update.messageId ?? undefined;
-    let index = messageId !== undefined ? this.byMessageId.get(messageId) : undefined;
-    if (index === undefined) {
-      const lastIndex = this.entries.length - 1;
-      const last = this.entries[lastIndex];
-      if (last?.type === 'message' && last.role === role && (messageId === undefined || last.messageId === undefined)) {
-        index = lastIndex;
-        if (messageId !== undefined) this.byMessageId.set(messageId, index);
-      }
+    const lastIndex = this.entries.length - 1;
+    const last = this.entries[lastIndex];
+    let index: number | undefined;
+    if (last?.type === 'message' && last.role === role && (messageId === undefined || last.messageId === messageId)) {
+      index = lastIndex; // the message goes on (the common case, no lookup)
+    } else if (messageId !== undefined) {
+      index = this.byMessageId.get(messageId); // a message resumed after something else
     }
     const entry = index === undefined ? undefined : this.entries[index];
     if (index === undefined || entry?.type !== 'message' || entry.role !== role) {

@@ -41,6 +41,12 @@ describe('SessionModel', () => {
       assert.deepEqual(transcript(model), ['agent: A1A2', 'agent: B1B2']);
     });
 
+    it('never merges two different messageIds, even after a chunk without one', () => {
+      const model = new SessionModel('s');
+      for (const u of [agent('a'), agent('b', 'm1'), agent('c', 'm2'), agent('d')]) model.apply(u);
+      assert.deepEqual(transcript(model), ['agent: a', 'agent: b', 'agent: cd']);
+    });
+
     it('starts a new agent message after a tool call', () => {
       const model = new SessionModel('s');
       model.apply(agent('before'));
