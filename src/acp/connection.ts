@@ -178,43 +178,33 @@ export class AcpClientConnection {
     return this.call(AgentMethods.authenticate, params, signal);
   }
 
-  // A refusal (NotSupportedError) rejects the returned promise, like every other failure: `attempt`.
   logout(params: Params<typeof AgentMethods.logout> = {}, signal?: AbortSignal) {
-    return attempt(() => this.call(this.gate(AgentMethods.logout), params, signal));
+    return this.call(AgentMethods.logout, params, signal);
   }
 
   newSession(params: Params<typeof AgentMethods.newSession>, signal?: AbortSignal) {
-    return attempt(() => {
-      this.checkSessionSetup(params);
-      return this.call(AgentMethods.newSession, params, signal);
-    });
+    return this.call(AgentMethods.newSession, params, signal, () => this.checkSessionSetup(params));
   }
 
   /** Replays the session as `session/update`s before it answers: route updates for it before calling. */
   loadSession(params: Params<typeof AgentMethods.loadSession>, signal?: AbortSignal) {
-    return attempt(() => {
-      this.checkSessionSetup(params);
-      return this.call(this.gate(AgentMethods.loadSession), params, signal);
-    });
+    return this.call(AgentMethods.loadSession, params, signal, () => this.checkSessionSetup(params));
   }
 
   listSessions(params: Params<typeof AgentMethods.listSessions> = {}, signal?: AbortSignal) {
-    return attempt(() => this.call(this.gate(AgentMethods.listSessions), params, signal));
+    return this.call(AgentMethods.listSessions, params, signal);
   }
 
   resumeSession(params: Params<typeof AgentMethods.resumeSession>, signal?: AbortSignal) {
-    return attempt(() => {
-      this.checkSessionSetup(params);
-      return this.call(this.gate(AgentMethods.resumeSession), params, signal);
-    });
+    return this.call(AgentMethods.resumeSession, params, signal, () => this.checkSessionSetup(params));
   }
 
   closeSession(params: Params<typeof AgentMethods.closeSession>, signal?: AbortSignal) {
-    return attempt(() => this.call(this.gate(AgentMethods.closeSession), params, signal));
+    return this.call(AgentMethods.closeSession, params, signal);
   }
 
   deleteSession(params: Params<typeof AgentMethods.deleteSession>, signal?: AbortSignal) {
-    return attempt(() => this.call(this.gate(AgentMethods.deleteSession), params, signal));
+    return this.call(AgentMethods.deleteSession, params, signal);
   }
 
   setMode(params: Params<typeof AgentMethods.setMode>, signal?: AbortSignal) {
@@ -227,14 +217,13 @@ export class AcpClientConnection {
 
   /** Sends a prompt. Content the agent did not advertise (`promptCapabilities`) is refused here. */
   prompt(params: Params<typeof AgentMethods.prompt>, signal?: AbortSignal) {
-    const caps = this.described?.capabilities.promptCapabilities ?? {};
-    for (const block of params.prompt) {
-      const needs = block.type === 'image' ? 'image' : block.type === 'audio' ? 'audio' : block.type === 'resource' ? 'embeddedContext' : undefined;
-      if (needs && caps[needs] !== true) {
-        return Promise.reject(new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`));
+    return this.call(AgentMethods.prompt, params, signal, () => {
+      const caps = this.described?.capabilities.promptCapabilities ?? {};
+      for (const block of params.prompt) {
+        const needs = block.type === 'image' ? 'image' : block.type === 'audio' ? 'audio' : block.type === 'resource' ? 'embeddedContext' : undefined;
+        if (needs && caps[needs] !== true) throw new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`);
       }
-    }
-    return this.call(AgentMethods.prompt, params, signal);
+    });
   }
 
   /** Asks the agent to stop the running turn. The prompt still answers, with stopReason `cancelled`. */
@@ -286,12 +275,14 @@ export class AcpClientConnection {
     };
   }
 
-  private gate<D extends GatedRequestDef>(def: D): D {
+  /** Optional methods go out only when the agent advertised them. */
+  private gate(def: RequestDef): void {
+    if (!('advertised' in def)) return;
+    const gated = def as GatedRequestDef;
     const caps = this.described?.capabilities;
-    if (!caps || !def.advertised(caps)) {
-      throw new NotSupportedError(`the agent does not support ${def.method} (it did not advertise ${def.capability})`);
+    if (!caps || !gated.advertised(caps)) {
+      throw new NotSupportedError(`the agent does not support ${gated.method} (it did not advertise ${gated.capability})`);
     }
-    return def;
   }
 
   private checkSessionSetup(params: { additionalDirectories?: readonly string[] | undefined; mcpServers?: readonly S.McpServer[] | undefined }) {
@@ -306,8 +297,18 @@ export class AcpClientConnection {
     }
   }
 
-  private call<D extends RequestDef>(def: D, params: Params<D>, signal?: AbortSignal): Promise<Result<D>> {
+  /**
+   * Sends one request. A refusal — an optional method the agent did not advertise, or what `check` throws — rejects
+   * the returned promise before anything is sent, like every other failure.
+   */
+  private call<D extends RequestDef>(def: D, params: Params<D>, signal?: AbortSignal, check?: () => void): Promise<Result<D>> {
     if (this.closedWith) return Promise.reject(new ConnectionClosedError(this.closedWith.reason));
+    try {
+      this.gate(def);
+      check?.();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise<Result<D>>((resolve, reject) => {
       const settle = (error: Error) => reject(error);
       this.waiting.add(settle);
@@ -422,14 +423,6 @@ function withLegacyToolCall(raw: unknown): unknown {
 
 function describeBlock(type: string): string {
   return type === 'image' ? 'images' : type === 'audio' ? 'audio' : type === 'resource' ? 'embedded files' : `${type} content`;
-}
-
-function attempt<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return send();
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 function asError(error: unknown): Error {
