@@ -53,13 +53,15 @@ const appBuilds = [
     ...common,
     // dist/webview.js and (when the stylesheet exists) dist/webview.css
     entryPoints: [
-      { in: 'webview/main.ts', out: 'webview' },
+      { in: 'webview/main.tsx', out: 'webview' },
       ...(existsSync('webview/main.css') ? [{ in: 'webview/main.css', out: 'webview' }] : []),
     ],
     outdir: 'dist',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
   },
 ];
 
@@ -92,6 +94,8 @@ function testEntryPoints() {
     ...listFiles('test', true, (name) => name.endsWith('.test.ts')),
     ...listFiles('test/fixtures', false, isTs),
     ...listFiles('test/bench', false, isTs),
+    ...listFiles('test/harness', false, isTs),
+    'test/integration/index.ts',
   ]);
   return [...entries].sort();
 }
@@ -113,7 +117,7 @@ function testBuilds() {
       format: 'cjs',
       target: 'node20',
       sourcemap: 'inline',
-      external: ['vscode', 'mocha'],
+      external: ['vscode', 'mocha', 'playwright-core'],
       logLevel: 'warning',
     },
   ];

@@ -8,7 +8,7 @@ import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } f
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
-import { NdjsonMessageReader, NdjsonMessageWriter } from './transport';
+import { NdjsonMessageReader, NdjsonMessageWriter, type LineTracer } from './transport';
 
 export interface AgentCommand {
   readonly command: string;
@@ -26,6 +26,8 @@ export interface AgentProcessOptions {
   readonly killGraceMs?: number;
   /** How long to wait for the pipes to close after the process exited. */
   readonly closeGraceMs?: number;
+  /** Sees every NDJSON line in both directions. */
+  readonly trace?: LineTracer;
 }
 
 const MAX_STDERR_LINE = 2000;
@@ -60,8 +62,8 @@ export class AgentProcess {
     });
     const connectionLog = connectionOptions.log ?? this.log;
     this.connection = new AcpClientConnection(
-      new NdjsonMessageReader(this.child.stdout, { log: tagged(connectionLog, 'transport'), coalesce: ['session/update'] }),
-      new NdjsonMessageWriter(this.child.stdin),
+      new NdjsonMessageReader(this.child.stdout, { log: tagged(connectionLog, 'transport'), coalesce: ['session/update'], trace: options.trace }),
+      new NdjsonMessageWriter(this.child.stdin, options.trace),
       handler,
       { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false },
     );

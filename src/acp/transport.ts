@@ -37,7 +37,12 @@ export interface NdjsonReaderOptions {
   readonly maxLineBytes?: number;
   /** Notification methods whose consecutive runs are delivered as one `COALESCED_METHOD` message. */
   readonly coalesce?: readonly string[];
+  /** Sees every line as it was received (the user's "trace messages" setting). */
+  readonly trace?: LineTracer;
 }
+
+/** Called with each raw line read from or written to the agent; it decides itself whether to log. */
+export type LineTracer = (direction: 'received' | 'sent', line: string) => void;
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +57,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   /** True while dropping the rest of an oversized line. */
   private discarding = false;
   private run: { method: string; items: unknown[] } | undefined;
+  private readonly trace: LineTracer | undefined;
 
   constructor(
     private readonly readable: Readable,
@@ -61,6 +67,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.log = options.log ?? silentLogger;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.coalesce = new Set(options.coalesce ?? []);
+    this.trace = options.trace;
   }
 
   listen(callback: DataCallback): Disposable {
@@ -137,6 +144,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       return;
     }
     const text = buf.toString('utf8', start, end);
+    this.trace?.('received', text);
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -209,7 +217,10 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;
 
-  constructor(private readonly writable: Writable) {
+  constructor(
+    private readonly writable: Writable,
+    private readonly trace?: LineTracer,
+  ) {
     super();
     writable.on('error', (error: Error) => this.fireError(error));
     writable.once('close', () => this.fireClose());
@@ -218,7 +229,9 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   write(message: Message): Promise<void> {
     const wire = toWire(message);
     // JSON.stringify escapes newlines inside strings, so one message is always one line.
-    const line = `${JSON.stringify(wire)}\n`;
+    const json = JSON.stringify(wire);
+    this.trace?.('sent', json);
+    const line = `${json}\n`;
     return new Promise<void>((resolve, reject) => {
       const done = (error: Error | null | undefined) => {
         if (error) {

@@ -6,7 +6,7 @@ import { AcpError, ConnectionClosedError, ErrorCodes, NotSupportedError, Protoco
 import type * as S from '../../src/acp/schema.gen';
 import { FixtureAgents, openSession } from './lib/fixture-agent';
 import { testClient, type TestClient } from './lib/test-client';
-import { waitFor, within } from './lib/wait';
+import { waitFor, within } from '../lib/wait';
 import { WireAgent, type Json } from './lib/wire-agent';
 
 const TEXT = (text: string): S.ContentBlock => ({ type: 'text', text });

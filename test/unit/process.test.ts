@@ -6,7 +6,7 @@ import { AgentProcess } from '../../src/acp/process';
 import { FixtureAgents, isRunning, openSession } from './lib/fixture-agent';
 import { RecordingLogger } from './lib/recording-logger';
 import { testClient } from './lib/test-client';
-import { waitFor, within } from './lib/wait';
+import { waitFor, within } from '../lib/wait';
 
 describe('AgentProcess', () => {
   const fixtures = new FixtureAgents();

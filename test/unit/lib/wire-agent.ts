@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from '../../../src/acp/connection';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/acp/transport';
 import { RecordingLogger } from './recording-logger';
-import { waitFor } from './wait';
+import { waitFor } from '../../lib/wait';
 
 export type Json = Record<string, any>;
 

@@ -1,0 +1,264 @@
+// One running agent and its sessions, without any UI: spawning and initializing the process, routing what the
+// agent sends to the right session, and running prompt turns. The host supplies the services it implements
+// (reading files, and later writing them and running terminals); the UI watches the session models.
+import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import type { ClientHandler, ConnectionOptions } from './connection';
+import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
+import { silentLogger, tagged, type Logger } from './log';
+import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
+import type * as S from './schema.gen';
+import { SessionModel } from './session';
+import type { LineTracer } from './transport';
+
+/** What the host implements for the agent. Whatever is left out is not advertised. */
+export interface HostServices {
+  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal): Promise<S.ReadTextFileResponse>;
+}
+
+export interface AgentClientOptions {
+  readonly clientInfo: S.Implementation;
+  readonly log?: Logger;
+  readonly trace?: LineTracer;
+  /** How long the agent gets to answer `initialize` (default 30 s). */
+  readonly initializeTimeoutMs?: number;
+  /** How long SIGTERM gets before SIGKILL. */
+  readonly killGraceMs?: number;
+}
+
+/** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
+export class AgentStartFailure extends Error {
+  override readonly name = 'AgentStartFailure';
+  constructor(
+    message: string,
+    readonly stderrTail: readonly string[],
+    override readonly cause: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
+export class PromptRefusedError extends Error {
+  override readonly name = 'PromptRefusedError';
+}
+
+export class AgentClient {
+  private readonly sessions = new Map<string, Session>();
+  private readonly log: Logger;
+  private readonly unknownSessions = new Set<string>();
+  private readonly exitEmitter = new Emitter<AgentEnd>();
+  private readonly sessionsEmitter = new Emitter<void>();
+  private ended: AgentEnd | undefined;
+
+  /** Fires once, when the process ends for whatever reason (including dispose). */
+  readonly onDidExit: Event<AgentEnd> = this.exitEmitter.event;
+  /** Fires when a session is added or closed. */
+  readonly onDidChangeSessions: Event<void> = this.sessionsEmitter.event;
+
+  private constructor(
+    readonly process: AgentProcess,
+    readonly initialized: S.InitializeResponse,
+    log: Logger,
+  ) {
+    this.log = log;
+    void process.exited.then((end) => {
+      this.ended = end;
+      for (const session of [...this.sessions.values()]) session.agentEnded(end);
+      this.exitEmitter.fire(end);
+    });
+  }
+
+  /** Spawns the agent and runs `initialize`. Rejects with an AgentStartFailure that says why in one sentence. */
+  static async start(command: AgentCommand, services: HostServices, options: AgentClientOptions): Promise<AgentClient> {
+    const log = options.log ?? silentLogger;
+    // The handler needs the client, which exists only after initialize: route through a late-bound reference.
+    let client: AgentClient | undefined;
+    const route = (sessionId: string) => client?.sessionFor(sessionId);
+    const handler = makeHandler(services, route, (sessionId) => client?.unknownSession(sessionId));
+    const connectionOptions: ConnectionOptions = { clientInfo: options.clientInfo, log: tagged(log, 'connection') };
+    const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
+      log: tagged(log, 'process'),
+      trace: options.trace,
+      killGraceMs: options.killGraceMs,
+    });
+    const timeoutMs = options.initializeTimeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let initialized: S.InitializeResponse;
+    try {
+      initialized = await Promise.race([
+        agentProcess.connection.initialize({}, timeout),
+        // A spawn failure settles `exited` without ever closing a connection that was never used.
+        agentProcess.exited.then((end) => Promise.reject(end)),
+      ]);
+    } catch (error) {
+      await agentProcess.dispose();
+      const end = agentProcess.hasExited ? await agentProcess.exited : undefined;
+      const tail = agentProcess.stderrTail();
+      throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, error);
+    }
+    client = new AgentClient(agentProcess, initialized, log);
+    return client;
+  }
+
+  get agentName(): string | undefined {
+    const info = this.initialized.agentInfo;
+    return info?.title ?? info?.name ?? undefined;
+  }
+
+  get hasExited(): boolean {
+    return this.ended !== undefined;
+  }
+
+  get openSessions(): readonly Session[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Creates a session in `cwd` (an absolute folder). */
+  async newSession(cwd: string): Promise<Session> {
+    const response = await this.process.connection.newSession({ cwd, mcpServers: [] });
+    const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
+    const session = new Session(this, model, tagged(this.log, `session ${shortId(response.sessionId)}`));
+    this.sessions.set(response.sessionId, session);
+    this.sessionsEmitter.fire();
+    return session;
+  }
+
+  /** @internal Called by Session.close. */
+  forget(session: Session): void {
+    if (this.sessions.get(session.sessionId) === session) {
+      this.sessions.delete(session.sessionId);
+      this.sessionsEmitter.fire();
+    }
+  }
+
+  private sessionFor(sessionId: string): Session | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  private unknownSession(sessionId: string): void {
+    if (this.unknownSessions.has(sessionId)) return;
+    this.unknownSessions.add(sessionId);
+    this.log.warn(`the agent sent something for session ${sessionId}, which is not open here; ignored`);
+  }
+
+  /** Stops the agent (SIGTERM to its process group, then SIGKILL). Sessions see the end. */
+  async dispose(): Promise<void> {
+    await this.process.dispose();
+    this.exitEmitter.dispose();
+    this.sessionsEmitter.dispose();
+  }
+}
+
+/** One conversation with the agent. */
+export class Session {
+  private closed = false;
+  private readonly endEmitter = new Emitter<AgentEnd>();
+  /** The agent process ended while this session was open. */
+  readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
+  private agentEnd: AgentEnd | undefined;
+
+  constructor(
+    readonly client: AgentClient,
+    readonly model: SessionModel,
+    private readonly log: Logger,
+  ) {}
+
+  get sessionId(): string {
+    return this.model.sessionId;
+  }
+
+  /** Why the agent is gone, if it is. */
+  get ended(): AgentEnd | undefined {
+    return this.agentEnd;
+  }
+
+  /**
+   * Runs one turn: the prompt is shown at once, the agent's updates stream into the model, and the turn ends with
+   * the agent's stop reason. An error answer or the agent's exit ends the turn with that error and rejects.
+   */
+  async prompt(prompt: S.ContentBlock[]): Promise<S.StopReason> {
+    if (this.closed) throw new PromptRefusedError('this chat is closed');
+    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
+    if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
+    this.model.beginTurn(prompt);
+    try {
+      const response = await this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
+      this.model.endTurn(response.stopReason);
+      return response.stopReason;
+    } catch (error) {
+      if (error instanceof AcpError && error.isCancelled) {
+        this.model.endTurn('cancelled');
+        return 'cancelled';
+      }
+      const reason = errorMessage(error);
+      this.log.warn(`prompt failed: ${reason}`);
+      this.model.failTurn(reason);
+      throw error;
+    }
+  }
+
+  /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */
+  async cancel(): Promise<void> {
+    if (this.model.turn.phase === 'idle') return;
+    this.model.cancelTurn();
+    await this.client.process.connection.cancel({ sessionId: this.sessionId });
+  }
+
+  /** Closes the session here (the agent keeps it). Pending permissions are answered `cancelled`. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.cancel().catch(() => {});
+    this.closed = true;
+    this.client.forget(this);
+    this.model.dispose();
+    this.endEmitter.dispose();
+  }
+
+  /** @internal Called by AgentClient when the process ends. */
+  agentEnded(end: AgentEnd): void {
+    this.agentEnd = end;
+    if (this.model.turn.phase !== 'idle') this.model.failTurn(end.message);
+    this.endEmitter.fire(end);
+  }
+}
+
+function makeHandler(
+  services: HostServices,
+  route: (sessionId: string) => Session | undefined,
+  unknown: (sessionId: string) => void,
+): ClientHandler {
+  const session = (sessionId: string): Session => {
+    const found = route(sessionId);
+    if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${sessionId}`);
+    return found;
+  };
+  const handler: ClientHandler = {
+    async requestPermission(params, signal) {
+      const outcome = await session(params.sessionId).model.requestPermission(params, signal);
+      return { outcome };
+    },
+    sessionUpdate(notification) {
+      const target = route(notification.sessionId);
+      if (target) target.model.apply(notification.update);
+      else unknown(notification.sessionId);
+    },
+  };
+  const read = services.readTextFile?.bind(services);
+  if (read) {
+    handler.readTextFile = async (params, signal) => {
+      session(params.sessionId);
+      return read(params, signal);
+    };
+  }
+  return handler;
+}
+
+function describeStartFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `the agent did not answer initialize within ${Math.round(timeoutMs / 1000)} s`;
+  if (end && !(end instanceof AgentExitError && end.expected)) return end.message;
+  return errorMessage(error);
+}
+
+function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}

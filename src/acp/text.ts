@@ -1,0 +1,54 @@
+// Text helpers for `fs/read_text_file`: pure, so the host adapters stay thin and these stay unit-tested.
+
+/**
+ * The lines `line` (1-based) to `line + limit - 1` of `text`, with their own line endings (LF, CRLF or CR) kept.
+ * Without `line` the slice starts at the first line; without `limit` it runs to the end. A start past the end
+ * gives the empty string.
+ */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  const first = Math.max(1, Math.floor(line ?? 1));
+  if (first === 1 && (limit === undefined || limit === null)) return text;
+  const count = limit === undefined || limit === null ? Infinity : Math.max(0, Math.floor(limit));
+  if (count === 0) return '';
+  let start = 0;
+  for (let n = 1; n < first; n++) {
+    const next = nextLineStart(text, start);
+    if (next === -1) return '';
+    start = next;
+  }
+  let end = start;
+  for (let n = 0; n < count; n++) {
+    const next = nextLineStart(text, end);
+    if (next === -1) return text.slice(start);
+    end = next;
+  }
+  return text.slice(start, end);
+}
+
+/** Where the line after the one starting at `from` begins, or -1 when `from` is on the last line. */
+function nextLineStart(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return i + 1;
+    if (c === 13) return text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+  }
+  return -1;
+}
+
+/** A file is treated as binary when its first 8 KiB hold a NUL byte, as git and VS Code do. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decodes UTF-8 (dropping a BOM), or returns undefined when the bytes are not valid UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+// The shape of one configured agent and the parser of `acp.agents`. No `vscode` import: unit-tested in plain Node.
+import { z } from 'zod';
+import type { AgentCommand } from './acp/process';
+
+export interface AgentConfig extends AgentCommand {
+  /** The display name: the key in `acp.agents`. */
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+const AgentEntry = z.object({
+  command: z.string().trim().min(1, 'its "command" is empty'),
+  args: z.array(z.string(), 'its "args" must be a list of strings').optional(),
+  env: z.record(z.string(), z.string(), 'its "env" must map names to string values').optional(),
+});
+
+/** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */
+export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: string[] } {
+  const agents: AgentConfig[] = [];
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { agents, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push('The "acp.agents" setting must be an object whose keys are agent names.');
+    return { agents, problems };
+  }
+  for (const [name, entry] of Object.entries(value)) {
+    if (name.trim() === '') {
+      problems.push('An agent in "acp.agents" has an empty name.');
+      continue;
+    }
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      problems.push(`The agent "${name}" in "acp.agents" must be an object with a "command".`);
+      continue;
+    }
+    const parsed = AgentEntry.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const why = issue?.path[0] === 'command' && issue.code === 'invalid_type' ? 'it has no "command"' : (issue?.message ?? 'it is invalid');
+      problems.push(`The agent "${name}" in "acp.agents" was skipped: ${why}.`);
+      continue;
+    }
+    agents.push({ name, command: parsed.data.command, args: parsed.data.args ?? [], env: parsed.data.env ?? {} });
+  }
+  return { agents, problems };
+}
+

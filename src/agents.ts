@@ -1,0 +1,85 @@
+// The running agents, one process per configured agent, shared by all of its chats. The manager lives as long as
+// the extension; each AgentClient lives as long as its process. A process is started on first use and stopped when
+// its last session closes.
+import * as vscode from 'vscode';
+import { AgentClient, type HostServices } from './acp/client';
+import { tagged, type Logger } from './acp/log';
+import type * as S from './acp/schema.gen';
+import type { LineTracer } from './acp/transport';
+import type { AgentConfig } from './config';
+
+interface Running {
+  readonly config: AgentConfig;
+  readonly client: Promise<AgentClient>;
+}
+
+export class AgentManager implements vscode.Disposable {
+  private readonly running = new Map<string, Running>();
+  /** Every live client, including one replaced in `running` after its settings changed. */
+  private readonly subscriptions = new Map<AgentClient, vscode.Disposable[]>();
+
+  constructor(
+    private readonly services: HostServices,
+    private readonly clientInfo: S.Implementation,
+    private readonly log: Logger,
+    private readonly tracer: (agentName: string) => LineTracer,
+  ) {}
+
+  /** The agent's running client, or a new one. Concurrent callers share one start. */
+  connect(config: AgentConfig, cwd: string): Promise<AgentClient> {
+    const existing = this.running.get(config.name);
+    if (existing && sameCommand(existing.config, config)) return existing.client;
+    const log = tagged(this.log, config.name);
+    log.info(`starting: ${[config.command, ...config.args].join(' ')}`);
+    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services, {
+      clientInfo: this.clientInfo,
+      log,
+      trace: this.tracer(config.name),
+    });
+    const entry: Running = { config, client };
+    this.running.set(config.name, entry);
+    client.then(
+      (c) => {
+        const info = c.initialized.agentInfo;
+        log.info(`ready: ${info ? `${info.title ?? info.name} ${info.version}` : 'no agentInfo'}, protocol ${c.initialized.protocolVersion}`);
+        this.subscriptions.set(c, [
+          c.onDidExit(() => this.forget(config.name, entry, c, true)),
+          c.onDidChangeSessions(() => {
+            if (c.openSessions.length === 0) {
+              log.info('its last chat closed; stopping it');
+              this.forget(config.name, entry, c, false);
+              void c.dispose();
+            }
+          }),
+        ]);
+      },
+      () => this.forget(config.name, entry),
+    );
+    return client;
+  }
+
+  private forget(name: string, entry: Running, client?: AgentClient, exited = false): void {
+    if (this.running.get(name) === entry) this.running.delete(name);
+    if (client && exited) {
+      for (const d of this.subscriptions.get(client) ?? []) d.dispose();
+      this.subscriptions.delete(client);
+    }
+  }
+
+  /** Stops every agent and waits for their processes to end. */
+  async stopAll(): Promise<void> {
+    const starting = [...this.running.values()].map((r) => r.client.catch(() => undefined));
+    this.running.clear();
+    const started = await Promise.all(starting);
+    const clients = new Set([...this.subscriptions.keys(), ...started.filter((c) => c !== undefined)]);
+    await Promise.all([...clients].map((c) => c.dispose()));
+  }
+
+  dispose(): void {
+    void this.stopAll();
+  }
+}
+
+function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
+  return JSON.stringify([a.command, a.args, a.env]) === JSON.stringify([b.command, b.args, b.env]);
+}

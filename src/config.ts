@@ -1,0 +1,35 @@
+// The extension's settings, read and validated in one place. A bad entry is reported by name and skipped; it never
+// stops the other agents from working.
+import * as vscode from 'vscode';
+import { parseAgents, type AgentConfig } from './agentConfig';
+
+export type { AgentConfig } from './agentConfig';
+
+export const SECTION = 'acp';
+
+export interface AgentSettings {
+  readonly agents: readonly AgentConfig[];
+  /** One sentence per entry that was skipped, naming it and saying what is wrong. */
+  readonly problems: readonly string[];
+  /** `acp.defaultAgent`, if set (it may name an agent that does not exist). */
+  readonly defaultAgent: string | undefined;
+}
+
+export type TraceSetting = 'off' | 'messages';
+
+export function readAgentSettings(): AgentSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  // Machine scope already keeps workspaces out; reading only the user layer makes that explicit.
+  const inspected = config.inspect<unknown>('agents');
+  const { agents, problems } = parseAgents(inspected?.globalValue ?? inspected?.defaultValue);
+  const defaultAgent = config.get<string>('defaultAgent')?.trim() || undefined;
+  return { agents, problems, defaultAgent };
+}
+
+export function readTrace(): TraceSetting {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('trace') === 'messages' ? 'messages' : 'off';
+}
+
+export function openAgentSettings(): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`);
+}

@@ -1,0 +1,134 @@
+// `npm test` after the typecheck and the build: the unit tests (mocha in plain Node), the integration tests (mocha
+// in code-server's real extension host) and the UI tests (playwright-core driving the workbench in Chromium).
+// Every layer runs and prints its counts; any failure fails the run.
+//
+//   node out/test/harness/run.js [--layer unit|integration|ui]...
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runIntegration } from './lib/integration';
+import { ensureToolchain, SetupError, type Toolchain } from './lib/setup';
+
+const LAYERS = ['unit', 'integration', 'ui'] as const;
+type Layer = (typeof LAYERS)[number];
+
+interface Results {
+  readonly stats?: { passes?: number; failures?: number; pending?: number; tests?: number; duration?: number };
+  readonly tests?: readonly { title: string; state: string; error?: string }[];
+}
+
+interface Outcome {
+  readonly layer: Layer;
+  readonly passed: number;
+  readonly failed: number;
+  readonly pending: number;
+  readonly seconds: number;
+  /** Why the layer could not run or report, when that happened. */
+  readonly problem?: string;
+}
+
+const repoRoot = resolve(__dirname, '..', '..', '..');
+const outputDir = join(repoRoot, 'test-output');
+const workRoot = join(outputDir, 'work');
+
+function readResults(file: string): Results | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Results;
+  } catch {
+    return undefined;
+  }
+}
+
+function mocha(args: readonly string[], env: Record<string, string>): Promise<number> {
+  const bin = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function heading(text: string): void {
+  process.stdout.write(`\n=== ${text} ===\n`);
+}
+
+async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Promise<Outcome> {
+  const started = Date.now();
+  const resultsFile = join(outputDir, `${layer}-results.json`);
+  let exitCode: number;
+  let problem: string | undefined;
+  try {
+    switch (layer) {
+      case 'unit':
+        heading('unit tests (mocha in Node)');
+        exitCode = await mocha(['--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs')], { ACP_TEST_RESULTS: resultsFile });
+        break;
+      case 'integration': {
+        const tools = await toolchain();
+        heading('integration tests (mocha in the code-server extension host)');
+        ({ exitCode } = await runIntegration({ toolchain: tools, repoRoot, workDir: join(workRoot, 'integration'), resultsFile }));
+        break;
+      }
+      case 'ui': {
+        const tools = await toolchain();
+        heading('UI tests (playwright-core driving the workbench in Chromium)');
+        exitCode = await mocha(
+          ['--no-config', '--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs'), '--timeout', '120000', '--enable-source-maps', 'out/test/ui/**/*.test.js'],
+          { ACP_TEST_RESULTS: resultsFile, ACP_TOOLCHAIN: JSON.stringify(tools), ACP_TEST_OUTPUT: join(outputDir, 'ui'), ACP_TEST_WORK: join(workRoot, 'ui') },
+        );
+        break;
+      }
+    }
+  } catch (error) {
+    exitCode = 1;
+    problem = error instanceof SetupError ? `setup failed: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  }
+  const results = readResults(resultsFile);
+  const stats = results?.stats ?? {};
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  if (!problem && !results) problem = `the layer exited with code ${exitCode} without reporting results`;
+  if (!problem && exitCode !== 0 && !stats.failures) problem = `the layer exited with code ${exitCode}`;
+  if (!problem && (stats.tests ?? 0) === 0) problem = 'no tests ran';
+  if (!problem && (stats.pending ?? 0) > 0) problem = 'skipped tests are not allowed: finish them or delete them';
+  return { layer, passed: stats.passes ?? 0, failed: stats.failures ?? 0, pending: stats.pending ?? 0, seconds, problem };
+}
+
+async function main(): Promise<void> {
+  const requested = process.argv.flatMap((arg, i, all) => (all[i - 1] === '--layer' ? [arg] : []));
+  for (const layer of requested) {
+    if (!(LAYERS as readonly string[]).includes(layer)) {
+      process.stderr.write(`unknown layer "${layer}"; the layers are ${LAYERS.join(', ')}\n`);
+      process.exit(2);
+    }
+  }
+  const layers = requested.length > 0 ? LAYERS.filter((l) => requested.includes(l)) : [...LAYERS];
+  mkdirSync(outputDir, { recursive: true });
+
+  let tools: Promise<Toolchain> | undefined;
+  const toolchain = () => {
+    if (!tools) {
+      heading('setup (code-server, Node 24, Chromium)');
+      tools = ensureToolchain({ browser: true });
+    }
+    return tools;
+  };
+
+  const outcomes: Outcome[] = [];
+  for (const layer of layers) outcomes.push(await runLayer(layer, toolchain));
+
+  heading('summary');
+  let ok = true;
+  for (const o of outcomes) {
+    const counts = `${o.passed} passed, ${o.failed} failed${o.pending ? `, ${o.pending} pending` : ''}`;
+    const status = o.problem || o.failed > 0 ? 'FAIL' : 'ok';
+    if (status !== 'ok') ok = false;
+    process.stdout.write(`${o.layer.padEnd(12)} ${status.padEnd(5)} ${counts} (${o.seconds} s)${o.problem ? `\n             ${o.problem}` : ''}\n`);
+  }
+  if (!ok) process.stdout.write(`\nSome tests failed. Screenshots and logs of failed UI tests are in ${join(outputDir, 'ui')}.\n`);
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

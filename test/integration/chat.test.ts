@@ -1,0 +1,142 @@
+// The walking skeleton end to end in a real extension host: settings → spawn → initialize → session/new → prompt.
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentExitError } from '../../src/acp/errors';
+import type { ChatPanel } from '../../src/chat/panel';
+import { waitFor, within } from '../lib/wait';
+import { alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+async function newChat(): Promise<ChatPanel> {
+  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+  assert.ok(chat, 'acp.newChat opened a chat');
+  return chat;
+}
+
+/** The text of the agent's messages in the chat, joined. */
+function agentText(chat: ChatPanel): string {
+  return chat.session.model.entries
+    .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
+}
+
+describe('chat with the fixture agent', function () {
+  this.timeout(30_000);
+  afterEach(closeAllChats);
+
+  it('spawns the agent from the settings, initializes it and opens a session in the workspace folder', async () => {
+    const fixture = await useFixtureAgent('basic');
+    const chat = await newChat();
+    const acp = await api();
+    assert.deepEqual(acp.chats, [chat]);
+    assert.equal(chat.agentName, fixture.name);
+    assert.ok(alive(chat.session.client.process.pid ?? -1), 'the agent process runs');
+
+    const sent = recorded(fixture.recordFile);
+    const init = sent.find((m) => m.method === 'initialize');
+    assert.equal(init?.params?.['protocolVersion'], 1);
+    assert.deepEqual((init?.params?.['clientCapabilities'] as { fs?: unknown }).fs, { readTextFile: true, writeTextFile: false });
+    const newSession = sent.find((m) => m.method === 'session/new');
+    assert.equal(newSession?.params?.['cwd'], workspaceFolder());
+  });
+
+  it('reuses the running agent for a second chat, and stops it when the last chat closes', async () => {
+    await useFixtureAgent('basic');
+    const first = await newChat();
+    const second = await newChat();
+    assert.notEqual(first.session.sessionId, second.session.sessionId);
+    assert.equal(first.session.client, second.session.client, 'one process serves both chats');
+    const pid = first.session.client.process.pid ?? -1;
+    first.dispose();
+    assert.ok(alive(pid), 'the agent lives while a chat is open');
+    second.dispose();
+    await waitFor(() => !alive(pid), { timeoutMs: 10_000, what: 'the agent to stop after its last chat closed' });
+  });
+
+  it('runs a full prompt round trip and streams the answer into the chat', async () => {
+    const fixture = await useFixtureAgent('echo');
+    const chat = await newChat();
+    const stop = await within(chat.send('hello from the test'), 10_000, 'the prompt to finish');
+    assert.equal(stop, 'end_turn');
+    assert.equal(agentText(chat), 'You said: hello from the test');
+    const entries = chat.session.model.entries;
+    assert.equal(entries[0]?.type === 'message' && entries[0].role, 'user');
+    const prompt = recorded(fixture.recordFile).find((m) => m.method === 'session/prompt');
+    assert.deepEqual(prompt?.params?.['prompt'], [{ type: 'text', text: 'hello from the test' }]);
+    assert.equal(chat.session.model.turn.phase, 'idle');
+  });
+
+  describe('fs/read_text_file', () => {
+    const file = () => join(workspaceFolder(), 'input.txt');
+
+    it('reads the file from disk when it is not open', async () => {
+      writeFileSync(file(), 'line one on disk\nline two on disk\n');
+      await useFixtureAgent('fs');
+      const chat = await newChat();
+      await within(chat.send('read it'), 10_000, 'the prompt to finish');
+      assert.match(agentText(chat), /^read:line one on disk\nline two on disk\n/);
+    });
+
+    it('reads the open document with its unsaved edits', async () => {
+      writeFileSync(file(), 'saved text\n');
+      const doc = await vscode.workspace.openTextDocument(file());
+      const editor = await vscode.window.showTextDocument(doc);
+      await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, doc.lineCount, 0), 'unsaved text\nsecond line\n'));
+      assert.ok(doc.isDirty, 'the buffer has unsaved edits');
+      try {
+        await useFixtureAgent('fs');
+        const chat = await newChat();
+        await within(chat.send('read it'), 10_000, 'the prompt to finish');
+        assert.match(agentText(chat), /^read:unsaved text\nsecond line\n/);
+      } finally {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    });
+  });
+
+  it('answers a pending permission request "cancelled" when the user stops the turn', async () => {
+    const fixture = await useFixtureAgent('permission');
+    const chat = await newChat();
+    const turn = chat.send('do something risky');
+    await waitFor(() => chat.session.model.permissions.length === 1, { timeoutMs: 10_000, what: 'the permission request' });
+    await chat.session.cancel();
+    const stop = await within(turn, 10_000, 'the turn to end');
+    assert.equal(stop, 'cancelled');
+    assert.equal(chat.session.model.permissions.length, 0);
+    const sent = recorded(fixture.recordFile);
+    const answer = sent.find((m) => m.result !== undefined && (m.result['outcome'] as { outcome?: string } | undefined)?.outcome !== undefined);
+    assert.deepEqual(answer?.result, { outcome: { outcome: 'cancelled' } });
+    assert.ok(sent.some((m) => m.method === 'session/cancel'), 'session/cancel was sent');
+  });
+
+  it('shows an agent that crashes mid-turn as an error with its exit code and stderr', async () => {
+    await useFixtureAgent('crash');
+    const chat = await newChat();
+    const pid = chat.session.client.process.pid ?? -1;
+    await assert.rejects(within(chat.send('go'), 10_000, 'the turn to fail'));
+    const end = await waitFor(() => chat.session.ended, { what: 'the session to see the exit' });
+    // The extension's classes are not this bundle's, so check the error by name and shape rather than instanceof.
+    assert.equal(end.name, 'AgentExitError');
+    const exit = end as AgentExitError;
+    assert.equal(exit.code, 3);
+    assert.ok(exit.stderrTail.includes('giving up'), `stderr tail: ${exit.stderrTail.join(' | ')}`);
+    const turn = chat.session.model.turn;
+    assert.equal(turn.phase, 'idle');
+    assert.match(turn.phase === 'idle' ? (turn.error ?? '') : '', /exited with code 3/);
+    assert.equal(alive(pid), false);
+    await assert.rejects(chat.send('again'), /the agent is not running/);
+  });
+
+  it('refuses to start an agent whose command does not exist, without opening a chat', async () => {
+    await useFixtureAgent('basic', { name: 'Missing' });
+    await vscode.workspace
+      .getConfiguration('acp')
+      .update('agents', { Missing: { command: 'acp-no-such-command-xyz' } }, vscode.ConfigurationTarget.Global);
+    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+    assert.equal(chat, undefined);
+    assert.equal((await api()).chats.length, 0);
+  });
+});

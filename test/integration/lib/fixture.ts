@@ -1,0 +1,90 @@
+// Helpers for integration tests: configure the fixture agent through the real settings, reach the extension's API,
+// and read what the agent recorded. Everything waits on conditions with a bound; nothing sleeps.
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AcpApi } from '../../../src/extension';
+import { waitFor } from '../../lib/wait';
+
+export const EXTENSION_ID = 'acp-client.acp-client';
+
+/** out/test/integration/*.test.js → out/test/fixtures/agent.js */
+export const FIXTURE_AGENT = join(__dirname, '..', 'fixtures', 'agent.js');
+
+export async function api(): Promise<AcpApi> {
+  const extension = vscode.extensions.getExtension<AcpApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return extension.activate();
+}
+
+export function workspaceFolder(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the integration tests need a workspace folder');
+  return folder.uri.fsPath;
+}
+
+export interface FixtureSetup {
+  readonly name: string;
+  readonly recordFile: string;
+}
+
+/** Writes `acp.agents` (user settings) with one fixture agent playing `scenario`, and makes it the default. */
+export async function useFixtureAgent(scenario: string, options: { name?: string; env?: Record<string, string> } = {}): Promise<FixtureSetup> {
+  const name = options.name ?? `Fixture (${scenario})`;
+  const recordFile = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
+  const config = vscode.workspace.getConfiguration('acp');
+  await config.update(
+    'agents',
+    {
+      [name]: {
+        command: process.execPath,
+        args: [FIXTURE_AGENT, '--scenario', scenario],
+        // ELECTRON_RUN_AS_NODE lets the desktop extension host's binary run the fixture as plain Node.
+        env: { ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...options.env },
+      },
+    },
+    vscode.ConfigurationTarget.Global,
+  );
+  await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+  await waitFor(() => vscode.workspace.getConfiguration('acp').get('defaultAgent') === name, { what: 'the settings to apply' });
+  return { name, recordFile };
+}
+
+export interface Recorded {
+  readonly id?: number | string;
+  readonly method?: string;
+  readonly params?: Record<string, unknown>;
+  readonly result?: Record<string, unknown>;
+  readonly error?: { code: number; message: string };
+}
+
+/** Every message the client sent to the fixture agent, in order. */
+export function recorded(file: string): Recorded[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const parsed = JSON.parse(line) as { message?: Recorded } & Recorded;
+      return parsed.message ?? parsed;
+    });
+}
+
+/** Closes every chat and waits until no agent process of theirs is alive. */
+export async function closeAllChats(): Promise<void> {
+  const acp = await api();
+  const pids = acp.chats.map((chat) => chat.session.client.process.pid).filter((pid): pid is number => pid !== undefined);
+  for (const chat of acp.chats) chat.dispose();
+  await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 10_000, what: `agent processes ${pids.join(', ')} to exit` });
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
