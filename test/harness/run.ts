@@ -4,7 +4,7 @@
 //
 //   node out/test/harness/run.js [--layer unit|integration|ui]...
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runIntegration } from './lib/integration';
 import { ensureToolchain, SetupError, type Toolchain } from './lib/setup';
@@ -72,6 +72,8 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
       case 'ui': {
         const tools = await toolchain();
         heading('UI tests (playwright-core driving the workbench in Chromium)');
+        rmSync(join(outputDir, 'ui'), { recursive: true, force: true }); // failures of an earlier run
+
         exitCode = await mocha(
           ['--no-config', '--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs'), '--timeout', '120000', '--enable-source-maps', 'out/test/ui/**/*.test.js'],
           { ACP_TEST_RESULTS: resultsFile, ACP_TOOLCHAIN: JSON.stringify(tools), ACP_TEST_OUTPUT: join(outputDir, 'ui'), ACP_TEST_WORK: join(workRoot, 'ui') },

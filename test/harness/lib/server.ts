@@ -13,6 +13,11 @@ export interface ServerOptions {
   readonly extensionsDir: string;
   /** User settings written before start. */
   readonly settings: Record<string, unknown>;
+  /**
+   * Remote machine settings (Machine/settings.json). The workbench counts code-server as a remote, so this is where
+   * machine-scoped settings such as `acp.agents` take effect; in User settings they are ignored.
+   */
+  readonly machineSettings?: Record<string, unknown>;
   /** Honour extensionDevelopmentPath/extensionTestsPath in the URL payload (hides notification toasts). */
   readonly smokeTestDriver?: boolean;
   /** Extra environment for the server and so for its extension hosts. */
@@ -81,6 +86,7 @@ export async function startCodeServer(options: ServerOptions): Promise<CodeServe
   }
   const settings = `${JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2)}\n`;
   writeFileSync(join(userDataDir, 'User', 'settings.json'), settings);
+  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), `${JSON.stringify(options.machineSettings ?? {}, null, 2)}\n`);
   const logFile = join(options.dataDir, 'code-server.log');
   const log = createWriteStream(logFile, { flags: 'a' });
   const args = [

@@ -1,0 +1,82 @@
+// The walking skeleton as a user drives it: the palette, the chat webview and an editor notification.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from '../lib/wait';
+import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
+
+describe('chat UI', function () {
+  this.timeout(120_000);
+  let workbench: Workbench;
+  const { settings, agents } = fixtureAgents(join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'chat'), {
+    'Fixture Slow': 'slow',
+    'Fixture Permission': 'permission',
+  });
+
+  before(async () => {
+    workbench = await openWorkbench('chat', { machine: { 'acp.agents': settings } });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      const dir = await workbench.saveFailure(this.currentTest.fullTitle());
+      process.stdout.write(`      saved the screenshot and logs to ${dir}\n`);
+    }
+    // Close the chat (and with it the agent) so the next test starts from an empty editor area.
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('opens a chat from the palette, streams the agent text as it arrives, and stops the turn', async () => {
+    await workbench.runCommand('ACP: New Chat');
+    await workbench.pick('Fixture Slow');
+    const chat = workbench.chat();
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await message.waitFor();
+    await message.fill('first line');
+    await message.press('Shift+Enter');
+    await message.pressSequentially('second line');
+    assert.equal(await message.inputValue(), 'first line\nsecond line', 'Shift+Enter adds a newline instead of sending');
+    await message.press('Enter');
+
+    // "thinking" is streamed while the turn is still running: the Stop button proves the turn has not ended.
+    await chat.getByText('thinking').waitFor();
+    const stop = chat.getByRole('button', { name: 'Stop' });
+    await stop.waitFor();
+    assert.equal(await message.inputValue(), '', 'the sent message left the composer');
+    await chat.getByText('first line\nsecond line').waitFor();
+
+    await stop.click();
+    await chat.getByText('Stopped.').waitFor();
+    await chat.getByRole('button', { name: 'Send' }).waitFor();
+    const record = agents['Fixture Slow']!.recordFile;
+    await waitFor(() => existsSync(record) && readFileSync(record, 'utf8').includes('"session/cancel"'), { what: 'session/cancel to reach the agent' });
+  });
+
+  it('answers a permission request with the option clicked in the notification', async () => {
+    await workbench.runCommand('ACP: New Chat');
+    await workbench.pick('Fixture Permission');
+    const chat = workbench.chat();
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await message.waitFor();
+    await message.fill('please write the notes');
+    await message.press('Enter');
+
+    const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Permission asks permission: Write notes.txt' });
+    await toast.waitFor();
+    await toast.getByRole('button', { name: 'Always Allow' }).click();
+
+    await chat.getByText('outcome:always').waitFor();
+    await chat.getByRole('button', { name: 'Send' }).waitFor();
+    const sent = readFileSync(agents['Fixture Permission']!.recordFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"outcome"'))
+      .map((line) => JSON.parse(line) as { result?: unknown });
+    assert.deepEqual(sent.map((m) => m.result), [{ outcome: { outcome: 'selected', optionId: 'always' } }]);
+    await toast.waitFor({ state: 'detached' });
+  });
+});

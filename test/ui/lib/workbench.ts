@@ -1,0 +1,138 @@
+// A real workbench for UI tests: code-server with the extension installed from the working tree (a symlink in a
+// fresh extensions folder), a sample workspace, and headless Chromium driven by playwright-core. On a failed test
+// it saves a screenshot, the browser console and the server's logs under test-output/ui/.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { launchBrowser } from '../../harness/lib/browser';
+import { makeWorkspace } from '../../harness/lib/integration';
+import { startCodeServer, type CodeServer } from '../../harness/lib/server';
+import { ensureToolchain, type Toolchain } from '../../harness/lib/setup';
+
+export const repoRoot = resolve(__dirname, '..', '..', '..');
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+
+/** out/test/ui/*.test.js → out/test/fixtures/agent.js */
+export const FIXTURE_AGENT = join(repoRoot, 'out', 'test', 'fixtures', 'agent.js');
+
+export interface FixtureAgentEntry {
+  readonly scenario: string;
+  readonly recordFile: string;
+}
+
+export interface Workbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  readonly workspace: string;
+  readonly workDir: string;
+  /** The chat webview's document. */
+  chat(): FrameLocator;
+  /** Runs a command from the palette by its title, like "ACP: New Chat". */
+  runCommand(title: string): Promise<void>;
+  /** Picks the quick-pick row with this label. */
+  pick(label: string): Promise<void>;
+  /** Saves a screenshot, the browser console and the server logs for a failed test. */
+  saveFailure(testTitle: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function toolchain(): Promise<Toolchain> {
+  const fromHarness = process.env['ACP_TOOLCHAIN'];
+  return fromHarness ? (JSON.parse(fromHarness) as Toolchain) : ensureToolchain({ browser: true });
+}
+
+/** The `acp.agents` value for fixture agents keyed by display name; each records what it receives. */
+export function fixtureAgents(workDir: string, agents: Record<string, string>): { settings: Record<string, unknown>; agents: Record<string, FixtureAgentEntry> } {
+  const entries: Record<string, FixtureAgentEntry> = {};
+  const settings: Record<string, unknown> = {};
+  for (const [name, scenario] of Object.entries(agents)) {
+    const recordFile = join(workDir, `record-${scenario}.jsonl`);
+    entries[name] = { scenario, recordFile };
+    settings[name] = {
+      command: process.execPath,
+      args: [FIXTURE_AGENT, '--scenario', scenario],
+      env: { ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '300000' },
+    };
+  }
+  return { settings, agents: entries };
+}
+
+export async function openWorkbench(name: string, settings: { user?: Record<string, unknown>; machine?: Record<string, unknown> }): Promise<Workbench> {
+  const tools = await toolchain();
+  const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), name);
+  const outputDir = process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui');
+  rmSync(workDir, { recursive: true, force: true }); // records and profiles of an earlier run must not leak in
+  const workspace = makeWorkspace(join(workDir, 'workspace'));
+  const extensionsDir = join(workDir, 'extensions');
+  rmSync(extensionsDir, { recursive: true, force: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  symlinkSync(repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
+
+  const server = await startCodeServer({ toolchain: tools, dataDir: join(workDir, 'server'), extensionsDir, settings: settings.user ?? {}, machineSettings: settings.machine });
+  let browser: BrowserContext | undefined;
+  try {
+    browser = await launchBrowser(tools.chromium, join(workDir, 'browser'));
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const consoleLines: string[] = [];
+    page.on('console', (message) => consoleLines.push(`${message.type()} ${message.text()}`));
+    page.on('pageerror', (error) => consoleLines.push(`pageerror ${error.message}`));
+    await page.goto(server.workbenchUrl(workspace));
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
+
+    const opened = browser;
+    return {
+      page,
+      server,
+      workspace,
+      workDir,
+      chat() {
+        return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('#active-frame');
+      },
+      async runCommand(title) {
+        // Right after start the extension host may still be registering contributions, and the palette lists
+        // only what exists when it opens: reopen it until the command is there, within a bound.
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          await page.keyboard.press('F1');
+          await input.waitFor();
+          await input.fill(`>${title}`);
+          const found = await row.waitFor({ timeout: 3000 }).then(
+            () => true,
+            () => false,
+          );
+          if (found) break;
+          await page.keyboard.press('Escape');
+          if (Date.now() > deadline) throw new Error(`the command "${title}" did not appear in the palette within 60 s`);
+        }
+        await input.press('Enter');
+      },
+      async pick(label) {
+        const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+        await row.waitFor();
+        await row.click();
+      },
+      async saveFailure(testTitle) {
+        const dir = join(outputDir, testTitle.replace(/[^\w.-]+/g, '-').slice(0, 120));
+        mkdirSync(dir, { recursive: true });
+        await page.screenshot({ path: join(dir, 'screenshot.png'), fullPage: true }).catch(() => {});
+        writeFileSync(join(dir, 'browser-console.log'), `${consoleLines.join('\n')}\n`);
+        if (existsSync(server.logFile)) cpSync(server.logFile, join(dir, 'code-server.log'));
+        const logs = join(server.userDataDir, 'logs');
+        if (existsSync(logs)) cpSync(logs, join(dir, 'workbench-logs'), { recursive: true });
+        return dir;
+      },
+      async close() {
+        await opened.close().catch(() => {});
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await browser?.close().catch(() => {});
+    await server.stop();
+    throw error;
+  }
+}
