@@ -117,7 +117,7 @@ function testBuilds() {
       format: 'cjs',
       target: 'node20',
       sourcemap: 'inline',
-      external: ['vscode', 'mocha', 'playwright-core'],
+      external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
       logLevel: 'warning',
     },
   ];

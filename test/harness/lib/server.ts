@@ -11,11 +11,12 @@ export interface ServerOptions {
   /** Holds User/, Machine/, logs/ and the XDG scratch folders. Created if missing. */
   readonly dataDir: string;
   readonly extensionsDir: string;
-  /** User settings written before start. */
-  readonly settings: Record<string, unknown>;
+  /** User settings written before start (on top of QUIET_SETTINGS); when absent the file is left as it is. */
+  readonly settings?: Record<string, unknown>;
   /**
    * Remote machine settings (Machine/settings.json). The workbench counts code-server as a remote, so this is where
-   * machine-scoped settings such as `acp.agents` take effect; in User settings they are ignored.
+   * machine-scoped settings such as `acp.agents` take effect; in User settings they are ignored. When absent the
+   * file is left as it is.
    */
   readonly machineSettings?: Record<string, unknown>;
   /** Honour extensionDevelopmentPath/extensionTestsPath in the URL payload (hides notification toasts). */
@@ -84,9 +85,12 @@ export async function startCodeServer(options: ServerOptions): Promise<CodeServe
   for (const dir of [join(userDataDir, 'User'), join(userDataDir, 'Machine'), options.extensionsDir, join(options.dataDir, 'xdg-config'), join(options.dataDir, 'xdg-data')]) {
     mkdirSync(dir, { recursive: true });
   }
-  const settings = `${JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2)}\n`;
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), settings);
-  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), `${JSON.stringify(options.machineSettings ?? {}, null, 2)}\n`);
+  if (options.settings) {
+    writeFileSync(join(userDataDir, 'User', 'settings.json'), `${JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2)}\n`);
+  }
+  if (options.machineSettings) {
+    writeFileSync(join(userDataDir, 'Machine', 'settings.json'), `${JSON.stringify(options.machineSettings, null, 2)}\n`);
+  }
   const logFile = join(options.dataDir, 'code-server.log');
   const log = createWriteStream(logFile, { flags: 'a' });
   const args = [
