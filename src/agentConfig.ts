@@ -9,10 +9,13 @@ export interface AgentConfig extends AgentCommand {
   readonly env: Readonly<Record<string, string>>;
 }
 
+const ARGS = 'its "args" must be a list of strings';
+const ENV = 'its "env" must map names to string values';
+
 const AgentEntry = z.object({
   command: z.string().trim().min(1, 'its "command" is empty'),
-  args: z.array(z.string(), 'its "args" must be a list of strings').optional(),
-  env: z.record(z.string(), z.string(), 'its "env" must map names to string values').optional(),
+  args: z.array(z.string(ARGS), ARGS).optional(),
+  env: z.record(z.string(), z.string(ENV), ENV).optional(),
 });
 
 /** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */

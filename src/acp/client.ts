@@ -94,7 +94,9 @@ export class AgentClient {
       await agentProcess.dispose();
       const end = agentProcess.hasExited ? await agentProcess.exited : undefined;
       const tail = agentProcess.stderrTail();
-      throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, error);
+      // When the process ended on its own, that is the cause; the closed connection is only its consequence.
+      const cause = end && !(end instanceof AgentExitError && end.expected) ? end : error;
+      throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
     client = new AgentClient(agentProcess, initialized, log);
     return client;
@@ -254,7 +256,7 @@ function makeHandler(
 }
 
 function describeStartFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `the agent did not answer initialize within ${Math.round(timeoutMs / 1000)} s`;
+  if (timedOut) return `the agent did not answer initialize within ${Number((timeoutMs / 1000).toFixed(1))} s`;
   if (end && !(end instanceof AgentExitError && end.expected)) return end.message;
   return errorMessage(error);
 }

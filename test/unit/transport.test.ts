@@ -335,3 +335,19 @@ describe('NDJSON end to end with vscode-jsonrpc', () => {
     }
   });
 });
+
+describe('tracing (acp.trace "messages")', () => {
+  it('sees every received line as it arrived, junk included, and every sent line as written', async () => {
+    const traced: string[] = [];
+    const trace = (direction: 'received' | 'sent', text: string) => traced.push(`${direction} ${text}`);
+    const r = makeReader({ trace });
+    await r.feed(line(update('a')), 'junk\r\n', line(request(0)));
+    assert.deepEqual(traced, [`received ${JSON.stringify(update('a'))}`, 'received junk', `received ${JSON.stringify(request(0))}`]);
+
+    traced.length = 0;
+    const stream = new PassThrough();
+    const writer = new NdjsonMessageWriter(stream, trace);
+    await writer.write({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: 7 } } as Message);
+    assert.deepEqual(traced, ['sent {"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":7}}'], 'the wire form is traced');
+  });
+});

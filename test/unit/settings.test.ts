@@ -1,0 +1,44 @@
+import * as assert from 'node:assert/strict';
+import { parseAgents } from '../../src/agentConfig';
+
+describe('parseAgents (the acp.agents setting)', () => {
+  it('reads agents keyed by display name, with defaults for args and env', () => {
+    const { agents, problems } = parseAgents({
+      'Gemini CLI': { command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'] },
+      Local: { command: '/opt/agent', env: { TOKEN: 'x' } },
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(agents, [
+      { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {} },
+      { name: 'Local', command: '/opt/agent', args: [], env: { TOKEN: 'x' } },
+    ]);
+  });
+
+  it('is empty, without problems, when unset', () => {
+    assert.deepEqual(parseAgents(undefined), { agents: [], problems: [] });
+    assert.deepEqual(parseAgents({}), { agents: [], problems: [] });
+  });
+
+  it('skips each bad entry with a sentence that names it, and keeps the good ones', () => {
+    const { agents, problems } = parseAgents({
+      Good: { command: 'good' },
+      NoCommand: { args: [] },
+      Blank: { command: '   ' },
+      BadArgs: { command: 'x', args: 'not a list' },
+      BadEnv: { command: 'x', env: { N: 1 } },
+      NotObject: 'npx gemini',
+    });
+    assert.deepEqual(agents.map((a) => a.name), ['Good']);
+    assert.deepEqual(problems, [
+      'The agent "NoCommand" in "acp.agents" was skipped: it has no "command".',
+      'The agent "Blank" in "acp.agents" was skipped: its "command" is empty.',
+      'The agent "BadArgs" in "acp.agents" was skipped: its "args" must be a list of strings.',
+      'The agent "BadEnv" in "acp.agents" was skipped: its "env" must map names to string values.',
+      'The agent "NotObject" in "acp.agents" must be an object with a "command".',
+    ]);
+  });
+
+  it('explains a value of the wrong shape', () => {
+    assert.deepEqual(parseAgents(['npx']).problems, ['The "acp.agents" setting must be an object whose keys are agent names.']);
+  });
+});
