@@ -47,6 +47,18 @@ describe('AgentClient', function () {
     assert.deepEqual(session.model.turn, { phase: 'idle', stopReason: 'end_turn' });
   });
 
+  it('applies commands, the title, terminal content and config options to the session model', async () => {
+    const { client } = await start('session-info');
+    const session = await client.newSession(dir);
+    await session.prompt([{ type: 'text', text: 'go' }]);
+    const model = session.model;
+    assert.deepEqual(model.commands.map((c) => c.name), ['review', 'init']);
+    assert.equal(model.title, 'Fixture session title');
+    assert.deepEqual(model.toolCall('call-term')?.content, [{ type: 'terminal', terminalId: 'term-agent-1' }]);
+    assert.equal(model.toolCall('call-term')?.status, 'completed');
+    assert.equal(model.configOptions[0]?.currentValue, 'fast');
+  });
+
   it('routes updates by session, so two sessions never see each other\u2019s turns', async () => {
     const { client } = await start('echo');
     const a = await client.newSession(dir);
