@@ -24,12 +24,20 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   const showLog = () => channel.show(true);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
 
+  // Read once and on change: the tracer asks for every line, and a flood is thousands of lines a second.
+  let trace = readTrace();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('acp.trace')) trace = readTrace();
+    }),
+  );
+
   const files = new EditorFiles();
   const agents = new AgentManager(
     { readTextFile: (params) => files.read(params) },
     { name: 'acp-client', title: 'ACP Client for VS Code', version },
     log,
-    (agentName) => messageTracer(tagged(log, `trace ${agentName}`), readTrace),
+    (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),
   );
   const chats = new Chats(agents, context.extensionUri, log, showLog);
   stopAgents = () => agents.stopAll();

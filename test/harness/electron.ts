@@ -29,7 +29,7 @@ async function main(): Promise<number> {
     vscodeExecutablePath: executable,
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: join(repoRoot, 'out', 'test', 'integration', 'index.js'),
-    extensionTestsEnv: { ACP_TEST_RESULTS: join(repoRoot, 'test-output', 'electron-results.json') },
+    extensionTestsEnv: { ACP_TEST_RESULTS: join(repoRoot, 'test-output', 'electron-results.json'), ACP_TEST_LOGS: join(workDir, 'user-data', 'logs') },
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${join(workDir, 'user-data')}`],
   });
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentExitError } from '../../src/acp/errors';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { acpLog, alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 async function newChat(): Promise<ChatPanel> {
   const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
@@ -128,6 +128,32 @@ describe('chat with the fixture agent', function () {
     assert.match(turn.phase === 'idle' ? (turn.error ?? '') : '', /exited with code 3/);
     assert.equal(alive(pid), false);
     await assert.rejects(chat.send('again'), /the agent is not running/);
+  });
+
+  it('logs the JSON-RPC traffic to the ACP channel when acp.trace is "messages", and the agent\u2019s stderr always', async () => {
+    const config = vscode.workspace.getConfiguration('acp');
+    await config.update('trace', 'messages', vscode.ConfigurationTarget.Global);
+    try {
+      await useFixtureAgent('stderr-flood');
+      const chat = await newChat();
+      await within(chat.send('traced prompt'), 10_000, 'the prompt to finish');
+      const log = await waitFor(() => {
+        const text = acpLog();
+        return text.includes('"method":"session/prompt"') && text.includes('stderr line 250') ? text : undefined;
+      }, { timeoutMs: 10_000, what: 'the traced prompt and the stderr in the ACP log' });
+      assert.match(log, /\[trace Fixture \(stderr-flood\)\] → \{"jsonrpc":"2.0","id":\d+,"method":"session\/prompt".*"traced prompt"/);
+      assert.match(log, /\[trace Fixture \(stderr-flood\)\] ← \{"jsonrpc":"2.0","method":"session\/update".*"Hel"/);
+      assert.match(log, /\[process\] stderr: stderr line 1\n/);
+    } finally {
+      await config.update('trace', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await useFixtureAgent('echo', { name: 'Untraced' });
+    const quiet = await newChat();
+    await within(quiet.send('untraced prompt'), 10_000, 'the prompt to finish');
+    quiet.dispose();
+    // The agent's stop is logged after anything its prompt could have logged.
+    await waitFor(() => acpLog().includes('[Untraced] [process] stopped'), { timeoutMs: 10_000, what: 'the untraced agent to stop' });
+    assert.ok(!acpLog().includes('untraced prompt'), 'with acp.trace off, messages are not logged');
   });
 
   it('refuses to start an agent whose command does not exist, without opening a chat', async () => {

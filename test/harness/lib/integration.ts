@@ -51,7 +51,8 @@ export async function runIntegration(options: {
     extensionsDir: join(workDir, 'extensions'),
     settings: {},
     smokeTestDriver: true,
-    env: { ACP_TEST_RESULTS: resultsFile, ACP_TEST_WORKSPACE: workspace },
+    // ACP_TEST_LOGS: where the extension host writes output channels, so tests can read the "ACP" log.
+    env: { ACP_TEST_RESULTS: resultsFile, ACP_TEST_LOGS: join(workDir, 'server', 'user-data', 'logs') },
   });
   const browser = await launchBrowser(toolchain.chromium, join(workDir, 'browser'));
   try {

@@ -1,7 +1,7 @@
 // Helpers for integration tests: configure the fixture agent through the real settings, reach the extension's API,
 // and read what the agent recorded. Everything waits on conditions with a bound; nothing sleeps.
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -78,6 +78,14 @@ export async function closeAllChats(): Promise<void> {
   const pids = acp.chats.map((chat) => chat.session.client.process.pid).filter((pid): pid is number => pid !== undefined);
   for (const chat of acp.chats) chat.dispose();
   await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 10_000, what: `agent processes ${pids.join(', ')} to exit` });
+}
+
+/** The text of the extension's "ACP" log channel, as written to disk by the extension host. */
+export function acpLog(): string {
+  const root = process.env['ACP_TEST_LOGS'];
+  if (!root) throw new Error('ACP_TEST_LOGS is not set; the harness sets it to the logs folder');
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(join(EXTENSION_ID, 'ACP.log')));
+  return files.map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
 }
 
 export function alive(pid: number): boolean {
