@@ -11,6 +11,7 @@ describe('chat UI', function () {
   const { settings, agents } = fixtureAgents(join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'chat'), {
     'Fixture Slow': 'slow',
     'Fixture Permission': 'permission',
+    'Fixture Crash': 'crash',
   });
 
   before(async () => {
@@ -31,12 +32,18 @@ describe('chat UI', function () {
     await workbench?.close();
   });
 
-  it('opens a chat from the palette, streams the agent text as it arrives, and stops the turn', async () => {
+  /** "ACP: New Chat" from the palette, the agent picked in the quick pick; resolves when "Message" is there. */
+  async function newChat(agent: string) {
     await workbench.runCommand('ACP: New Chat');
-    await workbench.pick('Fixture Slow');
+    await workbench.pick(agent);
     const chat = workbench.chat();
     const message = chat.getByRole('textbox', { name: 'Message' });
     await message.waitFor();
+    return { chat, message };
+  }
+
+  it('opens a chat from the palette, streams the agent text as it arrives, and stops the turn', async () => {
+    const { chat, message } = await newChat('Fixture Slow');
     await message.fill('first line');
     await message.press('Shift+Enter');
     await message.pressSequentially('second line');
@@ -58,11 +65,7 @@ describe('chat UI', function () {
   });
 
   it('answers a permission request with the option clicked in the notification', async () => {
-    await workbench.runCommand('ACP: New Chat');
-    await workbench.pick('Fixture Permission');
-    const chat = workbench.chat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor();
+    const { chat, message } = await newChat('Fixture Permission');
     await message.fill('please write the notes');
     await message.press('Enter');
 
@@ -78,5 +81,20 @@ describe('chat UI', function () {
       .map((line) => JSON.parse(line) as { result?: unknown });
     assert.deepEqual(sent.map((m) => m.result), [{ outcome: { outcome: 'selected', optionId: 'always' } }]);
     await toast.waitFor({ state: 'detached' });
+  });
+
+  it('shows an agent that crashed in the chat, with its exit code and stderr, and keeps an unsent draft', async () => {
+    const { chat, message } = await newChat('Fixture Crash');
+    await message.fill('go');
+    await message.press('Enter');
+    const error = chat.getByRole('alert', { name: 'Agent stopped' });
+    await error.getByText('The agent exited with code 3: giving up').waitFor();
+    await error.getByText('fatal: lost the connection to the model').waitFor();
+    await error.getByRole('button', { name: 'Show Log' }).waitFor();
+
+    await message.fill('are you there?');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    await chat.getByText('Not sent: the agent is not running').waitFor();
+    assert.equal(await message.inputValue(), 'are you there?', 'the draft is given back');
   });
 });
