@@ -106,20 +106,32 @@ async function main(): Promise<void> {
   const layers = requested.length > 0 ? LAYERS.filter((l) => requested.includes(l)) : [...LAYERS];
   mkdirSync(outputDir, { recursive: true });
 
+  // Setup is its own step, timed apart from the layers: on a fresh machine it is most of the run.
+  let setup: { seconds: number; problem?: string } | undefined;
   let tools: Promise<Toolchain> | undefined;
   const toolchain = () => {
     if (!tools) {
       heading('setup (code-server, Node 24, Chromium)');
+      const started = Date.now();
       tools = ensureToolchain({ browser: true });
+      const seconds = () => Math.round((Date.now() - started) / 100) / 10;
+      tools.then(
+        () => (setup = { seconds: seconds() }),
+        (error: unknown) => (setup = { seconds: seconds(), problem: error instanceof Error ? error.message : String(error) }),
+      );
     }
     return tools;
   };
 
   const outcomes: Outcome[] = [];
-  for (const layer of layers) outcomes.push(await runLayer(layer, toolchain));
+  for (const layer of layers) {
+    if (layer !== 'unit') await toolchain().catch(() => undefined); // the layer reports the failure
+    outcomes.push(await runLayer(layer, toolchain));
+  }
 
   heading('summary');
   let ok = true;
+  if (setup) process.stdout.write(`${'setup'.padEnd(12)} ${setup.problem ? 'FAIL ' : 'ok   '} (${setup.seconds} s)${setup.problem ? `\n             ${setup.problem}` : ''}\n`);
   for (const o of outcomes) {
     const counts = `${o.passed} passed, ${o.failed} failed${o.pending ? `, ${o.pending} pending` : ''}`;
     const status = o.problem || o.failed > 0 ? 'FAIL' : 'ok';
