@@ -7,6 +7,8 @@ export interface AgentConfig extends AgentCommand {
   readonly name: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Answer reads of missing files with empty content (Gemini CLI creates files by reading them first). */
+  readonly readMissingAsEmpty: boolean;
 }
 
 const ARGS = 'its "args" must be a list of strings';
@@ -16,6 +18,7 @@ const AgentEntry = z.object({
   command: z.string().trim().min(1, 'its "command" is empty'),
   args: z.array(z.string(ARGS), ARGS).optional(),
   env: z.record(z.string(), z.string(ENV), ENV).optional(),
+  readMissingAsEmpty: z.boolean('its "readMissingAsEmpty" must be true or false').optional(),
 });
 
 /** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */
@@ -43,7 +46,8 @@ export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: 
       problems.push(`The agent "${name}" in "acp.agents" was skipped: ${why}.`);
       continue;
     }
-    agents.push({ name, command: parsed.data.command, args: parsed.data.args ?? [], env: parsed.data.env ?? {} });
+    const { command, args, env, readMissingAsEmpty } = parsed.data;
+    agents.push({ name, command, args: args ?? [], env: env ?? {}, readMissingAsEmpty: readMissingAsEmpty ?? false });
   }
   return { agents, problems };
 }

@@ -19,7 +19,8 @@ export class AgentManager implements vscode.Disposable {
   private readonly subscriptions = new Map<AgentClient, vscode.Disposable[]>();
 
   constructor(
-    private readonly services: HostServices,
+    /** What the host serves this agent (one instance per start, so per-agent state stays with its process). */
+    private readonly services: (config: AgentConfig) => HostServices,
     private readonly clientInfo: S.Implementation,
     private readonly log: Logger,
     private readonly tracer: (agentName: string) => LineTracer,
@@ -31,7 +32,7 @@ export class AgentManager implements vscode.Disposable {
     if (existing && sameCommand(existing.config, config)) return existing.client;
     const log = tagged(this.log, config.name);
     log.info(`starting: ${[config.command, ...config.args].join(' ')}`);
-    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services, {
+    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config), {
       clientInfo: this.clientInfo,
       log,
       trace: this.tracer(config.name),

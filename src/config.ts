@@ -2,6 +2,7 @@
 // stops the other agents from working.
 import * as vscode from 'vscode';
 import { parseAgents, type AgentConfig } from './agentConfig';
+import type { OutsideWorkspacePolicy } from './files';
 
 export type { AgentConfig } from './agentConfig';
 
@@ -28,6 +29,10 @@ export function readAgentSettings(): AgentSettings {
 
 export function readTrace(): TraceSetting {
   return vscode.workspace.getConfiguration(SECTION).get<string>('trace') === 'messages' ? 'messages' : 'off';
+}
+
+export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('files.outsideWorkspace') === 'deny' ? 'deny' : 'ask';
 }
 
 export function openAgentSettings(): Thenable<unknown> {

@@ -4,8 +4,8 @@ import { tagged } from './acp/log';
 import { AgentManager } from './agents';
 import type { ChatPanel } from './chat/panel';
 import { Chats } from './chats';
-import { readTrace } from './config';
-import { EditorFiles } from './files';
+import { readOutsideWorkspacePolicy, readTrace } from './config';
+import { EditorFiles, notificationPrompts } from './files';
 import { channelLogger, messageTracer } from './log';
 
 /** What the extension offers other extensions (and its integration tests) through `exports`. */
@@ -32,9 +32,14 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     }),
   );
 
-  const files = new EditorFiles();
   const agents = new AgentManager(
-    { readTextFile: (params) => files.read(params) },
+    (config) =>
+      new EditorFiles({
+        agent: config.name,
+        readMissingAsEmpty: config.readMissingAsEmpty,
+        outsideWorkspace: readOutsideWorkspacePolicy,
+        prompts: notificationPrompts,
+      }),
     { name: 'acp-client', title: 'ACP Client for VS Code', version },
     log,
     (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),

@@ -1,28 +1,148 @@
-// `fs/read_text_file` from the editor: an open document's text (unsaved edits included) first, the disk otherwise.
-import * as path from 'node:path';
+// `fs/read_text_file` and `fs/write_text_file` through the editor, for one agent.
+//
+// Reads: an open document with unsaved edits is served from the buffer; otherwise from disk, so a read is never
+// staler than the file (a clean buffer may lag behind a change a terminal command just made).
+// Writes: one WorkspaceEdit (a single Undo restores the previous text), then the document is saved; missing files
+// and folders are created. Unsaved edits the agent has not read are never dropped silently: the user decides.
+// Paths: absolute, resolved (`..` and symlinks) and checked against the workspace folders; outside them the user
+// is asked, or the `acp.files.outsideWorkspace` setting refuses.
 import * as vscode from 'vscode';
 import { AcpError, ErrorCodes } from './acp/errors';
+import type { HostServices } from './acp/client';
 import type * as S from './acp/schema.gen';
 import { decodeUtf8, looksBinary, sliceLines } from './acp/text';
+import { checkPath } from './paths';
 
-export class EditorFiles {
-  async read(params: S.ReadTextFileRequest): Promise<S.ReadTextFileResponse> {
-    const uri = fileUri(params.path);
-    const open = vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'file' && samePath(doc.uri.fsPath, uri.fsPath));
-    const text = open ? open.getText() : await readDisk(uri);
+export type OutsideWorkspacePolicy = 'ask' | 'deny';
+
+/** What the files adapter asks the user. */
+export interface FilePrompts {
+  /** May the agent read or write this path outside the workspace? Dismissing means no. */
+  allowOutside(agent: string, operation: 'read' | 'write', path: string): Promise<boolean>;
+  /** The agent would overwrite unsaved edits it has not seen. True to overwrite them. */
+  overwriteUnsaved(agent: string, path: string): Promise<boolean>;
+}
+
+export interface EditorFilesOptions {
+  /** The agent's display name, for prompts and errors. */
+  readonly agent: string;
+  /** Answer a read of a missing file with empty content instead of -32002 (Gemini creates files that way). */
+  readonly readMissingAsEmpty?: boolean;
+  readonly outsideWorkspace: () => OutsideWorkspacePolicy;
+  readonly prompts: FilePrompts;
+}
+
+export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' | 'writeTextFile'>> {
+  /** What the agent last saw of each file (full text), to tell whether the user has typed since. */
+  private readonly seen = new Map<string, string>();
+
+  constructor(private readonly options: EditorFilesOptions) {}
+
+  async readTextFile(params: S.ReadTextFileRequest): Promise<S.ReadTextFileResponse> {
+    const path = await this.allowed(params.path, 'read');
+    const uri = vscode.Uri.file(path);
+    const open = openDocument(uri);
+    let text: string;
+    if (open?.isDirty) {
+      text = open.getText();
+    } else {
+      const disk = await readDisk(uri).catch((error: unknown) => {
+        if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound && this.options.readMissingAsEmpty) return '';
+        // A clean buffer of a file in another encoding is still right where UTF-8 decoding is not.
+        if (open && error instanceof AcpError && error.code === ErrorCodes.InvalidParams && error.message.endsWith(NOT_UTF8)) return open.getText();
+        throw error;
+      });
+      text = disk;
+    }
+    this.seen.set(path, text);
     return { content: sliceLines(text, params.line, params.limit) };
   }
-}
 
-function fileUri(p: string): vscode.Uri {
-  if (typeof p !== 'string' || !path.isAbsolute(p)) {
-    throw new AcpError(ErrorCodes.InvalidParams, `the path must be absolute: ${JSON.stringify(p)}`);
+  async writeTextFile(params: S.WriteTextFileRequest): Promise<S.WriteTextFileResponse> {
+    if (typeof params.content !== 'string') throw new AcpError(ErrorCodes.InvalidParams, 'content must be a string');
+    const path = await this.allowed(params.path, 'write');
+    const uri = vscode.Uri.file(path);
+    const open = openDocument(uri);
+    if (open?.isDirty && this.seen.get(path) !== open.getText()) {
+      const overwrite = await this.options.prompts.overwriteUnsaved(this.options.agent, path);
+      if (!overwrite) {
+        throw new AcpError(
+          ErrorCodes.InvalidRequest,
+          `the user has unsaved changes in ${path} that you have not read, and kept them; the file was not written. Read it again before writing.`,
+        );
+      }
+    }
+    if (open || (await exists(uri))) await replaceAndSave(open ?? (await openText(uri)), params.content);
+    else await create(uri, params.content);
+    this.seen.set(path, params.content);
+    return {};
   }
-  return vscode.Uri.file(path.normalize(p));
+
+  private async allowed(raw: unknown, operation: 'read' | 'write'): Promise<string> {
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const verdict = checkPath(raw, roots);
+    if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
+    if (verdict.kind === 'inside') return verdict.path;
+    if (this.options.outsideWorkspace() === 'deny') {
+      throw new AcpError(ErrorCodes.InvalidParams, `${verdict.path} is outside the workspace folders, and the acp.files.outsideWorkspace setting refuses that`);
+    }
+    if (await this.options.prompts.allowOutside(this.options.agent, operation, verdict.path)) return verdict.path;
+    throw new AcpError(ErrorCodes.InvalidParams, `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the workspace folders`);
+  }
 }
 
-function samePath(a: string, b: string): boolean {
-  return process.platform === 'win32' || process.platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b;
+const NOT_UTF8 = 'is not a UTF-8 text file';
+
+/** The questions as editor notifications. Dismissing one is a no. */
+export const notificationPrompts: FilePrompts = {
+  async allowOutside(agent, operation, path) {
+    const pick = await vscode.window.showWarningMessage(`${agent} wants to ${operation} ${path}, which is outside the workspace folders.`, 'Allow Once', 'Deny');
+    return pick === 'Allow Once';
+  },
+  async overwriteUnsaved(agent, path) {
+    const name = vscode.workspace.asRelativePath(path);
+    const pick = await vscode.window.showWarningMessage(
+      `${agent} wants to overwrite ${name}, which has unsaved changes it has not read.`,
+      'Overwrite My Changes',
+      'Keep My Changes',
+    );
+    return pick === 'Overwrite My Changes';
+  },
+};
+
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === key);
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function openText(uri: vscode.Uri): Promise<vscode.TextDocument> {
+  try {
+    return await vscode.workspace.openTextDocument(uri);
+  } catch (error) {
+    throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} cannot be edited as text: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function replaceAndSave(doc: vscode.TextDocument, content: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), content);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new AcpError(ErrorCodes.InternalError, `the editor refused the edit to ${doc.uri.fsPath}`);
+  if (!(await doc.save())) throw new AcpError(ErrorCodes.InternalError, `${doc.uri.fsPath} was edited but could not be saved`);
+}
+
+async function create(uri: vscode.Uri, content: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.createFile(uri, { contents: new TextEncoder().encode(content), ignoreIfExists: false });
+  if (!(await vscode.workspace.applyEdit(edit))) throw new AcpError(ErrorCodes.InternalError, `could not create ${uri.fsPath}`);
 }
 
 async function readDisk(uri: vscode.Uri): Promise<string> {
@@ -39,6 +159,6 @@ async function readDisk(uri: vscode.Uri): Promise<string> {
     throw new AcpError(ErrorCodes.InternalError, `could not read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const text = looksBinary(bytes) ? undefined : decodeUtf8(bytes);
-  if (text === undefined) throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} is not a UTF-8 text file`);
+  if (text === undefined) throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} ${NOT_UTF8}`);
   return text;
 }

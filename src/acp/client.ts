@@ -13,6 +13,7 @@ import type { LineTracer } from './transport';
 /** What the host implements for the agent. Whatever is left out is not advertised. */
 export interface HostServices {
   readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal): Promise<S.ReadTextFileResponse>;
+  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal): Promise<S.WriteTextFileResponse>;
 }
 
 export interface AgentClientOptions {
@@ -250,6 +251,13 @@ function makeHandler(
     handler.readTextFile = async (params, signal) => {
       session(params.sessionId);
       return read(params, signal);
+    };
+  }
+  const write = services.writeTextFile?.bind(services);
+  if (write) {
+    handler.writeTextFile = async (params, signal) => {
+      session(params.sessionId);
+      return write(params, signal);
     };
   }
   return handler;

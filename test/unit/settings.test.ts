@@ -5,12 +5,12 @@ describe('parseAgents (the acp.agents setting)', () => {
   it('reads agents keyed by display name, with defaults for args and env', () => {
     const { agents, problems } = parseAgents({
       'Gemini CLI': { command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'] },
-      Local: { command: '/opt/agent', env: { TOKEN: 'x' } },
+      Local: { command: '/opt/agent', env: { TOKEN: 'x' }, readMissingAsEmpty: true },
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(agents, [
-      { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {} },
-      { name: 'Local', command: '/opt/agent', args: [], env: { TOKEN: 'x' } },
+      { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, readMissingAsEmpty: false },
+      { name: 'Local', command: '/opt/agent', args: [], env: { TOKEN: 'x' }, readMissingAsEmpty: true },
     ]);
   });
 

@@ -1,0 +1,139 @@
+// fs/* through the editor: reads that are never stale, writes as one undoable edit, created files and folders,
+// and paths checked against the workspace. The fixture agent makes whatever calls the prompt lists.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/panel';
+import { waitFor, within } from '../lib/wait';
+import { closeAllChats, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+interface CallResult {
+  readonly content?: string;
+  readonly error?: { code: number; message: string };
+}
+
+/** Opens a chat with the client-calls fixture and runs the calls; returns each call's result or error. */
+async function call(...calls: { method: string; params: Record<string, unknown> }[]): Promise<CallResult[]> {
+  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+  assert.ok(chat, 'a chat opened');
+  await within(chat.send(JSON.stringify(calls)), 15_000, 'the calls');
+  const said = chat.session.model.entries
+    .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
+  return said
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line.slice(line.indexOf(':') + 1)) as CallResult);
+}
+
+const read = (path: string, extra: Record<string, unknown> = {}) => ({ method: 'fs/read_text_file', params: { path, ...extra } });
+const write = (path: string, content: string) => ({ method: 'fs/write_text_file', params: { path, content } });
+
+describe('files through the editor', function () {
+  this.timeout(30_000);
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = join(workspaceFolder(), `files-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    await useFixtureAgent('client-calls');
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await closeAllChats();
+    await vscode.workspace.getConfiguration('acp').update('files.outsideWorkspace', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('slices reads by line and limit, keeping line endings', async () => {
+    const file = join(dir, 'lines.txt');
+    writeFileSync(file, 'one\r\ntwo\nthree\n');
+    const [result] = await call(read(file, { line: 2, limit: 2 }));
+    assert.deepEqual(result, { content: 'two\nthree\n' });
+  });
+
+  it('reads what is on disk when a clean open buffer has not caught up yet', async () => {
+    const file = join(dir, 'fresh.txt');
+    writeFileSync(file, 'before\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    writeFileSync(file, 'after a terminal command\n'); // the buffer may still say "before"
+    const [result] = await call(read(file));
+    assert.deepEqual(result, { content: 'after a terminal command\n' });
+  });
+
+  it('writes an open document with unsaved edits the agent read: one edit, saved, and one Undo restores it', async () => {
+    const file = join(dir, 'edited.txt');
+    writeFileSync(file, 'on disk\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed by the user\n'));
+    assert.ok(doc.isDirty);
+    const results = await call(read(file), write(file, 'written by the agent\n'));
+    assert.deepEqual(results, [{ content: 'on disk\ntyped by the user\n' }, {}]);
+    assert.equal(doc.getText(), 'written by the agent\n');
+    assert.equal(doc.isDirty, false, 'the document was saved');
+    assert.equal(readFileSync(file, 'utf8'), 'written by the agent\n');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    await waitFor(() => doc.getText() === 'on disk\ntyped by the user\n', { what: 'one Undo to restore the text before the agent wrote' });
+  });
+
+  it('creates a missing file and its folders', async () => {
+    const file = join(dir, 'new', 'deep', 'created.txt');
+    const results = await call(write(file, 'fresh file\n'));
+    assert.deepEqual(results, [{}]);
+    assert.equal(readFileSync(file, 'utf8'), 'fresh file\n');
+  });
+
+  it('answers a missing file with -32002, and a binary file with an error that says so', async () => {
+    const binary = join(dir, 'image.bin');
+    writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    const [missing, bin] = await call(read(join(dir, 'missing.txt')), read(binary));
+    assert.equal(missing?.error?.code, -32002);
+    assert.match(missing?.error?.message ?? '', /file not found: .*missing\.txt/);
+    assert.match(bin?.error?.message ?? '', /image\.bin is not a UTF-8 text file/);
+  });
+
+  it('answers a missing file with empty content for an agent configured with readMissingAsEmpty', async () => {
+    const fixture = await useFixtureAgent('client-calls', { name: 'Gemini-like' });
+    const config = vscode.workspace.getConfiguration('acp');
+    const agents = config.get<Record<string, Record<string, unknown>>>('agents') ?? {};
+    await config.update('agents', { [fixture.name]: { ...agents[fixture.name], readMissingAsEmpty: true } }, vscode.ConfigurationTarget.Global);
+    const [result] = await call(read(join(dir, 'not-yet.txt')));
+    assert.deepEqual(result, { content: '' });
+  });
+
+  describe('paths', () => {
+    let outside: string;
+
+    before(() => {
+      outside = mkdtempSync(join(tmpdir(), 'acp-outside-'));
+      writeFileSync(join(outside, 'secret.txt'), 'secret');
+    });
+
+    after(() => rmSync(outside, { recursive: true, force: true }));
+
+    it('refuses a relative path with an error that says why', async () => {
+      const [result] = await call(read('src/hello.ts'));
+      assert.equal(result?.error?.code, -32602);
+      assert.equal(result?.error?.message, 'the path must be absolute: src/hello.ts');
+    });
+
+    it('refuses paths outside the workspace, through .. or a symlink, when the setting says deny', async () => {
+      await vscode.workspace.getConfiguration('acp').update('files.outsideWorkspace', 'deny', vscode.ConfigurationTarget.Global);
+      symlinkSync(outside, join(dir, 'link'));
+      const escape = `${workspaceFolder()}${'/..'.repeat(30)}${outside}/secret.txt`; // a string: join() would resolve the ..
+      const results = await call(read(join(outside, 'secret.txt')), read(join(dir, 'link', 'secret.txt')), write(join(dir, 'link', 'planted.txt'), 'x'), read(escape));
+      assert.equal(results.length, 4);
+      for (const result of results) {
+        assert.equal(result.error?.code, -32602);
+        assert.match(result.error?.message ?? '', /outside the workspace folders, and the acp.files.outsideWorkspace setting refuses that/);
+      }
+      assert.equal(existsSync(join(outside, 'planted.txt')), false, 'nothing was written outside');
+    });
+  });
+});
