@@ -8,6 +8,7 @@ import { silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
 import { SessionModel } from './session';
+import { TerminalManager } from './terminals';
 import type { LineTracer } from './transport';
 
 /** What the host implements for the agent. Whatever is left out is not advertised. */
@@ -24,6 +25,8 @@ export interface AgentClientOptions {
   readonly initializeTimeoutMs?: number;
   /** How long SIGTERM gets before SIGKILL. */
   readonly killGraceMs?: number;
+  /** Serve `terminal/*` (and advertise it). Default true. */
+  readonly terminals?: boolean;
 }
 
 /** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
@@ -59,11 +62,14 @@ export class AgentClient {
   private constructor(
     readonly process: AgentProcess,
     readonly initialized: S.InitializeResponse,
+    /** The commands this agent runs through the client; undefined when terminals are not served. */
+    readonly terminals: TerminalManager | undefined,
     log: Logger,
   ) {
     this.log = log;
     void process.exited.then((end) => {
       this.ended = end;
+      terminals?.releaseAll();
       for (const session of [...this.sessions.values()]) session.agentEnded(end);
       this.exitEmitter.fire(end);
     });
@@ -75,7 +81,8 @@ export class AgentClient {
     // The handler needs the client, which exists only after initialize: route through a late-bound reference.
     let client: AgentClient | undefined;
     const route = (sessionId: string) => client?.sessionFor(sessionId);
-    const handler = makeHandler(services, route, (sessionId) => client?.unknownSession(sessionId));
+    const terminals = options.terminals === false ? undefined : new TerminalManager();
+    const handler = makeHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
     const connectionOptions: ConnectionOptions = { clientInfo: options.clientInfo, log: tagged(log, 'connection') };
     const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
       log: tagged(log, 'process'),
@@ -92,6 +99,7 @@ export class AgentClient {
         agentProcess.exited.then((end) => Promise.reject(end)),
       ]);
     } catch (error) {
+      terminals?.dispose();
       await agentProcess.dispose();
       const end = agentProcess.hasExited ? await agentProcess.exited : undefined;
       const tail = agentProcess.stderrTail();
@@ -99,7 +107,7 @@ export class AgentClient {
       const cause = end && !(end instanceof AgentExitError && end.expected) ? end : error;
       throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
-    client = new AgentClient(agentProcess, initialized, log);
+    client = new AgentClient(agentProcess, initialized, terminals, log);
     return client;
   }
 
@@ -120,7 +128,7 @@ export class AgentClient {
   async newSession(cwd: string): Promise<Session> {
     const response = await this.process.connection.newSession({ cwd, mcpServers: [] });
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    const session = new Session(this, model, tagged(this.log, `session ${shortId(response.sessionId)}`));
+    const session = new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`));
     this.sessions.set(response.sessionId, session);
     this.sessionsEmitter.fire();
     return session;
@@ -128,6 +136,7 @@ export class AgentClient {
 
   /** @internal Called by Session.close. */
   forget(session: Session): void {
+    this.terminals?.releaseAll(session.sessionId);
     if (this.sessions.get(session.sessionId) === session) {
       this.sessions.delete(session.sessionId);
       this.sessionsEmitter.fire();
@@ -146,6 +155,7 @@ export class AgentClient {
 
   /** Stops the agent (SIGTERM to its process group, then SIGKILL). Sessions see the end. */
   async dispose(): Promise<void> {
+    this.terminals?.dispose();
     await this.process.dispose();
     this.exitEmitter.dispose();
     this.sessionsEmitter.dispose();
@@ -163,6 +173,8 @@ export class Session {
   constructor(
     readonly client: AgentClient,
     readonly model: SessionModel,
+    /** The session's working folder: terminals run there unless the agent says otherwise. */
+    readonly cwd: string,
     private readonly log: Logger,
   ) {}
 
@@ -227,6 +239,7 @@ export class Session {
 
 function makeHandler(
   services: HostServices,
+  terminals: TerminalManager | undefined,
   route: (sessionId: string) => Session | undefined,
   unknown: (sessionId: string) => void,
 ): ClientHandler {
@@ -259,6 +272,13 @@ function makeHandler(
       session(params.sessionId);
       return write(params, signal);
     };
+  }
+  if (terminals) {
+    handler.createTerminal = async (params) => terminals.create(params, session(params.sessionId).cwd);
+    handler.terminalOutput = async (params) => terminals.output(params);
+    handler.waitForTerminalExit = (params, signal) => terminals.waitForExit(params, signal);
+    handler.killTerminal = async (params) => terminals.kill(params);
+    handler.releaseTerminal = async (params) => terminals.release(params);
   }
   return handler;
 }

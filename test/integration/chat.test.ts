@@ -37,7 +37,9 @@ describe('chat with the fixture agent', function () {
     const sent = recorded(fixture.recordFile);
     const init = sent.find((m) => m.method === 'initialize');
     assert.equal(init?.params?.['protocolVersion'], 1);
-    assert.deepEqual((init?.params?.['clientCapabilities'] as { fs?: unknown }).fs, { readTextFile: true, writeTextFile: true });
+    const capabilities = init?.params?.['clientCapabilities'] as { fs?: unknown; terminal?: unknown };
+    assert.deepEqual(capabilities.fs, { readTextFile: true, writeTextFile: true });
+    assert.equal(capabilities.terminal, true);
     const newSession = sent.find((m) => m.method === 'session/new');
     assert.equal(newSession?.params?.['cwd'], workspaceFolder());
   });

@@ -107,6 +107,20 @@ describe('files through the editor', function () {
     assert.deepEqual(result, { content: '' });
   });
 
+  it('runs a terminal command for the agent in the session folder: create, wait for exit, output, release', async () => {
+    await useFixtureAgent('fs');
+    writeFileSync(join(workspaceFolder(), 'input.txt'), 'x\n');
+    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+    assert.ok(chat);
+    await within(chat.send('go'), 15_000, 'the turn');
+    const said = chat.session.model.entries
+      .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('');
+    assert.match(said, /\nterminal:term-\d+\nexit:\{"exitCode":0,"signal":null\}\noutput:hi\n\nrelease:\{\}\n$/);
+    assert.equal(readFileSync(join(workspaceFolder(), 'output.txt'), 'utf8'), 'written by the agent');
+  });
+
   describe('paths', () => {
     let outside: string;
 
