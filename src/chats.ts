@@ -1,7 +1,7 @@
 // "New Chat": choose the agent, start or reuse it, open a session in the first workspace folder, and show the panel.
 // Every way this can fail ends in one sentence that says what to do, and the log has the details.
 import * as vscode from 'vscode';
-import { AgentStartFailure } from './acp/client';
+import { AgentStartFailure, type Session } from './acp/client';
 import { CommandNotFoundError, errorMessage } from './acp/errors';
 import type { Logger } from './acp/log';
 import type { AgentManager } from './agents';
@@ -55,7 +55,7 @@ export class Chats implements vscode.Disposable {
     }
   }
 
-  private openPanel(session: Parameters<typeof showPermissionNotifications>[0], agentName: string): ChatPanel {
+  private openPanel(session: Session, agentName: string): ChatPanel {
     const panel = new ChatPanel(session, agentName, this.extensionUri, this.log, this.showLog);
     const notifications = showPermissionNotifications(session, agentName);
     this.open.add(panel);

@@ -111,11 +111,6 @@ export class AgentClient {
     return client;
   }
 
-  get agentName(): string | undefined {
-    const info = this.initialized.agentInfo;
-    return info?.title ?? info?.name ?? undefined;
-  }
-
   get hasExited(): boolean {
     return this.ended !== undefined;
   }
