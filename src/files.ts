@@ -42,20 +42,23 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     const path = await this.allowed(params.path, 'read');
     const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
-    let text: string;
-    if (open?.isDirty) {
-      text = open.getText();
-    } else {
-      const disk = await readDisk(uri).catch((error: unknown) => {
-        if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound && this.options.readMissingAsEmpty) return '';
-        // A clean buffer of a file in another encoding is still right where UTF-8 decoding is not.
-        if (open && error instanceof AcpError && error.code === ErrorCodes.InvalidParams && error.message.endsWith(NOT_UTF8)) return open.getText();
-        throw error;
-      });
-      text = disk;
-    }
+    const text = open?.isDirty ? open.getText() : await this.readClean(uri, open);
     this.seen.set(path, text);
     return { content: sliceLines(text, params.line, params.limit) };
+  }
+
+  /** Disk first; a clean buffer of a file in another encoding is still right where UTF-8 decoding is not. */
+  private async readClean(uri: vscode.Uri, open: vscode.TextDocument | undefined): Promise<string> {
+    let text: string | undefined;
+    try {
+      text = await readDisk(uri);
+    } catch (error) {
+      if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound && this.options.readMissingAsEmpty) return '';
+      throw error;
+    }
+    if (text !== undefined) return text;
+    if (open) return open.getText();
+    throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} is not a UTF-8 text file`);
   }
 
   async writeTextFile(params: S.WriteTextFileRequest): Promise<S.WriteTextFileResponse> {
@@ -90,8 +93,6 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     throw new AcpError(ErrorCodes.InvalidParams, `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the workspace folders`);
   }
 }
-
-const NOT_UTF8 = 'is not a UTF-8 text file';
 
 /** The questions as editor notifications. Dismissing one is a no. */
 export const notificationPrompts: FilePrompts = {
@@ -145,7 +146,8 @@ async function create(uri: vscode.Uri, content: string): Promise<void> {
   if (!(await vscode.workspace.applyEdit(edit))) throw new AcpError(ErrorCodes.InternalError, `could not create ${uri.fsPath}`);
 }
 
-async function readDisk(uri: vscode.Uri): Promise<string> {
+/** The file's text, or undefined when its bytes are not UTF-8 text. Missing files and folders throw AcpErrors. */
+async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
   let bytes: Uint8Array;
   try {
     bytes = await vscode.workspace.fs.readFile(uri);
@@ -158,7 +160,5 @@ async function readDisk(uri: vscode.Uri): Promise<string> {
     }
     throw new AcpError(ErrorCodes.InternalError, `could not read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const text = looksBinary(bytes) ? undefined : decodeUtf8(bytes);
-  if (text === undefined) throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} ${NOT_UTF8}`);
-  return text;
+  return looksBinary(bytes) ? undefined : decodeUtf8(bytes);
 }
