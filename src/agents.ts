@@ -44,27 +44,28 @@ export class AgentManager implements vscode.Disposable {
         const info = c.initialized.agentInfo;
         log.info(`ready: ${info ? `${info.title ?? info.name} ${info.version}` : 'no agentInfo'}, protocol ${c.initialized.protocolVersion}`);
         this.subscriptions.set(c, [
-          c.onDidExit(() => this.forget(config.name, entry, c, true)),
+          c.onDidExit(() => {
+            this.unlist(config.name, entry);
+            for (const d of this.subscriptions.get(c) ?? []) d.dispose();
+            this.subscriptions.delete(c);
+          }),
           c.onDidChangeSessions(() => {
             if (c.openSessions.length === 0) {
               log.info('its last chat closed; stopping it');
-              this.forget(config.name, entry, c, false);
-              void c.dispose();
+              this.unlist(config.name, entry);
+              void c.dispose(); // its exit drops the subscriptions
             }
           }),
         ]);
       },
-      () => this.forget(config.name, entry),
+      () => this.unlist(config.name, entry),
     );
     return client;
   }
 
-  private forget(name: string, entry: Running, client?: AgentClient, exited = false): void {
+  /** The next connect for this name starts a new process (unless a newer one is already listed). */
+  private unlist(name: string, entry: Running): void {
     if (this.running.get(name) === entry) this.running.delete(name);
-    if (client && exited) {
-      for (const d of this.subscriptions.get(client) ?? []) d.dispose();
-      this.subscriptions.delete(client);
-    }
   }
 
   /** Stops every agent and waits for their processes to end. */
@@ -81,6 +82,7 @@ export class AgentManager implements vscode.Disposable {
   }
 }
 
+/** Any change to the agent's entry (command, args, env or options) needs a new process. */
 function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
-  return JSON.stringify([a.command, a.args, a.env]) === JSON.stringify([b.command, b.args, b.env]);
+  return JSON.stringify(a) === JSON.stringify(b);
 }
