@@ -7,7 +7,7 @@ import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
 import { silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
-import { SessionModel } from './session';
+import { SessionModel, type ToolCallState } from './session';
 import { TerminalManager } from './terminals';
 import type { LineTracer } from './transport';
 
@@ -15,6 +15,24 @@ import type { LineTracer } from './transport';
 export interface HostServices {
   readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal): Promise<S.ReadTextFileResponse>;
   writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal): Promise<S.WriteTextFileResponse>;
+  /** The client's own answer to a permission request (a rule, a setting), given before anyone is asked. */
+  decidePermission?(request: PermissionContext): PermissionDecision | undefined;
+  /** The user answered a permission request (an "always" answer can become a rule). */
+  permissionAnswered?(request: PermissionContext, option: S.PermissionOption): void;
+}
+
+/** A permission request with what the client knows of its tool call (an earlier `tool_call` may carry the title). */
+export interface PermissionContext {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly call: Readonly<ToolCallState>;
+  readonly options: readonly S.PermissionOption[];
+}
+
+export interface PermissionDecision {
+  readonly optionId: string;
+  /** Shown on the tool call and logged: nothing is answered silently. */
+  readonly reason: string;
 }
 
 export interface AgentClientOptions {
@@ -67,6 +85,8 @@ export class AgentClient {
     log: Logger,
   ) {
     this.log = log;
+    terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
+    terminals?.onDidExit((event) => this.sessions.get(event.sessionId)?.model.terminalExit(event.terminalId, event.exitStatus));
     void process.exited.then((end) => {
       this.ended = end;
       terminals?.releaseAll();
@@ -83,7 +103,12 @@ export class AgentClient {
     const route = (sessionId: string) => client?.sessionFor(sessionId);
     const terminals = options.terminals === false ? undefined : new TerminalManager();
     const handler = makeHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
-    const connectionOptions: ConnectionOptions = { clientInfo: options.clientInfo, log: tagged(log, 'connection') };
+    const connectionOptions: ConnectionOptions = {
+      clientInfo: options.clientInfo,
+      log: tagged(log, 'connection'),
+      // Agents that run commands themselves stream the output in `_meta`; the session model shows it.
+      capabilities: { _meta: { terminal_output: true } },
+    };
     const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
       log: tagged(log, 'process'),
       trace: options.trace,
@@ -245,7 +270,18 @@ function makeHandler(
   };
   const handler: ClientHandler = {
     async requestPermission(params, signal) {
-      const outcome = await session(params.sessionId).model.requestPermission(params, signal);
+      const target = session(params.sessionId);
+      const model = target.model;
+      const context: PermissionContext = { sessionId: target.sessionId, cwd: target.cwd, call: model.noteToolCall(params.toolCall), options: params.options };
+      const decision = services.decidePermission?.(context);
+      const chosen = decision && params.options.find((o) => o.optionId === decision.optionId);
+      if (decision && chosen) {
+        model.recordAutoAnswer(params.toolCall.toolCallId, chosen, decision.reason);
+        return { outcome: { outcome: 'selected', optionId: chosen.optionId } };
+      }
+      const outcome = await model.requestPermission(params, signal);
+      const picked = outcome.outcome === 'selected' ? params.options.find((o) => o.optionId === outcome.optionId) : undefined;
+      if (picked) services.permissionAnswered?.(context, picked);
       return { outcome };
     },
     sessionUpdate(notification) {

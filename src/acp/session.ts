@@ -19,6 +19,15 @@ export interface ToolCallState {
   rawInput?: unknown;
   rawOutput?: unknown;
   meta?: Record<string, unknown>;
+  /** A permission request the client answered by itself (a rule the user made, or a setting). */
+  autoAnswer?: AutoAnswer;
+}
+
+export interface AutoAnswer {
+  readonly optionName: string;
+  readonly optionKind: S.PermissionOptionKind;
+  /** Why, in words the user recognises ("your rule: always allow …"). */
+  readonly reason: string;
 }
 
 export type MessageRole = 'user' | 'agent' | 'thought';
@@ -42,7 +51,16 @@ export type TurnState =
 export type SessionChange =
   | { readonly type: 'entry'; readonly index: number; readonly added: boolean }
   | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' }
-  | { readonly type: 'permission'; readonly id: number; readonly settled: boolean };
+  | { readonly type: 'permission'; readonly id: number; readonly settled: boolean }
+  /** A command's output grew (`appended`), or it exited (`appended` is empty). */
+  | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };
+
+/** What a command printed, as the chat shows it: the tail, and how it ended. */
+export interface TerminalState {
+  text: string;
+  truncated: boolean;
+  exitStatus?: S.TerminalExitStatus;
+}
 
 export interface Usage {
   readonly used: number;
@@ -51,6 +69,9 @@ export interface Usage {
 }
 
 type Outcome = S.RequestPermissionOutcome;
+
+/** Characters of a command's output the session keeps for display (the agent's own copy has its own limit). */
+export const TERMINAL_TEXT_LIMIT = 256 * 1024;
 
 const FINISHED: ReadonlySet<ToolStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -69,6 +90,9 @@ export class SessionModel {
   private nextId = 1;
   private readonly tools = new Map<string, number>();
   private readonly byMessageId = new Map<string, number>();
+  /** Command output by terminal id, and the tool calls that show it. */
+  readonly terminals = new Map<string, TerminalState>();
+  private readonly terminalTools = new Map<string, Set<number>>();
   private readonly pending = new Map<number, { request: PendingPermission; settle: (o: Outcome) => void }>();
   private readonly emitter = new Emitter<SessionChange>();
   readonly onDidChange: Event<SessionChange> = this.emitter.event;
@@ -172,6 +196,10 @@ export class SessionModel {
   }
 
   /** A `tool_call` creates or updates; an update (or permission request) for an unknown id creates the entry. */
+  noteToolCall(update: S.ToolCallUpdate): ToolCallState {
+    return this.upsertTool(update);
+  }
+
   private upsertTool(update: S.ToolCallUpdate & { sessionUpdate?: string }): ToolCallState {
     const existing = this.tools.get(update.toolCallId);
     if (existing === undefined) {
@@ -183,11 +211,11 @@ export class SessionModel {
         content: update.content ?? [],
         locations: update.locations ?? [],
       };
-      assignExtras(call, update);
       const index = this.entries.length;
       this.entries.push({ id: this.nextId++, type: 'tool', call });
       this.tools.set(update.toolCallId, index);
       this.fire({ type: 'entry', index, added: true });
+      this.applyExtras(call, index, update);
       return call;
     }
     const entry = this.entries[existing] as Extract<Entry, { type: 'tool' }>;
@@ -198,9 +226,75 @@ export class SessionModel {
     // A present content or locations replaces the old value.
     if (update.content != null) call.content = update.content;
     if (update.locations != null) call.locations = update.locations;
-    assignExtras(call, update);
     this.fire({ type: 'entry', index: existing, added: false });
+    this.applyExtras(call, existing, update);
     return call;
+  }
+
+  /**
+   * Raw input and output, `_meta`, and the terminals the call shows: its `terminal` content, and the output of
+   * agents that run commands themselves (`_meta.terminal_output` / `terminal_exit`).
+   */
+  private applyExtras(call: ToolCallState, index: number, update: S.ToolCallUpdate): void {
+    if (update.rawInput !== undefined) call.rawInput = update.rawInput;
+    if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
+    for (const content of call.content) if (content.type === 'terminal') this.linkTerminal(content.terminalId, index);
+    const meta = update._meta;
+    if (meta == null) return;
+    const { terminal_output: output, terminal_exit: exit, ...rest } = meta;
+    if (Object.keys(rest).length > 0) call.meta = { ...call.meta, ...rest };
+    const printed = terminalMeta(output);
+    if (printed && typeof printed['data'] === 'string') {
+      this.linkTerminal(printed.id, index);
+      this.terminalOutput(printed.id, printed['data']);
+    }
+    const exited = terminalMeta(exit);
+    if (exited) {
+      this.linkTerminal(exited.id, index);
+      const code = exited['exit_code'];
+      const signal = exited['signal'];
+      this.terminalExit(exited.id, { exitCode: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null });
+    }
+  }
+
+  private linkTerminal(terminalId: string, index: number): void {
+    let tools = this.terminalTools.get(terminalId);
+    if (!tools) this.terminalTools.set(terminalId, (tools = new Set()));
+    tools.add(index);
+  }
+
+  // ---- terminals -----------------------------------------------------------------------------------------------
+
+  /** A command printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
+  terminalOutput(terminalId: string, text: string): void {
+    if (text === '') return;
+    const state = this.terminal(terminalId);
+    state.text += text;
+    if (state.text.length > TERMINAL_TEXT_LIMIT) {
+      let start = state.text.length - TERMINAL_TEXT_LIMIT;
+      if (/[\udc00-\udfff]/.test(state.text.charAt(start))) start++; // never split a surrogate pair
+      state.text = state.text.slice(start);
+      state.truncated = true;
+    }
+    this.terminalChanged(terminalId, text);
+  }
+
+  terminalExit(terminalId: string, exitStatus: S.TerminalExitStatus): void {
+    const state = this.terminal(terminalId);
+    if (state.exitStatus) return;
+    state.exitStatus = exitStatus;
+    this.terminalChanged(terminalId, '');
+  }
+
+  private terminal(terminalId: string): TerminalState {
+    let state = this.terminals.get(terminalId);
+    if (!state) this.terminals.set(terminalId, (state = { text: '', truncated: false }));
+    return state;
+  }
+
+  private terminalChanged(terminalId: string, appended: string): void {
+    this.fire({ type: 'terminal', terminalId, appended });
+    for (const index of this.terminalTools.get(terminalId) ?? []) this.fire({ type: 'entry', index, added: false });
   }
 
   // ---- permissions ---------------------------------------------------------------------------------------------
@@ -224,6 +318,15 @@ export class SessionModel {
       this.fire({ type: 'permission', id, settled: false });
       if (this.turnState.phase === 'running') this.setTurn({ phase: 'awaiting-user' });
     });
+  }
+
+  /** The client answered a permission request by itself; the tool call shows that, and why. */
+  recordAutoAnswer(toolCallId: string, option: S.PermissionOption, reason: string): void {
+    const index = this.tools.get(toolCallId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    if (index === undefined || entry?.type !== 'tool') return;
+    entry.call.autoAnswer = { optionName: option.name, optionKind: option.kind, reason };
+    this.fire({ type: 'entry', index, added: false });
   }
 
   /** The user chose an option. Returns false when the request is gone (answered, cancelled) or the option unknown. */
@@ -307,8 +410,10 @@ function ownBlock(block: S.ContentBlock): S.ContentBlock {
   return block.type === 'text' ? { ...block } : block;
 }
 
-function assignExtras(call: ToolCallState, update: S.ToolCallUpdate): void {
-  if (update.rawInput !== undefined) call.rawInput = update.rawInput;
-  if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
-  if (update._meta != null) call.meta = { ...call.meta, ...update._meta };
+/** `{terminal_id, ...}` as codex-acp sends it in `_meta`, or undefined. */
+function terminalMeta(value: unknown): (Record<string, unknown> & { id: string }) | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  const id = record['terminal_id'];
+  return typeof id === 'string' && id !== '' ? { ...record, id } : undefined;
 }

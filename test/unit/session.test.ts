@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as S from '../../src/acp/schema.gen';
-import { SessionModel, type Entry, type SessionChange } from '../../src/acp/session';
+import { SessionModel, TERMINAL_TEXT_LIMIT, type Entry, type SessionChange } from '../../src/acp/session';
 
 const text = (t: string): S.ContentBlock => ({ type: 'text', text: t });
 const agent = (t: string, messageId?: string): S.SessionUpdate =>
@@ -261,6 +261,52 @@ describe('SessionModel', () => {
       assert.deepEqual(await answer, { outcome: 'cancelled' });
       assert.deepEqual(model.turn, { phase: 'idle', error: 'the agent exited with code 3' });
       assert.equal(model.toolCall('a')?.status, 'cancelled');
+    });
+  });
+
+  describe('terminals', () => {
+    it('keeps command output for the tool calls that show it, bounded by its tail', () => {
+      const model = new SessionModel('s');
+      model.apply({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run', content: [{ type: 'terminal', terminalId: 'term-1' }] });
+      const changes: SessionChange[] = [];
+      model.onDidChange((c) => changes.push(c));
+      model.terminalOutput('term-1', 'hello\n');
+      model.terminalOutput('term-1', '');
+      model.terminalExit('term-1', { exitCode: 2, signal: null });
+      model.terminalExit('term-1', { exitCode: 0, signal: null });
+      assert.deepEqual(changes, [
+        { type: 'terminal', terminalId: 'term-1', appended: 'hello\n' },
+        { type: 'entry', index: 0, added: false },
+        { type: 'terminal', terminalId: 'term-1', appended: '' },
+        { type: 'entry', index: 0, added: false },
+      ]);
+      assert.deepEqual(model.terminals.get('term-1'), { text: 'hello\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
+      model.terminalOutput('term-2', 'x'.repeat(TERMINAL_TEXT_LIMIT) + '\u{1f600}end');
+      const kept = model.terminals.get('term-2')!;
+      assert.ok(kept.truncated);
+      assert.ok(kept.text.endsWith('\u{1f600}end') && kept.text.length <= TERMINAL_TEXT_LIMIT);
+    });
+
+    it('shows output that agents running commands themselves send in _meta, without keeping it in the tool call', () => {
+      const model = new SessionModel('s');
+      model.apply({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls', kind: 'execute', _meta: { terminal_info: { terminal_id: 'call_1' } } });
+      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } });
+      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' } } });
+      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } });
+      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 7, data: 'ignored' } } });
+      assert.deepEqual(model.terminals.get('call_1'), { text: 'a.txt\nb.txt\n', truncated: false, exitStatus: { exitCode: 0, signal: null } });
+      assert.deepEqual(model.toolCall('call_1')?.meta, { terminal_info: { terminal_id: 'call_1' } });
+      assert.equal(model.terminals.size, 1);
+    });
+  });
+
+  describe('permissions answered by the client', () => {
+    it('marks the tool call with the option and the reason', () => {
+      const model = new SessionModel('s');
+      const call = model.noteToolCall({ toolCallId: 'r', title: 'Read a.ts', kind: 'read' });
+      model.recordAutoAnswer(call.toolCallId, { optionId: 'y', name: 'Allow', kind: 'allow_once' }, 'the setting');
+      assert.deepEqual(model.toolCall('r')?.autoAnswer, { optionName: 'Allow', optionKind: 'allow_once', reason: 'the setting' });
+      assert.equal(model.permissions.length, 0);
     });
   });
 });
