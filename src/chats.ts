@@ -5,9 +5,10 @@ import { AgentStartFailure, type Session } from './acp/client';
 import { CommandNotFoundError, errorMessage } from './acp/errors';
 import type { Logger } from './acp/log';
 import type { AgentManager } from './agents';
-import { ChatPanel } from './chat/panel';
+import { ChatPanel, type ChatActions } from './chat/panel';
 import { openAgentSettings, readAgentSettings, type AgentConfig, type AgentSettings } from './config';
-import { showPermissionNotifications } from './permissions';
+import type { FollowAgent } from './follow';
+import type { Permissions } from './permissions';
 
 export class Chats implements vscode.Disposable {
   private readonly open = new Set<ChatPanel>();
@@ -16,7 +17,9 @@ export class Chats implements vscode.Disposable {
     private readonly agents: AgentManager,
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
-    private readonly showLog: () => void,
+    private readonly actions: ChatActions,
+    private readonly permissions: Permissions,
+    private readonly follow: FollowAgent,
   ) {}
 
   get all(): readonly ChatPanel[] {
@@ -56,11 +59,14 @@ export class Chats implements vscode.Disposable {
   }
 
   private openPanel(session: Session, agentName: string): ChatPanel {
-    const panel = new ChatPanel(session, agentName, this.extensionUri, this.log, this.showLog);
-    const notifications = showPermissionNotifications(session, agentName);
+    const panel = new ChatPanel(session, agentName, this.extensionUri, this.log, this.actions);
+    const watchers = [
+      this.permissions.watch(session, agentName, () => panel.reveal()),
+      this.follow.watch(session, () => panel.viewColumn, (text) => panel.tell(text)),
+    ];
     this.open.add(panel);
     panel.onDidDispose(() => {
-      notifications.dispose();
+      for (const watcher of watchers) watcher.dispose();
       this.open.delete(panel);
     });
     return panel;
@@ -105,7 +111,7 @@ export class Chats implements vscode.Disposable {
     const actions = notFound ? ['Open Settings', 'Show Log'] : ['Show Log', 'Open Settings'];
     void vscode.window.showErrorMessage(sentence, ...actions).then((pick) => {
       if (pick === 'Open Settings') void openAgentSettings();
-      if (pick === 'Show Log') this.showLog();
+      if (pick === 'Show Log') this.actions.showLog();
     });
   }
 

@@ -2,7 +2,8 @@
 // stops the other agents from working.
 import * as vscode from 'vscode';
 import { parseAgents, type AgentConfig } from './agentConfig';
-import type { OutsideWorkspacePolicy } from './files';
+import type { OutsideWorkspacePolicy, ReviewPolicy } from './files';
+import type { PermissionSettings } from './permissions';
 
 export type { AgentConfig } from './agentConfig';
 
@@ -37,4 +38,25 @@ export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {
 
 export function openAgentSettings(): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`);
+}
+
+export function readReviewPolicy(): ReviewPolicy {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('edits.review') === 'ask' ? 'ask' : 'off';
+}
+
+export function readShowDiffOnPermission(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>('edits.showDiffOnPermission') !== false;
+}
+
+/** `acp.permissions` (user settings only: a workspace must not pre-approve anything for itself). */
+export function readPermissionSettings(): PermissionSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const raw = config.inspect<unknown>('permissions')?.globalValue;
+  const value = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const remember = value['remember'];
+  return {
+    read: value['read'] === 'allowInWorkspace' ? 'allowInWorkspace' : 'ask',
+    remember: remember === 'session' || remember === 'global' ? remember : 'workspace',
+    showDiff: readShowDiffOnPermission(),
+  };
 }

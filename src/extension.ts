@@ -4,9 +4,16 @@ import { tagged } from './acp/log';
 import { AgentManager } from './agents';
 import type { ChatPanel } from './chat/panel';
 import { Chats } from './chats';
-import { readOutsideWorkspacePolicy, readTrace } from './config';
+import { EditorChatActions } from './chatActions';
+import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
+import { DiffDocuments } from './diffs';
 import { EditorFiles, notificationPrompts } from './files';
+import { FollowAgent } from './follow';
 import { channelLogger, messageTracer } from './log';
+import { parseStoredRules, PermissionRules, type RuleStore } from './permissionRules';
+import { Permissions } from './permissions';
+import { EditReviews } from './review';
+import { TerminalMirrors } from './terminalMirror';
 
 /** What the extension offers other extensions (and its integration tests) through `exports`. */
 export interface AcpApi {
@@ -32,25 +39,45 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     }),
   );
 
+  const diffs = new DiffDocuments();
+  const reviews = new EditReviews(diffs);
+  const prompts = notificationPrompts(reviews);
+  const permissions = new Permissions(new PermissionRules(mementoRules(context)), diffs, tagged(log, 'permissions'), readPermissionSettings);
+  const follow = new FollowAgent(log);
+  const mirrors = new TerminalMirrors();
   const agents = new AgentManager(
-    (config) =>
-      new EditorFiles({
+    (config) => {
+      const files = new EditorFiles({
         agent: config.name,
         readMissingAsEmpty: config.readMissingAsEmpty,
         outsideWorkspace: readOutsideWorkspacePolicy,
-        prompts: notificationPrompts,
-      }),
+        review: readReviewPolicy,
+        prompts,
+      });
+      const policy = permissions.policy(config.name);
+      return {
+        readTextFile: (params) => files.readTextFile(params),
+        writeTextFile: (params, signal) => files.writeTextFile(params, signal),
+        decidePermission: (request) => policy.decidePermission(request),
+        permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
+      };
+    },
     { name: 'acp-client', title: 'ACP Client for VS Code', version },
     log,
     (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),
   );
-  const chats = new Chats(agents, context.extensionUri, log, showLog);
+  const chats = new Chats(agents, context.extensionUri, log, new EditorChatActions(diffs, mirrors, showLog), permissions, follow);
   stopAgents = () => agents.stopAll();
 
   context.subscriptions.push(
     channel,
     chats,
     agents,
+    diffs,
+    reviews,
+    permissions,
+    follow,
+    mirrors,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );
@@ -61,6 +88,16 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     get chats() {
       return chats.all;
     },
+  };
+}
+
+/** Workspace and global rules live in VS Code's state for the extension, never in settings a workspace could edit. */
+function mementoRules(context: vscode.ExtensionContext): RuleStore {
+  const KEY = 'acp.permissionRules';
+  const memento = (scope: 'workspace' | 'global') => (scope === 'workspace' ? context.workspaceState : context.globalState);
+  return {
+    load: (scope) => parseStoredRules(memento(scope).get<unknown>(KEY)),
+    save: async (scope, rules) => memento(scope).update(KEY, rules),
   };
 }
 

@@ -12,6 +12,7 @@ import type { HostServices } from './acp/client';
 import type * as S from './acp/schema.gen';
 import { decodeUtf8, looksBinary, sliceLines } from './acp/text';
 import { checkPath } from './paths';
+import type { EditReviews, ReviewDecision } from './review';
 
 export type OutsideWorkspacePolicy = 'ask' | 'deny';
 
@@ -21,7 +22,11 @@ export interface FilePrompts {
   allowOutside(agent: string, operation: 'read' | 'write', path: string): Promise<boolean>;
   /** The agent would overwrite unsaved edits it has not seen. True to overwrite them. */
   overwriteUnsaved(agent: string, path: string): Promise<boolean>;
+  /** Review before write: the current text (null for a new file) against the proposed one. */
+  reviewEdit(agent: string, path: string, current: string | null, proposed: string, signal?: AbortSignal): Promise<ReviewDecision>;
 }
+
+export type ReviewPolicy = 'ask' | 'off';
 
 export interface EditorFilesOptions {
   /** The agent's display name, for prompts and errors. */
@@ -29,6 +34,8 @@ export interface EditorFilesOptions {
   /** Answer a read of a missing file with empty content instead of -32002 (Gemini creates files that way). */
   readonly readMissingAsEmpty?: boolean;
   readonly outsideWorkspace: () => OutsideWorkspacePolicy;
+  /** `acp.edits.review`: whether a write waits for the user's Accept. */
+  readonly review: () => ReviewPolicy;
   readonly prompts: FilePrompts;
 }
 
@@ -61,24 +68,35 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} is not a UTF-8 text file`);
   }
 
-  async writeTextFile(params: S.WriteTextFileRequest): Promise<S.WriteTextFileResponse> {
+  async writeTextFile(params: S.WriteTextFileRequest, signal?: AbortSignal): Promise<S.WriteTextFileResponse> {
     if (typeof params.content !== 'string') throw new AcpError(ErrorCodes.InvalidParams, 'content must be a string');
     const path = await this.allowed(params.path, 'write');
     const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
-    if (open?.isDirty && this.seen.get(path) !== open.getText()) {
-      const overwrite = await this.options.prompts.overwriteUnsaved(this.options.agent, path);
-      if (!overwrite) {
-        throw new AcpError(
-          ErrorCodes.InvalidRequest,
-          `the user has unsaved changes in ${path} that you have not read, and kept them; the file was not written. Read it again before writing.`,
-        );
-      }
+    if (this.options.review() === 'ask') {
+      const current = open ? open.getText() : await currentText(uri);
+      const decision = await this.options.prompts.reviewEdit(this.options.agent, path, current, params.content, signal);
+      if (decision !== 'accepted') throw reviewRefusal(decision, path);
+      // What the user accepted replaces what they saw; anything typed during the review is theirs to keep.
+      await this.confirmOverwrite(path, openDocument(uri), current ?? '');
+    } else {
+      await this.confirmOverwrite(path, open, this.seen.get(path));
     }
-    if (open || (await exists(uri))) await replaceAndSave(open ?? (await openText(uri)), params.content);
+    const target = openDocument(uri);
+    if (target || (await exists(uri))) await replaceAndSave(target ?? (await openText(uri)), params.content);
     else await create(uri, params.content);
     this.seen.set(path, params.content);
     return {};
+  }
+
+  /** Unsaved edits that differ from what the agent (or the reviewing user) saw are never dropped without asking. */
+  private async confirmOverwrite(path: string, open: vscode.TextDocument | undefined, seen: string | undefined): Promise<void> {
+    if (!open?.isDirty || seen === open.getText()) return;
+    if (await this.options.prompts.overwriteUnsaved(this.options.agent, path)) return;
+    throw new AcpError(
+      ErrorCodes.InvalidRequest,
+      `the user has unsaved changes in ${path} that you have not read, and kept them; the file was not written. Read it again before writing.`,
+    );
   }
 
   private async allowed(raw: unknown, operation: 'read' | 'write'): Promise<string> {
@@ -94,22 +112,46 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
   }
 }
 
-/** The questions as editor notifications. Dismissing one is a no. */
-export const notificationPrompts: FilePrompts = {
-  async allowOutside(agent, operation, path) {
-    const pick = await vscode.window.showWarningMessage(`${agent} wants to ${operation} ${path}, which is outside the workspace folders.`, 'Allow Once', 'Deny');
-    return pick === 'Allow Once';
-  },
-  async overwriteUnsaved(agent, path) {
-    const name = vscode.workspace.asRelativePath(path);
-    const pick = await vscode.window.showWarningMessage(
-      `${agent} wants to overwrite ${name}, which has unsaved changes it has not read.`,
-      'Overwrite My Changes',
-      'Keep My Changes',
-    );
-    return pick === 'Overwrite My Changes';
-  },
-};
+/** The questions as editor notifications (and, for reviews, the diff editor). Dismissing a question is a no. */
+export function notificationPrompts(reviews: EditReviews): FilePrompts {
+  return {
+    async allowOutside(agent, operation, path) {
+      const pick = await vscode.window.showWarningMessage(`${agent} wants to ${operation} ${path}, which is outside the workspace folders.`, 'Allow Once', 'Deny');
+      return pick === 'Allow Once';
+    },
+    async overwriteUnsaved(agent, path) {
+      const name = vscode.workspace.asRelativePath(path);
+      const pick = await vscode.window.showWarningMessage(
+        `${agent} wants to overwrite ${name}, which has unsaved changes it has not read.`,
+        'Overwrite My Changes',
+        'Keep My Changes',
+      );
+      return pick === 'Overwrite My Changes';
+    },
+    reviewEdit: (agent, path, current, proposed, signal) => reviews.review(agent, path, current, proposed, signal),
+  };
+}
+
+function reviewRefusal(decision: Exclude<ReviewDecision, 'accepted'>, path: string): AcpError {
+  switch (decision) {
+    case 'rejected':
+      return new AcpError(ErrorCodes.InvalidRequest, `the user rejected the edit to ${path}; the file was not changed`);
+    case 'closed':
+      return new AcpError(ErrorCodes.InvalidRequest, `the user closed the diff of ${path} without accepting the edit; the file was not changed`);
+    case 'withdrawn':
+      return new AcpError(ErrorCodes.RequestCancelled, `the edit to ${path} was withdrawn before the user decided; the file was not changed`);
+  }
+}
+
+/** The text a review compares against: the file on disk, or null when there is none yet. */
+async function currentText(uri: vscode.Uri): Promise<string | null> {
+  try {
+    return (await readDisk(uri)) ?? '';
+  } catch (error) {
+    if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound) return null;
+    throw error;
+  }
+}
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();

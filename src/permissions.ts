@@ -1,24 +1,219 @@
-// Permission requests as editor notifications. The request itself is state in the session model; this adapter only
-// shows it and hands the user's choice back. A click on a notification whose request was already settled (answered
-// in the chat, cancelled, the agent gone) finds nothing to resolve and does nothing.
+// Permission requests in the editor. A request is state in the session model; this adapter shows it as a
+// notification, keeps the user's attention on it (status bar, a note when VS Code was in the background), answers
+// it by itself when a rule or setting says so, and learns rules from "always" answers. A click on a notification
+// whose request was already settled (answered in the chat, cancelled, the agent gone) finds nothing to resolve.
 import * as vscode from 'vscode';
-import type { Session } from './acp/client';
+import type { PermissionContext, PermissionDecision, Session } from './acp/client';
+import type { Logger } from './acp/log';
+import type * as S from './acp/schema.gen';
+import type { ToolCallState } from './acp/session';
+import { diffsOf, kindLabel } from './chat/view';
+import type { DiffDocuments } from './diffs';
+import { checkPath } from './paths';
+import { describeRule, optionFor, PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './permissionRules';
 
-export function showPermissionNotifications(session: Session, agentName: string): vscode.Disposable {
-  const model = session.model;
-  return model.onDidChange((change) => {
-    if (change.type !== 'permission' || change.settled) return;
-    const request = model.permissions.find((p) => p.id === change.id);
-    if (!request) return;
-    const call = model.toolCall(request.toolCallId);
-    const title = call?.title || 'a tool call';
-    const labels = uniqueLabels(request.options.map((o) => o.name));
-    void vscode.window.showInformationMessage(`${agentName} asks permission: ${title}`, ...labels).then((pick) => {
-      const index = pick === undefined ? -1 : labels.indexOf(pick);
-      const option = request.options[index];
-      if (option) model.resolvePermission(request.id, option.optionId);
+export interface PermissionSettings {
+  /** `acp.permissions.read`: reads inside the workspace may be allowed without asking. */
+  readonly read: 'ask' | 'allowInWorkspace';
+  /** `acp.permissions.remember`: where an "always" answer is kept. */
+  readonly remember: RuleScope;
+  /** `acp.edits.showDiffOnPermission`. */
+  readonly showDiff: boolean;
+}
+
+const SCOPE_NAMES: Record<RuleScope, string> = { session: 'this chat', workspace: 'this workspace', global: 'everywhere' };
+const SHOW_DIFF = 'Show Diff';
+
+interface Waiting {
+  readonly session: Session;
+  readonly agent: string;
+  readonly reveal: () => void;
+}
+
+export class Permissions implements vscode.Disposable {
+  private readonly waiting = new Map<Session, Waiting>();
+  private readonly status: vscode.StatusBarItem;
+  private arrivedInBackground = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly rules: PermissionRules,
+    private readonly diffs: DiffDocuments,
+    private readonly log: Logger,
+    private readonly settings: () => PermissionSettings,
+  ) {
+    this.status = vscode.window.createStatusBarItem('acp.permissions', vscode.StatusBarAlignment.Left, 100);
+    this.status.name = 'ACP Permission Requests';
+    this.status.command = 'acp.showPendingPermission';
+    this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.disposables.push(
+      this.status,
+      vscode.commands.registerCommand('acp.showPendingPermission', () => this.oldestWaiting()?.reveal()),
+      vscode.commands.registerCommand('acp.managePermissionRules', () => this.manage()),
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) this.welcomeBack();
+      }),
+    );
+  }
+
+  /** The rule and setting checks for one agent's requests, and learning from its answers. */
+  policy(agent: string): { decidePermission(request: PermissionContext): PermissionDecision | undefined; permissionAnswered(request: PermissionContext, option: S.PermissionOption): void } {
+    return {
+      decidePermission: (request) => this.decide(agent, request),
+      permissionAnswered: (request, option) => this.learn(agent, request, option),
+    };
+  }
+
+  /** Shows one chat's permission requests as notifications, and counts them for the status bar. */
+  watch(session: Session, agent: string, reveal: () => void): vscode.Disposable {
+    const model = session.model;
+    const subscription = model.onDidChange((change) => {
+      if (change.type !== 'permission') return;
+      this.updateStatus();
+      if (change.settled) return;
+      const request = model.permissions.find((p) => p.id === change.id);
+      const call = request && model.toolCall(request.toolCallId);
+      if (!request || !call) return;
+      if (!vscode.window.state.focused) this.arrivedInBackground = true;
+      const edit = firstDiff(call);
+      if (edit && this.settings().showDiff) void this.diffs.show(edit, { preserveFocus: true, preview: true });
+      this.notify(session, agent, request.id, call, request.options);
     });
-  });
+    this.waiting.set(session, { session, agent, reveal });
+    return new vscode.Disposable(() => {
+      subscription.dispose();
+      this.waiting.delete(session);
+      this.rules.forgetSession(session.sessionId);
+      this.updateStatus();
+    });
+  }
+
+  private notify(session: Session, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
+    const labels = uniqueLabels(options.map((o) => o.name));
+    const edit = firstDiff(call);
+    const buttons = edit ? [...labels, SHOW_DIFF] : labels;
+    const message = `${agent} asks permission \u2014 ${kindLabel(call.kind)}: ${call.title || 'a tool call'}`;
+    const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
+    const show = risky ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(message, ...buttons).then((pick) => {
+      if (pick === SHOW_DIFF && edit) {
+        void this.diffs.show(edit, { preserveFocus: false, preview: true });
+        // The click closed the notification; the question is still open.
+        if (session.model.permissions.some((p) => p.id === id)) this.notify(session, agent, id, call, options);
+        return;
+      }
+      const option = options[pick === undefined ? -1 : labels.indexOf(pick)];
+      if (option) session.model.resolvePermission(id, option.optionId);
+    });
+  }
+
+  private decide(agent: string, request: PermissionContext): PermissionDecision | undefined {
+    const { call, options } = request;
+    const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
+    const ruled = rule && optionFor(options, rule.decision);
+    if (rule && ruled) {
+      const reason = `your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`;
+      this.log.info(`[permissions] answered "${ruled.name}" to ${agent}'s request "${call.title}" by ${reason}`);
+      if (rule.decision === 'reject') {
+        // Never rejected silently: the chat shows it, and so does a notification.
+        void vscode.window.showInformationMessage(`Rejected ${agent}'s request \u201c${call.title}\u201d by ${reason}.`, 'Manage Rules').then((pick) => {
+          if (pick) void this.manage();
+        });
+      }
+      return { optionId: ruled.optionId, reason };
+    }
+    if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
+      const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
+      if (allow) {
+        const reason = 'the acp.permissions setting, which allows reads inside the workspace';
+        this.log.info(`[permissions] answered "${allow.name}" to ${agent}'s request "${call.title}" by ${reason}`);
+        return { optionId: allow.optionId, reason };
+      }
+    }
+    return undefined;
+  }
+
+  private learn(agent: string, request: PermissionContext, option: S.PermissionOption): void {
+    const rule = ruleFromAnswer({ agent, kind: request.call.kind, title: request.call.title }, option, new Date());
+    if (!rule) return;
+    const scope = this.settings().remember;
+    void this.rules.add(rule, scope, request.sessionId).then(() => {
+      const text = `Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`;
+      this.log.info(`[permissions] ${text}`);
+      vscode.window.setStatusBarMessage(`$(shield) ${text}`, 8000);
+    });
+  }
+
+  /** "ACP: Manage Permission Rules…": review the rules and revoke the ones picked. */
+  async manage(): Promise<void> {
+    const rules = this.rules.list();
+    if (rules.length === 0) {
+      void vscode.window.showInformationMessage('There are no permission rules. A rule is made when you answer an agent with an "always" option.');
+      return;
+    }
+    const picks = await vscode.window.showQuickPick(
+      rules.map((rule) => ({ label: describeRule(rule), description: SCOPE_NAMES[rule.scope], detail: rule.created ? `Since ${new Date(rule.created).toLocaleString()}` : undefined, rule })),
+      { title: 'Permission Rules', placeHolder: 'Select the rules to revoke, then press Enter', canPickMany: true, matchOnDescription: true },
+    );
+    if (!picks || picks.length === 0) return;
+    for (const pick of picks) await this.rules.revoke(pick.rule as ScopedRule);
+    this.log.info(`[permissions] revoked: ${picks.map((p) => p.label).join('; ')}`);
+    void vscode.window.showInformationMessage(picks.length === 1 ? `Revoked: ${picks[0]?.label}.` : `Revoked ${picks.length} rules.`);
+  }
+
+  private pendingCount(): number {
+    let count = 0;
+    for (const { session } of this.waiting.values()) count += session.model.permissions.length;
+    return count;
+  }
+
+  private oldestWaiting(): Waiting | undefined {
+    let oldest: { waiting: Waiting; id: number } | undefined;
+    for (const waiting of this.waiting.values()) {
+      const first = waiting.session.model.permissions[0];
+      if (first && (!oldest || first.id < oldest.id)) oldest = { waiting, id: first.id };
+    }
+    return oldest?.waiting;
+  }
+
+  private updateStatus(): void {
+    const count = this.pendingCount();
+    if (count === 0) {
+      this.status.hide();
+      this.arrivedInBackground = false;
+      return;
+    }
+    this.status.text = `$(bell-dot) ${count}`;
+    this.status.tooltip = count === 1 ? 'An agent is waiting for your permission. Click to show the chat.' : `${count} permission requests are waiting. Click to show the oldest.`;
+    this.status.accessibilityInformation = { label: `${count} permission ${count === 1 ? 'request' : 'requests'} waiting` };
+    this.status.show();
+  }
+
+  /** VS Code came back to the foreground while a request that arrived in the background is still waiting. */
+  private welcomeBack(): void {
+    if (!this.arrivedInBackground) return;
+    this.arrivedInBackground = false;
+    const waiting = this.oldestWaiting();
+    if (!waiting) return;
+    const count = this.pendingCount();
+    const what = count === 1 ? `${waiting.agent} is waiting for your permission` : `${count} permission requests are waiting`;
+    void vscode.window.showWarningMessage(`While VS Code was in the background, ${what}.`, 'Show Chat').then((pick) => {
+      if (pick) waiting.reveal();
+    });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function firstDiff(call: ToolCallState): S.Diff | undefined {
+  return diffsOf(call)[0];
+}
+
+function insideWorkspace(call: ToolCallState): boolean {
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  return call.locations.length > 0 && call.locations.every((l) => checkPath(l.path, roots).kind === 'inside');
 }
 
 /** Buttons need distinct labels; agents rarely repeat a name, but if one does, number the repeats. */

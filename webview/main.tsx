@@ -2,7 +2,7 @@
 // text is rendered as text nodes, never as HTML.
 import { render } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { HostMessage, type AgentErrorView, type EntryView, type PermissionView, type TurnView, type WebviewMessage } from '../src/chat/protocol';
+import { HostMessage, type AgentErrorView, type EntryView, type PermissionView, type TerminalView, type TurnView, type WebviewMessage } from '../src/chat/protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -45,6 +45,7 @@ function reduce(state: ChatState, message: HostMessage): ChatState {
       };
     }
     case 'sendFailed':
+    case 'notice':
       return state;
   }
 }
@@ -73,6 +74,7 @@ function App() {
         setDraft((current) => (current.trim() === '' ? message.text : `${message.text}\n${current}`));
         setNotice(`Not sent: ${message.reason}.`);
       }
+      if (message.type === 'notice') setNotice(message.text);
       dispatch(message);
     };
     window.addEventListener('message', onMessage);
@@ -147,11 +149,55 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 function Tool({ entry }: { entry: Extract<EntryView, { kind: 'tool' }> }) {
+  const status = STATUS_TEXT[entry.status] ?? entry.status;
+  const card = { toolCallId: entry.toolCallId };
   return (
-    <article class={`tool ${entry.status}`} aria-label={`${entry.title} (${STATUS_TEXT[entry.status] ?? entry.status})`}>
-      <span class="tool-title">{entry.title}</span>
-      <span class="tool-status">{STATUS_TEXT[entry.status] ?? entry.status}</span>
+    <article class={`tool ${entry.status}`} aria-label={`${entry.title} (${status})`}>
+      <div class="tool-head">
+        <span class="tool-title">{entry.title}</span>
+        <span class="tool-status">{status}</span>
+      </div>
+      {entry.locations.length > 0 && (
+        <div class="tool-links">
+          {entry.locations.map((label, index) => (
+            <button key={`l${index}`} class="link" title={`Open ${label}`} onClick={() => post({ type: 'openLocation', ...card, index })}>
+              {label}
+            </button>
+          ))}
+        </div>
+      )}
+      {entry.diffs.map((diff, index) => (
+        <div key={`d${index}`} class="tool-diff">
+          <span>
+            {diff.created ? 'New file' : 'Edit'}: {diff.label}
+          </span>
+          <button class="secondary" aria-label={`Open Diff of ${diff.label}`} onClick={() => post({ type: 'showDiff', ...card, index })}>
+            Open Diff
+          </button>
+        </div>
+      ))}
+      {entry.terminals.map((terminal) => (
+        <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => post({ type: 'showTerminal', ...card, terminalId: terminal.id })} />
+      ))}
+      {entry.autoAnswer && <p class="tool-note">{entry.autoAnswer}</p>}
     </article>
+  );
+}
+
+function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; title: string; onShow: () => void }) {
+  return (
+    <div class="terminal">
+      <pre aria-label={`Output of ${title}`}>
+        {terminal.truncated ? '…\n' : ''}
+        {terminal.output}
+      </pre>
+      <div class="terminal-foot">
+        <span>{terminal.exit ?? 'running…'}</span>
+        <button class="secondary" onClick={onShow}>
+          Show in Terminal
+        </button>
+      </div>
+    </div>
   );
 }
 
@@ -159,22 +205,35 @@ function Permission({ permission, agent }: { permission: PermissionView; agent: 
   return (
     <div class="permission" role="group" aria-label={`Permission: ${permission.title}`}>
       <p>
-        {agent} asks permission: <strong>{permission.title}</strong>
+        {agent} asks permission — {permission.kindLabel}: <strong>{permission.title}</strong>
       </p>
       <div class="actions">
         {permission.options.map((o) => (
           <button
             key={o.optionId}
             class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
+            title={OPTION_HINTS[o.kind]}
             onClick={() => post({ type: 'permission', id: permission.id, optionId: o.optionId })}
           >
             {o.name}
           </button>
         ))}
+        {permission.hasDiff && (
+          <button class="secondary" onClick={() => post({ type: 'showDiff', toolCallId: permission.toolCallId, index: 0 })}>
+            Show Diff
+          </button>
+        )}
       </div>
     </div>
   );
 }
+
+const OPTION_HINTS: Record<string, string> = {
+  allow_once: 'Allow this time',
+  allow_always: 'Allow, and remember it for this kind of tool call',
+  reject_once: 'Reject this time',
+  reject_always: 'Reject, and remember it for this kind of tool call',
+};
 
 const STOP_TEXT: Record<string, string> = {
   cancelled: 'Stopped.',

@@ -12,6 +12,14 @@ import { HostMessage, WebviewMessage, type AgentErrorView } from './protocol';
 import { entryView, permissionViews, turnView } from './view';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
+
+/** What the chat's buttons do outside the webview. Each gets the session's own state, never a path from the view. */
+export interface ChatActions {
+  showLog(): void;
+  showDiff(session: Session, toolCallId: string, index: number): void;
+  openLocation(session: Session, toolCallId: string, index: number): void;
+  showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void;
+}
 const FRAME_MS = 16;
 const STDERR_LINES_SHOWN = 20;
 
@@ -34,7 +42,7 @@ export class ChatPanel implements vscode.Disposable {
     readonly agentName: string,
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
-    private readonly showLog: () => void,
+    private readonly actions: ChatActions,
   ) {
     this.panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
@@ -60,6 +68,7 @@ export class ChatPanel implements vscode.Disposable {
             break;
           case 'permission':
             this.dirtyPermissions = true;
+            this.updateTitle();
             break;
           default:
             return; // shown by later versions of the chat
@@ -69,6 +78,26 @@ export class ChatPanel implements vscode.Disposable {
       this.session.onDidEndAgent((end) => this.agentEnded(end)),
     );
     if (this.session.ended) this.agentEnded(this.session.ended);
+  }
+
+  /** The tab shows how many permission requests wait, so a chat in the background still gets attention. */
+  private updateTitle(): void {
+    const waiting = this.session.model.permissions.length;
+    this.panel.title = waiting > 0 ? `(${waiting}) ${this.agentName}` : this.agentName;
+  }
+
+  /** The tab's title: the agent's name, with the number of waiting permission requests in front. */
+  get title(): string {
+    return this.panel.title;
+  }
+
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel.viewColumn;
+  }
+
+  /** A quiet line in the chat. */
+  tell(text: string): void {
+    if (this.ready && !this.disposed) this.post({ type: 'notice', text });
   }
 
   get visible(): boolean {
@@ -93,7 +122,7 @@ export class ChatPanel implements vscode.Disposable {
     if (!this.panel.visible) {
       void vscode.window.showErrorMessage(`${this.agentName}: ${end.message}`, 'Show Chat', 'Show Log').then((pick) => {
         if (pick === 'Show Chat') this.reveal();
-        if (pick === 'Show Log') this.showLog();
+        if (pick === 'Show Log') this.actions.showLog();
       });
     }
   }
@@ -123,7 +152,16 @@ export class ChatPanel implements vscode.Disposable {
         this.session.model.resolvePermission(message.id, message.optionId);
         break;
       case 'showLog':
-        this.showLog();
+        this.actions.showLog();
+        break;
+      case 'showDiff':
+        this.actions.showDiff(this.session, message.toolCallId, message.index);
+        break;
+      case 'openLocation':
+        this.actions.openLocation(this.session, message.toolCallId, message.index);
+        break;
+      case 'showTerminal':
+        this.actions.showTerminal(this.session, message.toolCallId, message.terminalId, this.agentName);
         break;
     }
   }
@@ -141,7 +179,7 @@ export class ChatPanel implements vscode.Disposable {
       .sort((a, b) => a - b)
       .flatMap((index) => {
         const entry = model.entries[index];
-        return entry ? [{ index, entry: entryView(entry) }] : [];
+        return entry ? [{ index, entry: entryView(entry, this.session.cwd, model.terminals) }] : [];
       });
     this.post({
       type: 'update',
@@ -161,7 +199,7 @@ export class ChatPanel implements vscode.Disposable {
     this.post({
       type: 'state',
       agent: this.agentName,
-      entries: model.entries.map(entryView),
+      entries: model.entries.map((entry) => entryView(entry, this.session.cwd, model.terminals)),
       turn: turnView(model.turn),
       permissions: permissionViews(model),
       agentError: this.agentError,

@@ -37,9 +37,10 @@ describe('chat with the fixture agent', function () {
     const sent = recorded(fixture.recordFile);
     const init = sent.find((m) => m.method === 'initialize');
     assert.equal(init?.params?.['protocolVersion'], 1);
-    const capabilities = init?.params?.['clientCapabilities'] as { fs?: unknown; terminal?: unknown };
+    const capabilities = init?.params?.['clientCapabilities'] as { fs?: unknown; terminal?: unknown; _meta?: unknown };
     assert.deepEqual(capabilities.fs, { readTextFile: true, writeTextFile: true });
     assert.equal(capabilities.terminal, true);
+    assert.deepEqual(capabilities._meta, { terminal_output: true }, 'agents that run commands themselves may stream their output');
     const newSession = sent.find((m) => m.method === 'session/new');
     assert.equal(newSession?.params?.['cwd'], workspaceFolder());
   });

@@ -7,27 +7,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { closeAllChats, runSteps, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
-interface CallResult {
-  readonly content?: string;
-  readonly error?: { code: number; message: string };
-}
-
-/** Opens a chat with the client-calls fixture and runs the calls; returns each call's result or error. */
-async function call(...calls: { method: string; params: Record<string, unknown> }[]): Promise<CallResult[]> {
-  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-  assert.ok(chat, 'a chat opened');
-  await within(chat.send(JSON.stringify(calls)), 15_000, 'the calls');
-  const said = chat.session.model.entries
-    .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
-    .map((b) => (b.type === 'text' ? b.text : ''))
-    .join('');
-  return said
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line.slice(line.indexOf(':') + 1)) as CallResult);
-}
+const call = runSteps;
 
 const read = (path: string, extra: Record<string, unknown> = {}) => ({ method: 'fs/read_text_file', params: { path, ...extra } });
 const write = (path: string, content: string) => ({ method: 'fs/write_text_file', params: { path, content } });

@@ -19,6 +19,8 @@ export function run(): Promise<void> {
     timeout: 30_000,
     // The harness reporter writes the summary the harness prints (ACP_TEST_RESULTS).
     reporter: join(__dirname, '..', '..', '..', 'test', 'harness', 'reporter.cjs'),
+    // `ACP_TEST_GREP=follow npm run test:integration` runs only the matching tests, while working on them.
+    ...(process.env['ACP_TEST_GREP'] ? { grep: process.env['ACP_TEST_GREP'] } : {}),
   });
   for (const file of testFiles(__dirname).sort()) mocha.addFile(file);
   // The harness shows only what is logged between these two markers (see test/harness/lib/integration.ts).

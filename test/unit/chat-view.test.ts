@@ -11,17 +11,34 @@ describe('chat view model', () => {
     model.beginTurn([{ type: 'text', text: 'hi' }]);
     model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } });
     model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } });
-    model.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read a.ts', kind: 'read', status: 'in_progress' });
-    const views = model.entries.map(entryView);
+    model.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read a.ts', kind: 'read', status: 'in_progress', locations: [{ path: '/w/src/a.ts', line: 3 }, { path: '/etc/hosts' }] });
+    const views = model.entries.map((entry) => entryView(entry, '/w', model.terminals));
     assert.deepEqual(views, [
       { id: 1, kind: 'message', role: 'user', text: 'hi' },
       { id: 2, kind: 'message', role: 'agent', text: 'Hello' },
-      { id: 3, kind: 'tool', toolCallId: 't1', title: 'Read a.ts', toolKind: 'read', status: 'in_progress' },
+      { id: 3, kind: 'tool', toolCallId: 't1', title: 'Read a.ts', toolKind: 'read', status: 'in_progress', locations: ['src/a.ts:3', '/etc/hosts'], diffs: [], terminals: [] },
     ]);
     for (const entry of views) assert.ok(HostMessage.safeParse({ type: 'update', entries: [{ index: 0, entry }] }).success);
     assert.deepEqual(turnView(model.turn), { phase: 'running' });
     model.endTurn('max_tokens');
     assert.deepEqual(turnView(model.turn), { phase: 'idle', stopReason: 'max_tokens' });
+  });
+
+  it('shows diffs by file, and a terminal\'s output without escapes, with how it ended', () => {
+    const model = new SessionModel('s');
+    model.apply({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'e',
+      title: 'Edit',
+      kind: 'edit',
+      content: [{ type: 'diff', path: '/w/new.txt', oldText: null, newText: 'x' }, { type: 'terminal', terminalId: 'term-1' }],
+    });
+    model.terminalOutput('term-1', '\u001b[32mok\u001b[0m 10%\r50%\r100%\n');
+    model.terminalExit('term-1', { exitCode: 0, signal: null });
+    const view = entryView(model.entries[0]!, '/w', model.terminals);
+    assert.ok(view.kind === 'tool');
+    assert.deepEqual(view.diffs, [{ label: 'new.txt', created: true }]);
+    assert.deepEqual(view.terminals, [{ id: 'term-1', output: '100%\n', truncated: false, exit: 'exit code 0' }]);
   });
 
   it('names content it cannot show as text yet', () => {
@@ -49,6 +66,8 @@ describe('chat view model', () => {
     assert.equal(views.length, 1);
     assert.deepEqual(views[0]?.options.map((o) => o.name), ['Yes', 'No']);
     assert.equal(views[0]?.title, 'Run tests');
+    assert.equal(views[0]?.kindLabel, 'Run command');
+    assert.equal(views[0]?.hasDiff, false);
     assert.ok(model.resolvePermission(views[0]!.id, 'n'));
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'n' });
     assert.deepEqual(permissionViews(model), []);

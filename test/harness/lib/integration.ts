@@ -52,7 +52,11 @@ export async function runIntegration(options: {
     settings: {},
     smokeTestDriver: true,
     // ACP_TEST_LOGS: where the extension host writes output channels, so tests can read the "ACP" log.
-    env: { ACP_TEST_RESULTS: resultsFile, ACP_TEST_LOGS: join(workDir, 'server', 'user-data', 'logs') },
+    env: {
+      ACP_TEST_RESULTS: resultsFile,
+      ACP_TEST_LOGS: join(workDir, 'server', 'user-data', 'logs'),
+      ...(process.env['ACP_TEST_GREP'] ? { ACP_TEST_GREP: process.env['ACP_TEST_GREP'] } : {}),
+    },
   });
   const browser = await launchBrowser(toolchain.chromium, join(workDir, 'browser'));
   try {

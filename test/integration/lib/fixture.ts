@@ -5,8 +5,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ChatPanel } from '../../../src/chat/panel';
 import type { AcpApi } from '../../../src/extension';
-import { waitFor } from '../../lib/wait';
+import { waitFor, within } from '../../lib/wait';
 
 export const EXTENSION_ID = 'acp-client.acp-client';
 
@@ -95,4 +96,40 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** One step for the client-calls fixture: a request to the client, or a session/update to send. */
+export type Step = { readonly method: string; readonly params: Record<string, unknown> } | { readonly update: Record<string, unknown> };
+
+/** A client call's answer, as the fixture reports it. */
+export interface CallResult {
+  readonly content?: string;
+  readonly error?: { code: number; message: string };
+  readonly [key: string]: unknown;
+}
+
+/** Opens a chat with the default agent (the client-calls fixture) and sends the steps; `done` is the turn's results. */
+export async function startSteps(...steps: Step[]): Promise<{ chat: ChatPanel; done: Promise<CallResult[]> }> {
+  await api(); // activated first: a command that activates the extension returns its result serialized, methods lost
+  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+  if (!chat) throw new Error('acp.newChat opened no chat');
+  const done = within(chat.send(JSON.stringify(steps)), 20_000, 'the steps').then(() => stepResults(chat));
+  return { chat, done };
+}
+
+/** Runs the steps in a new chat and returns each call's result. */
+export async function runSteps(...steps: Step[]): Promise<CallResult[]> {
+  return (await startSteps(...steps)).done;
+}
+
+/** What the client-calls fixture said about each call: one `<method>:<JSON>` line per call. */
+export function stepResults(chat: ChatPanel): CallResult[] {
+  const said = chat.session.model.entries
+    .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
+  return said
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line.slice(line.indexOf(':') + 1)) as CallResult);
 }
