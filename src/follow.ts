@@ -148,7 +148,7 @@ export class FollowAgent implements vscode.Disposable {
     const on = this.enabled;
     this.status.text = on ? '$(eye) Follow' : '$(eye-closed) Follow';
     this.status.tooltip = on ? 'The editor follows the agent. Click to stop following.' : 'The editor does not follow the agent. Click to follow it.';
-    this.status.accessibilityInformation = { label: on ? 'Following the agent' : 'Not following the agent', role: 'checkbox' };
+    this.status.accessibilityInformation = { label: on ? 'Following the agent' : 'Not following the agent' };
     this.status.show();
   }
 

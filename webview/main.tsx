@@ -75,6 +75,7 @@ function App() {
         setNotice(`Not sent: ${message.reason}.`);
       }
       if (message.type === 'notice') setNotice(message.text);
+      if (message.type === 'state' && message.notice) setNotice(message.notice);
       dispatch(message);
     };
     window.addEventListener('message', onMessage);

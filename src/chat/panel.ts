@@ -35,6 +35,7 @@ export class ChatPanel implements vscode.Disposable {
   private dirtyError = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private agentError: AgentErrorView | null = null;
+  private notice: string | undefined;
   private disposed = false;
 
   constructor(
@@ -97,6 +98,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** A quiet line in the chat. */
   tell(text: string): void {
+    this.notice = text;
     if (this.ready && !this.disposed) this.post({ type: 'notice', text });
   }
 
@@ -140,6 +142,7 @@ export class ChatPanel implements vscode.Disposable {
         this.postState();
         break;
       case 'send':
+        this.notice = undefined; // the composer clears it as it sends
         this.send(message.text).catch((error: unknown) => {
           // An error answer from the agent already shows in the turn; a refused send gives the draft back.
           if (error instanceof PromptRefusedError) this.post({ type: 'sendFailed', text: message.text, reason: errorMessage(error) });
@@ -203,6 +206,7 @@ export class ChatPanel implements vscode.Disposable {
       turn: turnView(model.turn),
       permissions: permissionViews(model),
       agentError: this.agentError,
+      ...(this.notice ? { notice: this.notice } : {}),
     });
   }
 

@@ -65,6 +65,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     turn: TurnView,
     permissions: z.array(PermissionView),
     agentError: AgentErrorView.nullable(),
+    /** The last quiet line, so a chat that was hidden still shows it. */
+    notice: z.string().optional(),
   }),
   /** What changed since the last post: entries by index, and whichever other parts changed. */
   z.object({

@@ -52,6 +52,9 @@ function heading(text: string): void {
   process.stdout.write(`\n=== ${text} ===\n`);
 }
 
+/** `ACP_TEST_GREP=pattern` runs only the matching tests of each layer, while working on them. */
+const grep = process.env['ACP_TEST_GREP'] ? ['--grep', process.env['ACP_TEST_GREP']] : [];
+
 async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Promise<Outcome> {
   const started = Date.now();
   const resultsFile = join(outputDir, `${layer}-results.json`);
@@ -61,7 +64,7 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
     switch (layer) {
       case 'unit':
         heading('unit tests (mocha in Node)');
-        exitCode = await mocha(['--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs')], { ACP_TEST_RESULTS: resultsFile });
+        exitCode = await mocha(['--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs'), ...grep], { ACP_TEST_RESULTS: resultsFile });
         break;
       case 'integration': {
         const tools = await toolchain();
@@ -75,7 +78,7 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
         rmSync(join(outputDir, 'ui'), { recursive: true, force: true }); // failures of an earlier run
 
         exitCode = await mocha(
-          ['--no-config', '--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs'), '--timeout', '120000', '--enable-source-maps', 'out/test/ui/**/*.test.js'],
+          ['--no-config', '--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs'), '--timeout', '120000', '--enable-source-maps', 'out/test/ui/**/*.test.js', ...grep],
           { ACP_TEST_RESULTS: resultsFile, ACP_TOOLCHAIN: JSON.stringify(tools), ACP_TEST_OUTPUT: join(outputDir, 'ui'), ACP_TEST_WORK: join(workRoot, 'ui') },
         );
         break;

@@ -69,7 +69,7 @@ describe('chat UI', function () {
     await message.fill('please write the notes');
     await message.press('Enter');
 
-    const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Permission asks permission: Write notes.txt' });
+    const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Permission asks permission \u2014 Edit: Write notes.txt' });
     await toast.waitFor();
     await toast.getByRole('button', { name: 'Always Allow' }).click();
 

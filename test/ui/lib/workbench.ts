@@ -97,10 +97,12 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
         const deadline = Date.now() + 60_000;
         for (;;) {
-          await page.keyboard.press('F1');
-          await input.waitFor();
-          await input.fill(`>${title}`);
-          const found = await row.waitFor({ timeout: 3000 }).then(
+          // The palette can also close under us (a notification or an editor taking focus as it opens): retry.
+          const found = await (async () => {
+            await page.keyboard.press('F1');
+            await input.fill(`>${title}`, { timeout: 5000 });
+            await row.waitFor({ timeout: 3000 });
+          })().then(
             () => true,
             () => false,
           );
