@@ -3,7 +3,6 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
 const OPTIONS = [
@@ -48,15 +47,7 @@ describe('editor bridge UI', function () {
     await workbench?.close();
   });
 
-  async function send(steps: unknown[]): Promise<FrameLocator> {
-    await workbench.runCommand('ACP: New Chat');
-    const chat = workbench.chat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor();
-    await message.fill(JSON.stringify(steps));
-    await message.press('Enter');
-    return chat;
-  }
+  const send = (steps: unknown[]) => workbench.sendInNewChat(JSON.stringify(steps));
 
   const toast = (text: string) => workbench.page.locator('.notifications-toasts .notification-toast', { hasText: text });
   const tab = (label: string) => workbench.page.locator('.tabs-container .tab', { hasText: label });

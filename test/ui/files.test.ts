@@ -31,15 +31,7 @@ describe('files UI', function () {
     rmSync(outside, { recursive: true, force: true });
   });
 
-  async function sendCalls(calls: unknown[]) {
-    await workbench.runCommand('ACP: New Chat');
-    const chat = workbench.chat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor();
-    await message.fill(JSON.stringify(calls));
-    await message.press('Enter');
-    return chat;
-  }
+  const sendCalls = (steps: unknown[]) => workbench.sendInNewChat(JSON.stringify(steps));
 
   function toast(text: string) {
     return workbench.page.locator('.notifications-toasts .notification-toast', { hasText: text });

@@ -30,6 +30,8 @@ export interface Workbench {
   chat(): FrameLocator;
   /** Runs a command from the palette by its title, like "ACP: New Chat". */
   runCommand(title: string): Promise<void>;
+  /** Opens a new chat and sends `text` from its composer; returns the chat. */
+  sendInNewChat(text: string): Promise<FrameLocator>;
   /** Picks the quick-pick row with this label. */
   pick(label: string): Promise<void>;
   /** Saves a screenshot, the browser console and the server logs for a failed test. */
@@ -82,7 +84,7 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
 
     const opened = browser;
-    return {
+    const workbench: Workbench = {
       page,
       server,
       workspace,
@@ -112,6 +114,15 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         }
         await input.press('Enter');
       },
+      async sendInNewChat(text) {
+        await workbench.runCommand('ACP: New Chat');
+        const chat = workbench.chat();
+        const message = chat.getByRole('textbox', { name: 'Message' });
+        await message.waitFor();
+        await message.fill(text);
+        await message.press('Enter');
+        return chat;
+      },
       async pick(label) {
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
         await row.waitFor();
@@ -132,6 +143,7 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         await server.stop();
       },
     };
+    return workbench;
   } catch (error) {
     await browser?.close().catch(() => {});
     await server.stop();
