@@ -213,6 +213,7 @@ function Permission({ permission, agent }: { permission: PermissionView; agent: 
           <button
             key={o.optionId}
             class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
+            data-kind={o.kind}
             title={OPTION_HINTS[o.kind]}
             onClick={() => post({ type: 'permission', id: permission.id, optionId: o.optionId })}
           >

@@ -95,6 +95,24 @@ describe('editor bridge UI', function () {
     await chat.getByRole('article', { name: /^Edit config\.json/ }).waitFor();
   });
 
+  it('tells the user about a request that arrived while the browser window was in the background', async () => {
+    await workbench.runCommand('ACP: New Chat');
+    const message = workbench.chat().getByRole('textbox', { name: 'Message' });
+    await message.fill(JSON.stringify([{ method: 'session/request_permission', params: { toolCall: { toolCallId: 'bg', title: 'npm run deploy', kind: 'execute' }, options: OPTIONS } }]));
+    // Headless Chromium keeps every page focused, so the window's blur and focus are played in the page itself.
+    const setFocus = (focused: boolean) =>
+      workbench.page.evaluate(`document.hasFocus = () => ${focused}; window.dispatchEvent(new FocusEvent('${focused ? 'focus' : 'blur'}')); document.dispatchEvent(new Event('visibilitychange'))`);
+    await setFocus(true);
+    await setFocus(false);
+    await message.press('Enter');
+    await toast('Fixture Calls asks permission \u2014 Run command: npm run deploy').waitFor();
+    await setFocus(true);
+    const back = toast('While VS Code was in the background, Fixture Calls is waiting for your permission.');
+    await back.getByRole('button', { name: 'Show Chat' }).waitFor();
+    await workbench.chat().getByRole('group', { name: 'Permission: npm run deploy' }).getByRole('button', { name: 'Reject', exact: true }).click();
+    await workbench.chat().getByText('session/request_permission:{"outcome":{"outcome":"selected","optionId":"reject"}}').waitFor();
+  });
+
   it('remembers an "always" answer as a rule that answers the next request, and revokes it from Manage Permission Rules', async () => {
     const ask = { method: 'session/request_permission', params: { toolCall: { toolCallId: 'c', title: 'npm test', kind: 'execute' }, options: OPTIONS } };
     const chat = await send([ask, { ...ask, params: { ...ask.params, toolCall: { toolCallId: 'c2', title: 'npm test', kind: 'execute' } } }]);
