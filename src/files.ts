@@ -100,8 +100,7 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
   }
 
   private async allowed(raw: unknown, operation: 'read' | 'write'): Promise<string> {
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    const verdict = checkPath(raw, roots);
+    const verdict = checkPath(raw, workspaceRoots());
     if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
     if (verdict.kind === 'inside') return verdict.path;
     if (this.options.outsideWorkspace() === 'deny') {
@@ -151,6 +150,11 @@ async function currentText(uri: vscode.Uri): Promise<string | null> {
     if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound) return null;
     throw error;
   }
+}
+
+/** The workspace folders on disk, which bound what agents may touch without asking. */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Session } from './acp/client';
 import type { Logger } from './acp/log';
 import type * as S from './acp/schema.gen';
+import { workspaceRoots } from './files';
 import { checkPath } from './paths';
 
 /** How long after the user's last keystroke in an editor the agent may not switch editors. */
@@ -92,8 +93,7 @@ export class FollowAgent implements vscode.Disposable {
 
   private async follow(location: S.ToolCallLocation, chatColumn: vscode.ViewColumn | undefined, tell: (text: string) => void): Promise<void> {
     if (!this.enabled) return;
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    const verdict = checkPath(location.path, roots);
+    const verdict = checkPath(location.path, workspaceRoots());
     if (verdict.kind !== 'inside') return; // only the workspace's files are followed
     const where = `${vscode.workspace.asRelativePath(verdict.path)}${location.line != null ? `:${location.line}` : ''}`;
     if (Date.now() - this.lastKeystroke < TYPING_PAUSE_MS) {

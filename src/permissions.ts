@@ -9,6 +9,7 @@ import type * as S from './acp/schema.gen';
 import type { ToolCallState } from './acp/session';
 import { diffsOf, kindLabel } from './chat/view';
 import type { DiffDocuments } from './diffs';
+import { workspaceRoots } from './files';
 import { checkPath } from './paths';
 import { describeRule, optionFor, PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './permissionRules';
 
@@ -75,7 +76,7 @@ export class Permissions implements vscode.Disposable {
       const call = request && model.toolCall(request.toolCallId);
       if (!request || !call) return;
       if (!vscode.window.state.focused) this.arrivedInBackground = true;
-      const edit = firstDiff(call);
+      const edit = diffsOf(call)[0];
       if (edit && this.settings().showDiff) void this.diffs.show(edit, { preserveFocus: true, preview: true });
       this.notify(session, agent, request.id, call, request.options);
     });
@@ -90,7 +91,7 @@ export class Permissions implements vscode.Disposable {
 
   private notify(session: Session, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
     const labels = uniqueLabels(options.map((o) => o.name));
-    const edit = firstDiff(call);
+    const edit = diffsOf(call)[0];
     const buttons = edit ? [...labels, SHOW_DIFF] : labels;
     const message = `${agent} asks permission \u2014 ${kindLabel(call.kind)}: ${call.title || 'a tool call'}`;
     const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
@@ -207,12 +208,8 @@ export class Permissions implements vscode.Disposable {
   }
 }
 
-function firstDiff(call: ToolCallState): S.Diff | undefined {
-  return diffsOf(call)[0];
-}
-
 function insideWorkspace(call: ToolCallState): boolean {
-  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const roots = workspaceRoots();
   return call.locations.length > 0 && call.locations.every((l) => checkPath(l.path, roots).kind === 'inside');
 }
 
