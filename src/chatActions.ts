@@ -3,12 +3,21 @@
 import * as vscode from 'vscode';
 import type { Session } from './acp/client';
 import type { ChatActions } from './chat/panel';
+import { linkTarget } from './chat/links';
 import { diffsOf } from './chat/view';
 import type { DiffDocuments } from './diffs';
+import { workspaceRoots } from './files';
 import { editorColumn } from './follow';
+import { checkPath } from './paths';
 import type { TerminalMirrors } from './terminalMirror';
 
-export class EditorChatActions implements ChatActions {
+export class EditorChatActions implements ChatActions, vscode.Disposable {
+  /** The text editor the user was last in: a focused chat is not a text editor, so the active one is gone by then. */
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) this.lastEditor = editor;
+  });
+
   constructor(
     private readonly diffs: DiffDocuments,
     private readonly mirrors: TerminalMirrors,
@@ -23,17 +32,48 @@ export class EditorChatActions implements ChatActions {
 
   openLocation(session: Session, toolCallId: string, index: number): void {
     const location = session.model.toolCall(toolCallId)?.locations[index];
-    if (!location) return;
-    const uri = vscode.Uri.file(location.path);
-    const line = Math.max((location.line ?? 1) - 1, 0);
-    const chatColumn = vscode.window.tabGroups.activeTabGroup.viewColumn;
-    void vscode.workspace.openTextDocument(uri).then(
-      (doc) => {
-        const at = Math.min(line, Math.max(doc.lineCount - 1, 0));
-        return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
-      },
-      (error: unknown) => vscode.window.showWarningMessage(`Cannot open ${location.path}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    if (location) openAtLine(location.path, location.line ?? undefined);
+  }
+
+  openLink(href: string, cwd: string | undefined): void {
+    const target = linkTarget(href, cwd);
+    switch (target.kind) {
+      case 'web':
+        // VS Code's opener: it asks before opening a domain the user has not trusted.
+        void vscode.env.openExternal(vscode.Uri.parse(target.uri, true));
+        return;
+      case 'file': {
+        const verdict = checkPath(target.path, workspaceRoots());
+        if (verdict.kind === 'inside') openAtLine(verdict.path, target.line);
+        else void vscode.window.showWarningMessage(`The chat opens only files inside the workspace; ${target.path} is not.`);
+        return;
+      }
+      case 'refused':
+        void vscode.window.showWarningMessage(`The link was not opened: ${target.reason}.`);
+        return;
+    }
+  }
+
+  copy(text: string): void {
+    void vscode.env.clipboard.writeText(text).then(() => vscode.window.setStatusBarMessage('Copied to the clipboard', 2000));
+  }
+
+  insertAtCursor(text: string): void {
+    const editor = this.lastEditor;
+    const open = editor && vscode.window.visibleTextEditors.includes(editor) ? editor : undefined;
+    if (!open) {
+      void vscode.window.showInformationMessage('Open a file and put the cursor where the code should go, then choose Insert at Cursor again.');
+      return;
+    }
+    void open
+      .edit((edit) => {
+        for (const selection of open.selections) edit.replace(selection, text);
+      })
+      .then(() => vscode.window.showTextDocument(open.document, { viewColumn: open.viewColumn, preserveFocus: false }));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
   }
 
   showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void {
@@ -41,4 +81,17 @@ export class EditorChatActions implements ChatActions {
     const title = session.model.toolCall(toolCallId)?.title || 'command';
     this.mirrors.show(session, terminalId, `${agentName}: ${title.length > 40 ? `${title.slice(0, 39)}\u2026` : title}`);
   }
+}
+
+/** Opens a file at a 1-based line, in an editor group other than the chat's. */
+function openAtLine(path: string, line: number | undefined): void {
+  const uri = vscode.Uri.file(path);
+  const chatColumn = vscode.window.tabGroups.activeTabGroup.viewColumn;
+  void vscode.workspace.openTextDocument(uri).then(
+    (doc) => {
+      const at = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
+      return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
+    },
+    (error: unknown) => vscode.window.showWarningMessage(`Cannot open ${path}: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }

@@ -1,29 +1,44 @@
-// "New Chat": choose the agent, start or reuse it, open a session in the first workspace folder, and show the panel.
-// Every way this can fail ends in one sentence that says what to do, and the log has the details.
+// The open chats. "New Chat" chooses the agent, starts or reuses it, opens a session in the first workspace folder
+// and shows the panel; a panel restored after a reload, or whose agent is restarted, gets its session back
+// (replayed by `session/load` when the agent can) or a new one, and says which. Every way this can fail ends in
+// one sentence that says what to do, and the log has the details.
 import * as vscode from 'vscode';
 import { AgentStartFailure, type Session } from './acp/client';
-import { CommandNotFoundError, errorMessage } from './acp/errors';
+import { AgentExitError, CommandNotFoundError, errorMessage } from './acp/errors';
 import type { Logger } from './acp/log';
 import type { AgentManager } from './agents';
-import { ChatPanel, type ChatActions } from './chat/panel';
+import { z } from 'zod';
+import { ChatPanel, type ChatDeps } from './chat/panel';
+import type { NewAttachment } from './chat/prompt';
 import { openAgentSettings, readAgentSettings, type AgentConfig, type AgentSettings } from './config';
+import { workspaceRoots } from './files';
 import type { FollowAgent } from './follow';
 import type { Permissions } from './permissions';
 
+/** What the chat view keeps for a reload: which chat to bring back. */
+const RestoreState = z.object({ restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }) });
+
 export class Chats implements vscode.Disposable {
   private readonly open = new Set<ChatPanel>();
+  /** The chats by when they were last active, the latest last. */
+  private recent: ChatPanel[] = [];
+  /** Each panel's watchers of its current session (connection lifetime). */
+  private readonly watchers = new Map<ChatPanel, vscode.Disposable[]>();
 
   constructor(
     private readonly agents: AgentManager,
-    private readonly extensionUri: vscode.Uri,
-    private readonly log: Logger,
-    private readonly actions: ChatActions,
+    private readonly deps: ChatDeps,
     private readonly permissions: Permissions,
     private readonly follow: FollowAgent,
   ) {}
 
   get all(): readonly ChatPanel[] {
     return [...this.open];
+  }
+
+  /** The chat that editor commands add to: the active one, else the one last active. */
+  get target(): ChatPanel | undefined {
+    return this.all.find((p) => p.active) ?? this.recent[this.recent.length - 1];
   }
 
   /** Opens a chat with `agentName`, or with the default agent, or with the one the user picks. */
@@ -45,7 +60,9 @@ export class Chats implements vscode.Disposable {
           const client = await this.agents.connect(agent, cwd);
           try {
             const session = await client.newSession(cwd);
-            return this.openPanel(session, agent.name);
+            const panel = this.track(ChatPanel.open(agent.name, this.deps));
+            this.attach(panel, session, false);
+            return panel;
           } catch (error) {
             if (client.openSessions.length === 0) void client.dispose();
             throw error;
@@ -58,18 +75,104 @@ export class Chats implements vscode.Disposable {
     }
   }
 
-  private openPanel(session: Session, agentName: string): ChatPanel {
-    const panel = new ChatPanel(session, agentName, this.extensionUri, this.log, this.actions);
-    const watchers = [
-      this.permissions.watch(session, agentName, () => panel.reveal()),
-      this.follow.watch(session, () => panel.viewColumn, (text) => panel.tell(text)),
-    ];
+  /** Adds context to the target chat, opening a chat first when there is none. */
+  async addToChat(attachment: NewAttachment): Promise<void> {
+    const panel = this.target ?? (await this.newChat());
+    panel?.addAttachment(attachment);
+  }
+
+  /** Brings back a chat VS Code restored after a reload: the same agent, and its session when the agent can. */
+  async restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = RestoreState.safeParse(state);
+    if (!saved.success) {
+      // A chat closed before its session opened has nothing to come back to.
+      webviewPanel.dispose();
+      return;
+    }
+    const { agent, sessionId, cwd } = saved.data.restore;
+    const panel = this.track(new ChatPanel(webviewPanel, agent, this.deps));
+    panel.tell(`Reconnecting to ${agent}…`);
+    await this.reconnect(panel, { sessionId, cwd }, 'reload');
+  }
+
+  /** "Restart Agent" in a chat whose agent stopped. */
+  async restart(panel: ChatPanel): Promise<void> {
+    const previous = panel.session;
+    panel.tell(`Restarting ${panel.agentName}…`);
+    await this.reconnect(panel, previous && { sessionId: previous.sessionId, cwd: previous.cwd }, 'restart');
+  }
+
+  private async reconnect(panel: ChatPanel, previous: { sessionId: string; cwd: string } | undefined, why: 'reload' | 'restart'): Promise<void> {
+    const name = panel.agentName;
+    const config = readAgentSettings().agents.find((a) => a.name === name);
+    if (!config) {
+      panel.fail(`"${name}" is no longer in the "acp.agents" setting, so this chat cannot continue`, []);
+      return;
+    }
+    const roots = workspaceRoots();
+    // The folder is the one the chat had, if it is still a workspace folder.
+    const cwd = previous && roots.includes(previous.cwd) ? previous.cwd : roots[0];
+    if (!cwd) {
+      panel.fail('Open a folder to chat with an agent: the agent works in the first folder of the workspace', []);
+      return;
+    }
+    try {
+      const client = await this.agents.connect(config, cwd);
+      const log = this.deps.log;
+      let reopened: Session | undefined;
+      let note: string;
+      const how = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
+      if (previous && how) {
+        try {
+          reopened = await client.reopenSession(previous.sessionId, cwd, how);
+        } catch (error) {
+          log.warn(`[chat] ${name} could not reopen session ${previous.sessionId}: ${errorMessage(error)}`);
+        }
+      }
+      if (reopened && how === 'load') note = why === 'reload' ? '' : `${name} restarted and reopened this conversation.`;
+      else if (reopened) note = `${name} ${why === 'reload' ? 'reconnected' : 'restarted'} and continues this conversation, but cannot show its earlier messages.`;
+      else {
+        reopened = await client.newSession(cwd);
+        note = previous
+          ? `${name} could not reopen this conversation, so this is a new session: the agent does not remember earlier messages.`
+          : `${name} started a new session.`;
+      }
+      this.attach(panel, reopened, how !== 'load' || reopened.sessionId !== previous?.sessionId);
+      panel.tell(note);
+    } catch (error) {
+      const message = error instanceof AgentStartFailure ? `Could not start ${name}: ${error.message}` : `${name} could not open a chat: ${errorMessage(error)}`;
+      this.deps.log.error(`[chat] ${message}`);
+      panel.tell('');
+      panel.fail(message, error instanceof AgentStartFailure ? error.stderrTail : error instanceof AgentExitError ? error.stderrTail : []);
+    }
+  }
+
+  private track(panel: ChatPanel): ChatPanel {
     this.open.add(panel);
+    this.recent.push(panel);
+    const subscriptions = [
+      panel.onDidBecomeActive(() => {
+        this.recent = [...this.recent.filter((p) => p !== panel), panel];
+      }),
+      panel.onDidRequestRestart(() => void this.restart(panel)),
+    ];
     panel.onDidDispose(() => {
-      for (const watcher of watchers) watcher.dispose();
+      for (const d of [...subscriptions, ...(this.watchers.get(panel) ?? [])]) d.dispose();
+      this.watchers.delete(panel);
       this.open.delete(panel);
+      this.recent = this.recent.filter((p) => p !== panel);
     });
     return panel;
+  }
+
+  /** Shows `session` in `panel`, with permissions and following watching it. */
+  private attach(panel: ChatPanel, session: Session, keepEarlier: boolean): void {
+    for (const d of this.watchers.get(panel) ?? []) d.dispose();
+    panel.attach(session, keepEarlier);
+    this.watchers.set(panel, [
+      this.permissions.watch(session, panel.agentName, () => panel.reveal()),
+      this.follow.watch(session, () => panel.viewColumn, (text) => panel.tell(text)),
+    ]);
   }
 
   private async chooseAgent(settings: AgentSettings, requested: string | undefined): Promise<AgentConfig | undefined> {
@@ -98,20 +201,20 @@ export class Chats implements vscode.Disposable {
 
   private reportProblems(settings: AgentSettings): void {
     if (settings.problems.length === 0) return;
-    for (const problem of settings.problems) this.log.warn(`[settings] ${problem}`);
+    for (const problem of settings.problems) this.deps.log.warn(`[settings] ${problem}`);
     void this.offerSettings(settings.problems.join(' '));
   }
 
   private reportFailure(agent: AgentConfig, error: unknown): void {
     const starting = error instanceof AgentStartFailure;
     const sentence = starting ? `Could not start ${agent.name}: ${error.message}.` : `${agent.name} could not open a chat: ${errorMessage(error)}.`;
-    this.log.error(`[chat] ${sentence}`);
-    if (starting && error.stderrTail.length > 0) this.log.error(`[chat] ${agent.name}'s last stderr lines:\n${error.stderrTail.slice(-20).join('\n')}`);
+    this.deps.log.error(`[chat] ${sentence}`);
+    if (starting && error.stderrTail.length > 0) this.deps.log.error(`[chat] ${agent.name}'s last stderr lines:\n${error.stderrTail.slice(-20).join('\n')}`);
     const notFound = starting && error.cause instanceof CommandNotFoundError;
     const actions = notFound ? ['Open Settings', 'Show Log'] : ['Show Log', 'Open Settings'];
     void vscode.window.showErrorMessage(sentence, ...actions).then((pick) => {
       if (pick === 'Open Settings') void openAgentSettings();
-      if (pick === 'Show Log') this.actions.showLog();
+      if (pick === 'Show Log') this.deps.actions.showLog();
     });
   }
 

@@ -2,8 +2,9 @@
 import * as vscode from 'vscode';
 import { tagged } from './acp/log';
 import { AgentManager } from './agents';
-import type { ChatPanel } from './chat/panel';
+import { CHAT_VIEW_TYPE, type ChatPanel } from './chat/panel';
 import { Chats } from './chats';
+import { registerContextCommands } from './contextCommands';
 import { EditorChatActions } from './chatActions';
 import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
 import { DiffDocuments } from './diffs';
@@ -14,6 +15,7 @@ import { parseStoredRules, PermissionRules, type RuleStore } from './permissionR
 import { Permissions } from './permissions';
 import { EditReviews } from './review';
 import { TerminalMirrors } from './terminalMirror';
+import { WorkspaceFiles } from './workspaceFiles';
 
 /** What the extension offers other extensions (and its integration tests) through `exports`. */
 export interface AcpApi {
@@ -66,7 +68,9 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     log,
     (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),
   );
-  const chats = new Chats(agents, context.extensionUri, log, new EditorChatActions(diffs, mirrors, showLog), permissions, follow);
+  const actions = new EditorChatActions(diffs, mirrors, showLog);
+  const files = new WorkspaceFiles(log);
+  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow);
   stopAgents = () => agents.stopAll();
 
   context.subscriptions.push(
@@ -78,6 +82,11 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     permissions,
     follow,
     mirrors,
+    actions,
+    files,
+    // Chats come back after a window reload; the view's state names the agent and the session.
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
+    ...registerContextCommands(chats),
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );

@@ -106,8 +106,9 @@ export class AgentClient {
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
-      // Agents that run commands themselves stream the output in `_meta`; the session model shows it.
-      capabilities: { _meta: { terminal_output: true } },
+      // Agents that run commands themselves stream the output in `_meta`; the session model shows it. The chat
+      // shows notices and boolean config options (as a checkbox).
+      capabilities: { _meta: { terminal_output: true }, session: { notices: {}, configOptions: { boolean: {} } } },
     };
     const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
       log: tagged(log, 'process'),
@@ -148,8 +149,44 @@ export class AgentClient {
   async newSession(cwd: string): Promise<Session> {
     const response = await this.process.connection.newSession({ cwd, mcpServers: [] });
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    const session = new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`));
-    this.sessions.set(response.sessionId, session);
+    return this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`)));
+  }
+
+  /** What the agent accepts in a prompt besides text and resource links. */
+  get accepts(): { readonly image: boolean; readonly audio: boolean; readonly embeddedContext: boolean } {
+    const caps = this.initialized.agentCapabilities?.promptCapabilities;
+    return { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true };
+  }
+
+  /** Whether the agent can replay an earlier session (`session/load`) or continue it without replay (`session/resume`). */
+  get reopens(): { readonly load: boolean; readonly resume: boolean } {
+    const caps = this.initialized.agentCapabilities;
+    return { load: caps?.loadSession === true, resume: caps?.sessionCapabilities?.resume != null };
+  }
+
+  /**
+   * Reopens an earlier session. `load` replays its history into a fresh model (the session is routed before the
+   * request, since the replay comes before the answer); `resume` continues it without a replay.
+   */
+  async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume'): Promise<Session> {
+    if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
+    const model = new SessionModel(sessionId);
+    const session = this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`)));
+    try {
+      const params = { sessionId, cwd, mcpServers: [] };
+      const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
+      model.setup({ modes: response.modes, configOptions: response.configOptions });
+      return session;
+    } catch (error) {
+      // Quietly: the caller decides whether the agent is still needed (it usually opens a new session instead).
+      this.sessions.delete(sessionId);
+      await session.close();
+      throw error;
+    }
+  }
+
+  private add(session: Session): Session {
+    this.sessions.set(session.sessionId, session);
     this.sessionsEmitter.fire();
     return session;
   }
@@ -230,6 +267,20 @@ export class Session {
       this.model.failTurn(reason);
       throw error;
     }
+  }
+
+  /** Sets the session mode; the model shows the new mode once the agent accepted it. */
+  async setMode(modeId: string): Promise<void> {
+    await this.client.process.connection.setMode({ sessionId: this.sessionId, modeId });
+    this.model.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  }
+
+  /** Sets a config option; the agent answers with all of them, which the model takes whole. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const response = await this.client.process.connection.setConfigOption(
+      typeof value === 'boolean' ? { sessionId: this.sessionId, configId, type: 'boolean', value } : { sessionId: this.sessionId, configId, value },
+    );
+    this.model.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 
   /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */

@@ -105,6 +105,18 @@ export class SessionModel {
     this.configOptions = setup.configOptions ?? [];
   }
 
+  /** The modes and config options an agent reports when it reopens a session (after the replay). */
+  setup(setup: { modes?: S.SessionModeState | null; configOptions?: S.SessionConfigOption[] | null }): void {
+    if (setup.modes) {
+      this.modes = setup.modes;
+      this.fire({ type: 'mode' });
+    }
+    if (setup.configOptions) {
+      this.configOptions = setup.configOptions;
+      this.fire({ type: 'config' });
+    }
+  }
+
   get turn(): TurnState {
     return this.turnState;
   }

@@ -1,4 +1,5 @@
-// One chat: a webview panel bound to one session. The panel owns what it creates; closing it closes the session.
+// One chat: a webview panel and the session it shows. The panel lives until the user closes it; the session it
+// is attached to lives as long as its agent connection, so a restart or a restored window attaches a new one.
 // Model changes are batched into at most one post per frame, and the webview gets the whole state whenever it
 // (re)loads, so it need not be kept alive while hidden.
 import { randomBytes } from 'node:crypto';
@@ -8,58 +9,123 @@ import { AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
-import { HostMessage, WebviewMessage, type AgentErrorView } from './protocol';
-import { entryView, permissionViews, turnView } from './view';
+import { attachmentView, buildPrompt, imageRefusal, type Attachment, type NewAttachment } from './prompt';
+import { HostMessage, IMAGE_TYPES, MAX_IMAGE_BYTES, WebviewMessage, type AgentErrorView, type EntryView, type FileMatch } from './protocol';
+import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
 
-/** What the chat's buttons do outside the webview. Each gets the session's own state, never a path from the view. */
+/** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
 export interface ChatActions {
   showLog(): void;
   showDiff(session: Session, toolCallId: string, index: number): void;
   openLocation(session: Session, toolCallId: string, index: number): void;
   showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void;
+  /** A link in agent text: workspace files open in the editor, web links through VS Code's opener. */
+  openLink(href: string, cwd: string | undefined): void;
+  copy(text: string): void;
+  insertAtCursor(text: string): void;
 }
+
+/** The workspace files a chat can mention. */
+export interface ChatFiles {
+  search(query: string): Promise<FileMatch[]>;
+  /** The absolute path of a path `search` returned, when it is a file inside the workspace. */
+  resolve(path: string): string | undefined;
+  /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
+  readText(path: string): Promise<string | undefined>;
+}
+
+export interface ChatDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly log: Logger;
+  readonly actions: ChatActions;
+  readonly files: ChatFiles;
+}
+
 const FRAME_MS = 16;
 const STDERR_LINES_SHOWN = 20;
+const NO_ACCEPTS: PromptAccepts = { image: false, embeddedContext: false };
 
 export class ChatPanel implements vscode.Disposable {
-  private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The attached session's listeners: a connection lifetime, disposed when another session is attached. */
+  private sessionDisposables: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
+  private readonly restartEmitter = new vscode.EventEmitter<void>();
+  /** The user asked to restart the agent (from the error in the chat). */
+  readonly onDidRequestRestart = this.restartEmitter.event;
+  private readonly activeEmitter = new vscode.EventEmitter<void>();
+  /** The panel became the active editor. */
+  readonly onDidBecomeActive = this.activeEmitter.event;
+  private current: Session | undefined;
   private ready = false;
   private dirtyEntries = new Set<number>();
   private dirtyTurn = false;
   private dirtyPermissions = false;
   private dirtyError = false;
+  private dirtySession = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private agentError: AgentErrorView | null = null;
   private notice: string | undefined;
+  /** An earlier session's entries, kept for reading when a restart could not bring the conversation back. */
+  private earlier: EntryView[] = [];
+  private attachments: Attachment[] = [];
+  private nextAttachment = 1;
   private disposed = false;
 
+  /** Opens a new panel beside the editor. */
+  static open(agentName: string, deps: ChatDeps): ChatPanel {
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, agentName, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, ChatPanel.webviewOptions(deps.extensionUri));
+    return new ChatPanel(panel, agentName, deps);
+  }
+
+  static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
+  }
+
+  /** Takes over `panel`: a new one, or one VS Code restored after a reload. */
   constructor(
-    readonly session: Session,
+    private readonly panel: vscode.WebviewPanel,
     readonly agentName: string,
-    private readonly extensionUri: vscode.Uri,
-    private readonly log: Logger,
-    private readonly actions: ChatActions,
+    private readonly deps: ChatDeps,
   ) {
-    this.panel = vscode.window.createWebviewPanel(
-      CHAT_VIEW_TYPE,
-      agentName,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
-      {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-      },
-    );
-    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
-    this.panel.webview.html = this.html();
+    panel.webview.options = ChatPanel.webviewOptions(deps.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.png');
+    panel.title = agentName;
+    panel.webview.html = this.html();
     this.disposables.push(
-      this.panel.onDidDispose(() => this.dispose()),
-      this.panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      this.session.model.onDidChange((change) => {
+      panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState((event) => {
+        if (event.webviewPanel.active) this.activeEmitter.fire();
+      }),
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+    );
+  }
+
+  /** The session shown, if one is attached. */
+  get session(): Session | undefined {
+    return this.current;
+  }
+
+  /**
+   * Shows `session` from now on. `keepEarlier` keeps the previous session's entries above it, for a session that
+   * does not bring the conversation back (a fresh one, or one resumed without a replay).
+   */
+  attach(session: Session, keepEarlier = false): void {
+    const previous = this.current;
+    for (const d of this.sessionDisposables) d.dispose();
+    if (previous && keepEarlier) this.earlier = [...this.earlier, ...this.viewsOf(previous)];
+    else if (!keepEarlier) this.earlier = [];
+    if (previous && previous !== session) void previous.close();
+    this.current = session;
+    this.agentError = null;
+    this.sessionDisposables = [
+      session.model.onDidChange((change) => {
         switch (change.type) {
           case 'entry':
             this.dirtyEntries.add(change.index);
@@ -71,23 +137,43 @@ export class ChatPanel implements vscode.Disposable {
             this.dirtyPermissions = true;
             this.updateTitle();
             break;
+          case 'terminal':
+            return; // the tool entries that show it change too
+          case 'info':
+            this.updateTitle();
+            this.dirtySession = true;
+            break;
           default:
-            return; // shown by later versions of the chat
+            this.dirtySession = true;
         }
         this.schedule();
       }),
-      this.session.onDidEndAgent((end) => this.agentEnded(end)),
-    );
-    if (this.session.ended) this.agentEnded(this.session.ended);
+      session.onDidEndAgent((end) => this.agentEnded(end)),
+    ];
+    this.updateTitle();
+    if (this.ready) this.postState();
+    if (session.ended) this.agentEnded(session.ended);
   }
 
-  /** The tab shows how many permission requests wait, so a chat in the background still gets attention. */
+  /** Starting or reopening the agent failed: the chat shows why, with Restart Agent and Show Log. */
+  fail(message: string, stderr: readonly string[]): void {
+    this.agentError = { message: capitalize(message), stderr: stderr.slice(-STDERR_LINES_SHOWN) };
+    this.dirtyError = true;
+    this.schedule();
+  }
+
+  private viewsOf(session: Session): EntryView[] {
+    return session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals));
+  }
+
+  /** The tab shows the session's title (or the agent's name), and how many permission requests wait. */
   private updateTitle(): void {
-    const waiting = this.session.model.permissions.length;
-    this.panel.title = waiting > 0 ? `(${waiting}) ${this.agentName}` : this.agentName;
+    const model = this.current?.model;
+    const base = model?.title || this.agentName;
+    const waiting = model?.permissions.length ?? 0;
+    this.panel.title = waiting > 0 ? `(${waiting}) ${base}` : base;
   }
 
-  /** The tab's title: the agent's name, with the number of waiting permission requests in front. */
   get title(): string {
     return this.panel.title;
   }
@@ -96,35 +182,56 @@ export class ChatPanel implements vscode.Disposable {
     return this.panel.viewColumn;
   }
 
-  /** A quiet line in the chat. */
-  tell(text: string): void {
-    this.notice = text;
-    if (this.ready && !this.disposed) this.post({ type: 'notice', text });
+  get active(): boolean {
+    return this.panel.active;
   }
 
   get visible(): boolean {
     return this.panel.visible;
   }
 
+  /** A quiet line in the chat. */
+  tell(text: string): void {
+    this.notice = text;
+    if (this.ready && !this.disposed) this.post({ type: 'notice', text });
+  }
+
   reveal(): void {
     this.panel.reveal();
   }
 
+  /** Adds context to the message being written (from the editor's commands), and brings the chat forward. */
+  addAttachment(attachment: NewAttachment): void {
+    const same = this.attachments.find((a) => a.kind === attachment.kind && a.label === attachment.label);
+    if (!same) this.attachments.push({ ...attachment, id: String(this.nextAttachment++) } as Attachment);
+    this.panel.reveal(undefined, false);
+    this.postAttachments(true);
+  }
+
+  private get accepts(): PromptAccepts {
+    return this.current?.client.accepts ?? NO_ACCEPTS;
+  }
+
   /** Sends a message as the user would from the composer; rejects when it cannot be sent. */
-  send(text: string): Promise<S.StopReason> {
-    if (text.trim() === '') return Promise.reject(new PromptRefusedError('the message is empty'));
-    return this.session.prompt([{ type: 'text', text }]);
+  async send(text: string, attachments: readonly Attachment[] = []): Promise<S.StopReason> {
+    const session = this.current;
+    if (!session) throw new PromptRefusedError(`${this.agentName} is not connected yet`);
+    const files = new Map<string, string | undefined>();
+    if (this.accepts.embeddedContext) {
+      for (const a of attachments) if (a.kind === 'file') files.set(a.path, await this.deps.files.readText(a.path));
+    }
+    const prompt = buildPrompt(text, attachments, files, this.accepts);
+    if (prompt.length === 0) throw new PromptRefusedError('the message is empty');
+    return session.prompt(prompt);
   }
 
   private agentEnded(end: AgentEnd): void {
     if (end instanceof AgentExitError && end.expected) return;
-    this.agentError = { message: capitalize(end.message), stderr: (end instanceof AgentExitError ? end.stderrTail : []).slice(-STDERR_LINES_SHOWN) };
-    this.dirtyError = true;
-    this.schedule();
+    this.fail(end.message, end instanceof AgentExitError ? end.stderrTail : []);
     if (!this.panel.visible) {
       void vscode.window.showErrorMessage(`${this.agentName}: ${end.message}`, 'Show Chat', 'Show Log').then((pick) => {
         if (pick === 'Show Chat') this.reveal();
-        if (pick === 'Show Log') this.actions.showLog();
+        if (pick === 'Show Log') this.deps.actions.showLog();
       });
     }
   }
@@ -132,41 +239,112 @@ export class ChatPanel implements vscode.Disposable {
   private receive(raw: unknown): void {
     const parsed = WebviewMessage.safeParse(raw);
     if (!parsed.success) {
-      this.log.warn(`ignored an invalid message from the chat view: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      this.deps.log.warn(`[chat] ignored an invalid message from the chat view: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       return;
     }
     const message = parsed.data;
+    const session = this.current;
+    const actions = this.deps.actions;
     switch (message.type) {
       case 'ready':
         this.ready = true;
         this.postState();
         break;
       case 'send':
-        this.notice = undefined; // the composer clears it as it sends
-        this.send(message.text).catch((error: unknown) => {
-          // An error answer from the agent already shows in the turn; a refused send gives the draft back.
-          if (error instanceof PromptRefusedError) this.post({ type: 'sendFailed', text: message.text, reason: errorMessage(error) });
-        });
+        this.sendFromComposer(message.text, message.attachments);
         break;
       case 'cancel':
-        void this.session.cancel();
+        void session?.cancel();
         break;
       case 'permission':
-        this.session.model.resolvePermission(message.id, message.optionId);
+        session?.model.resolvePermission(message.id, message.optionId);
         break;
       case 'showLog':
-        this.actions.showLog();
+        actions.showLog();
+        break;
+      case 'restart':
+        this.restartEmitter.fire();
         break;
       case 'showDiff':
-        this.actions.showDiff(this.session, message.toolCallId, message.index);
+        if (session) actions.showDiff(session, message.toolCallId, message.index);
         break;
       case 'openLocation':
-        this.actions.openLocation(this.session, message.toolCallId, message.index);
+        if (session) actions.openLocation(session, message.toolCallId, message.index);
         break;
       case 'showTerminal':
-        this.actions.showTerminal(this.session, message.toolCallId, message.terminalId, this.agentName);
+        if (session) actions.showTerminal(session, message.toolCallId, message.terminalId, this.agentName);
+        break;
+      case 'openLink':
+        actions.openLink(message.href, session?.cwd);
+        break;
+      case 'copy':
+        actions.copy(message.text);
+        break;
+      case 'insert':
+        actions.insertAtCursor(message.text);
+        break;
+      case 'searchFiles':
+        void this.deps.files.search(message.query).then(
+          (files) => this.post({ type: 'files', requestId: message.requestId, files }),
+          (error: unknown) => this.deps.log.warn(`[chat] file search failed: ${errorMessage(error)}`),
+        );
+        break;
+      case 'mention': {
+        const path = this.deps.files.resolve(message.path);
+        if (path) this.addAttachment({ kind: 'file', path, label: message.path });
+        else this.tell(`${message.path} is not a file in this workspace, so it was not attached.`);
+        break;
+      }
+      case 'attachImage':
+        this.attachImage(message.name, message.mimeType, message.data);
+        break;
+      case 'removeAttachment':
+        this.attachments = this.attachments.filter((a) => a.id !== message.id);
+        this.postAttachments(false);
+        break;
+      case 'setMode':
+        if (session) void session.setMode(message.modeId).catch((error: unknown) => this.pickerFailed('the mode', error));
+        break;
+      case 'setConfig':
+        if (session) void session.setConfigOption(message.configId, message.value).catch((error: unknown) => this.pickerFailed(message.configId, error));
         break;
     }
+  }
+
+  private sendFromComposer(text: string, ids: readonly string[]): void {
+    const chosen = this.attachments.filter((a) => ids.includes(a.id));
+    this.attachments = this.attachments.filter((a) => !ids.includes(a.id));
+    this.notice = undefined; // the composer clears it as it sends
+    this.postAttachments(false);
+    this.send(text, chosen).catch((error: unknown) => {
+      // An error answer from the agent already shows in the turn; a refused send gives the draft back.
+      if (!(error instanceof PromptRefusedError)) return;
+      this.attachments = [...chosen, ...this.attachments];
+      this.postAttachments(false);
+      this.post({ type: 'sendFailed', text, reason: errorMessage(error) });
+    });
+  }
+
+  private attachImage(name: string, mimeType: string, data: string): void {
+    const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+    const refusal = imageRefusal(this.agentName, this.accepts, mimeType, bytes, MAX_IMAGE_BYTES, IMAGE_TYPES) ?? (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : 'The image could not be read.');
+    if (refusal) {
+      this.tell(refusal);
+      return;
+    }
+    this.addAttachment({ kind: 'image', label: name || 'pasted image', mimeType, data });
+  }
+
+  private pickerFailed(what: string, error: unknown): void {
+    const reason = errorMessage(error);
+    this.deps.log.warn(`[chat] ${this.agentName} did not change ${what}: ${reason}`);
+    this.tell(`${this.agentName} did not change ${what}: ${reason}.`);
+    this.dirtySession = true; // the picker goes back to what the agent has
+    this.schedule();
+  }
+
+  private postAttachments(focus: boolean): void {
+    if (this.ready && !this.disposed) this.post({ type: 'attachments', attachments: this.attachments.map(attachmentView), focus });
   }
 
   private schedule(): void {
@@ -177,35 +355,48 @@ export class ChatPanel implements vscode.Disposable {
   private flush(): void {
     this.flushTimer = undefined;
     if (this.disposed) return;
-    const model = this.session.model;
-    const entries = [...this.dirtyEntries]
-      .sort((a, b) => a - b)
-      .flatMap((index) => {
-        const entry = model.entries[index];
-        return entry ? [{ index, entry: entryView(entry, this.session.cwd, model.terminals) }] : [];
-      });
+    const session = this.current;
+    const model = session?.model;
+    const entries = model
+      ? [...this.dirtyEntries]
+          .sort((a, b) => a - b)
+          .flatMap((index) => {
+            const entry = model.entries[index];
+            return entry ? [{ index, entry: entryView(entry, session.cwd, model.terminals) }] : [];
+          })
+      : [];
     this.post({
       type: 'update',
       entries,
-      ...(this.dirtyTurn ? { turn: turnView(model.turn) } : {}),
-      ...(this.dirtyPermissions ? { permissions: permissionViews(model) } : {}),
+      ...(this.dirtyTurn && model ? { turn: turnView(model.turn) } : {}),
+      ...(this.dirtyPermissions && model ? { permissions: permissionViews(model) } : {}),
       ...(this.dirtyError ? { agentError: this.agentError } : {}),
+      ...(this.dirtySession && model ? { session: sessionView(model, this.accepts) } : {}),
     });
     this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = false;
+    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = false;
   }
 
   private postState(): void {
-    const model = this.session.model;
+    const session = this.current;
+    const model = session?.model;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = false;
+    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = false;
     this.post({
       type: 'state',
       agent: this.agentName,
-      entries: model.entries.map((entry) => entryView(entry, this.session.cwd, model.terminals)),
-      turn: turnView(model.turn),
-      permissions: permissionViews(model),
+      ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : {}),
+      earlier: this.earlier,
+      entries: session ? this.viewsOf(session) : [],
+      turn: model ? turnView(model.turn) : { phase: 'idle' },
+      permissions: model ? permissionViews(model) : [],
       agentError: this.agentError,
+      session: model
+        ? sessionView(model, this.accepts)
+        : { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
+      attachments: this.attachments.map(attachmentView),
       ...(this.notice ? { notice: this.notice } : {}),
     });
   }
@@ -217,8 +408,7 @@ export class ChatPanel implements vscode.Disposable {
   private html(): string {
     const webview = this.panel.webview;
     const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.css'));
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', name)).toString();
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource}`,
@@ -232,12 +422,12 @@ export class ChatPanel implements vscode.Disposable {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
+<link rel="stylesheet" href="${asset('webview.css')}">
 <title>${escapeHtml(this.agentName)}</title>
 </head>
 <body>
 <div id="root"></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
+<script nonce="${nonce}" src="${asset('webview.js')}"></script>
 </body>
 </html>`;
   }
@@ -246,11 +436,11 @@ export class ChatPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     clearTimeout(this.flushTimer);
-    for (const d of this.disposables) d.dispose();
+    for (const d of [...this.sessionDisposables, ...this.disposables]) d.dispose();
     this.panel.dispose();
-    void this.session.close();
+    void this.current?.close();
     this.disposeEmitter.fire();
-    this.disposeEmitter.dispose();
+    for (const emitter of [this.disposeEmitter, this.restartEmitter, this.activeEmitter]) emitter.dispose();
   }
 }
 

@@ -14,8 +14,22 @@ export const TerminalView = z.object({
 });
 export type TerminalView = z.infer<typeof TerminalView>;
 
+/** What a message carries besides its text, shown as a chip: a file, a selection, an image. */
+export const ChipView = z.object({ kind: z.enum(['file', 'selection', 'image', 'link', 'audio']), label: z.string() });
+export type ChipView = z.infer<typeof ChipView>;
+
+export const DiffView = z.object({ label: z.string(), created: z.boolean(), added: z.number(), removed: z.number() });
+export type DiffView = z.infer<typeof DiffView>;
+
 export const EntryView = z.discriminatedUnion('kind', [
-  z.object({ id: z.number(), kind: z.literal('message'), role: Role, text: z.string() }),
+  z.object({
+    id: z.number(),
+    kind: z.literal('message'),
+    role: Role,
+    /** Markdown, rendered with HTML off. */
+    text: z.string(),
+    chips: z.array(ChipView),
+  }),
   z.object({
     id: z.number(),
     kind: z.literal('tool'),
@@ -25,14 +39,21 @@ export const EntryView = z.discriminatedUnion('kind', [
     status: ToolStatus,
     /** Where the tool call works, as the user reads it ("src/app.ts:12"); opened by index. */
     locations: z.array(z.string()),
+    /** Its text content, as markdown. */
+    content: z.array(z.string()),
     /** The files its diffs change; opened by index. */
-    diffs: z.array(z.object({ label: z.string(), created: z.boolean() })),
+    diffs: z.array(DiffView),
     terminals: z.array(TerminalView),
+    /** Raw input and output as indented JSON (shortened when long). */
+    rawInput: z.string().optional(),
+    rawOutput: z.string().optional(),
     /** Set when the client answered its permission request by itself. */
     autoAnswer: z.string().optional(),
   }),
 ]);
 export type EntryView = z.infer<typeof EntryView>;
+export type MessageView = Extract<EntryView, { kind: 'message' }>;
+export type ToolView = Extract<EntryView, { kind: 'tool' }>;
 
 export const TurnView = z.object({
   phase: z.enum(['idle', 'running', 'awaiting-user', 'cancelling']),
@@ -56,42 +77,129 @@ export type PermissionView = z.infer<typeof PermissionView>;
 export const AgentErrorView = z.object({ message: z.string(), stderr: z.array(z.string()) });
 export type AgentErrorView = z.infer<typeof AgentErrorView>;
 
+export const PlanEntryView = z.object({
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  priority: z.enum(['high', 'medium', 'low']),
+});
+export type PlanEntryView = z.infer<typeof PlanEntryView>;
+
+export const CommandView = z.object({ name: z.string(), description: z.string(), hint: z.string().optional() });
+export type CommandView = z.infer<typeof CommandView>;
+
+/** The mode, or one of the agent's config options (model and others), as a picker. */
+export const PickerView = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('select'),
+    /** "mode" for the session mode; otherwise a config option id. */
+    target: z.enum(['mode', 'config']),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    current: z.string(),
+    options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().optional(), group: z.string().optional() })),
+  }),
+  z.object({ type: z.literal('boolean'), target: z.literal('config'), id: z.string(), name: z.string(), description: z.string().optional(), current: z.boolean() }),
+]);
+export type PickerView = z.infer<typeof PickerView>;
+
+export const UsageView = z.object({ used: z.number(), size: z.number(), cost: z.string().optional() });
+export type UsageView = z.infer<typeof UsageView>;
+
+export const NoticeView = z.object({ severity: z.string(), title: z.string(), description: z.string().optional() });
+export type NoticeView = z.infer<typeof NoticeView>;
+
+/** Everything about the session besides its entries: small, so it is sent whole when any of it changes. */
+export const SessionView = z.object({
+  title: z.string().optional(),
+  plan: z.array(PlanEntryView),
+  commands: z.array(CommandView),
+  pickers: z.array(PickerView),
+  usage: UsageView.optional(),
+  notices: z.array(NoticeView),
+  /** What the agent accepts in a prompt besides text and links. */
+  accepts: z.object({ image: z.boolean(), embeddedContext: z.boolean() }),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+/** Something attached to the message being written; the host keeps its content, the view shows the chip. */
+export const AttachmentView = z.object({ id: z.string(), kind: z.enum(['file', 'selection', 'image']), label: z.string(), detail: z.string().optional() });
+export type AttachmentView = z.infer<typeof AttachmentView>;
+
+export const FileMatch = z.object({ path: z.string(), name: z.string(), folder: z.string() });
+export type FileMatch = z.infer<typeof FileMatch>;
+
 export const HostMessage = z.discriminatedUnion('type', [
   /** Everything, when the webview (re)loads. */
   z.object({
     type: z.literal('state'),
     agent: z.string(),
+    /** What the webview keeps in its state for the serializer: the chat to restore after a reload. */
+    restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }).optional(),
+    /** Entries of an earlier session in this panel, kept for reading after the agent was restarted. */
+    earlier: z.array(EntryView),
     entries: z.array(EntryView),
     turn: TurnView,
     permissions: z.array(PermissionView),
     agentError: AgentErrorView.nullable(),
+    session: SessionView,
+    attachments: z.array(AttachmentView),
     /** The last quiet line, so a chat that was hidden still shows it. */
     notice: z.string().optional(),
   }),
   /** What changed since the last post: entries by index, and whichever other parts changed. */
   z.object({
     type: z.literal('update'),
-    entries: z.array(z.object({ index: z.number(), entry: EntryView })),
+    entries: z.array(z.object({ index: z.number().int().nonnegative(), entry: EntryView })),
     turn: TurnView.optional(),
     permissions: z.array(PermissionView).optional(),
     agentError: AgentErrorView.nullable().optional(),
+    session: SessionView.optional(),
   }),
   /** A message could not be sent: the draft goes back into the composer, with the reason. */
   z.object({ type: z.literal('sendFailed'), text: z.string(), reason: z.string() }),
-  /** A quiet line for the user (where the agent went while they were typing). */
+  /** A quiet line for the user (where the agent went while they were typing, why an image was not attached). */
   z.object({ type: z.literal('notice'), text: z.string() }),
+  /** The attachments of the message being written, after one was added or removed. */
+  z.object({ type: z.literal('attachments'), attachments: z.array(AttachmentView), focus: z.boolean() }),
+  /** Workspace files matching what follows an `@`. */
+  z.object({ type: z.literal('files'), requestId: z.number(), files: z.array(FileMatch) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
+/** A prompt's images travel as base64; this bounds one (the host checks it again). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+const index = z.number().int().nonnegative();
+
 export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string() }),
+  z.object({ type: z.literal('send'), text: z.string(), attachments: z.array(z.string()) }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string() }),
   z.object({ type: z.literal('showLog') }),
+  z.object({ type: z.literal('restart') }),
   /** The user's clicks on a tool card: which card, and which of its diffs, locations or terminals. */
-  z.object({ type: z.literal('showDiff'), toolCallId: z.string(), index: z.number().int().nonnegative() }),
-  z.object({ type: z.literal('openLocation'), toolCallId: z.string(), index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('showDiff'), toolCallId: z.string(), index }),
+  z.object({ type: z.literal('openLocation'), toolCallId: z.string(), index }),
   z.object({ type: z.literal('showTerminal'), toolCallId: z.string(), terminalId: z.string() }),
+  /** A link in agent text; the host decides what it may open. */
+  z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({ type: z.literal('insert'), text: z.string() }),
+  z.object({ type: z.literal('searchFiles'), requestId: z.number(), query: z.string().max(512) }),
+  /** Attach a workspace file found by `searchFiles` (its workspace-relative path). */
+  z.object({ type: z.literal('mention'), path: z.string().max(4096) }),
+  z.object({
+    type: z.literal('attachImage'),
+    name: z.string().max(512),
+    mimeType: z.string().max(100),
+    /** base64 */
+    data: z.string().max(Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4),
+  }),
+  z.object({ type: z.literal('removeAttachment'), id: z.string() }),
+  z.object({ type: z.literal('setMode'), modeId: z.string() }),
+  z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;

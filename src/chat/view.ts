@@ -1,9 +1,11 @@
 // Turns the session model into the view messages the webview renders. Pure: no `vscode`, unit-tested in Node.
 import type * as S from '../acp/schema.gen';
+import { diffLines } from 'diff';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { Entry, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/session';
+import { fileURLToPath } from 'node:url';
+import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/session';
 import { plainTerminalText } from './ansi';
-import type { EntryView, PermissionView, TerminalView, TurnView } from './protocol';
+import type { ChipView, EntryView, PermissionView, PickerView, SessionView, TerminalView, TurnView } from './protocol';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 export const TERMINAL_VIEW_LIMIT = 64 * 1024;
@@ -28,8 +30,10 @@ export function kindLabel(kind: string): string {
 
 /** The view of one entry. `cwd` makes paths short; `terminals` is the session's command output. */
 export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): EntryView {
-  if (entry.type === 'message') return { id: entry.id, kind: 'message', role: entry.role, text: blocksText(entry.content) };
+  if (entry.type === 'message') return { id: entry.id, kind: 'message', role: entry.role, ...messageParts(entry.role, entry.content, cwd) };
   const call = entry.call;
+  const rawInput = rawJson(call.rawInput);
+  const rawOutput = rawJson(call.rawOutput);
   return {
     id: entry.id,
     kind: 'tool',
@@ -38,10 +42,109 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
     toolKind: call.kind,
     status: call.status,
     locations: call.locations.map((l) => `${shortPath(l.path, cwd)}${l.line != null ? `:${l.line}` : ''}`),
-    diffs: diffsOf(call).map((d) => ({ label: shortPath(d.path, cwd), created: d.oldText == null })),
+    content: call.content.flatMap((c) => (c.type === 'content' ? [messageParts('agent', [c.content], cwd).text] : [])).filter((t) => t !== ''),
+    diffs: diffsOf(call).map((d) => ({ label: shortPath(d.path, cwd), created: d.oldText == null, ...lineCounts(d) })),
     terminals: terminalIds(call, terminals).map((id) => terminalView(id, terminals.get(id))),
+    ...(rawInput !== undefined ? { rawInput } : {}),
+    ...(rawOutput !== undefined ? { rawOutput } : {}),
     ...(call.autoAnswer ? { autoAnswer: `${call.autoAnswer.optionName}, answered by ${call.autoAnswer.reason}` } : {}),
   };
+}
+
+/**
+ * A message's markdown and chips. The user's attachments are chips; an agent's links stay in its text, and what
+ * cannot be shown inline (images, audio, embedded files) becomes a chip.
+ */
+function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd: string): { text: string; chips: ChipView[] } {
+  let text = '';
+  const chips: ChipView[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        text += block.text;
+        break;
+      case 'resource_link':
+        if (role === 'user') chips.push({ kind: isFileUri(block.uri) ? 'file' : 'link', label: uriLabel(block.uri, cwd, block.title ?? block.name) });
+        else text += `[${escapeLinkText(block.title ?? block.name)}](<${block.uri.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+        break;
+      case 'resource':
+        chips.push({ kind: /#L\d+/.test(block.resource.uri) ? 'selection' : 'file', label: uriLabel(block.resource.uri, cwd) });
+        break;
+      case 'image':
+        chips.push({ kind: 'image', label: block.uri ? uriLabel(block.uri, cwd) : `image (${block.mimeType})` });
+        break;
+      case 'audio':
+        chips.push({ kind: 'audio', label: `audio (${block.mimeType})` });
+        break;
+    }
+  }
+  return { text, chips };
+}
+
+function isFileUri(uri: string): boolean {
+  return uri.startsWith('file:');
+}
+
+/** "src/app.ts", "src/app.ts:10-20" for a selection (`#L10-L20`), or the URI itself. */
+export function uriLabel(uri: string, cwd: string, fallback?: string): string {
+  if (!isFileUri(uri)) return fallback ?? uri;
+  try {
+    const url = new URL(uri);
+    const lines = /^#L(\d+)(?:-L?(\d+))?$/.exec(url.hash);
+    url.hash = '';
+    const path = shortPath(fileURLToPath(url), cwd);
+    if (!lines) return path;
+    return lines[2] && lines[2] !== lines[1] ? `${path}:${lines[1]}-${lines[2]}` : `${path}:${lines[1]}`;
+  } catch {
+    return fallback ?? uri;
+  }
+}
+
+function escapeLinkText(text: string): string {
+  return text.replace(/[[\]\\]/g, (c) => `\\${c}`);
+}
+
+/** Characters of raw input or output sent to the chat. */
+export const RAW_VIEW_LIMIT = 20_000;
+
+/** Indented JSON, shortened when long; nothing for absent or empty values. */
+function rawJson(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object' && Object.keys(value).length === 0) return undefined;
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  } catch {
+    return undefined;
+  }
+  return text.length > RAW_VIEW_LIMIT ? `${text.slice(0, RAW_VIEW_LIMIT)}\n… (${text.length - RAW_VIEW_LIMIT} more characters)` : text;
+}
+
+type DiffContent = Extract<ToolCallState['content'][number], { type: 'diff' }>;
+const counted = new WeakMap<DiffContent, { added: number; removed: number }>();
+
+/** Lines added and removed by a diff (computed once per diff; very large edits are bounded and estimated). */
+export function lineCounts(diff: DiffContent): { added: number; removed: number } {
+  const known = counted.get(diff);
+  if (known) return known;
+  const changes = diffLines(diff.oldText ?? '', diff.newText, { maxEditLength: 5000 });
+  let result: { added: number; removed: number };
+  if (changes) {
+    result = { added: 0, removed: 0 };
+    for (const change of changes) {
+      if (change.added) result.added += change.count;
+      else if (change.removed) result.removed += change.count;
+    }
+  } else {
+    result = { added: lineCount(diff.newText), removed: lineCount(diff.oldText ?? '') };
+  }
+  counted.set(diff, result);
+  return result;
+}
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][number], { type: 'diff' }>[] {
@@ -75,31 +178,6 @@ export function shortPath(path: string, cwd: string): string {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : path;
 }
 
-/** The text of content blocks; what cannot be shown as text yet is named in brackets. */
-export function blocksText(blocks: readonly S.ContentBlock[]): string {
-  let text = '';
-  for (const block of blocks) {
-    switch (block.type) {
-      case 'text':
-        text += block.text;
-        break;
-      case 'resource_link':
-        text += `[${block.title ?? block.name}](${block.uri})`;
-        break;
-      case 'resource':
-        text += `[${block.resource.uri}]`;
-        break;
-      case 'image':
-        text += '[image]';
-        break;
-      case 'audio':
-        text += '[audio]';
-        break;
-    }
-  }
-  return text;
-}
-
 export function turnView(turn: TurnState): TurnView {
   switch (turn.phase) {
     case 'idle':
@@ -121,4 +199,68 @@ export function permissionViews(model: SessionModel): PermissionView[] {
       options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
   });
+}
+
+/** What the agent accepts in a prompt besides text and links (from its `promptCapabilities`). */
+export interface PromptAccepts {
+  readonly image: boolean;
+  readonly embeddedContext: boolean;
+}
+
+/** Notices kept in the view: the latest few. */
+const NOTICES_SHOWN = 5;
+
+export function sessionView(model: SessionModel, accepts: PromptAccepts): SessionView {
+  return {
+    ...(model.title ? { title: model.title } : {}),
+    plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })),
+    commands: model.commands.map((c) => ({ name: c.name, description: c.description, ...(c.input?.hint ? { hint: c.input.hint } : {}) })),
+    pickers: pickers(model),
+    ...(model.usage ? { usage: { used: model.usage.used, size: model.usage.size, ...(model.usage.cost ? { cost: money(model.usage.cost) } : {}) } } : {}),
+    notices: model.notices.slice(-NOTICES_SHOWN).map((n) => ({ severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) })),
+    accepts: { image: accepts.image, embeddedContext: accepts.embeddedContext },
+  };
+}
+
+/** The mode (unless a config option already is the mode) and the config options, in the agent's order. */
+function pickers(model: SessionModel): PickerView[] {
+  const result: PickerView[] = [];
+  const modes = model.modes;
+  const modeIsConfig = model.configOptions.some((o) => o.category === 'mode');
+  if (modes && modes.availableModes.length > 0 && !modeIsConfig) {
+    result.push({
+      type: 'select',
+      target: 'mode',
+      id: 'mode',
+      name: 'Mode',
+      current: modes.currentModeId,
+      options: modes.availableModes.map((m) => ({ value: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
+    });
+  }
+  for (const option of model.configOptions) {
+    const description = option.description ? { description: option.description } : {};
+    if (option.type === 'boolean') {
+      result.push({ type: 'boolean', target: 'config', id: option.id, name: option.name, ...description, current: option.currentValue });
+      continue;
+    }
+    const options = option.options.flatMap((o) =>
+      'group' in o && Array.isArray((o as { options?: unknown }).options)
+        ? (o as S.SessionConfigSelectGroup).options.map((v) => selectOption(v, (o as S.SessionConfigSelectGroup).name))
+        : [selectOption(o as S.SessionConfigSelectOption)],
+    );
+    result.push({ type: 'select', target: 'config', id: option.id, name: option.name, ...description, current: option.currentValue, options });
+  }
+  return result;
+}
+
+function selectOption(o: S.SessionConfigSelectOption, group?: string): Extract<PickerView, { type: 'select' }>['options'][number] {
+  return { value: o.value, name: o.name, ...(o.description ? { description: o.description } : {}), ...(group ? { group } : {}) };
+}
+
+function money(cost: S.Cost): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: cost.currency, maximumFractionDigits: 4 }).format(cost.amount);
+  } catch {
+    return `${cost.amount} ${cost.currency}`;
+  }
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/panel';
 import { entryView } from '../../src/chat/view';
 import { waitFor } from '../lib/wait';
-import { acpLog, closeAllChats, recorded, runSteps, startSteps, useFixtureAgent, workspaceFolder, type Step } from './lib/fixture';
+import { acpLog, closeAllChats, recorded, runSteps, startSteps, useFixtureAgent, workspaceFolder, type Step, sessionOf } from './lib/fixture';
 
 const OPTIONS = [
   { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
@@ -118,8 +118,8 @@ describe('the editor bridge', function () {
       assert.equal(await textOf(tab.input.modified), '{"a": 1}\n');
       assert.equal(chat.title, `(1) ${chat.agentName}`);
       await expectChatActive(chat, 'config.json (agent edit)');
-      const [request] = chat.session.model.permissions;
-      assert.ok(request && chat.session.model.resolvePermission(request.id, 'allow'));
+      const [request] = sessionOf(chat).model.permissions;
+      assert.ok(request && sessionOf(chat).model.resolvePermission(request.id, 'allow'));
       assert.deepEqual(await done, [selected('allow')]);
       assert.equal(chat.title, chat.agentName);
     });
@@ -127,8 +127,8 @@ describe('the editor bridge', function () {
     it('does not open the diff when acp.edits.showDiffOnPermission is off', async () => {
       await setting('edits.showDiffOnPermission', false);
       const { chat, done } = await startSteps(ask({ toolCallId: 'e2', title: 'Edit a', kind: 'edit', content: [{ type: 'diff', path: join(dir, 'a'), newText: 'x' }] }));
-      const request = await waitFor(() => chat.session.model.permissions[0], { what: 'the request' });
-      chat.session.model.resolvePermission(request.id, 'reject');
+      const request = await waitFor(() => sessionOf(chat).model.permissions[0], { what: 'the request' });
+      sessionOf(chat).model.resolvePermission(request.id, 'reject');
       assert.deepEqual(await done, [selected('reject')]);
       assert.equal(diffTabs('acp-diff').length, 0);
     });
@@ -140,7 +140,7 @@ describe('the editor bridge', function () {
         ask({ toolCallId: 'c2', title: 'npm test', kind: 'execute' }),
         ask({ toolCallId: 'c3', title: 'rm -rf build', kind: 'execute' }),
       );
-      const model = chat.session.model;
+      const model = sessionOf(chat).model;
       const first = await waitFor(() => model.permissions.find((p) => p.toolCallId === 'c1'), { what: 'the first request' });
       model.resolvePermission(first.id, 'always');
       const third = await waitFor(() => model.permissions.find((p) => p.toolCallId === 'c3'), { what: 'the request for another command' });
@@ -153,8 +153,8 @@ describe('the editor bridge', function () {
 
       // The rule was for that chat only: a new chat asks again.
       const next = await startSteps(ask({ toolCallId: 'c4', title: 'npm test', kind: 'execute' }));
-      const again = await waitFor(() => next.chat.session.model.permissions[0], { what: 'the request in the new chat' });
-      next.chat.session.model.resolvePermission(again.id, 'reject');
+      const again = await waitFor(() => sessionOf(next.chat).model.permissions[0], { what: 'the request in the new chat' });
+      sessionOf(next.chat).model.resolvePermission(again.id, 'reject');
       assert.deepEqual(await next.done, [selected('reject')]);
     });
 
@@ -167,7 +167,7 @@ describe('the editor bridge', function () {
           ask({ toolCallId: 'r2', title: 'Read secret', kind: 'read', locations: [{ path: join(outside, 'secret') }] }),
           ask({ toolCallId: 'r3', title: 'Read something', kind: 'read' }),
         );
-        const model = chat.session.model;
+        const model = sessionOf(chat).model;
         for (const id of ['r2', 'r3']) {
           const request = await waitFor(() => model.permissions.find((p) => p.toolCallId === id), { what: `the request ${id}` });
           model.resolvePermission(request.id, 'reject');
@@ -185,7 +185,7 @@ describe('the editor bridge', function () {
       const other = await startSteps();
       await other.done;
       const { chat } = await startSteps(ask({ toolCallId: 'x', title: 'npm publish', kind: 'execute' }));
-      await waitFor(() => chat.session.model.permissions.length === 1, { what: 'the request' });
+      await waitFor(() => sessionOf(chat).model.permissions.length === 1, { what: 'the request' });
       chat.dispose();
       await waitFor(
         () => recorded(fixture.recordFile).some((m) => JSON.stringify(m.result) === JSON.stringify({ outcome: { outcome: 'cancelled' } })),
@@ -243,7 +243,7 @@ describe('the editor bridge', function () {
       const [created, waited, released] = await done;
       assert.equal(typeof created?.['terminalId'], 'string');
       assert.deepEqual([waited, released], [{ exitCode: 0, signal: null }, {}]);
-      const model = chat.session.model;
+      const model = sessionOf(chat).model;
       const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
       assert.ok(view.kind === 'tool');
       assert.deepEqual(view.terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: 'exit code 0' }]);
@@ -258,7 +258,7 @@ describe('the editor bridge', function () {
       ];
       const { chat, done } = await startSteps(...steps);
       await done;
-      const model = chat.session.model;
+      const model = sessionOf(chat).model;
       const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
       assert.ok(view.kind === 'tool');
       assert.deepEqual(view.terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: 'exit code 1' }]);

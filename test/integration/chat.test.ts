@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentExitError } from '../../src/acp/errors';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { acpLog, alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
 
 async function newChat(): Promise<ChatPanel> {
   const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
@@ -16,7 +16,7 @@ async function newChat(): Promise<ChatPanel> {
 
 /** The text of the agent's messages in the chat, joined. */
 function agentText(chat: ChatPanel): string {
-  return chat.session.model.entries
+  return sessionOf(chat).model.entries
     .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
     .map((b) => (b.type === 'text' ? b.text : ''))
     .join('');
@@ -32,7 +32,7 @@ describe('chat with the fixture agent', function () {
     const acp = await api();
     assert.deepEqual(acp.chats, [chat]);
     assert.equal(chat.agentName, fixture.name);
-    assert.ok(alive(chat.session.client.process.pid ?? -1), 'the agent process runs');
+    assert.ok(alive(sessionOf(chat).client.process.pid ?? -1), 'the agent process runs');
 
     const sent = recorded(fixture.recordFile);
     const init = sent.find((m) => m.method === 'initialize');
@@ -49,9 +49,9 @@ describe('chat with the fixture agent', function () {
     await useFixtureAgent('basic');
     const first = await newChat();
     const second = await newChat();
-    assert.notEqual(first.session.sessionId, second.session.sessionId);
-    assert.equal(first.session.client, second.session.client, 'one process serves both chats');
-    const pid = first.session.client.process.pid ?? -1;
+    assert.notEqual(sessionOf(first).sessionId, sessionOf(second).sessionId);
+    assert.equal(sessionOf(first).client, sessionOf(second).client, 'one process serves both chats');
+    const pid = sessionOf(first).client.process.pid ?? -1;
     first.dispose();
     assert.ok(alive(pid), 'the agent lives while a chat is open');
     second.dispose();
@@ -64,11 +64,11 @@ describe('chat with the fixture agent', function () {
     const stop = await within(chat.send('hello from the test'), 10_000, 'the prompt to finish');
     assert.equal(stop, 'end_turn');
     assert.equal(agentText(chat), 'You said: hello from the test');
-    const entries = chat.session.model.entries;
+    const entries = sessionOf(chat).model.entries;
     assert.equal(entries[0]?.type === 'message' && entries[0].role, 'user');
     const prompt = recorded(fixture.recordFile).find((m) => m.method === 'session/prompt');
     assert.deepEqual(prompt?.params?.['prompt'], [{ type: 'text', text: 'hello from the test' }]);
-    assert.equal(chat.session.model.turn.phase, 'idle');
+    assert.equal(sessionOf(chat).model.turn.phase, 'idle');
   });
 
   describe('fs/read_text_file', () => {
@@ -104,11 +104,11 @@ describe('chat with the fixture agent', function () {
     const fixture = await useFixtureAgent('permission');
     const chat = await newChat();
     const turn = chat.send('do something risky');
-    await waitFor(() => chat.session.model.permissions.length === 1, { timeoutMs: 10_000, what: 'the permission request' });
-    await chat.session.cancel();
+    await waitFor(() => sessionOf(chat).model.permissions.length === 1, { timeoutMs: 10_000, what: 'the permission request' });
+    await sessionOf(chat).cancel();
     const stop = await within(turn, 10_000, 'the turn to end');
     assert.equal(stop, 'cancelled');
-    assert.equal(chat.session.model.permissions.length, 0);
+    assert.equal(sessionOf(chat).model.permissions.length, 0);
     const sent = recorded(fixture.recordFile);
     const answer = sent.find((m) => m.result !== undefined && (m.result['outcome'] as { outcome?: string } | undefined)?.outcome !== undefined);
     assert.deepEqual(answer?.result, { outcome: { outcome: 'cancelled' } });
@@ -118,15 +118,15 @@ describe('chat with the fixture agent', function () {
   it('shows an agent that crashes mid-turn as an error with its exit code and stderr', async () => {
     await useFixtureAgent('crash');
     const chat = await newChat();
-    const pid = chat.session.client.process.pid ?? -1;
+    const pid = sessionOf(chat).client.process.pid ?? -1;
     await assert.rejects(within(chat.send('go'), 10_000, 'the turn to fail'));
-    const end = await waitFor(() => chat.session.ended, { what: 'the session to see the exit' });
+    const end = await waitFor(() => sessionOf(chat).ended, { what: 'the session to see the exit' });
     // The extension's classes are not this bundle's, so check the error by name and shape rather than instanceof.
     assert.equal(end.name, 'AgentExitError');
     const exit = end as AgentExitError;
     assert.equal(exit.code, 3);
     assert.ok(exit.stderrTail.includes('giving up'), `stderr tail: ${exit.stderrTail.join(' | ')}`);
-    const turn = chat.session.model.turn;
+    const turn = sessionOf(chat).model.turn;
     assert.equal(turn.phase, 'idle');
     assert.match(turn.phase === 'idle' ? (turn.error ?? '') : '', /exited with code 3/);
     assert.equal(alive(pid), false);

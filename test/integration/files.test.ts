@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, runSteps, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { closeAllChats, runSteps, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
 
 const call = runSteps;
 
@@ -95,7 +95,7 @@ describe('files through the editor', function () {
     const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
     assert.ok(chat);
     await within(chat.send('go'), 15_000, 'the turn');
-    const said = chat.session.model.entries
+    const said = sessionOf(chat).model.entries
       .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join('');

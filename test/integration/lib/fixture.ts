@@ -1,10 +1,12 @@
 // Helpers for integration tests: configure the fixture agent through the real settings, reach the extension's API,
 // and read what the agent recorded. Everything waits on conditions with a bound; nothing sleeps.
+import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { Session } from '../../../src/acp/client';
 import type { ChatPanel } from '../../../src/chat/panel';
 import type { AcpApi } from '../../../src/extension';
 import { waitFor, within } from '../../lib/wait';
@@ -18,6 +20,12 @@ export async function api(): Promise<AcpApi> {
   const extension = vscode.extensions.getExtension<AcpApi>(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
   return extension.activate();
+}
+
+/** The session a chat shows (a chat from newChat always has one). */
+export function sessionOf(chat: ChatPanel): Session {
+  assert.ok(chat.session, `the chat with ${chat.agentName} has no session`);
+  return chat.session;
 }
 
 export function workspaceFolder(): string {
@@ -76,7 +84,7 @@ export function recorded(file: string): Recorded[] {
 /** Closes every chat and waits until no agent process of theirs is alive. */
 export async function closeAllChats(): Promise<void> {
   const acp = await api();
-  const pids = acp.chats.map((chat) => chat.session.client.process.pid).filter((pid): pid is number => pid !== undefined);
+  const pids = acp.chats.map((chat) => sessionOf(chat).client.process.pid).filter((pid): pid is number => pid !== undefined);
   for (const chat of acp.chats) chat.dispose();
   await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 10_000, what: `agent processes ${pids.join(', ')} to exit` });
 }
@@ -124,7 +132,7 @@ export async function runSteps(...steps: Step[]): Promise<CallResult[]> {
 
 /** What the client-calls fixture said about each call: one `<method>:<JSON>` line per call. */
 export function stepResults(chat: ChatPanel): CallResult[] {
-  const said = chat.session.model.entries
+  const said = sessionOf(chat).model.entries
     .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
     .map((b) => (b.type === 'text' ? b.text : ''))
     .join('');

@@ -1,0 +1,561 @@
+// `npm run bench:ui`: the chat view under load, in the real workbench (code-server) and headless Chromium.
+// A benchmark, not a test: it prints figures against their budgets and exits 0 unless something broke.
+//
+//   1. Flood: a fixture agent streams 10,000 agent_message_chunks with 200 tool calls (600 tool updates) as fast
+//      as the pipe takes them. Figure: Send (the Enter keydown) → the last chunk's marker rendered on screen, timed
+//      inside the webview. Budget ≤ 1000 ms. Baseline: the same for a short 12-chunk reply.
+//   2. Clicks during the flood (separate flood runs): the composer is clicked every ~40 ms while the flood streams.
+//      Figure: the press (pointerdown timeStamp) → the click's handler ran, and → the next frame rendered; max and
+//      median. Budget < 100 ms. Baseline: the same clicks in the same chat while idle, before Send.
+//   3. Heap: a chat whose agent replays a 50,000-update history on session/load; the window is reloaded, the chat
+//      restores and replays, and then the webview's JS heap is read after forced GCs. Budget < 150 MB.
+//      Baseline: an idle fresh chat's webview heap. When the webview runs in the workbench's renderer (it does in
+//      code-server: same origin), V8 has one heap for both, so the webview's share is the page's heap with the chat
+//      minus without it.
+//
+// Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send.
+import { join } from 'node:path';
+import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';
+import { FLOOD_CHUNKS, FLOOD_END, FLOOD_START, FLOOD_TOOL_CALLS, HISTORY_END, HISTORY_UPDATES, REPLY_END } from '../fixtures/lib/benchScenarios';
+import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
+import { countElements, installProbe, readProbe, stopProbe, type ProbeSnapshot } from './lib/probe';
+
+const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 3));
+const BUDGET = { floodMs: 1000, clickMs: 100, heapMb: 150 };
+/** Updates in one flood: the chunks, and per tool call its announcement and two updates. */
+const FLOOD_UPDATES = FLOOD_CHUNKS + 3 * FLOOD_TOOL_CALLS;
+/** The pause between clicks during a flood. */
+const CLICK_EVERY_MS = 40;
+/** Bound on the whole benchmark, so it never hangs whatever breaks. */
+const OVERALL_MS = 15 * 60_000;
+
+const AGENTS = { reply: 'Bench Reply', flood: 'Bench Flood', history: 'Bench History' } as const;
+
+// ---- output -------------------------------------------------------------------------------------------------------
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+const max = (xs: readonly number[]) => Math.max(...xs);
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'OVER');
+const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
+
+/** A bounded wait: the promise, or an error that says what did not happen. */
+async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)), timeoutMs))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---- driving the chat -----------------------------------------------------------------------------------------------
+
+class Bench {
+  constructor(readonly wb: Workbench) {}
+
+  get page(): Page {
+    return this.wb.page;
+  }
+
+  async newChat(agent: string): Promise<FrameLocator> {
+    await this.wb.runCommand('ACP: New Chat');
+    await this.wb.pick(agent);
+    const chat = this.wb.chat();
+    await this.message(chat).waitFor({ timeout: 30_000 });
+    // The composer is disabled until the host's first state arrives.
+    await within(
+      (async () => {
+        while (!(await this.message(chat).isEnabled())) await sleep(50);
+      })(),
+      30_000,
+      'the composer to be enabled',
+    );
+    return chat;
+  }
+
+  message(chat: FrameLocator) {
+    return chat.getByRole('textbox', { name: 'Message' });
+  }
+
+  async closeChats(): Promise<void> {
+    await this.wb.runCommand('View: Close All Editors');
+    await this.page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 30_000 });
+  }
+
+  async probe(chat: FrameLocator, markers: string[]): Promise<void> {
+    await chat.locator(':root').evaluate(installProbe, markers);
+  }
+
+  async read(chat: FrameLocator): Promise<ProbeSnapshot> {
+    const snapshot = await chat.locator(':root').evaluate(readProbe, undefined, { timeout: 30_000 });
+    if (!snapshot) throw new Error('the probe is gone from the chat webview (it reloaded its document)');
+    return snapshot;
+  }
+
+  /** Waits, polling the probe, until `marker` was rendered; playwright's own check confirms it is visible. */
+  async waitForMark(chat: FrameLocator, marker: string, timeoutMs: number): Promise<ProbeSnapshot> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const snapshot = await this.read(chat);
+      if (snapshot.marks[marker]?.paintAt != null) {
+        await chat.getByText(marker).first().waitFor({ state: 'visible', timeout: 10_000 });
+        return snapshot;
+      }
+      if (Date.now() > deadline) throw new Error(`"${marker}" did not appear in the chat within ${timeoutMs / 1000} s`);
+      await sleep(25);
+    }
+  }
+
+  /** Waits until the turn is over: the Send button is back. */
+  async turnEnded(chat: FrameLocator): Promise<void> {
+    await chat.getByRole('button', { name: 'Send' }).waitFor({ timeout: 60_000 });
+  }
+
+  /** The composer's centre in page coordinates, for clicks that do not wait for the page to be idle. */
+  async composerPoint(chat: FrameLocator): Promise<{ x: number; y: number }> {
+    const box = await this.message(chat).boundingBox();
+    if (!box) throw new Error('the composer has no box on screen');
+    return { x: box.x + box.width / 2, y: box.y + Math.min(box.height / 2, 12) };
+  }
+
+  /**
+   * A press and release at the point through CDP, as a user's click: unlike locator.click() it does not first wait
+   * for the page to answer playwright's actionability checks, so a busy page cannot delay the click itself.
+   */
+  async clickAt(point: { x: number; y: number }): Promise<void> {
+    await this.page.mouse.click(point.x, point.y);
+  }
+}
+
+// ---- 1 and 2: reply baseline, flood, clicks -------------------------------------------------------------------------
+
+interface SendRun {
+  /** Send → the end marker in the DOM. */
+  dom: number;
+  /** Send → the frame after that rendered: the figure. */
+  visible: number;
+  /** Send → the first chunk rendered. */
+  first: number | null;
+  /** What the agent said about its writing time, when it did. */
+  agentWriteMs: number | null;
+  longestFrameGap: number;
+  longTasks: { count: number; longest: number; total: number };
+  clicks: ClickStats | null;
+  idleClicks: ClickStats | null;
+  elements: number;
+}
+
+interface ClickStats {
+  handler: number[];
+  frame: number[];
+  offTarget: number;
+}
+
+function clickStats(snapshot: ProbeSnapshot, from: number, until: number): ClickStats {
+  const clicks = snapshot.clicks.filter((c) => c.down >= from && c.down < until);
+  const handler: number[] = [];
+  const frame: number[] = [];
+  let offTarget = 0;
+  for (const c of clicks) {
+    if (c.target !== 'Message') offTarget++;
+    const ran = c.clickRan ?? c.upRan ?? c.downRan;
+    handler.push(ran - c.down);
+    if (c.frameAt !== null) frame.push(c.frameAt - c.down);
+  }
+  return { handler, frame, offTarget };
+}
+
+async function sendRun(bench: Bench, agent: string, startMarker: string | null, endMarker: string, clicks: boolean): Promise<SendRun> {
+  const chat = await bench.newChat(agent);
+  try {
+    await bench.probe(chat, startMarker ? [startMarker, endMarker] : [endMarker]);
+    const point = await bench.composerPoint(chat);
+    // Idle clicks first: the baseline, in the very same chat.
+    let idleClicks: ClickStats | null = null;
+    if (clicks) {
+      for (let i = 0; i < 6; i++) {
+        await bench.clickAt(point);
+        await sleep(100);
+      }
+      await sleep(200); // let the last one's frame land
+      const idle = await bench.read(chat);
+      idleClicks = clickStats(idle, 0, Infinity);
+    }
+    const message = bench.message(chat);
+    await message.fill(`Run ${agent}, please.`);
+    await message.press('Enter');
+    // Clicks go on while the reply streams, each a press and release through CDP, ~CLICK_EVERY_MS apart; only those
+    // the page took between the Enter keydown and the end marker entering the DOM count as "during".
+    let clicking = clicks;
+    const clicker = (async () => {
+      while (clicking) {
+        await bench.clickAt(point);
+        await sleep(CLICK_EVERY_MS);
+      }
+    })();
+    try {
+      await bench.waitForMark(chat, endMarker, 60_000);
+    } finally {
+      clicking = false;
+      await clicker;
+    }
+    await bench.turnEnded(chat);
+    await sleep(300); // frames after the flood, for the frame-gap figure's end
+    const final = await bench.read(chat);
+    await chat.locator(':root').evaluate(stopProbe);
+    const sendAt = final.sendAt;
+    if (sendAt === null) throw new Error('the probe saw no Enter keydown');
+    const end = final.marks[endMarker];
+    if (!end || end.paintAt === null) throw new Error(`the probe lost the "${endMarker}" mark`);
+    if (end.visible === false) throw new Error(`"${endMarker}" was put into the DOM but had no box on screen`);
+    const written = /written in (\d+) ms/.exec(end.text);
+    const frames = final.frames.filter((t) => t >= sendAt && t <= end.paintAt! + 50);
+    let gap = 0;
+    for (let i = 1; i < frames.length; i++) gap = Math.max(gap, (frames[i] as number) - (frames[i - 1] as number));
+    if (frames.length > 0) gap = Math.max(gap, (frames[0] as number) - sendAt, end.paintAt - (frames[frames.length - 1] as number));
+    const tasks = final.longTasks.filter((t) => t.start + t.duration >= sendAt && t.start <= end.paintAt!);
+    const first = startMarker ? final.marks[startMarker] : undefined;
+    return {
+      dom: end.domAt - sendAt,
+      visible: end.paintAt - sendAt,
+      first: first?.paintAt != null ? first.paintAt - sendAt : null,
+      agentWriteMs: written ? Number(written[1]) : null,
+      longestFrameGap: gap,
+      longTasks: { count: tasks.length, longest: tasks.length ? max(tasks.map((t) => t.duration)) : 0, total: tasks.reduce((s, t) => s + t.duration, 0) },
+      clicks: clicks ? clickStats(final, sendAt, end.domAt) : null,
+      idleClicks,
+      elements: final.elements,
+    };
+  } finally {
+    await bench.closeChats();
+  }
+}
+
+// ---- 3: heap ---------------------------------------------------------------------------------------------------------
+
+interface HeapReading {
+  used: number;
+  /** What the reading covers. */
+  scope: string;
+}
+
+/** The webview's frames: the outer `iframe.webview` document and its `#active-frame`. */
+async function webviewFrames(page: Page): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  const outer = await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().elementHandle({ timeout: 10_000 });
+  const outerFrame = await outer?.contentFrame();
+  if (!outerFrame) return frames;
+  frames.push(outerFrame);
+  const inner = await outerFrame.locator('#active-frame').elementHandle({ timeout: 10_000 });
+  const innerFrame = await inner?.contentFrame();
+  if (innerFrame) frames.push(innerFrame);
+  return frames;
+}
+
+class Heap {
+  private pageSession: CDPSession | undefined;
+
+  constructor(private readonly page: Page) {}
+
+  private async session(): Promise<CDPSession> {
+    this.pageSession ??= await this.page.context().newCDPSession(this.page);
+    return this.pageSession;
+  }
+
+  /** Forces full GCs, then reads the used JS heap of the given CDP session. */
+  private async collectAndRead(session: CDPSession): Promise<number> {
+    for (let i = 0; i < 3; i++) await session.send('HeapProfiler.collectGarbage');
+    const usage = (await session.send('Runtime.getHeapUsage')) as { usedSize: number };
+    return usage.usedSize;
+  }
+
+  /**
+   * The webview's heap. When its frame runs out of process, its renderer is asked directly. Otherwise it shares the
+   * workbench's renderer, and so one V8 heap, with the workbench; then the caller measures with and without the chat.
+   */
+  async webview(): Promise<HeapReading | 'shared'> {
+    const frames = await webviewFrames(this.page);
+    const inner = frames[frames.length - 1];
+    if (!inner) throw new Error('no chat webview to measure');
+    try {
+      const session = await this.page.context().newCDPSession(inner);
+      try {
+        return { used: await this.collectAndRead(session), scope: "the webview's own renderer process (an out-of-process frame)" };
+      } finally {
+        await session.detach().catch(() => {});
+      }
+    } catch (error) {
+      if (error instanceof Error && /out-of-process|OOPIF|does not have a separate/i.test(error.message)) return 'shared';
+      throw error;
+    }
+  }
+
+  /** The whole page renderer's heap (the workbench and every in-process frame). */
+  async whole(): Promise<number> {
+    return this.collectAndRead(await this.session());
+  }
+
+  async dispose(): Promise<void> {
+    await this.pageSession?.detach().catch(() => {});
+    this.pageSession = undefined;
+  }
+}
+
+/**
+ * The chat webview's heap in the current window, after GC: measured directly when it is out of process, or else as
+ * the page's heap with the chat open minus the page's heap once every chat is closed (both after GC).
+ */
+async function chatHeap(bench: Bench, heap: Heap): Promise<{ used: number; how: string; page?: number; without?: number }> {
+  const direct = await heap.webview();
+  if (direct !== 'shared') return { used: direct.used, how: direct.scope };
+  const withChat = await heap.whole();
+  await bench.closeChats();
+  await sleep(1000); // let the closed frames go
+  const without = await heap.whole();
+  return {
+    used: withChat - without,
+    how: "the webview shares the workbench's renderer (one V8 heap): page heap with the chat open minus with no chat open, both after GC",
+    page: withChat,
+    without,
+  };
+}
+
+async function reloadWindow(bench: Bench): Promise<void> {
+  const page = bench.page;
+  const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 60_000 });
+  // The command, not page.reload(): it shuts the workbench down in order, so the editors' state is saved first.
+  await bench.wb.runCommand('Developer: Reload Window');
+  await navigated;
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+}
+
+interface HeapResult {
+  idle?: { used: number; how: string; page?: number; without?: number };
+  history?: { used: number; how: string; page?: number; without?: number; restoreMs: number; elements: number };
+  historyError?: string;
+}
+
+async function heapPart(bench: Bench): Promise<HeapResult> {
+  const result: HeapResult = {};
+  // Baseline: an idle fresh chat.
+  {
+    await bench.newChat(AGENTS.reply);
+    await sleep(1000);
+    const heap = new Heap(bench.page);
+    try {
+      result.idle = await chatHeap(bench, heap);
+    } finally {
+      await heap.dispose();
+    }
+    if (await bench.page.locator('iframe.webview.ready').count()) await bench.closeChats();
+  }
+  // The long history: a chat with one message, then a window reload; the chat should restore and replay.
+  {
+    const chat = await bench.newChat(AGENTS.history);
+    const message = bench.message(chat);
+    await message.fill('Hello there.');
+    await message.press('Enter');
+    await chat.getByText('Hello', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await bench.turnEnded(chat);
+    const started = Date.now();
+    await reloadWindow(bench);
+    const restored = bench.wb.chat();
+    try {
+      await bench.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
+    } catch {
+      result.historyError =
+        'after the window reload no chat webview came back within 60 s: the chat panel was not restored (is there a webview serializer for it?)';
+      return result;
+    }
+    try {
+      await restored.getByText(HISTORY_END).first().waitFor({ state: 'visible', timeout: 120_000 });
+    } catch (error) {
+      const text = await restored
+        .locator('body')
+        .innerText({ timeout: 5000 })
+        .catch(() => '(unreadable)');
+      result.historyError =
+        `the chat webview came back after the reload, but the replayed history's last text "${HISTORY_END}" was not visible within 120 s ` +
+        `(${error instanceof Error ? error.message.split('\n')[0] : String(error)}). The webview shows: ${JSON.stringify(text.slice(0, 300))}`;
+      return result;
+    }
+    const restoreMs = Date.now() - started;
+    await sleep(1000); // let the replay's last posts settle
+    const elements = await restored.locator(':root').evaluate(countElements);
+    const heap = new Heap(bench.page);
+    try {
+      result.history = { ...(await chatHeap(bench, heap)), restoreMs, elements };
+    } finally {
+      await heap.dispose();
+    }
+  }
+  return result;
+}
+
+// ---- main -------------------------------------------------------------------------------------------------------------
+
+function clicksLine(label: string, s: ClickStats): string {
+  const frame = s.frame.length ? `; → next frame median ${ms(median(s.frame))}, max ${ms(max(s.frame))}` : '';
+  const off = s.offTarget ? ` (${s.offTarget} landed off the composer)` : '';
+  return `${label}: ${s.handler.length} clicks; press → handler median ${ms(median(s.handler))}, max ${ms(max(s.handler))}${frame}${off}`;
+}
+
+async function main(): Promise<number> {
+  const broken: string[] = [];
+  const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'bench-ui');
+  const { settings } = fixtureAgents(workDir, { [AGENTS.reply]: 'short-reply', [AGENTS.flood]: 'flood', [AGENTS.history]: 'long-history' });
+  out(`bench:ui — the chat view in code-server + headless Chromium; ${RUNS} run(s) of each send, each in a fresh chat`);
+  const startedAt = Date.now();
+  const wb = await openWorkbench('bench-ui', { machine: { 'acp.agents': settings }, user: { 'acp.followAgent': false } });
+  out(`workbench up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  const bench = new Bench(wb);
+  const failed = async (what: string, error: unknown) => {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    broken.push(`${what}: ${message}`);
+    out(`  ${what} BROKE: ${message}`);
+    const dir = await wb.saveFailure(`bench-ui ${what}`).catch(() => undefined);
+    if (dir) out(`  (screenshot and logs in ${dir})`);
+    await bench.closeChats().catch(() => {});
+  };
+  /** Runs `run` RUNS times, printing each; a run that breaks is reported and the others go on. */
+  const repeat = async (what: string, run: () => Promise<SendRun>, print: (r: SendRun) => string[]) => {
+    const runs: SendRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      try {
+        const r = await run();
+        runs.push(r);
+        print(r).forEach((line, n) => out(`${n === 0 ? `  ${what} run ${i + 1}: ` : '    '}${line}`));
+      } catch (error) {
+        await failed(`${what} run ${i + 1}`, error);
+      }
+    }
+    return runs;
+  };
+  const floodDetails = (r: SendRun) =>
+    `first chunk visible at ${r.first === null ? '?' : ms(r.first)}; the agent wrote its ${FLOOD_UPDATES.toLocaleString('en-US')} updates in ` +
+    `${r.agentWriteMs ?? '?'} ms; longest gap between frames ${ms(r.longestFrameGap)}; ${r.longTasks.count} long tasks` +
+    `${r.longTasks.count ? ` (longest ${ms(r.longTasks.longest)}, ${ms(r.longTasks.total)} in all)` : ''}; ${r.elements} elements in the chat after`;
+
+  let replies: SendRun[] = [];
+  let floods: SendRun[] = [];
+  let clicked: SendRun[] = [];
+  let heap: HeapResult | undefined;
+  try {
+    out();
+    out(`[1] Send → visible, timed inside the chat webview: from the Enter keydown's timeStamp to the frame rendered after`);
+    out(`    the reply's last chunk (its marker) entered the DOM (requestAnimationFrame, then a task), checked visible.`);
+    replies = await repeat('short reply (12 chunks)', () => sendRun(bench, AGENTS.reply, null, REPLY_END, false), (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`]);
+    floods = await repeat(
+      `flood (${FLOOD_CHUNKS.toLocaleString('en-US')} chunks + ${FLOOD_TOOL_CALLS} tool calls)`,
+      () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, false),
+      (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)}); ${floodDetails(r)}`],
+    );
+    out();
+    out(`[2] Clicks on the composer: a press and release through CDP every ~${CLICK_EVERY_MS} ms while the flood streams (separate`);
+    out(`    runs, so the clicking does not weigh on [1]). Timed in the webview from the pointerdown's timeStamp (when the`);
+    out(`    browser took the press) to the click's handler running, and to the frame rendered after it. Baseline: 6 clicks`);
+    out(`    in the same chat, idle, before Send.`);
+    clicked = await repeat(
+      'flood with clicks',
+      () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, true),
+      (r) => [`flood visible at ${ms(r.visible)}`, clicksLine('idle, before Send', r.idleClicks!), clicksLine('during the flood', r.clicks!)],
+    );
+    out();
+    out(`[3] The chat webview's JS heap after forced GCs (CDP HeapProfiler.collectGarbage ×3, then Runtime.getHeapUsage).`);
+    try {
+      heap = await heapPart(bench);
+      if (heap.idle) out(`  idle fresh chat: ${mb(heap.idle.used)}${heap.idle.page !== undefined ? ` (page ${mb(heap.idle.page)} − without the chat ${mb(heap.idle.without!)})` : ''}`);
+      if (heap.history) {
+        const h = heap.history;
+        out(
+          `  restored chat after the ${HISTORY_UPDATES.toLocaleString('en-US')}-update session/load replay: ${mb(h.used)}` +
+            `${h.page !== undefined ? ` (page ${mb(h.page)} − without the chat ${mb(h.without!)})` : ''}; ` +
+            `reload → "${HISTORY_END}" visible in ${(h.restoreMs / 1000).toFixed(1)} s; ${h.elements} elements in the chat`,
+        );
+      }
+      const how = heap.history?.how ?? heap.idle?.how;
+      if (how) out(`  measured as: ${how}`);
+      if (heap.historyError) {
+        broken.push(`heap after the session/load replay: ${heap.historyError}`);
+        out(`  heap after the replay BROKE: ${heap.historyError}`);
+        const dir = await wb.saveFailure('bench-ui heap after replay').catch(() => undefined);
+        if (dir) out(`  (screenshot and logs in ${dir})`);
+      }
+    } catch (error) {
+      await failed('heap', error);
+    }
+  } finally {
+    await wb.close();
+  }
+
+  // ---- summary ----
+  out();
+  out('Summary (median of the runs, each run in brackets; budgets are reported, not enforced):');
+  const list = (xs: readonly number[]) => `[${xs.map(ms).join(', ')}]`;
+  if (floods.length) {
+    const v = floods.map((r) => r.visible);
+    const base = replies.length ? median(replies.map((r) => r.visible)) : undefined;
+    out(`  flood, Send → last chunk visible: ${ms(median(v))} ${list(v)} — budget ≤ ${BUDGET.floodMs} ms: ${verdict(median(v) <= BUDGET.floodMs)}`);
+    if (base !== undefined) out(`    baseline, short reply: ${ms(base)} ${list(replies.map((r) => r.visible))}; flood ÷ reply = ${(median(v) / base).toFixed(1)}×`);
+  } else {
+    out('  flood, Send → last chunk visible: no run completed');
+  }
+  const during = clicked.flatMap((r) => r.clicks?.handler ?? []);
+  const duringFrame = clicked.flatMap((r) => r.clicks?.frame ?? []);
+  const idle = clicked.flatMap((r) => r.idleClicks?.handler ?? []);
+  const idleFrame = clicked.flatMap((r) => r.idleClicks?.frame ?? []);
+  if (during.length) {
+    out(
+      `  click during the flood, press → handler: max ${ms(max(during))}, median ${ms(median(during))} (${during.length} clicks in ${clicked.length} runs) — ` +
+        `budget < ${BUDGET.clickMs} ms (max): ${verdict(max(during) < BUDGET.clickMs)}`,
+    );
+    if (idle.length) out(`    baseline, idle: max ${ms(max(idle))}, median ${ms(median(idle))}; during ÷ idle (medians) = ${(median(during) / Math.max(median(idle), 0.1)).toFixed(1)}×`);
+    if (duringFrame.length) {
+      out(
+        `  click during the flood, press → next frame: max ${ms(max(duringFrame))}, median ${ms(median(duringFrame))}` +
+          (idleFrame.length ? `; idle: max ${ms(max(idleFrame))}, median ${ms(median(idleFrame))}` : ''),
+      );
+    }
+  } else {
+    out(`  click during the flood: ${clicked.length ? 'no click landed while the flood streamed' : 'no run completed'}`);
+  }
+  if (heap?.history) {
+    const h = heap.history.used;
+    out(`  webview heap after the ${HISTORY_UPDATES.toLocaleString('en-US')}-update replay: ${mb(h)} — budget < ${BUDGET.heapMb} MB: ${verdict(h < BUDGET.heapMb * 1024 * 1024)}`);
+    if (heap.idle) out(`    baseline, idle fresh chat: ${mb(heap.idle.used)}; replayed ÷ idle = ${(h / heap.idle.used).toFixed(1)}×`);
+  } else {
+    out(`  webview heap after the replay: NOT MEASURED (see above)${heap?.idle ? `; idle fresh chat ${mb(heap.idle.used)}` : ''}`);
+  }
+  out(`  (2 cores shared with other work: expect noise. ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);
+  if (broken.length) {
+    out();
+    out(`Broken (${broken.length}), so the exit code is 1:`);
+    for (const line of broken) out(`  - ${line}`);
+    return 1;
+  }
+  return 0;
+}
+
+const watchdog = setTimeout(() => {
+  process.stderr.write(`bench:ui: still running after ${OVERALL_MS / 60_000} min; giving up\n`);
+  process.exit(1); // code-server's process group is killed by its exit hook
+}, OVERALL_MS);
+watchdog.unref();
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench:ui failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

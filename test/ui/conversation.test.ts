@@ -1,0 +1,186 @@
+// The chat view as a user reads and drives it: markdown with code actions and links, thoughts, the plan, tool
+// cards, status and usage; the composer's commands, mentions, pickers and history; the editor's "Add to Chat"
+// commands; and screenshots in light and dark themes, kept as test artifacts.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from '../lib/wait';
+import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
+
+const SCREENSHOTS = join(process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui'), 'screenshots');
+
+describe('conversation UI', function () {
+  this.timeout(120_000);
+  let workbench: Workbench;
+  const { settings } = fixtureAgents(join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'conversation'), {
+    'Fixture Showcase': 'showcase',
+    'Fixture Echo': 'prompt-echo',
+  });
+
+  before(async () => {
+    workbench = await openWorkbench('conversation', {
+      machine: { 'acp.agents': settings },
+      user: { 'files.autoSave': 'off', 'acp.followAgent': false },
+    });
+    await workbench.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      const dir = await workbench.saveFailure(this.currentTest.fullTitle());
+      process.stdout.write(`      saved the screenshot and logs to ${dir}\n`);
+    }
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  /** "ACP: New Chat" with `agent` picked; sends `text` when given. */
+  async function chatWith(agent: string, text?: string) {
+    await workbench.runCommand('ACP: New Chat');
+    await workbench.pick(agent);
+    const chat = workbench.chat();
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await message.waitFor();
+    if (text !== undefined) {
+      await message.fill(text);
+      await message.press('Enter');
+    }
+    return { chat, message };
+  }
+
+  async function screenshot(name: string) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await workbench.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  }
+
+  it('shows a whole turn: title, thought, plan, tool cards, usage, notice and markdown with highlighted code', async () => {
+    const { chat } = await chatWith('Fixture Showcase', 'fix the date test');
+    await chat.getByRole('heading', { name: 'Done' }).waitFor();
+
+    // The session title names the panel and heads the chat.
+    await workbench.page.locator('.tabs-container .tab', { hasText: 'Fixing the date test' }).waitFor();
+    await chat.getByRole('heading', { name: 'Fixing the date test', level: 1 }).waitFor();
+
+    // The thought is collapsed, with a hint of its length.
+    const thought = chat.locator('details.thought');
+    assert.match((await thought.locator('summary').textContent()) ?? '', /Thought \(\d+ words\)/);
+    assert.equal(await chat.getByText('I should read the file first').isVisible(), false, 'the thought starts collapsed');
+    await thought.locator('summary').click();
+    await chat.getByText('I should read the file first', { exact: false }).waitFor();
+
+    // The plan: a checklist with status and priority.
+    const plan = chat.getByRole('list', { name: 'Plan' });
+    assert.deepEqual(await plan.getByRole('listitem').allInnerTexts().then((items) => items.map((t) => t.replace(/\s+/g, ' ').trim())), [
+      'Read src/date.ts , done, high priority high',
+      'Fix the time zone , in progress, high priority high',
+      'Run the tests , to do, medium priority',
+    ]);
+
+    // Tool cards: articles named by their title, with status, locations, text, diff summary and raw JSON.
+    const read = chat.getByRole('article', { name: /^Read README\.md/ });
+    await read.getByRole('button', { name: 'README.md:1' }).waitFor();
+    await read.getByText('3 lines').waitFor();
+    assert.equal(await read.locator('strong', { hasText: '3 lines' }).count(), 1, 'text content is markdown');
+    await read.getByText('Input').click();
+    assert.match((await read.getByLabel('Input').textContent()) ?? '', /"path": ".*README\.md"/);
+    const edit = chat.getByRole('article', { name: 'Edit date.ts (done)' });
+    await edit.getByText('+2').waitFor();
+    await edit.getByText('−1').waitFor();
+    await edit.getByRole('button', { name: 'Open Diff of date.ts' }).waitFor();
+    await edit.getByText('Output').click();
+    assert.match((await edit.getByLabel('Output').textContent()) ?? '', /"linesChanged": 2/);
+
+    // Usage and the agent's notice.
+    const meter = chat.getByRole('meter', { name: 'Context used' });
+    assert.equal(await meter.getAttribute('aria-valuetext'), '48.2k of 200k tokens, $0.42');
+    await chat.getByText('Rate limit').waitFor();
+
+    // Markdown: a list, emphasis, and code highlighted by language.
+    await chat.getByRole('listitem').filter({ hasText: 'the test now passes' }).waitFor();
+    await chat.locator('em', { hasText: 'fix the date test' }).waitFor();
+    const code = chat.locator('.code-block code.language-ts');
+    assert.ok((await code.locator('.hljs-keyword').count()) > 0, 'the code block is highlighted');
+    // Both themes, kept as artifacts (and looked at: the colours come from the theme's variables).
+    const dark = async () => (await workbench.page.locator('.monaco-workbench.vs-dark').count()) > 0;
+    const first = (await dark()) ? 'dark' : 'light';
+    await screenshot(`conversation-${first}`);
+    await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await waitFor(async () => ((await dark()) ? 'dark' : 'light') !== first, { what: 'the other theme' });
+    await screenshot(`conversation-${first === 'dark' ? 'light' : 'dark'}`);
+    await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await waitFor(async () => ((await dark()) ? 'dark' : 'light') === first, { what: 'the first theme again' });
+  });
+
+  it('copies code, inserts it at the cursor, and opens workspace links at their line', async () => {
+    // The cursor at the end of README.md, where Insert at Cursor puts the code.
+    await workbench.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).dblclick();
+    const editor = workbench.page.locator('.editor-instance .view-lines').first();
+    await editor.click();
+    await workbench.page.keyboard.press('Control+End');
+    await workbench.page.keyboard.type('before: ');
+    const { chat } = await chatWith('Fixture Showcase', 'code please');
+    const block = chat.locator('.code-block').first();
+    await block.waitFor();
+
+    await block.getByRole('button', { name: 'Copy ts' }).click();
+    const copied = await waitFor(() => workbench.page.evaluate<string>('navigator.clipboard.readText()').then((t) => (t.includes('formatDate') ? t : '')), { what: 'the code on the clipboard' });
+    assert.equal(copied, 'export function formatDate(d: Date): string {\n  return d.toISOString().slice(0, 10); // UTC\n}\n');
+
+    await block.getByRole('button', { name: 'Insert ts at Cursor' }).click();
+    await waitFor(async () => ((await editor.textContent()) ?? '').replace(/\u00a0/g, ' ').includes('before: export function formatDate'), { what: 'the code inserted at the cursor in README.md' });
+
+    // A relative link with a line opens the workspace file there.
+    await chat.getByRole('link', { name: 'README line 3' }).click();
+    await workbench.page.locator('.statusbar-item', { hasText: /Ln 3, Col 1/ }).waitFor();
+    await workbench.runCommand('File: Revert File');
+    await waitFor(async () => !((await editor.textContent()) ?? '').includes('formatDate'), { what: 'README.md reverted' });
+  });
+
+  it('completes slash commands with their hint, and recalls earlier prompts with Up', async () => {
+    const { chat, message } = await chatWith('Fixture Showcase');
+    await message.press('/');
+    const commands = chat.getByRole('listbox', { name: 'Commands' });
+    await commands.waitFor();
+    assert.deepEqual(await commands.getByRole('option').allInnerTexts().then((t) => t.map((s) => s.replace(/\s+/g, ' '))), [
+      '/review Review the current changes — what to focus on',
+      '/init Write an AGENTS.md',
+    ]);
+    await message.press('Enter');
+    assert.equal(await message.inputValue(), '/review ');
+    await chat.getByText('what to focus on', { exact: true }).waitFor();
+    await message.pressSequentially('the tests');
+    await message.press('Enter');
+    await chat.getByRole('heading', { name: 'Done' }).waitFor();
+    await chat.getByRole('region', { name: 'You' }).getByText('/review the tests', { exact: true }).waitFor();
+    assert.equal(await message.inputValue(), '');
+    await message.press('ArrowUp');
+    assert.equal(await message.inputValue(), '/review the tests', 'Up recalls the last prompt');
+    await message.press('ArrowDown');
+    assert.equal(await message.inputValue(), '', 'Down goes back to the draft');
+  });
+
+  it('mentions a workspace file with @ and sends it as an embedded resource', async () => {
+    const { chat, message } = await chatWith('Fixture Echo');
+    await message.pressSequentially('look at @hel');
+    const files = chat.getByRole('listbox', { name: 'Files' });
+    await files.getByRole('option', { name: /hello\.ts/ }).waitFor();
+    await message.press('Enter');
+    assert.equal(await message.inputValue(), 'look at @src/hello.ts ');
+    await chat.getByRole('list', { name: 'Attached to your message' }).getByText('src/hello.ts').waitFor();
+    await message.press('Enter');
+    const reply = chat.locator('.code-block code.language-json');
+    await reply.waitFor();
+    const prompt = JSON.parse((await reply.textContent()) ?? '[]') as { type: string; text?: string; resource?: { uri: string; text: string } }[];
+    assert.equal(prompt[0]?.text, 'look at @src/hello.ts ');
+    assert.equal(prompt[1]?.type, 'resource');
+    assert.match(prompt[1]?.resource?.uri ?? '', /^file:\/\/.*\/src\/hello\.ts$/);
+    assert.equal(prompt[1]?.resource?.text, readFileSync(join(workbench.workspace, 'src', 'hello.ts'), 'utf8'));
+    // The sent message shows the attachment as a chip, and the composer has none left.
+    await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('src/hello.ts').waitFor();
+    assert.equal(await chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
+  });
+});

@@ -1,0 +1,380 @@
+// The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
+// text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
+import { memo } from 'preact/compat';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { AgentErrorView, ChipView, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../src/chat/protocol';
+import { post } from './api';
+import { renderMarkdown } from './markdown';
+import { markdownBlocks } from './state';
+
+/** Entries kept in the page; earlier ones come back with "Show earlier messages". */
+export const WINDOW = 150;
+
+interface Row {
+  readonly key: string;
+  readonly entry: EntryView;
+  readonly earlier: boolean;
+}
+
+export function Conversation(props: {
+  agent: string;
+  loaded: boolean;
+  earlier: readonly EntryView[];
+  entries: readonly EntryView[];
+  permissions: readonly PermissionView[];
+  turn: TurnView;
+  notices: readonly NoticeView[];
+  agentError: AgentErrorView | null;
+}) {
+  const { agent, earlier, entries, permissions } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const [shown, setShown] = useState(WINDOW);
+  const rows = useMemo<Row[]>(
+    () => [...earlier.map((entry) => ({ key: `e${entry.id}`, entry, earlier: true })), ...entries.map((entry) => ({ key: `n${entry.id}`, entry, earlier: false }))],
+    [earlier, entries],
+  );
+  const hidden = Math.max(0, rows.length - shown);
+  const visible = hidden > 0 ? rows.slice(hidden) : rows;
+  const byTool = useMemo(() => {
+    const map = new Map<string, PermissionView[]>();
+    for (const p of permissions) map.set(p.toolCallId, [...(map.get(p.toolCallId) ?? []), p]);
+    return map;
+  }, [permissions]);
+  const orphans = permissions.filter((p) => !entries.some((e) => e.kind === 'tool' && e.toolCallId === p.toolCallId));
+
+  // Anchored at the bottom unless the user scrolled up; while anchored, the page keeps only the last WINDOW entries.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+  useEffect(() => {
+    if (stick.current && shown > WINDOW && rows.length > 0) setShown(WINDOW);
+  }, [rows.length]);
+  const onScroll = () => {
+    const el = ref.current;
+    if (el) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 32;
+  };
+  const showEarlier = () => {
+    const el = ref.current;
+    const fromBottom = el ? el.scrollHeight - el.scrollTop : 0;
+    stick.current = false;
+    setShown((n) => n + WINDOW);
+    // Keep what the user was reading in place as the earlier entries appear above it.
+    requestAnimationFrame(() => {
+      if (el) el.scrollTop = el.scrollHeight - fromBottom;
+    });
+  };
+
+  const empty = props.loaded && rows.length === 0;
+  let dividerShown = false;
+  return (
+    <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label="Conversation" aria-live="off">
+      {empty && <p class="hint">Ask {agent} anything. Enter sends, Shift+Enter adds a line, / lists commands and @ mentions a file.</p>}
+      {hidden > 0 && (
+        <button type="button" class="show-earlier secondary" onClick={showEarlier}>
+          Show earlier messages ({hidden})
+        </button>
+      )}
+      {visible.map((row) => {
+        const divider = !row.earlier && earlier.length > 0 && !dividerShown;
+        if (divider) dividerShown = true;
+        return (
+          <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
+            {divider && (
+              <p class="divider" role="separator">
+                The agent was restarted here
+              </p>
+            )}
+            {row.entry.kind === 'message' ? (
+              <Message entry={row.entry} />
+            ) : (
+              <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
+            )}
+          </div>
+        );
+      })}
+      {orphans.map((p) => (
+        <Permission key={p.id} permission={p} agent={agent} />
+      ))}
+      {props.notices.map((n, i) => (
+        <p key={`notice${i}`} class={`agent-notice ${n.severity}`} role="note">
+          <span class={`codicon codicon-${n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'}`} aria-hidden="true" />
+          <strong>{n.title}</strong>
+          {n.description ? ` — ${n.description}` : ''}
+        </p>
+      ))}
+      <TurnStatus turn={props.turn} />
+      {props.agentError && <AgentError error={props.agentError} />}
+    </div>
+  );
+}
+
+/** Links and code buttons inside rendered markdown: the host opens, copies and inserts. */
+function onConversationClick(event: MouseEvent) {
+  const target = event.target instanceof Element ? event.target : null;
+  const link = target?.closest('a[href]');
+  if (link) {
+    event.preventDefault();
+    post({ type: 'openLink', href: link.getAttribute('href') ?? '' });
+    return;
+  }
+  const button = target?.closest('button[data-code-action]');
+  if (button) {
+    const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+    post({ type: button.getAttribute('data-code-action') === 'insert' ? 'insert' : 'copy', text: code });
+  }
+}
+
+/** One block of markdown; a block that did not change is not rendered again. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div class="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+export function Markdown({ text }: { text: string }) {
+  const blocks = markdownBlocks(text);
+  return (
+    <div class="markdown">
+      {blocks.map((block, i) => (
+        <MarkdownBlock key={i} text={block} />
+      ))}
+    </div>
+  );
+}
+
+const CHIP_ICONS: Record<ChipView['kind'], string> = { file: 'file', selection: 'selection', image: 'file-media', link: 'link', audio: 'unmute' };
+
+export function Chip({ kind, label, onRemove }: { kind: ChipView['kind']; label: string; onRemove?: () => void }) {
+  return (
+    <span class="chip" role="listitem">
+      <span class={`codicon codicon-${CHIP_ICONS[kind]}`} aria-hidden="true" />
+      <span class="chip-label">{label}</span>
+      {onRemove && (
+        <button type="button" class="icon-button" aria-label={`Remove ${label}`} title="Remove" onClick={onRemove}>
+          <span class="codicon codicon-close" aria-hidden="true" />
+        </button>
+      )}
+    </span>
+  );
+}
+
+const Message = memo(function Message({ entry }: { entry: MessageView }) {
+  if (entry.text === '' && entry.chips.length === 0) return null;
+  if (entry.role === 'thought') {
+    const words = entry.text.trim().split(/\s+/).length;
+    return (
+      <details class="message thought">
+        <summary>
+          <span class="codicon codicon-lightbulb" aria-hidden="true" />
+          Thought <span class="quiet">({words === 1 ? '1 word' : `${words} words`})</span>
+        </summary>
+        <Markdown text={entry.text} />
+      </details>
+    );
+  }
+  const user = entry.role === 'user';
+  return (
+    <section class={`message ${entry.role}`} aria-label={user ? 'You' : 'Agent'}>
+      <div class="role" aria-hidden="true">
+        {user ? 'You' : 'Agent'}
+      </div>
+      {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
+      {entry.chips.length > 0 && (
+        <div class="chips" role="list" aria-label="Attachments">
+          {entry.chips.map((chip, i) => (
+            <Chip key={i} kind={chip.kind} label={chip.label} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+});
+
+const STATUS: Record<ToolView['status'], { text: string; icon: string }> = {
+  pending: { text: 'pending', icon: 'circle-large-outline' },
+  in_progress: { text: 'running', icon: 'loading codicon-modifier-spin' },
+  completed: { text: 'done', icon: 'pass' },
+  failed: { text: 'failed', icon: 'error' },
+  cancelled: { text: 'cancelled', icon: 'circle-slash' },
+};
+
+const KIND_ICONS: Record<string, string> = {
+  read: 'file',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'settings-gear',
+};
+
+const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
+  const status = STATUS[entry.status];
+  const card = { toolCallId: entry.toolCallId };
+  return (
+    <article class={`tool ${entry.status}`} aria-label={`${entry.title} (${status.text})`}>
+      <div class="tool-head">
+        <span class={`codicon codicon-${KIND_ICONS[entry.toolKind] ?? 'tools'} tool-kind`} aria-hidden="true" />
+        <span class="tool-title">{entry.title}</span>
+        <span class="tool-status">
+          <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />
+          {status.text}
+        </span>
+      </div>
+      {entry.locations.length > 0 && (
+        <div class="tool-links">
+          {entry.locations.map((label, index) => (
+            <button key={`l${index}`} type="button" class="link" title={`Open ${label}`} onClick={() => post({ type: 'openLocation', ...card, index })}>
+              {label}
+            </button>
+          ))}
+        </div>
+      )}
+      {entry.content.map((text, i) => (
+        <Markdown key={`c${i}`} text={text} />
+      ))}
+      {entry.diffs.map((diff, index) => (
+        <div key={`d${index}`} class="tool-diff">
+          <span class="codicon codicon-diff" aria-hidden="true" />
+          <span class="diff-label">
+            {diff.created ? 'New file' : 'Edit'}: {diff.label}
+          </span>
+          <span class="diff-added" aria-label={`${diff.added} lines added`}>
+            +{diff.added}
+          </span>
+          <span class="diff-removed" aria-label={`${diff.removed} lines removed`}>
+            −{diff.removed}
+          </span>
+          <button type="button" class="secondary" aria-label={`Open Diff of ${diff.label}`} onClick={() => post({ type: 'showDiff', ...card, index })}>
+            Open Diff
+          </button>
+        </div>
+      ))}
+      {entry.terminals.map((terminal) => (
+        <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => post({ type: 'showTerminal', ...card, terminalId: terminal.id })} />
+      ))}
+      {entry.rawInput !== undefined && <Raw label="Input" text={entry.rawInput} />}
+      {entry.rawOutput !== undefined && <Raw label="Output" text={entry.rawOutput} />}
+      {permissions?.map((p) => (
+        <Permission key={p.id} permission={p} agent={agent} />
+      ))}
+      {entry.autoAnswer && <p class="tool-note">{entry.autoAnswer}</p>}
+    </article>
+  );
+});
+
+function Raw({ label, text }: { label: string; text: string }) {
+  return (
+    <details class="raw">
+      <summary>{label}</summary>
+      <pre aria-label={label}>{text}</pre>
+    </details>
+  );
+}
+
+function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; title: string; onShow: () => void }) {
+  return (
+    <div class="terminal">
+      <pre aria-label={`Output of ${title}`}>
+        {terminal.truncated ? '…\n' : ''}
+        {terminal.output}
+      </pre>
+      <div class="terminal-foot">
+        <span>{terminal.exit ?? 'running…'}</span>
+        <button type="button" class="secondary" onClick={onShow}>
+          Show in Terminal
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const OPTION_HINTS: Record<string, string> = {
+  allow_once: 'Allow this time',
+  allow_always: 'Allow, and remember it for this kind of tool call',
+  reject_once: 'Reject this time',
+  reject_always: 'Reject, and remember it for this kind of tool call',
+};
+
+function Permission({ permission, agent }: { permission: PermissionView; agent: string }) {
+  return (
+    <div class="permission" role="group" aria-label={`Permission: ${permission.title}`}>
+      <p>
+        <span class="codicon codicon-shield" aria-hidden="true" /> {agent} asks permission — {permission.kindLabel}: <strong>{permission.title}</strong>
+      </p>
+      <div class="actions">
+        {permission.options.map((o) => (
+          <button
+            key={o.optionId}
+            type="button"
+            class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
+            data-kind={o.kind}
+            title={OPTION_HINTS[o.kind]}
+            onClick={() => post({ type: 'permission', id: permission.id, optionId: o.optionId })}
+          >
+            {o.name}
+          </button>
+        ))}
+        {permission.hasDiff && (
+          <button type="button" class="secondary" onClick={() => post({ type: 'showDiff', toolCallId: permission.toolCallId, index: 0 })}>
+            Show Diff
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+const STOP_TEXT: Record<string, string> = {
+  cancelled: 'Stopped.',
+  max_tokens: 'The agent stopped: it reached its token limit.',
+  max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
+  refusal: 'The agent refused. Your message and everything after it were left out of the agent’s context.',
+};
+
+function TurnStatus({ turn }: { turn: TurnView }) {
+  if (turn.phase === 'running' || turn.phase === 'awaiting-user') {
+    return (
+      <p class="status busy">
+        <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />
+        {turn.phase === 'running' ? 'Working…' : 'Waiting for your answer…'}
+      </p>
+    );
+  }
+  if (turn.phase === 'cancelling') return <p class="status">Stopping…</p>;
+  if (turn.error) {
+    return (
+      <p class="status error" role="alert">
+        The turn failed: {turn.error}
+      </p>
+    );
+  }
+  const text = turn.stopReason ? STOP_TEXT[turn.stopReason] : undefined;
+  return text ? (
+    <p class={`status ${turn.stopReason === 'refusal' ? 'refusal' : ''}`} role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
+function AgentError({ error }: { error: AgentErrorView }) {
+  return (
+    <section class="agent-error" role="alert" aria-label="Agent stopped">
+      <p>
+        <span class="codicon codicon-error" aria-hidden="true" /> {error.message}
+      </p>
+      {error.stderr.length > 0 && <pre aria-label="The agent's last stderr lines">{error.stderr.join('\n')}</pre>}
+      <div class="actions">
+        <button type="button" class="primary" onClick={() => post({ type: 'restart' })}>
+          Restart Agent
+        </button>
+        <button type="button" class="secondary" onClick={() => post({ type: 'showLog' })}>
+          Show Log
+        </button>
+      </div>
+    </section>
+  );
+}

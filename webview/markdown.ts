@@ -1,0 +1,82 @@
+// Agent markdown to HTML, safely: markdown-it with raw HTML off (any tag in agent text is shown as text), links
+// only to web, mail and file addresses (everything else stays text), no remote images, and code blocks highlighted
+// by highlight.js with Copy and Insert at Cursor buttons. Clicks on links and buttons are handled by the view.
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import c from 'highlight.js/lib/languages/c';
+import cpp from 'highlight.js/lib/languages/cpp';
+import csharp from 'highlight.js/lib/languages/csharp';
+import css from 'highlight.js/lib/languages/css';
+import diff from 'highlight.js/lib/languages/diff';
+import go from 'highlight.js/lib/languages/go';
+import java from 'highlight.js/lib/languages/java';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import kotlin from 'highlight.js/lib/languages/kotlin';
+import markdown from 'highlight.js/lib/languages/markdown';
+import php from 'highlight.js/lib/languages/php';
+import python from 'highlight.js/lib/languages/python';
+import ruby from 'highlight.js/lib/languages/ruby';
+import rust from 'highlight.js/lib/languages/rust';
+import shell from 'highlight.js/lib/languages/shell';
+import sql from 'highlight.js/lib/languages/sql';
+import swift from 'highlight.js/lib/languages/swift';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
+import yaml from 'highlight.js/lib/languages/yaml';
+import MarkdownIt from 'markdown-it';
+
+const languages = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
+for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
+
+/** Code longer than this is shown without highlighting (it would cost more than it gives while streaming). */
+const HIGHLIGHT_LIMIT = 100_000;
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+// `![alt](url)` would fetch from anywhere; the CSP blocks it anyway, so show it as the link it is.
+md.disable('image');
+
+const SAFE_LINK = /^(https?:|mailto:|file:)/i;
+/** Web, mail and file links, and links without a scheme (relative paths, `#L12`); nothing else becomes a link. */
+md.validateLink = (url: string): boolean => {
+  const trimmed = url.trim();
+  if (SAFE_LINK.test(trimmed)) return true;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed);
+  return scheme === null || /^[a-z]:[\\/]/i.test(trimmed); // a Windows drive letter is not a scheme
+};
+
+const escape = md.utils.escapeHtml;
+
+md.renderer.rules['fence'] = (tokens, index) => {
+  const token = tokens[index];
+  if (!token) return '';
+  const language = token.info.trim().split(/\s+/)[0] ?? '';
+  const code = token.content;
+  let body: string;
+  if (language && hljs.getLanguage(language) && code.length <= HIGHLIGHT_LIMIT) {
+    body = hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  } else {
+    body = escape(code);
+  }
+  const label = language ? escape(language) : 'code';
+  return (
+    `<div class="code-block">` +
+    `<div class="code-toolbar"><span class="code-language">${label}</span>` +
+    `<button type="button" class="icon-button" data-code-action="copy" title="Copy" aria-label="Copy ${label}"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
+    `<button type="button" class="icon-button" data-code-action="insert" title="Insert at Cursor" aria-label="Insert ${label} at Cursor"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
+    `</div><pre><code class="hljs${language ? ` language-${escape(language)}` : ''}">${body}</code></pre></div>`
+  );
+};
+
+// Links carry their target for the view's click handler; the webview never navigates by itself.
+const defaultLinkOpen = md.renderer.rules['link_open'] ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+md.renderer.rules['link_open'] = (tokens, index, options, env, self) => {
+  const token = tokens[index];
+  const href = token?.attrGet('href') ?? '';
+  token?.attrSet('title', href);
+  return defaultLinkOpen(tokens, index, options, env, self);
+};
+
+export function renderMarkdown(text: string): string {
+  return md.render(text);
+}

@@ -1,0 +1,167 @@
+// The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
+// protocol logic: it shows what the host sends and keeps only what the user is writing.
+import type { AgentErrorView, AttachmentView, EntryView, FileMatch, HostMessage, PermissionView, SessionView, TurnView } from '../src/chat/protocol';
+
+export interface ChatState {
+  readonly loaded: boolean;
+  readonly agent: string;
+  /** What the serializer needs after a reload (kept in the webview's state by the view). */
+  readonly restore?: { readonly agent: string; readonly sessionId: string; readonly cwd: string };
+  readonly earlier: readonly EntryView[];
+  readonly entries: readonly EntryView[];
+  readonly turn: TurnView;
+  readonly permissions: readonly PermissionView[];
+  readonly agentError: AgentErrorView | null;
+  readonly session: SessionView;
+  readonly attachments: readonly AttachmentView[];
+  readonly notice?: string;
+  readonly draft: string;
+  /** Bumped when the composer should take focus (an attachment came from the editor). */
+  readonly focusRequest: number;
+  /** The latest answer to a file search, for `@` completions. */
+  readonly files?: { readonly requestId: number; readonly files: readonly FileMatch[] };
+}
+
+export type LocalAction =
+  | { readonly type: 'draft'; readonly text: string }
+  /** The composer sent its draft. */
+  | { readonly type: 'sent' }
+  /** A line the view says itself (an image it could not attach). */
+  | { readonly type: 'localNotice'; readonly text: string | undefined };
+
+export type Action = HostMessage | LocalAction;
+
+export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
+
+export function initialState(draft = ''): ChatState {
+  return {
+    loaded: false,
+    agent: '',
+    earlier: [],
+    entries: [],
+    turn: { phase: 'idle' },
+    permissions: [],
+    agentError: null,
+    session: EMPTY_SESSION,
+    attachments: [],
+    draft,
+    focusRequest: 0,
+  };
+}
+
+export function reduce(state: ChatState, action: Action): ChatState {
+  switch (action.type) {
+    case 'state': {
+      const { type: _type, notice, restore, ...rest } = action;
+      void _type;
+      const next: ChatState = { ...state, ...rest, loaded: true, files: undefined };
+      return withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore);
+    }
+    case 'update': {
+      let entries = state.entries;
+      if (action.entries.length > 0) {
+        const next = entries.slice();
+        for (const { index, entry } of action.entries) {
+          // Entries only ever grow at the end; an index past it would leave holes.
+          if (index <= next.length) next[index] = entry;
+        }
+        entries = next;
+      }
+      return {
+        ...state,
+        entries,
+        turn: action.turn ?? state.turn,
+        permissions: action.permissions ?? state.permissions,
+        agentError: action.agentError === undefined ? state.agentError : action.agentError,
+        session: action.session ?? state.session,
+      };
+    }
+    case 'sendFailed':
+      // The draft comes back, keeping anything typed since.
+      return {
+        ...state,
+        draft: state.draft.trim() === '' ? action.text : `${action.text}\n${state.draft}`,
+        notice: `Not sent: ${action.reason}.`,
+      };
+    case 'notice':
+      return withOptional(state, 'notice', action.text === '' ? undefined : action.text);
+    case 'attachments':
+      return { ...state, attachments: action.attachments, focusRequest: action.focus ? state.focusRequest + 1 : state.focusRequest };
+    case 'files':
+      return { ...state, files: { requestId: action.requestId, files: action.files } };
+    case 'draft':
+      return { ...state, draft: action.text };
+    case 'sent':
+      return withOptional({ ...state, draft: '' }, 'notice', undefined);
+    case 'localNotice':
+      return withOptional(state, 'notice', action.text);
+  }
+}
+
+/** Sets or removes an optional key (so `exactOptionalPropertyTypes`-style state never holds `undefined` values). */
+function withOptional<K extends 'notice' | 'restore'>(state: ChatState, key: K, value: ChatState[K] | undefined): ChatState {
+  if (value === undefined) {
+    if (!(key in state)) return state;
+    const copy: Record<string, unknown> = { ...state };
+    delete copy[key];
+    return copy as unknown as ChatState;
+  }
+  return { ...state, [key]: value };
+}
+
+/** The user's earlier prompts, latest last, for Up in the composer. */
+export function promptHistory(state: ChatState): string[] {
+  const prompts: string[] = [];
+  for (const entry of [...state.earlier, ...state.entries]) {
+    if (entry.kind === 'message' && entry.role === 'user' && entry.text.trim() !== '' && prompts[prompts.length - 1] !== entry.text) prompts.push(entry.text);
+  }
+  return prompts;
+}
+
+/**
+ * Splits a long markdown text into blocks that can be rendered apart: at blank lines outside code fences, once a
+ * block has `min` characters. A cut depends only on the text before it, so while a message streams, every block
+ * but the last stays the same and is not rendered again.
+ */
+export function markdownBlocks(text: string, min = 4096): string[] {
+  if (text.length < 2 * min) return [text];
+  const blocks: string[] = [];
+  let start = 0;
+  let fence: string | undefined;
+  let lineStart = 0;
+  while (lineStart < text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    const line = text.slice(lineStart, lineEnd);
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+    } else if (fence === undefined && line.trim() === '' && lineEnd < text.length && lineStart - start >= min) {
+      blocks.push(text.slice(start, lineEnd + 1));
+      start = lineEnd + 1;
+    }
+    lineStart = lineEnd + 1;
+  }
+  blocks.push(text.slice(start));
+  return blocks;
+}
+
+/** "12.3k" */
+export function compactNumber(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 100_000 ? 1 : 0).replace(/\.0$/, '')}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+/** The completion the composer offers for what is before the caret: a slash command, a file mention, or none. */
+export type Completion = { readonly kind: 'command'; readonly query: string } | { readonly kind: 'file'; readonly query: string; readonly start: number } | undefined;
+
+export function completionAt(draft: string, caret: number): Completion {
+  const before = draft.slice(0, caret);
+  const command = /^\/([^\s/]*)$/.exec(before);
+  if (command) return { kind: 'command', query: command[1] ?? '' };
+  const mention = /(^|\s)@([^\s@]*)$/.exec(before);
+  if (mention) return { kind: 'file', query: mention[2] ?? '', start: before.length - (mention[2] ?? '').length - 1 };
+  return undefined;
+}
