@@ -14,6 +14,7 @@
 //      minus without it.
 //
 // Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send.
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';
 import { FLOOD_CHUNKS, FLOOD_END, FLOOD_START, FLOOD_TOOL_CALLS, HISTORY_END, HISTORY_UPDATES, REPLY_END } from '../fixtures/lib/benchScenarios';
@@ -43,6 +44,7 @@ const median = (xs: readonly number[]) => {
 };
 const max = (xs: readonly number[]) => Math.max(...xs);
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'OVER');
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
 
 /** A bounded wait: the promise, or an error that says what did not happen. */
@@ -341,14 +343,54 @@ async function reloadWindow(bench: Bench): Promise<void> {
 
 interface HeapResult {
   idle?: { used: number; how: string; page?: number; without?: number };
+  idleError?: string;
   history?: { used: number; how: string; page?: number; without?: number; restoreMs: number; elements: number };
   historyError?: string;
+}
+
+async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | 'historyError'>> {
+  const chat = await bench.newChat(AGENTS.history);
+  const message = bench.message(chat);
+  await message.fill('Hello there.');
+  await message.press('Enter');
+  await chat.getByText('Hello', { exact: true }).first().waitFor({ timeout: 30_000 });
+  await bench.turnEnded(chat);
+  const started = Date.now();
+  await reloadWindow(bench);
+  const restored = bench.wb.chat();
+  try {
+    await bench.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
+  } catch {
+    return { historyError: 'after the window reload no chat webview came back within 60 s: the chat panel was not restored (is there a webview serializer for it?)' };
+  }
+  try {
+    await restored.getByText(HISTORY_END).first().waitFor({ state: 'visible', timeout: 120_000 });
+  } catch (error) {
+    const text = await restored
+      .locator('body')
+      .innerText({ timeout: 5000 })
+      .catch(() => '(unreadable)');
+    return {
+      historyError:
+        `the chat webview came back after the reload, but the replayed history's last text "${HISTORY_END}" was not visible within 120 s ` +
+        `(${error instanceof Error ? error.message.split('\n')[0] : String(error)}). The webview shows: ${JSON.stringify(text.slice(0, 300))}`,
+    };
+  }
+  const restoreMs = Date.now() - started;
+  await sleep(1000); // let the replay's last posts settle
+  const elements = await restored.locator(':root').evaluate(countElements);
+  const heap = new Heap(bench.page);
+  try {
+    return { history: { ...(await chatHeap(bench, heap)), restoreMs, elements } };
+  } finally {
+    await heap.dispose();
+  }
 }
 
 async function heapPart(bench: Bench): Promise<HeapResult> {
   const result: HeapResult = {};
   // Baseline: an idle fresh chat.
-  {
+  try {
     await bench.newChat(AGENTS.reply);
     await sleep(1000);
     const heap = new Heap(bench.page);
@@ -357,47 +399,15 @@ async function heapPart(bench: Bench): Promise<HeapResult> {
     } finally {
       await heap.dispose();
     }
-    if (await bench.page.locator('iframe.webview.ready').count()) await bench.closeChats();
+  } catch (error) {
+    result.idleError = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
   }
+  if (await bench.page.locator('iframe.webview.ready').count()) await bench.closeChats();
   // The long history: a chat with one message, then a window reload; the chat should restore and replay.
-  {
-    const chat = await bench.newChat(AGENTS.history);
-    const message = bench.message(chat);
-    await message.fill('Hello there.');
-    await message.press('Enter');
-    await chat.getByText('Hello', { exact: true }).first().waitFor({ timeout: 30_000 });
-    await bench.turnEnded(chat);
-    const started = Date.now();
-    await reloadWindow(bench);
-    const restored = bench.wb.chat();
-    try {
-      await bench.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
-    } catch {
-      result.historyError =
-        'after the window reload no chat webview came back within 60 s: the chat panel was not restored (is there a webview serializer for it?)';
-      return result;
-    }
-    try {
-      await restored.getByText(HISTORY_END).first().waitFor({ state: 'visible', timeout: 120_000 });
-    } catch (error) {
-      const text = await restored
-        .locator('body')
-        .innerText({ timeout: 5000 })
-        .catch(() => '(unreadable)');
-      result.historyError =
-        `the chat webview came back after the reload, but the replayed history's last text "${HISTORY_END}" was not visible within 120 s ` +
-        `(${error instanceof Error ? error.message.split('\n')[0] : String(error)}). The webview shows: ${JSON.stringify(text.slice(0, 300))}`;
-      return result;
-    }
-    const restoreMs = Date.now() - started;
-    await sleep(1000); // let the replay's last posts settle
-    const elements = await restored.locator(':root').evaluate(countElements);
-    const heap = new Heap(bench.page);
-    try {
-      result.history = { ...(await chatHeap(bench, heap)), restoreMs, elements };
-    } finally {
-      await heap.dispose();
-    }
+  try {
+    Object.assign(result, await historyHeap(bench));
+  } catch (error) {
+    result.historyError = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
   }
   return result;
 }
@@ -417,7 +427,7 @@ async function main(): Promise<number> {
   out(`bench:ui — the chat view in code-server + headless Chromium; ${RUNS} run(s) of each send, each in a fresh chat`);
   const startedAt = Date.now();
   const wb = await openWorkbench('bench-ui', { machine: { 'acp.agents': settings }, user: { 'acp.followAgent': false } });
-  out(`workbench up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  out(`workbench up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; load average ${load()}`);
   const bench = new Bench(wb);
   const failed = async (what: string, error: unknown) => {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -485,6 +495,10 @@ async function main(): Promise<number> {
       }
       const how = heap.history?.how ?? heap.idle?.how;
       if (how) out(`  measured as: ${how}`);
+      if (heap.idleError) {
+        broken.push(`heap of an idle chat: ${heap.idleError}`);
+        out(`  heap of an idle chat BROKE: ${heap.idleError}`);
+      }
       if (heap.historyError) {
         broken.push(`heap after the session/load replay: ${heap.historyError}`);
         out(`  heap after the replay BROKE: ${heap.historyError}`);
@@ -536,7 +550,8 @@ async function main(): Promise<number> {
   } else {
     out(`  webview heap after the replay: NOT MEASURED (see above)${heap?.idle ? `; idle fresh chat ${mb(heap.idle.used)}` : ''}`);
   }
-  out(`  (2 cores shared with other work: expect noise. ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);
+  out(`  (Noise: the agent, code-server and Chromium share this machine's CPUs with whatever else runs; load average now ${load()}.`);
+  out(`  ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);
   if (broken.length) {
     out();
     out(`Broken (${broken.length}), so the exit code is 1:`);

@@ -124,9 +124,12 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         return chat;
       },
       async pick(label) {
+        // Filter by typing, then take the row with the keyboard: a hover on another row can cover it for a click.
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
         await row.waitFor();
-        await row.click();
+        await page.locator('.quick-input-widget .quick-input-box input').fill(label);
+        await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor();
+        await page.keyboard.press('Enter');
       },
       async saveFailure(testTitle) {
         const dir = join(outputDir, testTitle.replace(/[^\w.-]+/g, '-').slice(0, 120));
