@@ -62,11 +62,11 @@ describe('editor bridge UI', function () {
     // The diff opened without taking focus; VS Code shows title actions for the group the user is in.
     await workbench.page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: /^after$/ }).first().click();
     await workbench.page.locator('.editor-actions').getByRole('button', { name: 'Accept Edit' }).click();
-    await chat.getByText('fs/write_text_file:{}').waitFor();
+    await chat.getByRole('log').getByText('fs/write_text_file:{}').waitFor();
     assert.equal(readFileSync(file, 'utf8'), 'after\n');
 
     await toast('Fixture Calls wants to edit review.txt').getByRole('button', { name: 'Reject' }).click();
-    await chat.getByText('the user rejected the edit to').waitFor();
+    await chat.getByRole('log').getByText('the user rejected the edit to').waitFor();
     await tab('review.txt (agent edit)').waitFor({ state: 'detached' });
   });
 
@@ -89,7 +89,7 @@ describe('editor bridge UI', function () {
 
     // Answered in the chat: the badge goes, and the stale notification's buttons do nothing.
     await chat.getByRole('group', { name: 'Permission: Edit config.json' }).getByRole('button', { name: 'Allow', exact: true }).click();
-    await chat.getByText('session/request_permission:{"outcome":{"outcome":"selected","optionId":"allow"}}').waitFor();
+    await chat.getByRole('log').getByText('session/request_permission:{"outcome":{"outcome":"selected","optionId":"allow"}}').waitFor();
     await tab('(1) Fixture Calls').waitFor({ state: 'detached' });
     await question.getByRole('button', { name: 'Reject', exact: true }).click();
     await chat.getByRole('article', { name: /^Edit config\.json/ }).waitFor();
@@ -110,7 +110,7 @@ describe('editor bridge UI', function () {
     const back = toast('While VS Code was in the background, Fixture Calls is waiting for your permission.');
     await back.getByRole('button', { name: 'Show Chat' }).waitFor();
     await workbench.chat().getByRole('group', { name: 'Permission: npm run deploy' }).getByRole('button', { name: 'Reject', exact: true }).click();
-    await workbench.chat().getByText('session/request_permission:{"outcome":{"outcome":"selected","optionId":"reject"}}').waitFor();
+    await workbench.chat().getByRole('log').getByText('session/request_permission:{"outcome":{"outcome":"selected","optionId":"reject"}}').waitFor();
   });
 
   it('remembers an "always" answer as a rule that answers the next request, and revokes it from Manage Permission Rules', async () => {

@@ -51,7 +51,7 @@ describe('chat UI', function () {
     await message.press('Enter');
 
     // "thinking" is streamed while the turn is still running: the Stop button proves the turn has not ended.
-    await chat.getByText('thinking').waitFor();
+    await chat.getByRole('log').getByText('thinking').waitFor();
     const stop = chat.getByRole('button', { name: 'Stop' });
     await stop.waitFor();
     assert.equal(await message.inputValue(), '', 'the sent message left the composer');
@@ -73,7 +73,7 @@ describe('chat UI', function () {
     await toast.waitFor();
     await toast.getByRole('button', { name: 'Always Allow' }).click();
 
-    await chat.getByText('outcome:always').waitFor();
+    await chat.getByRole('log').getByText('outcome:always').waitFor();
     await chat.getByRole('button', { name: 'Send' }).waitFor();
     const sent = readFileSync(agents['Fixture Permission']!.recordFile, 'utf8')
       .split('\n')

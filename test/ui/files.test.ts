@@ -45,9 +45,9 @@ describe('files UI', function () {
     ]);
     const question = `Fixture Calls wants to read ${file}, which is outside the workspace folders.`;
     await toast(question).getByRole('button', { name: 'Allow Once' }).click();
-    await chat.getByText('fs/read_text_file:{"content":"outside the workspace\\n"}').waitFor();
+    await chat.getByRole('log').getByText('fs/read_text_file:{"content":"outside the workspace\\n"}').waitFor();
     await toast(question).getByRole('button', { name: 'Deny' }).click();
-    await chat.getByText(`the user did not allow reading ${file}, which is outside the workspace folders`).waitFor();
+    await chat.getByRole('log').getByText(`the user did not allow reading ${file}, which is outside the workspace folders`).waitFor();
     await workbench.runCommand('View: Close All Editors');
   });
 
@@ -62,7 +62,7 @@ describe('files UI', function () {
 
     const chat = await sendCalls([{ method: 'fs/write_text_file', params: { path: file, content: 'the agent wrote this\n' } }]);
     await toast('Fixture Calls wants to overwrite README.md, which has unsaved changes it has not read.').getByRole('button', { name: 'Keep My Changes' }).click();
-    await chat.getByText('that you have not read, and kept them; the file was not written').waitFor();
+    await chat.getByRole('log').getByText('that you have not read, and kept them; the file was not written').waitFor();
     assert.doesNotMatch(readFileSync(file, 'utf8'), /the agent wrote this/);
     await workbench.page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor();
     const shown = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' '); // Monaco renders spaces as nbsp

@@ -44,17 +44,24 @@ async function toolchain(): Promise<Toolchain> {
   return fromHarness ? (JSON.parse(fromHarness) as Toolchain) : ensureToolchain({ browser: true });
 }
 
-/** The `acp.agents` value for fixture agents keyed by display name; each records what it receives. */
-export function fixtureAgents(workDir: string, agents: Record<string, string>): { settings: Record<string, unknown>; agents: Record<string, FixtureAgentEntry> } {
+/**
+ * The `acp.agents` value for fixture agents keyed by display name: a scenario, or a scenario with more environment.
+ * Each records what it receives.
+ */
+export function fixtureAgents(
+  workDir: string,
+  agents: Record<string, string | { scenario: string; env: Record<string, string> }>,
+): { settings: Record<string, unknown>; agents: Record<string, FixtureAgentEntry> } {
   const entries: Record<string, FixtureAgentEntry> = {};
   const settings: Record<string, unknown> = {};
-  for (const [name, scenario] of Object.entries(agents)) {
-    const recordFile = join(workDir, `record-${scenario}.jsonl`);
+  for (const [name, agent] of Object.entries(agents)) {
+    const { scenario, env } = typeof agent === 'string' ? { scenario: agent, env: {} } : agent;
+    const recordFile = join(workDir, `record-${name.replace(/\W+/g, '-')}.jsonl`);
     entries[name] = { scenario, recordFile };
     settings[name] = {
       command: process.execPath,
       args: [FIXTURE_AGENT, '--scenario', scenario],
-      env: { ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '300000' },
+      env: { ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '300000', ...env },
     };
   }
   return { settings, agents: entries };
