@@ -78,12 +78,12 @@ describe('chat safety and restore UI', function () {
     for (const payload of XSS_PAYLOADS.slice(0, 4)) {
       assert.ok((await chat.getByRole('article', { name: payload, exact: false }).count()) > 0, `a tool card is named by ${payload}`);
     }
-    await chat.getByRole('button', { name: XSS_PAYLOADS[1] }).waitFor();
+    await chat.getByRole('button', { name: XSS_PAYLOADS[1], exact: true }).waitFor();
     await chat.getByRole('list', { name: 'Plan' }).getByText(XSS_PAYLOADS[0]!).waitFor();
     await chat.getByRole('log').getByText('[command link](command:workbench.action.terminal.new)').waitFor();
     await workbench.page.locator('.tabs-container .tab', { hasText: '<img src=x' }).waitFor();
     // Answer the request (its button is named by a payload) so the turn ends.
-    await chat.getByRole('button', { name: XSS_PAYLOADS[4] }).click();
+    await chat.getByRole('button', { name: XSS_PAYLOADS[4], exact: true }).click();
     await chat.getByRole('button', { name: 'Send' }).waitFor();
   });
 
