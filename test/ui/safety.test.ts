@@ -53,9 +53,9 @@ describe('chat safety and restore UI', function () {
     const report = await chat.locator('body').evaluate((body) => {
       const doc = body.ownerDocument;
       const root = doc.getElementById('root');
-      const all: { tagName: string; attributes: Iterable<{ name: string }>; getAttribute(name: string): string | null }[] = [...root.querySelectorAll('*')];
+      const all: { tagName: string; attributes: Iterable<{ name: string }>; getAttribute(name: string): string | null }[] = [...(root?.querySelectorAll('*') ?? [])];
       return {
-        ran: Number(doc.defaultView.__xss ?? 0),
+        ran: Number((doc.defaultView as unknown as { __xss?: number } | null)?.__xss ?? 0),
         title: String(doc.title),
         // VS Code adds its own script to a webview's document; none may carry the agent's text.
         agentScripts: [...doc.querySelectorAll('script')].filter((el: { textContent: string | null }) => (el.textContent ?? '').includes('__xss')).length,
