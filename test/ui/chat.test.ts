@@ -96,5 +96,15 @@ describe('chat UI', function () {
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.getByText('Not sent: the agent is not running').waitFor();
     assert.equal(await message.inputValue(), 'are you there?', 'the draft is given back');
+
+    // Restart Agent: a new process; this agent cannot reopen the session it lost, so the chat says so and keeps
+    // the earlier messages above a divider.
+    await error.getByRole('button', { name: 'Restart Agent' }).click();
+    await chat.getByText('Fixture Crash could not reopen this conversation, so this is a new session', { exact: false }).waitFor();
+    await error.waitFor({ state: 'detached' });
+    await chat.getByRole('separator').getByText('The agent was restarted here').waitFor();
+    await chat.getByRole('region', { name: 'You' }).getByText('go', { exact: true }).waitFor();
+    await chat.getByRole('button', { name: 'Send' }).click();
+    await chat.getByRole('log').getByText('working').nth(1).waitFor();
   });
 });
