@@ -10,7 +10,7 @@ import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { attachmentView, buildPrompt, imageRefusal, type Attachment, type NewAttachment } from './prompt';
-import { HostMessage, IMAGE_TYPES, MAX_IMAGE_BYTES, WebviewMessage, type AgentErrorView, type EntryView, type FileMatch } from './protocol';
+import { HostMessage, IMAGE_TYPES, MAX_IMAGE_BYTES, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
@@ -212,8 +212,17 @@ export class ChatPanel implements vscode.Disposable {
     return this.current?.client.accepts ?? NO_ACCEPTS;
   }
 
-  /** Sends a message as the user would from the composer; rejects when it cannot be sent. */
-  async send(text: string, attachments: readonly Attachment[] = []): Promise<S.StopReason> {
+  /** What is attached to the message being written. */
+  get pendingAttachments(): readonly AttachmentView[] {
+    return this.attachments.map(attachmentView);
+  }
+
+  /** Sends a message as the user would from the composer, with everything attached; rejects when it cannot be sent. */
+  send(text: string): Promise<S.StopReason> {
+    return this.sendWith(text, this.attachments.map((a) => a.id));
+  }
+
+  private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
     const session = this.current;
     if (!session) throw new PromptRefusedError(`${this.agentName} is not connected yet`);
     const files = new Map<string, string | undefined>();
@@ -312,17 +321,27 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private sendFromComposer(text: string, ids: readonly string[]): void {
+    this.notice = undefined; // the composer clears it as it sends
+    this.sendWith(text, ids).catch((error: unknown) => {
+      // An error answer from the agent already shows in the turn; a refused send gives the draft back.
+      if (error instanceof PromptRefusedError) this.post({ type: 'sendFailed', text, reason: errorMessage(error) });
+    });
+  }
+
+  /** Sends with the chosen attachments, which leave the composer; a refused send gives them back. */
+  private async sendWith(text: string, ids: readonly string[]): Promise<S.StopReason> {
     const chosen = this.attachments.filter((a) => ids.includes(a.id));
     this.attachments = this.attachments.filter((a) => !ids.includes(a.id));
-    this.notice = undefined; // the composer clears it as it sends
     this.postAttachments(false);
-    this.send(text, chosen).catch((error: unknown) => {
-      // An error answer from the agent already shows in the turn; a refused send gives the draft back.
-      if (!(error instanceof PromptRefusedError)) return;
-      this.attachments = [...chosen, ...this.attachments];
-      this.postAttachments(false);
-      this.post({ type: 'sendFailed', text, reason: errorMessage(error) });
-    });
+    try {
+      return await this.sendPrompt(text, chosen);
+    } catch (error) {
+      if (error instanceof PromptRefusedError) {
+        this.attachments = [...chosen, ...this.attachments];
+        this.postAttachments(false);
+      }
+      throw error;
+    }
   }
 
   private attachImage(name: string, mimeType: string, data: string): void {
