@@ -37,9 +37,21 @@ export function Composer(props: {
   const searchId = useRef(0);
 
   useEffect(() => {
-    if (props.focusRequest > 0) box.current?.focus();
+    if (props.focusRequest === 0) return;
+    box.current?.focus();
+    // The panel is being revealed too; when the webview itself takes focus, the box should keep it.
+    const refocus = () => box.current?.focus();
+    window.addEventListener('focus', refocus, { once: true });
+    const stop = window.setTimeout(() => window.removeEventListener('focus', refocus), 1000);
+    return () => {
+      window.clearTimeout(stop);
+      window.removeEventListener('focus', refocus);
+    };
   }, [props.focusRequest]);
-  useEffect(() => box.current?.focus(), []);
+  // Once the chat has loaded (the box is disabled before), the composer has the focus.
+  useEffect(() => {
+    if (!disabled) box.current?.focus();
+  }, [disabled]);
 
   const completion: Completion = dismissed === draft ? undefined : completionAt(draft, caret);
   const fileQuery = completion?.kind === 'file' ? completion.query : undefined;

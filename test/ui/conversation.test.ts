@@ -12,9 +12,11 @@ const SCREENSHOTS = join(process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-
 describe('conversation UI', function () {
   this.timeout(120_000);
   let workbench: Workbench;
-  const { settings } = fixtureAgents(join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'conversation'), {
+  const { settings, agents } = fixtureAgents(join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'conversation'), {
     'Fixture Showcase': 'showcase',
     'Fixture Echo': 'prompt-echo',
+    'Fixture Plain': { scenario: 'prompt-echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) } },
+    'Fixture Refusal': 'refusal',
   });
 
   before(async () => {
@@ -182,5 +184,87 @@ describe('conversation UI', function () {
     // The sent message shows the attachment as a chip, and the composer has none left.
     await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('src/hello.ts').waitFor();
     assert.equal(await chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
+  });
+
+  /** Pastes a small PNG into the composer, as the clipboard would. */
+  async function pasteImage(chat: ReturnType<Workbench['chat']>) {
+    await chat.getByRole('textbox', { name: 'Message' }).evaluate((box) => {
+      // A 1×1 PNG.
+      const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'shot.png', { type: 'image/png' }));
+      box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+  }
+
+  it('attaches a pasted image when the agent accepts images, and says why not when it does not', async () => {
+    const { chat, message } = await chatWith('Fixture Echo');
+    await pasteImage(chat);
+    await chat.getByRole('list', { name: 'Attached to your message' }).getByText('shot.png').waitFor();
+    await message.fill('what is this?');
+    await message.press('Enter');
+    const reply = chat.locator('.code-block code.language-json');
+    await reply.waitFor();
+    const prompt = JSON.parse((await reply.textContent()) ?? '[]') as { type: string; mimeType?: string; data?: string }[];
+    assert.deepEqual(prompt.map((b) => b.type), ['text', 'image']);
+    assert.equal(prompt[1]?.mimeType, 'image/png');
+    assert.ok((prompt[1]?.data ?? '').startsWith('iVBORw0KGgo'));
+    await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
+
+    await workbench.runCommand('View: Close All Editors');
+    const plain = await chatWith('Fixture Plain');
+    await pasteImage(plain.chat);
+    await plain.chat.getByRole('status').getByText('Fixture Plain does not accept images, so the image was not attached.').waitFor();
+    assert.equal(await plain.chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
+  });
+
+  it('changes the mode and the model from the pickers, which show what the agent confirmed', async () => {
+    const { chat } = await chatWith('Fixture Showcase');
+    const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
+    const model = chat.getByRole('combobox', { name: 'Model' });
+    assert.equal(await mode.inputValue(), 'default');
+    await mode.selectOption({ label: 'Plan' });
+    await waitFor(async () => (await mode.inputValue()) === 'plan', { what: 'the mode the agent confirmed' });
+    await model.selectOption({ label: 'Smart' });
+    await waitFor(async () => (await model.inputValue()) === 'smart', { what: 'the model the agent confirmed' });
+    const sent = readFileSync(agents['Fixture Showcase']!.recordFile, 'utf8');
+    assert.match(sent, /"method":"session\/set_mode","params":\{"sessionId":"[^"]+","modeId":"plan"\}/);
+    assert.match(sent, /"method":"session\/set_config_option","params":\{"sessionId":"[^"]+","configId":"model","value":"smart"\}/);
+  });
+
+  it('adds the editor selection to the chat with the keybinding, and focuses the composer', async () => {
+    const { chat, message } = await chatWith('Fixture Showcase');
+    await workbench.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).dblclick();
+    const editor = workbench.page.locator('.editor-instance .view-lines').first();
+    await editor.click();
+    await workbench.page.keyboard.press('Control+A');
+    await workbench.page.keyboard.press('Control+Alt+A');
+    await chat.getByRole('list', { name: 'Attached to your message' }).getByText('README.md:1-3').waitFor();
+    await waitFor(() => message.evaluate((box) => box.ownerDocument.activeElement === box), { what: 'the composer focused' });
+    // Removing the chip takes it off the message.
+    await chat.getByRole('button', { name: 'Remove README.md:1-3' }).click();
+    await chat.getByRole('list', { name: 'Attached to your message' }).waitFor({ state: 'detached' });
+  });
+
+  it('works from the keyboard alone, with visible focus: Tab reaches a card button and Enter opens the diff', async () => {
+    const { chat, message } = await chatWith('Fixture Showcase', 'fix it');
+    await chat.getByRole('heading', { name: 'Done' }).waitFor();
+    await message.focus();
+    const target = chat.getByRole('button', { name: 'Open Diff of date.ts' });
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await workbench.page.keyboard.press('Shift+Tab');
+      reached = await target.evaluate((button) => button.ownerDocument.activeElement === button);
+    }
+    assert.ok(reached, 'Shift+Tab from the composer reaches the card’s Open Diff');
+    const outline = await target.evaluate((button) => getComputedStyle(button).outlineStyle);
+    assert.notEqual(outline, 'none', 'the focused button shows its focus');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.locator('.tabs-container .tab', { hasText: 'date.ts' }).waitFor();
+  });
+
+  it('says that a refused prompt was left out of the agent’s context', async () => {
+    const { chat } = await chatWith('Fixture Refusal', 'do something bad');
+    await chat.getByRole('status').getByText('The agent refused. Your message and everything after it were left out of the agent’s context.').waitFor();
   });
 });
