@@ -121,15 +121,17 @@ export class Chats implements vscode.Disposable {
       const log = this.deps.log;
       let reopened: Session | undefined;
       let note: string;
+      let replayed = false;
       const how = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
       if (previous && how) {
         try {
           reopened = await client.reopenSession(previous.sessionId, cwd, how);
+          replayed = how === 'load';
         } catch (error) {
           log.warn(`[chat] ${name} could not reopen session ${previous.sessionId}: ${errorMessage(error)}`);
         }
       }
-      if (reopened && how === 'load') note = why === 'reload' ? '' : `${name} restarted and reopened this conversation.`;
+      if (reopened && replayed) note = why === 'reload' ? '' : `${name} restarted and reopened this conversation.`;
       else if (reopened) note = `${name} ${why === 'reload' ? 'reconnected' : 'restarted'} and continues this conversation, but cannot show its earlier messages.`;
       else {
         reopened = await client.newSession(cwd);
@@ -137,7 +139,8 @@ export class Chats implements vscode.Disposable {
           ? `${name} could not reopen this conversation, so this is a new session: the agent does not remember earlier messages.`
           : `${name} started a new session.`;
       }
-      this.attach(panel, reopened, how !== 'load' || reopened.sessionId !== previous?.sessionId);
+      // A replayed session shows the whole conversation again; otherwise the earlier messages stay above it.
+      this.attach(panel, reopened, !replayed);
       panel.tell(note);
     } catch (error) {
       const message = error instanceof AgentStartFailure ? `Could not start ${name}: ${error.message}` : `${name} could not open a chat: ${errorMessage(error)}`;

@@ -67,7 +67,8 @@ export function Conversation(props: {
   };
 
   const empty = props.loaded && rows.length === 0;
-  let dividerShown = false;
+  // Below an earlier session's entries: where the agent was restarted.
+  const lastEarlier = earlier.length > 0 ? `e${earlier[earlier.length - 1]?.id ?? ''}` : undefined;
   return (
     <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label="Conversation" aria-live="off">
       {empty && <p class="hint">Ask {agent} anything. Enter sends, Shift+Enter adds a line, / lists commands and @ mentions a file.</p>}
@@ -76,24 +77,20 @@ export function Conversation(props: {
           Show earlier messages ({hidden})
         </button>
       )}
-      {visible.map((row) => {
-        const divider = !row.earlier && earlier.length > 0 && !dividerShown;
-        if (divider) dividerShown = true;
-        return (
-          <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
-            {divider && (
-              <p class="divider" role="separator">
-                The agent was restarted here
-              </p>
-            )}
-            {row.entry.kind === 'message' ? (
-              <Message entry={row.entry} />
-            ) : (
-              <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
-            )}
-          </div>
-        );
-      })}
+      {visible.map((row) => (
+        <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
+          {row.entry.kind === 'message' ? (
+            <Message entry={row.entry} />
+          ) : (
+            <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
+          )}
+          {row.key === lastEarlier && (
+            <p class="divider" role="separator">
+              The agent was restarted here
+            </p>
+          )}
+        </div>
+      ))}
       {orphans.map((p) => (
         <Permission key={p.id} permission={p} agent={agent} />
       ))}

@@ -120,7 +120,7 @@ describe('editor bridge UI', function () {
     await chat.getByText(/Always Allow, answered by your rule .*Always allow Fixture Calls: running .npm test.. \(this workspace\)/).waitFor();
 
     await workbench.runCommand('ACP: Manage Permission Rules…');
-    await workbench.pick('Always allow Fixture Calls: running \u201cnpm test\u201d');
+    await workbench.pick('Always allow Fixture Calls: running \u201cnpm test\u201d', { check: true });
     await workbench.page.keyboard.press('Enter');
     await toast('Revoked: Always allow Fixture Calls: running \u201cnpm test\u201d.').waitFor();
     await workbench.runCommand('ACP: Manage Permission Rules…');

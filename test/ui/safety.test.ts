@@ -47,7 +47,7 @@ describe('chat safety and restore UI', function () {
     const { chat } = await chatWith('Fixture XSS', 'go');
     await chat.getByRole('log').getByText('XSS-END').waitFor();
     // Open everything that starts collapsed, so its content is rendered too.
-    for (const summary of await chat.locator('summary').all()) await summary.click();
+    for (const details of await chat.locator('details').all()) await details.evaluate((d) => ((d as HTMLDetailsElement).open = true));
 
     // In the chat's own document: what ran, and what the agent's text became.
     const report = await chat.locator('body').evaluate((body) => {
@@ -80,7 +80,7 @@ describe('chat safety and restore UI', function () {
     }
     await chat.getByRole('button', { name: XSS_PAYLOADS[1], exact: true }).waitFor();
     await chat.getByRole('list', { name: 'Plan' }).getByText(XSS_PAYLOADS[0]!).waitFor();
-    await chat.getByRole('log').getByText('[command link](command:workbench.action.terminal.new)').waitFor();
+    await chat.getByRole('region', { name: 'Agent' }).getByText('[command link](command:workbench.action.terminal.new)', { exact: true }).waitFor();
     await workbench.page.locator('.tabs-container .tab', { hasText: '<img src=x' }).waitFor();
     // Answer the request (its button is named by a payload) so the turn ends.
     await chat.getByRole('button', { name: XSS_PAYLOADS[4], exact: true }).click();

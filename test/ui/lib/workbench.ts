@@ -32,8 +32,8 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** Opens a new chat and sends `text` from its composer; returns the chat. */
   sendInNewChat(text: string): Promise<FrameLocator>;
-  /** Picks the quick-pick row with this label. */
-  pick(label: string): Promise<void>;
+  /** Picks the quick-pick row with this label; in a multi-select list (`check`), checks it. */
+  pick(label: string, options?: { check?: boolean }): Promise<void>;
   /** Saves a screenshot, the browser console and the server logs for a failed test. */
   saveFailure(testTitle: string): Promise<string>;
   close(): Promise<void>;
@@ -130,10 +130,15 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         await message.press('Enter');
         return chat;
       },
-      async pick(label) {
-        // Filter by typing, then take the row with the keyboard: a hover on another row can cover it for a click.
+      async pick(label, options) {
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
         await row.waitFor();
+        if (options?.check) {
+          // A multi-select list: the click checks the row; Enter (the caller's) accepts.
+          await row.click();
+          return;
+        }
+        // Filter by typing, then take the row with the keyboard: a hover on another row can cover it for a click.
         await page.locator('.quick-input-widget .quick-input-box input').fill(label);
         await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor();
         await page.keyboard.press('Enter');
