@@ -26,7 +26,13 @@ function machineSettings(): Record<string, unknown> {
       [DEMO_AGENT]: {
         command: process.execPath,
         args: [join(repoRoot, 'out', 'test', 'fixtures', 'agent.js'), '--scenario', 'demo'],
-        env: { ACP_FIXTURE_MAX_LIFETIME_MS: String(7 * 24 * 3600 * 1000) },
+        env: { ACP_FIXTURE_MAX_LIFETIME_MS: String(7 * 24 * 3600 * 1000), ACP_FIXTURE_STATE_DIR: join(stateDir, 'demo-agent-sessions') },
+      },
+      // Everything the chat can show (plan, tool cards, markdown, usage…) in one reply.
+      'Showcase (fixture agent)': {
+        command: process.execPath,
+        args: [join(repoRoot, 'out', 'test', 'fixtures', 'agent.js'), '--scenario', 'showcase'],
+        env: { ACP_FIXTURE_MAX_LIFETIME_MS: String(7 * 24 * 3600 * 1000), ACP_FIXTURE_STATE_DIR: join(stateDir, 'demo-agent-sessions') },
       },
       'Gemini CLI': { command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'] },
       'Claude Code': { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] },
