@@ -19,31 +19,15 @@ describe('chat UI', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const dir = await workbench.saveFailure(this.currentTest.fullTitle());
-      process.stdout.write(`      saved the screenshot and logs to ${dir}\n`);
-    }
-    // Close the chat (and with it the agent) so the next test starts from an empty editor area.
-    await workbench.runCommand('View: Close All Editors');
-    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+    await workbench.cleanUp(this.currentTest);
   });
 
   after(async () => {
     await workbench?.close();
   });
 
-  /** "ACP: New Chat" from the palette, the agent picked in the quick pick; resolves when "Message" is there. */
-  async function newChat(agent: string) {
-    await workbench.runCommand('ACP: New Chat');
-    await workbench.pick(agent);
-    const chat = workbench.chat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor();
-    return { chat, message };
-  }
-
   it('opens a chat from the palette, streams the agent text as it arrives, and stops the turn', async () => {
-    const { chat, message } = await newChat('Fixture Slow');
+    const { chat, message } = await workbench.chatWith('Fixture Slow');
     await message.fill('first line');
     await message.press('Shift+Enter');
     await message.pressSequentially('second line');
@@ -65,7 +49,7 @@ describe('chat UI', function () {
   });
 
   it('answers a permission request with the option clicked in the notification', async () => {
-    const { chat, message } = await newChat('Fixture Permission');
+    const { chat, message } = await workbench.chatWith('Fixture Permission');
     await message.fill('please write the notes');
     await message.press('Enter');
 
@@ -84,7 +68,7 @@ describe('chat UI', function () {
   });
 
   it('shows an agent that crashed in the chat, with its exit code and stderr, and keeps an unsent draft', async () => {
-    const { chat, message } = await newChat('Fixture Crash');
+    const { chat, message } = await workbench.chatWith('Fixture Crash');
     await message.fill('go');
     await message.press('Enter');
     const error = chat.getByRole('alert', { name: 'Agent stopped' });

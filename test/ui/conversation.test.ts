@@ -28,31 +28,12 @@ describe('conversation UI', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const dir = await workbench.saveFailure(this.currentTest.fullTitle());
-      process.stdout.write(`      saved the screenshot and logs to ${dir}\n`);
-    }
-    await workbench.runCommand('View: Close All Editors');
-    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+    await workbench.cleanUp(this.currentTest);
   });
 
   after(async () => {
     await workbench?.close();
   });
-
-  /** "ACP: New Chat" with `agent` picked; sends `text` when given. */
-  async function chatWith(agent: string, text?: string) {
-    await workbench.runCommand('ACP: New Chat');
-    await workbench.pick(agent);
-    const chat = workbench.chat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor();
-    if (text !== undefined) {
-      await message.fill(text);
-      await message.press('Enter');
-    }
-    return { chat, message };
-  }
 
   async function screenshot(name: string) {
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -60,7 +41,7 @@ describe('conversation UI', function () {
   }
 
   it('shows a whole turn: title, thought, plan, tool cards, usage, notice and markdown with highlighted code', async () => {
-    const { chat } = await chatWith('Fixture Showcase', 'fix the date test');
+    const { chat } = await workbench.chatWith('Fixture Showcase', 'fix the date test');
     await chat.getByRole('heading', { name: 'Done' }).waitFor();
 
     // The session title names the panel and heads the chat.
@@ -124,7 +105,7 @@ describe('conversation UI', function () {
     await editor.click();
     await workbench.page.keyboard.press('Control+End');
     await workbench.page.keyboard.type('before: ');
-    const { chat } = await chatWith('Fixture Showcase', 'code please');
+    const { chat } = await workbench.chatWith('Fixture Showcase', 'code please');
     const block = chat.locator('.code-block').first();
     await block.waitFor();
 
@@ -143,7 +124,7 @@ describe('conversation UI', function () {
   });
 
   it('completes slash commands with their hint, and recalls earlier prompts with Up', async () => {
-    const { chat, message } = await chatWith('Fixture Showcase');
+    const { chat, message } = await workbench.chatWith('Fixture Showcase');
     await message.press('/');
     const commands = chat.getByRole('listbox', { name: 'Commands' });
     await commands.waitFor();
@@ -166,7 +147,7 @@ describe('conversation UI', function () {
   });
 
   it('mentions a workspace file with @ and sends it as an embedded resource', async () => {
-    const { chat, message } = await chatWith('Fixture Echo');
+    const { chat, message } = await workbench.chatWith('Fixture Echo');
     await message.pressSequentially('look at @hel');
     const files = chat.getByRole('listbox', { name: 'Files' });
     await files.getByRole('option', { name: /hello\.ts/ }).waitFor();
@@ -198,7 +179,7 @@ describe('conversation UI', function () {
   }
 
   it('attaches a pasted image when the agent accepts images, and says why not when it does not', async () => {
-    const { chat, message } = await chatWith('Fixture Echo');
+    const { chat, message } = await workbench.chatWith('Fixture Echo');
     await pasteImage(chat);
     await chat.getByRole('list', { name: 'Attached to your message' }).getByText('shot.png').waitFor();
     await message.fill('what is this?');
@@ -212,14 +193,14 @@ describe('conversation UI', function () {
     await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
 
     await workbench.runCommand('View: Close All Editors');
-    const plain = await chatWith('Fixture Plain');
+    const plain = await workbench.chatWith('Fixture Plain');
     await pasteImage(plain.chat);
     await plain.chat.getByRole('status').getByText('Fixture Plain does not accept images, so the image was not attached.').waitFor();
     assert.equal(await plain.chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
   });
 
   it('changes the mode and the model from the pickers, which show what the agent confirmed', async () => {
-    const { chat } = await chatWith('Fixture Showcase');
+    const { chat } = await workbench.chatWith('Fixture Showcase');
     const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
     const model = chat.getByRole('combobox', { name: 'Model' });
     assert.equal(await mode.inputValue(), 'default');
@@ -233,7 +214,7 @@ describe('conversation UI', function () {
   });
 
   it('adds the editor selection to the chat with the keybinding, and focuses the composer', async () => {
-    const { chat, message } = await chatWith('Fixture Showcase');
+    const { chat, message } = await workbench.chatWith('Fixture Showcase');
     await workbench.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).dblclick();
     const editor = workbench.page.locator('.editor-instance .view-lines').first();
     await editor.click();
@@ -247,7 +228,7 @@ describe('conversation UI', function () {
   });
 
   it('works from the keyboard alone, with visible focus: Tab reaches a card button and Enter opens the diff', async () => {
-    const { chat, message } = await chatWith('Fixture Showcase', 'fix it');
+    const { chat, message } = await workbench.chatWith('Fixture Showcase', 'fix it');
     await chat.getByRole('heading', { name: 'Done' }).waitFor();
     await message.focus();
     const target = chat.getByRole('button', { name: 'Open Diff of date.ts' });
@@ -264,7 +245,7 @@ describe('conversation UI', function () {
   });
 
   it('says that a refused prompt was left out of the agent’s context', async () => {
-    const { chat } = await chatWith('Fixture Refusal', 'do something bad');
+    const { chat } = await workbench.chatWith('Fixture Refusal', 'do something bad');
     await chat.getByRole('status').getByText('The agent refused. Your message and everything after it were left out of the agent’s context.').waitFor();
   });
 });

@@ -20,31 +20,15 @@ describe('chat safety and restore UI', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const dir = await workbench.saveFailure(this.currentTest.fullTitle());
-      process.stdout.write(`      saved the screenshot and logs to ${dir}\n`);
-    }
-    await workbench.runCommand('View: Close All Editors');
-    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+    await workbench.cleanUp(this.currentTest);
   });
 
   after(async () => {
     await workbench?.close();
   });
 
-  async function chatWith(agent: string, text: string) {
-    await workbench.runCommand('ACP: New Chat');
-    await workbench.pick(agent);
-    const chat = workbench.chat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor();
-    await message.fill(text);
-    await message.press('Enter');
-    return { chat, message };
-  }
-
   it('runs none of the hostile payloads an agent sends, and shows them as text', async () => {
-    const { chat } = await chatWith('Fixture XSS', 'go');
+    const { chat } = await workbench.chatWith('Fixture XSS', 'go');
     await chat.getByRole('log').getByText('XSS-END').waitFor();
     // Open everything that starts collapsed, so its content is rendered too.
     for (const details of await chat.locator('details').all()) await details.evaluate((d) => ((d as HTMLDetailsElement).open = true));
@@ -88,7 +72,7 @@ describe('chat safety and restore UI', function () {
   });
 
   it('brings a chat back after a window reload, replayed by session/load, with the draft kept', async () => {
-    const { chat, message } = await chatWith('Fixture Remembers', 'remember this');
+    const { chat, message } = await workbench.chatWith('Fixture Remembers', 'remember this');
     await chat.getByRole('log').getByText('You said: remember this').waitFor();
     await message.fill('a draft I did not send');
     // The view saves its state as it changes; a reload is what the serializer is for.
@@ -105,7 +89,7 @@ describe('chat safety and restore UI', function () {
   });
 
   it('says so when the agent cannot reopen the chat after a reload, and starts a new session', async () => {
-    const { chat } = await chatWith('Fixture Forgets', 'hello');
+    const { chat } = await workbench.chatWith('Fixture Forgets', 'hello');
     await chat.getByRole('log').getByText('You said: hello').waitFor();
     await workbench.runCommand('Developer: Reload Window');
     await workbench.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });

@@ -3,7 +3,7 @@
 // it saves a screenshot, the browser console and the server's logs under test-output/ui/.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../../harness/lib/browser';
 import { makeWorkspace } from '../../harness/lib/integration';
 import { startCodeServer, type CodeServer } from '../../harness/lib/server';
@@ -32,6 +32,10 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** Opens a new chat and sends `text` from its composer; returns the chat. */
   sendInNewChat(text: string): Promise<FrameLocator>;
+  /** "ACP: New Chat" with `agent` picked in the quick pick, and `text` sent when given; resolves once "Message" is there. */
+  chatWith(agent: string, text?: string): Promise<{ chat: FrameLocator; message: Locator }>;
+  /** After a test: its screenshot and logs when it failed, then every editor (and chat, and agent) closed. */
+  cleanUp(test: { state?: string; fullTitle(): string } | undefined): Promise<void>;
   /** Picks the quick-pick row with this label; in a multi-select list (`check`), checks it. */
   pick(label: string, options?: { check?: boolean }): Promise<void>;
   /** Saves a screenshot, the browser console and the server logs for a failed test. */
@@ -129,6 +133,24 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         await message.fill(text);
         await message.press('Enter');
         return chat;
+      },
+      async chatWith(agent, text) {
+        await workbench.runCommand('ACP: New Chat');
+        await workbench.pick(agent);
+        const chat = workbench.chat();
+        const message = chat.getByRole('textbox', { name: 'Message' });
+        await message.waitFor();
+        if (text !== undefined) {
+          await message.fill(text);
+          await message.press('Enter');
+        }
+        return { chat, message };
+      },
+      async cleanUp(test) {
+        if (test?.state === 'failed') process.stdout.write(`      saved the screenshot and logs to ${await workbench.saveFailure(test.fullTitle())}\n`);
+        // Close the chat (and with it the agent) so the next test starts from an empty editor area.
+        await workbench.runCommand('View: Close All Editors');
+        await page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
       },
       async pick(label, options) {
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
