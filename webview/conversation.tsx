@@ -1,14 +1,38 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
-import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentErrorView, ChipView, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../src/chat/protocol';
 import { post } from './api';
 import { renderMarkdown } from './markdown';
+import { memo } from './memo';
+import { Spinner } from './spinner';
 import { markdownBlocks } from './state';
 
 /** Entries kept in the page; earlier ones come back with "Show earlier messages". */
 export const WINDOW = 150;
+
+/**
+ * Roughly the characters of new entries rendered at a time while the view follows the stream at the bottom. When
+ * many entries arrive at once (the host sends what piled up while the page was busy, or a restored chat loads), one
+ * render of them all is a long task that keeps a click waiting: measured in the UI benchmark, a render of 100+ new
+ * entries took 60–100 ms of CPU. So new entries render newest first, this much at a time, and the older ones are
+ * left empty above what is shown until they fill in (see useDeferredRows), or until newer entries push them out of
+ * the window. With 4000, no frame of the benchmark's flood took more than 30 ms of CPU.
+ */
+const RENDER_CHARS = 4000;
+/** Entries left empty fill in once the updates pause this long... */
+const FILL_PAUSE_MS = 100;
+/** ...or once they have waited this long while the updates go on. */
+const FILL_WAIT_MS = 1000;
+
+/** What an entry costs to render, in characters of its text plus its fixed markup. */
+function weight(entry: EntryView): number {
+  if (entry.kind === 'message') return 200 + entry.text.length;
+  let chars = 500 + entry.title.length + (entry.rawInput?.length ?? 0) + (entry.rawOutput?.length ?? 0);
+  for (const text of entry.content) chars += text.length;
+  for (const terminal of entry.terminals) chars += terminal.output.length;
+  return chars;
+}
 
 interface Row {
   readonly key: string;
@@ -29,6 +53,7 @@ export function Conversation(props: {
   const { agent, earlier, entries, permissions } = props;
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const lastTop = useRef(0);
   const [shown, setShown] = useState(WINDOW);
   const rows = useMemo<Row[]>(
     () => [...earlier.map((entry) => ({ key: `e${entry.id}`, entry, earlier: true })), ...entries.map((entry) => ({ key: `n${entry.id}`, entry, earlier: false }))],
@@ -43,17 +68,24 @@ export function Conversation(props: {
   }, [permissions]);
   const orphans = permissions.filter((p) => !entries.some((e) => e.kind === 'tool' && e.toolCallId === p.toolCallId));
 
+  const deferred = useDeferredRows(rows, visible, stick.current);
+
   // Anchored at the bottom unless the user scrolled up; while anchored, the page keeps only the last WINDOW entries.
   useLayoutEffect(() => {
     const el = ref.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (el) lastTop.current = el.scrollTop;
   });
   useEffect(() => {
     if (stick.current && shown > WINDOW && rows.length > 0) setShown(WINDOW);
   }, [rows.length]);
   const onScroll = () => {
     const el = ref.current;
-    if (el) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 32;
+    if (!el) return;
+    // Only the user scrolling up lets go of the bottom: content that grew since it was pinned does not.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 32) stick.current = true;
+    else if (el.scrollTop < lastTop.current) stick.current = false;
+    lastTop.current = el.scrollTop;
   };
   const showEarlier = () => {
     const el = ref.current;
@@ -79,7 +111,7 @@ export function Conversation(props: {
       )}
       {visible.map((row) => (
         <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
-          {row.entry.kind === 'message' ? (
+          {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
             <Message entry={row.entry} />
           ) : (
             <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
@@ -105,6 +137,47 @@ export function Conversation(props: {
       {props.agentError && <AgentError error={props.agentError} />}
     </div>
   );
+}
+
+/**
+ * The keys of the visible rows to leave empty in this render (see RENDER_CHARS): while `following` the stream, the
+ * rows not rendered yet, newest first, beyond RENDER_CHARS. The rest fill in RENDER_CHARS at a time once the
+ * updates pause: during a burst they would take CPU that the burst needs, for entries that newer ones may push out
+ * of the window anyway. When the user scrolls up (or asks for earlier messages), everything renders at once.
+ */
+function useDeferredRows(rows: readonly Row[], visible: readonly Row[], following: boolean): ReadonlySet<string> {
+  const rendered = useRef(new Set<string>());
+  const [, fillIn] = useState(0);
+  const deferred = new Set<string>();
+  if (following) {
+    let budget = RENDER_CHARS;
+    for (let i = visible.length - 1; i >= 0; i--) {
+      const row = visible[i];
+      if (!row || rendered.current.has(row.key)) continue;
+      if (budget > 0) budget -= weight(row.entry);
+      else deferred.add(row.key);
+    }
+  }
+  rendered.current = new Set(visible.flatMap((row) => (deferred.has(row.key) ? [] : [row.key])));
+
+  const lastRows = useRef(rows);
+  const deferredSince = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const updated = lastRows.current !== rows;
+    lastRows.current = rows;
+    if (deferred.size === 0) {
+      deferredSince.current = undefined;
+      return;
+    }
+    const now = performance.now();
+    deferredSince.current ??= now;
+    // After an update, wait for the next one (this timer is then replaced), at most until FILL_WAIT_MS is up;
+    // after a fill-in, go on at once.
+    const delay = updated ? Math.min(FILL_PAUSE_MS, Math.max(0, deferredSince.current + FILL_WAIT_MS - now)) : 0;
+    const timer = window.setTimeout(() => fillIn((n) => n + 1), delay);
+    return () => window.clearTimeout(timer);
+  });
+  return deferred;
 }
 
 /** Links and code buttons inside rendered markdown: the host opens, copies and inserts. */
@@ -190,7 +263,7 @@ const Message = memo(function Message({ entry }: { entry: MessageView }) {
 
 const STATUS: Record<ToolView['status'], { text: string; icon: string }> = {
   pending: { text: 'pending', icon: 'circle-large-outline' },
-  in_progress: { text: 'running', icon: 'loading codicon-modifier-spin' },
+  in_progress: { text: 'running', icon: 'loading' }, // turned by <Spinner>
   completed: { text: 'done', icon: 'pass' },
   failed: { text: 'failed', icon: 'error' },
   cancelled: { text: 'cancelled', icon: 'circle-slash' },
@@ -217,7 +290,7 @@ const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView
         <span class={`codicon codicon-${KIND_ICONS[entry.toolKind] ?? 'tools'} tool-kind`} aria-hidden="true" />
         <span class="tool-title">{entry.title}</span>
         <span class="tool-status">
-          <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />
+          {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
           {status.text}
         </span>
       </div>
@@ -336,7 +409,7 @@ function TurnStatus({ turn }: { turn: TurnView }) {
   if (turn.phase === 'running' || turn.phase === 'awaiting-user') {
     return (
       <p class="status busy">
-        <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />
+        <Spinner />
         {turn.phase === 'running' ? 'Working…' : 'Waiting for your answer…'}
       </p>
     );

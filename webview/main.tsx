@@ -7,7 +7,14 @@ import { loadSaved, post, save } from './api';
 import { Composer } from './composer';
 import { Conversation } from './conversation';
 import { Header, Plan } from './header';
+import { memo } from './memo';
 import { initialState, promptHistory, reduce } from './state';
+
+// While the agent streams, only the conversation changes: the rest of the view renders again only when its props do.
+const ComposerPart = memo(Composer);
+const HeaderPart = memo(Header);
+const PlanPart = memo(Plan);
+const ConversationPart = memo(Conversation);
 
 function App() {
   const [state, dispatch] = useReducer(reduce, undefined, () => initialState(loadSaved().draft ?? ''));
@@ -31,12 +38,18 @@ function App() {
   }, [state.draft, state.attachments]);
   const setDraft = useCallback((text: string) => dispatch({ type: 'draft', text }), []);
   const tell = useCallback((text: string) => dispatch({ type: 'localNotice', text }), []);
-  const history = useMemo(() => promptHistory(state), [state.earlier, state.entries]);
+  // The same array while the prompts are the same, so that streaming entries do not render the composer again.
+  const lastHistory = useRef<string[]>([]);
+  const history = useMemo(() => {
+    const next = promptHistory(state);
+    const same = next.length === lastHistory.current.length && next.every((p, i) => p === lastHistory.current[i]);
+    return same ? lastHistory.current : (lastHistory.current = next);
+  }, [state.earlier, state.entries]);
 
   return (
     <main class="chat" aria-label={state.agent ? `Chat with ${state.agent}` : 'Chat'}>
-      <Header title={state.session.title} agent={state.agent} usage={state.session.usage} />
-      <Conversation
+      <HeaderPart title={state.session.title} agent={state.agent} usage={state.session.usage} />
+      <ConversationPart
         agent={state.agent}
         loaded={state.loaded}
         earlier={state.earlier}
@@ -52,8 +65,8 @@ function App() {
           {state.notice}
         </p>
       )}
-      <Plan entries={state.session.plan} />
-      <Composer
+      <PlanPart entries={state.session.plan} />
+      <ComposerPart
         agent={state.agent}
         draft={state.draft}
         setDraft={setDraft}

@@ -118,6 +118,27 @@ class Bench {
     }
   }
 
+  /**
+   * Waits until the chat's DOM stops changing (its element count is the same for half a second): the view renders
+   * a burst of entries newest first and fills in the older ones after, and the figures after a send (elements,
+   * heap) are meant for the finished page.
+   */
+  async settled(chat: FrameLocator, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = -1;
+    let since = Date.now();
+    while (Date.now() < deadline) {
+      const count = await chat.locator(':root').evaluate(countElements);
+      if (count !== last) {
+        last = count;
+        since = Date.now();
+      } else if (Date.now() - since >= 500) {
+        return;
+      }
+      await sleep(100);
+    }
+  }
+
   /** Waits until the turn is over: the Send button is back. */
   async turnEnded(chat: FrameLocator): Promise<void> {
     await chat.getByRole('button', { name: 'Send' }).waitFor({ timeout: 60_000 });
@@ -213,6 +234,7 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
     }
     await bench.turnEnded(chat);
     await sleep(300); // frames after the flood, for the frame-gap figure's end
+    await bench.settled(chat);
     const final = await bench.read(chat);
     await chat.locator(':root').evaluate(stopProbe);
     const sendAt = final.sendAt;
@@ -378,6 +400,7 @@ async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | '
   }
   const restoreMs = Date.now() - started;
   await sleep(1000); // let the replay's last posts settle
+  await bench.settled(restored);
   const elements = await restored.locator(':root').evaluate(countElements);
   const heap = new Heap(bench.page);
   try {
@@ -452,7 +475,7 @@ async function main(): Promise<number> {
     return runs;
   };
   const floodDetails = (r: SendRun) =>
-    `first chunk visible at ${r.first === null ? '?' : ms(r.first)}; the agent wrote its ${FLOOD_UPDATES.toLocaleString('en-US')} updates in ` +
+    `first chunk ${r.first === null ? 'never shown (newer entries render first, and they pushed its entry out of the window before its turn)' : `visible at ${ms(r.first)}`}; the agent wrote its ${FLOOD_UPDATES.toLocaleString('en-US')} updates in ` +
     `${r.agentWriteMs ?? '?'} ms; longest gap between frames ${ms(r.longestFrameGap)}; ${r.longTasks.count} long tasks` +
     `${r.longTasks.count ? ` (longest ${ms(r.longTasks.longest)}, ${ms(r.longTasks.total)} in all)` : ''}; ${r.elements} elements in the chat after`;
 
