@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';
 import { FLOOD_CHUNKS, FLOOD_END, FLOOD_START, FLOOD_TOOL_CALLS, HISTORY_END, HISTORY_UPDATES, REPLY_END } from '../fixtures/lib/benchScenarios';
 import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
+import { waitFor } from '../lib/wait';
 import { countElements, installProbe, readProbe, stopProbe, type ProbeSnapshot } from './lib/probe';
 
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 3));
@@ -47,19 +48,6 @@ const verdict = (ok: boolean) => (ok ? 'PASS' : 'OVER');
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
 
-/** A bounded wait: the promise, or an error that says what did not happen. */
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)), timeoutMs))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 // ---- driving the chat -----------------------------------------------------------------------------------------------
 
 class Bench {
@@ -75,13 +63,7 @@ class Bench {
     const chat = this.wb.chat();
     await this.message(chat).waitFor({ timeout: 30_000 });
     // The composer is disabled until the host's first state arrives.
-    await within(
-      (async () => {
-        while (!(await this.message(chat).isEnabled())) await sleep(50);
-      })(),
-      30_000,
-      'the composer to be enabled',
-    );
+    await waitFor(() => this.message(chat).isEnabled(), { timeoutMs: 30_000, what: 'the composer to be enabled' });
     return chat;
   }
 
