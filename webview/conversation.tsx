@@ -6,10 +6,8 @@ import { post } from './api';
 import { renderMarkdown } from './markdown';
 import { memo } from './memo';
 import { Spinner } from './spinner';
-import { markdownBlocks } from './state';
+import { markdownBlocks, WINDOW } from './state';
 
-/** Entries kept in the page; earlier ones come back with "Show earlier messages". */
-export const WINDOW = 150;
 
 /**
  * Roughly the characters of new entries rendered at a time while the view follows the stream at the bottom. When

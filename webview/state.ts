@@ -2,6 +2,9 @@
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
 import type { AgentErrorView, AttachmentView, EntryView, FileMatch, HostMessage, PermissionView, SessionView, TurnView } from '../src/chat/protocol';
 
+/** Entries kept in the page; earlier ones come back with "Show earlier messages". */
+export const WINDOW = 150;
+
 export interface ChatState {
   readonly loaded: boolean;
   readonly agent: string;

@@ -4,7 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FLOOD_END } from '../fixtures/lib/benchScenarios';
 import { waitFor } from '../lib/wait';
+import { WINDOW } from '../../webview/state';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
 const SCREENSHOTS = join(process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui'), 'screenshots');
@@ -17,6 +19,7 @@ describe('conversation UI', function () {
     'Fixture Echo': 'prompt-echo',
     'Fixture Plain': { scenario: 'prompt-echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) } },
     'Fixture Refusal': 'refusal',
+    'Fixture Flood': 'flood',
   });
 
   before(async () => {
@@ -247,5 +250,19 @@ describe('conversation UI', function () {
   it('says that a refused prompt was left out of the agent’s context', async () => {
     const { chat } = await workbench.chatWith('Fixture Refusal', 'do something bad');
     await chat.getByRole('status').getByText('The agent refused. Your message and everything after it were left out of the agent’s context.').waitFor();
+  });
+
+  it('keeps a long conversation bounded in the page, anchored at the bottom, with earlier entries on demand', async () => {
+    const { chat } = await workbench.chatWith('Fixture Flood', 'flood');
+    const log = chat.getByRole('log', { name: 'Conversation' });
+    await log.getByText(FLOOD_END, { exact: false }).waitFor({ timeout: 60_000 });
+    const entries = () => log.locator('.entry').count();
+    assert.equal(await entries(), WINDOW, 'the page holds only the latest entries of the 10,000 chunks and 200 tool calls');
+    const atBottom = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 32);
+    assert.ok(await atBottom(), 'the view followed the stream to the end');
+    const earlier = chat.getByRole('button', { name: /^Show earlier messages \(\d+\)$/ });
+    await earlier.click();
+    await waitFor(async () => (await entries()) === 2 * WINDOW, { what: 'the earlier entries back in the page' });
+    assert.equal(await atBottom(), false, 'what the user scrolled up to read stays in place');
   });
 });
