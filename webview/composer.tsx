@@ -1,7 +1,7 @@
 // The composer: the message box with slash-command and @-file completions, attachment chips, the mode and config
 // pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { IMAGE_TYPES, MAX_IMAGE_BYTES, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../src/chat/protocol';
+import { imageRefusal, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../src/chat/protocol';
 import { post } from './api';
 import { Chip } from './conversation';
 import { completionAt, type Completion } from './state';
@@ -155,16 +155,9 @@ export function Composer(props: {
   const attachFiles = (files: Iterable<File>) => {
     for (const file of files) {
       if (!file.type.startsWith('image/')) continue;
-      if (!session.accepts.image) {
-        props.tell(`${props.agent} does not accept images, so the image was not attached.`);
-        continue;
-      }
-      if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) {
-        props.tell(`Only PNG, JPEG, GIF and WebP images can be attached (this one is ${file.type}).`);
-        continue;
-      }
-      if (file.size > MAX_IMAGE_BYTES) {
-        props.tell(`The image is ${(file.size / 1024 / 1024).toFixed(1)} MB; images up to ${MAX_IMAGE_BYTES / 1024 / 1024} MB can be attached.`);
+      const refusal = imageRefusal(props.agent, session.accepts, file.type, file.size);
+      if (refusal) {
+        props.tell(refusal);
         continue;
       }
       const reader = new FileReader();

@@ -9,8 +9,8 @@ import { AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
-import { attachmentView, buildPrompt, imageRefusal, type Attachment, type NewAttachment } from './prompt';
-import { HostMessage, IMAGE_TYPES, MAX_IMAGE_BYTES, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type FileMatch } from './protocol';
+import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
+import { HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
@@ -351,7 +351,7 @@ export class ChatPanel implements vscode.Disposable {
 
   private attachImage(name: string, mimeType: string, data: string): void {
     const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-    const refusal = imageRefusal(this.agentName, this.accepts, mimeType, bytes, MAX_IMAGE_BYTES, IMAGE_TYPES) ?? (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : 'The image could not be read.');
+    const refusal = imageRefusal(this.agentName, this.accepts, mimeType, bytes) ?? (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : 'The image could not be read.');
     if (refusal) {
       this.tell(refusal);
       return;

@@ -69,11 +69,3 @@ function longestBacktickRun(text: string): number {
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   return longest;
 }
-
-/** Why an image cannot be attached, or undefined when it can. */
-export function imageRefusal(agent: string, accepts: PromptAccepts, mimeType: string, bytes: number, maxBytes: number, types: readonly string[]): string | undefined {
-  if (!accepts.image) return `${agent} does not accept images, so the image was not attached.`;
-  if (!types.includes(mimeType)) return `Only PNG, JPEG, GIF and WebP images can be attached (this one is ${mimeType || 'of an unknown type'}).`;
-  if (bytes > maxBytes) return `The image is ${(bytes / 1024 / 1024).toFixed(1)} MB; images up to ${maxBytes / 1024 / 1024} MB can be attached.`;
-  return undefined;
-}

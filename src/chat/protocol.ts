@@ -171,6 +171,14 @@ export type HostMessage = z.infer<typeof HostMessage>;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
+/** Why an image cannot be attached, or undefined when it can: the view checks before it reads the file, the host again. */
+export function imageRefusal(agent: string, accepts: SessionView['accepts'], mimeType: string, bytes: number, maxBytes: number = MAX_IMAGE_BYTES, types: readonly string[] = IMAGE_TYPES): string | undefined {
+  if (!accepts.image) return `${agent} does not accept images, so the image was not attached.`;
+  if (!types.includes(mimeType)) return `Only PNG, JPEG, GIF and WebP images can be attached (this one is ${mimeType || 'of an unknown type'}).`;
+  if (bytes > maxBytes) return `The image is ${(bytes / 1024 / 1024).toFixed(1)} MB; images up to ${maxBytes / 1024 / 1024} MB can be attached.`;
+  return undefined;
+}
+
 const index = z.number().int().nonnegative();
 
 export const WebviewMessage = z.discriminatedUnion('type', [

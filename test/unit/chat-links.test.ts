@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { rankFiles } from '../../src/chat/fuzzy';
 import { linkTarget } from '../../src/chat/links';
-import { buildPrompt, imageRefusal, type Attachment } from '../../src/chat/prompt';
+import { buildPrompt, type Attachment } from '../../src/chat/prompt';
+import { imageRefusal } from '../../src/chat/protocol';
 import { renderMarkdown } from '../../webview/markdown';
 
 describe('links in agent text', () => {
