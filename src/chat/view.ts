@@ -243,10 +243,8 @@ function pickers(model: SessionModel): PickerView[] {
       result.push({ type: 'boolean', target: 'config', id: option.id, name: option.name, ...description, current: option.currentValue });
       continue;
     }
-    const options = option.options.flatMap((o) =>
-      'group' in o && Array.isArray((o as { options?: unknown }).options)
-        ? (o as S.SessionConfigSelectGroup).options.map((v) => selectOption(v, (o as S.SessionConfigSelectGroup).name))
-        : [selectOption(o as S.SessionConfigSelectOption)],
+    const options = (option.options as readonly (S.SessionConfigSelectOption | S.SessionConfigSelectGroup)[]).flatMap((o) =>
+      'group' in o ? o.options.map((v) => selectOption(v, o.name)) : [selectOption(o)],
     );
     result.push({ type: 'select', target: 'config', id: option.id, name: option.name, ...description, current: option.currentValue, options });
   }
