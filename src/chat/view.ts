@@ -244,11 +244,16 @@ function pickers(model: SessionModel): PickerView[] {
       continue;
     }
     const options = (option.options as readonly (S.SessionConfigSelectOption | S.SessionConfigSelectGroup)[]).flatMap((o) =>
-      'group' in o ? o.options.map((v) => selectOption(v, o.name)) : [selectOption(o)],
+      isGroup(o) ? o.options.map((v) => selectOption(v, o.name)) : [selectOption(o)],
     );
     result.push({ type: 'select', target: 'config', id: option.id, name: option.name, ...description, current: option.currentValue, options });
   }
   return result;
+}
+
+/** Options come as a flat list or in named groups (objects keep unknown keys, so `in` alone does not tell). */
+function isGroup(o: S.SessionConfigSelectOption | S.SessionConfigSelectGroup): o is S.SessionConfigSelectGroup {
+  return typeof o['group'] === 'string' && Array.isArray(o['options']);
 }
 
 function selectOption(o: S.SessionConfigSelectOption, group?: string): Extract<PickerView, { type: 'select' }>['options'][number] {
