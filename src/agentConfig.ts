@@ -9,6 +9,30 @@ export interface AgentConfig extends AgentCommand {
   readonly env: Readonly<Record<string, string>>;
   /** Answer reads of missing files with empty content (Gemini CLI creates files by reading them first). */
   readonly readMissingAsEmpty: boolean;
+  /** A built-in preset rather than an entry of `acp.agents`. */
+  readonly preset?: true;
+}
+
+/**
+ * The agents offered before any configuration. An entry of `acp.agents` with the same name replaces a preset, so
+ * copying a preset into the settings and editing it changes what runs.
+ */
+export const PRESETS: readonly AgentConfig[] = [
+  { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, readMissingAsEmpty: true, preset: true },
+  { name: 'Claude Code', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {}, readMissingAsEmpty: false, preset: true },
+  { name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {}, readMissingAsEmpty: false, preset: true },
+  { name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp'], env: {}, readMissingAsEmpty: false, preset: true },
+];
+
+/** The configured agents, then the presets that no configured agent replaces. */
+export function withPresets(configured: readonly AgentConfig[], presets: readonly AgentConfig[] = PRESETS): AgentConfig[] {
+  const names = new Set(configured.map((a) => a.name));
+  return [...configured, ...presets.filter((p) => !names.has(p.name))];
+}
+
+/** A preset as an `acp.agents` entry, to copy into the user's settings for editing. */
+export function presetEntry(preset: AgentConfig): Record<string, unknown> {
+  return { command: preset.command, args: [...preset.args], ...(preset.readMissingAsEmpty ? { readMissingAsEmpty: true } : {}) };
 }
 
 const ARGS = 'its "args" must be a list of strings';

@@ -1,12 +1,28 @@
 // The running agents, one process per configured agent, shared by all of its chats. The manager lives as long as
 // the extension; each AgentClient lives as long as its process. A process is started on first use and stopped when
-// its last session closes.
+// its last session closes, or when the user stops it. No agent starts in a workspace the user has not trusted.
 import * as vscode from 'vscode';
 import { AgentClient, type HostServices } from './acp/client';
+import { AgentExitError, errorMessage } from './acp/errors';
 import { tagged, type Logger } from './acp/log';
 import type * as S from './acp/schema.gen';
 import type { LineTracer } from './acp/transport';
 import type { AgentConfig } from './config';
+
+/** Where an agent is: starting, running (its client), failed to start (why), or not running. */
+export type AgentStatus =
+  | { readonly phase: 'starting' }
+  | { readonly phase: 'running'; readonly client: AgentClient }
+  | { readonly phase: 'failed'; readonly error: string }
+  | { readonly phase: 'stopped' };
+
+/** Agents run commands and edit files, so Restricted Mode starts none. */
+export class UntrustedWorkspaceError extends Error {
+  override readonly name = 'UntrustedWorkspaceError';
+  constructor() {
+    super(vscode.l10n.t('this workspace is in Restricted Mode, and agents run commands and edit files, so none is started until you trust it'));
+  }
+}
 
 interface Running {
   readonly config: AgentConfig;
@@ -17,6 +33,10 @@ export class AgentManager implements vscode.Disposable {
   private readonly running = new Map<string, Running>();
   /** Every live client, including one replaced in `running` after its settings changed. */
   private readonly subscriptions = new Map<AgentClient, vscode.Disposable[]>();
+  private readonly statuses = new Map<string, AgentStatus>();
+  private readonly statusEmitter = new vscode.EventEmitter<string>();
+  /** Fires with an agent's name when its status changes. */
+  readonly onDidChangeStatus = this.statusEmitter.event;
 
   constructor(
     /** What the host serves this agent (one instance per start, so per-agent state stays with its process). */
@@ -26,16 +46,30 @@ export class AgentManager implements vscode.Disposable {
     private readonly tracer: (agentName: string) => LineTracer,
   ) {}
 
+  status(name: string): AgentStatus {
+    return this.statuses.get(name) ?? { phase: 'stopped' };
+  }
+
+  /** The agent's client, if its process is up. */
+  client(name: string): AgentClient | undefined {
+    const status = this.status(name);
+    return status.phase === 'running' ? status.client : undefined;
+  }
+
   /** The agent's running client, or a new one. Concurrent callers share one start. */
   connect(config: AgentConfig, cwd: string): Promise<AgentClient> {
+    if (!vscode.workspace.isTrusted) return Promise.reject(new UntrustedWorkspaceError());
     const existing = this.running.get(config.name);
     if (existing && sameCommand(existing.config, config)) return existing.client;
     const log = tagged(this.log, config.name);
-    log.info(`starting: ${[config.command, ...config.args].join(' ')}`);
+    // Never the env: its values are often keys and tokens.
+    log.info(`starting: ${[config.command, ...config.args].join(' ')}${envNames(config)}`);
+    this.setStatus(config.name, { phase: 'starting' });
     const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config), {
       clientInfo: this.clientInfo,
       log,
       trace: this.tracer(config.name),
+      terminalAuth: true,
     });
     const entry: Running = { config, client };
     this.running.set(config.name, entry);
@@ -43,29 +77,56 @@ export class AgentManager implements vscode.Disposable {
       (c) => {
         const info = c.initialized.agentInfo;
         log.info(`ready: ${info ? `${info.title ?? info.name} ${info.version}` : 'no agentInfo'}, protocol ${c.initialized.protocolVersion}`);
+        if (this.running.get(config.name) === entry) this.setStatus(config.name, { phase: 'running', client: c });
         this.subscriptions.set(c, [
-          c.onDidExit(() => {
-            this.unlist(config.name, entry);
+          c.onDidExit((end) => {
+            if (this.unlist(config.name, entry)) {
+              this.setStatus(config.name, end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message });
+            }
             for (const d of this.subscriptions.get(c) ?? []) d.dispose();
             this.subscriptions.delete(c);
           }),
           c.onDidChangeSessions(() => {
             if (c.openSessions.length === 0) {
               log.info('its last chat closed; stopping it');
-              this.unlist(config.name, entry);
-              void c.dispose(); // its exit drops the subscriptions
+              void this.stopClient(config.name, entry, c);
             }
           }),
         ]);
       },
-      () => this.unlist(config.name, entry),
+      (error: unknown) => {
+        if (this.unlist(config.name, entry)) this.setStatus(config.name, { phase: 'failed', error: errorMessage(error) });
+      },
     );
     return client;
   }
 
+  /** Stops the agent's process, if it runs; its chats see the end. Resolves once it has ended. */
+  async stop(name: string): Promise<boolean> {
+    const entry = this.running.get(name);
+    if (!entry) return false;
+    const client = await entry.client.catch(() => undefined);
+    if (!client) return false;
+    this.log.info(`[${name}] stopped by the user`);
+    await this.stopClient(name, entry, client);
+    return true;
+  }
+
+  private async stopClient(name: string, entry: Running, client: AgentClient): Promise<void> {
+    if (this.unlist(name, entry)) this.setStatus(name, { phase: 'stopped' });
+    await client.dispose(); // its exit drops the subscriptions
+  }
+
   /** The next connect for this name starts a new process (unless a newer one is already listed). */
-  private unlist(name: string, entry: Running): void {
-    if (this.running.get(name) === entry) this.running.delete(name);
+  private unlist(name: string, entry: Running): boolean {
+    if (this.running.get(name) !== entry) return false;
+    this.running.delete(name);
+    return true;
+  }
+
+  private setStatus(name: string, status: AgentStatus): void {
+    this.statuses.set(name, status);
+    this.statusEmitter.fire(name);
   }
 
   /** Stops every agent and waits for their processes to end. */
@@ -79,10 +140,16 @@ export class AgentManager implements vscode.Disposable {
 
   dispose(): void {
     void this.stopAll();
+    this.statusEmitter.dispose();
   }
 }
 
 /** Any change to the agent's entry (command, args, env or options) needs a new process. */
 function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function envNames(config: AgentConfig): string {
+  const names = Object.keys(config.env);
+  return names.length > 0 ? ` (env: ${names.join(', ')})` : '';
 }

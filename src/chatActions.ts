@@ -5,6 +5,7 @@ import type { Session } from './acp/client';
 import type { ChatActions } from './chat/panel';
 import { linkTarget } from './chat/links';
 import { diffsOf } from './chat/view';
+import { openAgentSettings } from './config';
 import type { DiffDocuments } from './diffs';
 import { workspaceRoots } from './files';
 import { editorColumn } from './follow';
@@ -23,6 +24,14 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     private readonly mirrors: TerminalMirrors,
     readonly showLog: () => void,
   ) {}
+
+  openAgentSettings(): void {
+    void openAgentSettings();
+  }
+
+  manageTrust(): void {
+    void vscode.commands.executeCommand('workbench.trust.manage');
+  }
 
   showDiff(session: Session, toolCallId: string, index: number): void {
     const call = session.model.toolCall(toolCallId);

@@ -3,12 +3,14 @@
 // (replayed by `session/load` when the agent can) or a new one, and says which. Every way this can fail ends in
 // one sentence that says what to do, and the log has the details.
 import * as vscode from 'vscode';
-import { AgentStartFailure, type Session } from './acp/client';
-import { AgentExitError, CommandNotFoundError, errorMessage } from './acp/errors';
-import type { Logger } from './acp/log';
-import type { AgentManager } from './agents';
 import { z } from 'zod';
+import { AgentStartFailure, type AgentClient, type Session } from './acp/client';
+import { AcpError, AgentExitError, CommandNotFoundError, errorMessage } from './acp/errors';
+import { agentItems } from './agentCommands';
+import { UntrustedWorkspaceError, type AgentManager } from './agents';
+import type { SignIn } from './auth';
 import { ChatPanel, type ChatDeps } from './chat/panel';
+import type { ErrorAction } from './chat/protocol';
 import type { NewAttachment } from './chat/prompt';
 import { openAgentSettings, readAgentSettings, type AgentConfig, type AgentSettings } from './config';
 import { workspaceRoots } from './files';
@@ -24,13 +26,25 @@ export class Chats implements vscode.Disposable {
   private recent: ChatPanel[] = [];
   /** Each panel's watchers of its current session (connection lifetime). */
   private readonly watchers = new Map<ChatPanel, vscode.Disposable[]>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** A chat opened, closed, became active or got a new session. */
+  readonly onDidChange = this.changeEmitter.event;
 
   constructor(
     private readonly agents: AgentManager,
     private readonly deps: ChatDeps,
     private readonly permissions: Permissions,
     private readonly follow: FollowAgent,
-  ) {}
+    private readonly signIn: SignIn,
+  ) {
+    // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
+    this.subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        for (const panel of this.all) if (!panel.session) void this.reconnect(panel, panel.restoreLater, 'trust');
+      }),
+    );
+  }
 
   get all(): readonly ChatPanel[] {
     return [...this.open];
@@ -53,26 +67,68 @@ export class Chats implements vscode.Disposable {
       return undefined;
     }
     const cwd = folder.uri.fsPath;
+    if (!vscode.workspace.isTrusted) {
+      // The chat opens anyway and says why nothing runs; granting trust connects it.
+      const panel = this.track(ChatPanel.open(agent.name, this.deps));
+      this.explainRestricted(panel);
+      return panel;
+    }
     try {
       return await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Starting ${agent.name}…` },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting {0}…', agent.name) },
         async () => {
-          const client = await this.agents.connect(agent, cwd);
-          try {
-            const session = await client.newSession(cwd);
-            const panel = this.track(ChatPanel.open(agent.name, this.deps));
-            this.attach(panel, session, false);
-            return panel;
-          } catch (error) {
-            if (client.openSessions.length === 0) void client.dispose();
-            throw error;
-          }
+          const session = await this.withSignIn(agent, cwd, (client) => client.newSession(cwd));
+          const panel = this.track(ChatPanel.open(agent.name, this.deps));
+          this.attach(panel, session, false);
+          return panel;
         },
       );
     } catch (error) {
       this.reportFailure(agent, error);
       return undefined;
     }
+  }
+
+  /**
+   * Runs `open` with the agent's client. When the agent answers that the user must sign in (-32000), the user signs
+   * in and `open` runs once more (with a new process after a sign-in in a terminal). A client that ends up with no
+   * session is stopped.
+   */
+  private async withSignIn<T>(config: AgentConfig, cwd: string, open: (client: AgentClient) => Promise<T>, panel?: ChatPanel): Promise<T> {
+    let client = await this.agents.connect(config, cwd);
+    try {
+      try {
+        return await open(client);
+      } catch (error) {
+        if (!(error instanceof AcpError && error.isAuthRequired)) throw error;
+        const signedIn = await this.signIn.run(config, client, cwd);
+        if (!signedIn) throw new SignInNeeded(config.name);
+        if (signedIn === 'signedIn') return await open(client);
+        // Signed in from a terminal: only a new process sees it. The agent's other chats come back after this one.
+        await this.agents.stop(config.name);
+        client = await this.agents.connect(config, cwd);
+        const opened = await open(client);
+        void this.reconnectAll(config.name, panel);
+        return opened;
+      }
+    } catch (error) {
+      if (client.openSessions.length === 0) void this.agents.stop(config.name);
+      throw error;
+    }
+  }
+
+  /** Sign In, from a chat whose agent refused a message until the user signs in. */
+  private async signInFrom(panel: ChatPanel): Promise<void> {
+    const name = panel.agentName;
+    const config = readAgentSettings().agents.find((a) => a.name === name);
+    const client = panel.session?.client;
+    if (!config || !client || client.hasExited) {
+      await this.restartAgent(name);
+      return;
+    }
+    const signedIn = await this.signIn.run(config, client, panel.session?.cwd ?? workspaceRoots()[0] ?? '');
+    if (signedIn === 'restartAgent') await this.restartAgent(name);
+    if (signedIn) panel.tell(vscode.l10n.t('Signed in to {0}. Send your message again.', name));
   }
 
   /** Adds context to the target chat, opening a chat first when there is none. */
@@ -91,18 +147,52 @@ export class Chats implements vscode.Disposable {
     }
     const { agent, sessionId, cwd } = saved.data.restore;
     const panel = this.track(new ChatPanel(webviewPanel, agent, this.deps));
-    panel.tell(`Reconnecting to ${agent}…`);
+    panel.restoreLater = { sessionId, cwd };
+    if (!vscode.workspace.isTrusted) {
+      this.explainRestricted(panel);
+      return;
+    }
+    panel.tell(vscode.l10n.t('Reconnecting to {0}…', agent));
     await this.reconnect(panel, { sessionId, cwd }, 'reload');
   }
 
-  /** "Restart Agent" in a chat whose agent stopped. */
-  async restart(panel: ChatPanel): Promise<void> {
-    const previous = panel.session;
-    panel.tell(`Restarting ${panel.agentName}…`);
-    await this.reconnect(panel, previous && { sessionId: previous.sessionId, cwd: previous.cwd }, 'restart');
+  /**
+   * "Restart Agent": a new process for the agent, and every open chat with it gets its session back (replayed,
+   * resumed, or a new one, as the agent can), each saying which.
+   */
+  async restartAgent(name: string): Promise<void> {
+    await this.agents.stop(name);
+    await this.reconnectAll(name);
   }
 
-  private async reconnect(panel: ChatPanel, previous: { sessionId: string; cwd: string } | undefined, why: 'reload' | 'restart'): Promise<void> {
+  /** Reconnects the agent's chats, one after the other (the first may have to sign in), except `except`. */
+  private async reconnectAll(name: string, except?: ChatPanel): Promise<void> {
+    const panels = this.all.filter((p) => p.agentName === name && p !== except);
+    for (const panel of panels) panel.tell(vscode.l10n.t('Restarting {0}…', name));
+    for (const panel of panels) {
+      const previous = panel.session;
+      await this.reconnect(panel, previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : panel.restoreLater, 'restart');
+    }
+  }
+
+  /** "ACP: Stop Agent": its process ends, and its chats say so and offer Restart Agent. */
+  async stopAgent(name: string): Promise<void> {
+    const panels = this.all.filter((p) => p.agentName === name);
+    // Told before the exit arrives, so the chats do not take it for a crash.
+    for (const panel of panels) panel.restoreLater = panel.session && { sessionId: panel.session.sessionId, cwd: panel.session.cwd };
+    if (!(await this.agents.stop(name))) return;
+    for (const panel of panels) panel.fail(vscode.l10n.t('You stopped {0}.', name), [], ['restart']);
+  }
+
+  private explainRestricted(panel: ChatPanel): void {
+    panel.fail(
+      vscode.l10n.t('{0} was not started: this workspace is in Restricted Mode, and agents run commands and edit files. Trust the workspace to chat here.', panel.agentName),
+      [],
+      ['manageTrust'],
+    );
+  }
+
+  private async reconnect(panel: ChatPanel, previous: { sessionId: string; cwd: string } | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
     const name = panel.agentName;
     const config = readAgentSettings().agents.find((a) => a.name === name);
     if (!config) {
@@ -117,36 +207,50 @@ export class Chats implements vscode.Disposable {
       return;
     }
     try {
-      const client = await this.agents.connect(config, cwd);
       const log = this.deps.log;
-      let reopened: Session | undefined;
-      let note: string;
-      let replayed = false;
-      const how = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
-      if (previous && how) {
-        try {
-          reopened = await client.reopenSession(previous.sessionId, cwd, how);
-          replayed = how === 'load';
-        } catch (error) {
-          log.warn(`[chat] ${name} could not reopen session ${previous.sessionId}: ${errorMessage(error)}`);
+      const { session, note, replayed } = await this.withSignIn(
+        config,
+        cwd,
+        async (client) => {
+        const how = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
+        if (previous && how) {
+          try {
+            const reopened = await client.reopenSession(previous.sessionId, cwd, how);
+            if (how === 'load') return { session: reopened, replayed: true, note: why === 'restart' ? vscode.l10n.t('{0} restarted and reopened this conversation.', name) : '' };
+            return {
+              session: reopened,
+              replayed: false,
+              note:
+                why === 'restart'
+                  ? vscode.l10n.t('{0} restarted and continues this conversation, but cannot show its earlier messages.', name)
+                  : vscode.l10n.t('{0} reconnected and continues this conversation, but cannot show its earlier messages.', name),
+            };
+          } catch (error) {
+            if (error instanceof AcpError && error.isAuthRequired) throw error;
+            log.warn(`[chat] ${name} could not reopen session ${previous.sessionId}: ${errorMessage(error)}`);
+          }
         }
-      }
-      if (reopened && replayed) note = why === 'reload' ? '' : `${name} restarted and reopened this conversation.`;
-      else if (reopened) note = `${name} ${why === 'reload' ? 'reconnected' : 'restarted'} and continues this conversation, but cannot show its earlier messages.`;
-      else {
-        reopened = await client.newSession(cwd);
-        note = previous
-          ? `${name} could not reopen this conversation, so this is a new session: the agent does not remember earlier messages.`
-          : `${name} started a new session.`;
-      }
+        return {
+          session: await client.newSession(cwd),
+          replayed: false,
+          note: previous
+            ? vscode.l10n.t('{0} could not reopen this conversation, so this is a new session: the agent does not remember earlier messages.', name)
+            : vscode.l10n.t('{0} started a new session.', name),
+        };
+        },
+        panel,
+      );
       // A replayed session shows the whole conversation again; otherwise the earlier messages stay above it.
-      this.attach(panel, reopened, !replayed);
+      panel.restoreLater = undefined;
+      this.attach(panel, session, !replayed);
       panel.tell(note);
     } catch (error) {
-      const message = error instanceof AgentStartFailure ? `Could not start ${name}: ${error.message}` : `${name} could not open a chat: ${errorMessage(error)}`;
+      const message = this.describeFailure(name, error);
       this.deps.log.error(`[chat] ${message}`);
       panel.tell('');
-      panel.fail(message, error instanceof AgentStartFailure ? error.stderrTail : error instanceof AgentExitError ? error.stderrTail : []);
+      if (error instanceof SignInNeeded) panel.fail(message, [], ['signIn']);
+      else if (error instanceof UntrustedWorkspaceError) this.explainRestricted(panel);
+      else panel.fail(message, error instanceof AgentStartFailure ? error.stderrTail : error instanceof AgentExitError ? error.stderrTail : [], failureActions(error));
     }
   }
 
@@ -156,15 +260,18 @@ export class Chats implements vscode.Disposable {
     const subscriptions = [
       panel.onDidBecomeActive(() => {
         this.recent = [...this.recent.filter((p) => p !== panel), panel];
+        this.changeEmitter.fire();
       }),
-      panel.onDidRequestRestart(() => void this.restart(panel)),
+      panel.onDidRequestAction((action) => void (action === 'restart' ? this.restartAgent(panel.agentName) : this.signInFrom(panel))),
     ];
     panel.onDidDispose(() => {
       for (const d of [...subscriptions, ...(this.watchers.get(panel) ?? [])]) d.dispose();
       this.watchers.delete(panel);
       this.open.delete(panel);
       this.recent = this.recent.filter((p) => p !== panel);
+      this.changeEmitter.fire();
     });
+    this.changeEmitter.fire();
     return panel;
   }
 
@@ -176,29 +283,26 @@ export class Chats implements vscode.Disposable {
       this.permissions.watch(session, panel.agentName, () => panel.reveal()),
       this.follow.watch(session, () => panel.viewColumn, (text) => panel.tell(text)),
     ]);
+    this.changeEmitter.fire();
   }
 
   private async chooseAgent(settings: AgentSettings, requested: string | undefined): Promise<AgentConfig | undefined> {
     const { agents, defaultAgent } = settings;
     if (requested !== undefined) {
       const found = agents.find((a) => a.name === requested);
-      if (!found) void this.offerSettings(`There is no agent named "${requested}" in the "acp.agents" setting.`);
+      if (!found) void this.offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', requested));
       return found;
-    }
-    if (agents.length === 0) {
-      void this.offerSettings('No agents are configured. Add one to the "acp.agents" setting, for example Gemini CLI: {"command": "npx", "args": ["-y", "@google/gemini-cli", "--acp"]}.');
-      return undefined;
     }
     if (defaultAgent !== undefined) {
       const found = agents.find((a) => a.name === defaultAgent);
       if (found) return found;
-      void vscode.window.showWarningMessage(`"acp.defaultAgent" names "${defaultAgent}", which is not in "acp.agents"; choose an agent for this chat.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('"acp.defaultAgent" names "{0}", which is neither in "acp.agents" nor a preset; choose an agent for this chat.', defaultAgent));
     }
     if (agents.length === 1) return agents[0];
-    const pick = await vscode.window.showQuickPick(
-      agents.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
-      { title: 'New Chat', placeHolder: 'Choose the agent for this chat' },
-    );
+    const pick = await vscode.window.showQuickPick(agentItems(agents), {
+      title: vscode.l10n.t('New Chat'),
+      placeHolder: vscode.l10n.t('Choose the agent for this chat ("ACP: Select Agent…" sets the one New Chat uses)'),
+    });
     return pick?.agent;
   }
 
@@ -208,16 +312,26 @@ export class Chats implements vscode.Disposable {
     void this.offerSettings(settings.problems.join(' '));
   }
 
+  private describeFailure(name: string, error: unknown): string {
+    if (error instanceof AgentStartFailure) return vscode.l10n.t('Could not start {0}: {1}', name, error.message);
+    if (error instanceof SignInNeeded || error instanceof UntrustedWorkspaceError) return error.message;
+    return vscode.l10n.t('{0} could not open a chat: {1}', name, errorMessage(error));
+  }
+
   private reportFailure(agent: AgentConfig, error: unknown): void {
-    const starting = error instanceof AgentStartFailure;
-    const sentence = starting ? `Could not start ${agent.name}: ${error.message}.` : `${agent.name} could not open a chat: ${errorMessage(error)}.`;
+    const sentence = `${this.describeFailure(agent.name, error)}.`;
     this.deps.log.error(`[chat] ${sentence}`);
-    if (starting && error.stderrTail.length > 0) this.deps.log.error(`[chat] ${agent.name}'s last stderr lines:\n${error.stderrTail.slice(-20).join('\n')}`);
-    const notFound = starting && error.cause instanceof CommandNotFoundError;
-    const actions = notFound ? ['Open Settings', 'Show Log'] : ['Show Log', 'Open Settings'];
+    if (error instanceof AgentStartFailure && error.stderrTail.length > 0) {
+      this.deps.log.error(`[chat] ${agent.name}'s last stderr lines:\n${error.stderrTail.slice(-20).join('\n')}`);
+    }
+    const signIn = vscode.l10n.t('Sign In');
+    const settings = vscode.l10n.t('Open Settings');
+    const log = vscode.l10n.t('Show Log');
+    const actions = error instanceof SignInNeeded ? [signIn] : failureActions(error).includes('openSettings') ? [settings, log] : [log, settings];
     void vscode.window.showErrorMessage(sentence, ...actions).then((pick) => {
-      if (pick === 'Open Settings') void openAgentSettings();
-      if (pick === 'Show Log') this.deps.actions.showLog();
+      if (pick === signIn) void this.newChat(agent.name);
+      if (pick === settings) void openAgentSettings();
+      if (pick === log) this.deps.actions.showLog();
     });
   }
 
@@ -228,5 +342,21 @@ export class Chats implements vscode.Disposable {
 
   dispose(): void {
     for (const panel of [...this.open]) panel.dispose();
+    for (const d of this.subscriptions) d.dispose();
+    this.changeEmitter.dispose();
   }
+}
+
+/** The user did not sign in when the agent asked: the chat offers Sign In. */
+class SignInNeeded extends Error {
+  override readonly name = 'SignInNeeded';
+  constructor(agent: string) {
+    super(vscode.l10n.t('{0} needs you to sign in before it can open a chat', agent));
+  }
+}
+
+/** A missing command is fixed in the settings; anything else is worth a restart first. */
+function failureActions(error: unknown): ErrorAction[] {
+  const notFound = error instanceof AgentStartFailure && error.cause instanceof CommandNotFoundError;
+  return notFound ? ['openSettings', 'restart', 'showLog'] : ['restart', 'showLog', 'openSettings'];
 }

@@ -1,7 +1,7 @@
 // The extension's settings, read and validated in one place. A bad entry is reported by name and skipped; it never
 // stops the other agents from working.
 import * as vscode from 'vscode';
-import { parseAgents, type AgentConfig } from './agentConfig';
+import { parseAgents, withPresets, type AgentConfig } from './agentConfig';
 import type { OutsideWorkspacePolicy, ReviewPolicy } from './files';
 import type { PermissionSettings } from './permissions';
 
@@ -10,6 +10,7 @@ export type { AgentConfig } from './agentConfig';
 export const SECTION = 'acp';
 
 export interface AgentSettings {
+  /** The configured agents, then the built-in presets that none of them replaces. */
   readonly agents: readonly AgentConfig[];
   /** One sentence per entry that was skipped, naming it and saying what is wrong. */
   readonly problems: readonly string[];
@@ -25,7 +26,7 @@ export function readAgentSettings(): AgentSettings {
   const inspected = config.inspect<unknown>('agents');
   const { agents, problems } = parseAgents(inspected?.globalValue ?? inspected?.defaultValue);
   const defaultAgent = config.get<string>('defaultAgent')?.trim() || undefined;
-  return { agents, problems, defaultAgent };
+  return { agents: withPresets(agents), problems, defaultAgent };
 }
 
 export function readTrace(): TraceSetting {

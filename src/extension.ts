@@ -1,7 +1,10 @@
 // Wiring only: the log, the editor adapters, the agents and the chats, and the commands that reach them.
 import * as vscode from 'vscode';
 import { tagged } from './acp/log';
+import { AgentCommands } from './agentCommands';
 import { AgentManager } from './agents';
+import { AgentStatusItem } from './agentStatus';
+import { SignIn } from './auth';
 import { CHAT_VIEW_TYPE, type ChatPanel } from './chat/panel';
 import { Chats } from './chats';
 import { registerContextCommands } from './contextCommands';
@@ -41,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     }),
   );
 
+  const clientInfo = { name: 'acp-client', title: 'ACP Client for VS Code', version };
   const diffs = new DiffDocuments();
   const reviews = new EditReviews(diffs);
   const prompts = notificationPrompts(reviews);
@@ -64,13 +68,13 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
       };
     },
-    { name: 'acp-client', title: 'ACP Client for VS Code', version },
+    clientInfo,
     log,
     (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),
   );
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
-  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow);
+  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log));
   stopAgents = () => agents.stopAll();
 
   context.subscriptions.push(
@@ -84,6 +88,8 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     mirrors,
     actions,
     files,
+    new AgentCommands(agents, chats, clientInfo, log),
+    new AgentStatusItem(agents, chats),
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
     ...registerContextCommands(chats),

@@ -1,7 +1,7 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AgentErrorView, ChipView, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../src/chat/protocol';
+import type { AgentErrorView, ChipView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../src/chat/protocol';
 import { post } from './api';
 import { renderMarkdown } from './markdown';
 import { memo } from './memo';
@@ -428,6 +428,14 @@ function TurnStatus({ turn }: { turn: TurnView }) {
   ) : null;
 }
 
+const ERROR_ACTION_LABELS: Record<ErrorAction, string> = {
+  restart: 'Restart Agent',
+  signIn: 'Sign In',
+  manageTrust: 'Manage Workspace Trust',
+  openSettings: 'Open Settings',
+  showLog: 'Show Log',
+};
+
 function AgentError({ error }: { error: AgentErrorView }) {
   return (
     <section class="agent-error" role="alert" aria-label="Agent stopped">
@@ -436,12 +444,11 @@ function AgentError({ error }: { error: AgentErrorView }) {
       </p>
       {error.stderr.length > 0 && <pre aria-label="The agent's last stderr lines">{error.stderr.join('\n')}</pre>}
       <div class="actions">
-        <button type="button" class="primary" onClick={() => post({ type: 'restart' })}>
-          Restart Agent
-        </button>
-        <button type="button" class="secondary" onClick={() => post({ type: 'showLog' })}>
-          Show Log
-        </button>
+        {error.actions.map((action, i) => (
+          <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => post({ type: 'errorAction', action })}>
+            {ERROR_ACTION_LABELS[action]}
+          </button>
+        ))}
       </div>
     </section>
   );

@@ -45,6 +45,8 @@ export interface AgentClientOptions {
   readonly killGraceMs?: number;
   /** Serve `terminal/*` (and advertise it). Default true. */
   readonly terminals?: boolean;
+  /** The host can run `type: "terminal"` auth methods (advertised as `auth.terminal`). Default false. */
+  readonly terminalAuth?: boolean;
 }
 
 /** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
@@ -108,7 +110,11 @@ export class AgentClient {
       log: tagged(log, 'connection'),
       // Agents that run commands themselves stream the output in `_meta`; the session model shows it. The chat
       // shows notices and boolean config options (as a checkbox).
-      capabilities: { _meta: { terminal_output: true }, session: { notices: {}, configOptions: { boolean: {} } } },
+      capabilities: {
+        _meta: { terminal_output: true },
+        session: { notices: {}, configOptions: { boolean: {} } },
+        ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
+      },
     };
     const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
       log: tagged(log, 'process'),
@@ -150,6 +156,29 @@ export class AgentClient {
     const response = await this.process.connection.newSession({ cwd, mcpServers: [] });
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     return this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`)));
+  }
+
+  /**
+   * How a user can sign in to this agent. Terminal methods are listed only when the host runs them (they are
+   * advertised as `auth.terminal` then), since an agent may offer them to such clients only.
+   */
+  authMethods(terminalAuth: boolean): readonly S.AuthMethod[] {
+    return (this.initialized.authMethods ?? []).filter((m) => terminalAuth || !isTerminalAuth(m));
+  }
+
+  /** Signs in with an agent-run method (the agent does the work, for example in a browser). */
+  async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
+    await this.process.connection.authenticate({ methodId }, signal);
+  }
+
+  /** Whether the agent can sign the user out (`auth.logout`). */
+  get canLogout(): boolean {
+    return this.initialized.agentCapabilities?.auth?.logout != null;
+  }
+
+  /** Signs the user out; refused (NotSupportedError) when the agent does not advertise it. */
+  async logout(): Promise<void> {
+    await this.process.connection.logout({});
   }
 
   /** What the agent accepts in a prompt besides text and resource links. */
@@ -369,6 +398,13 @@ function describeStartFailure(error: unknown, end: AgentEnd | undefined, timedOu
   if (timedOut) return `the agent did not answer initialize within ${Number((timeoutMs / 1000).toFixed(1))} s`;
   if (end && !(end instanceof AgentExitError && end.expected)) return end.message;
   return errorMessage(error);
+}
+
+/** A sign-in method that the client runs in a terminal: the agent's own command with the method's args and env. */
+export type TerminalAuthMethod = Extract<S.AuthMethod, { type: 'terminal' }>;
+
+export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMethod {
+  return 'type' in method && method.type === 'terminal';
 }
 
 function shortId(id: string): string {

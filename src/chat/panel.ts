@@ -5,12 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PromptRefusedError, type Session } from '../acp/client';
-import { AgentExitError, errorMessage } from '../acp/errors';
+import { AcpError, AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
-import { HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type FileMatch } from './protocol';
+import { HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
@@ -18,6 +18,9 @@ export const CHAT_VIEW_TYPE = 'acp.chat';
 /** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
 export interface ChatActions {
   showLog(): void;
+  openAgentSettings(): void;
+  /** VS Code's workspace trust editor. */
+  manageTrust(): void;
   showDiff(session: Session, toolCallId: string, index: number): void;
   openLocation(session: Session, toolCallId: string, index: number): void;
   showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void;
@@ -55,9 +58,12 @@ export class ChatPanel implements vscode.Disposable {
   private sessionDisposables: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
-  private readonly restartEmitter = new vscode.EventEmitter<void>();
-  /** The user asked to restart the agent (from the error in the chat). */
-  readonly onDidRequestRestart = this.restartEmitter.event;
+  private readonly actionEmitter = new vscode.EventEmitter<'restart' | 'signIn'>();
+  /**
+   * The chat needs the agent restarted (the user pressed Restart Agent) or the user signed in (Sign In, or a
+   * message the agent refused until the user signs in).
+   */
+  readonly onDidRequestAction = this.actionEmitter.event;
   private readonly activeEmitter = new vscode.EventEmitter<void>();
   /** The panel became the active editor. */
   readonly onDidBecomeActive = this.activeEmitter.event;
@@ -76,6 +82,8 @@ export class ChatPanel implements vscode.Disposable {
   private notice: string | undefined;
   /** An earlier session's entries, kept for reading when a restart could not bring the conversation back. */
   private earlier: EntryView[] = [];
+  /** The session to bring back once the chat can connect (kept in the view's state meanwhile, so a reload keeps it). */
+  restoreLater: { readonly sessionId: string; readonly cwd: string } | undefined;
   private attachments: Attachment[] = [];
   private nextAttachment = 1;
   private disposed = false;
@@ -160,9 +168,9 @@ export class ChatPanel implements vscode.Disposable {
     if (session.ended) this.agentEnded(session.ended);
   }
 
-  /** Starting or reopening the agent failed: the chat shows why, with Restart Agent and Show Log. */
-  fail(message: string, stderr: readonly string[]): void {
-    this.agentError = { message: capitalize(message), stderr: stderr.slice(-STDERR_LINES_SHOWN) };
+  /** Starting or reopening the agent failed: the chat shows why, with what the user can do (Restart Agent first). */
+  fail(message: string, stderr: readonly string[], actions: readonly ErrorAction[] = ['restart', 'showLog']): void {
+    this.agentError = { message: capitalize(message), stderr: stderr.slice(-STDERR_LINES_SHOWN), actions: [...actions] };
     this.dirtyError = true;
     this.schedule();
   }
@@ -273,11 +281,11 @@ export class ChatPanel implements vscode.Disposable {
       case 'permission':
         session?.model.resolvePermission(message.id, message.optionId);
         break;
-      case 'showLog':
-        actions.showLog();
-        break;
-      case 'restart':
-        this.restartEmitter.fire();
+      case 'errorAction':
+        if (message.action === 'restart' || message.action === 'signIn') this.actionEmitter.fire(message.action);
+        else if (message.action === 'showLog') actions.showLog();
+        else if (message.action === 'openSettings') actions.openAgentSettings();
+        else actions.manageTrust();
         break;
       case 'showDiff':
         if (session) actions.showDiff(session, message.toolCallId, message.index);
@@ -328,8 +336,13 @@ export class ChatPanel implements vscode.Disposable {
   private sendFromComposer(text: string, ids: readonly string[]): void {
     this.notice = undefined; // the composer clears it as it sends
     this.sendWith(text, ids).catch((error: unknown) => {
-      // An error answer from the agent already shows in the turn; a refused send gives the draft back.
+      // An error answer from the agent already shows in the turn; a refused send gives the draft back, and so does
+      // one the agent refused until the user signs in, which starts signing in.
       if (error instanceof PromptRefusedError) this.post({ type: 'sendFailed', text, reason: errorMessage(error) });
+      else if (error instanceof AcpError && error.isAuthRequired) {
+        this.post({ type: 'sendFailed', text, reason: vscode.l10n.t('{0} needs you to sign in first.', this.agentName) });
+        this.actionEmitter.fire('signIn');
+      }
     });
   }
 
@@ -433,7 +446,7 @@ export class ChatPanel implements vscode.Disposable {
     this.post({
       type: 'state',
       agent: this.agentName,
-      ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : {}),
+      ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : this.restoreLater ? { restore: { agent: this.agentName, ...this.restoreLater } } : {}),
       earlier: this.earlier,
       entries: session ? this.viewsOf(session) : [],
       turn: model ? turnView(model.turn) : { phase: 'idle' },
@@ -486,7 +499,7 @@ export class ChatPanel implements vscode.Disposable {
     this.panel.dispose();
     void this.current?.close();
     this.disposeEmitter.fire();
-    for (const emitter of [this.disposeEmitter, this.restartEmitter, this.activeEmitter]) emitter.dispose();
+    for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter]) emitter.dispose();
   }
 }
 

@@ -74,7 +74,11 @@ export const PermissionView = z.object({
 export type PermissionView = z.infer<typeof PermissionView>;
 
 /** The agent stopped: what happened, and the last lines it wrote to stderr. */
-export const AgentErrorView = z.object({ message: z.string(), stderr: z.array(z.string()) });
+/** What the user can do about an agent that stopped or could not start; the host carries it out. */
+export const ErrorAction = z.enum(['restart', 'signIn', 'manageTrust', 'openSettings', 'showLog']);
+export type ErrorAction = z.infer<typeof ErrorAction>;
+
+export const AgentErrorView = z.object({ message: z.string(), stderr: z.array(z.string()), actions: z.array(ErrorAction) });
 export type AgentErrorView = z.infer<typeof AgentErrorView>;
 
 export const PlanEntryView = z.object({
@@ -186,8 +190,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send'), text: z.string(), attachments: z.array(z.string()) }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string() }),
-  z.object({ type: z.literal('showLog') }),
-  z.object({ type: z.literal('restart') }),
+  /** A button of the agent error: restart, sign in, manage trust, settings or the log. */
+  z.object({ type: z.literal('errorAction'), action: ErrorAction }),
   /** The user's clicks on a tool card: which card, and which of its diffs, locations or terminals. */
   z.object({ type: z.literal('showDiff'), toolCallId: z.string(), index }),
   z.object({ type: z.literal('openLocation'), toolCallId: z.string(), index }),

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseAgents } from '../../src/agentConfig';
+import { parseAgents, presetEntry, PRESETS, withPresets } from '../../src/agentConfig';
 
 describe('parseAgents (the acp.agents setting)', () => {
   it('reads agents keyed by display name, with defaults for args and env', () => {
@@ -40,5 +40,37 @@ describe('parseAgents (the acp.agents setting)', () => {
 
   it('explains a value of the wrong shape', () => {
     assert.deepEqual(parseAgents(['npx']).problems, ['The "acp.agents" setting must be an object whose keys are agent names.']);
+  });
+});
+
+describe('agent presets', () => {
+  it('offers Gemini CLI, Claude Code, Codex and Copilot CLI with the launch commands their projects document', () => {
+    assert.deepEqual(
+      PRESETS.map((p) => [p.name, [p.command, ...p.args].join(' ')]),
+      [
+        ['Gemini CLI', 'npx -y @google/gemini-cli --acp'],
+        ['Claude Code', 'npx -y @zed-industries/claude-agent-acp'],
+        ['Codex', 'npx -y @zed-industries/codex-acp'],
+        ['GitHub Copilot CLI', 'copilot --acp'],
+      ],
+    );
+  });
+
+  it('lists the configured agents first, and a configured agent with a preset name replaces the preset', () => {
+    const { agents } = parseAgents({ Mine: { command: 'mine' }, Codex: { command: '/opt/codex-acp' } });
+    const all = withPresets(agents);
+    assert.deepEqual(all.map((a) => a.name), ['Mine', 'Codex', 'Gemini CLI', 'Claude Code', 'GitHub Copilot CLI']);
+    assert.equal(all.find((a) => a.name === 'Codex')?.command, '/opt/codex-acp');
+    assert.equal(all.find((a) => a.name === 'Codex')?.preset, undefined);
+    assert.equal(all.find((a) => a.name === 'Gemini CLI')?.preset, true);
+  });
+
+  it('copies a preset as a settings entry that parses back to the same command', () => {
+    const gemini = PRESETS[0]!;
+    const { agents, problems } = parseAgents({ [gemini.name]: presetEntry(gemini) });
+    assert.deepEqual(problems, []);
+    const { preset, ...asConfigured } = gemini;
+    assert.equal(preset, true);
+    assert.deepEqual(agents[0], asConfigured);
   });
 });

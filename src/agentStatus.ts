@@ -1,0 +1,96 @@
+// The status bar item for the current agent (the active chat's, else the one New Chat uses) and its state:
+// not running, starting, ready, busy (a turn runs in one of its chats), or failed. A click opens Select Agent.
+import * as vscode from 'vscode';
+import type { AgentClient } from './acp/client';
+import type { AgentManager } from './agents';
+import type { Chats } from './chats';
+import { readAgentSettings, SECTION } from './config';
+
+export class AgentStatusItem implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('acp.agent', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Watchers of the shown agent's sessions (their turns make it busy). */
+  private watched: { client: AgentClient; disposables: vscode.Disposable[] } | undefined;
+
+  constructor(
+    private readonly agents: AgentManager,
+    private readonly chats: Chats,
+  ) {
+    this.item.name = vscode.l10n.t('ACP Agent');
+    this.item.command = 'acp.selectAgent';
+    this.disposables.push(
+      agents.onDidChangeStatus(() => this.update()),
+      chats.onDidChange(() => this.update()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.defaultAgent`) || event.affectsConfiguration(`${SECTION}.agents`)) this.update();
+      }),
+    );
+    this.update();
+    this.item.show();
+  }
+
+  private update(): void {
+    const name = this.chats.target?.agentName ?? readAgentSettings().defaultAgent;
+    if (!name) {
+      this.watch(undefined);
+      this.show('$(hubot)', vscode.l10n.t('Select Agent'), vscode.l10n.t('ACP: no agent chosen. Select the agent for new chats.'));
+      return;
+    }
+    const status = this.agents.status(name);
+    this.watch(status.phase === 'running' ? status.client : undefined);
+    switch (status.phase) {
+      case 'starting':
+        this.show('$(loading~spin)', name, vscode.l10n.t('{0} is starting.', name));
+        break;
+      case 'failed':
+        this.show('$(error)', name, vscode.l10n.t('{0} stopped: {1}', name, status.error), true);
+        break;
+      case 'stopped':
+        this.show('$(hubot)', name, vscode.l10n.t('{0} is not running; it starts with a chat.', name));
+        break;
+      case 'running': {
+        const sessions = status.client.openSessions;
+        const busy = sessions.some((s) => s.model.turn.phase !== 'idle');
+        const chats = sessions.length === 1 ? vscode.l10n.t('1 open chat') : vscode.l10n.t('{0} open chats', sessions.length);
+        if (busy) this.show('$(sync~spin)', name, vscode.l10n.t('{0} is busy ({1}).', name, chats));
+        else this.show('$(hubot)', name, vscode.l10n.t('{0} is ready ({1}).', name, chats));
+        break;
+      }
+    }
+  }
+
+  private show(icon: string, label: string, state: string, error = false): void {
+    this.item.text = `${icon} ${label}`;
+    this.item.tooltip = `${state}\n${vscode.l10n.t('Click to choose the agent for new chats.')}`;
+    this.item.accessibilityInformation = { label: `${vscode.l10n.t('ACP agent')}: ${state}` };
+    this.item.backgroundColor = error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+
+  /** Follows the turns of `client`'s sessions, so the item shows busy while one runs. */
+  private watch(client: AgentClient | undefined): void {
+    if (this.watched?.client === client) return;
+    for (const d of this.watched?.disposables ?? []) d.dispose();
+    this.watched = undefined;
+    if (!client) return;
+    const disposables: vscode.Disposable[] = [];
+    const watchSessions = () => {
+      for (const d of disposables.splice(1)) d.dispose();
+      for (const session of client.openSessions) {
+        disposables.push(session.model.onDidChange((change) => change.type === 'turn' && this.update()));
+      }
+    };
+    disposables.push(
+      client.onDidChangeSessions(() => {
+        watchSessions();
+        this.update();
+      }),
+    );
+    watchSessions();
+    this.watched = { client, disposables };
+  }
+
+  dispose(): void {
+    for (const d of [...this.disposables, ...(this.watched?.disposables ?? [])]) d.dispose();
+    this.item.dispose();
+  }
+}
