@@ -92,8 +92,6 @@ export class AgentCommands implements vscode.Disposable {
         copyAction,
       );
       if (pick === copyAction) await this.copyPreset(agent);
-    } else {
-      void vscode.window.showInformationMessage(vscode.l10n.t('New chats use {0}.', agent.name));
     }
     return agent.name;
   }

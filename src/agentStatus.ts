@@ -33,7 +33,7 @@ export class AgentStatusItem implements vscode.Disposable {
     const name = this.chats.target?.agentName ?? readAgentSettings().defaultAgent;
     if (!name) {
       this.watch(undefined);
-      this.show('$(hubot)', vscode.l10n.t('Select Agent'), vscode.l10n.t('ACP: no agent chosen. Select the agent for new chats.'));
+      this.show('$(hubot)', vscode.l10n.t('Select Agent'), vscode.l10n.t('No agent chosen yet.'));
       return;
     }
     const status = this.agents.status(name);
@@ -62,7 +62,7 @@ export class AgentStatusItem implements vscode.Disposable {
   private show(icon: string, label: string, state: string, error = false): void {
     this.item.text = `${icon} ${label}`;
     this.item.tooltip = `${state}\n${vscode.l10n.t('Click to choose the agent for new chats.')}`;
-    this.item.accessibilityInformation = { label: `${vscode.l10n.t('ACP agent')}: ${state}` };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('ACP agent: {0}', state) };
     this.item.backgroundColor = error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }
 

@@ -21,6 +21,8 @@ export interface ServerOptions {
   readonly machineSettings?: Record<string, unknown>;
   /** Honour extensionDevelopmentPath/extensionTestsPath in the URL payload (hides notification toasts). */
   readonly smokeTestDriver?: boolean;
+  /** Keep VS Code's workspace trust on (tests of Restricted Mode); it is off otherwise. */
+  readonly workspaceTrust?: boolean;
   /** Extra environment for the server and so for its extension hosts. */
   readonly env?: Record<string, string>;
   /** Port to listen on; a free one when absent. */
@@ -102,7 +104,7 @@ export async function startCodeServer(options: ServerOptions): Promise<CodeServe
     '--extensions-dir', options.extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--reconnection-grace-time', '5',
     '--ignore-last-opened',

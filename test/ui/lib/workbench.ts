@@ -26,8 +26,8 @@ export interface Workbench {
   readonly server: CodeServer;
   readonly workspace: string;
   readonly workDir: string;
-  /** The chat webview's document. */
-  chat(): FrameLocator;
+  /** The chat webview's document; with several chats on screen, the one at `index` in the order they opened. */
+  chat(index?: number): FrameLocator;
   /** Runs a command from the palette by its title, like "ACP: New Chat". */
   runCommand(title: string): Promise<void>;
   /** Opens a new chat and sends `text` from its composer; returns the chat. */
@@ -71,7 +71,10 @@ export function fixtureAgents(
   return { settings, agents: entries };
 }
 
-export async function openWorkbench(name: string, settings: { user?: Record<string, unknown>; machine?: Record<string, unknown> }): Promise<Workbench> {
+export async function openWorkbench(
+  name: string,
+  settings: { user?: Record<string, unknown>; machine?: Record<string, unknown>; workspaceTrust?: boolean },
+): Promise<Workbench> {
   const tools = await toolchain();
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), name);
   const outputDir = process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui');
@@ -82,7 +85,7 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
   mkdirSync(extensionsDir, { recursive: true });
   symlinkSync(repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
 
-  const server = await startCodeServer({ toolchain: tools, dataDir: join(workDir, 'server'), extensionsDir, settings: settings.user ?? {}, machineSettings: settings.machine });
+  const server = await startCodeServer({ toolchain: tools, dataDir: join(workDir, 'server'), extensionsDir, settings: settings.user ?? {}, machineSettings: settings.machine, workspaceTrust: settings.workspaceTrust });
   let browser: BrowserContext | undefined;
   try {
     browser = await launchBrowser(tools.chromium, join(workDir, 'browser'));
@@ -100,8 +103,9 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
       server,
       workspace,
       workDir,
-      chat() {
-        return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('#active-frame');
+      chat(index) {
+        const frames = page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
+        return (index === undefined ? frames : frames.nth(index)).frameLocator('#active-frame');
       },
       async runCommand(title) {
         // Right after start the extension host may still be registering contributions, and the palette lists
@@ -150,7 +154,7 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
         if (test?.state === 'failed') process.stdout.write(`      saved the screenshot and logs to ${await workbench.saveFailure(test.fullTitle())}\n`);
         // Close the chat (and with it the agent) so the next test starts from an empty editor area.
         await workbench.runCommand('View: Close All Editors');
-        await page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+        await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
       },
       async pick(label, options) {
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
