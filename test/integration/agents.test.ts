@@ -1,0 +1,74 @@
+// Agents in a real extension host: a crash under two chats settles everything, Test Agent Connection reports what
+// the agent said, and Sign Out calls logout.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/panel';
+import { waitFor, within } from '../lib/wait';
+import { closeAllChats, recorded, sessionOf, useFixtureAgent } from './lib/fixture';
+
+async function newChat(): Promise<ChatPanel> {
+  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+  assert.ok(chat, 'acp.newChat opened a chat');
+  return chat;
+}
+
+describe('agents', function () {
+  this.timeout(30_000);
+  afterEach(closeAllChats);
+
+  it('settles a pending permission and both chats’ turns when the agent is killed, and the chats refuse to send', async () => {
+    await useFixtureAgent('permission');
+    const first = await newChat();
+    const second = await newChat();
+    assert.equal(sessionOf(first).client, sessionOf(second).client, 'one process serves both chats');
+    const turn = first.send('do something risky');
+    await waitFor(() => sessionOf(first).model.permissions.length === 1, { timeoutMs: 10_000, what: 'the permission request' });
+
+    const pid = sessionOf(first).client.process.pid;
+    assert.ok(pid !== undefined);
+    process.kill(pid, 'SIGKILL');
+    await assert.rejects(within(turn, 5000, 'the turn to settle'), /killed by SIGKILL/);
+    for (const chat of [first, second]) {
+      const end = await waitFor(() => sessionOf(chat).ended, { what: `${chat.agentName}'s chat to see the end` });
+      assert.match(end.message, /the agent was killed by SIGKILL/);
+      assert.equal(sessionOf(chat).model.permissions.length, 0, 'the pending permission request was settled');
+      assert.equal(sessionOf(chat).model.turn.phase, 'idle');
+      await assert.rejects(chat.send('anyone?'), /the agent is not running/);
+    }
+  });
+
+  it('Test Agent Connection starts the agent apart from the chats, reports what it is, and stops it', async () => {
+    const fixture = await useFixtureAgent('auth-terminal', { name: 'Fixture Report' });
+    const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.testConnection', 'Fixture Report');
+    assert.ok(uri, 'the command returns the report');
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    assert.match(text, /^# Fixture Report: connection test/);
+    assert.match(text, /- Agent: ACP Fixture Agent \(acp-fixture-agent\) 1\.0\.0/);
+    assert.match(text, /- Protocol version: 1/);
+    assert.match(text, /"loadSession": true/);
+    assert.match(text, /- Log in to the fixture \(`fixture-login`\): The agent signs you in/);
+    assert.match(text, /- Sign in in a terminal \(`fixture-terminal`\) \(in a terminal: `.*agent\.js --scenario auth-terminal --login`\)/);
+    assert.match(text, /environment: ELECTRON_RUN_AS_NODE, ACP_FIXTURE_RECORD, ACP_FIXTURE_MAX_LIFETIME_MS/);
+    const sent = recorded(fixture.recordFile);
+    const init = sent.find((m) => m.method === 'initialize');
+    assert.deepEqual((init?.params?.['clientCapabilities'] as { auth?: unknown } | undefined)?.auth, { terminal: true });
+    assert.ok(!sent.some((m) => m.method === 'session/new'), 'a connection test opens no session');
+  });
+
+  it('Sign Out calls logout on the running agent, and the chat’s next message needs a sign-in', async () => {
+    // Signed in beforehand, as with a token on disk (what the terminal method writes).
+    const credentials = join(tmpdir(), `acp-credentials-${randomUUID()}`);
+    writeFileSync(credentials, 'signed in\n');
+    const fixture = await useFixtureAgent('auth-terminal', { name: 'Fixture Signed', env: { ACP_FIXTURE_CREDENTIALS: credentials } });
+    const chat = await newChat();
+    await within(chat.send('hello'), 10_000, 'a signed-in prompt');
+    await vscode.commands.executeCommand('acp.signOut', 'Fixture Signed');
+    assert.equal(existsSync(credentials), false, 'logout reached the agent');
+    assert.equal(recorded(fixture.recordFile).filter((m) => m.method === 'initialize').length, 1, 'the running agent signed out; none was started for it');
+    await assert.rejects(chat.send('hello?'), /Authentication required/);
+  });
+});
