@@ -42,7 +42,7 @@ describe('installed from the VSIX', function () {
     for (const needed of ['extension/dist/extension.js', 'extension/dist/webview.js', 'extension/media/icon.png', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
       assert.ok(names.includes(needed), `${needed} is in the VSIX`);
     }
-    // The production bundle: minified, without a source map to point at.
+    // The production build: no link to a source map (the maps are not shipped).
     const host = readVsixFile(vsix.file, 'extension/dist/extension.js').toString('utf8');
     assert.doesNotMatch(host, /sourceMappingURL/);
     // Every walkthrough page the manifest names is inside.
@@ -77,13 +77,14 @@ describe('installed from the VSIX', function () {
     assert.equal(await waitFor(width, { what: 'the icon to load' }), 128);
   });
 
-  it('opens the getting-started walkthrough with its four steps, whose buttons run the commands', async () => {
+  it('opens the getting-started walkthrough with its four steps; its New Chat button opens a chat and checks the step off', async () => {
     await workbench.runCommand('Welcome: Open Walkthrough...');
     await workbench.pick('Get Started with ACP Client');
     const page = workbench.page;
     const details = page.locator('.gettingStartedSlideDetails');
     await details.getByText('Get Started with ACP Client').first().waitFor();
     for (const title of WALKTHROUGH_STEPS) await details.getByRole('button', { name: title }).waitFor();
+    assert.equal(await details.locator('[data-step-id]').count(), WALKTHROUGH_STEPS.length);
 
     // The first chat, from the walkthrough's button: the chat opens, and the step is checked off.
     const step = details.getByRole('button', { name: 'Start your first chat' });
