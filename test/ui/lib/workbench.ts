@@ -1,6 +1,7 @@
 // A real workbench for UI tests: code-server with the extension installed from the working tree (a symlink in a
-// fresh extensions folder), a sample workspace, and headless Chromium driven by playwright-core. On a failed test
-// it saves a screenshot, the browser console and the server's logs under test-output/ui/.
+// fresh extensions folder) or from a VSIX (code-server's --install-extension), a sample workspace, and headless
+// Chromium driven by playwright-core. On a failed test it saves a screenshot, the browser console and the server's
+// logs under test-output/ui/.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
@@ -8,6 +9,7 @@ import { launchBrowser } from '../../harness/lib/browser';
 import { makeWorkspace } from '../../harness/lib/integration';
 import { startCodeServer, type CodeServer } from '../../harness/lib/server';
 import { ensureToolchain, type Toolchain } from '../../harness/lib/setup';
+import { installVsix } from '../../harness/lib/vsix';
 
 export const repoRoot = resolve(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
@@ -74,6 +76,8 @@ export function fixtureAgents(
 export async function openWorkbench(
   name: string,
   settings: { user?: Record<string, unknown>; machine?: Record<string, unknown>; workspaceTrust?: boolean },
+  /** `vsix`: install these packages (the extension's among them) instead of linking the working tree. */
+  options: { vsix?: string | readonly string[] } = {},
 ): Promise<Workbench> {
   const tools = await toolchain();
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), name);
@@ -83,7 +87,8 @@ export async function openWorkbench(
   const extensionsDir = join(workDir, 'extensions');
   rmSync(extensionsDir, { recursive: true, force: true });
   mkdirSync(extensionsDir, { recursive: true });
-  symlinkSync(repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
+  if (options.vsix) await installVsix(tools, { vsix: options.vsix, extensionsDir, dataDir: join(workDir, 'server') });
+  else symlinkSync(repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
 
   const server = await startCodeServer({ toolchain: tools, dataDir: join(workDir, 'server'), extensionsDir, settings: settings.user ?? {}, machineSettings: settings.machine, workspaceTrust: settings.workspaceTrust });
   let browser: BrowserContext | undefined;
