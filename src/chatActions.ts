@@ -54,24 +54,24 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
       case 'file': {
         const verdict = checkPath(target.path, workspaceRoots());
         if (verdict.kind === 'inside') openAtLine(verdict.path, target.line);
-        else void vscode.window.showWarningMessage(`The chat opens only files inside the workspace; ${target.path} is not.`);
+        else void vscode.window.showWarningMessage(vscode.l10n.t('The chat opens only files inside the workspace; {0} is not.', target.path));
         return;
       }
       case 'refused':
-        void vscode.window.showWarningMessage(`The link was not opened: ${target.reason}.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('The link was not opened: {0}.', target.reason));
         return;
     }
   }
 
   copy(text: string): void {
-    void vscode.env.clipboard.writeText(text).then(() => vscode.window.setStatusBarMessage('Copied to the clipboard', 2000));
+    void vscode.env.clipboard.writeText(text).then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Copied to the clipboard'), 2000));
   }
 
   insertAtCursor(text: string): void {
     const editor = this.lastEditor;
     const open = editor && vscode.window.visibleTextEditors.includes(editor) ? editor : undefined;
     if (!open) {
-      void vscode.window.showInformationMessage('Open a file and put the cursor where the code should go, then choose Insert at Cursor again.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and put the cursor where the code should go, then choose Insert at Cursor again.'));
       return;
     }
     void open
@@ -87,8 +87,8 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
 
   showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void {
     if (!session.model.terminals.has(terminalId)) return;
-    const title = session.model.toolCall(toolCallId)?.title || 'command';
-    this.mirrors.show(session, terminalId, `${agentName}: ${title.length > 40 ? `${title.slice(0, 39)}\u2026` : title}`);
+    const title = session.model.toolCall(toolCallId)?.title || vscode.l10n.t('command');
+    this.mirrors.show(session, terminalId, vscode.l10n.t('{0}: {1}', agentName, title.length > 40 ? `${title.slice(0, 39)}\u2026` : title));
   }
 }
 
@@ -101,6 +101,6 @@ function openAtLine(path: string, line: number | undefined): void {
       const at = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
       return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
     },
-    (error: unknown) => vscode.window.showWarningMessage(`Cannot open ${path}: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) => vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, error instanceof Error ? error.message : String(error))),
   );
 }

@@ -16,7 +16,7 @@ export function registerContextCommands(chats: Chats): vscode.Disposable[] {
 async function addSelection(chats: Chats): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Select some text in an editor first, then choose Add Selection to Chat.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in an editor first, then choose Add Selection to Chat.'));
     return;
   }
   const doc = editor.document;
@@ -41,7 +41,7 @@ async function addFiles(chats: Chats, uri: unknown, uris: unknown): Promise<void
   const picked = Array.isArray(uris) && uris.every((u) => u instanceof vscode.Uri) ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : [];
   const targets = picked.length > 0 ? picked : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];
   if (targets.length === 0) {
-    void vscode.window.showInformationMessage('Open a file, or choose Add File to Chat on a file in the Explorer.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file, or choose Add File to Chat on a file in the Explorer.'));
     return;
   }
   for (const target of targets) {
@@ -52,7 +52,7 @@ async function addFiles(chats: Chats, uri: unknown, uris: unknown): Promise<void
       () => undefined,
     );
     if (!stat || !(stat.type & vscode.FileType.File)) {
-      void vscode.window.showWarningMessage(`${basename(path)} is a folder; add the files in it instead.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a folder; add the files in it instead.', basename(path)));
       continue;
     }
     await chats.addToChat({ kind: 'file', path, label: vscode.workspace.asRelativePath(target) });
@@ -62,12 +62,16 @@ async function addFiles(chats: Chats, uri: unknown, uris: unknown): Promise<void
 /** A saved file inside the workspace, or undefined after telling the user why not. */
 function attachablePath(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== 'file') {
-    void vscode.window.showWarningMessage(uri.scheme === 'untitled' ? 'Save the file first: only saved files can be added to the chat.' : `Files from ${uri.scheme}: cannot be added to the chat.`);
+    void vscode.window.showWarningMessage(
+      uri.scheme === 'untitled'
+        ? vscode.l10n.t('Save the file first: only saved files can be added to the chat.')
+        : vscode.l10n.t('Files from {0}: cannot be added to the chat.', uri.scheme),
+    );
     return undefined;
   }
   const verdict = checkPath(uri.fsPath, workspaceRoots());
   if (verdict.kind !== 'inside') {
-    void vscode.window.showWarningMessage(`Only files inside the workspace can be added to the chat; ${uri.fsPath} is not.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Only files inside the workspace can be added to the chat; {0} is not.', uri.fsPath));
     return undefined;
   }
   return uri.fsPath;

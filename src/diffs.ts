@@ -30,8 +30,6 @@ export interface PreparedDiff {
   readonly title: string;
 }
 
-const GONE = 'This diff is no longer available: it was closed, and the agent\u2019s text is not kept after that.\n';
-
 export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private nextId = 1;
@@ -49,7 +47,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(key(uri)) ?? GONE;
+    return this.texts.get(key(uri)) ?? `${vscode.l10n.t('This diff is no longer available: it was closed, and the agent\u2019s text is not kept after that.')}\n`;
   }
 
   /** Opens the edit in the diff editor beside the current one and returns the URI of its proposed side. */
@@ -66,7 +64,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     return {
       left: this.add(scheme, name, edit.oldText ?? ''),
       right: this.add(scheme, name, edit.newText),
-      title: `${name} (agent edit${created ? ', new file' : ''})`,
+      title: created ? vscode.l10n.t('{0} (agent edit, new file)', name) : vscode.l10n.t('{0} (agent edit)', name),
     };
   }
 

@@ -115,17 +115,23 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
 export function notificationPrompts(reviews: EditReviews): FilePrompts {
   return {
     async allowOutside(agent, operation, path) {
-      const pick = await vscode.window.showWarningMessage(`${agent} wants to ${operation} ${path}, which is outside the workspace folders.`, 'Allow Once', 'Deny');
-      return pick === 'Allow Once';
+      const message =
+        operation === 'read'
+          ? vscode.l10n.t('{0} wants to read {1}, which is outside the workspace folders.', agent, path)
+          : vscode.l10n.t('{0} wants to write {1}, which is outside the workspace folders.', agent, path);
+      const allowOnce = vscode.l10n.t('Allow Once');
+      const pick = await vscode.window.showWarningMessage(message, allowOnce, vscode.l10n.t('Deny'));
+      return pick === allowOnce;
     },
     async overwriteUnsaved(agent, path) {
       const name = vscode.workspace.asRelativePath(path);
+      const overwrite = vscode.l10n.t('Overwrite My Changes');
       const pick = await vscode.window.showWarningMessage(
-        `${agent} wants to overwrite ${name}, which has unsaved changes it has not read.`,
-        'Overwrite My Changes',
-        'Keep My Changes',
+        vscode.l10n.t('{0} wants to overwrite {1}, which has unsaved changes it has not read.', agent, name),
+        overwrite,
+        vscode.l10n.t('Keep My Changes'),
       );
-      return pick === 'Overwrite My Changes';
+      return pick === overwrite;
     },
     reviewEdit: (agent, path, current, proposed, signal) => reviews.review(agent, path, current, proposed, signal),
   };

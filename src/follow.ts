@@ -41,7 +41,7 @@ export class FollowAgent implements vscode.Disposable {
       backgroundColor: new vscode.ThemeColor('editor.hoverHighlightBackground'),
     });
     this.status = vscode.window.createStatusBarItem('acp.followAgent', vscode.StatusBarAlignment.Right, 100);
-    this.status.name = 'ACP Follow Agent';
+    this.status.name = vscode.l10n.t('ACP Follow Agent');
     this.status.command = 'acp.toggleFollowAgent';
     this.disposables.push(
       this.current,
@@ -97,7 +97,7 @@ export class FollowAgent implements vscode.Disposable {
     if (verdict.kind !== 'inside') return; // only the workspace's files are followed
     const where = `${vscode.workspace.asRelativePath(verdict.path)}${location.line != null ? `:${location.line}` : ''}`;
     if (Date.now() - this.lastKeystroke < TYPING_PAUSE_MS) {
-      tell(`The agent is at ${where}; the editor stayed where you are typing.`);
+      tell(vscode.l10n.t('The agent is at {0}; the editor stayed where you are typing.', where));
       return;
     }
     let doc: vscode.TextDocument;
@@ -146,9 +146,9 @@ export class FollowAgent implements vscode.Disposable {
       return;
     }
     const on = this.enabled;
-    this.status.text = on ? '$(eye) Follow' : '$(eye-closed) Follow';
-    this.status.tooltip = on ? 'The editor follows the agent. Click to stop following.' : 'The editor does not follow the agent. Click to follow it.';
-    this.status.accessibilityInformation = { label: on ? 'Following the agent' : 'Not following the agent' };
+    this.status.text = on ? vscode.l10n.t('$(eye) Follow') : vscode.l10n.t('$(eye-closed) Follow');
+    this.status.tooltip = on ? vscode.l10n.t('The editor follows the agent. Click to stop following.') : vscode.l10n.t('The editor does not follow the agent. Click to follow it.');
+    this.status.accessibilityInformation = { label: on ? vscode.l10n.t('Following the agent') : vscode.l10n.t('Not following the agent') };
     this.status.show();
   }
 

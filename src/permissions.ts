@@ -22,8 +22,20 @@ export interface PermissionSettings {
   readonly showDiff: boolean;
 }
 
+/** Scope names for the log, which stays in English. */
 const SCOPE_NAMES: Record<RuleScope, string> = { session: 'this chat', workspace: 'this workspace', global: 'everywhere' };
-const SHOW_DIFF = 'Show Diff';
+
+/** Scope names as the user reads them. */
+function scopeName(scope: RuleScope): string {
+  switch (scope) {
+    case 'session':
+      return vscode.l10n.t('this chat');
+    case 'workspace':
+      return vscode.l10n.t('this workspace');
+    case 'global':
+      return vscode.l10n.t('everywhere');
+  }
+}
 
 interface Waiting {
   readonly session: Session;
@@ -44,7 +56,7 @@ export class Permissions implements vscode.Disposable {
     private readonly settings: () => PermissionSettings,
   ) {
     this.status = vscode.window.createStatusBarItem('acp.permissions', vscode.StatusBarAlignment.Left, 100);
-    this.status.name = 'ACP Permission Requests';
+    this.status.name = vscode.l10n.t('ACP Permission Requests');
     this.status.command = 'acp.showPendingPermission';
     this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.disposables.push(
@@ -92,12 +104,13 @@ export class Permissions implements vscode.Disposable {
   private notify(session: Session, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
     const labels = uniqueLabels(options.map((o) => o.name));
     const edit = diffsOf(call)[0];
-    const buttons = edit ? [...labels, SHOW_DIFF] : labels;
-    const message = `${agent} asks permission \u2014 ${kindLabel(call.kind)}: ${call.title || 'a tool call'}`;
+    const showDiff = vscode.l10n.t('Show Diff');
+    const buttons = edit ? [...labels, showDiff] : labels;
+    const message = vscode.l10n.t('{0} asks permission \u2014 {1}: {2}', agent, kindLabel(call.kind), call.title || vscode.l10n.t('a tool call'));
     const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
     const show = risky ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(message, ...buttons).then((pick) => {
-      if (pick === SHOW_DIFF && edit) {
+      if (pick === showDiff && edit) {
         void this.diffs.show(edit, { preserveFocus: false, preview: true });
         // The click closed the notification; the question is still open.
         if (session.model.permissions.some((p) => p.id === id)) this.notify(session, agent, id, call, options);
@@ -113,12 +126,13 @@ export class Permissions implements vscode.Disposable {
     const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
     const ruled = rule && optionFor(options, rule.decision);
     if (rule && ruled) {
-      const reason = `your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`;
-      this.log.info(`[permissions] answered "${ruled.name}" to ${agent}'s request "${call.title}" by ${reason}`);
+      const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule), scopeName(rule.scope));
+      this.log.info(`[permissions] answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`);
       if (rule.decision === 'reject') {
         // Never rejected silently: the chat shows it, and so does a notification.
-        void vscode.window.showInformationMessage(`Rejected ${agent}'s request \u201c${call.title}\u201d by ${reason}.`, 'Manage Rules').then((pick) => {
-          if (pick) void this.manage();
+        const manageRules = vscode.l10n.t('Manage Rules');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Rejected {0}\'s request \u201c{1}\u201d by {2}.', agent, call.title, reason), manageRules).then((pick) => {
+          if (pick === manageRules) void this.manage();
         });
       }
       return { optionId: ruled.optionId, reason };
@@ -126,9 +140,8 @@ export class Permissions implements vscode.Disposable {
     if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
       const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
       if (allow) {
-        const reason = 'the acp.permissions setting, which allows reads inside the workspace';
-        this.log.info(`[permissions] answered "${allow.name}" to ${agent}'s request "${call.title}" by ${reason}`);
-        return { optionId: allow.optionId, reason };
+        this.log.info(`[permissions] answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
+        return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
     }
     return undefined;
@@ -139,9 +152,8 @@ export class Permissions implements vscode.Disposable {
     if (!rule) return;
     const scope = this.settings().remember;
     void this.rules.add(rule, scope, request.sessionId).then(() => {
-      const text = `Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`;
-      this.log.info(`[permissions] ${text}`);
-      vscode.window.setStatusBarMessage(`$(shield) ${text}`, 8000);
+      this.log.info(`[permissions] Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule)), 8000);
     });
   }
 
@@ -149,17 +161,17 @@ export class Permissions implements vscode.Disposable {
   async manage(): Promise<void> {
     const rules = this.rules.list();
     if (rules.length === 0) {
-      void vscode.window.showInformationMessage('There are no permission rules. A rule is made when you answer an agent with an "always" option.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('There are no permission rules. A rule is made when you answer an agent with an "always" option.'));
       return;
     }
     const picks = await vscode.window.showQuickPick(
-      rules.map((rule) => ({ label: describeRule(rule), description: SCOPE_NAMES[rule.scope], detail: rule.created ? `Since ${new Date(rule.created).toLocaleString()}` : undefined, rule })),
-      { title: 'Permission Rules', placeHolder: 'Select the rules to revoke, then press Enter', canPickMany: true, matchOnDescription: true },
+      rules.map((rule) => ({ label: describeRule(rule), description: scopeName(rule.scope), detail: rule.created ? vscode.l10n.t('Since {0}', new Date(rule.created).toLocaleString()) : undefined, rule })),
+      { title: vscode.l10n.t('Permission Rules'), placeHolder: vscode.l10n.t('Select the rules to revoke, then press Enter'), canPickMany: true, matchOnDescription: true },
     );
     if (!picks || picks.length === 0) return;
     for (const pick of picks) await this.rules.revoke(pick.rule as ScopedRule);
     this.log.info(`[permissions] revoked: ${picks.map((p) => p.label).join('; ')}`);
-    void vscode.window.showInformationMessage(picks.length === 1 ? `Revoked: ${picks[0]?.label}.` : `Revoked ${picks.length} rules.`);
+    void vscode.window.showInformationMessage(picks.length === 1 ? vscode.l10n.t('Revoked: {0}.', picks[0]?.label ?? '') : vscode.l10n.t('Revoked {0} rules.', picks.length));
   }
 
   private pendingCount(): number {
@@ -185,8 +197,9 @@ export class Permissions implements vscode.Disposable {
       return;
     }
     this.status.text = `$(bell-dot) ${count}`;
-    this.status.tooltip = count === 1 ? 'An agent is waiting for your permission. Click to show the chat.' : `${count} permission requests are waiting. Click to show the oldest.`;
-    this.status.accessibilityInformation = { label: `${count} permission ${count === 1 ? 'request' : 'requests'} waiting` };
+    this.status.tooltip =
+      count === 1 ? vscode.l10n.t('An agent is waiting for your permission. Click to show the chat.') : vscode.l10n.t('{0} permission requests are waiting. Click to show the oldest.', count);
+    this.status.accessibilityInformation = { label: count === 1 ? vscode.l10n.t('1 permission request waiting') : vscode.l10n.t('{0} permission requests waiting', count) };
     this.status.show();
   }
 
@@ -197,9 +210,13 @@ export class Permissions implements vscode.Disposable {
     const waiting = this.oldestWaiting();
     if (!waiting) return;
     const count = this.pendingCount();
-    const what = count === 1 ? `${waiting.agent} is waiting for your permission` : `${count} permission requests are waiting`;
-    void vscode.window.showWarningMessage(`While VS Code was in the background, ${what}.`, 'Show Chat').then((pick) => {
-      if (pick) waiting.reveal();
+    const message =
+      count === 1
+        ? vscode.l10n.t('While VS Code was in the background, {0} is waiting for your permission.', waiting.agent)
+        : vscode.l10n.t('While VS Code was in the background, {0} permission requests are waiting.', count);
+    const showChat = vscode.l10n.t('Show Chat');
+    void vscode.window.showWarningMessage(message, showChat).then((pick) => {
+      if (pick === showChat) waiting.reveal();
     });
   }
 
@@ -217,9 +234,9 @@ function insideWorkspace(call: ToolCallState): boolean {
 function uniqueLabels(names: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return names.map((raw) => {
-    const name = raw.trim() || 'Option';
+    const name = raw.trim() || vscode.l10n.t('Option');
     const count = (seen.get(name) ?? 0) + 1;
     seen.set(name, count);
-    return count === 1 ? name : `${name} (${count})`;
+    return count === 1 ? name : vscode.l10n.t('{0} ({1})', name, count);
   });
 }

@@ -53,13 +53,17 @@ export class EditReviews implements vscode.Disposable {
       signal?.addEventListener('abort', withdraw, { once: true });
       void this.diffs.open(diff, { preserveFocus: true, preview: false });
       const name = vscode.workspace.asRelativePath(path);
-      void vscode.window
-        .showInformationMessage(`${agent} wants to ${current === null ? 'create' : 'edit'} ${name}. Review the diff, then accept or reject the edit.`, 'Accept', 'Reject')
-        .then((pick) => {
-          if (pick === 'Accept') entry.decide('accepted');
-          if (pick === 'Reject') entry.decide('rejected');
-          // Dismissed: the diff editor's title still has both actions.
-        });
+      const message =
+        current === null
+          ? vscode.l10n.t('{0} wants to create {1}. Review the diff, then accept or reject the edit.', agent, name)
+          : vscode.l10n.t('{0} wants to edit {1}. Review the diff, then accept or reject the edit.', agent, name);
+      const accept = vscode.l10n.t('Accept');
+      const reject = vscode.l10n.t('Reject');
+      void vscode.window.showInformationMessage(message, accept, reject).then((pick) => {
+        if (pick === accept) entry.decide('accepted');
+        if (pick === reject) entry.decide('rejected');
+        // Dismissed: the diff editor's title still has both actions.
+      });
     });
     if (decision !== 'closed') await this.diffs.close(right);
     return decision;
@@ -69,7 +73,7 @@ export class EditReviews implements vscode.Disposable {
     const uri = arg instanceof vscode.Uri ? arg : activeDiffRight();
     const entry = (uri && this.find(uri)) ?? (this.pending.length === 1 ? this.pending[0] : undefined);
     if (entry) entry.decide(decision);
-    else void vscode.window.showInformationMessage(uri ? 'This diff is not waiting for a decision.' : 'Open the diff of the edit to accept or reject it.');
+    else void vscode.window.showInformationMessage(uri ? vscode.l10n.t('This diff is not waiting for a decision.') : vscode.l10n.t('Open the diff of the edit to accept or reject it.'));
   }
 
   private find(uri: vscode.Uri): Pending | undefined {

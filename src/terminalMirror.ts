@@ -19,15 +19,19 @@ export class TerminalMirrors implements vscode.Disposable {
     const exitLine = () => {
       const status = model.terminals.get(terminalId)?.exitStatus;
       if (!status) return;
-      const how = status.signal ? `ended by ${status.signal}` : `exited with code ${status.exitCode ?? 'unknown'}`;
-      write.fire(`\r\n\u001b[2m[The command ${how}.]\u001b[0m\r\n`);
+      const line = status.signal
+        ? vscode.l10n.t('[The command ended by {0}.]', status.signal)
+        : status.exitCode != null
+          ? vscode.l10n.t('[The command exited with code {0}.]', status.exitCode)
+          : vscode.l10n.t('[The command exited with code unknown.]');
+      write.fire(`\r\n\u001b[2m${line}\u001b[0m\r\n`);
     };
     const pty: vscode.Pseudoterminal = {
       onDidWrite: write.event,
       open: () => {
         const state = model.terminals.get(terminalId);
-        const header = state?.truncated ? '[Earlier output was not kept.]\r\n' : '';
-        write.fire(`\u001b[2m${header}[Output of the agent's command; read-only.]\u001b[0m\r\n${crlf(state?.text ?? '')}`);
+        const header = state?.truncated ? `${vscode.l10n.t('[Earlier output was not kept.]')}\r\n` : '';
+        write.fire(`\u001b[2m${header}${vscode.l10n.t("[Output of the agent's command; read-only.]")}\u001b[0m\r\n${crlf(state?.text ?? '')}`);
         exitLine();
         subscription = model.onDidChange((change) => {
           if (change.type !== 'terminal' || change.terminalId !== terminalId) return;
