@@ -13,6 +13,8 @@ import { FollowAgent } from './follow';
 import { channelLogger, messageTracer } from './log';
 import { parseStoredRules, PermissionRules, type RuleStore } from './permissionRules';
 import { Permissions } from './permissions';
+import type { PreviousSessionItem } from './previousSessions';
+import { openTranscriptStore, registerSessions } from './sessions';
 import { EditReviews } from './review';
 import { TerminalMirrors } from './terminalMirror';
 import { WorkspaceFiles } from './workspaceFiles';
@@ -23,6 +25,8 @@ export interface AcpApi {
   newChat(agentName?: string): Promise<ChatPanel | undefined>;
   /** The open chats, oldest first. */
   readonly chats: readonly ChatPanel[];
+  /** What "Open Previous Session" lists for the agent: its `session/list` when it has one, else the local history. */
+  previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
 }
 
 let stopAgents: (() => Promise<void>) | undefined;
@@ -70,7 +74,9 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   );
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
-  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow);
+  const transcripts = openTranscriptStore(context, log);
+  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, transcripts);
+  const sessions = registerSessions(chats, agents, transcripts, log);
   stopAgents = () => agents.stopAll();
 
   context.subscriptions.push(
@@ -87,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
     ...registerContextCommands(chats),
+    ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );
@@ -97,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     get chats() {
       return chats.all;
     },
+    previousSessions: (agentName) => sessions.previous.list(agentName),
   };
 }
 

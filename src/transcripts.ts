@@ -382,6 +382,11 @@ export class TranscriptRecorder {
     return this.options.dropped ?? 0;
   }
 
+  /** The session's title, or the carried transcript's. */
+  get title(): string | undefined {
+    return this.model.title ?? this.options.title;
+  }
+
   /** Writes now if anything changed since the last write. A session without any entry is not kept. */
   flush(): void {
     clearTimeout(this.timer);
@@ -391,7 +396,7 @@ export class TranscriptRecorder {
     const entries = this.entries();
     if (entries.length === 0) return;
     const model = this.model;
-    const title = model.title ?? this.options.title;
+    const title = this.title;
     this.store.save({
       v: 1,
       agent: this.meta.agent,

@@ -61,6 +61,9 @@ export class ChatPanel implements vscode.Disposable {
   private readonly activeEmitter = new vscode.EventEmitter<void>();
   /** The panel became the active editor. */
   readonly onDidBecomeActive = this.activeEmitter.event;
+  private readonly titleEmitter = new vscode.EventEmitter<void>();
+  /** The tab's title changed (the session's title, or the count of waiting permission requests). */
+  readonly onDidChangeTitle = this.titleEmitter.event;
   private current: Session | undefined;
   private ready = false;
   private dirtyEntries = new Set<number>();
@@ -76,6 +79,8 @@ export class ChatPanel implements vscode.Disposable {
   private notice: string | undefined;
   /** An earlier session's entries, kept for reading when a restart could not bring the conversation back. */
   private earlier: EntryView[] = [];
+  /** What the line below the earlier entries says, when it is not a restart. */
+  private divider: string | undefined;
   private attachments: Attachment[] = [];
   private nextAttachment = 1;
   private disposed = false;
@@ -124,8 +129,13 @@ export class ChatPanel implements vscode.Disposable {
   attach(session: Session, keepEarlier = false): void {
     const previous = this.current;
     for (const d of this.sessionDisposables) d.dispose();
-    if (previous && keepEarlier) this.earlier = [...this.earlier, ...this.viewsOf(previous)];
-    else if (!keepEarlier) this.earlier = [];
+    if (previous && keepEarlier) {
+      this.earlier = [...this.earlier, ...this.viewsOf(previous)];
+      this.divider = undefined;
+    } else if (!keepEarlier) {
+      this.earlier = [];
+      this.divider = undefined;
+    }
     if (previous && previous !== session) void previous.close();
     this.current = session;
     this.agentError = null;
@@ -167,6 +177,16 @@ export class ChatPanel implements vscode.Disposable {
     this.schedule();
   }
 
+  /**
+   * Shows `entries` above the session's own, with `divider` below them: a conversation kept on this computer that
+   * the agent cannot replay. Attach the session with `keepEarlier` to keep them.
+   */
+  showEarlier(entries: EntryView[], divider: string): void {
+    this.earlier = entries;
+    this.divider = divider;
+    if (this.ready && !this.disposed) this.postState();
+  }
+
   private viewsOf(session: Session): EntryView[] {
     return session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals));
   }
@@ -176,7 +196,10 @@ export class ChatPanel implements vscode.Disposable {
     const model = this.current?.model;
     const base = model?.title || this.agentName;
     const waiting = model?.permissions.length ?? 0;
-    this.panel.title = waiting > 0 ? `(${waiting}) ${base}` : base;
+    const title = waiting > 0 ? `(${waiting}) ${base}` : base;
+    if (title === this.panel.title) return;
+    this.panel.title = title;
+    this.titleEmitter.fire();
   }
 
   get title(): string {
@@ -435,6 +458,7 @@ export class ChatPanel implements vscode.Disposable {
       agent: this.agentName,
       ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : {}),
       earlier: this.earlier,
+      ...(this.divider ? { divider: this.divider } : {}),
       entries: session ? this.viewsOf(session) : [],
       turn: model ? turnView(model.turn) : { phase: 'idle' },
       permissions: model ? permissionViews(model) : [],
@@ -486,7 +510,7 @@ export class ChatPanel implements vscode.Disposable {
     this.panel.dispose();
     void this.current?.close();
     this.disposeEmitter.fire();
-    for (const emitter of [this.disposeEmitter, this.restartEmitter, this.activeEmitter]) emitter.dispose();
+    for (const emitter of [this.disposeEmitter, this.restartEmitter, this.activeEmitter, this.titleEmitter]) emitter.dispose();
   }
 }
 
