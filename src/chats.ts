@@ -299,7 +299,7 @@ export class Chats implements vscode.Disposable {
           panel.tell(withNotes(note, session));
           return panel;
         } catch (error) {
-          if (client.openSessions.length === 0) void client.dispose();
+          void this.agents.release(client);
           throw error;
         }
       });

@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentClient } from './acp/client';
-import { errorMessage } from './acp/errors';
+import { ConnectionClosedError, errorMessage } from './acp/errors';
 import type { Logger } from './acp/log';
 import type { AgentManager } from './agents';
 import type { Chats } from './chats';
@@ -100,33 +100,46 @@ export class PreviousSessions {
   private async listing(agent: AgentConfig): Promise<Listing> {
     const roots = workspaceRoots();
     if (roots.length === 0) return { items: [] };
-    let client: AgentClient;
-    try {
-      client = await this.agents.connect(agent, roots[0] ?? '');
-    } catch (error) {
-      this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
-      return { items: this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
-    }
-    if (!client.lists) return { items: this.local(agent.name), client };
-    try {
-      const kept = new Map(this.store.list().filter((s) => s.agent === agent.name).map((s) => [s.sessionId, s]));
-      const seen = new Set<string>();
-      const items: PreviousSessionItem[] = [];
-      for (const root of roots) {
-        for (const info of await client.listSessions(root)) {
-          if (seen.has(info.sessionId)) continue;
-          seen.add(info.sessionId);
-          const local = kept.get(info.sessionId);
-          const title = info.title?.trim() || (local ? summaryLabel(local) : vscode.l10n.t('Untitled session'));
-          const updatedAt = info.updatedAt ?? local?.updatedAt;
-          items.push({ agent: agent.name, sessionId: info.sessionId, cwd: info.cwd, title, ...(updatedAt ? { updatedAt } : {}), source: 'agent' });
-        }
+    // An agent whose last chat is closing stops as the close completes: if it stopped under the listing, a second
+    // attempt starts it again.
+    for (let attempt = 1; ; attempt++) {
+      let client: AgentClient;
+      try {
+        client = await this.agents.connect(agent, roots[0] ?? '');
+      } catch (error) {
+        this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
+        return { items: this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
       }
-      return { items: items.sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '')), client };
-    } catch (error) {
-      this.log.warn(`[history] ${agent.name} could not list its sessions: ${errorMessage(error)}`);
-      return { items: this.local(agent.name), client, problem: vscode.l10n.t('{0} could not list its sessions ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+      if (!client.lists) return { items: this.local(agent.name), client };
+      try {
+        return { items: await this.listed(agent, client, roots), client };
+      } catch (error) {
+        if ((client.hasExited || error instanceof ConnectionClosedError) && attempt === 1) {
+          this.log.info(`[history] ${agent.name} stopped while listing its sessions (${errorMessage(error)}); starting it again`);
+          continue;
+        }
+        this.log.warn(`[history] ${agent.name} could not list its sessions: ${errorMessage(error)}`);
+        return { items: this.local(agent.name), client, problem: vscode.l10n.t('{0} could not list its sessions ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+      }
     }
+  }
+
+  /** Every page of the agent's sessions in each workspace folder, titled from the local history where the agent has no title. */
+  private async listed(agent: AgentConfig, client: AgentClient, roots: readonly string[]): Promise<PreviousSessionItem[]> {
+    const kept = new Map(this.store.list().filter((s) => s.agent === agent.name).map((s) => [s.sessionId, s]));
+    const seen = new Set<string>();
+    const items: PreviousSessionItem[] = [];
+    for (const root of roots) {
+      for (const info of await client.listSessions(root)) {
+        if (seen.has(info.sessionId)) continue;
+        seen.add(info.sessionId);
+        const local = kept.get(info.sessionId);
+        const title = info.title?.trim() || (local ? summaryLabel(local) : vscode.l10n.t('Untitled session'));
+        const updatedAt = info.updatedAt ?? local?.updatedAt;
+        items.push({ agent: agent.name, sessionId: info.sessionId, cwd: info.cwd, title, ...(updatedAt ? { updatedAt } : {}), source: 'agent' });
+      }
+    }
+    return items.sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
   }
 
   /** The sessions kept on this computer for the agent, newest first. */
@@ -139,7 +152,7 @@ export class PreviousSessions {
 
   /** An agent started only to list its sessions stops again once nothing uses it. */
   private stopIdle(client: AgentClient | undefined): void {
-    if (client && !client.hasExited && client.openSessions.length === 0) void client.dispose();
+    if (client) void this.agents.release(client);
   }
 
   private async chooseAgent(): Promise<AgentConfig | undefined> {

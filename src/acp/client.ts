@@ -83,6 +83,7 @@ export class AgentClient {
   private readonly unknownSessions = new Set<string>();
   private readonly exitEmitter = new Emitter<AgentEnd>();
   private readonly sessionsEmitter = new Emitter<void>();
+  private readonly closing = new Set<Promise<void>>();
   private ended: AgentEnd | undefined;
 
   /** Fires once, when the process ends for whatever reason (including dispose). */
@@ -288,8 +289,18 @@ export class AgentClient {
     this.log.warn(`the agent sent something for session ${sessionId}, which is not open here; ignored`);
   }
 
-  /** Stops the agent (SIGTERM to its process group, then SIGKILL). Sessions see the end. */
+  /** @internal A `session/close` on its way: the process is not stopped before it is answered (or gave up on). */
+  awaitBeforeStop(closing: Promise<void>): void {
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+  }
+
+  /**
+   * Stops the agent (SIGTERM to its process group, then SIGKILL) once the `session/close` requests on their way are
+   * answered (each waits a bounded time). Sessions see the end.
+   */
   async dispose(): Promise<void> {
+    if (this.closing.size > 0) await Promise.all([...this.closing]);
     this.terminals?.dispose();
     await this.process.dispose();
     this.exitEmitter.dispose();
@@ -379,8 +390,12 @@ export class Session {
     if (this.closed) return;
     this.closed = true;
     await this.cancel().catch(() => {});
-    if (!this.agentEnd && !this.client.process.connection.isClosed && this.client.closes) await this.sendClose();
+    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.closes ? this.sendClose() : undefined;
+    // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
+    // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
+    if (closing) this.client.awaitBeforeStop(closing);
     this.release();
+    await closing;
   }
 
   /** @internal Forgets a session the agent never opened (a failed load or resume). */

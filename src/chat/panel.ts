@@ -122,6 +122,11 @@ export class ChatPanel implements vscode.Disposable {
     return this.current;
   }
 
+  /** What the chat shows above its session: an earlier session's entries, or a transcript kept on this computer. */
+  get earlierEntries(): readonly EntryView[] {
+    return this.earlier;
+  }
+
   /**
    * Shows `session` from now on. `keepEarlier` keeps the previous session's entries above it, for a session that
    * does not bring the conversation back (a fresh one, or one resumed without a replay).
