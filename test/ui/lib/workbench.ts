@@ -25,6 +25,8 @@ export interface Workbench {
   readonly page: Page;
   readonly server: CodeServer;
   readonly workspace: string;
+  /** The second folder of a multi-root workspace (`openWorkbench`'s `secondFolder`). */
+  readonly secondFolder?: string;
   readonly workDir: string;
   /** The chat webview's document. */
   chat(): FrameLocator;
@@ -71,12 +73,20 @@ export function fixtureAgents(
   return { settings, agents: entries };
 }
 
-export async function openWorkbench(name: string, settings: { user?: Record<string, unknown>; machine?: Record<string, unknown> }): Promise<Workbench> {
+export async function openWorkbench(
+  name: string,
+  settings: { user?: Record<string, unknown>; machine?: Record<string, unknown> },
+  options: { secondFolder?: boolean } = {},
+): Promise<Workbench> {
   const tools = await toolchain();
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), name);
   const outputDir = process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui');
   rmSync(workDir, { recursive: true, force: true }); // records and profiles of an earlier run must not leak in
   const workspace = makeWorkspace(join(workDir, 'workspace'));
+  // A multi-root workspace: the sample folder first, then a second one.
+  const secondFolder = options.secondFolder ? makeWorkspace(join(workDir, 'second'), { 'notes.md': '# Second folder\n' }) : undefined;
+  const workspaceFile = join(workDir, 'acp.code-workspace');
+  if (secondFolder) writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: workspace }, { path: secondFolder }] }));
   const extensionsDir = join(workDir, 'extensions');
   rmSync(extensionsDir, { recursive: true, force: true });
   mkdirSync(extensionsDir, { recursive: true });
@@ -90,7 +100,7 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
     const consoleLines: string[] = [];
     page.on('console', (message) => consoleLines.push(`${message.type()} ${message.text()}`));
     page.on('pageerror', (error) => consoleLines.push(`pageerror ${error.message}`));
-    await page.goto(server.workbenchUrl(workspace));
+    await page.goto(server.workbenchUrl(secondFolder ? workspaceFile : workspace));
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
 
@@ -99,6 +109,7 @@ export async function openWorkbench(name: string, settings: { user?: Record<stri
       page,
       server,
       workspace,
+      ...(secondFolder ? { secondFolder } : {}),
       workDir,
       chat() {
         return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('#active-frame');
