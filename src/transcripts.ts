@@ -120,11 +120,16 @@ export class TranscriptStore {
 
   /** Keeps `transcript` (bounded), and drops the least recently updated sessions beyond the limit. */
   save(transcript: Transcript): void {
-    const bounded = boundTranscript(transcript, this.limits.bytes);
+    let text = JSON.stringify(transcript);
+    let bounded = transcript;
+    if (Buffer.byteLength(text) > this.limits.bytes) {
+      bounded = boundTranscript(transcript, this.limits.bytes);
+      text = JSON.stringify(bounded);
+    }
     const index = this.loadIndex();
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeAtomic(join(this.dir, fileName(bounded.agent, bounded.sessionId)), JSON.stringify(bounded));
+      writeAtomic(join(this.dir, fileName(bounded.agent, bounded.sessionId)), text);
     } catch (error) {
       this.log.warn(`could not keep the transcript of session ${bounded.sessionId}: ${errorMessage(error)}`);
       return;
@@ -239,15 +244,18 @@ function byteSize(value: unknown): number {
  * the end of its text. The result says how many entries were dropped.
  */
 export function boundTranscript(transcript: Transcript, limit: number): Transcript {
-  let total = byteSize(transcript);
-  if (total <= limit) return transcript;
-  const entries = [...transcript.entries];
-  let dropped = transcript.dropped ?? 0;
+  if (byteSize(transcript) <= limit) return transcript;
+  // Keep the newest entries that fit (measured once each, from the end), then check the whole and trim further.
   const margin = 64; // the `dropped` count grows by a few bytes
-  let drop = 0;
-  for (; drop < entries.length - 1 && total + margin > limit; drop++) total -= byteSize(entries[drop]) + 1;
-  entries.splice(0, drop);
-  dropped += drop;
+  let budget = limit - margin - byteSize({ ...transcript, entries: [] });
+  let keep = 0;
+  for (let i = transcript.entries.length - 1; i >= 0; i--) {
+    budget -= byteSize(transcript.entries[i]) + 1;
+    if (budget < 0 && keep > 0) break;
+    keep++;
+  }
+  const entries = transcript.entries.slice(transcript.entries.length - keep);
+  const dropped = (transcript.dropped ?? 0) + transcript.entries.length - keep;
   let result: Transcript = { ...transcript, entries, dropped };
   for (let size = byteSize(result); size > limit; size = byteSize(result)) {
     const first = result.entries[0];
