@@ -61,7 +61,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   }
 
   getChildren(node?: SessionNode): SessionNode[] {
-    if (!node) return readAgentSettings().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
+    if (!node) {
+      const agents = readAgentSettings().agents;
+      // The welcome (with Select Agent) shows only once the extension knows there are no agents, never while it starts.
+      void vscode.commands.executeCommand('setContext', 'acp.noAgents', agents.length === 0);
+      return agents.map((agent) => ({ kind: 'agent', name: agent.name }));
+    }
     if (node.kind !== 'agent') return [];
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
     const open = new Set(chats.flatMap((panel) => (panel.session ? [panel.session.sessionId] : [])));
