@@ -44,7 +44,7 @@ describe('sessions UI', function () {
 
   const row = (tree: Locator, text: string) => tree.getByRole('treeitem').filter({ hasText: text });
 
-  it('shows each agent, its open chat by title, and the chat in its history once closed; clicking it there reopens the chat', async () => {
+  it('shows each agent, its open chat by title, and the chat in its history once closed; clicking it there reopens the chat, which the view brings forward and closes', async () => {
     const tree = await sessionsView();
     for (const name of ['Fixture Titled', 'Fixture Forgets', 'Fixture Wide']) await row(tree, name).first().waitFor();
     await row(tree, 'Fixture Titled').filter({ hasText: 'not running' }).waitFor();
@@ -64,7 +64,18 @@ describe('sessions UI', function () {
     const reopened = workbench.chat();
     await reopened.getByRole('log').getByText('You said: apples').waitFor({ timeout: 30_000 });
     await reopened.getByRole('region', { name: 'You' }).getByText('apples').waitFor();
-    await row(tree, 'About apples').filter({ hasText: 'open' }).waitFor();
+    const open = row(tree, 'About apples').filter({ hasText: 'open' });
+    await open.waitFor();
+
+    // Clicking an open chat brings it forward; its Close action closes it, and it goes back to the history.
+    await workbench.runCommand('File: New Untitled Text File');
+    await workbench.page.locator('.tab.active', { hasText: 'Untitled' }).waitFor();
+    await open.click();
+    await workbench.page.locator('.tab.active', { hasText: 'About apples' }).waitFor();
+    await open.hover();
+    await open.getByRole('button', { name: 'Close Chat' }).click();
+    await workbench.page.locator('.tab', { hasText: 'About apples' }).waitFor({ state: 'detached' });
+    await row(tree, 'About apples').filter({ hasNotText: 'open' }).waitFor();
   });
 
   it('lists the agent\u2019s earlier sessions with Open Previous Session and opens the one chosen', async () => {
