@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentClient, MAX_LIST_PAGES, type SessionOptions } from '../../src/acp/client';
 import type * as S from '../../src/acp/schema.gen';
-import { within } from '../lib/wait';
+import { waitFor, within } from '../lib/wait';
 import { FIXTURE_AGENT } from './lib/fixture-agent';
 import { RecordingLogger } from './lib/recording-logger';
 
@@ -82,6 +82,20 @@ describe('AgentClient sessions', function () {
       assert.equal(log.find('session/close got no answer within 300 ms', 'warn').length, 1, log.toString());
     });
 
+    it('forgets the session at once, and stops the process only once session/close is answered or given up on', async () => {
+      const { client } = await start('echo', { ACP_FIXTURE_CLOSE: 'hang' }, 400);
+      const session = await client.newSession(dir);
+      let settled = false;
+      const closed = session.close().then(() => (settled = true));
+      await waitFor(() => client.openSessions.length === 0, { what: 'the session to be forgotten' });
+      assert.equal(settled, false, 'forgotten before the agent answered session/close');
+      const started = Date.now();
+      await client.dispose();
+      assert.ok(Date.now() - started >= 300, `the process was stopped after ${Date.now() - started} ms, before the close was given up on`);
+      await within(closed, 1000, 'the close');
+      assert.equal(sent('session/close').length, 1);
+    });
+
     it('closes when the agent answers session/close with an error, and logs the error', async () => {
       const { client, log } = await start('echo', { ACP_FIXTURE_CLOSE: 'error' });
       const session = await client.newSession(dir);
@@ -120,7 +134,14 @@ describe('AgentClient sessions', function () {
       assert.equal(sent('session/list').length, 2, 'the first page, then the page of the cursor, whose repeat ends it');
       assert.ok(sessions.length <= 2);
       assert.equal(log.find('gave the cursor "again" twice', 'warn').length, 1, log.toString());
-      assert.ok(MAX_LIST_PAGES >= 2);
+    });
+
+    it('stops after a bounded number of pages when the agent always gives a new cursor', async () => {
+      const { client, log } = await start('echo', { ACP_FIXTURE_LIST_PAGE_SIZE: '1', ACP_FIXTURE_LIST_ENDLESS: '1' });
+      const sessions = await within(client.listSessions(dir), 10_000, 'the listing');
+      assert.equal(sent('session/list').length, MAX_LIST_PAGES);
+      assert.deepEqual(sessions.map((s) => s.sessionId), ['sess-stored'], 'what the pages held');
+      assert.equal(log.find(`still had more after ${MAX_LIST_PAGES} pages`, 'warn').length, 1, log.toString());
     });
 
     it('refuses to list when the agent does not advertise session/list', async () => {
