@@ -129,6 +129,17 @@ export class AgentManager implements vscode.Disposable {
     this.statusEmitter.fire(name);
   }
 
+  /**
+   * Stops an agent that no chat uses (one started to list its sessions, say). It is unlisted first, so the next
+   * connect starts a new process instead of getting this one as it stops.
+   */
+  async release(client: AgentClient): Promise<void> {
+    const entries = await Promise.all([...this.running].map(async ([name, entry]) => ({ name, entry, client: await entry.client.catch(() => undefined) })));
+    if (client.hasExited || client.openSessions.length > 0) return;
+    for (const e of entries) if (e.client === client && this.unlist(e.name, e.entry)) this.setStatus(e.name, { phase: 'stopped' });
+    await client.dispose();
+  }
+
   /** Stops every agent and waits for their processes to end. */
   async stopAll(): Promise<void> {
     const starting = [...this.running.values()].map((r) => r.client.catch(() => undefined));

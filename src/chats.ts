@@ -1,10 +1,11 @@
 // The open chats. "New Chat" chooses the agent, starts or reuses it, opens a session in the first workspace folder
 // and shows the panel; a panel restored after a reload, or whose agent is restarted, gets its session back
 // (replayed by `session/load` when the agent can) or a new one, and says which. Every way this can fail ends in
-// one sentence that says what to do, and the log has the details.
+// one sentence that says what to do, and the log has the details. Each chat's conversation is kept on this computer
+// (see transcripts.ts), so a chat the agent cannot replay still shows its earlier messages.
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { AgentStartFailure, type AgentClient, type Session } from './acp/client';
+import { AgentStartFailure, type AgentClient, type Session, type SessionOptions } from './acp/client';
 import { AcpError, AgentExitError, CommandNotFoundError, errorMessage } from './acp/errors';
 import { agentItems } from './agentCommands';
 import { UntrustedWorkspaceError, type AgentManager } from './agents';
@@ -12,13 +13,31 @@ import type { SignIn } from './auth';
 import { ChatPanel, type ChatDeps } from './chat/panel';
 import type { ErrorAction } from './chat/protocol';
 import type { NewAttachment } from './chat/prompt';
-import { openAgentSettings, readAgentSettings, type AgentConfig, type AgentSettings } from './config';
+import { entryView } from './chat/view';
+import { openAgentSettings, readAgentSettings, readMcpServers, SECTION, type AgentConfig, type AgentSettings } from './config';
 import { workspaceRoots } from './files';
 import type { FollowAgent } from './follow';
+import { additionalDirectories } from './mcpConfig';
 import type { Permissions } from './permissions';
+import { replayTranscript, TranscriptRecorder, type StoredEntry, type Transcript, type TranscriptStore } from './transcripts';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({ restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }) });
+
+/** An earlier session to open again: from the agent's `session/list`, or from the local history. */
+export interface PreviousSession {
+  readonly sessionId: string;
+  readonly cwd?: string;
+}
+
+/** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
+interface Carried {
+  readonly entries: readonly StoredEntry[];
+  readonly dropped: number;
+  readonly title?: string | undefined;
+  /** The session the transcript was kept for, whose own transcript this chat's replaces. */
+  readonly replaces: string;
+}
 
 export class Chats implements vscode.Disposable {
   private readonly open = new Set<ChatPanel>();
@@ -27,9 +46,12 @@ export class Chats implements vscode.Disposable {
   /** Each panel's watchers of its current session (connection lifetime). */
   private readonly watchers = new Map<ChatPanel, vscode.Disposable[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Each panel's transcript recorder (the session's lifetime). */
+  private readonly recorders = new Map<ChatPanel, TranscriptRecorder>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
-  /** A chat opened, closed, became active or got a new session. */
+  /** A chat opened or closed, became active, got a new session or a new title, or its agent started or stopped. */
   readonly onDidChange = this.changeEmitter.event;
+  private reportedMcpProblems = '';
 
   constructor(
     private readonly agents: AgentManager,
@@ -37,6 +59,7 @@ export class Chats implements vscode.Disposable {
     private readonly permissions: Permissions,
     private readonly follow: FollowAgent,
     private readonly signIn: SignIn,
+    private readonly transcripts: TranscriptStore,
   ) {
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
     this.subscriptions.push(
@@ -77,9 +100,10 @@ export class Chats implements vscode.Disposable {
       return await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting {0}…', agent.name) },
         async () => {
-          const session = await this.withSignIn(agent, cwd, (client) => client.newSession(cwd));
+          const session = await this.withSignIn(agent, cwd, (client) => client.newSession(cwd, this.sessionOptions(cwd)));
           const panel = this.track(ChatPanel.open(agent.name, this.deps));
           this.attach(panel, session, false);
+          if (session.setupNotes.length > 0) panel.tell(session.setupNotes.join(' '));
           return panel;
         },
       );
@@ -112,7 +136,7 @@ export class Chats implements vscode.Disposable {
         return opened;
       }
     } catch (error) {
-      if (client.openSessions.length === 0) void this.agents.stop(config.name);
+      void this.agents.release(client); // unless a chat uses it
       throw error;
     }
   }
@@ -215,7 +239,7 @@ export class Chats implements vscode.Disposable {
         const how = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
         if (previous && how) {
           try {
-            const reopened = await client.reopenSession(previous.sessionId, cwd, how);
+            const reopened = await client.reopenSession(previous.sessionId, cwd, how, this.sessionOptions(cwd));
             if (how === 'load') return { session: reopened, replayed: true, note: why === 'restart' ? vscode.l10n.t('{0} restarted and reopened this conversation.', name) : '' };
             return {
               session: reopened,
@@ -231,7 +255,7 @@ export class Chats implements vscode.Disposable {
           }
         }
         return {
-          session: await client.newSession(cwd),
+          session: await client.newSession(cwd, this.sessionOptions(cwd)),
           replayed: false,
           note: previous
             ? vscode.l10n.t('{0} could not reopen this conversation, so this is a new session: the agent does not remember earlier messages.', name)
@@ -240,10 +264,13 @@ export class Chats implements vscode.Disposable {
         },
         panel,
       );
-      // A replayed session shows the whole conversation again; otherwise the earlier messages stay above it.
+      // A replayed session shows the whole conversation again; otherwise the earlier messages stay above it (after a
+      // reload, from the transcript kept on this computer).
       panel.restoreLater = undefined;
-      this.attach(panel, session, !replayed);
-      panel.tell(note);
+      const stored = !replayed && why !== 'restart' && previous ? this.storedTranscript(name, previous.sessionId) : undefined;
+      const carried = stored ? this.showTranscript(panel, stored) : undefined;
+      this.attach(panel, session, !replayed, carried);
+      panel.tell(withNotes(note, session));
     } catch (error) {
       const message = this.describeFailure(name, error);
       this.deps.log.error(`[chat] ${message}`);
@@ -263,10 +290,13 @@ export class Chats implements vscode.Disposable {
         this.changeEmitter.fire();
       }),
       panel.onDidRequestAction((action) => void (action === 'restart' ? this.restartAgent(panel.agentName) : this.signInFrom(panel))),
+      panel.onDidChangeTitle(() => this.changeEmitter.fire()),
     ];
     panel.onDidDispose(() => {
       for (const d of [...subscriptions, ...(this.watchers.get(panel) ?? [])]) d.dispose();
       this.watchers.delete(panel);
+      this.recorders.get(panel)?.dispose();
+      this.recorders.delete(panel);
       this.open.delete(panel);
       this.recent = this.recent.filter((p) => p !== panel);
       this.changeEmitter.fire();
@@ -275,15 +305,142 @@ export class Chats implements vscode.Disposable {
     return panel;
   }
 
-  /** Shows `session` in `panel`, with permissions and following watching it. */
-  private attach(panel: ChatPanel, session: Session, keepEarlier: boolean): void {
+  /**
+   * Shows `session` in `panel`, with permissions and following watching it and its transcript kept. What the panel
+   * shows above the session is kept in front of its transcript: `carried` (a stored transcript), or with
+   * `keepEarlier` the panel's previous conversation.
+   */
+  private attach(panel: ChatPanel, session: Session, keepEarlier: boolean, carried?: Carried): void {
     for (const d of this.watchers.get(panel) ?? []) d.dispose();
+    const previous = this.recorders.get(panel);
+    const carry: Carried | undefined =
+      carried ?? (keepEarlier && previous ? { entries: previous.entries(), dropped: previous.dropped, title: previous.title, replaces: previous.meta.sessionId } : undefined);
+    previous?.dispose();
     panel.attach(session, keepEarlier);
+    this.recorders.set(
+      panel,
+      new TranscriptRecorder(
+        this.transcripts,
+        { agent: panel.agentName, sessionId: session.sessionId, cwd: session.cwd },
+        session.model,
+        carry ? { prefix: carry.entries, dropped: carry.dropped, title: carry.title, replaces: carry.replaces } : {},
+      ),
+    );
     this.watchers.set(panel, [
       this.permissions.watch(session, panel.agentName, () => panel.reveal()),
       this.follow.watch(session, () => panel.viewColumn, (text) => panel.tell(text)),
+      session.onDidEndAgent(() => this.changeEmitter.fire()),
     ]);
     this.changeEmitter.fire();
+  }
+
+  /** Whether one of the agent's chats has it running. */
+  isRunning(agentName: string): boolean {
+    return this.all.some((p) => p.agentName === agentName && p.session !== undefined && !p.session.client.hasExited);
+  }
+
+  /** The chat that shows this session of this agent, if one does. */
+  showing(agentName: string, sessionId: string): ChatPanel | undefined {
+    return this.all.find((p) => p.agentName === agentName && p.session?.sessionId === sessionId);
+  }
+
+  /**
+   * Opens an earlier session in a new chat, or brings forward the chat that shows it. The agent replays it
+   * (`session/load`) or continues it (`session/resume`, below the transcript kept on this computer, if any); an
+   * agent that can do neither gets a new session below the kept transcript, and the chat says so.
+   */
+  async openPrevious(agentName: string, target: PreviousSession): Promise<ChatPanel | undefined> {
+    const shown = this.showing(agentName, target.sessionId);
+    if (shown) {
+      shown.reveal();
+      return shown;
+    }
+    const agent = readAgentSettings().agents.find((a) => a.name === agentName);
+    if (!agent) {
+      void this.offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', agentName));
+      return undefined;
+    }
+    const roots = workspaceRoots();
+    const cwd = target.cwd !== undefined && roots.includes(target.cwd) ? target.cwd : roots[0];
+    if (!cwd) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'));
+      return undefined;
+    }
+    const log = this.deps.log;
+    try {
+      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening the session with {0}…', agentName) }, async () => {
+        const { session, how } = await this.withSignIn(agent, cwd, async (client) => {
+          const options = this.sessionOptions(cwd);
+          const how = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
+          if (how) {
+            try {
+              return { session: await client.reopenSession(target.sessionId, cwd, how, options), how };
+            } catch (error) {
+              if (error instanceof AcpError && error.isAuthRequired) throw error;
+              log.warn(`[chat] ${agentName} could not reopen session ${target.sessionId}: ${errorMessage(error)}`);
+            }
+          }
+          return { session: await client.newSession(cwd, options), how: how && ('failed' as const) };
+        });
+        const replayed = how === 'load';
+        const stored = replayed ? undefined : this.storedTranscript(agentName, target.sessionId);
+        let note: string;
+        if (how === 'load') note = '';
+        else if (how === 'resume') {
+          note = stored
+            ? vscode.l10n.t('{0} continues this conversation; the earlier messages above are kept on this computer.', agentName)
+            : vscode.l10n.t('{0} continues this conversation, but cannot show its earlier messages.', agentName);
+        } else {
+          const cannot = how
+            ? vscode.l10n.t('{0} could not reopen this conversation, so this is a new session', agentName)
+            : vscode.l10n.t('{0} cannot reopen earlier sessions, so this is a new session', agentName);
+          note = stored ? vscode.l10n.t('{0}: the agent does not remember the messages above.', cannot) : `${cannot}.`;
+        }
+        const panel = this.track(ChatPanel.open(agentName, this.deps));
+        const carried = stored ? this.showTranscript(panel, stored) : undefined;
+        this.attach(panel, session, !replayed, carried);
+        panel.tell(withNotes(note, session));
+        return panel;
+      });
+    } catch (error) {
+      this.reportFailure(agent, error);
+      return undefined;
+    }
+  }
+
+  /** The transcript kept on this computer for an agent's session, if it has anything to show. */
+  private storedTranscript(agentName: string, sessionId: string): Transcript | undefined {
+    const stored = this.transcripts.read(agentName, sessionId);
+    return stored && stored.entries.length > 0 ? stored : undefined;
+  }
+
+  /** Shows a kept transcript above the chat's session; what the chat then carries on. */
+  private showTranscript(panel: ChatPanel, stored: Transcript): Carried {
+    const model = replayTranscript(stored);
+    const views = model.entries.map((entry) => entryView(entry, stored.cwd, model.terminals));
+    model.dispose();
+    const divider = stored.dropped
+      ? vscode.l10n.t('Earlier messages, kept on this computer ({0} older ones were not kept)', stored.dropped)
+      : vscode.l10n.t('Earlier messages, kept on this computer');
+    panel.showEarlier(views, divider);
+    return { entries: stored.entries, dropped: stored.dropped ?? 0, title: stored.title, replaces: stored.sessionId };
+  }
+
+  /** What sessions open with: the MCP servers of `acp.mcpServers`, and the other workspace folders. */
+  private sessionOptions(cwd: string): SessionOptions {
+    const { servers, problems } = readMcpServers();
+    const reported = problems.join('\n');
+    if (reported !== this.reportedMcpProblems) {
+      this.reportedMcpProblems = reported;
+      for (const problem of problems) this.deps.log.warn(`[settings] ${problem}`);
+      if (problems.length > 0) {
+        const open = vscode.l10n.t('Open Settings');
+        void vscode.window.showWarningMessage(problems.join(' '), open).then((pick) => {
+          if (pick === open) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.mcpServers`);
+        });
+      }
+    }
+    return { mcpServers: servers, additionalDirectories: additionalDirectories(workspaceRoots(), cwd) };
   }
 
   private async chooseAgent(settings: AgentSettings, requested: string | undefined): Promise<AgentConfig | undefined> {
@@ -359,4 +516,9 @@ class SignInNeeded extends Error {
 function failureActions(error: unknown): ErrorAction[] {
   const notFound = error instanceof AgentStartFailure && error.cause instanceof CommandNotFoundError;
   return notFound ? ['openSettings', 'restart', 'showLog'] : ['restart', 'showLog', 'openSettings'];
+}
+
+/** A chat's note, with what the session was opened without (MCP servers the agent cannot use). */
+function withNotes(note: string, session: Session): string {
+  return [note, ...session.setupNotes].filter((n) => n !== '').join(' ');
 }

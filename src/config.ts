@@ -2,6 +2,8 @@
 // stops the other agents from working.
 import * as vscode from 'vscode';
 import { parseAgents, withPresets, type AgentConfig } from './agentConfig';
+import type * as S from './acp/schema.gen';
+import { parseMcpServers } from './mcpConfig';
 import type { OutsideWorkspacePolicy, ReviewPolicy } from './files';
 import type { PermissionSettings } from './permissions';
 
@@ -27,6 +29,12 @@ export function readAgentSettings(): AgentSettings {
   const { agents, problems } = parseAgents(inspected?.globalValue ?? inspected?.defaultValue);
   const defaultAgent = config.get<string>('defaultAgent')?.trim() || undefined;
   return { agents: withPresets(agents), problems, defaultAgent };
+}
+
+/** `acp.mcpServers` (user settings only: a workspace must not choose programs to run). */
+export function readMcpServers(): { servers: S.McpServer[]; problems: string[] } {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('mcpServers');
+  return parseMcpServers(inspected?.globalValue ?? inspected?.defaultValue);
 }
 
 export function readTrace(): TraceSetting {

@@ -16,6 +16,8 @@ import { FollowAgent } from './follow';
 import { channelLogger, messageTracer } from './log';
 import { parseStoredRules, PermissionRules, type RuleStore } from './permissionRules';
 import { Permissions } from './permissions';
+import type { PreviousSessionItem } from './previousSessions';
+import { openTranscriptStore, registerSessions } from './sessions';
 import { EditReviews } from './review';
 import { TerminalMirrors } from './terminalMirror';
 import { WorkspaceFiles } from './workspaceFiles';
@@ -26,6 +28,8 @@ export interface AcpApi {
   newChat(agentName?: string): Promise<ChatPanel | undefined>;
   /** The open chats, oldest first. */
   readonly chats: readonly ChatPanel[];
+  /** What "Open Previous Session" lists for the agent: its `session/list` when it has one, else the local history. */
+  previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
 }
 
 let stopAgents: (() => Promise<void>) | undefined;
@@ -74,7 +78,9 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   );
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
-  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log));
+  const transcripts = openTranscriptStore(context, log);
+  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log), transcripts);
+  const sessions = registerSessions(chats, agents, transcripts, log);
   stopAgents = () => agents.stopAll();
 
   context.subscriptions.push(
@@ -93,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
     ...registerContextCommands(chats),
+    ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );
@@ -103,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     get chats() {
       return chats.all;
     },
+    previousSessions: (agentName) => sessions.previous.list(agentName),
   };
 }
 

@@ -42,6 +42,8 @@ export function Conversation(props: {
   agent: string;
   loaded: boolean;
   earlier: readonly EntryView[];
+  /** The line below the earlier entries (default: where the agent was restarted). */
+  divider?: string;
   entries: readonly EntryView[];
   permissions: readonly PermissionView[];
   turn: TurnView;
@@ -116,7 +118,7 @@ export function Conversation(props: {
           )}
           {row.key === lastEarlier && (
             <p class="divider" role="separator">
-              The agent was restarted here
+              {props.divider ?? 'The agent was restarted here'}
             </p>
           )}
         </div>

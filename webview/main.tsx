@@ -53,6 +53,7 @@ function App() {
         agent={state.agent}
         loaded={state.loaded}
         earlier={state.earlier}
+        {...(state.divider ? { divider: state.divider } : {})}
         entries={state.entries}
         permissions={state.permissions}
         turn={state.turn}

@@ -11,6 +11,8 @@ export interface ChatState {
   /** What the serializer needs after a reload (kept in the webview's state by the view). */
   readonly restore?: { readonly agent: string; readonly sessionId: string; readonly cwd: string };
   readonly earlier: readonly EntryView[];
+  /** The line below the earlier entries, when they are not from a restart. */
+  readonly divider?: string;
   readonly entries: readonly EntryView[];
   readonly turn: TurnView;
   readonly permissions: readonly PermissionView[];
@@ -55,10 +57,10 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, ...rest } = action;
+      const { type: _type, notice, restore, divider, ...rest } = action;
       void _type;
       const next: ChatState = { ...state, ...rest, loaded: true, files: undefined };
-      return withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore);
+      return withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'divider', divider);
     }
     case 'update': {
       let entries = state.entries;
@@ -102,7 +104,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
 }
 
 /** Sets or removes an optional key (so `exactOptionalPropertyTypes`-style state never holds `undefined` values). */
-function withOptional<K extends 'notice' | 'restore'>(state: ChatState, key: K, value: ChatState[K] | undefined): ChatState {
+function withOptional<K extends 'notice' | 'restore' | 'divider'>(state: ChatState, key: K, value: ChatState[K] | undefined): ChatState {
   if (value === undefined) {
     if (!(key in state)) return state;
     const copy: Record<string, unknown> = { ...state };

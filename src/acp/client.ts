@@ -47,7 +47,20 @@ export interface AgentClientOptions {
   readonly terminals?: boolean;
   /** The host can run `type: "terminal"` auth methods (advertised as `auth.terminal`). Default false. */
   readonly terminalAuth?: boolean;
+  /** How long closing a session waits for the agent's answer to `session/close` (default 3 s). */
+  readonly closeTimeoutMs?: number;
 }
+
+/** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
+export interface SessionOptions {
+  /** MCP servers for the agent to use; http and sse ones only reach agents that advertise them. */
+  readonly mcpServers?: readonly S.McpServer[];
+  /** More folders the session may work in (sent only when the agent advertises `sessionCapabilities.additionalDirectories`). */
+  readonly additionalDirectories?: readonly string[];
+}
+
+/** Pages of `session/list` followed at most: an agent that keeps handing out cursors cannot keep us listing. */
+export const MAX_LIST_PAGES = 50;
 
 /** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
 export class AgentStartFailure extends Error {
@@ -72,6 +85,7 @@ export class AgentClient {
   private readonly unknownSessions = new Set<string>();
   private readonly exitEmitter = new Emitter<AgentEnd>();
   private readonly sessionsEmitter = new Emitter<void>();
+  private readonly closing = new Set<Promise<void>>();
   private ended: AgentEnd | undefined;
 
   /** Fires once, when the process ends for whatever reason (including dispose). */
@@ -85,6 +99,8 @@ export class AgentClient {
     /** The commands this agent runs through the client; undefined when terminals are not served. */
     readonly terminals: TerminalManager | undefined,
     log: Logger,
+    /** @internal How long Session.close waits for `session/close`. */
+    readonly closeTimeoutMs: number,
   ) {
     this.log = log;
     terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
@@ -139,7 +155,7 @@ export class AgentClient {
       const cause = end && !(end instanceof AgentExitError && end.expected) ? end : error;
       throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
-    client = new AgentClient(agentProcess, initialized, terminals, log);
+    client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000);
     return client;
   }
 
@@ -152,10 +168,66 @@ export class AgentClient {
   }
 
   /** Creates a session in `cwd` (an absolute folder). */
-  async newSession(cwd: string): Promise<Session> {
-    const response = await this.process.connection.newSession({ cwd, mcpServers: [] });
+  async newSession(cwd: string, options: SessionOptions = {}): Promise<Session> {
+    const setup = this.sessionSetup(options);
+    const response = await this.process.connection.newSession({ cwd, ...setup.params });
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    return this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`)));
+    return this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.notes));
+  }
+
+  /**
+   * What goes into session/new, load and resume: the MCP servers the agent can use, and the additional folders
+   * when it accepts them. What is left out is logged (by name only: env and header values can hold secrets), and
+   * a left-out MCP server also becomes a sentence the chat can show.
+   */
+  private sessionSetup(options: SessionOptions): { params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] }; notes: string[] } {
+    const caps = this.initialized.agentCapabilities;
+    const mcpServers: S.McpServer[] = [];
+    const notes: string[] = [];
+    for (const server of options.mcpServers ?? []) {
+      const type = 'type' in server && (server.type === 'http' || server.type === 'sse') ? server.type : undefined;
+      if (type && caps?.mcpCapabilities?.[type] !== true) {
+        this.log.warn(`MCP server "${server.name}" left out: the agent does not advertise mcpCapabilities.${type}`);
+        notes.push(`The MCP server "${server.name}" was left out: this agent does not support ${type} MCP servers.`);
+        continue;
+      }
+      mcpServers.push(server);
+    }
+    const directories = options.additionalDirectories ?? [];
+    if (directories.length > 0 && caps?.sessionCapabilities?.additionalDirectories == null) {
+      this.log.info(`${directories.length} additional workspace folder(s) not sent: the agent does not advertise sessionCapabilities.additionalDirectories`);
+      return { params: { mcpServers }, notes };
+    }
+    return { params: directories.length > 0 ? { mcpServers, additionalDirectories: [...directories] } : { mcpServers }, notes };
+  }
+
+  /** Whether the agent lists its earlier sessions (`session/list`). */
+  get lists(): boolean {
+    return this.initialized.agentCapabilities?.sessionCapabilities?.list != null;
+  }
+
+  /**
+   * The agent's earlier sessions in `cwd`, every page of them: cursors are followed until the agent gives none, up
+   * to MAX_LIST_PAGES pages, and a cursor the agent already gave ends the listing (with a warning).
+   */
+  async listSessions(cwd: string | undefined, signal?: AbortSignal): Promise<S.SessionInfo[]> {
+    const sessions: S.SessionInfo[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const response = await this.process.connection.listSessions({ ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}) }, signal);
+      sessions.push(...response.sessions);
+      const next = response.nextCursor ?? undefined;
+      if (next === undefined) return sessions;
+      if (seen.has(next)) {
+        this.log.warn(`session/list gave the cursor "${next}" twice; stopped listing after ${page + 1} pages`);
+        return sessions;
+      }
+      seen.add(next);
+      cursor = next;
+    }
+    this.log.warn(`session/list still had more after ${MAX_LIST_PAGES} pages; showing those`);
+    return sessions;
   }
 
   /**
@@ -193,23 +265,30 @@ export class AgentClient {
     return { load: caps?.loadSession === true, resume: caps?.sessionCapabilities?.resume != null };
   }
 
+  /** Whether the agent wants to hear when a session closes (`session/close`). */
+  get closes(): boolean {
+    return this.initialized.agentCapabilities?.sessionCapabilities?.close != null;
+  }
+
   /**
    * Reopens an earlier session. `load` replays its history into a fresh model (the session is routed before the
    * request, since the replay comes before the answer); `resume` continues it without a replay.
    */
-  async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume'): Promise<Session> {
+  async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<Session> {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
+    const setup = this.sessionSetup(options);
     const model = new SessionModel(sessionId);
-    const session = this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`)));
+    const session = this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.notes));
     try {
-      const params = { sessionId, cwd, mcpServers: [] };
+      const params = { sessionId, cwd, ...setup.params };
       const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
       model.setup({ modes: response.modes, configOptions: response.configOptions });
       return session;
     } catch (error) {
-      // Quietly: the caller decides whether the agent is still needed (it usually opens a new session instead).
+      // Quietly: the caller decides whether the agent is still needed (it usually opens a new session instead). The
+      // agent never opened it, so there is nothing to send session/close for.
       this.sessions.delete(sessionId);
-      await session.close();
+      await session.discard();
       throw error;
     }
   }
@@ -239,8 +318,18 @@ export class AgentClient {
     this.log.warn(`the agent sent something for session ${sessionId}, which is not open here; ignored`);
   }
 
-  /** Stops the agent (SIGTERM to its process group, then SIGKILL). Sessions see the end. */
+  /** @internal A `session/close` on its way: the process is not stopped before it is answered (or gave up on). */
+  awaitBeforeStop(closing: Promise<void>): void {
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+  }
+
+  /**
+   * Stops the agent (SIGTERM to its process group, then SIGKILL) once the `session/close` requests on their way are
+   * answered (each waits a bounded time). Sessions see the end.
+   */
   async dispose(): Promise<void> {
+    if (this.closing.size > 0) await Promise.all([...this.closing]);
     this.terminals?.dispose();
     await this.process.dispose();
     this.exitEmitter.dispose();
@@ -262,6 +351,8 @@ export class Session {
     /** The session's working folder: terminals run there unless the agent says otherwise. */
     readonly cwd: string,
     private readonly log: Logger,
+    /** Sentences about what the session was opened without (an MCP server the agent cannot use), for the chat. */
+    readonly setupNotes: readonly string[] = [],
   ) {}
 
   get sessionId(): string {
@@ -319,11 +410,52 @@ export class Session {
     await this.client.process.connection.cancel({ sessionId: this.sessionId });
   }
 
-  /** Closes the session here (the agent keeps it). Pending permissions are answered `cancelled`. */
+  /**
+   * Closes the session: the running turn is cancelled (pending permissions are answered `cancelled`), and the agent
+   * gets `session/close` when it advertises it, so it can free what the session holds. The agent gets a bounded
+   * time to answer; a failure or no answer is logged and the session is closed here all the same.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.cancel().catch(() => {});
     this.closed = true;
+    await this.cancel().catch(() => {});
+    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.closes ? this.sendClose() : undefined;
+    // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
+    // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
+    if (closing) this.client.awaitBeforeStop(closing);
+    this.release();
+    await closing;
+  }
+
+  /** @internal Forgets a session the agent never opened (a failed load or resume). */
+  async discard(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.cancel().catch(() => {});
+    this.release();
+  }
+
+  private async sendClose(): Promise<void> {
+    const timeoutMs = this.client.closeTimeoutMs;
+    const gaveUp = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        gaveUp.abort();
+        resolve('timeout');
+      }, timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([this.client.process.connection.closeSession({ sessionId: this.sessionId }, gaveUp.signal), timeout]);
+      if (outcome === 'timeout') this.log.warn(`session/close got no answer within ${timeoutMs} ms; closed here anyway`);
+    } catch (error) {
+      this.log.warn(`session/close failed: ${errorMessage(error)}; closed here anyway`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private release(): void {
     this.client.forget(this);
     this.model.dispose();
     this.endEmitter.dispose();

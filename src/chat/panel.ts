@@ -67,6 +67,9 @@ export class ChatPanel implements vscode.Disposable {
   private readonly activeEmitter = new vscode.EventEmitter<void>();
   /** The panel became the active editor. */
   readonly onDidBecomeActive = this.activeEmitter.event;
+  private readonly titleEmitter = new vscode.EventEmitter<void>();
+  /** The tab's title changed (the session's title, or the count of waiting permission requests). */
+  readonly onDidChangeTitle = this.titleEmitter.event;
   private current: Session | undefined;
   private ready = false;
   private dirtyEntries = new Set<number>();
@@ -84,6 +87,8 @@ export class ChatPanel implements vscode.Disposable {
   private earlier: EntryView[] = [];
   /** The session to bring back once the chat can connect (kept in the view's state meanwhile, so a reload keeps it). */
   restoreLater: { readonly sessionId: string; readonly cwd: string } | undefined;
+  /** What the line below the earlier entries says, when it is not a restart. */
+  private divider: string | undefined;
   private attachments: Attachment[] = [];
   private nextAttachment = 1;
   private disposed = false;
@@ -125,6 +130,11 @@ export class ChatPanel implements vscode.Disposable {
     return this.current;
   }
 
+  /** What the chat shows above its session: an earlier session's entries, or a transcript kept on this computer. */
+  get earlierEntries(): readonly EntryView[] {
+    return this.earlier;
+  }
+
   /**
    * Shows `session` from now on. `keepEarlier` keeps the previous session's entries above it, for a session that
    * does not bring the conversation back (a fresh one, or one resumed without a replay).
@@ -132,8 +142,13 @@ export class ChatPanel implements vscode.Disposable {
   attach(session: Session, keepEarlier = false): void {
     const previous = this.current;
     for (const d of this.sessionDisposables) d.dispose();
-    if (previous && keepEarlier) this.earlier = [...this.earlier, ...this.viewsOf(previous)];
-    else if (!keepEarlier) this.earlier = [];
+    if (previous && keepEarlier) {
+      this.earlier = [...this.earlier, ...this.viewsOf(previous)];
+      this.divider = undefined;
+    } else if (!keepEarlier) {
+      this.earlier = [];
+      this.divider = undefined;
+    }
     if (previous && previous !== session) void previous.close();
     this.current = session;
     this.agentError = null;
@@ -175,6 +190,16 @@ export class ChatPanel implements vscode.Disposable {
     this.schedule();
   }
 
+  /**
+   * Shows `entries` above the session's own, with `divider` below them: a conversation kept on this computer that
+   * the agent cannot replay. Attach the session with `keepEarlier` to keep them.
+   */
+  showEarlier(entries: EntryView[], divider: string): void {
+    this.earlier = entries;
+    this.divider = divider;
+    if (this.ready && !this.disposed) this.postState();
+  }
+
   private viewsOf(session: Session): EntryView[] {
     return session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals));
   }
@@ -184,7 +209,10 @@ export class ChatPanel implements vscode.Disposable {
     const model = this.current?.model;
     const base = model?.title || this.agentName;
     const waiting = model?.permissions.length ?? 0;
-    this.panel.title = waiting > 0 ? `(${waiting}) ${base}` : base;
+    const title = waiting > 0 ? `(${waiting}) ${base}` : base;
+    if (title === this.panel.title) return;
+    this.panel.title = title;
+    this.titleEmitter.fire();
   }
 
   get title(): string {
@@ -448,6 +476,7 @@ export class ChatPanel implements vscode.Disposable {
       agent: this.agentName,
       ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : this.restoreLater ? { restore: { agent: this.agentName, ...this.restoreLater } } : {}),
       earlier: this.earlier,
+      ...(this.divider ? { divider: this.divider } : {}),
       entries: session ? this.viewsOf(session) : [],
       turn: model ? turnView(model.turn) : { phase: 'idle' },
       permissions: model ? permissionViews(model) : [],
@@ -499,7 +528,7 @@ export class ChatPanel implements vscode.Disposable {
     this.panel.dispose();
     void this.current?.close();
     this.disposeEmitter.fire();
-    for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter]) emitter.dispose();
+    for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter, this.titleEmitter]) emitter.dispose();
   }
 }
 

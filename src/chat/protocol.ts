@@ -142,6 +142,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }).optional(),
     /** Entries of an earlier session in this panel, kept for reading after the agent was restarted. */
     earlier: z.array(EntryView),
+    /** The line below the earlier entries when they are not from a restart (a transcript kept on this computer). */
+    divider: z.string().max(500).optional(),
     entries: z.array(EntryView),
     turn: TurnView,
     permissions: z.array(PermissionView),

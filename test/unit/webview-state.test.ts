@@ -30,6 +30,14 @@ describe('chat view state', () => {
     assert.equal(state.entries.length, 1);
   });
 
+  it('takes the divider below earlier entries from the state, and drops it when a later state has none', () => {
+    const state = loaded();
+    const kept = reduce(state, { type: 'state', agent: 'Gemini', earlier: [message(1, 'user', 'old')], divider: 'Earlier messages, kept on this computer', entries: [], turn: { phase: 'idle' }, permissions: [], agentError: null, session: state.session, attachments: [] });
+    assert.equal(kept.divider, 'Earlier messages, kept on this computer');
+    const restarted = reduce(kept, { type: 'state', agent: 'Gemini', earlier: [message(1, 'user', 'old')], entries: [], turn: { phase: 'idle' }, permissions: [], agentError: null, session: state.session, attachments: [] });
+    assert.equal('divider' in restarted, false);
+  });
+
   it('replaces only the entries an update names, so unchanged entries keep their identity', () => {
     const first = message(1, 'user', 'hi');
     const state = loaded([first, message(2, 'agent', 'Hel')]);

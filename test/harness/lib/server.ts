@@ -34,7 +34,7 @@ export interface CodeServer {
   readonly port: number;
   readonly logFile: string;
   readonly userDataDir: string;
-  /** The workbench URL for `folder`, with an optional payload for extension development and tests. */
+  /** The workbench URL for `folder` (or a .code-workspace file), with an optional payload for extension development and tests. */
   workbenchUrl(folder: string, payload?: readonly (readonly [string, string])[]): string;
   stop(): Promise<void>;
 }
@@ -144,7 +144,8 @@ export async function startCodeServer(options: ServerOptions): Promise<CodeServe
     logFile,
     userDataDir,
     workbenchUrl(folder, payload) {
-      const query = new URLSearchParams({ folder });
+      // A .code-workspace file opens as a (multi-root) workspace; anything else as a folder.
+      const query = new URLSearchParams(folder.endsWith('.code-workspace') ? { workspace: folder } : { folder });
       if (payload) query.set('payload', JSON.stringify(payload));
       return `${url}/?${query.toString()}`;
     },

@@ -141,3 +141,25 @@ export function stepResults(chat: ChatPanel): CallResult[] {
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line.slice(line.indexOf(':') + 1)) as CallResult);
 }
+
+/** Writes `acp.agents` (user settings) with several fixture agents at once, keyed by name; returns each one's record file. */
+export async function useFixtureAgents(agents: Record<string, { scenario: string; env?: Record<string, string> }>): Promise<Record<string, FixtureSetup>> {
+  const settings: Record<string, unknown> = {};
+  const setups: Record<string, FixtureSetup> = {};
+  for (const [name, { scenario, env }] of Object.entries(agents)) {
+    const recordFile = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
+    setups[name] = { name, recordFile };
+    settings[name] = {
+      command: process.execPath,
+      args: [FIXTURE_AGENT, '--scenario', scenario],
+      env: { ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...env },
+    };
+  }
+  const config = vscode.workspace.getConfiguration('acp');
+  await config.update('agents', settings, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
+  await waitFor(() => Object.keys(vscode.workspace.getConfiguration('acp').get<Record<string, unknown>>('agents') ?? {}).join() === Object.keys(settings).join(), {
+    what: 'the settings to apply',
+  });
+  return setups;
+}

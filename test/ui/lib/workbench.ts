@@ -27,6 +27,8 @@ export interface Workbench {
   readonly page: Page;
   readonly server: CodeServer;
   readonly workspace: string;
+  /** The second folder of a multi-root workspace (`openWorkbench`'s `secondFolder`). */
+  readonly secondFolder?: string;
   readonly workDir: string;
   /** The chat webview's document; with several chats on screen, the one at `index` in the order they opened. */
   chat(index?: number): FrameLocator;
@@ -76,14 +78,18 @@ export function fixtureAgents(
 export async function openWorkbench(
   name: string,
   settings: { user?: Record<string, unknown>; machine?: Record<string, unknown>; workspaceTrust?: boolean },
-  /** `vsix`: install these packages (the extension's among them) instead of linking the working tree. */
-  options: { vsix?: string | readonly string[] } = {},
+  /** `vsix`: install these packages (the extension's among them) instead of linking the working tree; `secondFolder`: a multi-root workspace. */
+  options: { vsix?: string | readonly string[]; secondFolder?: boolean } = {},
 ): Promise<Workbench> {
   const tools = await toolchain();
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), name);
   const outputDir = process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui');
   rmSync(workDir, { recursive: true, force: true }); // records and profiles of an earlier run must not leak in
   const workspace = makeWorkspace(join(workDir, 'workspace'));
+  // A multi-root workspace: the sample folder first, then a second one.
+  const secondFolder = options.secondFolder ? makeWorkspace(join(workDir, 'second'), { 'notes.md': '# Second folder\n' }) : undefined;
+  const workspaceFile = join(workDir, 'acp.code-workspace');
+  if (secondFolder) writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: workspace }, { path: secondFolder }] }));
   const extensionsDir = join(workDir, 'extensions');
   rmSync(extensionsDir, { recursive: true, force: true });
   mkdirSync(extensionsDir, { recursive: true });
@@ -98,7 +104,7 @@ export async function openWorkbench(
     const consoleLines: string[] = [];
     page.on('console', (message) => consoleLines.push(`${message.type()} ${message.text()}`));
     page.on('pageerror', (error) => consoleLines.push(`pageerror ${error.message}`));
-    await page.goto(server.workbenchUrl(workspace));
+    await page.goto(server.workbenchUrl(secondFolder ? workspaceFile : workspace));
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
 
@@ -107,6 +113,7 @@ export async function openWorkbench(
       page,
       server,
       workspace,
+      ...(secondFolder ? { secondFolder } : {}),
       workDir,
       chat(index) {
         const frames = page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);

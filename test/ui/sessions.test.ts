@@ -1,0 +1,128 @@
+// The Sessions view and the history in the real workbench, in a multi-root workspace: agents with their open chats
+// and recent sessions, a history item that reopens its chat, Open Previous Session from the agent's session/list,
+// a reload with an agent that cannot load sessions (the transcript kept on this computer), and the second folder
+// reaching agents that accept more folders.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { waitFor } from '../lib/wait';
+import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
+
+describe('sessions UI', function () {
+  this.timeout(180_000);
+  let workbench: Workbench;
+  const work = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'sessions');
+  const { settings, agents } = fixtureAgents(work, {
+    'Fixture Titled': { scenario: 'titled', env: { ACP_FIXTURE_STATE_DIR: join(work, 'titled-state') } },
+    'Fixture Forgets': {
+      scenario: 'echo',
+      env: { ACP_FIXTURE_STATE_DIR: join(work, 'forgets-state'), ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) },
+    },
+    'Fixture Wide': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ sessionCapabilities: { additionalDirectories: {} } }) } },
+  });
+
+  before(async () => {
+    workbench = await openWorkbench('sessions', { machine: { 'acp.agents': settings }, user: { 'acp.followAgent': false } }, { secondFolder: true });
+  });
+
+  afterEach(async function () {
+    await workbench.cleanUp(this.currentTest);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  /** The Sessions view, opened from its activity-bar container. */
+  async function sessionsView(): Promise<Locator> {
+    const tree = workbench.page.getByRole('tree', { name: 'Sessions' });
+    if (!(await tree.isVisible())) await workbench.page.locator('.activitybar').getByRole('tab', { name: 'ACP' }).click();
+    await tree.waitFor();
+    return tree;
+  }
+
+  const row = (tree: Locator, text: string) => tree.getByRole('treeitem').filter({ hasText: text });
+
+  it('shows each agent, its open chat by title, and the chat in its history once closed; clicking it there reopens the chat, which the view brings forward and closes', async () => {
+    const tree = await sessionsView();
+    for (const name of ['Fixture Titled', 'Fixture Forgets', 'Fixture Wide']) await row(tree, name).first().waitFor();
+    await row(tree, 'Fixture Titled').filter({ hasText: 'not running' }).waitFor();
+
+    const { chat } = await workbench.chatWith('Fixture Titled', 'apples');
+    await chat.getByRole('log').getByText('You said: apples').waitFor();
+    await row(tree, 'About apples').filter({ hasText: 'open' }).waitFor();
+    await row(tree, 'Fixture Titled').filter({ hasText: 'running' }).filter({ hasNotText: 'not running' }).waitFor();
+
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+    const history = row(tree, 'About apples');
+    await history.filter({ hasText: 'now' }).waitFor();
+    await row(tree, 'Fixture Titled').filter({ hasText: 'not running' }).waitFor();
+
+    await history.click();
+    const reopened = workbench.chat();
+    await reopened.getByRole('log').getByText('You said: apples').waitFor({ timeout: 30_000 });
+    await reopened.getByRole('region', { name: 'You' }).getByText('apples').waitFor();
+    const open = row(tree, 'About apples').filter({ hasText: 'open' });
+    await open.waitFor();
+
+    // Clicking an open chat brings it forward; its Close action closes it, and it goes back to the history.
+    await workbench.runCommand('File: New Untitled Text File');
+    await workbench.page.locator('.tab.active', { hasText: 'Untitled' }).waitFor();
+    await open.click();
+    await workbench.page.locator('.tab.active', { hasText: 'About apples' }).waitFor();
+    await open.hover();
+    await open.getByRole('button', { name: 'Close Chat' }).click();
+    await workbench.page.locator('.tab', { hasText: 'About apples' }).waitFor({ state: 'detached' });
+    await row(tree, 'About apples').filter({ hasNotText: 'open' }).waitFor();
+  });
+
+  it('lists the agent\u2019s earlier sessions with Open Previous Session and opens the one chosen', async () => {
+    await workbench.runCommand('ACP: Open Previous Session…');
+    await workbench.pick('Fixture Titled');
+    const items = workbench.page.locator('.quick-input-widget .monaco-list-row');
+    await items.filter({ hasText: 'About apples' }).waitFor();
+    await items.filter({ hasText: 'An earlier conversation' }).waitFor();
+    await workbench.pick('An earlier conversation');
+    const chat = workbench.chat();
+    await chat.getByRole('log').getByText('A protocol between editors and agents.').waitFor({ timeout: 30_000 });
+    await chat.getByRole('region', { name: 'You' }).getByText('What is ACP?').waitFor();
+  });
+
+  it('shows the earlier messages kept on this computer after a reload, when the agent cannot load sessions', async () => {
+    const { chat } = await workbench.chatWith('Fixture Forgets', 'hello there');
+    await chat.getByRole('log').getByText('You said: hello there').waitFor();
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    const restored = workbench.chat();
+    await restored.getByText('Fixture Forgets could not reopen this conversation, so this is a new session', { exact: false }).waitFor({ timeout: 60_000 });
+    const log = restored.getByRole('log');
+    await log.getByText('You said: hello there').waitFor();
+    await log.getByRole('region', { name: 'You' }).getByText('hello there').waitFor();
+    await log.getByRole('separator').getByText('Earlier messages, kept on this computer').waitFor();
+    const box = restored.getByRole('textbox', { name: 'Message' });
+    await box.fill('again');
+    await box.press('Enter');
+    await log.getByText('You said: again').waitFor();
+    // The earlier messages stay above the divider, the new session's below it.
+    const text = await log.innerText();
+    const order = ['You said: hello there', 'Earlier messages, kept on this computer', 'You said: again'].map((part) => text.indexOf(part));
+    assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0))), `in order: ${order.join(', ')}`);
+  });
+
+  it('gives agents that accept more folders the workspace\u2019s other folder', async () => {
+    const { chat } = await workbench.chatWith('Fixture Wide', 'hi');
+    await chat.getByRole('log').getByText('You said: hi').waitFor();
+    const record = agents['Fixture Wide']!.recordFile;
+    const sessionNew = await waitFor(() =>
+      readFileSync(record, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { method?: string; params?: Record<string, unknown> })
+        .find((m) => m.method === 'session/new'),
+    );
+    assert.equal(sessionNew.params?.['cwd'], workbench.workspace);
+    assert.deepEqual(sessionNew.params?.['additionalDirectories'], [workbench.secondFolder]);
+  });
+});
