@@ -10,7 +10,9 @@ import * as sdk from '@agentclientprotocol/sdk';
 import { AcpClientConnection } from '../../src/acp/connection';
 import type * as S from '../../src/acp/schema.gen';
 import { SessionModel } from '../../src/acp/session';
+import { silentLogger } from '../../src/acp/log';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
+import { messageTracer } from '../../src/log';
 import { updateLines } from './lib/updates';
 
 const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);
@@ -59,9 +61,11 @@ async function ours(): Promise<number> {
   toAgent.resume();
   const model = new SessionModel('sess-1');
   const counter: { applied: number; done?: () => void } = { applied: 0 };
+  // Wired as the extension wires it: a tracer sees every line and, with acp.trace off (the default), logs nothing.
+  const trace = messageTracer(silentLogger, () => 'off');
   const connection = new AcpClientConnection(
-    new NdjsonMessageReader(toClient, { coalesce: ['session/update'] }),
-    new NdjsonMessageWriter(toAgent),
+    new NdjsonMessageReader(toClient, { coalesce: ['session/update'], trace }),
+    new NdjsonMessageWriter(toAgent, trace),
     {
       requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
       sessionUpdate: (n) => {
