@@ -2,6 +2,7 @@
 // stops the other agents from working.
 import * as vscode from 'vscode';
 import { parseAgents, type AgentConfig } from './agentConfig';
+import type { TraceLevel } from './acp/trace';
 import type { OutsideWorkspacePolicy, ReviewPolicy } from './files';
 import type { PermissionSettings } from './permissions';
 
@@ -17,7 +18,7 @@ export interface AgentSettings {
   readonly defaultAgent: string | undefined;
 }
 
-export type TraceSetting = 'off' | 'messages';
+export type TraceSetting = TraceLevel;
 
 export function readAgentSettings(): AgentSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
@@ -29,7 +30,8 @@ export function readAgentSettings(): AgentSettings {
 }
 
 export function readTrace(): TraceSetting {
-  return vscode.workspace.getConfiguration(SECTION).get<string>('trace') === 'messages' ? 'messages' : 'off';
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('trace');
+  return value === 'messages' || value === 'verbose' ? value : 'off';
 }
 
 export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {

@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     },
     { name: 'acp-client', title: 'ACP Client for VS Code', version },
     log,
-    (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),
+    (agentName) => messageTracer(log, agentName, () => trace),
   );
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);

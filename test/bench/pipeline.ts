@@ -62,7 +62,7 @@ async function ours(): Promise<number> {
   const model = new SessionModel('sess-1');
   const counter: { applied: number; done?: () => void } = { applied: 0 };
   // Wired as the extension wires it: a tracer sees every line and, with acp.trace off (the default), logs nothing.
-  const trace = messageTracer(silentLogger, () => 'off');
+  const trace = messageTracer(silentLogger, 'bench', () => 'off');
   const connection = new AcpClientConnection(
     new NdjsonMessageReader(toClient, { coalesce: ['session/update'], trace }),
     new NdjsonMessageWriter(toAgent, trace),
