@@ -80,9 +80,100 @@ export class AgentManager implements vscode.Disposable {
   dispose(): void {
     void this.stopAll();
   }
+
+  // ---- What "ACP: Export Diagnostics" reports. Kept together at the end of the class. ----------------------------
+
+  /** The last few starts of each agent this session, by name, newest last: running, stopped or failed to start. */
+  private readonly starts = new Map<string, AgentStart[]>();
+  /** Every start goes through `connect`: wrapped once, at construction, so that each new start is remembered. */
+  private readonly recordingStarts: true = this.recordStarts();
+
+  private recordStarts(): true {
+    const connect = this.connect.bind(this);
+    this.connect = (config, cwd) => {
+      const client = connect(config, cwd);
+      const starts = this.starts.get(config.name) ?? [];
+      if (starts.some((s) => s.client === client)) return client; // an agent already running (or starting), reused
+      const start: AgentStart = { config, startedAt: new Date(), client, ready: undefined, end: undefined, failure: undefined };
+      this.starts.set(config.name, [...starts, start].slice(-3));
+      client.then(
+        (c) => {
+          start.ready = c;
+          void c.process.exited.then((end) => (start.end = end));
+        },
+        (error: unknown) => {
+          const tail = typeof error === 'object' && error !== null && 'stderrTail' in error && Array.isArray(error.stderrTail) ? error.stderrTail : [];
+          start.failure = { message: error instanceof Error ? error.message : String(error), stderrTail: tail.map(String) };
+        },
+      );
+      return client;
+    };
+    return true;
+  }
+
+  /** What is known of each agent started this session (its last three starts), for a bug report. No env values. */
+  snapshots(): AgentSnapshot[] {
+    return [...this.starts.values()].flat().map((s): AgentSnapshot => {
+      const c = s.ready;
+      const end = s.end;
+      return {
+        name: s.config.name,
+        command: s.config.command,
+        args: s.config.args,
+        envNames: Object.keys(s.config.env),
+        options: { readMissingAsEmpty: s.config.readMissingAsEmpty },
+        startedAt: s.startedAt,
+        state: s.failure ? 'failed to start' : !c ? 'starting' : end ? 'stopped' : 'running',
+        pid: c?.process.pid,
+        initialize: c && {
+          protocolVersion: c.initialized.protocolVersion,
+          agentInfo: c.initialized.agentInfo,
+          agentCapabilities: c.initialized.agentCapabilities,
+          authMethods: c.initialized.authMethods,
+        },
+        openSessions: c && !end ? c.openSessions.length : 0,
+        exit: end && {
+          code: 'code' in end ? end.code : null,
+          signal: 'signal' in end ? end.signal : null,
+          expected: 'expected' in end && end.expected,
+          message: end.message,
+        },
+        failure: s.failure?.message,
+        stderrTail: c ? c.process.stderrTail() : (s.failure?.stderrTail ?? []),
+      };
+    });
+  }
 }
 
 /** Any change to the agent's entry (command, args, env or options) needs a new process. */
 function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** One start of an agent, as the diagnostics remember it. */
+interface AgentStart {
+  readonly config: AgentConfig;
+  readonly startedAt: Date;
+  readonly client: Promise<AgentClient>;
+  ready: AgentClient | undefined;
+  end: Awaited<AgentClient['process']['exited']> | undefined;
+  failure: { readonly message: string; readonly stderrTail: readonly string[] } | undefined;
+}
+
+/** What a bug report says about one start of an agent. Environment variables by name only. */
+export interface AgentSnapshot {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly envNames: readonly string[];
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly startedAt: Date;
+  readonly state: 'starting' | 'running' | 'stopped' | 'failed to start';
+  readonly pid: number | undefined;
+  readonly initialize: Pick<S.InitializeResponse, 'protocolVersion' | 'agentInfo' | 'agentCapabilities' | 'authMethods'> | undefined;
+  readonly openSessions: number;
+  readonly exit: { readonly code: number | null; readonly signal: string | null; readonly expected: boolean; readonly message: string } | undefined;
+  /** Why it never started (the sentence users saw). */
+  readonly failure: string | undefined;
+  readonly stderrTail: readonly string[];
 }

@@ -7,6 +7,7 @@ import { Chats } from './chats';
 import { registerContextCommands } from './contextCommands';
 import { EditorChatActions } from './chatActions';
 import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
+import { createLogSinks, Diagnostics } from './diagnostics';
 import { DiffDocuments } from './diffs';
 import { EditorFiles, notificationPrompts } from './files';
 import { FollowAgent } from './follow';
@@ -29,7 +30,9 @@ let stopAgents: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): AcpApi {
   const channel = vscode.window.createOutputChannel('ACP', { log: true });
-  const log = channelLogger(channel);
+  // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.
+  const sinks = createLogSinks();
+  const log = channelLogger(channel, sinks);
   const showLog = () => channel.show(true);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
 
@@ -68,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     log,
     (agentName) => messageTracer(log, agentName, () => trace),
   );
+  const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
   const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow);
@@ -84,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     mirrors,
     actions,
     files,
+    diagnostics,
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
     ...registerContextCommands(chats),
