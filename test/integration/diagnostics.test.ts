@@ -73,4 +73,25 @@ describe('diagnostics export', function () {
     assert.ok(log.includes('stderr: fixture: my secret is <redacted ACP_FIXTURE_SECRET>'), 'the log has the stderr');
     assert.ok(!log.includes(secret), 'the secret is not in the ACP log');
   });
+
+  it('lists an agent that crashed, with its exit and stderr, and one that failed to start, with why', async () => {
+    await useFixtureAgent('crash', { name: 'Crasher' });
+    await api();
+    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+    assert.ok(chat, 'acp.newChat opened a chat');
+    await assert.rejects(within(chat.send('go'), 10_000, 'the turn to fail'));
+    await waitFor(() => sessionOf(chat).ended, { what: 'the chat to see the crash' });
+    await vscode.workspace
+      .getConfiguration('acp')
+      .update('agents', { Missing: { command: 'acp-no-such-command-xyz', env: { SOME_TOKEN: 'not-shown-1234' } } }, vscode.ConfigurationTarget.Global);
+    assert.equal(await vscode.commands.executeCommand('acp.newChat', 'Missing'), undefined);
+
+    await vscode.commands.executeCommand('acp.exportDiagnostics', target);
+    const text = readFileSync(target.fsPath, 'utf8');
+    assert.match(text, /### Crasher: stopped\n[^#]*- Exit: code 3 \(the agent exited with code 3: giving up\)/);
+    assert.match(text, /### Crasher: stopped\n[^#]*```text\n[^`]*fatal: lost the connection to the model\nretrying failed after 3 attempts\ngiving up\n```/);
+    assert.match(text, /### Missing: failed to start\n[^#]*- Failed to start: command 'acp-no-such-command-xyz' was not found/);
+    assert.match(text, /### Missing: failed to start\n[^#]*- Environment variables set: `SOME_TOKEN` \(values not shown\)/);
+    assert.ok(!text.includes('not-shown-1234'));
+  });
 });
