@@ -128,7 +128,7 @@ function agentSection(a: AgentSnapshot): string[] {
     out.push('Its answer to `initialize`:', '', ...fenced('json', JSON.stringify(redact(a.initialize), null, 2)), '');
   }
   const tail = a.stderrTail.slice(-MAX_STDERR_LINES);
-  out.push(tail.length ? `Its last ${tail.length} stderr lines:` : 'It wrote nothing to stderr.', '');
+  out.push(tail.length ? `Its stderr (the last ${tail.length === 1 ? 'line' : `${tail.length} lines`}):` : 'It wrote nothing to stderr.', '');
   if (tail.length) out.push(...fenced('text', tail.join('\n')), '');
   return out;
 }
