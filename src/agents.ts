@@ -2,7 +2,7 @@
 // the extension; each AgentClient lives as long as its process. A process is started on first use and stopped when
 // its last session closes, or when the user stops it. No agent starts in a workspace the user has not trusted.
 import * as vscode from 'vscode';
-import { AgentClient, type HostServices } from './acp/client';
+import { AgentClient, AgentStartFailure, type HostServices } from './acp/client';
 import { AgentExitError, errorMessage } from './acp/errors';
 import { tagged, type Logger } from './acp/log';
 import type * as S from './acp/schema.gen';
@@ -73,6 +73,7 @@ export class AgentManager implements vscode.Disposable {
     });
     const entry: Running = { config, client };
     this.running.set(config.name, entry);
+    this.record(config, client);
     client.then(
       (c) => {
         const info = c.initialized.agentInfo;
@@ -153,6 +154,58 @@ export class AgentManager implements vscode.Disposable {
     void this.stopAll();
     this.statusEmitter.dispose();
   }
+
+  // ---- What "ACP: Export Diagnostics" reports. Kept together at the end of the class. ----------------------------
+
+  /** The last few starts of each agent this session, by name, newest last: running, stopped or failed to start. */
+  private readonly starts = new Map<string, AgentStart[]>();
+  /** Remembers a start of the agent (the last three per agent) for the diagnostics. */
+  private record(config: AgentConfig, client: Promise<AgentClient>): void {
+    const start: AgentStart = { config, startedAt: new Date(), client, ready: undefined, end: undefined, failure: undefined };
+    this.starts.set(config.name, [...(this.starts.get(config.name) ?? []), start].slice(-3));
+    client.then(
+      (c) => {
+        start.ready = c;
+        void c.process.exited.then((end) => (start.end = end));
+      },
+      (error: unknown) => {
+        start.failure = { message: errorMessage(error), stderrTail: error instanceof AgentStartFailure ? error.stderrTail : [] };
+      },
+    );
+  }
+
+  /** What is known of each agent started this session (its last three starts), for a bug report. No env values. */
+  snapshots(): AgentSnapshot[] {
+    return [...this.starts.values()].flat().map((s): AgentSnapshot => {
+      const c = s.ready;
+      const end = s.end;
+      return {
+        name: s.config.name,
+        command: s.config.command,
+        args: s.config.args,
+        envNames: Object.keys(s.config.env),
+        options: { readMissingAsEmpty: s.config.readMissingAsEmpty },
+        startedAt: s.startedAt,
+        state: s.failure ? 'failed to start' : !c ? 'starting' : end ? 'stopped' : 'running',
+        pid: c?.process.pid,
+        initialize: c && {
+          protocolVersion: c.initialized.protocolVersion,
+          agentInfo: c.initialized.agentInfo,
+          agentCapabilities: c.initialized.agentCapabilities,
+          authMethods: c.initialized.authMethods,
+        },
+        openSessions: c && !end ? c.openSessions.length : 0,
+        exit: end && {
+          code: 'code' in end ? end.code : null,
+          signal: 'signal' in end ? end.signal : null,
+          expected: 'expected' in end && end.expected,
+          message: end.message,
+        },
+        failure: s.failure?.message,
+        stderrTail: c ? c.process.stderrTail() : (s.failure?.stderrTail ?? []),
+      };
+    });
+  }
 }
 
 /** Any change to the agent's entry (command, args, env or options) needs a new process. */
@@ -163,4 +216,32 @@ function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
 function envNames(config: AgentConfig): string {
   const names = Object.keys(config.env);
   return names.length > 0 ? ` (env: ${names.join(', ')})` : '';
+}
+
+/** One start of an agent, as the diagnostics remember it. */
+interface AgentStart {
+  readonly config: AgentConfig;
+  readonly startedAt: Date;
+  readonly client: Promise<AgentClient>;
+  ready: AgentClient | undefined;
+  end: Awaited<AgentClient['process']['exited']> | undefined;
+  failure: { readonly message: string; readonly stderrTail: readonly string[] } | undefined;
+}
+
+/** What a bug report says about one start of an agent. Environment variables by name only. */
+export interface AgentSnapshot {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly envNames: readonly string[];
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly startedAt: Date;
+  readonly state: 'starting' | 'running' | 'stopped' | 'failed to start';
+  readonly pid: number | undefined;
+  readonly initialize: Pick<S.InitializeResponse, 'protocolVersion' | 'agentInfo' | 'agentCapabilities' | 'authMethods'> | undefined;
+  readonly openSessions: number;
+  readonly exit: { readonly code: number | null; readonly signal: string | null; readonly expected: boolean; readonly message: string } | undefined;
+  /** Why it never started (the sentence users saw). */
+  readonly failure: string | undefined;
+  readonly stderrTail: readonly string[];
 }

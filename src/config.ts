@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseAgents, withPresets, type AgentConfig } from './agentConfig';
 import type * as S from './acp/schema.gen';
 import { parseMcpServers } from './mcpConfig';
+import type { TraceLevel } from './acp/trace';
 import type { OutsideWorkspacePolicy, ReviewPolicy } from './files';
 import type { PermissionSettings } from './permissions';
 
@@ -20,7 +21,7 @@ export interface AgentSettings {
   readonly defaultAgent: string | undefined;
 }
 
-export type TraceSetting = 'off' | 'messages';
+export type TraceSetting = TraceLevel;
 
 export function readAgentSettings(): AgentSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
@@ -38,7 +39,8 @@ export function readMcpServers(): { servers: S.McpServer[]; problems: string[] }
 }
 
 export function readTrace(): TraceSetting {
-  return vscode.workspace.getConfiguration(SECTION).get<string>('trace') === 'messages' ? 'messages' : 'off';
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('trace');
+  return value === 'messages' || value === 'verbose' ? value : 'off';
 }
 
 export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {

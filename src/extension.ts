@@ -10,6 +10,7 @@ import { Chats } from './chats';
 import { registerContextCommands } from './contextCommands';
 import { EditorChatActions } from './chatActions';
 import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
+import { createLogSinks, Diagnostics } from './diagnostics';
 import { DiffDocuments } from './diffs';
 import { EditorFiles, notificationPrompts } from './files';
 import { FollowAgent } from './follow';
@@ -36,7 +37,9 @@ let stopAgents: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): AcpApi {
   const channel = vscode.window.createOutputChannel('ACP', { log: true });
-  const log = channelLogger(channel);
+  // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.
+  const sinks = createLogSinks();
+  const log = channelLogger(channel, sinks);
   const showLog = () => channel.show(true);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
 
@@ -74,8 +77,9 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     },
     clientInfo,
     log,
-    (agentName) => messageTracer(tagged(log, `trace ${agentName}`), () => trace),
+    (agentName) => messageTracer(log, agentName, () => trace),
   );
+  const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
   const transcripts = openTranscriptStore(context, log);
@@ -96,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     files,
     new AgentCommands(agents, chats, clientInfo, log),
     new AgentStatusItem(agents, chats),
+    diagnostics,
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
     ...registerContextCommands(chats),

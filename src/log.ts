@@ -1,27 +1,50 @@
 // The core's Logger on VS Code's LogOutputChannel "ACP". The channel adds time and level; components tag their lines.
+// Every line is scrubbed of known secret values first, and what the channel keeps also goes to a ring of recent lines
+// for "ACP: Export Diagnostics".
 import type * as vscode from 'vscode';
 import type { Logger } from './acp/log';
+import type { SecretScrubber } from './acp/redact';
+import { MessageTrace, type TraceLevel, type TraceOptions } from './acp/trace';
 import type { LineTracer } from './acp/transport';
-import type { TraceSetting } from './config';
 
-export function channelLogger(channel: vscode.LogOutputChannel): Logger {
+type Level = keyof Logger;
+/** The numbers of vscode.LogLevel: a line is kept when its level is at least the channel's (Off is 0). */
+const RANK: Readonly<Record<Level, number>> = { trace: 1, debug: 2, info: 3, warn: 4, error: 5 };
+
+export interface LogSinks {
+  /** Replaces known secret values in every line before it is written anywhere. */
+  readonly scrubber?: SecretScrubber;
+  /** Also gets every line the channel keeps (at the channel's level), with its time and level. */
+  readonly recent?: { push(line: string): void };
+}
+
+export function channelLogger(channel: vscode.LogOutputChannel, sinks: LogSinks = {}): Logger {
+  const { scrubber, recent } = sinks;
+  const write = (level: Level, message: string) => {
+    const text = scrubber && scrubber.size > 0 ? scrubber.scrub(message) : message;
+    channel[level](text);
+    const threshold: number = channel.logLevel;
+    if (recent && threshold !== 0 && RANK[level] >= threshold) recent.push(`${new Date().toISOString()} [${level}] ${text}`);
+  };
   return {
-    trace: (m) => channel.trace(m),
-    debug: (m) => channel.debug(m),
-    info: (m) => channel.info(m),
-    warn: (m) => channel.warn(m),
-    error: (m) => channel.error(m),
+    trace: (m) => write('trace', m),
+    debug: (m) => write('debug', m),
+    info: (m) => write('info', m),
+    warn: (m) => write('warn', m),
+    error: (m) => write('error', m),
   };
 }
 
-/** Longest traced line kept whole; a 5 MB file read would otherwise make the log unusable. */
-const MAX_TRACE_CHARS = 8000;
-
-/** Logs every NDJSON line to and from the agent while `acp.trace` is "messages". */
-export function messageTracer(log: Logger, setting: () => TraceSetting): LineTracer {
+/**
+ * Traces one agent connection at the level `acp.trace` has now (read per line, so a change applies at once). With
+ * `off` it returns at once: nothing is parsed or built, which keeps the flood path as fast as without a tracer.
+ */
+export function messageTracer(log: Logger, agent: string, level: () => TraceLevel, options?: TraceOptions): LineTracer {
+  let trace: MessageTrace | undefined;
   return (direction, line) => {
-    if (setting() !== 'messages') return;
-    const shown = line.length > MAX_TRACE_CHARS ? `${line.slice(0, MAX_TRACE_CHARS)}… (${line.length - MAX_TRACE_CHARS} more characters)` : line;
-    log.info(`${direction === 'sent' ? '→' : '←'} ${shown}`);
+    const current = level();
+    if (current === 'off') return;
+    trace ??= new MessageTrace(agent, options);
+    log.info(trace.line(direction, line, current === 'verbose'));
   };
 }

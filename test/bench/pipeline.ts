@@ -10,12 +10,16 @@ import * as sdk from '@agentclientprotocol/sdk';
 import { AcpClientConnection } from '../../src/acp/connection';
 import type * as S from '../../src/acp/schema.gen';
 import { SessionModel } from '../../src/acp/session';
+import { silentLogger } from '../../src/acp/log';
+import type { TraceLevel } from '../../src/acp/trace';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
+import { messageTracer } from '../../src/log';
 import { updateLines } from './lib/updates';
 
 const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 const CHUNK = 64 * 1024; // what one read of a pipe delivers at most
+const TRACE: TraceLevel = process.env['BENCH_TRACE'] === 'messages' || process.env['BENCH_TRACE'] === 'verbose' ? process.env['BENCH_TRACE'] : 'off';
 
 const lines = updateLines(COUNT);
 const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
@@ -59,9 +63,12 @@ async function ours(): Promise<number> {
   toAgent.resume();
   const model = new SessionModel('sess-1');
   const counter: { applied: number; done?: () => void } = { applied: 0 };
+  // Wired as the extension wires it: a tracer sees every line and, with acp.trace off (the default), logs nothing.
+  // BENCH_TRACE=messages or verbose measures the cost of formatting the trace (written to a silent logger).
+  const trace = messageTracer(silentLogger, 'bench', () => TRACE);
   const connection = new AcpClientConnection(
-    new NdjsonMessageReader(toClient, { coalesce: ['session/update'] }),
-    new NdjsonMessageWriter(toAgent),
+    new NdjsonMessageReader(toClient, { coalesce: ['session/update'], trace }),
+    new NdjsonMessageWriter(toAgent, trace),
     {
       requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
       sessionUpdate: (n) => {
@@ -106,7 +113,7 @@ function settleHeap(): void {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function main(): Promise<void> {
-  process.stdout.write(`${COUNT} session/update lines, ${(bytes.length / 1e6).toFixed(1)} MB, ${RUNS} runs each (median)\n`);
+  process.stdout.write(`${COUNT} session/update lines, ${(bytes.length / 1e6).toFixed(1)} MB, ${RUNS} runs each (median), acp.trace ${TRACE}\n`);
   // Warm up every path once so the JIT has seen them.
   bareJsonParse();
   await ours();

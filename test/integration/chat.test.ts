@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentExitError } from '../../src/acp/errors';
+import { shortSessionId } from '../../src/acp/trace';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
 import { acpLog, alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
@@ -142,10 +143,14 @@ describe('chat with the fixture agent', function () {
       await within(chat.send('traced prompt'), 10_000, 'the prompt to finish');
       const log = await waitFor(() => {
         const text = acpLog();
-        return text.includes('"method":"session/prompt"') && text.includes('stderr line 250') ? text : undefined;
+        return text.includes('← response session/prompt') && text.includes('stderr line 250') ? text : undefined;
       }, { timeoutMs: 10_000, what: 'the traced prompt and the stderr in the ACP log' });
-      assert.match(log, /\[trace Fixture \(stderr-flood\)\] → \{"jsonrpc":"2.0","id":\d+,"method":"session\/prompt".*"traced prompt"/);
-      assert.match(log, /\[trace Fixture \(stderr-flood\)\] ← \{"jsonrpc":"2.0","method":"session\/update".*"Hel"/);
+      const tag = `[trace Fixture (stderr-flood) ${shortSessionId(sessionOf(chat).sessionId)}]`.replace(/[[\]().*+?^$|\\{}]/g, '\\$&');
+      assert.match(log, /\[trace Fixture \(stderr-flood\)\] → request initialize #\d+\n/);
+      assert.match(log, new RegExp(`${tag} → request session/prompt #\\d+\\n`));
+      assert.match(log, new RegExp(`${tag} ← notification session/update agent_message_chunk\\n`));
+      assert.match(log, new RegExp(`${tag} ← response session/prompt #\\d+ \\(\\d+ ms\\)\\n`));
+      assert.ok(!log.includes('traced prompt'), '"messages" names messages without their payload');
       assert.match(log, /\[process\] stderr: stderr line 1\n/);
     } finally {
       await config.update('trace', undefined, vscode.ConfigurationTarget.Global);

@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { SessionModel } from '../../src/acp/session';
-import { messageTracer } from '../../src/log';
 import { HostMessage, WebviewMessage } from '../../src/chat/protocol';
 import { entryView, permissionViews, sessionView, turnView } from '../../src/chat/view';
-import type { Logger } from '../../src/acp/log';
 
 describe('chat view model', () => {
   it('maps messages and tool calls to what the webview renders', () => {
@@ -168,22 +166,5 @@ describe('chat view model', () => {
     assert.ok(!WebviewMessage.safeParse({ type: 'attachImage', name: 'a.png', mimeType: 'image/png', data: 'x'.repeat(8 * 1024 * 1024) }).success, 'images are bounded');
     assert.ok(!WebviewMessage.safeParse({ type: 'permission', id: '1', optionId: 'y' }).success);
     assert.ok(!WebviewMessage.safeParse({ type: 'eval', code: 'x' }).success);
-  });
-});
-
-describe('messageTracer', () => {
-  it('logs both directions only while the setting is "messages", and shortens huge lines', () => {
-    const lines: string[] = [];
-    const log: Logger = { trace() {}, debug() {}, info: (m) => lines.push(m), warn() {}, error() {} };
-    let setting: 'off' | 'messages' = 'off';
-    const trace = messageTracer(log, () => setting);
-    trace('sent', '{"a":1}');
-    assert.equal(lines.length, 0);
-    setting = 'messages';
-    trace('sent', '{"a":1}');
-    trace('received', '{"b":2}');
-    trace('received', 'x'.repeat(9000));
-    assert.deepEqual(lines.slice(0, 2), ['→ {"a":1}', '← {"b":2}']);
-    assert.ok(lines[2]!.endsWith('… (1000 more characters)'));
   });
 });
