@@ -10,7 +10,7 @@ import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } 
 
 const MAX_VSIX_BYTES = 1.5 * 1024 * 1024;
 /** What a user needs, and nothing else: the manifest, the docs, the bundles and the media. */
-const SHIPPED = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|webview\.js|webview\.css|codicon\.ttf)|media\/[\w/-]+\.(png|md)))$/;
+const SHIPPED = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|webview\.js|webview\.css|codicon\.ttf)|media\/[\w/-]+\.(png|svg|md)))$/;
 const WALKTHROUGH_STEPS = ['Pick an agent', 'Sign in to the agent', 'Start your first chat', 'Decide what the agent may do'];
 
 describe('installed from the VSIX', function () {
@@ -23,7 +23,7 @@ describe('installed from the VSIX', function () {
   before(async () => {
     vsix = await packageVsix(repoRoot, join(repoRoot, 'test-output', 'vsix'));
     const started = Date.now();
-    workbench = await openWorkbench('vsix', { machine: { 'acp.agents': settings } }, { vsix: vsix.file });
+    workbench = await openWorkbench('vsix', { machine: { 'acp.agents': settings }, user: { 'acp.defaultAgent': 'Fixture Echo' } }, { vsix: vsix.file });
     process.stdout.write(`      (packaged in ${(vsix.ms / 1000).toFixed(1)} s; installed and the workbench up in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   });
 
@@ -56,7 +56,7 @@ describe('installed from the VSIX', function () {
     const installed = join(workbench.workDir, 'extensions', `${EXTENSION_ID}-${version}`);
     assert.equal(lstatSync(installed).isSymbolicLink(), false);
 
-    // The only agent configured: New Chat opens it without asking.
+    // The agent chosen for new chats (acp.defaultAgent): New Chat opens it without asking.
     const chat = await workbench.sendInNewChat('hello from the VSIX');
     await chat.getByRole('log').getByText('You said: hello from the VSIX').waitFor();
     await chat.getByRole('button', { name: 'Send' }).waitFor();
