@@ -38,12 +38,35 @@ const common = {
   define: production ? { 'process.env.NODE_ENV': '"production"' } : {},
 };
 
+/**
+ * Leaves the entry point's `import('./core')` to be loaded at run time from dist/core.js, instead of bundling it.
+ * @type {esbuild.Plugin}
+ */
+const coreApart = {
+  name: 'core-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/core$/ }, (args) => (args.importer.endsWith(join('src', 'extension.ts')) ? { path: './core.js', external: true } : undefined));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const appBuilds = [
+  // The entry point and the core are two bundles: the entry point, small, loads the core on first use (see
+  // src/extension.ts), so activation does not pay for the protocol core and its schemas.
   {
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [coreApart],
+  },
+  {
+    ...common,
+    entryPoints: ['src/core.ts'],
+    outfile: 'dist/core.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',

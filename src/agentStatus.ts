@@ -1,26 +1,24 @@
 // The status bar item for the current agent (the active chat's, else the one New Chat uses) and its state:
 // not running, starting, ready, busy (a turn runs in one of its chats), or failed. A click opens Select Agent.
+// The entry point shows it at once (the agent New Chat uses, not running); the core connects it to the agents and
+// chats when it loads. It imports no schemas, so it costs the entry point nothing.
 import * as vscode from 'vscode';
 import type { AgentClient } from './acp/client';
 import type { AgentManager } from './agents';
 import type { Chats } from './chats';
-import { readAgentSettings, SECTION } from './config';
+import { SECTION } from './ids';
 
 export class AgentStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('acp.agent', vscode.StatusBarAlignment.Left, 50);
   private readonly disposables: vscode.Disposable[] = [];
+  private sources: { readonly agents: AgentManager; readonly chats: Chats } | undefined;
   /** Watchers of the shown agent's sessions (their turns make it busy). */
   private watched: { client: AgentClient; disposables: vscode.Disposable[] } | undefined;
 
-  constructor(
-    private readonly agents: AgentManager,
-    private readonly chats: Chats,
-  ) {
+  constructor() {
     this.item.name = vscode.l10n.t('ACP Agent');
     this.item.command = 'acp.selectAgent';
     this.disposables.push(
-      agents.onDidChangeStatus(() => this.update()),
-      chats.onDidChange(() => this.update()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.defaultAgent`) || event.affectsConfiguration(`${SECTION}.agents`)) this.update();
       }),
@@ -29,14 +27,25 @@ export class AgentStatusItem implements vscode.Disposable {
     this.item.show();
   }
 
+  /** From now on the item follows the agents' states and the active chat. */
+  connect(agents: AgentManager, chats: Chats): void {
+    this.sources = { agents, chats };
+    this.disposables.push(
+      agents.onDidChangeStatus(() => this.update()),
+      chats.onDidChange(() => this.update()),
+    );
+    this.update();
+  }
+
   private update(): void {
-    const name = this.chats.target?.agentName ?? readAgentSettings().defaultAgent;
+    const defaultAgent = vscode.workspace.getConfiguration(SECTION).get<string>('defaultAgent')?.trim() || undefined;
+    const name = this.sources?.chats.target?.agentName ?? defaultAgent;
     if (!name) {
       this.watch(undefined);
       this.show('$(hubot)', vscode.l10n.t('Select Agent'), vscode.l10n.t('No agent chosen yet.'));
       return;
     }
-    const status = this.agents.status(name);
+    const status = this.sources?.agents.status(name) ?? { phase: 'stopped' };
     this.watch(status.phase === 'running' ? status.client : undefined);
     switch (status.phase) {
       case 'starting':

@@ -10,7 +10,8 @@ import type { PermissionSettings } from './permissions';
 
 export type { AgentConfig } from './agentConfig';
 
-export const SECTION = 'acp';
+export { SECTION } from './ids';
+import { SECTION } from './ids';
 
 export interface AgentSettings {
   /** The configured agents, then the built-in presets that none of them replaces. */

@@ -1,27 +1,13 @@
-// Wiring only: the log, the editor adapters, the agents and the chats, and the commands that reach them.
+// The entry point, kept small so that activation costs a few milliseconds: it registers what VS Code needs at once
+// (every contributed command, the chat restore hook, the Sessions view and the agent status bar item) and loads the
+// rest (core.ts: the protocol core, the agents, the chats) on first use. A command run before that loads the core,
+// which registers the real command in place of the stand-in, and is then run again.
 import * as vscode from 'vscode';
-import { tagged } from './acp/log';
-import { AgentCommands } from './agentCommands';
-import { AgentManager } from './agents';
 import { AgentStatusItem } from './agentStatus';
-import { SignIn } from './auth';
-import { CHAT_VIEW_TYPE, type ChatPanel } from './chat/panel';
-import { Chats } from './chats';
-import { registerContextCommands } from './contextCommands';
-import { EditorChatActions } from './chatActions';
-import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
-import { createLogSinks, Diagnostics } from './diagnostics';
-import { DiffDocuments } from './diffs';
-import { EditorFiles, notificationPrompts } from './files';
-import { FollowAgent } from './follow';
-import { channelLogger, messageTracer } from './log';
-import { parseStoredRules, PermissionRules, type RuleStore } from './permissionRules';
-import { Permissions } from './permissions';
+import type { ChatPanel } from './chat/panel';
+import type { Core } from './core';
+import { CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
 import type { PreviousSessionItem } from './previousSessions';
-import { openTranscriptStore, registerSessions } from './sessions';
-import { EditReviews } from './review';
-import { TerminalMirrors } from './terminalMirror';
-import { WorkspaceFiles } from './workspaceFiles';
 
 /** What the extension offers other extensions (and its integration tests) through `exports`. */
 export interface AcpApi {
@@ -33,103 +19,83 @@ export interface AcpApi {
   previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
 }
 
-let stopAgents: (() => Promise<void>) | undefined;
+let loaded: Core | undefined;
 
 export function activate(context: vscode.ExtensionContext): AcpApi {
   const channel = vscode.window.createOutputChannel('ACP', { log: true });
-  // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.
-  const sinks = createLogSinks();
-  const log = channelLogger(channel, sinks);
-  const showLog = () => channel.show(true);
-  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  const status = new AgentStatusItem();
+  const sessions = new DeferredTree(() => core());
+  const sessionsTree = vscode.window.createTreeView<unknown>(SESSIONS_VIEW_ID, { treeDataProvider: sessions });
+  context.subscriptions.push(channel, status, sessions, sessionsTree);
 
-  // Read once and on change: the tracer asks for every line, and a flood is thousands of lines a second.
-  let trace = readTrace();
+  const standIns: vscode.Disposable[] = [];
+  let loading: Promise<Core> | undefined;
+  const core = (): Promise<Core> =>
+    (loading ??= Promise.resolve().then(() => {
+      // dist/core.js, a bundle of its own (see esbuild.mjs). The stand-ins go and the core's commands come in the
+      // same tick, so a command is never missing.
+      const { startCore } = require('./core') as typeof import('./core');
+      for (const standIn of standIns.splice(0)) standIn.dispose();
+      loaded = startCore(context, { channel, status, sessionsTree, provideSessions: (provider) => sessions.provide(provider) });
+      return loaded;
+    }));
+
+  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
+  for (const { command } of contributed) {
+    standIns.push(
+      vscode.commands.registerCommand(command, async (...args: unknown[]) => {
+        await core();
+        return vscode.commands.executeCommand(command, ...args);
+      }),
+    );
+  }
   context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('acp.trace')) trace = readTrace();
-    }),
-  );
-
-  const clientInfo = { name: 'acp-client', title: 'ACP Client for VS Code', version };
-  const diffs = new DiffDocuments();
-  const reviews = new EditReviews(diffs);
-  const prompts = notificationPrompts(reviews);
-  const permissions = new Permissions(new PermissionRules(mementoRules(context)), diffs, tagged(log, 'permissions'), readPermissionSettings);
-  const follow = new FollowAgent(log);
-  const mirrors = new TerminalMirrors();
-  const agents = new AgentManager(
-    (config) => {
-      const files = new EditorFiles({
-        agent: config.name,
-        readMissingAsEmpty: config.readMissingAsEmpty,
-        outsideWorkspace: readOutsideWorkspacePolicy,
-        review: readReviewPolicy,
-        prompts,
-      });
-      const policy = permissions.policy(config.name);
-      return {
-        readTextFile: (params) => files.readTextFile(params),
-        writeTextFile: (params, signal) => files.writeTextFile(params, signal),
-        decidePermission: (request) => policy.decidePermission(request),
-        permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
-      };
-    },
-    clientInfo,
-    log,
-    (agentName) => messageTracer(log, agentName, () => trace),
-  );
-  const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
-  const actions = new EditorChatActions(diffs, mirrors, showLog);
-  const files = new WorkspaceFiles(log);
-  const transcripts = openTranscriptStore(context, log);
-  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log), transcripts);
-  const sessions = registerSessions(chats, agents, transcripts, log);
-  stopAgents = () => agents.stopAll();
-
-  context.subscriptions.push(
-    channel,
-    chats,
-    agents,
-    diffs,
-    reviews,
-    permissions,
-    follow,
-    mirrors,
-    actions,
-    files,
-    new AgentCommands(agents, chats, clientInfo, log),
-    new AgentStatusItem(agents, chats),
-    diagnostics,
+    { dispose: () => standIns.forEach((d) => d.dispose()) },
     // Chats come back after a window reload; the view's state names the agent and the session.
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => chats.restore(panel, state) }),
-    ...registerContextCommands(chats),
-    ...sessions.disposables,
-    vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
-    vscode.commands.registerCommand('acp.showLog', showLog),
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => (await core()).chats.restore(panel, state) }),
   );
-  log.info(`[extension] activated ${version}`);
 
   return {
-    newChat: (agentName) => chats.newChat(agentName),
+    newChat: async (agentName) => (await core()).chats.newChat(agentName),
     get chats() {
-      return chats.all;
+      return loaded?.chats.all ?? [];
     },
-    previousSessions: (agentName) => sessions.previous.list(agentName),
-  };
-}
-
-/** Workspace and global rules live in VS Code's state for the extension, never in settings a workspace could edit. */
-function mementoRules(context: vscode.ExtensionContext): RuleStore {
-  const KEY = 'acp.permissionRules';
-  const memento = (scope: 'workspace' | 'global') => (scope === 'workspace' ? context.workspaceState : context.globalState);
-  return {
-    load: (scope) => parseStoredRules(memento(scope).get<unknown>(KEY)),
-    save: async (scope, rules) => memento(scope).update(KEY, rules),
+    previousSessions: async (agentName) => (await core()).previousSessions(agentName),
   };
 }
 
 export async function deactivate(): Promise<void> {
-  await stopAgents?.();
-  stopAgents = undefined;
+  await loaded?.stopAgents();
+  loaded = undefined;
+}
+
+/** The Sessions view's data: asking for it loads the core, whose provider then answers. */
+class DeferredTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable {
+  private provider: vscode.TreeDataProvider<unknown> | undefined;
+  private subscription: vscode.Disposable | undefined;
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+
+  constructor(private readonly load: () => Promise<unknown>) {}
+
+  provide(provider: vscode.TreeDataProvider<unknown>): void {
+    this.provider = provider;
+    this.subscription = provider.onDidChangeTreeData?.(() => this.changeEmitter.fire());
+    this.changeEmitter.fire();
+  }
+
+  async getChildren(node?: unknown): Promise<unknown[]> {
+    if (!this.provider) await this.load();
+    return (await this.provider?.getChildren(node)) ?? [];
+  }
+
+  getTreeItem(node: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    if (!this.provider) throw new Error('the Sessions view has no data yet');
+    return this.provider.getTreeItem(node);
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.changeEmitter.dispose();
+  }
 }

@@ -8,7 +8,8 @@ import type { AgentManager } from './agents';
 import type { ChatPanel } from './chat/panel';
 import type { Chats } from './chats';
 import { PreviousSessions } from './previousSessions';
-import { SESSIONS_VIEW_ID, SessionsView, type SessionNode } from './sessionsView';
+import type { CoreHosts } from './core';
+import { SessionsView, type SessionNode } from './sessionsView';
 import { TranscriptStore, workspaceKey } from './transcripts';
 
 /**
@@ -23,11 +24,18 @@ export function openTranscriptStore(context: vscode.ExtensionContext, log: Logge
 /** A history item's argument to acp.openPreviousSession (from the Sessions view, or another extension). */
 const HistoryTarget = z.object({ agent: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().optional() });
 
-export function registerSessions(chats: Chats, agents: AgentManager, store: TranscriptStore, log: Logger): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
+export function registerSessions(
+  chats: Chats,
+  agents: AgentManager,
+  store: TranscriptStore,
+  log: Logger,
+  hosts: Pick<CoreHosts, 'sessionsTree' | 'provideSessions'>,
+): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
   const previous = new PreviousSessions(chats, agents, store, log);
   const view = new SessionsView(chats, store);
-  const tree = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: view });
-  view.watch(tree);
+  // The entry point registered the tree (so the view works before the core is loaded); this is its data.
+  hosts.provideSessions(view);
+  view.watch(hosts.sessionsTree);
   const node = (value: unknown): SessionNode | undefined =>
     value && typeof value === 'object' && 'kind' in value && typeof value.kind === 'string' ? (value as SessionNode) : undefined;
   const openChat = (value: unknown): ChatPanel | undefined => {
@@ -38,7 +46,6 @@ export function registerSessions(chats: Chats, agents: AgentManager, store: Tran
     previous,
     disposables: [
       view,
-      tree,
       store,
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);

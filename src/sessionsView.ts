@@ -9,7 +9,6 @@ import { readAgentSettings } from './config';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptStore, type TranscriptSummary } from './transcripts';
 
-export const SESSIONS_VIEW_ID = 'acp.sessions';
 /** Sessions from the history shown under each agent. */
 const HISTORY_SHOWN = 20;
 /** The relative times are brought up to date this often while the view is visible. */
@@ -50,7 +49,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   }
 
   /** Keeps "5 minutes ago" true while `view` is visible. */
-  watch(view: vscode.TreeView<SessionNode>): void {
+  watch(view: vscode.TreeView<unknown>): void {
     let timer: NodeJS.Timeout | undefined;
     const update = () => {
       clearInterval(timer);

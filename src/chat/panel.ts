@@ -13,7 +13,9 @@ import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from
 import { HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 
-export const CHAT_VIEW_TYPE = 'acp.chat';
+import { CHAT_VIEW_TYPE } from '../ids';
+
+export { CHAT_VIEW_TYPE };
 
 /** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
 export interface ChatActions {

@@ -1,0 +1,131 @@
+// Everything but the entry point, wired: the log, the editor adapters, the agents and the chats, and the commands
+// that reach them. extension.ts loads this on first use (a command, a chat to restore, the Sessions view), so that
+// starting VS Code does not pay for the protocol core and its schemas. Wiring only.
+import * as vscode from 'vscode';
+import { tagged } from './acp/log';
+import { AgentCommands } from './agentCommands';
+import { AgentManager } from './agents';
+import type { AgentStatusItem } from './agentStatus';
+import { SignIn } from './auth';
+import type { ChatPanel } from './chat/panel';
+import { Chats } from './chats';
+import { registerContextCommands } from './contextCommands';
+import { EditorChatActions } from './chatActions';
+import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
+import { createLogSinks, Diagnostics } from './diagnostics';
+import { DiffDocuments } from './diffs';
+import { EditorFiles, notificationPrompts } from './files';
+import { FollowAgent } from './follow';
+import { channelLogger, messageTracer } from './log';
+import { parseStoredRules, PermissionRules, type RuleStore } from './permissionRules';
+import { Permissions } from './permissions';
+import type { PreviousSessionItem } from './previousSessions';
+import { openTranscriptStore, registerSessions } from './sessions';
+import { EditReviews } from './review';
+import { TerminalMirrors } from './terminalMirror';
+import { WorkspaceFiles } from './workspaceFiles';
+
+/** What the entry point gets back: what its API and its deferred hooks need. */
+export interface Core {
+  readonly chats: Chats;
+  previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
+  /** Stops every agent and waits for their processes to end. */
+  stopAgents(): Promise<void>;
+}
+
+/** What the entry point made before the core was loaded, for the core to take over. */
+export interface CoreHosts {
+  readonly channel: vscode.LogOutputChannel;
+  readonly status: AgentStatusItem;
+  readonly sessionsTree: vscode.TreeView<unknown>;
+  /** Hands the Sessions view's provider to the tree the entry point registered. */
+  provideSessions(provider: vscode.TreeDataProvider<unknown>): void;
+}
+
+export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): Core {
+  const channel = hosts.channel;
+  // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.
+  const sinks = createLogSinks();
+  const log = channelLogger(channel, sinks);
+  const showLog = () => channel.show(true);
+  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+
+  // Read once and on change: the tracer asks for every line, and a flood is thousands of lines a second.
+  let trace = readTrace();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('acp.trace')) trace = readTrace();
+    }),
+  );
+
+  const clientInfo = { name: 'acp-client', title: 'ACP Client for VS Code', version };
+  const diffs = new DiffDocuments();
+  const reviews = new EditReviews(diffs);
+  const prompts = notificationPrompts(reviews);
+  const permissions = new Permissions(new PermissionRules(mementoRules(context)), diffs, tagged(log, 'permissions'), readPermissionSettings);
+  const follow = new FollowAgent(log);
+  const mirrors = new TerminalMirrors();
+  const agents = new AgentManager(
+    (config) => {
+      const files = new EditorFiles({
+        agent: config.name,
+        readMissingAsEmpty: config.readMissingAsEmpty,
+        outsideWorkspace: readOutsideWorkspacePolicy,
+        review: readReviewPolicy,
+        prompts,
+      });
+      const policy = permissions.policy(config.name);
+      return {
+        readTextFile: (params) => files.readTextFile(params),
+        writeTextFile: (params, signal) => files.writeTextFile(params, signal),
+        decidePermission: (request) => policy.decidePermission(request),
+        permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
+      };
+    },
+    clientInfo,
+    log,
+    (agentName) => messageTracer(log, agentName, () => trace),
+  );
+  const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
+  const actions = new EditorChatActions(diffs, mirrors, showLog);
+  const files = new WorkspaceFiles(log);
+  const transcripts = openTranscriptStore(context, log);
+  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log), transcripts);
+  const sessions = registerSessions(chats, agents, transcripts, log, hosts);
+  hosts.status.connect(agents, chats);
+
+  context.subscriptions.push(
+    chats,
+    agents,
+    diffs,
+    reviews,
+    permissions,
+    follow,
+    mirrors,
+    actions,
+    files,
+    new AgentCommands(agents, chats, clientInfo, log),
+    diagnostics,
+    ...registerContextCommands(chats),
+    ...sessions.disposables,
+    vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
+    vscode.commands.registerCommand('acp.showLog', showLog),
+  );
+  log.info(`[extension] loaded ${version}`);
+
+  return {
+    chats,
+    previousSessions: (agentName) => sessions.previous.list(agentName),
+    stopAgents: () => agents.stopAll(),
+  };
+}
+
+/** Workspace and global rules live in VS Code's state for the extension, never in settings a workspace could edit. */
+function mementoRules(context: vscode.ExtensionContext): RuleStore {
+  const KEY = 'acp.permissionRules';
+  const memento = (scope: 'workspace' | 'global') => (scope === 'workspace' ? context.workspaceState : context.globalState);
+  return {
+    load: (scope) => parseStoredRules(memento(scope).get<unknown>(KEY)),
+    save: async (scope, rules) => memento(scope).update(KEY, rules),
+  };
+}
