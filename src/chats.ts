@@ -86,7 +86,7 @@ export class Chats implements vscode.Disposable {
     if (!agent) return undefined;
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
     if (!folder) {
-      void vscode.window.showErrorMessage('Open a folder to chat with an agent: the agent works in the first folder of the workspace.');
+      void vscode.window.showErrorMessage(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'));
       return undefined;
     }
     const cwd = folder.uri.fsPath;
@@ -220,14 +220,14 @@ export class Chats implements vscode.Disposable {
     const name = panel.agentName;
     const config = readAgentSettings().agents.find((a) => a.name === name);
     if (!config) {
-      panel.fail(`"${name}" is no longer in the "acp.agents" setting, so this chat cannot continue`, []);
+      panel.fail(vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name), [], ['openSettings']);
       return;
     }
     const roots = workspaceRoots();
     // The folder is the one the chat had, if it is still a workspace folder.
     const cwd = previous && roots.includes(previous.cwd) ? previous.cwd : roots[0];
     if (!cwd) {
-      panel.fail('Open a folder to chat with an agent: the agent works in the first folder of the workspace', []);
+      panel.fail(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace'), []);
       return;
     }
     try {
@@ -493,8 +493,9 @@ export class Chats implements vscode.Disposable {
   }
 
   private async offerSettings(message: string): Promise<void> {
-    const pick = await vscode.window.showErrorMessage(message, 'Open Settings');
-    if (pick === 'Open Settings') await openAgentSettings();
+    const open = vscode.l10n.t('Open Settings');
+    const pick = await vscode.window.showErrorMessage(message, open);
+    if (pick === open) await openAgentSettings();
   }
 
   dispose(): void {

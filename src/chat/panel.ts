@@ -267,7 +267,7 @@ export class ChatPanel implements vscode.Disposable {
 
   private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
     const session = this.current;
-    if (!session) throw new PromptRefusedError(`${this.agentName} is not connected yet`);
+    if (!session) throw new PromptRefusedError(vscode.l10n.t('{0} is not connected yet', this.agentName));
     const files = new Map<string, string | undefined>();
     if (this.accepts.embeddedContext) {
       for (const a of attachments) if (a.kind === 'file') files.set(a.path, await this.deps.files.readText(a.path));
@@ -281,9 +281,11 @@ export class ChatPanel implements vscode.Disposable {
     if (end instanceof AgentExitError && end.expected) return;
     this.fail(end.message, end instanceof AgentExitError ? end.stderrTail : []);
     if (!this.panel.visible) {
-      void vscode.window.showErrorMessage(`${this.agentName}: ${end.message}`, 'Show Chat', 'Show Log').then((pick) => {
-        if (pick === 'Show Chat') this.reveal();
-        if (pick === 'Show Log') this.deps.actions.showLog();
+      const show = vscode.l10n.t('Show Chat');
+      const log = vscode.l10n.t('Show Log');
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', this.agentName, end.message), show, log).then((pick) => {
+        if (pick === show) this.reveal();
+        if (pick === log) this.deps.actions.showLog();
       });
     }
   }
@@ -344,7 +346,7 @@ export class ChatPanel implements vscode.Disposable {
       case 'mention': {
         const path = this.deps.files.resolve(message.path);
         if (path) this.addAttachment({ kind: 'file', path, label: message.path });
-        else this.tell(`${message.path} is not a file in this workspace, so it was not attached.`);
+        else this.tell(vscode.l10n.t('{0} is not a file in this workspace, so it was not attached.', message.path));
         break;
       }
       case 'attachImage':
@@ -405,7 +407,7 @@ export class ChatPanel implements vscode.Disposable {
   private pickerFailed(what: string, error: unknown): void {
     const reason = errorMessage(error);
     this.deps.log.warn(`[chat] ${this.agentName} did not change ${what}: ${reason}`);
-    this.tell(`${this.agentName} did not change ${what}: ${reason}.`);
+    this.tell(vscode.l10n.t('{0} did not change {1}: {2}.', this.agentName, what, reason));
     this.dirtySession = true; // the picker goes back to what the agent has
     this.schedule();
   }
