@@ -59,6 +59,27 @@ describe('agents', function () {
     assert.ok(!sent.some((m) => m.method === 'session/new'), 'a connection test opens no session');
   });
 
+  it('explains an agent that fails to start in one sentence: an exit before initialize with its stderr, or another protocol version', async () => {
+    await useFixtureAgent('basic', { name: 'Fixture Future', env: { ACP_FIXTURE_PROTOCOL_VERSION: '2' } });
+    const config = vscode.workspace.getConfiguration('acp');
+    const agents = { ...(config.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}) };
+    agents['Fixture Quits'] = { command: process.execPath, args: ['-e', "process.stderr.write('unknown flag --acp\\n'); process.exit(2)"], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+    await waitFor(() => vscode.workspace.getConfiguration('acp').inspect<Record<string, unknown>>('agents')?.globalValue?.['Fixture Quits'], { what: 'the settings to apply' });
+
+    const report = async (name: string) => {
+      const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.testConnection', name);
+      assert.ok(uri);
+      return (await vscode.workspace.openTextDocument(uri)).getText();
+    };
+    const future = await report('Fixture Future');
+    assert.match(future, /- Result: \*\*failed\*\*: the agent speaks ACP version 2, but this extension supports version 1/);
+    const quits = await report('Fixture Quits');
+    assert.match(quits, /- Result: \*\*failed\*\*: the agent exited with code 2: unknown flag --acp/);
+    assert.match(quits, /```text\nunknown flag --acp\n```/);
+    assert.equal(await vscode.commands.executeCommand('acp.newChat', 'Fixture Quits'), undefined, 'no chat opens for an agent that did not start');
+  });
+
   it('Sign Out calls logout on the running agent, and the chat’s next message needs a sign-in', async () => {
     // Signed in beforehand, as with a token on disk (what the terminal method writes).
     const credentials = join(tmpdir(), `acp-credentials-${randomUUID()}`);
