@@ -1,6 +1,7 @@
 // The shape of one configured agent and the parser of `acp.agents`. No `vscode` import: unit-tested in plain Node.
 import { z } from 'zod';
 import type { AgentCommand } from './acp/process';
+import { eachEntry } from './keyedSetting';
 
 export interface AgentConfig extends AgentCommand {
   /** The display name: the key in `acp.agents`. */
@@ -48,31 +49,18 @@ const AgentEntry = z.object({
 /** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */
 export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: string[] } {
   const agents: AgentConfig[] = [];
-  const problems: string[] = [];
-  if (value === undefined || value === null) return { agents, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push('The "acp.agents" setting must be an object whose keys are agent names.');
-    return { agents, problems };
-  }
-  for (const [name, entry] of Object.entries(value)) {
-    if (name.trim() === '') {
-      problems.push('An agent in "acp.agents" has an empty name.');
-      continue;
-    }
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      problems.push(`The agent "${name}" in "acp.agents" must be an object with a "command".`);
-      continue;
-    }
+  const names = { setting: 'acp.agents', keys: 'agent names', anEntry: 'An agent', theEntry: 'The agent', shape: 'an object with a "command"' };
+  const problems = eachEntry(value, names, (name, entry) => {
     const parsed = AgentEntry.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const why = issue?.path[0] === 'command' && issue.code === 'invalid_type' ? 'it has no "command"' : (issue?.message ?? 'it is invalid');
-      problems.push(`The agent "${name}" in "acp.agents" was skipped: ${why}.`);
-      continue;
+      return `The agent "${name}" in "acp.agents" was skipped: ${why}.`;
     }
     const { command, args, env, readMissingAsEmpty } = parsed.data;
     agents.push({ name, command, args: args ?? [], env: env ?? {}, readMissingAsEmpty: readMissingAsEmpty ?? false });
-  }
+    return undefined;
+  });
   return { agents, problems };
 }
 

@@ -2,6 +2,7 @@
 // plain Node. A bad entry is reported by name and skipped; the others still go to the agent.
 import { z } from 'zod';
 import type * as S from './acp/schema.gen';
+import { eachEntry } from './keyedSetting';
 
 const ARGS = 'its "args" must be a list of strings';
 const ENV = 'its "env" must map names to string values';
@@ -39,32 +40,23 @@ const pairs = (record: Record<string, string> | undefined) => Object.entries(rec
 /** Parses the value of `acp.mcpServers` into ACP's McpServer entries, keyed by name in the setting. */
 export function parseMcpServers(value: unknown): { servers: S.McpServer[]; problems: string[] } {
   const servers: S.McpServer[] = [];
-  const problems: string[] = [];
-  if (value === undefined || value === null) return { servers, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push('The "acp.mcpServers" setting must be an object whose keys are server names.');
-    return { servers, problems };
-  }
-  for (const [name, entry] of Object.entries(value)) {
-    if (name.trim() === '') {
-      problems.push('An MCP server in "acp.mcpServers" has an empty name.');
-      continue;
-    }
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      problems.push(`The MCP server "${name}" in "acp.mcpServers" must be an object with a "command", or a "type" and a "url".`);
-      continue;
-    }
+  const names = {
+    setting: 'acp.mcpServers',
+    keys: 'server names',
+    anEntry: 'An MCP server',
+    theEntry: 'The MCP server',
+    shape: 'an object with a "command", or a "type" and a "url"',
+  };
+  const problems = eachEntry(value, names, (name, entry) => {
     const type = (entry as { type?: unknown }).type;
     const remote = type !== undefined && type !== 'stdio';
     const parsed = remote ? Remote.safeParse(entry) : Stdio.safeParse(entry);
-    if (!parsed.success) {
-      problems.push(`The MCP server "${name}" in "acp.mcpServers" was skipped: ${parsed.error.issues[0]?.message ?? 'it is invalid'}.`);
-      continue;
-    }
+    if (!parsed.success) return `The MCP server "${name}" in "acp.mcpServers" was skipped: ${parsed.error.issues[0]?.message ?? 'it is invalid'}.`;
     const server = parsed.data;
     if ('url' in server) servers.push({ type: server.type, name, url: server.url, headers: pairs(server.headers) });
     else servers.push({ name, command: server.command, args: server.args ?? [], env: pairs(server.env) });
-  }
+    return undefined;
+  });
   return { servers, problems };
 }
 

@@ -18,6 +18,7 @@ import type { Page } from 'playwright-core';
 import { packageFolder, packageVsix } from '../harness/lib/vsix';
 import { waitFor } from '../lib/wait';
 import { EXTENSION_ID, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
+import { brokenExitCode, out, runBench } from './lib/run';
 
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 7));
 const BUDGET_MS = 50;
@@ -26,7 +27,6 @@ const OVERALL_MS = 10 * 60_000;
 const BASELINE = { publisher: 'acp-bench', name: 'baseline', displayName: 'Activation Baseline', command: 'acpBench.baseline', title: 'Bench: Activate the Baseline' };
 const BASELINE_ID = `${BASELINE.publisher}.${BASELINE.name}`;
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -234,25 +234,7 @@ async function main(): Promise<number> {
   }
   out(`  (Noise: code-server and Chromium share this machine's CPUs with whatever else runs; load average now ${load()}.`);
   out(`  ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);
-  if (broken.length) {
-    out();
-    out(`Broken (${broken.length}), so the exit code is 1:`);
-    for (const line of broken) out(`  - ${line}`);
-    return 1;
-  }
-  return 0;
+  return brokenExitCode(broken);
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`bench:activation: still running after ${OVERALL_MS / 60_000} min; giving up\n`);
-  process.exit(1); // code-server's process group is killed by its exit hook
-}, OVERALL_MS);
-watchdog.unref();
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:activation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:activation', OVERALL_MS, main);

@@ -21,6 +21,7 @@ import { FLOOD_CHUNKS, FLOOD_END, FLOOD_START, FLOOD_TOOL_CALLS, HISTORY_END, HI
 import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
 import { waitFor } from '../lib/wait';
 import { countElements, installProbe, readProbe, stopProbe, type ProbeSnapshot } from './lib/probe';
+import { brokenExitCode, out, runBench } from './lib/run';
 
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 3));
 const BUDGET = { floodMs: 1000, clickMs: 100, heapMb: 150 };
@@ -35,7 +36,6 @@ const AGENTS = { reply: 'Bench Reply', flood: 'Bench Flood', history: 'Bench His
 
 // ---- output -------------------------------------------------------------------------------------------------------
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const median = (xs: readonly number[]) => {
@@ -557,25 +557,7 @@ async function main(): Promise<number> {
   }
   out(`  (Noise: the agent, code-server and Chromium share this machine's CPUs with whatever else runs; load average now ${load()}.`);
   out(`  ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);
-  if (broken.length) {
-    out();
-    out(`Broken (${broken.length}), so the exit code is 1:`);
-    for (const line of broken) out(`  - ${line}`);
-    return 1;
-  }
-  return 0;
+  return brokenExitCode(broken);
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`bench:ui: still running after ${OVERALL_MS / 60_000} min; giving up\n`);
-  process.exit(1); // code-server's process group is killed by its exit hook
-}, OVERALL_MS);
-watchdog.unref();
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:ui failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:ui', OVERALL_MS, main);
