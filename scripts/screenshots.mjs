@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const taken = join(root, 'test-output', 'ui', 'screenshots');
 const target = join(root, 'docs', 'images');
-const SHOTS = ['conversation-light.png', 'conversation-dark.png'];
+const SHOTS = ['conversation-light.png', 'conversation-dark.png', 'select-agent.png', 'sessions-view.png'];
 
 rmSync(taken, { recursive: true, force: true }); // never copy an earlier run's pictures
 const run = spawnSync('npm', ['run', 'test:ui'], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, ACP_TEST_GREP: 'conversation UI shows a whole turn' },
+  env: { ...process.env, ACP_TEST_GREP: 'conversation UI shows a whole turn|agents UI Select Agent|sessions UI shows each agent' },
 });
 if (run.status !== 0) {
   console.error('screenshots: the UI test failed, so docs/images/ was left as it was');

@@ -30,6 +30,13 @@ export function agentItems(agents: readonly AgentConfig[], current?: string): Ag
   ];
 }
 
+/** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
+function agentNameOf(argument: unknown): string | undefined {
+  if (typeof argument === 'string') return argument;
+  if (argument && typeof argument === 'object' && 'kind' in argument && argument.kind === 'agent' && 'name' in argument && typeof argument.name === 'string') return argument.name;
+  return undefined;
+}
+
 /** Where a test or sign-out process runs when no folder is open. */
 function someFolder(): string {
   return workspaceRoots()[0] ?? homedir();
@@ -54,9 +61,9 @@ export class AgentCommands implements vscode.Disposable {
         provideTextDocumentContent: (uri) => this.reports.get(uri.toString()) ?? '',
       }),
       vscode.commands.registerCommand('acp.selectAgent', () => this.selectAgent()),
-      vscode.commands.registerCommand('acp.testConnection', (name?: unknown) => this.testConnection(typeof name === 'string' ? name : undefined)),
-      vscode.commands.registerCommand('acp.signOut', (name?: unknown) => this.signOut(typeof name === 'string' ? name : undefined)),
-      vscode.commands.registerCommand('acp.stopAgent', (name?: unknown) => this.stopAgent(typeof name === 'string' ? name : undefined)),
+      vscode.commands.registerCommand('acp.testConnection', (agent?: unknown) => this.testConnection(agentNameOf(agent))),
+      vscode.commands.registerCommand('acp.signOut', (agent?: unknown) => this.signOut(agentNameOf(agent))),
+      vscode.commands.registerCommand('acp.stopAgent', (agent?: unknown) => this.stopAgent(agentNameOf(agent))),
     ];
   }
 
@@ -186,6 +193,10 @@ export class AgentCommands implements vscode.Disposable {
   /** "ACP: Stop Agent…": ends a running agent's process; its chats offer Restart Agent. */
   async stopAgent(requested?: string): Promise<void> {
     const running = readAgentSettings().agents.filter((a) => this.agents.status(a.name).phase === 'running');
+    if (requested !== undefined && !running.some((a) => a.name === requested)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not running.', requested));
+      return;
+    }
     if (running.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No agent is running.'));
       return;

@@ -334,11 +334,6 @@ export class Chats implements vscode.Disposable {
     this.changeEmitter.fire();
   }
 
-  /** Whether one of the agent's chats has it running. */
-  isRunning(agentName: string): boolean {
-    return this.all.some((p) => p.agentName === agentName && p.session !== undefined && !p.session.client.hasExited);
-  }
-
   /** The chat that shows this session of this agent, if one does. */
   showing(agentName: string, sessionId: string): ChatPanel | undefined {
     return this.all.find((p) => p.agentName === agentName && p.session?.sessionId === sessionId);

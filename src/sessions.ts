@@ -32,7 +32,7 @@ export function registerSessions(
   hosts: Pick<CoreHosts, 'sessionsTree' | 'provideSessions'>,
 ): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
   const previous = new PreviousSessions(chats, agents, store, log);
-  const view = new SessionsView(chats, store);
+  const view = new SessionsView(chats, store, agents);
   // The entry point registered the tree (so the view works before the core is loaded); this is its data.
   hosts.provideSessions(view);
   view.watch(hosts.sessionsTree);

@@ -3,6 +3,7 @@
 // opens it again (as "Open Previous Session" does). It refreshes as chats open, close and change title, and as the
 // history changes.
 import * as vscode from 'vscode';
+import type { AgentManager } from './agents';
 import type { ChatPanel } from './chat/panel';
 import type { Chats } from './chats';
 import { readAgentSettings } from './config';
@@ -36,11 +37,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   constructor(
     private readonly chats: Chats,
     private readonly store: TranscriptStore,
+    private readonly agents: AgentManager,
   ) {
     const refresh = () => this.changeEmitter.fire();
     const stored = store.onDidChange(refresh);
     this.disposables.push(
       chats.onDidChange(refresh),
+      agents.onDidChangeStatus(refresh),
       { dispose: () => stored.dispose() },
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('acp.agents')) refresh();
@@ -61,10 +64,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
 
   getChildren(node?: SessionNode): SessionNode[] {
     if (!node) {
-      const agents = readAgentSettings().agents;
-      // The welcome (with Select Agent) shows only once the extension knows there are no agents, never while it starts.
-      void vscode.commands.executeCommand('setContext', 'acp.noAgents', agents.length === 0);
-      return agents.map((agent) => ({ kind: 'agent', name: agent.name }));
+      return readAgentSettings().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
     }
     if (node.kind !== 'agent') return [];
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
@@ -79,11 +79,22 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   getTreeItem(node: SessionNode): vscode.TreeItem {
     switch (node.kind) {
       case 'agent': {
-        const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
-        const running = this.chats.isRunning(node.name);
-        item.id = `agent:${node.name}`;
-        item.description = running ? vscode.l10n.t('running') : vscode.l10n.t('not running');
-        item.iconPath = new vscode.ThemeIcon(running ? 'vm-running' : 'vm-outline');
+        // An agent with nothing under it has no twistie. The id changes with that, or VS Code would keep the agent
+        // collapsed once it has chats.
+        const filled = this.getChildren(node).length > 0;
+        const item = new vscode.TreeItem(node.name, filled ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        const status = this.agents.status(node.name);
+        item.id = `agent:${node.name}:${filled ? 'filled' : 'empty'}`;
+        item.description =
+          status.phase === 'running'
+            ? vscode.l10n.t('running')
+            : status.phase === 'starting'
+              ? vscode.l10n.t('starting')
+              : status.phase === 'failed'
+                ? vscode.l10n.t('stopped with an error')
+                : vscode.l10n.t('not running');
+        if (status.phase === 'failed') item.tooltip = vscode.l10n.t('{0} stopped: {1}', node.name, status.error);
+        item.iconPath = new vscode.ThemeIcon(status.phase === 'running' ? 'vm-running' : 'vm-outline', status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined);
         item.contextValue = 'acp.agent';
         return item;
       }

@@ -43,7 +43,8 @@ describe('agents', function () {
 
   it('Test Agent Connection starts the agent apart from the chats, reports what it is, and stops it', async () => {
     const fixture = await useFixtureAgent('auth-terminal', { name: 'Fixture Report' });
-    const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.testConnection', 'Fixture Report');
+    // As the Sessions view's context menu runs it, with the agent's node.
+    const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.testConnection', { kind: 'agent', name: 'Fixture Report' });
     assert.ok(uri, 'the command returns the report');
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     assert.match(text, /^# Fixture Report: connection test/);

@@ -162,6 +162,7 @@ describe('agents UI', function () {
       await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor();
     }
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'npx -y @google/gemini-cli --acp' }).waitFor();
+    await workbench.screenshot('select-agent');
 
     // A preset: chosen, then copied into the user's settings for editing.
     await workbench.pick('Codex');

@@ -66,6 +66,7 @@ describe('sessions UI', function () {
     await reopened.getByRole('region', { name: 'You' }).getByText('apples').waitFor();
     const open = row(tree, 'About apples').filter({ hasText: 'open' });
     await open.waitFor();
+    await workbench.screenshot('sessions-view');
 
     // Clicking an open chat brings it forward; its Close action closes it, and it goes back to the history.
     await workbench.runCommand('File: New Untitled Text File');

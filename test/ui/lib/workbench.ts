@@ -42,6 +42,8 @@ export interface Workbench {
   cleanUp(test: { state?: string; fullTitle(): string } | undefined): Promise<void>;
   /** Picks the quick-pick row with this label; in a multi-select list (`check`), checks it. */
   pick(label: string, options?: { check?: boolean }): Promise<void>;
+  /** Saves the window as test-output/ui/screenshots/<name>.png (`npm run screenshots` copies some into docs/images). */
+  screenshot(name: string): Promise<void>;
   /** Saves a screenshot, the browser console and the server logs for a failed test. */
   saveFailure(testTitle: string): Promise<string>;
   close(): Promise<void>;
@@ -180,6 +182,11 @@ export async function openWorkbench(
         await page.locator('.quick-input-widget .quick-input-box input').fill(label);
         await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor();
         await page.keyboard.press('Enter');
+      },
+      async screenshot(name) {
+        const dir = join(outputDir, 'screenshots');
+        mkdirSync(dir, { recursive: true });
+        await page.screenshot({ path: join(dir, `${name}.png`) });
       },
       async saveFailure(testTitle) {
         const dir = join(outputDir, testTitle.replace(/[^\w.-]+/g, '-').slice(0, 120));
