@@ -1,6 +1,7 @@
-// `npm run screenshots`: refreshes the README's screenshots in docs/images/ from the UI test that takes them
-// (test/ui/conversation.test.ts, "shows a whole turn…", which saves the chat in the light and the dark theme to
-// test-output/ui/screenshots/). Only that test runs; when it fails, nothing is copied.
+// `npm run screenshots`: refreshes the README's screenshots in docs/images/ from the UI tests that take them
+// (test/ui/conversation.test.ts "shows a whole turn…", in the light and the dark theme; agents.test.ts "Select
+// Agent…"; sessions.test.ts "shows each agent…"), which save them to test-output/ui/screenshots/. Only those tests
+// run; when one fails, nothing is copied.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
