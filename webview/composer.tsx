@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { imageRefusal, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../src/chat/protocol';
 import { post } from './api';
 import { Chip } from './conversation';
+import { t } from './l10n';
 import { completionAt, type Completion } from './state';
 
 interface Option {
@@ -155,7 +156,7 @@ export function Composer(props: {
   const attachFiles = (files: Iterable<File>) => {
     for (const file of files) {
       if (!file.type.startsWith('image/')) continue;
-      const refusal = imageRefusal(props.agent, session.accepts, file.type, file.size);
+      const refusal = imageRefusal(t, props.agent, session.accepts, file.type, file.size);
       if (refusal) {
         props.tell(refusal);
         continue;
@@ -164,7 +165,7 @@ export function Composer(props: {
       reader.onload = () => {
         const url = String(reader.result);
         const data = url.slice(url.indexOf(',') + 1);
-        post({ type: 'attachImage', name: file.name || 'pasted image', mimeType: file.type, data });
+        post({ type: 'attachImage', name: file.name || t('pasted image'), mimeType: file.type, data });
       };
       reader.readAsDataURL(file);
     }
@@ -188,7 +189,7 @@ export function Composer(props: {
   return (
     <div class="composer" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       {attachments.length > 0 && (
-        <div class="chips" role="list" aria-label="Attached to your message">
+        <div class="chips" role="list" aria-label={t('Attached to your message')}>
           {attachments.map((a) => (
             <Chip key={a.id} kind={a.kind} label={a.label} onRemove={() => post({ type: 'removeAttachment', id: a.id })} />
           ))}
@@ -196,7 +197,7 @@ export function Composer(props: {
       )}
       <div class="input">
         {open && (
-          <ul class="completions" id={listId} role="listbox" aria-label={completion?.kind === 'command' ? 'Commands' : 'Files'}>
+          <ul class="completions" id={listId} role="listbox" aria-label={completion?.kind === 'command' ? t('Commands') : t('Files')}>
             {options.map((o, i) => (
               <li
                 key={o.id}
@@ -218,11 +219,11 @@ export function Composer(props: {
         )}
         <textarea
           ref={box}
-          aria-label="Message"
+          aria-label={t('Message')}
           aria-autocomplete="list"
           aria-controls={open ? listId : undefined}
           aria-activedescendant={current?.id}
-          placeholder={`Message ${props.agent || 'the agent'} — / for commands, @ for files`}
+          placeholder={props.agent ? t('Message {0} — / for commands, @ for files', props.agent) : t('Message the agent — / for commands, @ for files')}
           rows={3}
           value={draft}
           disabled={disabled}
@@ -250,11 +251,11 @@ export function Composer(props: {
         <span class="spacer" />
         {busy ? (
           <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={() => post({ type: 'cancel' })}>
-            <span class="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+            <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('Stop')}
           </button>
         ) : (
           <button type="button" class="primary" disabled={disabled || (draft.trim() === '' && attachments.length === 0)} onClick={send}>
-            <span class="codicon codicon-send" aria-hidden="true" /> Send
+            <span class="codicon codicon-send" aria-hidden="true" /> {t('Send')}
           </button>
         )}
       </div>

@@ -3,6 +3,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentErrorView, ChipView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../src/chat/protocol';
 import { post } from './api';
+import { t } from './l10n';
 import { renderMarkdown } from './markdown';
 import { memo } from './memo';
 import { Spinner } from './spinner';
@@ -102,11 +103,11 @@ export function Conversation(props: {
   // Below an earlier session's entries: where the agent was restarted.
   const lastEarlier = earlier.length > 0 ? `e${earlier[earlier.length - 1]?.id ?? ''}` : undefined;
   return (
-    <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label="Conversation" aria-live="off">
-      {empty && <p class="hint">Ask {agent} anything. Enter sends, Shift+Enter adds a line, / lists commands and @ mentions a file.</p>}
+    <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label={t('Conversation')} aria-live="off">
+      {empty && <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and @ mentions a file.', agent)}</p>}
       {hidden > 0 && (
         <button type="button" class="show-earlier secondary" onClick={showEarlier}>
-          Show earlier messages ({hidden})
+          {t('Show earlier messages ({0})', hidden)}
         </button>
       )}
       {visible.map((row) => (
@@ -118,7 +119,7 @@ export function Conversation(props: {
           )}
           {row.key === lastEarlier && (
             <p class="divider" role="separator">
-              {props.divider ?? 'The agent was restarted here'}
+              {props.divider ?? t('The agent was restarted here')}
             </p>
           )}
         </div>
@@ -221,7 +222,7 @@ export function Chip({ kind, label, onRemove }: { kind: ChipView['kind']; label:
       <span class={`codicon codicon-${CHIP_ICONS[kind]}`} aria-hidden="true" />
       <span class="chip-label">{label}</span>
       {onRemove && (
-        <button type="button" class="icon-button" aria-label={`Remove ${label}`} title="Remove" onClick={onRemove}>
+        <button type="button" class="icon-button" aria-label={t('Remove {0}', label)} title={t('Remove')} onClick={onRemove}>
           <span class="codicon codicon-close" aria-hidden="true" />
         </button>
       )}
@@ -237,7 +238,7 @@ const Message = memo(function Message({ entry }: { entry: MessageView }) {
       <details class="message thought">
         <summary>
           <span class="codicon codicon-lightbulb" aria-hidden="true" />
-          Thought <span class="quiet">({words === 1 ? '1 word' : `${words} words`})</span>
+          {t('Thought')} <span class="quiet">{words === 1 ? t('(1 word)') : t('({0} words)', words)}</span>
         </summary>
         <Markdown text={entry.text} />
       </details>
@@ -245,13 +246,13 @@ const Message = memo(function Message({ entry }: { entry: MessageView }) {
   }
   const user = entry.role === 'user';
   return (
-    <section class={`message ${entry.role}`} aria-label={user ? 'You' : 'Agent'}>
+    <section class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')}>
       <div class="role" aria-hidden="true">
-        {user ? 'You' : 'Agent'}
+        {user ? t('You') : t('Agent')}
       </div>
       {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
       {entry.chips.length > 0 && (
-        <div class="chips" role="list" aria-label="Attachments">
+        <div class="chips" role="list" aria-label={t('Attachments')}>
           {entry.chips.map((chip, i) => (
             <Chip key={i} kind={chip.kind} label={chip.label} />
           ))}
@@ -261,12 +262,12 @@ const Message = memo(function Message({ entry }: { entry: MessageView }) {
   );
 });
 
-const STATUS: Record<ToolView['status'], { text: string; icon: string }> = {
-  pending: { text: 'pending', icon: 'circle-large-outline' },
-  in_progress: { text: 'running', icon: 'loading' }, // turned by <Spinner>
-  completed: { text: 'done', icon: 'pass' },
-  failed: { text: 'failed', icon: 'error' },
-  cancelled: { text: 'cancelled', icon: 'circle-slash' },
+const STATUS: Record<ToolView['status'], { text: () => string; icon: string }> = {
+  pending: { text: () => t('pending'), icon: 'circle-large-outline' },
+  in_progress: { text: () => t('running'), icon: 'loading' }, // turned by <Spinner>
+  completed: { text: () => t('done'), icon: 'pass' },
+  failed: { text: () => t('failed'), icon: 'error' },
+  cancelled: { text: () => t('cancelled'), icon: 'circle-slash' },
 };
 
 const KIND_ICONS: Record<string, string> = {
@@ -283,21 +284,22 @@ const KIND_ICONS: Record<string, string> = {
 
 const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
   const status = STATUS[entry.status];
+  const statusText = status.text();
   const card = { toolCallId: entry.toolCallId };
   return (
-    <article class={`tool ${entry.status}`} aria-label={`${entry.title} (${status.text})`}>
+    <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', entry.title, statusText)}>
       <div class="tool-head">
         <span class={`codicon codicon-${KIND_ICONS[entry.toolKind] ?? 'tools'} tool-kind`} aria-hidden="true" />
         <span class="tool-title">{entry.title}</span>
         <span class="tool-status">
           {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
-          {status.text}
+          {statusText}
         </span>
       </div>
       {entry.locations.length > 0 && (
         <div class="tool-links">
           {entry.locations.map((label, index) => (
-            <button key={`l${index}`} type="button" class="link" title={`Open ${label}`} onClick={() => post({ type: 'openLocation', ...card, index })}>
+            <button key={`l${index}`} type="button" class="link" title={t('Open {0}', label)} onClick={() => post({ type: 'openLocation', ...card, index })}>
               {label}
             </button>
           ))}
@@ -310,24 +312,24 @@ const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView
         <div key={`d${index}`} class="tool-diff">
           <span class="codicon codicon-diff" aria-hidden="true" />
           <span class="diff-label">
-            {diff.created ? 'New file' : 'Edit'}: {diff.label}
+            {diff.created ? t('New file: {0}', diff.label) : t('Edit: {0}', diff.label)}
           </span>
-          <span class="diff-added" aria-label={`${diff.added} lines added`}>
+          <span class="diff-added" aria-label={t('{0} lines added', diff.added)}>
             +{diff.added}
           </span>
-          <span class="diff-removed" aria-label={`${diff.removed} lines removed`}>
+          <span class="diff-removed" aria-label={t('{0} lines removed', diff.removed)}>
             −{diff.removed}
           </span>
-          <button type="button" class="secondary" aria-label={`Open Diff of ${diff.label}`} onClick={() => post({ type: 'showDiff', ...card, index })}>
-            Open Diff
+          <button type="button" class="secondary" aria-label={t('Open Diff of {0}', diff.label)} onClick={() => post({ type: 'showDiff', ...card, index })}>
+            {t('Open Diff')}
           </button>
         </div>
       ))}
       {entry.terminals.map((terminal) => (
         <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => post({ type: 'showTerminal', ...card, terminalId: terminal.id })} />
       ))}
-      {entry.rawInput !== undefined && <Raw label="Input" text={entry.rawInput} />}
-      {entry.rawOutput !== undefined && <Raw label="Output" text={entry.rawOutput} />}
+      {entry.rawInput !== undefined && <Raw label={t('Input')} text={entry.rawInput} />}
+      {entry.rawOutput !== undefined && <Raw label={t('Output')} text={entry.rawOutput} />}
       {permissions?.map((p) => (
         <Permission key={p.id} permission={p} agent={agent} />
       ))}
@@ -348,32 +350,32 @@ function Raw({ label, text }: { label: string; text: string }) {
 function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; title: string; onShow: () => void }) {
   return (
     <div class="terminal">
-      <pre aria-label={`Output of ${title}`}>
+      <pre aria-label={t('Output of {0}', title)}>
         {terminal.truncated ? '…\n' : ''}
         {terminal.output}
       </pre>
       <div class="terminal-foot">
-        <span>{terminal.exit ?? 'running…'}</span>
+        <span>{terminal.exit ?? t('running…')}</span>
         <button type="button" class="secondary" onClick={onShow}>
-          Show in Terminal
+          {t('Show in Terminal')}
         </button>
       </div>
     </div>
   );
 }
 
-const OPTION_HINTS: Record<string, string> = {
-  allow_once: 'Allow this time',
-  allow_always: 'Allow, and remember it for this kind of tool call',
-  reject_once: 'Reject this time',
-  reject_always: 'Reject, and remember it for this kind of tool call',
+const OPTION_HINTS: Record<string, () => string> = {
+  allow_once: () => t('Allow this time'),
+  allow_always: () => t('Allow, and remember it for this kind of tool call'),
+  reject_once: () => t('Reject this time'),
+  reject_always: () => t('Reject, and remember it for this kind of tool call'),
 };
 
 function Permission({ permission, agent }: { permission: PermissionView; agent: string }) {
   return (
-    <div class="permission" role="group" aria-label={`Permission: ${permission.title}`}>
+    <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title)}>
       <p>
-        <span class="codicon codicon-shield" aria-hidden="true" /> {agent} asks permission — {permission.kindLabel}: <strong>{permission.title}</strong>
+        <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, permission.kindLabel)} <strong>{permission.title}</strong>
       </p>
       <div class="actions">
         {permission.options.map((o) => (
@@ -382,7 +384,7 @@ function Permission({ permission, agent }: { permission: PermissionView; agent: 
             type="button"
             class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
             data-kind={o.kind}
-            title={OPTION_HINTS[o.kind]}
+            title={OPTION_HINTS[o.kind]?.()}
             onClick={() => post({ type: 'permission', id: permission.id, optionId: o.optionId })}
           >
             {o.name}
@@ -390,7 +392,7 @@ function Permission({ permission, agent }: { permission: PermissionView; agent: 
         ))}
         {permission.hasDiff && (
           <button type="button" class="secondary" onClick={() => post({ type: 'showDiff', toolCallId: permission.toolCallId, index: 0 })}>
-            Show Diff
+            {t('Show Diff')}
           </button>
         )}
       </div>
@@ -398,11 +400,11 @@ function Permission({ permission, agent }: { permission: PermissionView; agent: 
   );
 }
 
-const STOP_TEXT: Record<string, string> = {
-  cancelled: 'Stopped.',
-  max_tokens: 'The agent stopped: it reached its token limit.',
-  max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
-  refusal: 'The agent refused. Your message and everything after it were left out of the agent’s context.',
+const STOP_TEXT: Record<string, () => string> = {
+  cancelled: () => t('Stopped.'),
+  max_tokens: () => t('The agent stopped: it reached its token limit.'),
+  max_turn_requests: () => t('The agent stopped: it reached its limit of requests for one turn.'),
+  refusal: () => t('The agent refused. Your message and everything after it were left out of the agent’s context.'),
 };
 
 function TurnStatus({ turn }: { turn: TurnView }) {
@@ -410,19 +412,19 @@ function TurnStatus({ turn }: { turn: TurnView }) {
     return (
       <p class="status busy">
         <Spinner />
-        {turn.phase === 'running' ? 'Working…' : 'Waiting for your answer…'}
+        {turn.phase === 'running' ? t('Working…') : t('Waiting for your answer…')}
       </p>
     );
   }
-  if (turn.phase === 'cancelling') return <p class="status">Stopping…</p>;
+  if (turn.phase === 'cancelling') return <p class="status">{t('Stopping…')}</p>;
   if (turn.error) {
     return (
       <p class="status error" role="alert">
-        The turn failed: {turn.error}
+        {t('The turn failed: {0}', turn.error)}
       </p>
     );
   }
-  const text = turn.stopReason ? STOP_TEXT[turn.stopReason] : undefined;
+  const text = turn.stopReason ? STOP_TEXT[turn.stopReason]?.() : undefined;
   return text ? (
     <p class={`status ${turn.stopReason === 'refusal' ? 'refusal' : ''}`} role="status">
       {text}
@@ -430,25 +432,25 @@ function TurnStatus({ turn }: { turn: TurnView }) {
   ) : null;
 }
 
-const ERROR_ACTION_LABELS: Record<ErrorAction, string> = {
-  restart: 'Restart Agent',
-  signIn: 'Sign In',
-  manageTrust: 'Manage Workspace Trust',
-  openSettings: 'Open Settings',
-  showLog: 'Show Log',
+const ERROR_ACTION_LABELS: Record<ErrorAction, () => string> = {
+  restart: () => t('Restart Agent'),
+  signIn: () => t('Sign In'),
+  manageTrust: () => t('Manage Workspace Trust'),
+  openSettings: () => t('Open Settings'),
+  showLog: () => t('Show Log'),
 };
 
 function AgentError({ error }: { error: AgentErrorView }) {
   return (
-    <section class="agent-error" role="alert" aria-label="Agent stopped">
+    <section class="agent-error" role="alert" aria-label={t('Agent stopped')}>
       <p>
         <span class="codicon codicon-error" aria-hidden="true" /> {error.message}
       </p>
-      {error.stderr.length > 0 && <pre aria-label="The agent's last stderr lines">{error.stderr.join('\n')}</pre>}
+      {error.stderr.length > 0 && <pre aria-label={t("The agent's last stderr lines")}>{error.stderr.join('\n')}</pre>}
       <div class="actions">
         {error.actions.map((action, i) => (
           <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => post({ type: 'errorAction', action })}>
-            {ERROR_ACTION_LABELS[action]}
+            {ERROR_ACTION_LABELS[action]()}
           </button>
         ))}
       </div>

@@ -7,6 +7,7 @@ import { loadSaved, post, save } from './api';
 import { Composer } from './composer';
 import { Conversation } from './conversation';
 import { Header, Plan } from './header';
+import { setBundle, t } from './l10n';
 import { memo } from './memo';
 import { initialState, promptHistory, reduce } from './state';
 
@@ -22,7 +23,9 @@ function App() {
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       const parsed = HostMessage.safeParse(event.data);
-      if (parsed.success) dispatch(parsed.data); // only the host posts here; anything else is not ours
+      if (!parsed.success) return; // only the host posts here; anything else is not ours
+      if (parsed.data.type === 'state') setBundle(parsed.data.l10n); // before the render that uses it
+      dispatch(parsed.data);
     };
     window.addEventListener('message', onMessage);
     post({ type: 'ready' });
@@ -47,7 +50,7 @@ function App() {
   }, [state.earlier, state.entries]);
 
   return (
-    <main class="chat" aria-label={state.agent ? `Chat with ${state.agent}` : 'Chat'}>
+    <main class="chat" aria-label={state.agent ? t('Chat with {0}', state.agent) : t('Chat')}>
       <HeaderPart title={state.session.title} agent={state.agent} usage={state.session.usage} />
       <ConversationPart
         agent={state.agent}

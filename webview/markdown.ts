@@ -25,6 +25,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import { t } from './l10n';
 
 const languages = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
@@ -58,12 +59,13 @@ md.renderer.rules['fence'] = (tokens, index) => {
   } else {
     body = escape(code);
   }
-  const label = language ? escape(language) : 'code';
+  const name = language || t('code');
+  const label = escape(name);
   return (
     `<div class="code-block">` +
     `<div class="code-toolbar"><span class="code-language">${label}</span>` +
-    `<button type="button" class="icon-button" data-code-action="copy" title="Copy" aria-label="Copy ${label}"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
-    `<button type="button" class="icon-button" data-code-action="insert" title="Insert at Cursor" aria-label="Insert ${label} at Cursor"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
+    `<button type="button" class="icon-button" data-code-action="copy" title="${escape(t('Copy'))}" aria-label="${escape(t('Copy {0}', name))}"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
+    `<button type="button" class="icon-button" data-code-action="insert" title="${escape(t('Insert at Cursor'))}" aria-label="${escape(t('Insert {0} at Cursor', name))}"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
     `</div><pre><code class="hljs${language ? ` language-${escape(language)}` : ''}">${body}</code></pre></div>`
   );
 };

@@ -1,6 +1,7 @@
 // The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
 import type { AgentErrorView, AttachmentView, EntryView, FileMatch, HostMessage, PermissionView, SessionView, TurnView } from '../src/chat/protocol';
+import { t } from './l10n';
 
 /** Entries kept in the page; earlier ones come back with "Show earlier messages". */
 export const WINDOW = 150;
@@ -86,7 +87,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return {
         ...state,
         draft: state.draft.trim() === '' ? action.text : `${action.text}\n${state.draft}`,
-        notice: `Not sent: ${action.reason}.`,
+        notice: t('Not sent: {0}.', action.reason),
       };
     case 'notice':
       return withOptional(state, 'notice', action.text === '' ? undefined : action.text);

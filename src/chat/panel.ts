@@ -396,7 +396,7 @@ export class ChatPanel implements vscode.Disposable {
 
   private attachImage(name: string, mimeType: string, data: string): void {
     const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-    const refusal = imageRefusal(this.agentName, this.accepts, mimeType, bytes) ?? (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : 'The image could not be read.');
+    const refusal = imageRefusal(vscode.l10n.t, this.agentName, this.accepts, mimeType, bytes) ?? (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : vscode.l10n.t('The image could not be read.'));
     if (refusal) {
       this.tell(refusal);
       return;
@@ -490,6 +490,7 @@ export class ChatPanel implements vscode.Disposable {
         : { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
       attachments: this.attachments.map(attachmentView),
       ...(this.notice ? { notice: this.notice } : {}),
+      ...translations(),
     });
   }
 
@@ -542,4 +543,11 @@ function capitalize(text: string): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The extension's translations for the webview, when VS Code loaded a bundle (not in English): strings only, so the state message stays valid. */
+function translations(): { l10n?: Record<string, string> } {
+  const bundle: Readonly<Record<string, unknown>> | undefined = vscode.l10n.bundle;
+  if (!bundle) return {};
+  return { l10n: Object.fromEntries(Object.entries(bundle).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) };
 }

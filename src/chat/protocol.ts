@@ -152,6 +152,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     attachments: z.array(AttachmentView),
     /** The last quiet line, so a chat that was hidden still shows it. */
     notice: z.string().optional(),
+    /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
+    l10n: z.record(z.string(), z.string()).optional(),
   }),
   /** What changed since the last post: entries by index, and whichever other parts changed. */
   z.object({
@@ -177,11 +179,18 @@ export type HostMessage = z.infer<typeof HostMessage>;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
+/** Translates an English message and fills in its `{0}`, `{1}` placeholders: vscode.l10n.t on the host, the webview's own `t`. */
+export type Translate = (message: string, ...args: Array<string | number>) => string;
+
 /** Why an image cannot be attached, or undefined when it can: the view checks before it reads the file, the host again. */
-export function imageRefusal(agent: string, accepts: SessionView['accepts'], mimeType: string, bytes: number, maxBytes: number = MAX_IMAGE_BYTES, types: readonly string[] = IMAGE_TYPES): string | undefined {
-  if (!accepts.image) return `${agent} does not accept images, so the image was not attached.`;
-  if (!types.includes(mimeType)) return `Only PNG, JPEG, GIF and WebP images can be attached (this one is ${mimeType || 'of an unknown type'}).`;
-  if (bytes > maxBytes) return `The image is ${(bytes / 1024 / 1024).toFixed(1)} MB; images up to ${maxBytes / 1024 / 1024} MB can be attached.`;
+export function imageRefusal(t: Translate, agent: string, accepts: SessionView['accepts'], mimeType: string, bytes: number, maxBytes: number = MAX_IMAGE_BYTES, types: readonly string[] = IMAGE_TYPES): string | undefined {
+  if (!accepts.image) return t('{0} does not accept images, so the image was not attached.', agent);
+  if (!types.includes(mimeType)) {
+    return mimeType
+      ? t('Only PNG, JPEG, GIF and WebP images can be attached (this one is {0}).', mimeType)
+      : t('Only PNG, JPEG, GIF and WebP images can be attached (this one is of an unknown type).');
+  }
+  if (bytes > maxBytes) return t('The image is {0} MB; images up to {1} MB can be attached.', (bytes / 1024 / 1024).toFixed(1), maxBytes / 1024 / 1024);
   return undefined;
 }
 

@@ -3,6 +3,7 @@ import { rankFiles } from '../../src/chat/fuzzy';
 import { linkTarget } from '../../src/chat/links';
 import { buildPrompt, type Attachment } from '../../src/chat/prompt';
 import { imageRefusal } from '../../src/chat/protocol';
+import { t } from '../../webview/l10n';
 import { renderMarkdown } from '../../webview/markdown';
 
 describe('links in agent text', () => {
@@ -81,9 +82,9 @@ describe('the prompt a message becomes', () => {
 
   it('says why an image cannot be attached', () => {
     const accepts = { image: true, embeddedContext: false };
-    assert.match(imageRefusal('Codex', { image: false, embeddedContext: false }, 'image/png', 10, 100, ['image/png']) ?? '', /Codex does not accept images/);
-    assert.match(imageRefusal('Codex', accepts, 'image/bmp', 10, 100, ['image/png']) ?? '', /Only PNG/);
-    assert.match(imageRefusal('Codex', accepts, 'image/png', 200, 100, ['image/png']) ?? '', /can be attached/);
-    assert.equal(imageRefusal('Codex', accepts, 'image/png', 10, 100, ['image/png']), undefined);
+    assert.match(imageRefusal(t, 'Codex', { image: false, embeddedContext: false }, 'image/png', 10, 100, ['image/png']) ?? '', /Codex does not accept images/);
+    assert.match(imageRefusal(t, 'Codex', accepts, 'image/bmp', 10, 100, ['image/png']) ?? '', /Only PNG/);
+    assert.match(imageRefusal(t, 'Codex', accepts, 'image/png', 200, 100, ['image/png']) ?? '', /can be attached/);
+    assert.equal(imageRefusal(t, 'Codex', accepts, 'image/png', 10, 100, ['image/png']), undefined);
   });
 });
