@@ -9,6 +9,7 @@ import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
 import { SessionModel, type ToolCallState } from './session';
 import { TerminalManager } from './terminals';
+import { preview } from './tolerance';
 import type { LineTracer } from './transport';
 
 /** What the host implements for the agent. Whatever is left out is not advertised. */
@@ -61,6 +62,8 @@ export interface SessionOptions {
 
 /** Pages of `session/list` followed at most: an agent that keeps handing out cursors cannot keep us listing. */
 export const MAX_LIST_PAGES = 50;
+/** Unknown session ids remembered by name (each is warned about once); past this, only counted. */
+const MAX_UNKNOWN_SESSIONS = 64;
 
 /** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
 export class AgentStartFailure extends Error {
@@ -83,6 +86,7 @@ export class AgentClient {
   private readonly sessions = new Map<string, Session>();
   private readonly log: Logger;
   private readonly unknownSessions = new Set<string>();
+  private moreUnknownSessions = 0;
   private readonly exitEmitter = new Emitter<AgentEnd>();
   private readonly sessionsEmitter = new Emitter<void>();
   private readonly closing = new Set<Promise<void>>();
@@ -313,9 +317,17 @@ export class AgentClient {
   }
 
   private unknownSession(sessionId: string): void {
+    // The ids are the agent's to choose: remember a few by name, and past that only how many there were.
     if (this.unknownSessions.has(sessionId)) return;
-    this.unknownSessions.add(sessionId);
-    this.log.warn(`the agent sent something for session ${sessionId}, which is not open here; ignored`);
+    if (this.unknownSessions.size < MAX_UNKNOWN_SESSIONS) {
+      this.unknownSessions.add(sessionId);
+      this.log.warn(`the agent sent something for session ${preview(sessionId)}, which is not open here; ignored`);
+      return;
+    }
+    const more = ++this.moreUnknownSessions;
+    if (more === 1 || Number.isInteger(Math.log10(more))) {
+      this.log.warn(`the agent sent things for ${MAX_UNKNOWN_SESSIONS + more} sessions that are not open here; ignored`);
+    }
   }
 
   /** @internal A `session/close` on its way: the process is not stopped before it is answered (or gave up on). */
@@ -477,7 +489,7 @@ function makeHandler(
 ): ClientHandler {
   const session = (sessionId: string): Session => {
     const found = route(sessionId);
-    if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${sessionId}`);
+    if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
     return found;
   };
   const handler: ClientHandler = {

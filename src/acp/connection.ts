@@ -2,6 +2,7 @@
 // agent may ask or tell. Built on vscode-jsonrpc with the NDJSON transport.
 import {
   CancellationTokenSource,
+  ConnectionError,
   createMessageConnection,
   Emitter,
   ResponseError,
@@ -31,7 +32,7 @@ import {
   type RequestDef,
 } from './methods';
 import type * as S from './schema.gen';
-import { parseTolerant } from './tolerance';
+import { parseTolerant, preview } from './tolerance';
 import { COALESCED_METHOD, type CoalescedParams } from './transport';
 import { mapLegacyToolCall, readSessionUpdate } from './updates';
 
@@ -68,6 +69,9 @@ export interface ClientHandler {
   completeElicitation?(notification: S.CompleteElicitationNotification): void;
 }
 
+/** How many of one session's requests may be served at once; past it, a request is refused with an error. */
+export const MAX_REQUESTS_PER_SESSION = 256;
+
 const TERMINAL_HANDLERS = ['createTerminal', 'terminalOutput', 'releaseTerminal', 'waitForTerminalExit', 'killTerminal'] as const;
 
 export interface ConnectionOptions {
@@ -97,6 +101,7 @@ export class AcpClientConnection {
   private readonly log: Logger;
   private readonly served = new Map<string, Served>();
   private readonly active = new Set<AbortController>();
+  private readonly perSession = new Map<string, number>();
   private readonly waiting = new Set<(error: Error) => void>();
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private closedWith: { reason: Error | undefined } | undefined;
@@ -333,15 +338,21 @@ export class AcpClientConnection {
       sent.then(
         (raw: unknown) => {
           done();
-          const parsed = parseTolerant(def.result, raw);
-          this.logWarnings(`answer to ${def.method}`, parsed.warnings);
-          if (parsed.ok) resolve(parsed.value as Result<D>);
-          else reject(new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} is invalid: ${parsed.error}`));
+          try {
+            const parsed = parseTolerant(def.result, raw);
+            this.logWarnings(`answer to ${def.method}`, parsed.warnings);
+            if (parsed.ok) resolve(parsed.value as Result<D>);
+            else reject(new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} is invalid: ${parsed.error}`));
+          } catch (error) {
+            // Whatever the answer holds, the request settles: it never stays pending.
+            reject(new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} could not be read: ${errorMessage(error)}`));
+          }
         },
         (error: unknown) => {
           done();
           if (error instanceof ResponseError) reject(new AcpError(error.code, error.message, error.data));
-          else reject(this.closedWith ? new ConnectionClosedError(this.closedWith.reason) : new ConnectionClosedError(asError(error)));
+          else if (this.closedWith || error instanceof ConnectionError) reject(new ConnectionClosedError(this.closedWith?.reason ?? asError(error)));
+          else reject(new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} could not be read: ${errorMessage(error)}`));
         },
       );
     });
@@ -349,11 +360,27 @@ export class AcpClientConnection {
 
   private async serve(method: string, raw: unknown, token: CancellationToken): Promise<unknown> {
     const served = this.served.get(method);
-    if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${method}`);
+    if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${preview(method, 200)}`);
     if (method === ClientMethods.requestPermission.method) raw = withLegacyToolCall(raw);
     const parsed = parseTolerant(served.def.params, raw);
     this.logWarnings(method, parsed.warnings);
     if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
+    const sessionId = sessionOf(parsed.value);
+    const inFlight = this.perSession.get(sessionId) ?? 0;
+    if (inFlight >= MAX_REQUESTS_PER_SESSION) {
+      throw new ResponseError(ErrorCodes.InternalError, `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`);
+    }
+    this.perSession.set(sessionId, inFlight + 1);
+    try {
+      return await this.run(method, served, parsed.value, token);
+    } finally {
+      const left = (this.perSession.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.perSession.set(sessionId, left);
+      else this.perSession.delete(sessionId);
+    }
+  }
+
+  private async run(method: string, served: Served, params: unknown, token: CancellationToken): Promise<unknown> {
     // A cancel that arrived before the request was dispatched (the same chunk, say) leaves a token that is already
     // cancelled and whose onCancellationRequested never fires: the handler would never be aborted.
     if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
@@ -366,10 +393,12 @@ export class AcpClientConnection {
     const subscription = token.onCancellationRequested(() => controller.abort(new AcpError(ErrorCodes.RequestCancelled, 'cancelled')));
     try {
       // Every ACP result is an object: a handler that resolves with nothing still answers {} (vscode-jsonrpc: null).
-      return (await Promise.race([served.impl(parsed.value, controller.signal), cancelled])) ?? {};
+      return (await Promise.race([served.impl(params, controller.signal), cancelled])) ?? {};
     } catch (error) {
       if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
       if (error instanceof AcpError) throw new ResponseError(error.code, error.message, error.data);
+      // Node refuses an argument the agent chose (a NUL in a path, an env value, a working folder): its params.
+      if (isInvalidArgument(error)) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${errorMessage(error)}`);
       this.log.warn(`${method} failed: ${errorMessage(error)}`);
       throw new ResponseError(ErrorCodes.InternalError, errorMessage(error));
     } finally {
@@ -419,6 +448,16 @@ function withLegacyToolCall(raw: unknown): unknown {
   if (typeof toolCall !== 'object' || toolCall === null || Array.isArray(toolCall)) return raw;
   const mapped = mapLegacyToolCall(toolCall as Record<string, unknown>);
   return mapped === toolCall ? raw : { ...raw, toolCall: mapped };
+}
+
+function sessionOf(params: unknown): string {
+  const id = (params as { sessionId?: unknown }).sessionId;
+  return typeof id === 'string' ? id : '';
+}
+
+function isInvalidArgument(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE';
 }
 
 function describeBlock(type: string): string {

@@ -8,7 +8,7 @@ import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } f
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
-import { NdjsonMessageReader, NdjsonMessageWriter, type LineTracer } from './transport';
+import { ndjsonTransport, type LineTracer } from './transport';
 
 export interface AgentCommand {
   readonly command: string;
@@ -61,9 +61,14 @@ export class AgentProcess {
       windowsHide: true,
     });
     const connectionLog = connectionOptions.log ?? this.log;
+    const { reader, writer } = ndjsonTransport(this.child.stdout, this.child.stdin, {
+      log: tagged(connectionLog, 'transport'),
+      coalesce: ['session/update'],
+      trace: options.trace,
+    });
     this.connection = new AcpClientConnection(
-      new NdjsonMessageReader(this.child.stdout, { log: tagged(connectionLog, 'transport'), coalesce: ['session/update'], trace: options.trace }),
-      new NdjsonMessageWriter(this.child.stdin, options.trace),
+      reader,
+      writer,
       handler,
       { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false },
     );

@@ -9,11 +9,16 @@ import {
   type Message,
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
+import { ErrorCodes } from './errors';
+import { exceedsDepth, MAX_DEPTH, rawMemberText } from './jsonLimits';
 import { silentLogger, type Logger } from './log';
+import { RequestIds } from './requestIds';
 import { preview } from './tolerance';
 
 /** The official SDK's cap on one message. */
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+/** The longest error message of the agent's that is passed on (into errors users read, and the log). */
+const MAX_ERROR_MESSAGE = 4096;
 
 /**
  * The method of a notification that stands for a run of consecutive notifications of one method.
@@ -39,6 +44,13 @@ export interface NdjsonReaderOptions {
   readonly coalesce?: readonly string[];
   /** Sees every line as it was received (the user's "trace messages" setting). */
   readonly trace?: LineTracer;
+  /**
+   * The ids in flight, shared with the writer (see `ndjsonTransport`): the agent's requests reach vscode-jsonrpc under
+   * ids of ours, and answers are checked against our requests. Without it, ids pass through as they are.
+   */
+  readonly ids?: RequestIds;
+  /** Answers a request that is refused before vscode-jsonrpc sees it. `rawId` is JSON text; null for no usable id. */
+  readonly reply?: (rawId: string | null, code: number, message: string) => void;
 }
 
 /** Called with each raw line read from or written to the agent; it decides itself whether to log. */
@@ -58,6 +70,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private discarding = false;
   private run: { method: string; items: unknown[] } | undefined;
   private readonly trace: LineTracer | undefined;
+  private readonly ids: RequestIds | undefined;
+  private readonly reply: NdjsonReaderOptions['reply'];
 
   constructor(
     private readonly readable: Readable,
@@ -68,6 +82,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.coalesce = new Set(options.coalesce ?? []);
     this.trace = options.trace;
+    this.ids = options.ids;
+    this.reply = options.reply;
   }
 
   listen(callback: DataCallback): Disposable {
@@ -144,52 +160,137 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       return;
     }
     const text = buf.toString('utf8', start, end);
-    this.trace?.('received', text);
-    let message: unknown;
     try {
-      message = JSON.parse(text);
-    } catch {
-      if (text.trim() !== '') this.log.warn(`skipped a line that is not JSON: ${preview(text)}`);
-      return;
+      this.trace?.('received', text);
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        if (text.trim() !== '') this.log.warn(`skipped a line that is not JSON: ${preview(text)}`);
+        return;
+      }
+      if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+        this.log.warn(`skipped a line that is not a JSON-RPC message: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`);
+        return;
+      }
+      this.deliver(message as Json, text);
+    } catch (error) {
+      // Nothing in one line may cost the others in the same read. Only the line's length is safe to say here.
+      this.log.error(`skipped a message of ${text.length} characters that could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
-      this.log.warn(`skipped a line that is not a JSON-RPC message: ${preview(message)}`);
-      return;
-    }
-    this.deliver(message as Json);
   }
 
-  private deliver(message: Json): void {
+  /**
+   * Sorts one parsed message. Only its top level is looked at until it is known to be within MAX_DEPTH: whatever is
+   * refused here is refused without walking it.
+   */
+  private deliver(message: Json, text: string): void {
     const method = message['method'];
-    if (typeof method === 'string' && message['id'] === undefined) {
-      if (this.coalesce.has(method)) {
-        if (this.run && this.run.method !== method) this.flushRun();
-        if (this.run) this.run.items.push(message['params']);
-        else this.run = { method, items: [message['params']] };
-        return;
-      }
-      if (method === JSONRPC_CANCEL) {
-        // Not ACP's name for it: ignored like any unknown notification. Passed on, vscode-jsonrpc would act on it,
-        // and throw out of this stream's 'data' handler when its id is missing.
-        this.log.debug(`ignored ${method}: ACP cancels with ${ACP_CANCEL}`);
-        return;
-      }
-      if (method === ACP_CANCEL) {
-        const params = message['params'] as Json | null | undefined;
-        const requestId = typeof params === 'object' ? params?.['requestId'] : undefined;
-        // vscode-jsonrpc throws on an id that is neither string nor number (null is a valid RequestId in the schema).
-        if (typeof requestId !== 'string' && typeof requestId !== 'number') {
-          this.log.warn(`skipped ${method} without a request id to cancel: ${preview(message)}`);
-          return;
-        }
-        message = { jsonrpc: '2.0', method: JSONRPC_CANCEL, params: { id: requestId } };
-      }
-    } else if (typeof method !== 'string' && message['id'] === undefined) {
+    const hasId = 'id' in message;
+    const tooDeep = exceedsDepth(text);
+    if (typeof method === 'string' && hasId) {
+      this.request(message, method, text, tooDeep);
+      return;
+    }
+    if (typeof method === 'string') {
+      this.notification(message, method, tooDeep);
+      return;
+    }
+    if (method !== undefined || !hasId) {
       this.log.warn(`skipped a message with neither method nor id: ${preview(message)}`);
+      return;
+    }
+    this.response(message, tooDeep);
+  }
+
+  private request(message: Json, method: string, text: string, tooDeep: boolean): void {
+    const id = message['id'];
+    if (id !== null && typeof id !== 'string' && typeof id !== 'number') {
+      this.refuse(null, ErrorCodes.InvalidRequest, `invalid request ${preview(method)}: the id must be a string, a number or null`);
+      return;
+    }
+    const raw = typeof id === 'number' && !Number.isSafeInteger(id) ? (rawMemberText(text, 'id') ?? JSON.stringify(id)) : JSON.stringify(id);
+    if (tooDeep) {
+      this.refuse(raw, ErrorCodes.InvalidRequest, `${preview(method)} is nested deeper than ${MAX_DEPTH} levels`);
+      return;
+    }
+    if (method.startsWith('$/')) {
+      this.refuse(raw, ErrorCodes.MethodNotFound, `method not found: ${preview(method)}`);
+      return;
+    }
+    if (this.ids) {
+      const local = this.ids.admit(id, raw);
+      if (local === undefined) {
+        this.refuse(raw, ErrorCodes.InternalError, `${preview(method)} was refused: ${this.ids.maxIncoming} requests are already waiting for an answer`);
+        return;
+      }
+      message = { ...message, id: local };
+    } else if (id === null) {
+      this.log.warn(`skipped ${preview(method)} with an id of null, which this reader cannot answer`);
       return;
     }
     this.flushRun();
     this.dispatch(message as unknown as Message);
+  }
+
+  private notification(message: Json, method: string, tooDeep: boolean): void {
+    if (tooDeep) {
+      this.log.warn(`skipped ${preview(method)}: nested deeper than ${MAX_DEPTH} levels`);
+      return;
+    }
+    if (method.startsWith('$/')) {
+      if (method !== ACP_CANCEL) {
+        // vscode-jsonrpc's own (`$/cancelRequest`, `$/progress`, ...) and ours (COALESCED_METHOD) are not the agent's
+        // to send: ignored like any unknown notification.
+        this.log.debug(`ignored ${preview(method)}`);
+        return;
+      }
+      const params = message['params'] as Json | null | undefined;
+      const requestId = typeof params === 'object' && params !== null ? params['requestId'] : undefined;
+      if (typeof requestId !== 'string' && typeof requestId !== 'number') {
+        this.log.warn(`skipped ${method} without a request id to cancel: ${preview(message)}`);
+        return;
+      }
+      const local = this.ids ? this.ids.forCancel(requestId) : requestId;
+      if (local === undefined) {
+        this.log.debug(`ignored ${method} for ${preview(requestId)}, which is not waiting for an answer`);
+        return;
+      }
+      message = { jsonrpc: '2.0', method: JSONRPC_CANCEL, params: { id: local } };
+    } else if (this.coalesce.has(method)) {
+      if (this.run && this.run.method !== method) this.flushRun();
+      if (this.run) this.run.items.push(message['params']);
+      else this.run = { method, items: [message['params']] };
+      return;
+    }
+    this.flushRun();
+    this.dispatch(message as unknown as Message);
+  }
+
+  private response(message: Json, tooDeep: boolean): void {
+    const id = message['id'];
+    if (this.ids ? !this.ids.takeAnswer(id) : typeof id !== 'string' && typeof id !== 'number') {
+      this.log.warn(`skipped an answer for ${preview(id)}, which no request of ours is waiting for`);
+      return;
+    }
+    const problem = tooDeep ? `it is nested deeper than ${MAX_DEPTH} levels` : malformedResponse(message);
+    if (problem) {
+      this.log.warn(`the agent's answer to request ${preview(id)} is malformed: ${problem}`);
+      message = { jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: `the agent's answer is malformed: ${problem}` } };
+    } else if (isObject(message['error'])) {
+      // The agent's words travel on into errors that users read: bounded.
+      const error = message['error'];
+      const text = error['message'] as string;
+      if (text.length > MAX_ERROR_MESSAGE) message = { ...message, error: { ...error, message: `${text.slice(0, MAX_ERROR_MESSAGE)}…` } };
+    }
+    this.flushRun();
+    this.dispatch(message as unknown as Message);
+  }
+
+  /** Answers a request with an error at once (when paired with a writer), and says so in the log. */
+  private refuse(rawId: string | null, code: number, message: string): void {
+    this.log.warn(`${rawId === null ? 'refused a request' : `refused request ${preview(rawId)}`}: ${message}`);
+    this.reply?.(rawId, code, message);
   }
 
   /** Hands a message on. Nothing thrown there may escape into the stream's 'data' handler. */
@@ -214,22 +315,63 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   }
 }
 
+export interface NdjsonWriterOptions {
+  readonly trace?: LineTracer;
+  /** The ids in flight, shared with the reader: answers go out under the agent's own ids. */
+  readonly ids?: RequestIds;
+}
+
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;
+  private readonly trace: LineTracer | undefined;
+  private readonly ids: RequestIds | undefined;
 
   constructor(
     private readonly writable: Writable,
-    private readonly trace?: LineTracer,
+    options: NdjsonWriterOptions = {},
   ) {
     super();
+    this.trace = options.trace;
+    this.ids = options.ids;
     writable.on('error', (error: Error) => this.fireError(error));
     writable.once('close', () => this.fireClose());
   }
 
   write(message: Message): Promise<void> {
-    const wire = toWire(message);
     // JSON.stringify escapes newlines inside strings, so one message is always one line.
-    const json = JSON.stringify(wire);
+    return this.send(this.serialize(message), message);
+  }
+
+  /** Answers a request with an error; `rawId` is the id's JSON text, or null. */
+  writeError(rawId: string | null, code: number, message: string): Promise<void> {
+    const json = `{"jsonrpc":"2.0","id":${rawId ?? 'null'},"error":${JSON.stringify({ code, message })}}`;
+    return this.send(json).catch(() => {});
+  }
+
+  private serialize(message: Message): string {
+    const m = message as unknown as Json;
+    const ids = this.ids;
+    if (!ids) return JSON.stringify(toWire(message));
+    if (m['method'] === undefined && 'id' in m) {
+      const raw = ids.answered(m['id']);
+      if (raw === undefined) return JSON.stringify(message);
+      const { id: _local, jsonrpc: _version, ...rest } = m;
+      let body: string;
+      try {
+        body = JSON.stringify(rest);
+      } catch (error) {
+        // Every request is answered: a result that cannot be written becomes an error.
+        const reason = error instanceof Error ? error.message : String(error);
+        body = JSON.stringify({ error: { code: ErrorCodes.InternalError, message: `the answer could not be written: ${reason}` } });
+      }
+      return `{"jsonrpc":"2.0","id":${raw}${body === '{}' ? '}' : `,${body.slice(1)}`}`;
+    }
+    const id = m['id'];
+    if (typeof m['method'] === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.sent(id);
+    return JSON.stringify(toWire(message));
+  }
+
+  private send(json: string, message?: Message): Promise<void> {
     this.trace?.('sent', json);
     const line = `${json}\n`;
     return new Promise<void>((resolve, reject) => {
@@ -256,6 +398,18 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 }
 
+/** A reader and a writer on one agent's stdio that share the ids in flight. */
+export function ndjsonTransport(
+  readable: Readable,
+  writable: Writable,
+  options: Omit<NdjsonReaderOptions, 'ids' | 'reply'> = {},
+): { reader: NdjsonMessageReader; writer: NdjsonMessageWriter; ids: RequestIds } {
+  const ids = new RequestIds();
+  const writer = new NdjsonMessageWriter(writable, { trace: options.trace, ids });
+  const reader = new NdjsonMessageReader(readable, { ...options, ids, reply: (rawId, code, message) => void writer.writeError(rawId, code, message) });
+  return { reader, writer, ids };
+}
+
 function toWire(message: Message): Message {
   const m = message as unknown as Json;
   if (m['method'] === JSONRPC_CANCEL) {
@@ -263,4 +417,20 @@ function toWire(message: Message): Message {
     return { jsonrpc: '2.0', method: ACP_CANCEL, params: { requestId: params?.['id'] } } as unknown as Message;
   }
   return message;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why an answer cannot be read as JSON-RPC, or undefined when it can. */
+function malformedResponse(message: Json): string | undefined {
+  if ('error' in message && message['error'] !== undefined && message['error'] !== null) {
+    const error = message['error'];
+    if (!isObject(error)) return 'its error is not an object';
+    if (typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) return 'its error has no integer code';
+    if (typeof error['message'] !== 'string') return 'its error has no message';
+    return undefined;
+  }
+  return 'result' in message ? undefined : 'it has neither a result nor an error';
 }

@@ -12,7 +12,7 @@ import type * as S from '../../src/acp/schema.gen';
 import { SessionModel } from '../../src/acp/session';
 import { silentLogger } from '../../src/acp/log';
 import type { TraceLevel } from '../../src/acp/trace';
-import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
+import { ndjsonTransport } from '../../src/acp/transport';
 import { messageTracer } from '../../src/log';
 import { updateLines } from './lib/updates';
 
@@ -66,9 +66,10 @@ async function ours(): Promise<number> {
   // Wired as the extension wires it: a tracer sees every line and, with acp.trace off (the default), logs nothing.
   // BENCH_TRACE=messages or verbose measures the cost of formatting the trace (written to a silent logger).
   const trace = messageTracer(silentLogger, 'bench', () => TRACE);
+  const { reader, writer } = ndjsonTransport(toClient, toAgent, { coalesce: ['session/update'], trace });
   const connection = new AcpClientConnection(
-    new NdjsonMessageReader(toClient, { coalesce: ['session/update'], trace }),
-    new NdjsonMessageWriter(toAgent, trace),
+    reader,
+    writer,
     {
       requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
       sessionUpdate: (n) => {

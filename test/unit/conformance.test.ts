@@ -17,7 +17,7 @@ import { AcpError, ErrorCodes } from '../../src/acp/errors';
 import { AgentMethods, AgentNotifications, CancelRequest, ClientMethods, ClientNotifications } from '../../src/acp/methods';
 import * as S from '../../src/acp/schema.gen';
 import { parseTolerant } from '../../src/acp/tolerance';
-import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
+import { ndjsonTransport } from '../../src/acp/transport';
 import { readSessionUpdate } from '../../src/acp/updates';
 import { loadTranscript, quirkKind, repoRoot, TRANSCRIPT_NAMES, type TranscriptLine } from './lib/transcripts';
 
@@ -575,9 +575,10 @@ async function runClientScenario(): Promise<FakeAgent> {
     createElicitation: async () => ({ action: 'accept', content: { branch: 'main', push: true } }),
     sessionUpdate: () => {},
   };
+  const { reader, writer } = ndjsonTransport(agent.toClient, agent.toAgent, { coalesce: ['session/update'] });
   const conn = new AcpClientConnection(
-    new NdjsonMessageReader(agent.toClient, { coalesce: ['session/update'] }),
-    new NdjsonMessageWriter(agent.toAgent),
+    reader,
+    writer,
     handler,
     { clientInfo: { name: 'acp-client-tests', title: 'ACP Client tests', version: '0.0.0' }, capabilities: { auth: { terminal: true }, _meta: { terminal_output: true } } },
   );

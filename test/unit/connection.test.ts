@@ -447,6 +447,8 @@ describe('AcpClientConnection', () => {
         assert.equal(state.signal?.aborted, true, 'the running handler was aborted');
         assert.ok(state.signal?.reason instanceof ConnectionClosedError);
         assert.equal(closed.length, 1);
+        // The agent still gets an answer to the request whose handler was aborted; after that, nothing more is sent.
+        assert.equal((await agent.response(0))['error']?.code, -32603);
         const sent = agent.lines.length;
         await assert.rejects(agent.connection.prompt({ sessionId: 's', prompt: [TEXT('again')] }), ConnectionClosedError);
         await agent.connection.cancel({ sessionId: 's' });

@@ -346,7 +346,7 @@ describe('tracing (acp.trace "messages")', () => {
 
     traced.length = 0;
     const stream = new PassThrough();
-    const writer = new NdjsonMessageWriter(stream, trace);
+    const writer = new NdjsonMessageWriter(stream, { trace });
     await writer.write({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: 7 } } as Message);
     assert.deepEqual(traced, ['sent {"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":7}}'], 'the wire form is traced');
   });

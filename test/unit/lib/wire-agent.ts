@@ -2,7 +2,7 @@
 // its own. The client end is the real AcpClientConnection over the real NDJSON reader and writer.
 import { PassThrough } from 'node:stream';
 import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from '../../../src/acp/connection';
-import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/acp/transport';
+import { ndjsonTransport } from '../../../src/acp/transport';
 import { RecordingLogger } from './recording-logger';
 import { waitFor } from '../../lib/wait';
 
@@ -31,9 +31,10 @@ export class WireAgent {
         this.inbox.push(JSON.parse(line) as Json);
       }
     });
+    const { reader, writer } = ndjsonTransport(this.toClient, this.fromClient, { log: this.log, coalesce: ['session/update'] });
     this.connection = new AcpClientConnection(
-      new NdjsonMessageReader(this.toClient, { log: this.log, coalesce: ['session/update'] }),
-      new NdjsonMessageWriter(this.fromClient),
+      reader,
+      writer,
       handler,
       { clientInfo: { name: 'acp-client-tests', version: '0.0.1' }, log: this.log, ...options },
     );

@@ -1,0 +1,75 @@
+// The ids of requests in flight on one connection, in both directions.
+//
+// An agent's request id is opaque: a string, a number, or null, and a number may hold more digits than a JavaScript
+// number keeps (2^60). vscode-jsonrpc keys its queues by `String(id)` (so `8` and `"8"` collide), cannot answer an id
+// of null, and rounds big numbers. So the reader hands vscode-jsonrpc a fresh number for every request the agent
+// makes, and the writer puts the agent's own id back, as the exact text the agent sent, into the answer.
+//
+// Our own requests are remembered until answered, so that the reader can tell an answer to one of them from an
+// answer to nothing, and turn a malformed answer into an error for the request that waits for it.
+
+/** How many of the agent's requests may wait for an answer at once; past it, a request is answered with an error. */
+export const MAX_INCOMING_IN_FLIGHT = 1024;
+
+interface Incoming {
+  /** The agent's id as JSON text, exactly as it will go back. */
+  readonly raw: string;
+  /** The key under which `$/cancel_request` finds it. */
+  readonly key: string;
+}
+
+export class RequestIds {
+  private next = 1;
+  private readonly incoming = new Map<number, Incoming>();
+  private readonly byKey = new Map<string, number>();
+  private readonly outgoing = new Set<string | number>();
+
+  constructor(readonly maxIncoming = MAX_INCOMING_IN_FLIGHT) {}
+
+  /**
+   * Takes in a request of the agent's: returns the id vscode-jsonrpc sees, or undefined when too many are in flight
+   * (the caller answers it at once). `raw` is the id's JSON text when it differs from `JSON.stringify(id)`.
+   */
+  admit(id: string | number | null, raw?: string): number | undefined {
+    if (this.incoming.size >= this.maxIncoming) return undefined;
+    const local = this.next++;
+    const key = keyOf(id);
+    this.incoming.set(local, { raw: raw ?? JSON.stringify(id), key });
+    this.byKey.set(key, local);
+    return local;
+  }
+
+  /** The local id of a request in flight that the agent now cancels, if it is still in flight. */
+  forCancel(requestId: string | number): number | undefined {
+    return this.byKey.get(keyOf(requestId));
+  }
+
+  /** The agent's id (JSON text) for the answer going out under `local`; forgets the request. */
+  answered(local: unknown): string | undefined {
+    if (typeof local !== 'number') return undefined;
+    const entry = this.incoming.get(local);
+    if (!entry) return undefined;
+    this.incoming.delete(local);
+    if (this.byKey.get(entry.key) === local) this.byKey.delete(entry.key);
+    return entry.raw;
+  }
+
+  /** One of our requests went out. */
+  sent(id: string | number): void {
+    this.outgoing.add(id);
+  }
+
+  /** An answer for `id` arrived: true when it answers one of our requests in flight (which is then no longer). */
+  takeAnswer(id: unknown): boolean {
+    if (typeof id !== 'string' && typeof id !== 'number') return false;
+    return this.outgoing.delete(id);
+  }
+
+  get inFlight(): { readonly incoming: number; readonly outgoing: number } {
+    return { incoming: this.incoming.size, outgoing: this.outgoing.size };
+  }
+}
+
+function keyOf(id: string | number | null): string {
+  return typeof id === 'string' ? `s:${id}` : `n:${String(id)}`;
+}
