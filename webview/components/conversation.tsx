@@ -1,13 +1,13 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AgentErrorView, ChipView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../src/chat/protocol';
-import { post } from './api';
-import { t } from './l10n';
-import { renderMarkdown } from './markdown';
-import { memo } from './memo';
+import type { AgentErrorView, ChipView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../../src/chat/protocol';
+import { post } from '../api';
+import { t } from '../l10n';
+import { renderMarkdown } from '../markdown';
+import { memo } from '../memo';
 import { Spinner } from './spinner';
-import { markdownBlocks, WINDOW } from './state';
+import { markdownBlocks, WINDOW } from '../state';
 
 
 /**

@@ -1,11 +1,11 @@
 // The composer: the message box with slash-command and @-file completions, attachment chips, the mode and config
 // pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { imageRefusal, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../src/chat/protocol';
-import { post } from './api';
+import { imageRefusal, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../../src/chat/protocol';
+import { post } from '../api';
 import { Chip } from './conversation';
-import { t } from './l10n';
-import { completionAt, type Completion } from './state';
+import { t } from '../l10n';
+import { completionAt, type Completion } from '../state';
 
 interface Option {
   readonly id: string;
