@@ -3,11 +3,12 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
 import { HostMessage } from '../src/chat/protocol';
-import { loadSaved, post, save } from './api';
+import { loadSaved, save } from './api';
 import { Announcer } from './components/announcer';
 import { Composer } from './components/composer';
 import { Conversation } from './components/conversation';
 import { Header, Plan } from './components/header';
+import { ready, sendPrompt } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
 import { initialState, promptHistory, reduce } from './state';
@@ -29,7 +30,7 @@ function App() {
       dispatch(parsed.data);
     };
     window.addEventListener('message', onMessage);
-    post({ type: 'ready' });
+    ready();
     return () => window.removeEventListener('message', onMessage);
   }, []);
 
@@ -37,7 +38,7 @@ function App() {
 
   const send = useCallback(() => {
     if (state.draft.trim() === '' && state.attachments.length === 0) return;
-    post({ type: 'send', text: state.draft, attachments: state.attachments.map((a) => a.id) });
+    sendPrompt(state.draft, state.attachments.map((a) => a.id));
     dispatch({ type: 'sent' });
   }, [state.draft, state.attachments]);
   const setDraft = useCallback((text: string) => dispatch({ type: 'draft', text }), []);

@@ -2,8 +2,8 @@
 // pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { imageRefusal, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../../src/chat/protocol';
-import { post } from '../api';
 import { Chip } from './conversation';
+import { attachImage, cancelTurn, mentionFile, removeAttachment, searchFiles, setConfig, setMode } from '../intents';
 import { t } from '../l10n';
 import { completionAt, type Completion } from '../state';
 
@@ -59,7 +59,7 @@ export function Composer(props: {
   useEffect(() => {
     if (fileQuery === undefined) return;
     const requestId = ++searchId.current;
-    post({ type: 'searchFiles', requestId, query: fileQuery });
+    searchFiles(requestId, fileQuery);
   }, [fileQuery]);
 
   const options = useMemo<Option[]>(() => {
@@ -82,7 +82,7 @@ export function Composer(props: {
       detail: f.folder,
       apply: () => {
         replace(completion.start, caret, `@${f.path} `);
-        post({ type: 'mention', path: f.path });
+        mentionFile(f.path);
       },
     }));
   }, [completion?.kind, completion?.query, session.commands, props.files, caret, draft]);
@@ -165,7 +165,7 @@ export function Composer(props: {
       reader.onload = () => {
         const url = String(reader.result);
         const data = url.slice(url.indexOf(',') + 1);
-        post({ type: 'attachImage', name: file.name || t('pasted image'), mimeType: file.type, data });
+        attachImage(file.name || t('pasted image'), file.type, data);
       };
       reader.readAsDataURL(file);
     }
@@ -191,7 +191,7 @@ export function Composer(props: {
       {attachments.length > 0 && (
         <div class="chips" role="list" aria-label={t('Attached to your message')}>
           {attachments.map((a) => (
-            <Chip key={a.id} kind={a.kind} label={a.label} onRemove={() => post({ type: 'removeAttachment', id: a.id })} />
+            <Chip key={a.id} kind={a.kind} label={a.label} onRemove={() => removeAttachment(a.id)} />
           ))}
         </div>
       )}
@@ -250,7 +250,7 @@ export function Composer(props: {
         ))}
         <span class="spacer" />
         {busy ? (
-          <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={() => post({ type: 'cancel' })}>
+          <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={cancelTurn}>
             <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('Stop')}
           </button>
         ) : (
@@ -271,7 +271,7 @@ function Picker({ picker, disabled }: { picker: PickerView; disabled: boolean })
           type="checkbox"
           checked={picker.current}
           disabled={disabled}
-          onChange={(e) => post({ type: 'setConfig', configId: picker.id, value: e.currentTarget.checked })}
+          onChange={(e) => setConfig(picker.id, e.currentTarget.checked)}
         />
         {picker.name}
       </label>
@@ -297,8 +297,8 @@ function Picker({ picker, disabled }: { picker: PickerView; disabled: boolean })
         const value = e.currentTarget.value;
         // The picker shows the agent's value until the agent confirms the change.
         e.currentTarget.value = picker.current;
-        if (picker.target === 'mode') post({ type: 'setMode', modeId: value });
-        else post({ type: 'setConfig', configId: picker.id, value });
+        if (picker.target === 'mode') setMode(value);
+        else setConfig(picker.id, value);
       }}
     >
       {groups.length > 1 || groups[0] !== undefined

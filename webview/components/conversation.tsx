@@ -2,7 +2,7 @@
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentErrorView, ChipView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../../src/chat/protocol';
-import { post } from '../api';
+import { answerPermission, copyCode, insertCode, openLink, openLocation, runErrorAction, showDiff, showTerminal } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
@@ -187,13 +187,14 @@ function onConversationClick(event: MouseEvent) {
   const link = target?.closest('a[href]');
   if (link) {
     event.preventDefault();
-    post({ type: 'openLink', href: link.getAttribute('href') ?? '' });
+    openLink(link.getAttribute('href') ?? '');
     return;
   }
   const button = target?.closest('button[data-code-action]');
   if (button) {
     const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
-    post({ type: button.getAttribute('data-code-action') === 'insert' ? 'insert' : 'copy', text: code });
+    if (button.getAttribute('data-code-action') === 'insert') insertCode(code);
+    else copyCode(code);
   }
 }
 
@@ -285,7 +286,6 @@ const KIND_ICONS: Record<string, string> = {
 const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
   const status = STATUS[entry.status];
   const statusText = status.text();
-  const card = { toolCallId: entry.toolCallId };
   return (
     <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', entry.title, statusText)}>
       <div class="tool-head">
@@ -299,7 +299,7 @@ const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView
       {entry.locations.length > 0 && (
         <div class="tool-links">
           {entry.locations.map((label, index) => (
-            <button key={`l${index}`} type="button" class="link" title={t('Open {0}', label)} onClick={() => post({ type: 'openLocation', ...card, index })}>
+            <button key={`l${index}`} type="button" class="link" title={t('Open {0}', label)} onClick={() => openLocation(entry.toolCallId, index)}>
               {label}
             </button>
           ))}
@@ -320,13 +320,13 @@ const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView
           <span class="diff-removed" aria-label={t('{0} lines removed', diff.removed)}>
             −{diff.removed}
           </span>
-          <button type="button" class="secondary" aria-label={t('Open Diff of {0}', diff.label)} onClick={() => post({ type: 'showDiff', ...card, index })}>
+          <button type="button" class="secondary" aria-label={t('Open Diff of {0}', diff.label)} onClick={() => showDiff(entry.toolCallId, index)}>
             {t('Open Diff')}
           </button>
         </div>
       ))}
       {entry.terminals.map((terminal) => (
-        <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => post({ type: 'showTerminal', ...card, terminalId: terminal.id })} />
+        <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => showTerminal(entry.toolCallId, terminal.id)} />
       ))}
       {entry.rawInput !== undefined && <Raw label={t('Input')} text={entry.rawInput} />}
       {entry.rawOutput !== undefined && <Raw label={t('Output')} text={entry.rawOutput} />}
@@ -385,13 +385,13 @@ function Permission({ permission, agent }: { permission: PermissionView; agent: 
             class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
             data-kind={o.kind}
             title={OPTION_HINTS[o.kind]?.()}
-            onClick={() => post({ type: 'permission', id: permission.id, optionId: o.optionId })}
+            onClick={() => answerPermission(permission.id, o.optionId)}
           >
             {o.name}
           </button>
         ))}
         {permission.hasDiff && (
-          <button type="button" class="secondary" onClick={() => post({ type: 'showDiff', toolCallId: permission.toolCallId, index: 0 })}>
+          <button type="button" class="secondary" onClick={() => showDiff(permission.toolCallId, 0)}>
             {t('Show Diff')}
           </button>
         )}
@@ -449,7 +449,7 @@ function AgentError({ error }: { error: AgentErrorView }) {
       {error.stderr.length > 0 && <pre aria-label={t("The agent's last stderr lines")}>{error.stderr.join('\n')}</pre>}
       <div class="actions">
         {error.actions.map((action, i) => (
-          <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => post({ type: 'errorAction', action })}>
+          <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => runErrorAction(action)}>
             {ERROR_ACTION_LABELS[action]()}
           </button>
         ))}
