@@ -1,18 +1,17 @@
 // The composer: the message box with slash-command and @-file completions, attachment chips, the mode and config
 // pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { imageRefusal, type AttachmentView, type CommandView, type FileMatch, type PickerView, type SessionView, type TurnView } from '../../src/chat/protocol';
-import { Chip } from './conversation';
-import { attachImage, cancelTurn, mentionFile, removeAttachment, searchFiles, setConfig, setMode } from '../intents';
+// The completions, the prompt history, image paste and drop, and the focus are hooks (webview/hooks/).
+import { useRef } from 'preact/hooks';
+import type { AttachmentView, FileMatch, SessionView, TurnView } from '../../src/chat/protocol';
+import { useCompletions } from '../hooks/useCompletions';
+import { useFocusRequest } from '../hooks/useFocusRequest';
+import { useImageDrop } from '../hooks/useImageDrop';
+import { usePromptHistory } from '../hooks/usePromptHistory';
+import { commandHint } from '../hooks/completions';
+import { cancelTurn, removeAttachment } from '../intents';
 import { t } from '../l10n';
-import { completionAt, type Completion } from '../state';
-
-interface Option {
-  readonly id: string;
-  readonly label: string;
-  readonly detail: string;
-  readonly apply: () => void;
-}
+import { Chip } from './chip';
+import { Picker } from './picker';
 
 export function Composer(props: {
   agent: string;
@@ -31,157 +30,24 @@ export function Composer(props: {
   const { draft, setDraft, send, turn, disabled, session, attachments } = props;
   const busy = turn.phase !== 'idle';
   const box = useRef<HTMLTextAreaElement>(null);
-  const [caret, setCaret] = useState(0);
-  const [active, setActive] = useState(0);
-  const [dismissed, setDismissed] = useState<string | undefined>();
-  const recall = useRef<{ index: number; saved: string } | undefined>(undefined);
-  const searchId = useRef(0);
-
-  useEffect(() => {
-    if (props.focusRequest === 0) return;
-    box.current?.focus();
-    // The panel is being revealed too; when the webview itself takes focus, the box should keep it.
-    const refocus = () => box.current?.focus();
-    window.addEventListener('focus', refocus, { once: true });
-    const stop = window.setTimeout(() => window.removeEventListener('focus', refocus), 1000);
-    return () => {
-      window.clearTimeout(stop);
-      window.removeEventListener('focus', refocus);
-    };
-  }, [props.focusRequest]);
-  // Once the chat has loaded (the box is disabled before), the composer has the focus.
-  useEffect(() => {
-    if (!disabled) box.current?.focus();
-  }, [disabled]);
-
-  const completion: Completion = dismissed === draft ? undefined : completionAt(draft, caret);
-  const fileQuery = completion?.kind === 'file' ? completion.query : undefined;
-  useEffect(() => {
-    if (fileQuery === undefined) return;
-    const requestId = ++searchId.current;
-    searchFiles(requestId, fileQuery);
-  }, [fileQuery]);
-
-  const options = useMemo<Option[]>(() => {
-    if (!completion) return [];
-    if (completion.kind === 'command') {
-      const q = completion.query.toLowerCase();
-      return session.commands
-        .filter((c) => c.name.toLowerCase().startsWith(q))
-        .map((c: CommandView) => ({
-          id: `cmd-${c.name}`,
-          label: `/${c.name}`,
-          detail: c.hint ? `${c.description} — ${c.hint}` : c.description,
-          apply: () => replace(0, caret, `/${c.name} `),
-        }));
-    }
-    const files = props.files && props.files.requestId === searchId.current ? props.files.files : [];
-    return files.map((f) => ({
-      id: `file-${f.path}`,
-      label: f.name,
-      detail: f.folder,
-      apply: () => {
-        replace(completion.start, caret, `@${f.path} `);
-        mentionFile(f.path);
-      },
-    }));
-  }, [completion?.kind, completion?.query, session.commands, props.files, caret, draft]);
+  useFocusRequest(box, props.focusRequest, disabled);
+  const { completion, options, current, setActive, setCaret, onKeyDown: completionKey } = useCompletions(draft, setDraft, session.commands, props.files, box);
   const open = options.length > 0;
-  const current = open ? options[Math.min(active, options.length - 1)] : undefined;
-  useEffect(() => setActive(0), [completion?.kind, completion?.query]);
-
-  function replace(from: number, to: number, text: string) {
-    const next = draft.slice(0, from) + text + draft.slice(to);
-    setDraft(next);
-    const at = from + text.length;
-    setCaret(at);
-    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
-  }
+  const recall = usePromptHistory(props.history, draft, setDraft);
+  const { onPaste, onDrop } = useImageDrop(props.agent, session.accepts, props.tell);
 
   // The hint of the command being typed ("/review what to focus on").
-  const typedCommand = /^\/(\S+) (.*)$/s.exec(draft);
-  const hint = typedCommand && typedCommand[2] === '' ? session.commands.find((c) => c.name === typedCommand[1])?.hint : undefined;
+  const hint = commandHint(draft, session.commands);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.isComposing) return;
-    if (open && current) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActive((i) => (Math.min(i, options.length - 1) + step + options.length) % options.length);
-        return;
-      }
-      if (event.key === 'Enter' || event.key === 'Tab') {
-        event.preventDefault();
-        current.apply();
-        return;
-      }
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        setDismissed(draft);
-        return;
-      }
-    }
-    const el = event.currentTarget as HTMLTextAreaElement;
-    if (event.key === 'ArrowUp' && el.selectionStart === 0 && el.selectionEnd === 0 && props.history.length > 0) {
-      // Up at the start of the box recalls earlier prompts; Down goes back towards the draft.
-      event.preventDefault();
-      const state = recall.current ?? { index: props.history.length, saved: draft };
-      const index = Math.max(0, state.index - 1);
-      recall.current = { ...state, index };
-      setDraft(props.history[index] ?? '');
-      return;
-    }
-    if (event.key === 'ArrowDown' && recall.current && el.selectionStart === el.value.length) {
-      event.preventDefault();
-      const index = recall.current.index + 1;
-      if (index >= props.history.length) {
-        setDraft(recall.current.saved);
-        recall.current = undefined;
-      } else {
-        recall.current = { ...recall.current, index };
-        setDraft(props.history[index] ?? '');
-      }
-      return;
-    }
+    if (completionKey(event) || recall.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey) {
       event.preventDefault();
       if (!busy) {
-        recall.current = undefined;
+        recall.reset();
         send();
       }
-    }
-  };
-
-  const attachFiles = (files: Iterable<File>) => {
-    for (const file of files) {
-      if (!file.type.startsWith('image/')) continue;
-      const refusal = imageRefusal(t, props.agent, session.accepts, file.type, file.size);
-      if (refusal) {
-        props.tell(refusal);
-        continue;
-      }
-      const reader = new FileReader();
-      reader.onload = () => {
-        const url = String(reader.result);
-        const data = url.slice(url.indexOf(',') + 1);
-        attachImage(file.name || t('pasted image'), file.type, data);
-      };
-      reader.readAsDataURL(file);
-    }
-  };
-  const onPaste = (event: ClipboardEvent) => {
-    const files = [...(event.clipboardData?.files ?? [])];
-    if (files.some((f) => f.type.startsWith('image/'))) {
-      event.preventDefault();
-      attachFiles(files);
-    }
-  };
-  const onDrop = (event: DragEvent) => {
-    const files = [...(event.dataTransfer?.files ?? [])];
-    if (files.length > 0) {
-      event.preventDefault();
-      attachFiles(files);
     }
   };
 
@@ -231,7 +97,7 @@ export function Composer(props: {
             const el = event.currentTarget;
             setDraft(el.value);
             setCaret(el.selectionStart);
-            recall.current = undefined;
+            recall.reset();
           }}
           onKeyUp={(event) => setCaret(event.currentTarget.selectionStart)}
           onClick={(event) => setCaret(event.currentTarget.selectionStart)}
@@ -250,7 +116,7 @@ export function Composer(props: {
         ))}
         <span class="spacer" />
         {busy ? (
-          <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={cancelTurn}>
+          <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={() => cancelTurn()}>
             <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('Stop')}
           </button>
         ) : (
@@ -260,54 +126,5 @@ export function Composer(props: {
         )}
       </div>
     </div>
-  );
-}
-
-function Picker({ picker, disabled }: { picker: PickerView; disabled: boolean }) {
-  if (picker.type === 'boolean') {
-    return (
-      <label class="picker toggle" title={picker.description}>
-        <input
-          type="checkbox"
-          checked={picker.current}
-          disabled={disabled}
-          onChange={(e) => setConfig(picker.id, e.currentTarget.checked)}
-        />
-        {picker.name}
-      </label>
-    );
-  }
-  const groups = [...new Set(picker.options.map((o) => o.group))];
-  const optionsOf = (group: string | undefined) =>
-    picker.options
-      .filter((o) => o.group === group)
-      .map((o) => (
-        <option key={o.value} value={o.value} title={o.description}>
-          {o.name}
-        </option>
-      ));
-  return (
-    <select
-      class="picker"
-      aria-label={picker.name}
-      title={picker.description ?? picker.name}
-      value={picker.current}
-      disabled={disabled}
-      onChange={(e) => {
-        const value = e.currentTarget.value;
-        // The picker shows the agent's value until the agent confirms the change.
-        e.currentTarget.value = picker.current;
-        if (picker.target === 'mode') setMode(value);
-        else setConfig(picker.id, value);
-      }}
-    >
-      {groups.length > 1 || groups[0] !== undefined
-        ? groups.map((g) => (
-            <optgroup key={g ?? ''} label={g ?? ''}>
-              {optionsOf(g)}
-            </optgroup>
-          ))
-        : optionsOf(undefined)}
-    </select>
   );
 }

@@ -1,11 +1,12 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AgentErrorView, ChipView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../../src/chat/protocol';
+import type { AgentErrorView, ErrorAction, EntryView, MessageView, NoticeView, PermissionView, TerminalView, ToolView, TurnView } from '../../src/chat/protocol';
 import { answerPermission, copyCode, insertCode, openLink, openLocation, runErrorAction, showDiff, showTerminal } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
+import { Chip } from './chip';
 import { Spinner } from './spinner';
 import { markdownBlocks, WINDOW } from '../state';
 
@@ -212,22 +213,6 @@ export function Markdown({ text }: { text: string }) {
         <MarkdownBlock key={i} text={block} />
       ))}
     </div>
-  );
-}
-
-const CHIP_ICONS: Record<ChipView['kind'], string> = { file: 'file', selection: 'selection', image: 'file-media', link: 'link', audio: 'unmute' };
-
-export function Chip({ kind, label, onRemove }: { kind: ChipView['kind']; label: string; onRemove?: () => void }) {
-  return (
-    <span class="chip" role="listitem">
-      <span class={`codicon codicon-${CHIP_ICONS[kind]}`} aria-hidden="true" />
-      <span class="chip-label">{label}</span>
-      {onRemove && (
-        <button type="button" class="icon-button" aria-label={t('Remove {0}', label)} title={t('Remove')} onClick={onRemove}>
-          <span class="codicon codicon-close" aria-hidden="true" />
-        </button>
-      )}
-    </span>
   );
 }
 
