@@ -1,12 +1,14 @@
 // The chat view. It renders what the host sends (validated on arrival) and posts the user's actions back. It holds
 // no protocol logic: the host turns the session into views, and the view keeps only what the user is writing.
 import { render } from 'preact';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
-import { HostMessage, type EntryView } from '../src/chat/protocol';
-import { loadSaved, post, save } from './api';
-import { Composer } from './composer';
-import { Conversation } from './conversation';
-import { Header, Plan } from './header';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import { HostMessage } from '../src/chat/protocol';
+import { loadSaved, save } from './api';
+import { Announcer } from './components/announcer';
+import { Composer } from './components/composer';
+import { Conversation } from './components/conversation';
+import { Header, Plan } from './components/header';
+import { ready, sendPrompt } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
 import { initialState, promptHistory, reduce } from './state';
@@ -28,7 +30,7 @@ function App() {
       dispatch(parsed.data);
     };
     window.addEventListener('message', onMessage);
-    post({ type: 'ready' });
+    ready();
     return () => window.removeEventListener('message', onMessage);
   }, []);
 
@@ -36,7 +38,7 @@ function App() {
 
   const send = useCallback(() => {
     if (state.draft.trim() === '' && state.attachments.length === 0) return;
-    post({ type: 'send', text: state.draft, attachments: state.attachments.map((a) => a.id) });
+    sendPrompt(state.draft, state.attachments.map((a) => a.id));
     dispatch({ type: 'sent' });
   }, [state.draft, state.attachments]);
   const setDraft = useCallback((text: string) => dispatch({ type: 'draft', text }), []);
@@ -86,58 +88,6 @@ function App() {
       />
     </main>
   );
-}
-
-/** How often streaming text is announced to screen readers. */
-const ANNOUNCE_MS = 2000;
-const ANNOUNCE_MAX = 600;
-
-/**
- * Reads the agent's streaming reply to screen readers politely: what arrived since the last announcement, at
- * most every two seconds, and the rest when the turn ends. The conversation itself is not live, so a stream
- * of small changes is never read out one by one.
- */
-function Announcer({ entries, running }: { entries: readonly EntryView[]; running: boolean }) {
-  const [spoken, setSpoken] = useState('');
-  const said = useRef<{ id: number; length: number }>({ id: -1, length: 0 });
-  const timer = useRef<number | undefined>(undefined);
-  const latest = useRef(entries);
-  latest.current = entries;
-
-  const announce = () => {
-    timer.current = undefined;
-    const last = [...latest.current].reverse().find((e) => e.kind === 'message' && e.role === 'agent');
-    if (!last || last.kind !== 'message') return;
-    const from = said.current.id === last.id ? said.current.length : 0;
-    const fresh = last.text.slice(from).trim();
-    said.current = { id: last.id, length: last.text.length };
-    if (fresh !== '') setSpoken(plain(fresh).slice(0, ANNOUNCE_MAX));
-  };
-
-  useEffect(() => {
-    if (!running) {
-      if (timer.current !== undefined) window.clearTimeout(timer.current);
-      announce();
-      return;
-    }
-    if (timer.current === undefined) timer.current = window.setTimeout(announce, ANNOUNCE_MS);
-  }, [entries, running]);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-
-  return (
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true">
-      {spoken}
-    </div>
-  );
-}
-
-/** Markdown read aloud: without the marks. */
-function plain(markdown: string): string {
-  return markdown
-    .replace(/```[^\n]*\n/g, '')
-    .replace(/[*_`#>]+/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\s+/g, ' ');
 }
 
 const root = document.getElementById('root');

@@ -159,15 +159,3 @@ export function compactNumber(n: number): string {
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 100_000 ? 1 : 0).replace(/\.0$/, '')}k`;
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
 }
-
-/** The completion the composer offers for what is before the caret: a slash command, a file mention, or none. */
-export type Completion = { readonly kind: 'command'; readonly query: string } | { readonly kind: 'file'; readonly query: string; readonly start: number } | undefined;
-
-export function completionAt(draft: string, caret: number): Completion {
-  const before = draft.slice(0, caret);
-  const command = /^\/([^\s/]*)$/.exec(before);
-  if (command) return { kind: 'command', query: command[1] ?? '' };
-  const mention = /(^|\s)@([^\s@]*)$/.exec(before);
-  if (mention) return { kind: 'file', query: mention[2] ?? '', start: before.length - (mention[2] ?? '').length - 1 };
-  return undefined;
-}

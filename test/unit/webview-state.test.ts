@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { EntryView, HostMessage } from '../../src/chat/protocol';
-import { compactNumber, completionAt, initialState, markdownBlocks, promptHistory, reduce, type ChatState } from '../../webview/state';
+import { compactNumber, initialState, markdownBlocks, promptHistory, reduce, type ChatState } from '../../webview/state';
 
 const message = (id: number, role: 'user' | 'agent', text: string): EntryView => ({ id, kind: 'message', role, text, chips: [] });
 
@@ -72,14 +72,6 @@ describe('chat view state', () => {
   it('recalls the user’s prompts, latest last, without repeats in a row', () => {
     const state = loaded([message(1, 'user', 'one'), message(2, 'agent', 'ok'), message(3, 'user', 'two'), message(4, 'user', 'two'), message(5, 'user', ' ')]);
     assert.deepEqual(promptHistory(state), ['one', 'two']);
-  });
-
-  it('offers commands after a leading slash and files after an @', () => {
-    assert.deepEqual(completionAt('/rev', 4), { kind: 'command', query: 'rev' });
-    assert.deepEqual(completionAt('/review x', 9), undefined, 'not once the command has its input');
-    assert.deepEqual(completionAt('look at @src/a', 14), { kind: 'file', query: 'src/a', start: 8 });
-    assert.deepEqual(completionAt('mail me@example.com', 19), undefined, 'an @ inside a word is not a mention');
-    assert.deepEqual(completionAt('@a and more', 2), { kind: 'file', query: 'a', start: 0 }, 'what is before the caret counts');
   });
 
   it('splits long markdown only at blank lines outside code fences, and never moves an earlier cut', () => {

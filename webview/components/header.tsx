@@ -1,7 +1,7 @@
 // Above the conversation: the session's title and the usage meter. Above the composer: the agent's plan.
-import type { PlanEntryView, UsageView } from '../src/chat/protocol';
-import { t } from './l10n';
-import { compactNumber } from './state';
+import type { PlanEntryView, UsageView } from '../../src/chat/protocol';
+import { t } from '../l10n';
+import { compactNumber } from '../state';
 
 export function Header({ title, agent, usage }: { title: string | undefined; agent: string; usage: UsageView | undefined }) {
   const share = usage && usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;

@@ -1,0 +1,130 @@
+// The composer: the message box with slash-command and @-file completions, attachment chips, the mode and config
+// pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
+// The completions, the prompt history, image paste and drop, and the focus are hooks (webview/hooks/).
+import { useRef } from 'preact/hooks';
+import type { AttachmentView, FileMatch, SessionView, TurnView } from '../../src/chat/protocol';
+import { useCompletions } from '../hooks/useCompletions';
+import { useFocusRequest } from '../hooks/useFocusRequest';
+import { useImageDrop } from '../hooks/useImageDrop';
+import { usePromptHistory } from '../hooks/usePromptHistory';
+import { commandHint } from '../hooks/completions';
+import { cancelTurn, removeAttachment } from '../intents';
+import { t } from '../l10n';
+import { Chip } from './chip';
+import { Picker } from './picker';
+
+export function Composer(props: {
+  agent: string;
+  draft: string;
+  setDraft: (text: string) => void;
+  send: () => void;
+  turn: TurnView;
+  disabled: boolean;
+  session: SessionView;
+  attachments: readonly AttachmentView[];
+  files: { readonly requestId: number; readonly files: readonly FileMatch[] } | undefined;
+  history: readonly string[];
+  focusRequest: number;
+  tell: (text: string) => void;
+}) {
+  const { draft, setDraft, send, turn, disabled, session, attachments } = props;
+  const busy = turn.phase !== 'idle';
+  const box = useRef<HTMLTextAreaElement>(null);
+  useFocusRequest(box, props.focusRequest, disabled);
+  const { completion, options, current, setActive, setCaret, onKeyDown: completionKey } = useCompletions(draft, setDraft, session.commands, props.files, box);
+  const open = options.length > 0;
+  const recall = usePromptHistory(props.history, draft, setDraft);
+  const { onPaste, onDrop } = useImageDrop(props.agent, session.accepts, props.tell);
+
+  // The hint of the command being typed ("/review what to focus on").
+  const hint = commandHint(draft, session.commands);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.isComposing) return;
+    if (completionKey(event) || recall.onKeyDown(event)) return;
+    if (event.key === 'Enter' && !event.shiftKey && !event.altKey) {
+      event.preventDefault();
+      if (!busy) {
+        recall.reset();
+        send();
+      }
+    }
+  };
+
+  const listId = 'completions';
+  return (
+    <div class="composer" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      {attachments.length > 0 && (
+        <div class="chips" role="list" aria-label={t('Attached to your message')}>
+          {attachments.map((a) => (
+            <Chip key={a.id} kind={a.kind} label={a.label} onRemove={() => removeAttachment(a.id)} />
+          ))}
+        </div>
+      )}
+      <div class="input">
+        {open && (
+          <ul class="completions" id={listId} role="listbox" aria-label={completion?.kind === 'command' ? t('Commands') : t('Files')}>
+            {options.map((o, i) => (
+              <li
+                key={o.id}
+                id={o.id}
+                role="option"
+                aria-selected={o === current}
+                class={o === current ? 'selected' : ''}
+                onMouseDown={(e) => {
+                  e.preventDefault(); // keep the focus in the box
+                  o.apply();
+                }}
+                onMouseEnter={() => setActive(i)}
+              >
+                <span class="completion-label">{o.label}</span>
+                <span class="completion-detail">{o.detail}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <textarea
+          ref={box}
+          aria-label={t('Message')}
+          aria-autocomplete="list"
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={current?.id}
+          placeholder={props.agent ? t('Message {0} — / for commands, @ for files', props.agent) : t('Message the agent — / for commands, @ for files')}
+          rows={3}
+          value={draft}
+          disabled={disabled}
+          onInput={(event) => {
+            const el = event.currentTarget;
+            setDraft(el.value);
+            setCaret(el.selectionStart);
+            recall.reset();
+          }}
+          onKeyUp={(event) => setCaret(event.currentTarget.selectionStart)}
+          onClick={(event) => setCaret(event.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        {hint && (
+          <p class="command-hint" aria-live="polite">
+            {hint}
+          </p>
+        )}
+      </div>
+      <div class="composer-bar">
+        {session.pickers.map((picker) => (
+          <Picker key={`${picker.target}:${picker.id}`} picker={picker} disabled={disabled} />
+        ))}
+        <span class="spacer" />
+        {busy ? (
+          <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={() => cancelTurn()}>
+            <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('Stop')}
+          </button>
+        ) : (
+          <button type="button" class="primary" disabled={disabled || (draft.trim() === '' && attachments.length === 0)} onClick={send}>
+            <span class="codicon codicon-send" aria-hidden="true" /> {t('Send')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

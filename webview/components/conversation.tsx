@@ -1,0 +1,130 @@
+// The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
+// text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { AgentErrorView, EntryView, NoticeView, PermissionView, TurnView } from '../../src/chat/protocol';
+import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
+import { copyCode, insertCode, openLink } from '../intents';
+import { t } from '../l10n';
+import { WINDOW } from '../state';
+import { Message } from './message';
+import { Permission } from './permission';
+import { Tool } from './tool';
+import { AgentError, TurnStatus } from './turnStatus';
+
+export function Conversation(props: {
+  agent: string;
+  loaded: boolean;
+  earlier: readonly EntryView[];
+  /** The line below the earlier entries (default: where the agent was restarted). */
+  divider?: string;
+  entries: readonly EntryView[];
+  permissions: readonly PermissionView[];
+  turn: TurnView;
+  notices: readonly NoticeView[];
+  agentError: AgentErrorView | null;
+}) {
+  const { agent, earlier, entries, permissions } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const lastTop = useRef(0);
+  const [shown, setShown] = useState(WINDOW);
+  const rows = useMemo<Row[]>(
+    () => [...earlier.map((entry) => ({ key: `e${entry.id}`, entry, earlier: true })), ...entries.map((entry) => ({ key: `n${entry.id}`, entry, earlier: false }))],
+    [earlier, entries],
+  );
+  const hidden = Math.max(0, rows.length - shown);
+  const visible = hidden > 0 ? rows.slice(hidden) : rows;
+  const byTool = useMemo(() => {
+    const map = new Map<string, PermissionView[]>();
+    for (const p of permissions) map.set(p.toolCallId, [...(map.get(p.toolCallId) ?? []), p]);
+    return map;
+  }, [permissions]);
+  const orphans = permissions.filter((p) => !entries.some((e) => e.kind === 'tool' && e.toolCallId === p.toolCallId));
+
+  const deferred = useDeferredRows(rows, visible, stick.current);
+
+  // Anchored at the bottom unless the user scrolled up; while anchored, the page keeps only the last WINDOW entries.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (el) lastTop.current = el.scrollTop;
+  });
+  useEffect(() => {
+    if (stick.current && shown > WINDOW && rows.length > 0) setShown(WINDOW);
+  }, [rows.length]);
+  const onScroll = () => {
+    const el = ref.current;
+    if (!el) return;
+    // Only the user scrolling up lets go of the bottom: content that grew since it was pinned does not.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 32) stick.current = true;
+    else if (el.scrollTop < lastTop.current) stick.current = false;
+    lastTop.current = el.scrollTop;
+  };
+  const showEarlier = () => {
+    const el = ref.current;
+    const fromBottom = el ? el.scrollHeight - el.scrollTop : 0;
+    stick.current = false;
+    setShown((n) => n + WINDOW);
+    // Keep what the user was reading in place as the earlier entries appear above it.
+    requestAnimationFrame(() => {
+      if (el) el.scrollTop = el.scrollHeight - fromBottom;
+    });
+  };
+
+  const empty = props.loaded && rows.length === 0;
+  // Below an earlier session's entries: where the agent was restarted.
+  const lastEarlier = earlier.length > 0 ? `e${earlier[earlier.length - 1]?.id ?? ''}` : undefined;
+  return (
+    <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label={t('Conversation')} aria-live="off">
+      {empty && <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and @ mentions a file.', agent)}</p>}
+      {hidden > 0 && (
+        <button type="button" class="show-earlier secondary" onClick={showEarlier}>
+          {t('Show earlier messages ({0})', hidden)}
+        </button>
+      )}
+      {visible.map((row) => (
+        <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
+          {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
+            <Message entry={row.entry} />
+          ) : (
+            <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
+          )}
+          {row.key === lastEarlier && (
+            <p class="divider" role="separator">
+              {props.divider ?? t('The agent was restarted here')}
+            </p>
+          )}
+        </div>
+      ))}
+      {orphans.map((p) => (
+        <Permission key={p.id} permission={p} agent={agent} />
+      ))}
+      {props.notices.map((n, i) => (
+        <p key={`notice${i}`} class={`agent-notice ${n.severity}`} role="note">
+          <span class={`codicon codicon-${n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'}`} aria-hidden="true" />
+          <strong>{n.title}</strong>
+          {n.description ? ` — ${n.description}` : ''}
+        </p>
+      ))}
+      <TurnStatus turn={props.turn} />
+      {props.agentError && <AgentError error={props.agentError} />}
+    </div>
+  );
+}
+
+/** Links and code buttons inside rendered markdown: the host opens, copies and inserts. */
+function onConversationClick(event: MouseEvent) {
+  const target = event.target instanceof Element ? event.target : null;
+  const link = target?.closest('a[href]');
+  if (link) {
+    event.preventDefault();
+    openLink(link.getAttribute('href') ?? '');
+    return;
+  }
+  const button = target?.closest('button[data-code-action]');
+  if (button) {
+    const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+    if (button.getAttribute('data-code-action') === 'insert') insertCode(code);
+    else copyCode(code);
+  }
+}

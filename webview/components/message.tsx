@@ -1,0 +1,57 @@
+// A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
+import { useMemo } from 'preact/hooks';
+import type { MessageView } from '../../src/chat/protocol';
+import { t } from '../l10n';
+import { renderMarkdown } from '../markdown';
+import { memo } from '../memo';
+import { markdownBlocks } from '../state';
+import { Chip } from './chip';
+
+/** One block of markdown; a block that did not change is not rendered again. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div class="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+export function Markdown({ text }: { text: string }) {
+  const blocks = markdownBlocks(text);
+  return (
+    <div class="markdown">
+      {blocks.map((block, i) => (
+        <MarkdownBlock key={i} text={block} />
+      ))}
+    </div>
+  );
+}
+
+export const Message = memo(function Message({ entry }: { entry: MessageView }) {
+  if (entry.text === '' && entry.chips.length === 0) return null;
+  if (entry.role === 'thought') {
+    const words = entry.text.trim().split(/\s+/).length;
+    return (
+      <details class="message thought">
+        <summary>
+          <span class="codicon codicon-lightbulb" aria-hidden="true" />
+          {t('Thought')} <span class="quiet">{words === 1 ? t('(1 word)') : t('({0} words)', words)}</span>
+        </summary>
+        <Markdown text={entry.text} />
+      </details>
+    );
+  }
+  const user = entry.role === 'user';
+  return (
+    <section class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')}>
+      <div class="role" aria-hidden="true">
+        {user ? t('You') : t('Agent')}
+      </div>
+      {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
+      {entry.chips.length > 0 && (
+        <div class="chips" role="list" aria-label={t('Attachments')}>
+          {entry.chips.map((chip, i) => (
+            <Chip key={i} kind={chip.kind} label={chip.label} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+});

@@ -1,0 +1,40 @@
+// A permission request: what the agent asks, its options as buttons, and the diff it would make.
+import type { PermissionView } from '../../src/chat/protocol';
+import { answerPermission, showDiff } from '../intents';
+import { t } from '../l10n';
+
+const OPTION_HINTS: Record<string, () => string> = {
+  allow_once: () => t('Allow this time'),
+  allow_always: () => t('Allow, and remember it for this kind of tool call'),
+  reject_once: () => t('Reject this time'),
+  reject_always: () => t('Reject, and remember it for this kind of tool call'),
+};
+
+export function Permission({ permission, agent }: { permission: PermissionView; agent: string }) {
+  return (
+    <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title)}>
+      <p>
+        <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, permission.kindLabel)} <strong>{permission.title}</strong>
+      </p>
+      <div class="actions">
+        {permission.options.map((o) => (
+          <button
+            key={o.optionId}
+            type="button"
+            class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
+            data-kind={o.kind}
+            title={OPTION_HINTS[o.kind]?.()}
+            onClick={() => answerPermission(permission.id, o.optionId)}
+          >
+            {o.name}
+          </button>
+        ))}
+        {permission.hasDiff && (
+          <button type="button" class="secondary" onClick={() => showDiff(permission.toolCallId, 0)}>
+            {t('Show Diff')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

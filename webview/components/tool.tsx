@@ -1,0 +1,110 @@
+// A tool card: the tool call's title and status, its locations, content, diffs and terminals, its raw input and
+// output, and the permission requests that wait on it.
+import type { PermissionView, TerminalView, ToolView } from '../../src/chat/protocol';
+import { openLocation, showDiff, showTerminal } from '../intents';
+import { t } from '../l10n';
+import { memo } from '../memo';
+import { Markdown } from './message';
+import { Permission } from './permission';
+import { Spinner } from './spinner';
+
+const STATUS: Record<ToolView['status'], { text: () => string; icon: string }> = {
+  pending: { text: () => t('pending'), icon: 'circle-large-outline' },
+  in_progress: { text: () => t('running'), icon: 'loading' }, // turned by <Spinner>
+  completed: { text: () => t('done'), icon: 'pass' },
+  failed: { text: () => t('failed'), icon: 'error' },
+  cancelled: { text: () => t('cancelled'), icon: 'circle-slash' },
+};
+
+const KIND_ICONS: Record<string, string> = {
+  read: 'file',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'settings-gear',
+};
+
+export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
+  const status = STATUS[entry.status];
+  const statusText = status.text();
+  return (
+    <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', entry.title, statusText)}>
+      <div class="tool-head">
+        <span class={`codicon codicon-${KIND_ICONS[entry.toolKind] ?? 'tools'} tool-kind`} aria-hidden="true" />
+        <span class="tool-title">{entry.title}</span>
+        <span class="tool-status">
+          {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
+          {statusText}
+        </span>
+      </div>
+      {entry.locations.length > 0 && (
+        <div class="tool-links">
+          {entry.locations.map((label, index) => (
+            <button key={`l${index}`} type="button" class="link" title={t('Open {0}', label)} onClick={() => openLocation(entry.toolCallId, index)}>
+              {label}
+            </button>
+          ))}
+        </div>
+      )}
+      {entry.content.map((text, i) => (
+        <Markdown key={`c${i}`} text={text} />
+      ))}
+      {entry.diffs.map((diff, index) => (
+        <div key={`d${index}`} class="tool-diff">
+          <span class="codicon codicon-diff" aria-hidden="true" />
+          <span class="diff-label">
+            {diff.created ? t('New file: {0}', diff.label) : t('Edit: {0}', diff.label)}
+          </span>
+          <span class="diff-added" aria-label={t('{0} lines added', diff.added)}>
+            +{diff.added}
+          </span>
+          <span class="diff-removed" aria-label={t('{0} lines removed', diff.removed)}>
+            −{diff.removed}
+          </span>
+          <button type="button" class="secondary" aria-label={t('Open Diff of {0}', diff.label)} onClick={() => showDiff(entry.toolCallId, index)}>
+            {t('Open Diff')}
+          </button>
+        </div>
+      ))}
+      {entry.terminals.map((terminal) => (
+        <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => showTerminal(entry.toolCallId, terminal.id)} />
+      ))}
+      {entry.rawInput !== undefined && <Raw label={t('Input')} text={entry.rawInput} />}
+      {entry.rawOutput !== undefined && <Raw label={t('Output')} text={entry.rawOutput} />}
+      {permissions?.map((p) => (
+        <Permission key={p.id} permission={p} agent={agent} />
+      ))}
+      {entry.autoAnswer && <p class="tool-note">{entry.autoAnswer}</p>}
+    </article>
+  );
+});
+
+function Raw({ label, text }: { label: string; text: string }) {
+  return (
+    <details class="raw">
+      <summary>{label}</summary>
+      <pre aria-label={label}>{text}</pre>
+    </details>
+  );
+}
+
+function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; title: string; onShow: () => void }) {
+  return (
+    <div class="terminal">
+      <pre aria-label={t('Output of {0}', title)}>
+        {terminal.truncated ? '…\n' : ''}
+        {terminal.output}
+      </pre>
+      <div class="terminal-foot">
+        <span>{terminal.exit ?? t('running…')}</span>
+        <button type="button" class="secondary" onClick={onShow}>
+          {t('Show in Terminal')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+// The composer's completion list: slash commands from the agent, and workspace files (asked of the host) after an
+// @. It follows the caret, takes Up, Down, Enter, Tab and Escape while it is open, and writes the choice into the
+// draft.
+import type { RefObject } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { CommandView, FileMatch } from '../../src/chat/protocol';
+import { mentionFile, searchFiles } from '../intents';
+import { commandDetail, completionAt, matchingCommands, replaceRange, stepOption, type Completion } from './completions';
+
+export interface Option {
+  readonly id: string;
+  readonly label: string;
+  readonly detail: string;
+  readonly apply: () => void;
+}
+
+export interface Completions {
+  readonly completion: Completion;
+  readonly options: readonly Option[];
+  /** The highlighted option while the list is open. */
+  readonly current: Option | undefined;
+  readonly setActive: (index: number) => void;
+  /** Where the caret is in the box, told on every input, key and click. */
+  readonly setCaret: (caret: number) => void;
+  /** Takes a key meant for the open list; true when it did (the composer then leaves the key alone). */
+  readonly onKeyDown: (event: KeyboardEvent) => boolean;
+}
+
+export function useCompletions(
+  draft: string,
+  setDraft: (text: string) => void,
+  commands: readonly CommandView[],
+  files: { readonly requestId: number; readonly files: readonly FileMatch[] } | undefined,
+  box: RefObject<HTMLTextAreaElement | null>,
+): Completions {
+  const [caret, setCaret] = useState(0);
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState<string | undefined>();
+  const searchId = useRef(0);
+
+  const completion: Completion = dismissed === draft ? undefined : completionAt(draft, caret);
+  const fileQuery = completion?.kind === 'file' ? completion.query : undefined;
+  useEffect(() => {
+    if (fileQuery === undefined) return;
+    const requestId = ++searchId.current;
+    searchFiles(requestId, fileQuery);
+  }, [fileQuery]);
+
+  const options = useMemo<Option[]>(() => {
+    if (!completion) return [];
+    if (completion.kind === 'command') {
+      return matchingCommands(commands, completion.query).map((c) => ({
+        id: `cmd-${c.name}`,
+        label: `/${c.name}`,
+        detail: commandDetail(c),
+        apply: () => replace(0, caret, `/${c.name} `),
+      }));
+    }
+    // Only the answer to the latest search: an older one may arrive after it.
+    const found = files && files.requestId === searchId.current ? files.files : [];
+    return found.map((f) => ({
+      id: `file-${f.path}`,
+      label: f.name,
+      detail: f.folder,
+      apply: () => {
+        replace(completion.start, caret, `@${f.path} `);
+        mentionFile(f.path);
+      },
+    }));
+  }, [completion?.kind, completion?.query, commands, files, caret, draft]);
+  const open = options.length > 0;
+  const current = open ? options[Math.min(active, options.length - 1)] : undefined;
+  useEffect(() => setActive(0), [completion?.kind, completion?.query]);
+
+  function replace(from: number, to: number, text: string) {
+    const next = replaceRange(draft, from, to, text);
+    setDraft(next.draft);
+    setCaret(next.caret);
+    requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
+  }
+
+  const onKeyDown = (event: KeyboardEvent): boolean => {
+    if (!open || !current) return false;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => stepOption(i, options.length, step));
+      return true;
+    }
+    if (event.key === 'Enter' || event.key === 'Tab') {
+      event.preventDefault();
+      current.apply();
+      return true;
+    }
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      setDismissed(draft);
+      return true;
+    }
+    return false;
+  };
+
+  return { completion, options, current, setActive, setCaret, onKeyDown };
+}

@@ -1,0 +1,22 @@
+// When the composer takes the focus: once the chat has loaded (the box is disabled before), and whenever the host
+// asks (an attachment came from the editor).
+import type { RefObject } from 'preact';
+import { useEffect } from 'preact/hooks';
+
+export function useFocusRequest(box: RefObject<HTMLTextAreaElement | null>, focusRequest: number, disabled: boolean): void {
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    box.current?.focus();
+    // The panel is being revealed too; when the webview itself takes focus, the box should keep it.
+    const refocus = () => box.current?.focus();
+    window.addEventListener('focus', refocus, { once: true });
+    const stop = window.setTimeout(() => window.removeEventListener('focus', refocus), 1000);
+    return () => {
+      window.clearTimeout(stop);
+      window.removeEventListener('focus', refocus);
+    };
+  }, [focusRequest]);
+  useEffect(() => {
+    if (!disabled) box.current?.focus();
+  }, [disabled]);
+}

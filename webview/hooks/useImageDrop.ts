@@ -1,0 +1,46 @@
+// Images pasted into or dropped on the composer are attached (sent to the host in base64), unless the agent does
+// not take them or they are too big: then the view says why, in its notice line.
+import { imageRefusal, type SessionView } from '../../src/chat/protocol';
+import { attachImage } from '../intents';
+import { t } from '../l10n';
+
+export interface ImageDrop {
+  readonly onPaste: (event: ClipboardEvent) => void;
+  readonly onDrop: (event: DragEvent) => void;
+}
+
+export function useImageDrop(agent: string, accepts: SessionView['accepts'], tell: (text: string) => void): ImageDrop {
+  const attachFiles = (files: Iterable<File>) => {
+    for (const file of files) {
+      if (!file.type.startsWith('image/')) continue;
+      const refusal = imageRefusal(t, agent, accepts, file.type, file.size);
+      if (refusal) {
+        tell(refusal);
+        continue;
+      }
+      const reader = new FileReader();
+      reader.onload = () => {
+        const url = String(reader.result);
+        const data = url.slice(url.indexOf(',') + 1);
+        attachImage(file.name || t('pasted image'), file.type, data);
+      };
+      reader.readAsDataURL(file);
+    }
+  };
+  const onPaste = (event: ClipboardEvent) => {
+    const files = [...(event.clipboardData?.files ?? [])];
+    // Text pastes as usual; only a paste with an image is taken.
+    if (files.some((f) => f.type.startsWith('image/'))) {
+      event.preventDefault();
+      attachFiles(files);
+    }
+  };
+  const onDrop = (event: DragEvent) => {
+    const files = [...(event.dataTransfer?.files ?? [])];
+    if (files.length > 0) {
+      event.preventDefault();
+      attachFiles(files);
+    }
+  };
+  return { onPaste, onDrop };
+}

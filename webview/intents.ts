@@ -1,0 +1,86 @@
+// What the user asks of the host, one named function per intent. Components call these instead of writing message
+// literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
+import type { ErrorAction } from '../src/chat/protocol';
+import { post } from './api';
+
+/** The view is listening: the host sends the whole state. */
+export function ready(): void {
+  post({ type: 'ready' });
+}
+
+/** Sends a prompt with the attachments (by id) the host holds for it. */
+export function sendPrompt(text: string, attachments: readonly string[]): void {
+  post({ type: 'send', text, attachments: [...attachments] });
+}
+
+/** Stops the running turn. */
+export function cancelTurn(): void {
+  post({ type: 'cancel' });
+}
+
+/** Answers a permission request with one of its options. */
+export function answerPermission(id: number, optionId: string): void {
+  post({ type: 'permission', id, optionId });
+}
+
+/** A button of the agent error: restart, sign in, manage trust, settings or the log. */
+export function runErrorAction(action: ErrorAction): void {
+  post({ type: 'errorAction', action });
+}
+
+/** Opens the `index`th diff of a tool card (a permission's diff is its card's first). */
+export function showDiff(toolCallId: string, index: number): void {
+  post({ type: 'showDiff', toolCallId, index });
+}
+
+export function openLocation(toolCallId: string, index: number): void {
+  post({ type: 'openLocation', toolCallId, index });
+}
+
+export function showTerminal(toolCallId: string, terminalId: string): void {
+  post({ type: 'showTerminal', toolCallId, terminalId });
+}
+
+/** A link in agent text; the host decides what it may open. */
+export function openLink(href: string): void {
+  post({ type: 'openLink', href });
+}
+
+/** The Copy button of a code block. */
+export function copyCode(text: string): void {
+  post({ type: 'copy', text });
+}
+
+/** The Insert button of a code block: into the active editor. */
+export function insertCode(text: string): void {
+  post({ type: 'insert', text });
+}
+
+/** Asks for workspace files matching an `@` query; the answer carries the same `requestId`. */
+export function searchFiles(requestId: number, query: string): void {
+  post({ type: 'searchFiles', requestId, query });
+}
+
+/** Attaches a workspace file found by `searchFiles` (its workspace-relative path). */
+export function mentionFile(path: string): void {
+  post({ type: 'mention', path });
+}
+
+/** Attaches a pasted or dropped image (`data` in base64). */
+export function attachImage(name: string, mimeType: string, data: string): void {
+  post({ type: 'attachImage', name, mimeType, data });
+}
+
+export function removeAttachment(id: string): void {
+  post({ type: 'removeAttachment', id });
+}
+
+/** Asks the agent for another mode; the picker shows the agent's answer. */
+export function setMode(modeId: string): void {
+  post({ type: 'setMode', modeId });
+}
+
+/** Asks the agent to change a session config option. */
+export function setConfig(configId: string, value: string | boolean): void {
+  post({ type: 'setConfig', configId, value });
+}
