@@ -66,10 +66,10 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const follow = new FollowAgent(log);
   const mirrors = new TerminalMirrors();
   const agents = new AgentManager(
-    (config) => {
+    (config, quirks) => {
       const files = new EditorFiles({
         agent: config.name,
-        readMissingAsEmpty: config.readMissingAsEmpty,
+        readMissingAsEmpty: () => quirks().readMissingAsEmpty,
         outsideWorkspace: readOutsideWorkspacePolicy,
         review: readReviewPolicy,
         prompts,
