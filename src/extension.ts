@@ -65,7 +65,12 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
 }
 
 export async function deactivate(): Promise<void> {
-  await loaded?.stopAgents();
+  const core = loaded;
+  const stopped = core?.stopAgents();
+  // VS Code disposes the subscriptions right after calling this and before awaiting it, so once this resumes the
+  // closing chats have asked for their last transcript writes; the flush waits for them while the agents stop.
+  await undefined;
+  await Promise.all([stopped, core?.flushTranscripts()]);
   loaded = undefined;
 }
 
