@@ -99,7 +99,7 @@ type Pending =
  * The transcripts of one workspace. Never blocks the extension host thread: everything on disk is asynchronous.
  * One writer runs at a time and takes what is pending, the latest request per file, so writes never interleave, a
  * later save replaces an earlier one that has not started, and what waits is at most one transcript per session.
- * Reads see pending saves. `flush()` resolves when everything asked so far is on disk.
+ * Reads and lists see what was asked before them. `flush()` resolves when everything asked so far is on disk.
  */
 export class TranscriptStore {
   /** The index once read; only the writer changes it after that. */
@@ -117,8 +117,11 @@ export class TranscriptStore {
     readonly limits: TranscriptLimits = TRANSCRIPT_LIMITS,
   ) {}
 
-  /** Every kept session, the most recently updated first. */
+  /** Every kept session, the most recently updated first, with the saves and removals asked for so far. */
   async list(): Promise<readonly TranscriptSummary[]> {
+    // The writer takes every request made before it ends: one wait covers what was asked before this call, and
+    // a chat that keeps streaming cannot keep a list waiting.
+    if (this.writing) await this.writing;
     return [...(await this.loadIndex())];
   }
 
@@ -167,24 +170,33 @@ export class TranscriptStore {
   private enqueue(name: string, request: Pending): Promise<void> {
     this.pending.delete(name); // the latest request goes last, after what was asked before it
     this.pending.set(name, request);
-    this.writing ??= this.write().finally(() => (this.writing = undefined));
+    this.writing ??= this.write();
     return this.writing;
   }
 
-  /** The one writer: runs until nothing is pending. Never rejects; failures are logged. */
+  /**
+   * The one writer: runs until nothing is pending. Never rejects; failures are logged. It lets go of `writing` in
+   * the same tick as it finds nothing pending, so a request is never left to a writer that has finished.
+   */
   private async write(): Promise<void> {
-    let sessions = await this.loadIndex();
-    while (this.pending.size > 0) {
-      for (const [name, request] of [...this.pending]) {
-        sessions = await this.apply(name, request, sessions);
-        // A newer request for the same file stays for the next round.
-        if (this.pending.get(name) === request) this.pending.delete(name);
+    try {
+      let sessions = await this.loadIndex();
+      while (this.pending.size > 0) {
+        for (const [name, request] of [...this.pending]) {
+          sessions = await this.apply(name, request, sessions);
+          // A newer request for the same file stays for the next round.
+          if (this.pending.get(name) === request) this.pending.delete(name);
+        }
+        sessions.sort(newestFirst);
+        for (const old of sessions.splice(this.limits.sessions)) await this.removeFile(fileName(old.agent, old.sessionId));
+        this.index = Promise.resolve(sessions);
+        await this.writeIndex(sessions);
       }
-      sessions.sort(newestFirst);
-      for (const old of sessions.splice(this.limits.sessions)) await this.removeFile(fileName(old.agent, old.sessionId));
-      this.index = Promise.resolve(sessions);
-      await this.writeIndex(sessions);
+    } catch (error) {
+      this.log.error(`the transcripts were not all written: ${errorMessage(error)}`);
+      this.pending.clear();
     }
+    this.writing = undefined;
   }
 
   /** Carries out one request on disk; returns the index after it. */

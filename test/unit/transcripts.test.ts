@@ -201,6 +201,15 @@ describe('transcripts', () => {
       assert.equal(await new TranscriptStore(dir, log).read('Agent', 'a'), undefined);
     });
 
+    it('lists what was saved and removed before the list was asked for, whether or not it is on disk yet', async () => {
+      const store = new TranscriptStore(dir, log);
+      void store.save(transcript('a', '2026-01-01T00:00:00.000Z'));
+      void store.save(transcript('b', '2026-01-02T00:00:00.000Z'), 'a'); // b carries a on
+      assert.deepEqual((await store.list()).map((s) => s.sessionId), ['b']);
+      void store.remove('Agent', 'b');
+      assert.deepEqual(await store.list(), []);
+    });
+
     it('says when a transcript cannot be written, and the save still settles', async () => {
       writeFileSync(join(dir, 'blocked'), 'a file where the folder should be');
       const store = new TranscriptStore(join(dir, 'blocked'), log);
