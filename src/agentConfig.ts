@@ -8,8 +8,11 @@ export interface AgentConfig extends AgentCommand {
   readonly name: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** Answer reads of missing files with empty content (Gemini CLI creates files by reading them first). */
-  readonly readMissingAsEmpty: boolean;
+  /**
+   * Answer reads of missing files with empty content: an override of the agent's quirk (src/acp/quirks.ts), which
+   * otherwise follows what the agent says it is in `initialize`. Absent unless the entry sets it.
+   */
+  readonly readMissingAsEmpty?: boolean;
   /** A built-in preset rather than an entry of `acp.agents`. */
   readonly preset?: true;
 }
@@ -19,10 +22,10 @@ export interface AgentConfig extends AgentCommand {
  * copying a preset into the settings and editing it changes what runs.
  */
 export const PRESETS: readonly AgentConfig[] = [
-  { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, readMissingAsEmpty: true, preset: true },
-  { name: 'Claude Code', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {}, readMissingAsEmpty: false, preset: true },
-  { name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {}, readMissingAsEmpty: false, preset: true },
-  { name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp'], env: {}, readMissingAsEmpty: false, preset: true },
+  { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, preset: true },
+  { name: 'Claude Code', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {}, preset: true },
+  { name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {}, preset: true },
+  { name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp'], env: {}, preset: true },
 ];
 
 /** The configured agents, then the presets that no configured agent replaces. */
@@ -33,7 +36,11 @@ export function withPresets(configured: readonly AgentConfig[], presets: readonl
 
 /** A preset as an `acp.agents` entry, to copy into the user's settings for editing. */
 export function presetEntry(preset: AgentConfig): Record<string, unknown> {
-  return { command: preset.command, args: [...preset.args], ...(preset.readMissingAsEmpty ? { readMissingAsEmpty: true } : {}) };
+  return {
+    command: preset.command,
+    args: [...preset.args],
+    ...(preset.readMissingAsEmpty !== undefined ? { readMissingAsEmpty: preset.readMissingAsEmpty } : {}),
+  };
 }
 
 const ARGS = 'its "args" must be a list of strings';
@@ -58,7 +65,7 @@ export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: 
       return `The agent "${name}" in "acp.agents" was skipped: ${why}.`;
     }
     const { command, args, env, readMissingAsEmpty } = parsed.data;
-    agents.push({ name, command, args: args ?? [], env: env ?? {}, readMissingAsEmpty: readMissingAsEmpty ?? false });
+    agents.push({ name, command, args: args ?? [], env: env ?? {}, ...(readMissingAsEmpty !== undefined ? { readMissingAsEmpty } : {}) });
     return undefined;
   });
   return { agents, problems };

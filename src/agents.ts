@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { AgentClient, AgentStartFailure, type HostServices } from './acp/client';
 import { AgentExitError, errorMessage } from './acp/errors';
 import { tagged, type Logger } from './acp/log';
+import { activeQuirks, agentQuirks, type AgentQuirks } from './acp/quirks';
 import type * as S from './acp/schema.gen';
 import type { LineTracer } from './acp/transport';
 import type { AgentConfig } from './config';
@@ -39,8 +40,12 @@ export class AgentManager implements vscode.Disposable {
   readonly onDidChangeStatus = this.statusEmitter.event;
 
   constructor(
-    /** What the host serves this agent (one instance per start, so per-agent state stays with its process). */
-    private readonly services: (config: AgentConfig) => HostServices,
+    /**
+     * What the host serves this agent (one instance per start, so per-agent state stays with its process). `quirks`
+     * are the agent's, from what it said in `initialize` and the overrides in its entry; asked at each use, since
+     * the services exist before the agent has answered.
+     */
+    private readonly services: (config: AgentConfig, quirks: () => AgentQuirks) => HostServices,
     private readonly clientInfo: S.Implementation,
     private readonly log: Logger,
     private readonly tracer: (agentName: string) => LineTracer,
@@ -65,7 +70,9 @@ export class AgentManager implements vscode.Disposable {
     // Never the env: its values are often keys and tokens.
     log.info(`starting: ${[config.command, ...config.args].join(' ')}${envNames(config)}`);
     this.setStatus(config.name, { phase: 'starting' });
-    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config), {
+    let started: AgentClient | undefined;
+    const quirks = () => agentQuirks(started?.initialized.agentInfo, { readMissingAsEmpty: config.readMissingAsEmpty });
+    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config, quirks), {
       clientInfo: this.clientInfo,
       log,
       trace: this.tracer(config.name),
@@ -76,8 +83,13 @@ export class AgentManager implements vscode.Disposable {
     this.record(config, client);
     client.then(
       (c) => {
+        started = c;
         const info = c.initialized.agentInfo;
-        log.info(`ready: ${info ? `${info.title ?? info.name} ${info.version}` : 'no agentInfo'}, protocol ${c.initialized.protocolVersion}`);
+        const on = activeQuirks(quirks());
+        log.info(
+          `ready: ${info ? `${info.title ?? info.name} ${info.version}` : 'no agentInfo'}, protocol ${c.initialized.protocolVersion}` +
+            (on.length > 0 ? `, quirks: ${on.join(', ')}` : ''),
+        );
         if (this.running.get(config.name) === entry) this.setStatus(config.name, { phase: 'running', client: c });
         this.subscriptions.set(c, [
           c.onDidExit((end) => {

@@ -230,6 +230,8 @@ export class Chats implements vscode.Disposable {
       panel.fail(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace'), []);
       return;
     }
+    // Read while the agent starts, so that the panel's turn to show it does not wait for the disk.
+    const kept = why !== 'restart' && previous ? this.storedTranscript(name, previous.sessionId) : Promise.resolve(undefined);
     try {
       const log = this.deps.log;
       const { session, note, replayed } = await this.withSignIn(
@@ -267,7 +269,7 @@ export class Chats implements vscode.Disposable {
       // A replayed session shows the whole conversation again; otherwise the earlier messages stay above it (after a
       // reload, from the transcript kept on this computer).
       panel.restoreLater = undefined;
-      const stored = !replayed && why !== 'restart' && previous ? this.storedTranscript(name, previous.sessionId) : undefined;
+      const stored = replayed ? undefined : await kept;
       const carried = stored ? this.showTranscript(panel, stored) : undefined;
       this.attach(panel, session, !replayed, carried);
       panel.tell(withNotes(note, session));
@@ -378,7 +380,7 @@ export class Chats implements vscode.Disposable {
           return { session: await client.newSession(cwd, options), how: how && ('failed' as const) };
         });
         const replayed = how === 'load';
-        const stored = replayed ? undefined : this.storedTranscript(agentName, target.sessionId);
+        const stored = replayed ? undefined : await this.storedTranscript(agentName, target.sessionId);
         let note: string;
         if (how === 'load') note = '';
         else if (how === 'resume') {
@@ -404,8 +406,8 @@ export class Chats implements vscode.Disposable {
   }
 
   /** The transcript kept on this computer for an agent's session, if it has anything to show. */
-  private storedTranscript(agentName: string, sessionId: string): Transcript | undefined {
-    const stored = this.transcripts.read(agentName, sessionId);
+  private async storedTranscript(agentName: string, sessionId: string): Promise<Transcript | undefined> {
+    const stored = await this.transcripts.read(agentName, sessionId);
     return stored && stored.entries.length > 0 ? stored : undefined;
   }
 

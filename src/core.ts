@@ -31,6 +31,8 @@ export interface Core {
   previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
   /** Stops every agent and waits for their processes to end. */
   stopAgents(): Promise<void>;
+  /** Resolves when every transcript write asked for so far (the closing chats' last ones too) is on disk. */
+  flushTranscripts(): Promise<void>;
 }
 
 /** What the entry point made before the core was loaded, for the core to take over. */
@@ -66,10 +68,10 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const follow = new FollowAgent(log);
   const mirrors = new TerminalMirrors();
   const agents = new AgentManager(
-    (config) => {
+    (config, quirks) => {
       const files = new EditorFiles({
         agent: config.name,
-        readMissingAsEmpty: config.readMissingAsEmpty,
+        readMissingAsEmpty: () => quirks().readMissingAsEmpty,
         outsideWorkspace: readOutsideWorkspacePolicy,
         review: readReviewPolicy,
         prompts,
@@ -117,6 +119,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     chats,
     previousSessions: (agentName) => sessions.previous.list(agentName),
     stopAgents: () => agents.stopAll(),
+    flushTranscripts: () => transcripts.flush(),
   };
 }
 

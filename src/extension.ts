@@ -1,7 +1,8 @@
 // The entry point, kept small so that activation costs a few milliseconds: it registers what VS Code needs at once
 // (every contributed command, the chat restore hook, the Sessions view and the agent status bar item) and loads the
 // rest (core.ts: the protocol core, the agents, the chats) on first use. A command run before that loads the core,
-// which registers the real command in place of the stand-in, and is then run again.
+// which registers the real command in place of the stand-in, and is then run again. A core that fails to load is
+// reported (the log, a notification with Show Log, the Sessions view's message), and the stand-ins stay to say so.
 import * as vscode from 'vscode';
 import { AgentStatusItem } from './agentStatus';
 import type { ChatPanel } from './chat/panel';
@@ -28,31 +29,84 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   const sessionsTree = vscode.window.createTreeView<unknown>(SESSIONS_VIEW_ID, { treeDataProvider: sessions });
   context.subscriptions.push(channel, status, sessions, sessionsTree);
 
+  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
   const standIns: vscode.Disposable[] = [];
+  /** Why the core could not load: said again by every stand-in that runs, since the commands stay stand-ins. */
+  let failure: string | undefined;
+  const reportFailure = () => {
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showErrorMessage(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''), showLog).then((pick) => {
+      if (pick === showLog) channel.show(true);
+    });
+  };
+  const registerStandIns = () => {
+    for (const { command } of contributed) {
+      try {
+        standIns.push(
+          vscode.commands.registerCommand(command, async (...args: unknown[]) => {
+            const known = failure !== undefined;
+            try {
+              await core();
+            } catch {
+              // "Show Log" still shows the log; the others say the failure again (a new one was just said).
+              if (command === 'acp.showLog') channel.show(true);
+              else if (known) reportFailure();
+              return undefined;
+            }
+            return vscode.commands.executeCommand(command, ...args);
+          }),
+        );
+      } catch (error) {
+        // A core that failed part way may have registered this command already: it stays the core's.
+        channel.warn(`[extension] no stand-in for ${command}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
+
   let loading: Promise<Core> | undefined;
   const core = (): Promise<Core> =>
     (loading ??= Promise.resolve().then(() => {
       // dist/core.js, a bundle of its own (see esbuild.mjs). The stand-ins go and the core's commands come in the
-      // same tick, so a command is never missing.
-      const { startCore } = require('./core') as typeof import('./core');
-      for (const standIn of standIns.splice(0)) standIn.dispose();
-      loaded = startCore(context, { channel, status, sessionsTree, provideSessions: (provider) => sessions.provide(provider) });
-      return loaded;
+      // same tick, so a command is never missing. If loading or starting the core throws, the stand-ins come back
+      // (and say why when run), the reason goes to the log, and a notification offers the log. The failure is
+      // kept: the next use reports it again rather than starting a second, half-registered core.
+      try {
+        const { startCore } = require('./core') as typeof import('./core');
+        for (const standIn of standIns.splice(0)) standIn.dispose();
+        let started: Core | undefined;
+        try {
+          started = startCore(context, { channel, status, sessionsTree, provideSessions: (provider) => sessions.provide(provider) });
+        } finally {
+          if (!started) registerStandIns();
+        }
+        loaded = started;
+        return started;
+      } catch (error) {
+        // The first line: a missing module's message goes on with its require stack, which the log keeps.
+        failure = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+        channel.error(`[extension] could not load the core (dist/core.js): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        sessionsTree.message = vscode.l10n.t('ACP Client could not start: {0}', failure);
+        reportFailure();
+        throw error;
+      }
     }));
 
-  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
-  for (const { command } of contributed) {
-    standIns.push(
-      vscode.commands.registerCommand(command, async (...args: unknown[]) => {
-        await core();
-        return vscode.commands.executeCommand(command, ...args);
-      }),
-    );
-  }
+  registerStandIns();
   context.subscriptions.push(
     { dispose: () => standIns.forEach((d) => d.dispose()) },
     // Chats come back after a window reload; the view's state names the agent and the session.
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => (await core()).chats.restore(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        let loadedCore: Core;
+        try {
+          loadedCore = await core();
+        } catch {
+          panel.webview.html = `<!DOCTYPE html><p>${escapeHtml(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''))}</p>`;
+          return;
+        }
+        return loadedCore.chats.restore(panel, state);
+      },
+    }),
   );
 
   return {
@@ -65,7 +119,12 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
 }
 
 export async function deactivate(): Promise<void> {
-  await loaded?.stopAgents();
+  const core = loaded;
+  const stopped = core?.stopAgents();
+  // VS Code disposes the subscriptions right after calling this and before awaiting it, so once this resumes the
+  // closing chats have asked for their last transcript writes; the flush waits for them while the agents stop.
+  await undefined;
+  await Promise.all([stopped, core?.flushTranscripts()]);
   loaded = undefined;
 }
 
@@ -85,7 +144,13 @@ class DeferredTree implements vscode.TreeDataProvider<unknown>, vscode.Disposabl
   }
 
   async getChildren(node?: unknown): Promise<unknown[]> {
-    if (!this.provider) await this.load();
+    if (!this.provider) {
+      try {
+        await this.load();
+      } catch {
+        return []; // the view's message says why
+      }
+    }
     return (await this.provider?.getChildren(node)) ?? [];
   }
 
@@ -98,4 +163,8 @@ class DeferredTree implements vscode.TreeDataProvider<unknown>, vscode.Disposabl
     this.subscription?.dispose();
     this.changeEmitter.dispose();
   }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

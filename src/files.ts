@@ -31,8 +31,8 @@ export type ReviewPolicy = 'ask' | 'off';
 export interface EditorFilesOptions {
   /** The agent's display name, for prompts and errors. */
   readonly agent: string;
-  /** Answer a read of a missing file with empty content instead of -32002 (Gemini creates files that way). */
-  readonly readMissingAsEmpty?: boolean;
+  /** Answer a read of a missing file with empty content instead of -32002: the agent's quirk (src/acp/quirks.ts). */
+  readonly readMissingAsEmpty?: () => boolean;
   readonly outsideWorkspace: () => OutsideWorkspacePolicy;
   /** `acp.edits.review`: whether a write waits for the user's Accept. */
   readonly review: () => ReviewPolicy;
@@ -60,7 +60,7 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     try {
       text = await readDisk(uri);
     } catch (error) {
-      if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound && this.options.readMissingAsEmpty) return '';
+      if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound && this.options.readMissingAsEmpty?.()) return '';
       throw error;
     }
     if (text !== undefined) return text;

@@ -108,9 +108,9 @@ export class PreviousSessions {
         client = await this.agents.connect(agent, roots[0] ?? '');
       } catch (error) {
         this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
-        return { items: this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+        return { items: await this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
       }
-      if (!client.lists) return { items: this.local(agent.name), client };
+      if (!client.lists) return { items: await this.local(agent.name), client };
       try {
         return { items: await this.listed(agent, client, roots), client };
       } catch (error) {
@@ -119,14 +119,14 @@ export class PreviousSessions {
           continue;
         }
         this.log.warn(`[history] ${agent.name} could not list its sessions: ${errorMessage(error)}`);
-        return { items: this.local(agent.name), client, problem: vscode.l10n.t('{0} could not list its sessions ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+        return { items: await this.local(agent.name), client, problem: vscode.l10n.t('{0} could not list its sessions ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
       }
     }
   }
 
   /** Every page of the agent's sessions in each workspace folder, titled from the local history where the agent has no title. */
   private async listed(agent: AgentConfig, client: AgentClient, roots: readonly string[]): Promise<PreviousSessionItem[]> {
-    const kept = new Map(this.store.list().filter((s) => s.agent === agent.name).map((s) => [s.sessionId, s]));
+    const kept = new Map((await this.store.list()).filter((s) => s.agent === agent.name).map((s) => [s.sessionId, s]));
     const seen = new Set<string>();
     const items: PreviousSessionItem[] = [];
     for (const root of roots) {
@@ -143,9 +143,8 @@ export class PreviousSessions {
   }
 
   /** The sessions kept on this computer for the agent, newest first. */
-  private local(agentName: string): PreviousSessionItem[] {
-    return this.store
-      .list()
+  private async local(agentName: string): Promise<PreviousSessionItem[]> {
+    return (await this.store.list())
       .filter((s) => s.agent === agentName)
       .map((s) => ({ agent: s.agent, sessionId: s.sessionId, cwd: s.cwd, title: summaryLabel(s), updatedAt: s.updatedAt, source: 'local' as const }));
   }

@@ -62,26 +62,25 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     this.disposables.push(view.onDidChangeVisibility(update), { dispose: () => clearInterval(timer) });
   }
 
-  getChildren(node?: SessionNode): SessionNode[] {
+  async getChildren(node?: SessionNode): Promise<SessionNode[]> {
     if (!node) {
       return readAgentSettings().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
     }
     if (node.kind !== 'agent') return [];
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
     const open = new Set(chats.flatMap((panel) => (panel.session ? [panel.session.sessionId] : [])));
-    const history = this.store
-      .list()
+    const history = (await this.store.list())
       .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId))
       .slice(0, HISTORY_SHOWN);
     return [...chats.map((panel): SessionNode => ({ kind: 'chat', panel })), ...history.map((summary): SessionNode => ({ kind: 'history', summary }))];
   }
 
-  getTreeItem(node: SessionNode): vscode.TreeItem {
+  async getTreeItem(node: SessionNode): Promise<vscode.TreeItem> {
     switch (node.kind) {
       case 'agent': {
         // An agent with nothing under it has no twistie. The id changes with that, or VS Code would keep the agent
         // collapsed once it has chats.
-        const filled = this.getChildren(node).length > 0;
+        const filled = (await this.getChildren(node)).length > 0;
         const item = new vscode.TreeItem(node.name, filled ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         const status = this.agents.status(node.name);
         item.id = `agent:${node.name}:${filled ? 'filled' : 'empty'}`;

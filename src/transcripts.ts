@@ -7,9 +7,10 @@
 // output), the latest plan, the title and when the session last changed. Bounds: at most 100 sessions per workspace
 // (the least recently updated go first) and 1 MiB per transcript (its oldest entries go first). Files are written
 // whole to a temporary name and renamed, and everything read back is validated; a file that does not validate is
-// skipped with a log line.
+// skipped with a log line. All of it asynchronous: a streaming chat saves up to once a second, and the extension host
+// thread must never wait for the disk.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
@@ -87,8 +88,24 @@ export function summaryLabel(summary: Pick<TranscriptSummary, 'title' | 'preview
   return summary.title?.trim() || summary.preview || 'Untitled session';
 }
 
+/** A write the store has been asked for and has not finished: the latest one per file wins. */
+type Pending =
+  | { readonly kind: 'save'; readonly transcript: Transcript; readonly text: string; readonly replaces: string | undefined }
+  | { readonly kind: 'remove' }
+  /** A transcript that does not validate: left on disk, dropped from the index. */
+  | { readonly kind: 'forget' };
+
+/**
+ * The transcripts of one workspace. Never blocks the extension host thread: everything on disk is asynchronous.
+ * One writer runs at a time and takes what is pending, the latest request per file, so writes never interleave, a
+ * later save replaces an earlier one that has not started, and what waits is at most one transcript per session.
+ * Reads and lists see what was asked before them. `flush()` resolves when everything asked so far is on disk.
+ */
 export class TranscriptStore {
-  private index: TranscriptSummary[] | undefined;
+  /** The index once read; only the writer changes it after that. */
+  private index: Promise<TranscriptSummary[]> | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private writing: Promise<void> | undefined;
   private readonly changeEmitter = new Emitter<void>();
   /** Fires when a transcript is saved or removed. */
   readonly onDidChange: Event<void> = this.changeEmitter.event;
@@ -100,66 +117,129 @@ export class TranscriptStore {
     readonly limits: TranscriptLimits = TRANSCRIPT_LIMITS,
   ) {}
 
-  /** Every kept session, the most recently updated first. */
-  list(): readonly TranscriptSummary[] {
-    return this.loadIndex();
+  /** Every kept session, the most recently updated first, with the saves and removals asked for so far. */
+  async list(): Promise<readonly TranscriptSummary[]> {
+    // The writer takes every request made before it ends: one wait covers what was asked before this call, and
+    // a chat that keeps streaming cannot keep a list waiting.
+    if (this.writing) await this.writing;
+    return [...(await this.loadIndex())];
   }
 
   /** The transcript of a session, or undefined when none is kept or it does not validate (logged). */
-  read(agent: string, sessionId: string): Transcript | undefined {
-    const file = join(this.dir, fileName(agent, sessionId));
-    if (!existsSync(file)) return undefined;
-    const transcript = this.parseFile(file);
+  async read(agent: string, sessionId: string): Promise<Transcript | undefined> {
+    const name = fileName(agent, sessionId);
+    const waiting = this.pending.get(name);
+    if (waiting) return waiting.kind === 'save' ? waiting.transcript : undefined;
+    const transcript = await this.parseFile(join(this.dir, name));
     if (transcript && (transcript.agent !== agent || transcript.sessionId !== sessionId)) {
-      this.log.warn(`skipped the transcript ${basename(file)}: it belongs to another session`);
+      this.log.warn(`skipped the transcript ${name}: it belongs to another session`);
       return undefined;
     }
-    if (!transcript) this.dropFromIndex(agent, sessionId);
-    return transcript;
+    if (transcript === null) this.enqueue(name, { kind: 'forget' });
+    return transcript ?? undefined;
   }
 
-  /** Keeps `transcript` (bounded), and drops the least recently updated sessions beyond the limit. */
-  save(transcript: Transcript): void {
+  /**
+   * Keeps `transcript` (bounded), and drops the least recently updated sessions beyond the limit. With `replaces`,
+   * that session's transcript is removed once this one is written. Resolves when it is on disk (or failed, logged).
+   */
+  save(transcript: Transcript, replaces?: string): Promise<void> {
     let text = JSON.stringify(transcript);
     let bounded = transcript;
     if (Buffer.byteLength(text) > this.limits.bytes) {
       bounded = boundTranscript(transcript, this.limits.bytes);
       text = JSON.stringify(bounded);
     }
-    const index = this.loadIndex();
-    try {
-      mkdirSync(this.dir, { recursive: true });
-      writeAtomic(join(this.dir, fileName(bounded.agent, bounded.sessionId)), text);
-    } catch (error) {
-      this.log.warn(`could not keep the transcript of session ${bounded.sessionId}: ${errorMessage(error)}`);
-      return;
-    }
-    const others = index.filter((s) => !(s.agent === bounded.agent && s.sessionId === bounded.sessionId));
-    const sessions = [summarize(bounded), ...others].sort(newestFirst);
-    for (const old of sessions.splice(this.limits.sessions)) rmSync(join(this.dir, fileName(old.agent, old.sessionId)), { force: true });
-    this.writeIndex(sessions);
+    return this.enqueue(fileName(bounded.agent, bounded.sessionId), { kind: 'save', transcript: bounded, text, replaces });
   }
 
-  remove(agent: string, sessionId: string): void {
-    rmSync(join(this.dir, fileName(agent, sessionId)), { force: true });
-    this.dropFromIndex(agent, sessionId);
+  remove(agent: string, sessionId: string): Promise<void> {
+    return this.enqueue(fileName(agent, sessionId), { kind: 'remove' });
   }
 
+  /** Resolves when every write asked for so far (and any asked for meanwhile) is done. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /** Stops the change events. Pending writes still finish; `flush()` waits for them. */
   dispose(): void {
     this.changeEmitter.dispose();
   }
 
-  private dropFromIndex(agent: string, sessionId: string): void {
-    const sessions = this.loadIndex();
-    const kept = sessions.filter((s) => !(s.agent === agent && s.sessionId === sessionId));
-    if (kept.length !== sessions.length) this.writeIndex(kept);
+  private enqueue(name: string, request: Pending): Promise<void> {
+    this.pending.delete(name); // the latest request goes last, after what was asked before it
+    this.pending.set(name, request);
+    this.writing ??= this.write();
+    return this.writing;
   }
 
-  private writeIndex(sessions: TranscriptSummary[]): void {
-    this.index = sessions;
+  /**
+   * The one writer: runs until nothing is pending. Never rejects; failures are logged. It lets go of `writing` in
+   * the same tick as it finds nothing pending, so a request is never left to a writer that has finished.
+   */
+  private async write(): Promise<void> {
     try {
-      mkdirSync(this.dir, { recursive: true });
-      writeAtomic(join(this.dir, INDEX_FILE), JSON.stringify({ v: 1, sessions }));
+      let sessions = await this.loadIndex();
+      while (this.pending.size > 0) {
+        for (const [name, request] of [...this.pending]) {
+          sessions = await this.apply(name, request, sessions);
+          // A newer request for the same file stays for the next round.
+          if (this.pending.get(name) === request) this.pending.delete(name);
+        }
+        sessions.sort(newestFirst);
+        for (const old of sessions.splice(this.limits.sessions)) await this.removeFile(fileName(old.agent, old.sessionId));
+        this.index = Promise.resolve(sessions);
+        await this.writeIndex(sessions);
+      }
+    } catch (error) {
+      this.log.error(`the transcripts were not all written: ${errorMessage(error)}`);
+      this.pending.clear();
+    }
+    this.writing = undefined;
+  }
+
+  /** Carries out one request on disk; returns the index after it. */
+  private async apply(name: string, request: Pending, sessions: TranscriptSummary[]): Promise<TranscriptSummary[]> {
+    const others = sessions.filter((s) => fileName(s.agent, s.sessionId) !== name);
+    switch (request.kind) {
+      case 'forget':
+        return others;
+      case 'remove':
+        await this.removeFile(name);
+        return others;
+      case 'save': {
+        const { transcript } = request;
+        try {
+          await mkdir(this.dir, { recursive: true });
+          await writeAtomic(join(this.dir, name), request.text);
+        } catch (error) {
+          this.log.warn(`could not keep the transcript of session ${transcript.sessionId}: ${errorMessage(error)}`);
+          return sessions;
+        }
+        let kept = [summarize(transcript), ...others];
+        if (request.replaces !== undefined && request.replaces !== transcript.sessionId) {
+          const replaced = fileName(transcript.agent, request.replaces);
+          await this.removeFile(replaced);
+          kept = kept.filter((s) => fileName(s.agent, s.sessionId) !== replaced);
+        }
+        return kept;
+      }
+    }
+  }
+
+  private async removeFile(name: string): Promise<void> {
+    try {
+      await rm(join(this.dir, name), { force: true });
+    } catch (error) {
+      this.log.warn(`could not remove the transcript ${name}: ${errorMessage(error)}`);
+    }
+  }
+
+  private async writeIndex(sessions: TranscriptSummary[]): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await writeAtomic(join(this.dir, INDEX_FILE), JSON.stringify({ v: 1, sessions }));
     } catch (error) {
       this.log.warn(`could not write the history index: ${errorMessage(error)}`);
     }
@@ -167,44 +247,69 @@ export class TranscriptStore {
   }
 
   /** The index, read once; rebuilt from the transcripts when it is missing or does not validate. */
-  private loadIndex(): TranscriptSummary[] {
-    if (this.index) return this.index;
-    const file = join(this.dir, INDEX_FILE);
-    if (!existsSync(this.dir)) return (this.index = []);
-    if (existsSync(file)) {
-      try {
-        const parsed = Index.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-        if (parsed.success) return (this.index = parsed.data.sessions.sort(newestFirst));
-        this.log.warn(`the history index does not validate (${parsed.error.issues[0]?.message ?? 'invalid'}); rebuilding it from the transcripts`);
-      } catch (error) {
-        this.log.warn(`could not read the history index (${errorMessage(error)}); rebuilding it from the transcripts`);
-      }
-    }
-    const sessions: TranscriptSummary[] = [];
-    for (const name of readdirSync(this.dir)) {
-      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
-      const transcript = this.parseFile(join(this.dir, name));
-      if (transcript) sessions.push(summarize(transcript));
-    }
-    this.index = sessions.sort(newestFirst);
-    if (existsSync(file) || sessions.length > 0) this.writeIndex(this.index);
-    return this.index;
+  private loadIndex(): Promise<TranscriptSummary[]> {
+    return (this.index ??= this.readIndex());
   }
 
-  private parseFile(file: string): Transcript | undefined {
+  private async readIndex(): Promise<TranscriptSummary[]> {
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, INDEX_FILE), 'utf8');
+    } catch (error) {
+      if (!isMissing(error)) this.log.warn(`could not read the history index (${errorMessage(error)}); rebuilding it from the transcripts`);
+      return this.rebuildIndex(!isMissing(error));
+    }
+    try {
+      const parsed = Index.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data.sessions.sort(newestFirst);
+      this.log.warn(`the history index does not validate (${parsed.error.issues[0]?.message ?? 'invalid'}); rebuilding it from the transcripts`);
+    } catch (error) {
+      this.log.warn(`could not read the history index (${errorMessage(error)}); rebuilding it from the transcripts`);
+    }
+    return this.rebuildIndex(true);
+  }
+
+  /** The index from the transcripts themselves; written back when there was a bad one or anything was found. */
+  private async rebuildIndex(hadIndex: boolean): Promise<TranscriptSummary[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if (!isMissing(error)) this.log.warn(`could not list the transcripts: ${errorMessage(error)}`);
+      return [];
+    }
+    const sessions: TranscriptSummary[] = [];
+    for (const name of names) {
+      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      const transcript = await this.parseFile(join(this.dir, name));
+      if (transcript) sessions.push(summarize(transcript));
+    }
+    sessions.sort(newestFirst);
+    // Not through the writer, which waits for this index: the index is not shared with anyone yet.
+    if (hadIndex || sessions.length > 0) await this.writeIndex(sessions);
+    return sessions;
+  }
+
+  /** The validated transcript; undefined when there is no file, null (logged) when it does not validate. */
+  private async parseFile(file: string): Promise<Transcript | null | undefined> {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
+      raw = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
+      if (isMissing(error)) return undefined;
       this.log.warn(`skipped the transcript ${basename(file)}: it is not readable JSON (${errorMessage(error)})`);
-      return undefined;
+      return null;
     }
     const parsed = Transcript.safeParse(raw);
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
     this.log.warn(`skipped the transcript ${basename(file)}: ${issue ? `${issue.path.join('.') || 'its value'}: ${issue.message}` : 'it does not validate'}`);
-    return undefined;
+    return null;
   }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
 function newestFirst(a: TranscriptSummary, b: TranscriptSummary): number {
@@ -229,10 +334,11 @@ function oneLine(text: string): string {
   return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
 }
 
-function writeAtomic(file: string, text: string): void {
+/** Whole or not at all: a crash mid-write leaves the previous file. One writer per store, so one temporary name. */
+async function writeAtomic(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  await writeFile(temporary, text);
+  await rename(temporary, file);
 }
 
 function byteSize(value: unknown): number {
@@ -377,7 +483,7 @@ export class TranscriptRecorder {
     this.subscription = model.onDidChange((change) => {
       if (!RECORDED.has(change.type)) return;
       this.dirty = true;
-      this.timer ??= setTimeout(() => this.flush(), options.delayMs ?? 1000);
+      this.timer ??= setTimeout(() => void this.flush(), options.delayMs ?? 1000);
     });
   }
 
@@ -395,36 +501,40 @@ export class TranscriptRecorder {
     return this.model.title ?? this.options.title;
   }
 
-  /** Writes now if anything changed since the last write. A session without any entry is not kept. */
-  flush(): void {
+  /**
+   * Asks the store to write now if anything changed since the last write; resolves when it is on disk. A session
+   * without any entry is not kept.
+   */
+  flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.dirty) return;
+    if (!this.dirty) return Promise.resolve();
     this.dirty = false;
     const entries = this.entries();
-    if (entries.length === 0) return;
+    if (entries.length === 0) return Promise.resolve();
     const model = this.model;
     const title = this.title;
-    this.store.save({
-      v: 1,
-      agent: this.meta.agent,
-      sessionId: this.meta.sessionId,
-      cwd: this.meta.cwd,
-      ...(title ? { title } : {}),
-      updatedAt: this.now().toISOString(),
-      entries,
-      ...(model.plan.length > 0 ? { plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })) } : {}),
-      ...(this.dropped > 0 ? { dropped: this.dropped } : {}),
-    });
-    if (this.replaces) {
-      this.store.remove(this.meta.agent, this.replaces);
-      this.replaces = undefined;
-    }
+    const replaces = this.replaces;
+    this.replaces = undefined;
+    return this.store.save(
+      {
+        v: 1,
+        agent: this.meta.agent,
+        sessionId: this.meta.sessionId,
+        cwd: this.meta.cwd,
+        ...(title ? { title } : {}),
+        updatedAt: this.now().toISOString(),
+        entries,
+        ...(model.plan.length > 0 ? { plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })) } : {}),
+        ...(this.dropped > 0 ? { dropped: this.dropped } : {}),
+      },
+      replaces,
+    );
   }
 
-  /** Stops recording, writing what is not written yet. */
+  /** Stops recording, and asks the store to write what is not written yet (the store's `flush()` waits for it). */
   dispose(): void {
     this.subscription.dispose();
-    this.flush();
+    void this.flush();
   }
 }

@@ -128,7 +128,7 @@ export class AgentClient {
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
-      // Agents that run commands themselves stream the output in `_meta`; the session model shows it. The chat
+      // Agents that run commands themselves stream the output in `_meta` (quirks.ts); the session model shows it. The chat
       // shows notices and boolean config options (as a checkbox).
       capabilities: {
         _meta: { terminal_output: true },

@@ -207,7 +207,10 @@ export class SessionModel {
     this.fire({ type: 'entry', index, added: true });
   }
 
-  /** A `tool_call` creates or updates; an update (or permission request) for an unknown id creates the entry. */
+  /**
+   * A `tool_call` creates or updates; an update (or permission request) for an unknown id creates the entry. Agents
+   * announce an id twice, and some never announce it (see quirks.ts).
+   */
   noteToolCall(update: S.ToolCallUpdate): ToolCallState {
     return this.upsertTool(update);
   }

@@ -4,7 +4,11 @@
 // would accept it unchanged; anything else (an unusual field, a wrong type, content arrays) goes to the schema,
 // which decides. So the fast path is exactly as strict, and a property test holds it to that.
 import * as S from './schema.gen';
+import { mapLegacyToolCall } from './quirks';
 import { parseTolerant, preview } from './tolerance';
+
+// The legacy mapping lives with the other agent quirks; connection.ts still imports it from here.
+export { mapLegacyToolCall };
 
 export type UpdateOutcome =
   | { readonly ok: true; readonly value: S.SessionNotification; readonly warnings: readonly string[] }
@@ -68,7 +72,7 @@ function fastTool(update: Obj, announce: boolean): boolean {
       case 'id':
       case 'arguments':
       case 'output':
-        return false; // older names: mapped on the slow path
+        return false; // older names: mapped on the slow path (quirks.ts)
       default:
         break; // unknown fields are kept, as the schema keeps them
     }
@@ -106,33 +110,6 @@ const FAST: Readonly<Record<string, (update: Obj) => boolean>> = {
   usage_update: fastUsage,
   plan: fastPlan,
 };
-
-/**
- * Maps the field names that older agents and the older docs use: `tool_call` with `id`/`name`/`arguments`,
- * `tool_call_update` with `id`, status `success` and `output`. Returns the update itself when nothing is old.
- */
-export function mapLegacyToolCall(update: Obj): Obj {
-  const legacyId = update['toolCallId'] === undefined && update['id'] !== undefined;
-  const legacyStatus = update['status'] === 'success';
-  const legacyOutput = update['output'] !== undefined && update['rawOutput'] === undefined;
-  if (!legacyId && !legacyStatus && !legacyOutput) return update;
-  const mapped: Obj = { ...update };
-  if (legacyId) {
-    mapped['toolCallId'] = update['id'];
-    delete mapped['id'];
-    if (mapped['title'] === undefined && typeof update['name'] === 'string') mapped['title'] = update['name'];
-    if (mapped['rawInput'] === undefined && update['arguments'] !== undefined) {
-      mapped['rawInput'] = update['arguments'];
-      delete mapped['arguments'];
-    }
-  }
-  if (legacyStatus) mapped['status'] = 'completed';
-  if (legacyOutput) {
-    mapped['rawOutput'] = update['output'];
-    delete mapped['output'];
-  }
-  return mapped;
-}
 
 /** Validates one `session/update` params object. Never throws. */
 export function readSessionUpdate(params: unknown): UpdateOutcome {

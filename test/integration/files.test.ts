@@ -3,16 +3,48 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, runSteps, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
+import { closeAllChats, FIXTURE_AGENT, runSteps, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
 
 const call = runSteps;
 
 const read = (path: string, extra: Record<string, unknown> = {}) => ({ method: 'fs/read_text_file', params: { path, ...extra } });
 const write = (path: string, content: string) => ({ method: 'fs/write_text_file', params: { path, content } });
+
+/** What the agent said in the chat's turns. */
+const saidIn = (chat: ChatPanel) =>
+  sessionOf(chat)
+    .model.entries.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
+
+/**
+ * "Gemini CLI" in `acp.agents` as a user writes it by hand (replacing the preset): a command and its args, nothing
+ * else. The fixture plays Gemini: its agentInfo, and read-before-write of a new file.
+ */
+async function useHandConfiguredGemini(extra: Record<string, unknown> = {}): Promise<void> {
+  const entry = { command: 'node', args: [FIXTURE_AGENT, '--scenario', 'gemini'], ...extra };
+  const config = vscode.workspace.getConfiguration('acp');
+  await config.update('agents', { 'Gemini CLI': entry }, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', 'Gemini CLI', vscode.ConfigurationTarget.Global);
+  await waitFor(
+    () => {
+      const applied = vscode.workspace.getConfiguration('acp');
+      return applied.get('defaultAgent') === 'Gemini CLI' && JSON.stringify(applied.get<Record<string, unknown>>('agents')?.['Gemini CLI']) === JSON.stringify(entry);
+    },
+    { what: 'the settings to apply' },
+  );
+}
+
+async function askGeminiToCreate(file: string): Promise<string> {
+  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
+  assert.ok(chat, 'acp.newChat opened a chat');
+  await within(chat.send(`${basename(join(file, '..'))}/${basename(file)}`), 15_000, 'the turn');
+  return saidIn(chat);
+}
 
 describe('files through the editor', function () {
   this.timeout(30_000);
@@ -87,6 +119,22 @@ describe('files through the editor', function () {
     await config.update('agents', { [fixture.name]: { ...agents[fixture.name], readMissingAsEmpty: true } }, vscode.ConfigurationTarget.Global);
     const [result] = await call(read(join(dir, 'not-yet.txt')));
     assert.deepEqual(result, { content: '' });
+  });
+
+  it('creates a new file for a Gemini CLI configured by hand with only command and args', async () => {
+    await useHandConfiguredGemini();
+    const file = join(dir, 'by-gemini.txt');
+    const said = await askGeminiToCreate(file);
+    assert.equal(said, 'read:""\nwrite:ok\n', 'its read of the missing file got empty content, so it wrote');
+    assert.equal(readFileSync(file, 'utf8'), 'created by Gemini\n');
+  });
+
+  it('tells a Gemini CLI the truth about a missing file when its entry sets readMissingAsEmpty to false', async () => {
+    await useHandConfiguredGemini({ readMissingAsEmpty: false });
+    const file = join(dir, 'not-by-gemini.txt');
+    const said = await askGeminiToCreate(file);
+    assert.match(said, /^read:error:-32002:file not found: .*not-by-gemini\.txt\n$/);
+    assert.equal(existsSync(file), false);
   });
 
   it('runs a terminal command for the agent in the session folder: create, wait for exit, output, release', async () => {

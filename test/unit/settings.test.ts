@@ -2,14 +2,14 @@ import * as assert from 'node:assert/strict';
 import { parseAgents, presetEntry, PRESETS, withPresets } from '../../src/agentConfig';
 
 describe('parseAgents (the acp.agents setting)', () => {
-  it('reads agents keyed by display name, with defaults for args and env', () => {
+  it('reads agents keyed by display name, with defaults for args and env, and a quirk override only when set', () => {
     const { agents, problems } = parseAgents({
       'Gemini CLI': { command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'] },
       Local: { command: '/opt/agent', env: { TOKEN: 'x' }, readMissingAsEmpty: true },
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(agents, [
-      { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, readMissingAsEmpty: false },
+      { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {} },
       { name: 'Local', command: '/opt/agent', args: [], env: { TOKEN: 'x' }, readMissingAsEmpty: true },
     ]);
   });

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as S from '../../src/acp/schema.gen';
 import { parseTolerant } from '../../src/acp/tolerance';
-import { mapLegacyToolCall, readSessionUpdate, UPDATE_KINDS } from '../../src/acp/updates';
+import { mapLegacyToolCall } from '../../src/acp/quirks';
+import { readSessionUpdate, UPDATE_KINDS } from '../../src/acp/updates';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
