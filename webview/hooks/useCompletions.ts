@@ -76,7 +76,12 @@ export function useCompletions(
     const next = replaceRange(draft, from, to, text);
     setDraft(next.draft);
     setCaret(next.caret);
-    requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
+    // The caret goes after the inserted text once the box shows it, unless the user typed meanwhile: then the
+    // caret is where their typing left it, and moving it back would scatter their next keys.
+    requestAnimationFrame(() => {
+      const el = box.current;
+      if (el && el.value === next.draft) el.setSelectionRange(next.caret, next.caret);
+    });
   }
 
   const onKeyDown = (event: KeyboardEvent): boolean => {
