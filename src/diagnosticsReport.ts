@@ -1,38 +1,50 @@
 // The file "ACP: Export Diagnostics" writes: Markdown with fenced JSON, ready to attach to an issue. Pure (no
 // `vscode`), so what it shows and what it hides is unit-tested; src/diagnostics.ts gathers the facts.
+import { capLength, detached } from './acp/log';
 import { redact, type SecretScrubber } from './acp/redact';
 import type { AgentSnapshot } from './agents';
 
 /** How many of an agent's last stderr lines the report shows. */
 const MAX_STDERR_LINES = 100;
 
-/** The last lines written to the log, oldest first; older ones fall out. */
+/**
+ * The last lines written to the log, oldest first; older ones fall out. Its memory is fixed whatever agents make us
+ * log: at most `capacity` lines, each cut to `maxLineChars`, and at most `maxBytes` in all (two bytes a character).
+ * Each kept line is a copy, never a slice that would keep a huge line alive.
+ */
 export class RecentLines {
-  private readonly lines: string[] = [];
+  private lines: string[] = [];
+  /** Where the oldest kept line is in `lines` (dropping from the front is a move of this index). */
   private start = 0;
+  private bytes = 0;
 
   constructor(
     readonly capacity = 1000,
-    /** Longer lines are cut (a verbose trace line is already bounded; a multi-line error may not be). */
-    private readonly maxLineChars = 8000,
+    /** Longer lines are cut: a bug report needs what a line is about, not all of a payload. */
+    private readonly maxLineChars = 2000,
+    private readonly maxBytes = 1024 * 1024,
   ) {}
 
   push(line: string): void {
-    const kept = line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}… (${line.length - this.maxLineChars} more chars)` : line;
-    if (this.lines.length < this.capacity) {
-      this.lines.push(kept);
-    } else {
-      this.lines[this.start] = kept;
-      this.start = (this.start + 1) % this.capacity;
+    const kept = detached(capLength(line, this.maxLineChars));
+    this.lines.push(kept);
+    this.bytes += 2 * kept.length;
+    while (this.length > this.capacity || (this.bytes > this.maxBytes && this.length > 1)) {
+      this.bytes -= 2 * (this.lines[this.start]?.length ?? 0);
+      this.lines[this.start++] = '';
+    }
+    if (this.start > 64 && this.start * 2 > this.lines.length) {
+      this.lines = this.lines.slice(this.start);
+      this.start = 0;
     }
   }
 
   get length(): number {
-    return this.lines.length;
+    return this.lines.length - this.start;
   }
 
   snapshot(): string[] {
-    return [...this.lines.slice(this.start), ...this.lines.slice(0, this.start)];
+    return this.lines.slice(this.start);
   }
 }
 

@@ -1,8 +1,9 @@
 // The core's Logger on VS Code's LogOutputChannel "ACP". The channel adds time and level; components tag their lines.
 // Every line is scrubbed of known secret values first, and what the channel keeps also goes to a ring of recent lines
-// for "ACP: Export Diagnostics".
+// for "ACP: Export Diagnostics". Lines are cut to MAX_LOG_LINE_CHARS, and repeated warnings and errors are
+// rate-limited with a count (limitRepeats): an agent that sends a million bad messages gets a few lines, not a million.
 import type * as vscode from 'vscode';
-import type { Logger } from './acp/log';
+import { capLength, limitRepeats, MAX_LOG_LINE_CHARS, type DisposableLogger, type Logger } from './acp/log';
 import type { SecretScrubber } from './acp/redact';
 import { MessageTrace, type TraceLevel, type TraceOptions } from './acp/trace';
 import type { LineTracer } from './acp/transport';
@@ -18,21 +19,26 @@ export interface LogSinks {
   readonly recent?: { push(line: string): void };
 }
 
-export function channelLogger(channel: vscode.LogOutputChannel, sinks: LogSinks = {}): Logger {
+export function channelLogger(channel: vscode.LogOutputChannel, sinks: LogSinks = {}): DisposableLogger {
   const { scrubber, recent } = sinks;
+  const max = MAX_LOG_LINE_CHARS;
   const write = (level: Level, message: string) => {
-    const text = scrubber && scrubber.size > 0 ? scrubber.scrub(message) : message;
+    // Cut before scrubbing (scrubbing costs a pass per known secret), but with room to spare, so that a secret that
+    // straddles the cut is still whole when it is scrubbed.
+    const head = message.length > 2 * max ? message.slice(0, 2 * max) : message;
+    const scrubbed = scrubber && scrubber.size > 0 ? scrubber.scrub(head) : head;
+    const text = capLength(scrubbed, max, message.length - head.length);
     channel[level](text);
     const threshold: number = channel.logLevel;
     if (recent && threshold !== 0 && RANK[level] >= threshold) recent.push(`${new Date().toISOString()} [${level}] ${text}`);
   };
-  return {
+  return limitRepeats({
     trace: (m) => write('trace', m),
     debug: (m) => write('debug', m),
     info: (m) => write('info', m),
     warn: (m) => write('warn', m),
     error: (m) => write('error', m),
-  };
+  });
 }
 
 /**

@@ -25,6 +25,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import { hasBidiControls, showBidiControls } from '../src/chat/bidi';
 import { t } from './l10n';
 
 const languages = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
@@ -41,6 +42,7 @@ const SAFE_LINK = /^(https?:|mailto:|file:)/i;
 /** Web, mail and file links, and links without a scheme (relative paths, `#L12`); nothing else becomes a link. */
 md.validateLink = (url: string): boolean => {
   const trimmed = url.trim();
+  if (hasBidiControls(trimmed)) return false; // it could disguise where it leads; the host refuses it too
   if (SAFE_LINK.test(trimmed)) return true;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed);
   return scheme === null || /^[a-z]:[\\/]/i.test(trimmed); // a Windows drive letter is not a scheme
@@ -78,6 +80,22 @@ md.renderer.rules['link_open'] = (tokens, index, options, env, self) => {
   token?.attrSet('title', href);
   return defaultLinkOpen(tokens, index, options, env, self);
 };
+
+// Bidirectional-text controls in a link's text are shown by name ("[U+202E]") rather than removed: removing them
+// would show the text in a different order than the agent meant, silently, while showing them tells the reader that
+// the text was made to read differently from what it is. In ordinary text they are kept: there they only reorder
+// words, and right-to-left languages use them.
+md.core.ruler.push('bidi_in_links', (state) => {
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    let depth = 0;
+    for (const token of block.children) {
+      if (token.type === 'link_open') depth++;
+      else if (token.type === 'link_close') depth = Math.max(0, depth - 1);
+      else if (depth > 0 && (token.type === 'text' || token.type === 'code_inline')) token.content = showBidiControls(token.content);
+    }
+  }
+});
 
 export function renderMarkdown(text: string): string {
   return md.render(text);

@@ -6,7 +6,9 @@
 //
 // A response names the method of the request it answers, found by id in a bounded map of requests in flight, and the
 // session that request was for.
+import { detached } from './log';
 import { redact } from './redact';
+import { preview } from './tolerance';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 export type TraceDirection = 'received' | 'sent';
@@ -18,10 +20,15 @@ export interface TraceOptions {
   readonly maxPending?: number;
   /** The clock for response times. */
   readonly now?: () => number;
+  /** Longer lines are traced by their length only: they are not parsed a second time for the trace. */
+  readonly maxParseChars?: number;
 }
 
 export const DEFAULT_MAX_PAYLOAD_CHARS = 2000;
 export const DEFAULT_MAX_PENDING = 1000;
+export const DEFAULT_MAX_PARSE_CHARS = 1024 * 1024;
+/** Method names, ids and kinds are agent text too: a trace line shows at most this much of each. */
+const MAX_NAME_CHARS = 100;
 
 interface Pending {
   readonly method: string;
@@ -36,6 +43,7 @@ export class MessageTrace {
   private readonly maxPayload: number;
   private readonly maxPending: number;
   private readonly now: () => number;
+  private readonly maxParse: number;
   /** Requests in flight, keyed by the direction they went and their id. */
   private readonly pending = new Map<string, Pending>();
 
@@ -46,6 +54,7 @@ export class MessageTrace {
     this.maxPayload = options.maxPayloadChars ?? DEFAULT_MAX_PAYLOAD_CHARS;
     this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     this.now = options.now ?? Date.now;
+    this.maxParse = options.maxParseChars ?? DEFAULT_MAX_PARSE_CHARS;
   }
 
   /** How many requests are remembered now (bounded by `maxPending`). */
@@ -56,6 +65,8 @@ export class MessageTrace {
   /** The trace line for one raw NDJSON line. */
   line(direction: TraceDirection, text: string, verbose: boolean): string {
     const arrow = direction === 'sent' ? '→' : '←';
+    // The payload of such a line could not be shown anyway, and its secrets could not be redacted from a cut.
+    if (text.length > this.maxParse) return `${this.tag(undefined)} ${arrow} a line of ${text.length.toLocaleString('en-US')} chars, too long to trace`;
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -68,20 +79,21 @@ export class MessageTrace {
       return `${this.tag(undefined)} ${verbose ? `${what} ${this.payload(message)}` : what}`;
     }
     const m = message as Json;
-    const method = typeof m['method'] === 'string' ? m['method'] : undefined;
+    const method = typeof m['method'] === 'string' ? short(m['method']) : undefined;
     const id = m['id'];
-    const hasId = typeof id === 'string' || typeof id === 'number';
+    // An id too long to show is not remembered either: a thousand of them would be a lot of memory.
+    const hasId = (typeof id === 'string' && id.length <= MAX_NAME_CHARS) || typeof id === 'number';
     const params = m['params'];
     let session = sessionOf(params);
     let what: string;
     let body: unknown;
     if (method !== undefined) {
       if (hasId) {
-        this.remember(direction, id, { method, session, at: this.now() });
+        this.remember(direction, id, { method: detached(method), session: session === undefined ? undefined : detached(shortSessionId(session)), at: this.now() });
         what = `request ${method} #${id}`;
       } else {
         const kind = method === 'session/update' && isObject(params) && isObject(params['update']) ? params['update']['sessionUpdate'] : undefined;
-        what = `notification ${method}${typeof kind === 'string' ? ` ${kind}` : ''}`;
+        what = `notification ${method}${typeof kind === 'string' ? ` ${short(kind)}` : ''}`;
       }
       body = params;
     } else {
@@ -89,7 +101,7 @@ export class MessageTrace {
       const request = hasId ? this.answer(direction === 'sent' ? 'received' : 'sent', id) : undefined;
       const result = m['result'];
       session ??= sessionOf(result) ?? request?.session;
-      const answers = `${request ? `${request.method} ` : ''}#${hasId ? id : String(id)}${request ? ` (${this.now() - request.at} ms)` : ''}`;
+      const answers = `${request ? `${request.method} ` : ''}#${hasId ? id : preview(id, MAX_NAME_CHARS)}${request ? ` (${this.now() - request.at} ms)` : ''}`;
       const error = m['error'];
       if (error !== undefined) {
         const e = isObject(error) ? error : {};
@@ -151,6 +163,11 @@ export function elide(text: string, max: number): string {
   if (tail > 0 && isLowSurrogate(text.charCodeAt(text.length - tail))) tail--;
   const left = `…[${text.length - head - tail} chars left out]`;
   return tail > 0 ? `${text.slice(0, head)} ${left}… ${text.slice(text.length - tail)}` : `${text.slice(0, head)} ${left}`;
+}
+
+/** Agent text shown in a trace line's head, cut short. */
+function short(text: string): string {
+  return elide(text, MAX_NAME_CHARS);
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -1,8 +1,10 @@
 // Where a link in agent text may lead. Web and mail links go to VS Code's opener; file links open in the editor
 // (the host checks they are inside the workspace); every other scheme (command:, vscode:, javascript:, data:, …)
-// is refused. Pure: no `vscode`, unit-tested in Node.
+// is refused, and so is a link with bidirectional-text controls (see bidi.ts). A mail link keeps only its address,
+// subject, body, cc and bcc. Pure: no `vscode`, unit-tested in Node.
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hasBidiControls } from './bidi';
 
 export type LinkTarget =
   | { readonly kind: 'web'; readonly uri: string }
@@ -15,12 +17,14 @@ const WEB_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 export function linkTarget(href: string, cwd: string | undefined): LinkTarget {
   const text = href.trim();
   if (text === '') return { kind: 'refused', reason: 'the link is empty' };
+  if (hasBidiControls(text)) return { kind: 'refused', reason: 'the link holds characters that reverse the direction of text, which can disguise where it leads' };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(text)?.[1]?.toLowerCase();
   // A Windows drive letter ("C:\…") looks like a scheme of one letter.
   if (scheme !== undefined && !(scheme.length === 1 && /^[a-zA-Z]:[\\/]/.test(text))) {
     if (WEB_SCHEMES.has(`${scheme}:`)) {
       try {
-        return { kind: 'web', uri: new URL(text).href };
+        const url = new URL(text);
+        return { kind: 'web', uri: scheme === 'mailto' ? mailTo(url) : url.href };
       } catch {
         return { kind: 'refused', reason: `the link is not a valid address: ${text}` };
       }
@@ -60,6 +64,27 @@ export function linkTarget(href: string, cwd: string | undefined): LinkTarget {
     path = resolve(cwd, path);
   }
   return withLine(path, line);
+}
+
+/** The fields of a mail link passed on to the mail client; others (`attach=`, `attachment=`, …) could make it act. */
+const MAIL_FIELDS = new Set(['subject', 'body', 'cc', 'bcc']);
+
+/** A mail link with its address and only the fields of MAIL_FIELDS, as written. */
+function mailTo(url: URL): string {
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((field) => {
+      const name = field.split('=', 1)[0] ?? '';
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        return false;
+      }
+      return MAIL_FIELDS.has(decoded.toLowerCase());
+    });
+  return `mailto:${url.pathname}${kept.length ? `?${kept.join('&')}` : ''}`;
 }
 
 function lineOf(hash: string): number | undefined {

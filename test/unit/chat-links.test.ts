@@ -22,6 +22,22 @@ describe('links in agent text', () => {
     }
     assert.equal(linkTarget('relative.ts', undefined).kind, 'refused', 'a relative path needs the chat folder');
   });
+
+  it('refuses a link with bidirectional-text controls, written or percent-encoded', () => {
+    for (const href of ['https://example.com/\u202Egpj.exe', 'https://example.com/%E2%80%AEgpj.exe', 'src/\u2066a.ts', 'mailto:a@b.c?subject=\u200F', 'file:///w/a%e2%81%a9.ts']) {
+      const target = linkTarget(href, '/w');
+      assert.equal(target.kind, 'refused', href);
+      assert.match(target.kind === 'refused' ? target.reason : '', /direction of text/);
+    }
+  });
+
+  it('passes a mail link on with its address, subject, body, cc and bcc only', () => {
+    assert.deepEqual(linkTarget('mailto:a@b.c?subject=Hi%20there&attach=/etc/passwd&Attachment=~/.ssh/id_rsa&%61ttach=x&body=See&cc=d@e.f&bcc=g@h.i&x-other=1', '/w'), {
+      kind: 'web',
+      uri: 'mailto:a@b.c?subject=Hi%20there&body=See&cc=d@e.f&bcc=g@h.i',
+    });
+    assert.deepEqual(linkTarget('MAILTO:a@b.c?attach=/etc/passwd#x', '/w'), { kind: 'web', uri: 'mailto:a@b.c' });
+  });
 });
 
 describe('agent markdown', () => {
@@ -32,6 +48,14 @@ describe('agent markdown', () => {
     assert.ok(!/href="(javascript|command):/i.test(html), html);
     assert.ok(html.includes('href="https://e.com"'));
     assert.ok(html.includes('href="src/a.ts#L2"'));
+  });
+
+  it('links nothing whose address has bidirectional-text controls, and shows them by name in link text', () => {
+    const html = renderMarkdown('[invoice\u202Egpj.exe](https://e.com/a.exe) [x](https://e.com/\u202Ea) [`\u2067y`](https://e.com) https://e.com/\u202Eb and \u202Eplain');
+    assert.ok(html.includes('>invoice[U+202E]gpj.exe</a>'), html);
+    assert.ok(html.includes('<code>[U+2067]y</code></a>'), html);
+    assert.ok(!/href="[^"]*(\u202E|%E2%80%AE)/i.test(html), html);
+    assert.ok(html.includes('\u202Eplain'), 'outside links, right-to-left text keeps its controls');
   });
 
   it('highlights fenced code by language, with Copy and Insert buttons, and escapes an unknown language', () => {

@@ -135,7 +135,21 @@ describe('RecentLines', () => {
   it('cuts very long lines and says by how much', () => {
     const recent = new RecentLines(3, 10);
     recent.push('x'.repeat(25));
-    assert.deepEqual(recent.snapshot(), [`${'x'.repeat(10)}… (15 more chars)`]);
+    assert.deepEqual(recent.snapshot(), [`${'x'.repeat(10)}… (15 more characters)`]);
+  });
+
+  it('keeps to a fixed memory budget, whatever is logged', () => {
+    const recent = new RecentLines(1000, 2000, 64 * 1024);
+    // Flat, as a line read from an agent is ('y'.repeat makes a rope, which each cut would flatten again).
+    const long = Buffer.alloc(32 * 1024 * 1024, 'y').toString('latin1');
+    for (let i = 0; i < 5000; i++) recent.push(i % 2 ? long : `line ${i}`);
+    recent.push('the last line');
+    const lines = recent.snapshot();
+    const bytes = lines.reduce((sum, l) => sum + 2 * l.length, 0);
+    assert.ok(bytes <= 64 * 1024, `${bytes} bytes`);
+    assert.ok(lines.every((l) => l.length < 2100));
+    assert.equal(lines.at(-1), 'the last line', 'the newest line is kept');
+    assert.ok(lines.length > 30 && lines.length === recent.length, `${lines.length} lines`);
   });
 });
 

@@ -75,6 +75,23 @@ describe('MessageTrace (messages)', () => {
     assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 9, result: {} }), false), '[trace A] ← response #9', 'an answer to nothing we asked');
   });
 
+  it('keeps hostile lines short: a 32 MB line, 5,000 levels of nesting, a huge method name or id', () => {
+    const trace = new MessageTrace('A');
+    const huge = `{"jsonrpc":"2.0","id":1,"method":"x","params":{"text":"${'a'.repeat(32 * 1024 * 1024)}"}}`;
+    assert.equal(trace.line('received', huge, true), `[trace A] ← a line of ${huge.length.toLocaleString('en-US')} chars, too long to trace`);
+    const deep = `{"jsonrpc":"2.0","id":2,"method":"session/update","params":{"_meta":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+    const traced = trace.line('received', deep, true);
+    assert.ok(traced.startsWith('[trace A] ← request session/update #2 {"_meta":[[['), traced.slice(0, 80));
+    assert.ok(traced.length < 2200, `${traced.length} chars`);
+    const nested = `{"jsonrpc":"2.0","id":${'['.repeat(5000)}${']'.repeat(5000)},"result":{}}`;
+    assert.ok(trace.line('received', nested, true).length < 2400);
+    const long = 'm'.repeat(500_000);
+    for (const message of [{ jsonrpc: '2.0', id: long, method: long }, { jsonrpc: '2.0', id: long, result: {} }, { jsonrpc: '2.0', method: 'session/update', params: { update: { sessionUpdate: long } } }]) {
+      const head = trace.line('received', line(message), false);
+      assert.ok(head.length < 400, `${head.length} chars: ${head.slice(0, 80)}`);
+    }
+  });
+
   it('remembers a bounded number of requests in flight, forgetting the oldest', () => {
     const trace = new MessageTrace('A', { maxPending: 2, now: () => 0 });
     for (const id of [1, 2, 3]) trace.line('sent', line({ jsonrpc: '2.0', id, method: `m${id}`, params: {} }), false);
