@@ -49,6 +49,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.
   const sinks = createLogSinks();
   const log = channelLogger(channel, sinks);
+  // Counts of repeated warnings still held are written when the extension stops.
+  context.subscriptions.push(log);
   const showLog = () => channel.show(true);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
 

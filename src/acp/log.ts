@@ -45,6 +45,8 @@ export interface RepeatLimits {
   readonly windowMs?: number;
   /** How many kinds are tracked at once; the least recently seen is forgotten (after its count is written). */
   readonly maxKinds?: number;
+  /** The clock windows are measured with (Date.now). */
+  readonly now?: () => number;
 }
 
 /** A logger that can be disposed of: it writes what it still holds and stops its timer. */
@@ -99,6 +101,7 @@ export function limitRepeats(logger: Logger, limits: RepeatLimits = {}): Disposa
   const perWindow = limits.perWindow ?? 5;
   const windowMs = limits.windowMs ?? 10_000;
   const maxKinds = limits.maxKinds ?? 500;
+  const clock = limits.now ?? Date.now;
   /** By level and kind, least recently seen first. */
   const kinds = new Map<string, Kind>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -112,7 +115,7 @@ export function limitRepeats(logger: Logger, limits: RepeatLimits = {}): Disposa
   const sweep = () => {
     timer = undefined;
     timerAt = Infinity;
-    const now = Date.now();
+    const now = clock();
     let next = Infinity;
     for (const [id, kind] of kinds) {
       if (kind.until <= now) {
@@ -128,13 +131,13 @@ export function limitRepeats(logger: Logger, limits: RepeatLimits = {}): Disposa
     if (at >= timerAt) return;
     if (timer) clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(sweep, Math.max(0, at - Date.now()));
+    timer = setTimeout(sweep, Math.max(0, at - clock()));
     // The count can wait: it must not keep the process alive.
     timer.unref?.();
   };
   const limited = (level: 'warn' | 'error') => (message: string) => {
     const key = kindOf(message);
-    const now = Date.now();
+    const now = clock();
     let kind = kinds.get(`${level}:${key}`);
     if (kind) {
       kinds.delete(kind.id); // set again below: the map stays in order of last use
