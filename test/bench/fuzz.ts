@@ -9,10 +9,12 @@
 // are printed, not judged.
 //
 // Environment: FUZZ_MESSAGES (default 100000), FUZZ_SEED (default 1), FUZZ_WAIT_MS (how long the agent waits for
-// missing answers after its last message, default 30000).
+// missing answers after its last message, default 30000), FUZZ_FINAL_MS (how long its last ordinary request may take,
+// default 30000).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { AgentClient, type HostServices, type Session } from '../../src/acp/client';
 import { AcpError, ErrorCodes } from '../../src/acp/errors';
@@ -25,6 +27,7 @@ import { brokenExitCode, out, runBench } from './lib/run';
 const COUNT = Number(process.env['FUZZ_MESSAGES'] ?? 100_000);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 1);
 const WAIT_MS = Number(process.env['FUZZ_WAIT_MS'] ?? 30_000);
+const FINAL_MS = Number(process.env['FUZZ_FINAL_MS'] ?? 30_000);
 const ROUND_TRIP_MS = 15_000;
 
 interface AgentReport extends LedgerReport {
@@ -171,6 +174,8 @@ const settle = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, val
 async function main(): Promise<number> {
   const before = prototypeSnapshot();
   const sampler = setInterval(sampleMemory, 50);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const channel = await openChannel();
   const dir = mkdtempSync(join(tmpdir(), 'acp-fuzz-'));
   const log = new CountingLogger();
@@ -181,7 +186,7 @@ async function main(): Promise<number> {
     {
       command: process.execPath,
       args: [join(__dirname, 'fuzzAgent.js')],
-      env: { FUZZ_MESSAGES: String(COUNT), FUZZ_SEED: String(SEED), FUZZ_WAIT_MS: String(WAIT_MS), FUZZ_REPORT_PORT: String(channel.port) },
+      env: { FUZZ_MESSAGES: String(COUNT), FUZZ_SEED: String(SEED), FUZZ_WAIT_MS: String(WAIT_MS), FUZZ_FINAL_MS: String(FINAL_MS), FUZZ_REPORT_PORT: String(channel.port) },
       cwd: dir,
     },
     host,
@@ -196,7 +201,7 @@ async function main(): Promise<number> {
   const fuzzTurn = settle(session.prompt([{ type: 'text', text: 'fuzz' }]));
   // The agent bounds its own stalls; once it has sent everything, its wait for answers is bounded by WAIT_MS.
   await settle(Promise.race([channel.sent, gone]));
-  const reported = await settle(within(Promise.race([channel.report, gone]), WAIT_MS + 30_000, "the fuzz agent's report"));
+  const reported = await settle(within(Promise.race([channel.report, gone]), WAIT_MS + FINAL_MS + 30_000, "the fuzz agent's report"));
   const turnEnd = await settle(within(fuzzTurn, ROUND_TRIP_MS, 'the end of the fuzz turn'));
   const turnOk = turnEnd.ok && turnEnd.value.ok;
   const ping = await settle(within(session.prompt([{ type: 'text', text: 'ping' }]), ROUND_TRIP_MS, 'the prompt after the fuzz'));
@@ -204,6 +209,7 @@ async function main(): Promise<number> {
   const pingOk = ping.ok && ping.value === 'end_turn' && ponged;
   sampleMemory();
   clearInterval(sampler);
+  loopDelay.disable();
   await settle(client.dispose());
   channel.server.close();
   rmSync(dir, { recursive: true, force: true });
@@ -230,7 +236,7 @@ async function main(): Promise<number> {
     out(`  requests with id null: ${n(nul.nullIdRequests)}; with an object/array/boolean id (owed -32600 with id null): ${n(nul.badIdRequests)}; answers with id null: ${nullAnswers}; missing: ${n(nul.missing)}`);
     out(`answers with codes outside the spec's set: ${n(r.outOfSpecCodes)}${r.outOfSpecExamples.length ? ` (e.g. ${r.outOfSpecExamples.join('; ')})` : ''}`);
     out(`duplicated ids: ${n(r.duplicated)}${r.duplicatedExamples.length ? ` (${r.duplicatedExamples.join('; ')})` : ''}; changed ids (answers under an id never sent): ${n(r.changed)}${r.changedExamples.length ? ` (${r.changedExamples.join('; ')})` : ''}`);
-    out(`  malformed answers: ${n(r.malformedAnswers)}${r.malformedExamples.length ? ` (${r.malformedExamples.join('; ')})` : ''}; answers to ambiguous lines (id, no method, no result): ${n(r.optionalAnswered)}`);
+    out(`  malformed answers: ${n(r.malformedAnswers)}${r.malformedExamples.length ? ` (${r.malformedExamples.join('; ')})` : ''}; requests reusing an id sent before (only one answer owed): ${n(r.reusedIds)}; answers not judged (to a reused id, or to a line with an id but neither method nor result): ${n(r.optionalAnswered)}`);
     if (r.unanswered > 0) broken.push(`${r.unanswered} request(s) unanswered`);
     if (r.outOfSpecCodes > 0) broken.push(`${r.outOfSpecCodes} answer(s) with codes outside the spec's set`);
     if (r.duplicated + r.changed > 0) broken.push(`${r.duplicated} duplicated and ${r.changed} changed id(s)`);
@@ -238,10 +244,11 @@ async function main(): Promise<number> {
   out(`prototype pollution: ${polluted.length ? polluted.join(', ') : 'none'}`);
   if (polluted.length) broken.push(`prototype pollution: ${polluted.join(', ')}`);
   out(`peak heapUsed: ${mb(memory.heap)}; peak RSS: ${mb(memory.rss)} (sampled every 50 ms)`);
+  out(`event loop delay: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
   const final = r?.finalRead ?? 'no report';
   const clientTrip = pingOk ? 'ok' : ping.ok ? `answered ${ping.value}${ponged ? '' : ', without the agent\u2019s reply in the model'}` : ping.error;
   out(`final round trips: the agent's fs/read_text_file ${final}; the fuzz turn ended ${turnOk ? 'ok' : turnEnd.ok && !turnEnd.value.ok ? `with an error (${turnEnd.value.error})` : `never (${turnEnd.ok ? '' : turnEnd.error})`}; our session/prompt ${clientTrip}`);
-  if (final !== 'ok') broken.push(`the agent's final fs/read_text_file: ${final}`);
+  if (!final.startsWith('ok')) broken.push(`the agent's final fs/read_text_file: ${final}`);
   if (!pingOk) broken.push(`the session/prompt round trip after the fuzz: ${clientTrip}`);
   const levels = Object.entries(log.lines).map(([level, count]) => `${level} ${n(count)}`).join(', ');
   out(`core log: ${levels}; ${mb(log.chars * 2)} of text (UTF-16); longest line ${n(log.longest)} chars${log.longest > 0 ? ` ("${log.longestStart.replace(/\s+/g, ' ').slice(0, 60)}…")` : ''}`);

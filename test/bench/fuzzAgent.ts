@@ -16,7 +16,8 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? 1);
 const WAIT_MS = Number(process.env['FUZZ_WAIT_MS'] ?? 30_000);
 /** How long one write may wait for the client to read before the run counts as stalled. */
 const STALL_MS = Number(process.env['FUZZ_STALL_MS'] ?? 60_000);
-const FINAL_MS = 10_000;
+/** How long the last ordinary request may take: it may queue behind answers the client still owes. */
+const FINAL_MS = Number(process.env['FUZZ_FINAL_MS'] ?? 30_000);
 
 setTimeout(() => {
   process.stderr.write('fuzz agent: exiting after 20 min\n');
@@ -32,8 +33,8 @@ const out = new Socket({ fd: 1, readable: false, writable: true });
 
 const ledger = new Ledger();
 const traffic = new FuzzTraffic(COUNT, SESSION_ID, SEED);
-/** Keys of valid terminal/create requests whose answer has not come yet. */
-const creating = new Set<string>();
+/** Valid terminal/create requests whose answer has not come yet, by key: whether to wait for the exit. */
+const creating = new Map<string, boolean>();
 let settled: (() => void) | undefined;
 
 process.stdin.pause();
@@ -66,9 +67,11 @@ process.stdin.on('data', (chunk: Buffer) => {
 
 function clientLine(line: string): void {
   const answer = ledger.received(line);
-  if (answer && creating.delete(answer.key)) {
+  const waitForExit = answer && creating.get(answer.key);
+  if (answer && waitForExit !== undefined) {
+    creating.delete(answer.key);
     const result = answer.message['result'] as { terminalId?: unknown } | undefined;
-    if (typeof result?.terminalId === 'string') traffic.terminalCreated(result.terminalId);
+    if (typeof result?.terminalId === 'string') traffic.terminalCreated(result.terminalId, waitForExit);
   }
   if (settled && ledger.unanswered === 0 && ledger.missingNullAnswers === 0) settled();
 }
@@ -111,7 +114,7 @@ async function fuzz(): Promise<void> {
   for (let unit = traffic.next(); unit; unit = traffic.next()) {
     const kinds = ledger.sent(unit.bytes, unit.category);
     const first = kinds[0];
-    if (unit.createsTerminal && first?.kind === 'request') creating.add(first.key);
+    if (unit.createsTerminal && first?.kind === 'request') creating.set(first.key, unit.createsTerminal.waitForExit);
     sent++;
     let flowing: boolean;
     if (unit.splitAt !== undefined) {
@@ -148,12 +151,14 @@ async function fuzz(): Promise<void> {
   const { id, result } = peer.startRequest('fs/read_text_file', { sessionId: SESSION_ID, path: '/ws/final.txt' });
   ledger.ignored.add(`s:${id}`);
   let timer: NodeJS.Timeout | undefined;
+  const finalStart = performance.now();
   try {
     const answer = (await Promise.race([
       result,
       new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${FINAL_MS} ms`)), FINAL_MS))),
     ])) as { content?: unknown };
-    finalRead = answer?.content === FUZZ_FILES['/ws/final.txt'] ? 'ok' : `wrong content: ${JSON.stringify(answer).slice(0, 200)}`;
+    const ms = Math.round(performance.now() - finalStart);
+    finalRead = answer?.content === FUZZ_FILES['/ws/final.txt'] ? `ok (${ms} ms)` : `wrong content: ${JSON.stringify(answer).slice(0, 200)}`;
   } catch (error) {
     finalRead = `failed: ${error instanceof Error ? error.message : String(error)}`;
   } finally {

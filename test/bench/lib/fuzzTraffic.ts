@@ -9,8 +9,11 @@ export interface Unit {
   readonly bytes: Buffer;
   /** Write the bytes in two writes split here (inside a multi-byte character), so a read may end mid-character. */
   readonly splitAt?: number;
-  /** A valid terminal/create: its answer's terminalId gets follow-ups (output, maybe wait_for_exit, release). */
-  readonly createsTerminal?: boolean;
+  /**
+   * A valid terminal/create: once its answer names the terminal, `terminalCreated` queues the follow-ups (output,
+   * wait_for_exit when this says so, release).
+   */
+  readonly createsTerminal?: { readonly waitForExit: boolean };
 }
 
 /** Paths the bench's in-memory host serves; anything else is "not found". */
@@ -61,6 +64,7 @@ export class FuzzTraffic {
   private readonly rand: () => number;
   private readonly updates: string[];
   private readonly followUps: Unit[] = [];
+  private followUpIds = 0;
   private n = 0;
   private sentUnits = 0;
   private lastId: number | string = 0;
@@ -75,15 +79,19 @@ export class FuzzTraffic {
     this.updates = updateLines(2000, sessionId, seed);
   }
 
-  /** The next unit, or undefined when `count` have been produced. */
+  /**
+   * The next unit, or undefined once `count` units of the seeded stream have been produced. Terminal follow-ups come
+   * first when there are any; they come on top of `count` and draw nothing from the seeded stream, so the stream is
+   * the same whenever the client's answers arrive.
+   */
   next(): Unit | undefined {
     if (this.sentUnits >= this.count) return undefined;
+    const follow = this.followUps.shift();
+    if (follow) return follow;
     const index = this.sentUnits++;
     // Huge strings: a few, spread over the run.
     const every = Math.floor(this.count / (HUGE_UNITS + 1));
     if (every > 0 && index > 0 && index % every === 0 && index / every <= HUGE_UNITS) return this.huge(index / every);
-    const follow = this.followUps.shift();
-    if (follow) return follow;
     let r = this.rand();
     for (const [category, weight] of WEIGHTS) {
       if (r < weight) return this.unit(category);
@@ -92,12 +100,13 @@ export class FuzzTraffic {
     return this.unit('valid update');
   }
 
-  /** The client created a terminal for us: read its output, sometimes wait for it, then release it. */
-  terminalCreated(terminalId: string): void {
+  /** The client created a terminal for us: read its output, maybe wait for it, then release it. */
+  terminalCreated(terminalId: string, waitForExit: boolean): void {
     const t = { sessionId: this.sessionId, terminalId };
-    this.followUps.push(this.line('valid terminal', this.request('terminal/output', t)));
-    if (this.rand() < 0.3) this.followUps.push(this.line('valid terminal', this.request('terminal/wait_for_exit', t)));
-    this.followUps.push(this.line('valid terminal', this.request('terminal/release', t)));
+    const id = () => JSON.stringify(`term-follow-up-${++this.followUpIds}`);
+    this.followUps.push(this.line('valid terminal', this.request('terminal/output', t, id())));
+    if (waitForExit) this.followUps.push(this.line('valid terminal', this.request('terminal/wait_for_exit', t, id())));
+    this.followUps.push(this.line('valid terminal', this.request('terminal/release', t, id())));
   }
 
   // ---- helpers -------------------------------------------------------------------------------------------------
@@ -187,7 +196,7 @@ export class FuzzTraffic {
         const params: Record<string, unknown> = { sessionId: s, command: 'true' };
         if (this.rand() < 0.5) params['args'] = [];
         if (this.rand() < 0.2) params['outputByteLimit'] = 1e15;
-        return this.line(category, this.request('terminal/create', params), { createsTerminal: true });
+        return this.line(category, this.request('terminal/create', params), { createsTerminal: { waitForExit: this.rand() < 0.3 } });
       }
       case 'valid cancel':
         return this.line(category, this.notification('$/cancel_request', { requestId: this.lastId }));

@@ -133,8 +133,10 @@ export interface CategoryFigures {
 }
 
 interface Expected {
-  owed: number;
+  readonly owed: number;
   got: number;
+  /** Another request reused the id (a mutation can turn one id into another): its answers are not judged. */
+  reused: boolean;
   readonly method: string;
   readonly category: string;
   readonly raw: string;
@@ -152,6 +154,7 @@ export interface LedgerReport {
   readonly changed: number;
   readonly changedExamples: string[];
   readonly optionalAnswered: number;
+  readonly reusedIds: number;
   readonly malformedAnswers: number;
   readonly malformedExamples: string[];
 }
@@ -175,6 +178,7 @@ export class Ledger {
   private changed = 0;
   private readonly changedExamples: string[] = [];
   private optionalAnswered = 0;
+  private reusedIds = 0;
   private malformed = 0;
   private readonly malformedExamples: string[] = [];
   /** Ids of requests someone else (the Peer) sent and matches: their answers are not ours to judge. */
@@ -191,11 +195,16 @@ export class Ledger {
     const kinds = classifyLines(bytes);
     for (const kind of kinds) {
       if (kind.kind === 'request') {
-        figures.owed++;
-        this.outstanding++;
         const entry = this.expected.get(kind.key);
-        if (entry) entry.owed++;
-        else this.expected.set(kind.key, { owed: 1, got: 0, method: kind.method, category, raw: kind.raw });
+        if (entry) {
+          // An id sent before: which of the two an answer is for cannot be told, so only the first is owed.
+          entry.reused = true;
+          this.reusedIds++;
+        } else {
+          figures.owed++;
+          this.outstanding++;
+          this.expected.set(kind.key, { owed: 1, got: 0, reused: false, method: kind.method, category, raw: kind.raw });
+        }
       } else if (kind.kind === 'null-id' || kind.kind === 'bad-id') {
         figures.owedNull++;
         if (kind.kind === 'null-id') this.nullIdRequests++;
@@ -261,6 +270,10 @@ export class Ledger {
       return undefined;
     }
     entry.got++;
+    if (entry.got > entry.owed && entry.reused) {
+      this.optionalAnswered++;
+      return undefined;
+    }
     if (entry.got > entry.owed) {
       this.duplicated++;
       if (this.duplicatedExamples.length < EXAMPLES) this.duplicatedExamples.push(`id ${short(entry.raw)} (${short(entry.method, 40)}) answered ${entry.got} times`);
@@ -319,6 +332,7 @@ export class Ledger {
       changed: this.changed,
       changedExamples: this.changedExamples,
       optionalAnswered: this.optionalAnswered,
+      reusedIds: this.reusedIds,
       malformedAnswers: this.malformed,
       malformedExamples: this.malformedExamples,
     };
