@@ -128,6 +128,8 @@ async function fuzz(): Promise<void> {
       stalled = true;
       break;
     }
+    // A real agent reads while it writes: let the client's answers in now and then, even when the pipe never fills.
+    if (sent % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   const sendMs = performance.now() - start;
   await tell({ type: 'phase', phase: 'sent', sent, sendMs });
