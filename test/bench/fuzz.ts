@@ -138,6 +138,8 @@ interface Channel {
   readonly port: number;
   readonly sent: Promise<{ sent: number; sendMs: number }>;
   readonly report: Promise<AgentReport>;
+  /** How many requests were still unanswered when our prompt after the fuzz reached the agent. */
+  readonly late: Promise<number>;
   readonly server: Server;
 }
 
@@ -145,6 +147,8 @@ interface Channel {
 async function openChannel(): Promise<Channel> {
   let onSent: (v: { sent: number; sendMs: number }) => void = () => {};
   let onReport: (v: AgentReport) => void = () => {};
+  let onLate: (v: number) => void = () => {};
+  const late = new Promise<number>((resolve) => (onLate = resolve));
   const sent = new Promise<{ sent: number; sendMs: number }>((resolve) => (onSent = resolve));
   const report = new Promise<AgentReport>((resolve) => (onReport = resolve));
   const server = createServer((socket) => {
@@ -153,16 +157,17 @@ async function openChannel(): Promise<Channel> {
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-        const message = JSON.parse(buffer.slice(0, nl)) as { type: string; phase?: string; sent?: number; sendMs?: number; report?: AgentReport };
+        const message = JSON.parse(buffer.slice(0, nl)) as { type: string; phase?: string; sent?: number; sendMs?: number; report?: AgentReport; unanswered?: number };
         buffer = buffer.slice(nl + 1);
         if (message.type === 'phase' && message.phase === 'sent') onSent({ sent: message.sent ?? 0, sendMs: message.sendMs ?? 0 });
         if (message.type === 'report' && message.report) onReport(message.report);
+        if (message.type === 'late') onLate(message.unanswered ?? -1);
       }
     });
     socket.on('error', () => {});
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, sent, report, server };
+  return { port: (server.address() as AddressInfo).port, sent, report, late, server };
 }
 
 // ---- the run ------------------------------------------------------------------------------------------------------
@@ -208,6 +213,7 @@ async function main(): Promise<number> {
   const ping = await settle(within(session.prompt([{ type: 'text', text: 'ping' }]), ROUND_TRIP_MS, 'the prompt after the fuzz'));
   const ponged = session.model.entries.some((e) => e.type === 'message' && e.role === 'agent' && e.content.some((b) => b.type === 'text' && b.text === 'pong'));
   const pingOk = ping.ok && ping.value === 'end_turn' && ponged;
+  const late = await settle(within(channel.late, 1000, 'the late count'));
   sampleMemory();
   clearInterval(sampler);
   loopDelay.disable();
@@ -233,7 +239,8 @@ async function main(): Promise<number> {
   if (r) {
     const nul = r.nullId;
     const nullAnswers = Object.entries(nul.answers).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none';
-    out(`unanswered requests: ${n(r.unanswered)}${r.unansweredExamples.length ? ` (e.g. ${r.unansweredExamples.join('; ')})` : ''}`);
+    const later = late.ok ? `; still unanswered when our last prompt reached the agent: ${n(late.value)}` : '';
+    out(`unanswered requests: ${n(r.unanswered)} within ${WAIT_MS / 1000} s of the last message${later}${r.unansweredExamples.length ? ` (e.g. ${r.unansweredExamples.join('; ')})` : ''}`);
     out(`  requests with id null: ${n(nul.nullIdRequests)}; with an object/array/boolean id (owed -32600 with id null): ${n(nul.badIdRequests)}; answers with id null: ${nullAnswers}; missing: ${n(nul.missing)}`);
     out(`answers with codes outside the spec's set: ${n(r.outOfSpecCodes)}${r.outOfSpecExamples.length ? ` (e.g. ${r.outOfSpecExamples.join('; ')})` : ''}`);
     out(`duplicated ids: ${n(r.duplicated)}${r.duplicatedExamples.length ? ` (${r.duplicatedExamples.join('; ')})` : ''}; changed ids (answers under an id never sent): ${n(r.changed)}${r.changedExamples.length ? ` (${r.changedExamples.join('; ')})` : ''}`);

@@ -2,7 +2,8 @@
 // and session/prompt normally; during the first prompt it sends FUZZ_MESSAGES messages (see lib/fuzzTraffic.ts),
 // paced by its stdout's backpressure, and matches every answer to what it sent (lib/fuzzWire.ts). Then it waits for
 // the missing answers (at most FUZZ_WAIT_MS), makes one last normal request, sends its report to the bench over a
-// local TCP connection (FUZZ_REPORT_PORT), and ends the turn. Later prompts are answered with "pong".
+// local TCP connection (FUZZ_REPORT_PORT), and ends the turn. Later prompts are answered with "pong", after telling
+// the bench how many requests are still unanswered by then (answered late, or never).
 //
 // Like the fixture agent it imports nothing from src/acp: it is an independent peer.
 import { connect, Socket } from 'node:net';
@@ -86,7 +87,8 @@ peer.handle('session/new', () => ({ sessionId: SESSION_ID }));
 let turns = 0;
 peer.handle('session/prompt', async () => {
   if (turns++ === 0) await fuzz();
-  else await peer.update(SESSION_ID, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'pong' } });
+  else await tell({ type: 'late', unanswered: ledger.unanswered + ledger.missingNullAnswers });
+  if (turns > 1) await peer.update(SESSION_ID, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'pong' } });
   return { stopReason: 'end_turn' };
 });
 process.stdin.resume();
