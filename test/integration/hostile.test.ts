@@ -37,6 +37,8 @@ interface Run {
   readonly results: HostileResults | undefined;
   readonly heap: { readonly baseline: number; readonly peak: number; readonly samples: number; readonly afterClose: number };
   readonly closeError: string | undefined;
+  /** Exceptions and rejections that escaped into the extension host while the agent played. */
+  readonly escaped: string[];
   /** Background job pids still running after the chat was closed and the bound passed. */
   readonly survivors: Record<string, number>;
   readonly outside: string;
@@ -51,6 +53,26 @@ function running(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return process.platform !== 'linux' && alive(pid);
+  }
+}
+
+/**
+ * Collects what escapes into the extension host while `body` runs, instead of letting mocha fail the hook at the
+ * first one: the rest of the scenario still has to run for the other checks. The host's own listeners (mocha's
+ * among them) are put back afterwards.
+ */
+async function collectingEscapes<T>(escaped: string[], body: () => Promise<T>): Promise<T> {
+  const collect = (error: unknown) => escaped.push(error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error).slice(0, 200));
+  const uncaught = process.listeners('uncaughtException');
+  const unhandled = process.listeners('unhandledRejection');
+  process.removeAllListeners('uncaughtException').on('uncaughtException', collect);
+  process.removeAllListeners('unhandledRejection').on('unhandledRejection', collect);
+  try {
+    return await body();
+  } finally {
+    process.off('uncaughtException', collect).off('unhandledRejection', collect);
+    for (const listener of uncaught) process.on('uncaughtException', listener);
+    for (const listener of unhandled) process.on('unhandledRejection', listener);
   }
 }
 
@@ -83,7 +105,8 @@ describe('a hostile agent', function () {
     // As a cloned repository can carry: a link inside the workspace to a file outside that does not exist yet.
     symlinkSync(target, join(dir, 'dangling'));
     pidDir = mkdtempSync(join(tmpdir(), 'acp-hostile-pids-'));
-    resultsFile = join(tmpdir(), `acp-hostile-${randomUUID()}.json`);
+    // Next to the extension host's logs, which the harness keeps for a failed run.
+    resultsFile = join(process.env['ACP_TEST_LOGS'] ?? tmpdir(), `hostile-results-${randomUUID().slice(0, 8)}.json`);
     // `deny`, so that every outside path (the long ones, the symlink's target) is refused by the path policy; with
     // the default `ask` the refusal would be a question no one answers here.
     await vscode.workspace.getConfiguration('acp').update('files.outsideWorkspace', 'deny', vscode.ConfigurationTarget.Global);
@@ -94,41 +117,47 @@ describe('a hostile agent', function () {
     const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
     assert.ok(chat, 'acp.newChat opened no chat');
 
-    const baseline = process.memoryUsage().heapUsed;
-    let peak = baseline;
-    let samples = 0;
-    const sampler = setInterval(() => {
+    const escaped: string[] = [];
+    const played = await collectingEscapes(escaped, async () => {
+      const baseline = process.memoryUsage().heapUsed;
+      let peak = baseline;
+      let samples = 0;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().heapUsed);
+        samples++;
+      }, 50);
+      const config: HostileConfig = { probeFile, danglingLink: join(dir, 'dangling'), pidDir, floodBytes: FLOOD_BYTES };
+      const start = Date.now();
+      let turn: Run['turn'] | undefined;
+      chat.send(JSON.stringify(config)).then(
+        (stop) => (turn = { outcome: 'stopped', detail: stop, ms: Date.now() - start }),
+        (error: unknown) => (turn = { outcome: 'failed', detail: error instanceof Error ? error.message : String(error), ms: Date.now() - start }),
+      );
+      // Until the turn ends; or, once the agent has answered the prompt (malformed), for the grace period at most.
+      let answeredAt: number | undefined;
+      await waitFor(
+        () => {
+          if (turn) return true;
+          if (answeredAt === undefined && readResults(resultsFile)?.finished) answeredAt = Date.now();
+          return answeredAt !== undefined && Date.now() - answeredAt > TURN_END_GRACE_MS;
+        },
+        { timeoutMs: TURN_BOUND_MS, what: 'the hostile turn' },
+      ).catch(() => undefined);
+      clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().heapUsed);
-      samples++;
-    }, 50);
-    const config: HostileConfig = { probeFile, danglingLink: join(dir, 'dangling'), pidDir, floodBytes: FLOOD_BYTES };
-    const start = Date.now();
-    let turn: Run['turn'] | undefined;
-    chat.send(JSON.stringify(config)).then(
-      (stop) => (turn = { outcome: 'stopped', detail: stop, ms: Date.now() - start }),
-      (error: unknown) => (turn = { outcome: 'failed', detail: error instanceof Error ? error.message : String(error), ms: Date.now() - start }),
-    );
-    // Until the turn ends; or, once the agent has answered the prompt (malformed), for the grace period at most.
-    let answeredAt: number | undefined;
-    await waitFor(
-      () => {
-        if (turn) return true;
-        if (answeredAt === undefined && readResults(resultsFile)?.finished) answeredAt = Date.now();
-        return answeredAt !== undefined && Date.now() - answeredAt > TURN_END_GRACE_MS;
-      },
-      { timeoutMs: TURN_BOUND_MS, what: 'the hostile turn' },
-    ).catch(() => undefined);
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
-    const ended = turn ?? { outcome: 'pending' as const, detail: answeredAt ? `still pending ${Date.now() - answeredAt} ms after the agent answered` : 'the agent never got to answer', ms: Date.now() - start };
-    const results = readResults(resultsFile);
+      const results = readResults(resultsFile);
+      const answered = results?.answeredAt;
+      const ended = turn ?? { outcome: 'pending' as const, detail: answered ? `still pending ${Date.now() - answered} ms after the agent answered` : 'the agent had not answered yet', ms: Date.now() - start };
 
+      return { baseline, peak, samples, ended, results, start };
+    });
+    const { baseline, peak, samples, ended, results } = played;
     let closeError: string | undefined;
     await closeAllChats().catch((error: unknown) => (closeError = error instanceof Error ? error.message : String(error)));
     const pids = results?.pids ?? {};
     await waitFor(() => Object.values(pids).every((pid) => !running(pid)), { timeoutMs: PROCESS_BOUND_MS }).catch(() => undefined);
     const survivors = Object.fromEntries(Object.entries(pids).filter(([, pid]) => running(pid)));
-    run = { turn: ended, results, heap: { baseline, peak, samples, afterClose: process.memoryUsage().heapUsed }, closeError, survivors, outside, target };
+    run = { turn: ended, results, heap: { baseline, peak, samples, afterClose: process.memoryUsage().heapUsed }, closeError, escaped, survivors, outside, target };
 
     // The figures, for whoever reads the run.
     const probes = results?.probes.map((p) => `${p.attack} ${p.ms ?? 'none'}`).join(', ');
@@ -149,7 +178,7 @@ describe('a hostile agent', function () {
     }
     await vscode.workspace.getConfiguration('acp').update('files.outsideWorkspace', undefined, vscode.ConfigurationTarget.Global);
     for (const path of [dir, pidDir, run?.outside]) if (path) rmSync(path, { recursive: true, force: true });
-    for (const file of [recordFile, resultsFile]) if (file) rmSync(file, { force: true });
+    if (recordFile) rmSync(recordFile, { force: true });
   });
 
   // Protects: a turn whose answer the client cannot accept (here a _meta 3,000 levels deep) ends with an error the
@@ -159,10 +188,17 @@ describe('a hostile agent', function () {
     if (run.turn.outcome === 'failed') assert.doesNotMatch(run.turn.detail, /connection.*closed|closed.*connection/i, 'the connection is still open');
   });
 
+  // Protects the host and the connection: nothing an agent sends may throw out of the reader (the rest of that read
+  // would be lost) or leave a rejection unhandled.
+  it('lets no exception escape into the extension host', () => {
+    assert.deepEqual(run.escaped, []);
+  });
+
   // Protects the scenario itself: an attack that was not played checks nothing. An attack is skipped only when the
   // host was too slow for the agent to get to it within its budget, or the 200 KB path already froze the host.
   it('lets the agent play every attack', () => {
     assert.ok(run.results, `the agent wrote no results to ${resultsFile}`);
+    console.log(`    hostile: the agent's observations are in ${resultsFile}`);
     assert.deepEqual(run.results.skipped, [], 'attacks the agent could not play');
     assert.ok(run.results.finished, `the agent did not get through its attacks; it played ${run.results.attacks.map((a) => a.name).join(', ')}`);
   });
@@ -172,7 +208,7 @@ describe('a hostile agent', function () {
   it('(1) stays responsive: the normal read between attacks is answered within 2 s', () => {
     assert.ok(run.results && run.results.probes.length > 0, 'no normal read was made');
     const slow = run.results.probes.filter((p) => p.ms === null || p.ms > PROBE_BOUND_MS || p.error);
-    assert.deepEqual(slow, [], `normal reads not answered within ${PROBE_BOUND_MS} ms (ms null: no answer within the agent's 10 s)`);
+    assert.deepEqual(slow, [], `normal reads not answered within ${PROBE_BOUND_MS} ms (ms null: no answer within the agent's 5 s)`);
   });
 
   // (2) Protects the host from running out of memory: logs, terminal output, bookkeeping of unknown sessions are
@@ -201,7 +237,7 @@ describe('a hostile agent', function () {
     const codeOf = (r: RequestRecord) => (r.answers[0]?.error ? Number(r.answers[0].error.code) : undefined);
     const invalid = run.results.requests.filter((r) => r.attack === 'invalid params');
     const deep = run.results.requests.filter((r) => r.attack === 'deep requests' && r.expect === 'answer');
-    assert.ok(invalid.length > 0 && deep.length > 0, 'the agent sent no invalid params');
+    assert.ok(invalid.length > 0, 'the agent sent no invalid params');
     const wrong = [...invalid.filter((r) => codeOf(r) !== -32602), ...deep.filter((r) => codeOf(r) !== -32600 && codeOf(r) !== -32602)];
     assert.deepEqual(wrong.map(describeRequest), []);
   });
@@ -215,7 +251,8 @@ describe('a hostile agent', function () {
     const write = run.results?.requests.find((r) => r.attack === 'dangling symlink');
     const answer = write?.answers[0];
     assert.ok(answer, 'the write through the symlink was not answered');
-    assert.match(answer.error?.message ?? `a result: ${answer.result ?? ''}`, /outside the workspace/, 'the path policy did not refuse the write');
+    const said = answer.error ? `error ${String(answer.error.code)}: ${answer.error.message}` : `result ${answer.result ?? ''}`;
+    assert.match(said, /outside the workspace/, `the path policy did not refuse the write; the answer was ${said}`);
   });
 
   // (5) Protects the machine: whatever the agent started through us (here `sleep 300` in the background, through
