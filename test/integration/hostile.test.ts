@@ -22,7 +22,7 @@ const HEAP_BOUND_BYTES = 400 * 1024 * 1024;
 /** What the flooding terminal prints: enough that keeping it whole, or re-slicing it, shows. */
 const FLOOD_BYTES = 64 * 1024 * 1024;
 /** No attack starts after this long (the agent's own budget); the ones that did not start count as a failure. */
-const BUDGET_MS = 35_000;
+const BUDGET_MS = 45_000;
 /** The whole turn, attacks included, whatever happens. */
 const TURN_BOUND_MS = 90_000;
 /** Once the agent has answered the prompt, the turn must end within this. */
@@ -181,7 +181,7 @@ describe('a hostile agent', function () {
     if (recordFile) rmSync(recordFile, { force: true });
   });
 
-  // Protects: a turn whose answer the client cannot accept (here a _meta 3,000 levels deep) ends with an error the
+  // Protects: a turn whose answer the client cannot accept (here a _meta 100,000 levels deep) ends with an error the
   // user can read, instead of spinning forever; and the error does not claim the connection closed while it is open.
   it('ends the turn once the agent has answered, even with a malformed answer', () => {
     assert.notEqual(run.turn.outcome, 'pending', `the turn did not end: ${run.turn.detail}`);
