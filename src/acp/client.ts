@@ -123,7 +123,7 @@ export class AgentClient {
     // The handler needs the client, which exists only after initialize: route through a late-bound reference.
     let client: AgentClient | undefined;
     const route = (sessionId: string) => client?.sessionFor(sessionId);
-    const terminals = options.terminals === false ? undefined : new TerminalManager();
+    const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'));
     const handler = makeHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,

@@ -1,15 +1,28 @@
 // `terminal/*`: commands the agent asks the client to run. With `args` the command is spawned directly; without
 // them the command line runs through the user's shell (agents send "echo hi" that way). Each command runs in its own
-// process group, so kill and release end everything it started. Output (stdout and stderr, interleaved as they
-// arrive) keeps only its last `outputByteLimit` bytes, cut at a character boundary.
+// process group, so kill and release end everything it started, background jobs included. Output (stdout and stderr,
+// interleaved as they arrive) keeps only its last `outputByteLimit` bytes, cut at a character boundary. The agent is
+// not trusted: the limit is clamped to ours, and a session has a bounded number of terminals.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { AcpError, ErrorCodes } from './errors';
+import { silentLogger, type Logger } from './log';
 import type * as S from './schema.gen';
 
 /** Output kept when the agent gives no limit: enough for any log a person would read in a chat. */
 const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
+/** The most output one terminal keeps, whatever the agent asks: its `outputByteLimit` is clamped to this. */
+export const MAX_OUTPUT_LIMIT = 16 * 1024 * 1024;
+/** Terminals a session may hold at once (created and not released, running or not: each keeps its output). */
+export const MAX_TERMINALS_PER_SESSION = 32;
 const KILL_GRACE_MS = 2000;
+/**
+ * After the command exits, how long its exit waits for the pipes to close, so that the last output is read before
+ * `wait_for_exit` answers. A background job that keeps the pipes open does not hold the exit longer than this.
+ */
+const EXIT_DRAIN_MS = 200;
+/** Output is copied into blocks of this size: memory follows the bytes kept, not how the pipe delivered them. */
+const BLOCK = 64 * 1024;
 
 export interface TerminalOutputEvent {
   readonly terminalId: string;
@@ -24,73 +37,151 @@ export interface TerminalExitEvent {
   readonly exitStatus: S.TerminalExitStatus;
 }
 
-class Terminal {
-  private chunks: Buffer[] = [];
-  private bytes = 0;
+/**
+ * The last `limit` bytes of a byte stream, in time linear in the bytes appended: data is copied into fixed blocks,
+ * whole blocks drop off the front and only the first block left is cut (then moved past UTF-8 continuation bytes, so
+ * the text never starts with half a character). Nothing ever re-copies what is kept.
+ */
+export class OutputTail {
+  /** Full blocks, oldest first; those before `first` are dropped (the array is compacted now and then). */
+  private blocks: Buffer[] = [];
+  private first = 0;
+  /** The block being filled: its bytes from `openStart` to `openEnd` are kept (the start moves when trimmed). */
+  private open: Buffer | undefined;
+  private openStart = 0;
+  private openEnd = 0;
+  private kept = 0;
   truncated = false;
+
+  constructor(readonly limit: number) {}
+
+  get byteLength(): number {
+    return this.kept;
+  }
+
+  append(data: Uint8Array): void {
+    for (let offset = 0; offset < data.length; ) {
+      if (!this.open || this.openEnd === this.open.length) {
+        if (this.open) this.blocks.push(this.open.subarray(this.openStart, this.openEnd));
+        this.open = Buffer.allocUnsafe(BLOCK);
+        this.openStart = this.openEnd = 0;
+      }
+      const n = Math.min(data.length - offset, this.open.length - this.openEnd);
+      this.open.set(data.subarray(offset, offset + n), this.openEnd);
+      this.openEnd += n;
+      offset += n;
+    }
+    this.kept += data.length;
+    if (this.kept <= this.limit) return;
+    this.truncated = true;
+    this.drop(this.kept - this.limit);
+    // A UTF-8 character has at most three continuation bytes; past that the bytes are not text anyway.
+    for (let i = 0; i < 3 && this.kept > 0 && (this.firstByte() & 0xc0) === 0x80; i++) this.drop(1);
+  }
+
+  /** The kept bytes as text. */
+  text(): string {
+    const parts = this.blocks.slice(this.first);
+    if (this.open) parts.push(this.open.subarray(this.openStart, this.openEnd));
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  private firstByte(): number {
+    const block = this.first < this.blocks.length ? this.blocks[this.first] : this.open?.subarray(this.openStart);
+    return block?.[0] ?? 0;
+  }
+
+  private drop(count: number): void {
+    this.kept -= count;
+    let rest = count;
+    while (rest > 0 && this.first < this.blocks.length) {
+      const block = this.blocks[this.first]!;
+      if (block.length <= rest) {
+        rest -= block.length;
+        this.first++;
+      } else {
+        this.blocks[this.first] = block.subarray(rest);
+        rest = 0;
+      }
+    }
+    this.openStart += rest;
+    // The open block emptied: fill it again from its start (no view of it was handed out).
+    if (this.openStart === this.openEnd) this.openStart = this.openEnd = 0;
+    if (this.first > 64 && this.first * 2 > this.blocks.length) {
+      this.blocks = this.blocks.slice(this.first);
+      this.first = 0;
+    }
+  }
+}
+
+class Terminal {
+  private readonly tail: OutputTail;
   exitStatus: S.TerminalExitStatus | undefined;
   readonly exited: Promise<S.TerminalExitStatus>;
   private readonly decoder = new TextDecoder('utf-8');
+  private killTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly id: string,
     readonly sessionId: string,
     readonly child: ChildProcess,
-    private readonly limit: number,
+    limit: number,
     onOutput: (text: string) => void,
     onExit: (status: S.TerminalExitStatus) => void,
   ) {
+    this.tail = new OutputTail(limit);
     const take = (data: Buffer) => {
-      this.append(data);
+      this.tail.append(data);
       const text = this.decoder.decode(data, { stream: true });
       if (text) onOutput(text);
     };
+    // Output is read until the pipes close, which may be after the exit (a background job still writing).
     child.stdout?.on('data', take);
     child.stderr?.on('data', take);
     this.exited = new Promise((resolve) => {
+      const finish = (status: S.TerminalExitStatus) => {
+        if (this.exitStatus) return;
+        this.exitStatus = status;
+        resolve(status);
+        onExit(status);
+      };
       child.once('error', (error) => {
         // The command could not be started: say so in the output, like a shell would.
         take(Buffer.from(`${error.message}\n`));
-        this.finish({ exitCode: 127, signal: null }, resolve, onExit);
+        finish({ exitCode: 127, signal: null });
       });
-      child.once('close', (code, signal) => this.finish({ exitCode: code, signal }, resolve, onExit));
+      // The command's own process exited: that is its exit, even when a background child still holds the pipes
+      // ('close' would wait for that child). The pipes get a moment to deliver what the command printed last.
+      child.once('exit', (code, signal) => {
+        const status = { exitCode: code, signal };
+        const drained = setTimeout(() => finish(status), EXIT_DRAIN_MS);
+        child.once('close', () => {
+          clearTimeout(drained);
+          finish(status);
+        });
+      });
     });
-  }
-
-  private finish(status: S.TerminalExitStatus, resolve: (s: S.TerminalExitStatus) => void, onExit: (s: S.TerminalExitStatus) => void): void {
-    if (this.exitStatus) return;
-    this.exitStatus = status;
-    resolve(status);
-    onExit(status);
-  }
-
-  private append(data: Buffer): void {
-    this.chunks.push(data);
-    this.bytes += data.length;
-    if (this.bytes <= this.limit) return;
-    // Keep the tail: join, cut to the limit, and step past any UTF-8 continuation bytes at the cut.
-    const all = Buffer.concat(this.chunks);
-    let start = all.length - this.limit;
-    while (start < all.length && ((all[start] ?? 0) & 0xc0) === 0x80) start++;
-    const kept = all.subarray(start);
-    this.chunks = [Buffer.from(kept)];
-    this.bytes = kept.length;
-    this.truncated = true;
   }
 
   output(): S.TerminalOutputResponse {
     return {
-      output: Buffer.concat(this.chunks).toString('utf8'),
-      truncated: this.truncated,
+      output: this.tail.text(),
+      truncated: this.tail.truncated,
       ...(this.exitStatus ? { exitStatus: this.exitStatus } : {}),
     };
   }
 
+  /**
+   * SIGTERM to the whole process group, then SIGKILL after a grace. Also after the command exited: what it started
+   * in the background (`cmd &`, nohup, a double fork) is still in its group. Signalling a group that is gone only
+   * fails with ESRCH.
+   */
   kill(): void {
-    if (this.exitStatus) return;
     killGroup(this.child, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(this.child, 'SIGKILL'), KILL_GRACE_MS);
-    void this.exited.then(() => clearTimeout(timer));
+    if (this.killTimer) return;
+    this.killTimer = setTimeout(() => killGroup(this.child, 'SIGKILL'), KILL_GRACE_MS);
+    // Nothing waits for it: the host may exit meanwhile, and SIGTERM was sent.
+    this.killTimer.unref();
   }
 }
 
@@ -117,13 +208,23 @@ export class TerminalManager {
   private readonly exitEmitter = new Emitter<TerminalExitEvent>();
   readonly onDidOutput: Event<TerminalOutputEvent> = this.outputEmitter.event;
   readonly onDidExit: Event<TerminalExitEvent> = this.exitEmitter.event;
+  private clampLogged = false;
+
+  constructor(private readonly log: Logger = silentLogger) {}
 
   /** Starts the command and returns at once. `cwd` is the session's folder, used when the agent gives none. */
   create(params: S.CreateTerminalRequest, cwd: string): S.CreateTerminalResponse {
     if (typeof params.command !== 'string' || params.command.trim() === '') throw new AcpError(ErrorCodes.InvalidParams, 'command must be a non-empty string');
+    const held = this.countFor(params.sessionId);
+    if (held >= MAX_TERMINALS_PER_SESSION) {
+      throw new AcpError(
+        ErrorCodes.InvalidRequest,
+        `this session already holds ${held} terminals, the most it may; release one (terminal/release) before creating another`,
+      );
+    }
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const variable of params.env ?? []) env[variable.name] = variable.value;
-    const limit = params.outputByteLimit == null ? DEFAULT_OUTPUT_LIMIT : Math.max(0, Math.floor(params.outputByteLimit));
+    const limit = this.outputLimit(params.outputByteLimit);
     const hasArgs = params.args !== undefined && params.args !== null;
     const shell = shellFor(process.platform, env);
     const [file, args] = hasArgs ? [params.command, [...(params.args ?? [])]] : [shell.file, shell.args(params.command)];
@@ -186,6 +287,24 @@ export class TerminalManager {
         this.terminals.delete(terminal.id);
       }
     }
+  }
+
+  /** The agent's `outputByteLimit` within [0, MAX_OUTPUT_LIMIT]; the first clamp is logged (once, not per request). */
+  private outputLimit(asked: unknown): number {
+    if (asked === undefined || asked === null) return DEFAULT_OUTPUT_LIMIT;
+    if (typeof asked !== 'number' || Number.isNaN(asked)) return DEFAULT_OUTPUT_LIMIT;
+    if (asked <= MAX_OUTPUT_LIMIT) return Math.max(0, Math.floor(asked));
+    if (!this.clampLogged) {
+      this.clampLogged = true;
+      this.log.warn(`the agent asked to keep ${asked} bytes of terminal output; keeping at most ${MAX_OUTPUT_LIMIT} (said once)`);
+    }
+    return MAX_OUTPUT_LIMIT;
+  }
+
+  private countFor(sessionId: string): number {
+    let count = 0;
+    for (const terminal of this.terminals.values()) if (terminal.sessionId === sessionId) count++;
+    return count;
   }
 
   private get(params: { sessionId: string; terminalId: string }): Terminal {
