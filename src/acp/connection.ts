@@ -410,7 +410,7 @@ export class AcpClientConnection {
   private notified(method: string, params: unknown): void {
     if (method === COALESCED_METHOD) {
       const run = params as CoalescedParams;
-      for (const item of run.items) this.notification(run.method, item);
+      for (const item of run.items) this.notification(item.method, item.params);
     } else {
       this.notification(method, params);
     }

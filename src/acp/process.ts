@@ -8,6 +8,7 @@ import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } f
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
+import { ClientNotifications } from './methods';
 import { ndjsonTransport, type LineTracer } from './transport';
 
 export interface AgentCommand {
@@ -63,7 +64,8 @@ export class AgentProcess {
     const connectionLog = connectionOptions.log ?? this.log;
     const { reader, writer } = ndjsonTransport(this.child.stdout, this.child.stdin, {
       log: tagged(connectionLog, 'transport'),
-      coalesce: ['session/update'],
+      coalesce: [ClientNotifications.sessionUpdate.method, ClientNotifications.completeElicitation.method],
+      onlyCoalesced: true,
       trace: options.trace,
     });
     this.connection = new AcpClientConnection(

@@ -55,11 +55,43 @@ export type SessionChange =
   /** A command's output grew (`appended`), or it exited (`appended` is empty). */
   | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };
 
-/** What a command printed, as the chat shows it: the tail, and how it ended. */
-export interface TerminalState {
-  text: string;
-  truncated: boolean;
+/**
+ * What a command printed, as the chat shows it: the tail, and how it ended. Output arrives in many small pieces and
+ * is read far less often, so the pieces are kept as they came and joined only when read: a flood costs each piece
+ * once, never a copy of the whole tail per piece.
+ */
+export class TerminalState {
+  truncated = false;
   exitStatus?: S.TerminalExitStatus;
+  private pieces: string[] = [];
+  private length = 0;
+
+  get text(): string {
+    if (this.pieces.length > 1) this.pieces = [this.pieces.join('')];
+    return this.pieces[0] ?? '';
+  }
+
+  append(text: string, limit: number): void {
+    this.pieces.push(text);
+    this.length += text.length;
+    while (this.pieces.length > 1 && this.length - (this.pieces[0]?.length ?? 0) >= limit) {
+      this.length -= this.pieces.shift()?.length ?? 0;
+      this.truncated = true;
+    }
+    const first = this.pieces[0] ?? '';
+    if (this.length > limit) {
+      let start = this.length - limit;
+      if (/[\udc00-\udfff]/.test(first.charAt(start))) start++; // never split a surrogate pair
+      this.pieces[0] = first.slice(start);
+      this.length -= start;
+      this.truncated = true;
+    }
+  }
+
+  /** A plain copy, for tests and comparisons. */
+  toJSON(): { text: string; truncated: boolean; exitStatus?: S.TerminalExitStatus } {
+    return { text: this.text, truncated: this.truncated, ...(this.exitStatus ? { exitStatus: this.exitStatus } : {}) };
+  }
 }
 
 export interface Usage {
@@ -283,14 +315,7 @@ export class SessionModel {
   /** A command printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
   terminalOutput(terminalId: string, text: string): void {
     if (text === '') return;
-    const state = this.terminal(terminalId);
-    state.text += text;
-    if (state.text.length > TERMINAL_TEXT_LIMIT) {
-      let start = state.text.length - TERMINAL_TEXT_LIMIT;
-      if (/[\udc00-\udfff]/.test(state.text.charAt(start))) start++; // never split a surrogate pair
-      state.text = state.text.slice(start);
-      state.truncated = true;
-    }
+    this.terminal(terminalId).append(text, TERMINAL_TEXT_LIMIT);
     this.terminalChanged(terminalId, text);
   }
 
@@ -303,7 +328,7 @@ export class SessionModel {
 
   private terminal(terminalId: string): TerminalState {
     let state = this.terminals.get(terminalId);
-    if (!state) this.terminals.set(terminalId, (state = { text: '', truncated: false }));
+    if (!state) this.terminals.set(terminalId, (state = new TerminalState()));
     return state;
   }
 

@@ -21,15 +21,17 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const MAX_ERROR_MESSAGE = 4096;
 
 /**
- * The method of a notification that stands for a run of consecutive notifications of one method.
+ * The method of a notification that stands for a run of consecutive notifications.
  * vscode-jsonrpc dispatches every message in its own macrotask; an agent streaming thousands of
  * `session/update`s would pay that per update. The reader coalesces a run of them, in order, into one
  * message, and the connection unpacks it. Nothing else can tell: notifications have no replies.
+ * It also bounds vscode-jsonrpc's queue, which takes one message per macrotask while a read delivers hundreds:
+ * whatever mix of notifications a read holds, it queues one message for them between two requests or answers,
+ * and those are bounded in flight.
  */
 export const COALESCED_METHOD = '$/acp/coalesced';
 export interface CoalescedParams {
-  readonly method: string;
-  readonly items: unknown[];
+  readonly items: { readonly method: string; readonly params: unknown }[];
 }
 
 // ACP spells cancellation `$/cancel_request {requestId}`; vscode-jsonrpc spells it `$/cancelRequest {id}`.
@@ -42,6 +44,8 @@ export interface NdjsonReaderOptions {
   readonly maxLineBytes?: number;
   /** Notification methods whose consecutive runs are delivered as one `COALESCED_METHOD` message. */
   readonly coalesce?: readonly string[];
+  /** Drop (with a debug line) notifications not named in `coalesce`: the connection would ignore them anyway. */
+  readonly onlyCoalesced?: boolean;
   /** Sees every line as it was received (the user's "trace messages" setting). */
   readonly trace?: LineTracer;
   /**
@@ -68,7 +72,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private pendingBytes = 0;
   /** True while dropping the rest of an oversized line. */
   private discarding = false;
-  private run: { method: string; items: unknown[] } | undefined;
+  private run: CoalescedParams['items'] | undefined;
+  private readonly onlyCoalesced: boolean;
   private readonly trace: LineTracer | undefined;
   private readonly ids: RequestIds | undefined;
   private readonly reply: NdjsonReaderOptions['reply'];
@@ -81,6 +86,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.log = options.log ?? silentLogger;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.coalesce = new Set(options.coalesce ?? []);
+    this.onlyCoalesced = options.onlyCoalesced === true;
     this.trace = options.trace;
     this.ids = options.ids;
     this.reply = options.reply;
@@ -258,9 +264,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       }
       message = { jsonrpc: '2.0', method: JSONRPC_CANCEL, params: { id: local } };
     } else if (this.coalesce.has(method)) {
-      if (this.run && this.run.method !== method) this.flushRun();
-      if (this.run) this.run.items.push(message['params']);
-      else this.run = { method, items: [message['params']] };
+      const item = { method, params: message['params'] };
+      if (this.run) this.run.push(item);
+      else this.run = [item];
+      return;
+    } else if (this.onlyCoalesced) {
+      this.log.debug(`ignored notification ${preview(method)}`);
       return;
     }
     this.flushRun();
@@ -306,10 +315,11 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     const run = this.run;
     if (!run) return;
     this.run = undefined;
-    const params: CoalescedParams = run;
+    const params: CoalescedParams = { items: run };
+    const first = run[0];
     const message =
-      run.items.length === 1
-        ? { jsonrpc: '2.0', method: run.method, params: run.items[0] }
+      run.length === 1 && first
+        ? { jsonrpc: '2.0', method: first.method, params: first.params }
         : { jsonrpc: '2.0', method: COALESCED_METHOD, params };
     this.dispatch(message as Message);
   }

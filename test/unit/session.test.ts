@@ -280,11 +280,25 @@ describe('SessionModel', () => {
         { type: 'terminal', terminalId: 'term-1', appended: '' },
         { type: 'entry', index: 0, added: false },
       ]);
-      assert.deepEqual(model.terminals.get('term-1'), { text: 'hello\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
+      assert.deepEqual(model.terminals.get('term-1')?.toJSON(), { text: 'hello\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
       model.terminalOutput('term-2', 'x'.repeat(TERMINAL_TEXT_LIMIT) + '\u{1f600}end');
       const kept = model.terminals.get('term-2')!;
       assert.ok(kept.truncated);
       assert.ok(kept.text.endsWith('\u{1f600}end') && kept.text.length <= TERMINAL_TEXT_LIMIT);
+    });
+
+    it('keeps the tail of a 128 MB flood of small pieces in linear time, exactly', () => {
+      const model = new SessionModel('s');
+      const piece = 'abcdefghijklmno\n'.repeat(1024); // 16 KiB
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < 8192; i++) model.terminalOutput('t', i === 8191 ? `${piece.slice(0, -4)}END\n` : piece);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const kept = model.terminals.get('t')!;
+      assert.equal(kept.text.length, TERMINAL_TEXT_LIMIT);
+      assert.ok(kept.text.endsWith('END\n') && kept.truncated);
+      // Re-slicing the whole tail per piece copies 8192 × 256 K characters (about 3 s here); pieces kept as they came
+      // copy each once (tens of milliseconds).
+      assert.ok(ms < 1000, `took ${ms} ms`);
     });
 
     it('shows output that agents running commands themselves send in _meta, without keeping it in the tool call', () => {
@@ -294,7 +308,7 @@ describe('SessionModel', () => {
       model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' } } });
       model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } });
       model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 7, data: 'ignored' } } });
-      assert.deepEqual(model.terminals.get('call_1'), { text: 'a.txt\nb.txt\n', truncated: false, exitStatus: { exitCode: 0, signal: null } });
+      assert.deepEqual(model.terminals.get('call_1')?.toJSON(), { text: 'a.txt\nb.txt\n', truncated: false, exitStatus: { exitCode: 0, signal: null } });
       assert.deepEqual(model.toolCall('call_1')?.meta, { terminal_info: { terminal_id: 'call_1' } });
       assert.equal(model.terminals.size, 1);
     });

@@ -219,7 +219,7 @@ describe('NdjsonMessageReader', () => {
       const r = makeReader(options);
       const updates = ['a', 'b', 'c', 'd'].map(update);
       r.push(updates.map(line).join(''));
-      assert.deepEqual(r.got, [notification(COALESCED_METHOD, { method: 'session/update', items: updates.map((u) => u.params) })]);
+      assert.deepEqual(r.got, [notification(COALESCED_METHOD, { items: updates.map((u) => ({ method: 'session/update', params: u.params })) })]);
     });
 
     it('delivers a single update as itself', () => {
@@ -234,14 +234,25 @@ describe('NdjsonMessageReader', () => {
       const other = notification('elicitation/complete', { elicitationId: 'e' });
       r.push([update('a'), update('b'), request(1), update('c'), response, update('d'), update('e'), other, update('f')].map(line).join(''));
       assert.deepEqual(r.got, [
-        notification(COALESCED_METHOD, { method: 'session/update', items: [update('a').params, update('b').params] }),
+        notification(COALESCED_METHOD, { items: [update('a'), update('b')].map((u) => ({ method: 'session/update', params: u.params })) }),
         request(1),
         update('c'),
         response,
-        notification(COALESCED_METHOD, { method: 'session/update', items: [update('d').params, update('e').params] }),
+        notification(COALESCED_METHOD, { items: [update('d'), update('e')].map((u) => ({ method: 'session/update', params: u.params })) }),
         other,
         update('f'),
       ]);
+    });
+
+    it('keeps one run across the listed methods, and with onlyCoalesced drops the unlisted ones, so a read queues one message for all its notifications', () => {
+      const r = makeReader({ coalesce: ['session/update', 'elicitation/complete'], onlyCoalesced: true });
+      const done = notification('elicitation/complete', { elicitationId: 'e' });
+      const flood = Array.from({ length: 1000 }, (_, i) => (i % 2 ? notification('_x/unknown', { i }) : i % 3 ? update(String(i)) : done));
+      r.push(flood.map(line).join(''));
+      assert.equal(r.got.length, 1);
+      const items = (r.got[0]!['params'] as { items: { method: string }[] }).items;
+      assert.equal(items.length, 500);
+      assert.deepEqual(new Set(items.map((i) => i.method)), new Set(['session/update', 'elicitation/complete']));
     });
 
     it('does not coalesce without the option', () => {
