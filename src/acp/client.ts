@@ -321,7 +321,7 @@ export class AgentClient {
     if (this.unknownSessions.has(sessionId)) return;
     if (this.unknownSessions.size < MAX_UNKNOWN_SESSIONS) {
       this.unknownSessions.add(sessionId);
-      this.log.warn(`the agent sent something for session ${preview(sessionId)}, which is not open here; ignored`);
+      this.log.warn(`ignored what the agent sent for a session that is not open here: ${preview(sessionId)}`);
       return;
     }
     const more = ++this.moreUnknownSessions;

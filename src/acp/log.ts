@@ -81,7 +81,11 @@ export function kindOf(message: string): string {
   }
   const head = message.slice(start, start + KEY_CHARS + 1);
   const colon = head.indexOf(': ');
-  return head.slice(0, colon >= 0 && colon < KEY_CHARS ? colon : KEY_CHARS);
+  // What varies within a kind (a quoted name, an id, a count) does not make a new kind.
+  return head
+    .slice(0, colon >= 0 && colon < KEY_CHARS ? colon : KEY_CHARS)
+    .replace(/"[^"]*"?/g, '"…"')
+    .replace(/\d+/g, '#');
 }
 
 /**

@@ -10,6 +10,12 @@
 
 /** How many of the agent's requests may wait for an answer at once; past it, a request is answered with an error. */
 export const MAX_INCOMING_IN_FLIGHT = 1024;
+/**
+ * With this many waiting, the reader stops reading the agent until half of them are answered. vscode-jsonrpc serves
+ * one message per macrotask while a read delivers hundreds: without this, a fast agent would have its requests
+ * refused only because we read faster than we serve. The pipe's own backpressure then slows the agent down.
+ */
+export const PAUSE_READING_AT = 256;
 
 interface Incoming {
   /** The agent's id as JSON text, exactly as it will go back. */
@@ -23,6 +29,7 @@ export class RequestIds {
   private readonly incoming = new Map<number, Incoming>();
   private readonly byKey = new Map<string, number>();
   private readonly outgoing = new Set<string | number>();
+  private drained: (() => void) | undefined;
 
   constructor(readonly maxIncoming = MAX_INCOMING_IN_FLIGHT) {}
 
@@ -51,7 +58,19 @@ export class RequestIds {
     if (!entry) return undefined;
     this.incoming.delete(local);
     if (this.byKey.get(entry.key) === local) this.byKey.delete(entry.key);
+    if (this.drained && this.incoming.size <= PAUSE_READING_AT / 2) {
+      const drained = this.drained;
+      this.drained = undefined;
+      drained();
+    }
     return entry.raw;
+  }
+
+  /** True when so many requests wait that reading should pause; `resume` is called once half of them are answered. */
+  shouldPause(resume: () => void): boolean {
+    if (this.incoming.size < PAUSE_READING_AT) return false;
+    this.drained = resume;
+    return true;
   }
 
   /** One of our requests went out. */

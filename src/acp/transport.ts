@@ -115,6 +115,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
   /** Feeds raw bytes; complete lines are delivered at once. Exposed for tests and benchmarks. */
   push(chunk: Buffer): void {
+    this.lines(chunk);
+    // Requests pile up faster than they are served: stop reading until half of them are answered.
+    if (this.ids?.shouldPause(() => this.readable.resume())) this.readable.pause();
+  }
+
+  private lines(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
       if (this.discarding) {
@@ -232,7 +238,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       }
       message = { ...message, id: local };
     } else if (id === null) {
-      this.log.warn(`skipped ${preview(method)} with an id of null, which this reader cannot answer`);
+      this.log.warn(`skipped a request with an id of null, which this reader cannot answer: ${preview(method)}`);
       return;
     }
     this.flushRun();
@@ -241,7 +247,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
   private notification(message: Json, method: string, tooDeep: boolean): void {
     if (tooDeep) {
-      this.log.warn(`skipped ${preview(method)}: nested deeper than ${MAX_DEPTH} levels`);
+      this.log.warn(`skipped a notification nested deeper than ${MAX_DEPTH} levels: ${preview(method)}`);
       return;
     }
     if (method.startsWith('$/')) {
@@ -279,12 +285,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private response(message: Json, tooDeep: boolean): void {
     const id = message['id'];
     if (this.ids ? !this.ids.takeAnswer(id) : typeof id !== 'string' && typeof id !== 'number') {
-      this.log.warn(`skipped an answer for ${preview(id)}, which no request of ours is waiting for`);
+      this.log.warn(`skipped an answer that no request of ours is waiting for: id ${preview(id)}`);
       return;
     }
     const problem = tooDeep ? `it is nested deeper than ${MAX_DEPTH} levels` : malformedResponse(message);
     if (problem) {
-      this.log.warn(`the agent's answer to request ${preview(id)} is malformed: ${problem}`);
+      this.log.warn(`skipped a malformed answer of the agent's: ${problem} (request ${preview(id)})`);
       message = { jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: `the agent's answer is malformed: ${problem}` } };
     } else if (isObject(message['error'])) {
       // The agent's words travel on into errors that users read: bounded.
@@ -298,7 +304,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
   /** Answers a request with an error at once (when paired with a writer), and says so in the log. */
   private refuse(rawId: string | null, code: number, message: string): void {
-    this.log.warn(`${rawId === null ? 'refused a request' : `refused request ${preview(rawId)}`}: ${message}`);
+    this.log.warn(`refused a request: ${message}${rawId === null ? '' : ` (id ${preview(rawId)})`}`);
     this.reply?.(rawId, code, message);
   }
 

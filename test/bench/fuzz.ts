@@ -18,7 +18,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { AgentClient, type HostServices, type Session } from '../../src/acp/client';
 import { AcpError, ErrorCodes } from '../../src/acp/errors';
-import type { Logger } from '../../src/acp/log';
+import { kindOf, limitRepeats, type Logger } from '../../src/acp/log';
 import { within } from '../lib/wait';
 import { FUZZ_FILES } from './lib/fuzzTraffic';
 import type { CategoryFigures, LedgerReport } from './lib/fuzzWire';
@@ -64,8 +64,14 @@ class CountingLogger implements Logger {
   chars = 0;
   longest = 0;
   longestStart = '';
+  /** Warnings and errors by kind (the text before the first colon), to say what the flood was made of. */
+  readonly kinds = new Map<string, number>();
   private count(level: keyof CountingLogger['lines'], message: string): void {
     this.lines[level]++;
+    if (level === 'warn' || level === 'error') {
+      const kind = kindOf(message);
+      this.kinds.set(process.env.FUZZ_RAW ? message.slice(0, 140) : kind, (this.kinds.get(process.env.FUZZ_RAW ? message.slice(0, 140) : kind) ?? 0) + 1);
+    }
     this.chars += message.length;
     if (message.length > this.longest) {
       this.longest = message.length;
@@ -184,6 +190,8 @@ async function main(): Promise<number> {
   const channel = await openChannel();
   const dir = mkdtempSync(join(tmpdir(), 'acp-fuzz-'));
   const log = new CountingLogger();
+  // What the extension writes to its channel: through the same limit on repeated warnings.
+  const written = limitRepeats(log);
   const host = inMemoryHost();
   out(`fuzz: ${n(COUNT)} messages (FUZZ_MESSAGES), seed ${SEED} (FUZZ_SEED), answers awaited up to ${WAIT_MS / 1000} s (FUZZ_WAIT_MS)`);
 
@@ -195,7 +203,7 @@ async function main(): Promise<number> {
       cwd: dir,
     },
     host,
-    { clientInfo: { name: 'fuzz-bench', version: '0' }, log, killGraceMs: 1000, terminals: true },
+    { clientInfo: { name: 'fuzz-bench', version: '0' }, log: process.env.FUZZ_RAW ? log : written, killGraceMs: 1000, terminals: true },
   );
   const gone = new Promise<never>((_, reject) => client.onDidExit((end) => reject(new Error(`the agent ended: ${end.message}`))));
   gone.catch(() => {});
@@ -218,6 +226,7 @@ async function main(): Promise<number> {
   clearInterval(sampler);
   loopDelay.disable();
   await settle(client.dispose());
+  written.dispose();
   channel.server.close();
   rmSync(dir, { recursive: true, force: true });
   const polluted = pollution(before);
@@ -260,6 +269,8 @@ async function main(): Promise<number> {
   if (!pingOk) broken.push(`the session/prompt round trip after the fuzz: ${clientTrip}`);
   const levels = Object.entries(log.lines).map(([level, count]) => `${level} ${n(count)}`).join(', ');
   out(`core log: ${levels}; ${mb(log.chars * 2)} of text (UTF-16); longest line ${n(log.longest)} chars${log.longest > 0 ? ` ("${log.longestStart.replace(/\s+/g, ' ').slice(0, 60)}…")` : ''}`);
+  const top = [...log.kinds].sort((a, b) => b[1] - a[1]).slice(0, 6);
+  out(`core log kinds (warn and error, after the repeat limit): ${top.map(([kind, count]) => `${n(count)} × "${kind.slice(0, process.env.FUZZ_RAW ? 160 : 70)}"`).join('; ')}`);
   out(`host: ${n(host.writes)} writes accepted`);
   if (r) table(r.categories);
   return brokenExitCode(broken);

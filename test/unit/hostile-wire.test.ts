@@ -179,6 +179,14 @@ describe('hostile wire input', () => {
   });
 
   describe('bounds on requests in flight', () => {
+    it('serves every request of an agent that writes faster than we serve (reading pauses instead of refusing)', async () => {
+      agent = new WireAgent(handler());
+      const count = 5000;
+      for (let i = 0; i < count; i++) agent.sendRaw(read(String(i)));
+      const got = (await answers(agent, count)).map((line) => JSON.parse(line) as Json);
+      assert.equal(got.filter((a) => a['error']).length, 0, JSON.stringify(got.find((a) => a['error'])));
+    });
+
     it(`refuses a session's requests past ${MAX_REQUESTS_PER_SESSION} waiting at once, at once and with an error`, async () => {
       agent = new WireAgent(handler({ readTextFile: () => new Promise(() => {}) }));
       const extra = 10;

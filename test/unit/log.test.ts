@@ -29,6 +29,7 @@ describe('repeated warnings', () => {
     assert.equal(kindOf('[transport Gemini] [session 3f2a…] skipped a line that is not JSON: "{x"'), 'skipped a line that is not JSON');
     assert.equal(kindOf(`${'a'.repeat(100)}: x`), 'a'.repeat(60));
     assert.equal(kindOf('[never closed tag'), '[never closed tag');
+    assert.equal(kindOf('refused request "8" of 3 sessions: x'), kindOf('refused request "a:b" of 12 sessions: y'), 'names and numbers do not make a kind');
   });
 
   it('pass five of a kind per window and then one line with the count, whatever the tags say', () => {
