@@ -3,27 +3,27 @@
 // starting VS Code does not pay for the protocol core and its schemas. Wiring only.
 import * as vscode from 'vscode';
 import { tagged } from './acp/log';
-import { AgentCommands } from './agentCommands';
-import { AgentManager } from './agents';
-import type { AgentStatusItem } from './agentStatus';
-import { SignIn } from './auth';
+import { AgentCommands } from './agents/commands';
+import { AgentManager } from './agents/manager';
+import type { AgentStatusItem } from './agents/statusItem';
+import { SignIn } from './agents/signIn';
 import type { ChatPanel } from './chat/panel';
-import { Chats } from './chats';
-import { registerContextCommands } from './contextCommands';
-import { EditorChatActions } from './chatActions';
-import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './config';
-import { createLogSinks, Diagnostics } from './diagnostics';
-import { DiffDocuments } from './diffs';
-import { EditorFiles, notificationPrompts } from './files';
-import { FollowAgent } from './follow';
-import { channelLogger, messageTracer } from './log';
-import { parseStoredRules, PermissionRules, type RuleStore } from './permissionRules';
-import { Permissions } from './permissions';
-import type { PreviousSessionItem } from './previousSessions';
-import { openTranscriptStore, registerSessions } from './sessions';
-import { EditReviews } from './review';
-import { TerminalMirrors } from './terminalMirror';
-import { WorkspaceFiles } from './workspaceFiles';
+import { Chats } from './chats/chats';
+import { registerContextCommands } from './chat/contextCommands';
+import { EditorChatActions } from './chat/actions';
+import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
+import { createLogSinks, Diagnostics } from './diagnostics/export';
+import { DiffDocuments } from './editor/diffs';
+import { EditorFiles, notificationPrompts } from './editor/files';
+import { FollowAgent } from './editor/follow';
+import { channelLogger, messageTracer } from './common/log';
+import { parseStoredRules, PermissionRules, type RuleStore } from './permissions/rules';
+import { Permissions } from './permissions/permissions';
+import type { PreviousSessionItem } from './history/previousSessions';
+import { openTranscriptStore, registerSessions } from './history/sessions';
+import { EditReviews } from './editor/review';
+import { TerminalMirrors } from './editor/terminalMirror';
+import { WorkspaceFiles } from './chat/workspaceFiles';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {

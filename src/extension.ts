@@ -4,11 +4,11 @@
 // which registers the real command in place of the stand-in, and is then run again. A core that fails to load is
 // reported (the log, a notification with Show Log, the Sessions view's message), and the stand-ins stay to say so.
 import * as vscode from 'vscode';
-import { AgentStatusItem } from './agentStatus';
+import { AgentStatusItem } from './agents/statusItem';
 import type { ChatPanel } from './chat/panel';
 import type { Core } from './core';
 import { CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
-import type { PreviousSessionItem } from './previousSessions';
+import type { PreviousSessionItem } from './history/previousSessions';
 
 /** What the extension offers other extensions (and its integration tests) through `exports`. */
 export interface AcpApi {

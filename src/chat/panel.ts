@@ -4,7 +4,7 @@
 // (re)loads, so it need not be kept alive while hidden.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { PromptRefusedError, type Session } from '../acp/client';
+import { PromptRefusedError, type Session } from '../acp/agentClient';
 import { AcpError, AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';

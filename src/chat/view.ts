@@ -3,7 +3,7 @@ import type * as S from '../acp/schema.gen';
 import { diffLines } from 'diff';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/session';
+import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { plainTerminalText } from './ansi';
 import type { ChipView, EntryView, PermissionView, PickerView, SessionView, TerminalView, TurnView } from './protocol';
 

@@ -16,7 +16,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { AgentClient, type HostServices, type Session } from '../../src/acp/client';
+import { AgentClient, type HostServices, type Session } from '../../src/acp/agentClient';
 import { AcpError, ErrorCodes } from '../../src/acp/errors';
 import { kindOf, limitRepeats, type Logger } from '../../src/acp/log';
 import { within } from '../lib/wait';

@@ -9,11 +9,11 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import * as sdk from '@agentclientprotocol/sdk';
 import { AcpClientConnection } from '../../src/acp/connection';
 import type * as S from '../../src/acp/schema.gen';
-import { SessionModel } from '../../src/acp/session';
+import { SessionModel } from '../../src/acp/sessionModel';
 import { silentLogger } from '../../src/acp/log';
 import type { TraceLevel } from '../../src/acp/trace';
 import { ndjsonTransport } from '../../src/acp/transport';
-import { messageTracer } from '../../src/log';
+import { messageTracer } from '../../src/common/log';
 import { updateLines } from './lib/updates';
 
 const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Session } from '../../../src/acp/client';
+import type { Session } from '../../../src/acp/agentClient';
 import type { ChatPanel } from '../../../src/chat/panel';
 import type { AcpApi } from '../../../src/extension';
 import { waitFor, within } from '../../lib/wait';

@@ -8,8 +8,15 @@ import { AgentProcess, type AgentProcessOptions } from '../../../src/acp/process
 import { RecordingLogger } from './recording-logger';
 import { testClient, type TestClient } from './test-client';
 
-/** Tests are bundled to out/test/unit/*.test.js; the fixture to out/test/fixtures/agent.js. */
-export const FIXTURE_AGENT = resolve(__dirname, '..', 'fixtures', 'agent.js');
+/** Tests are bundled to out/test/unit/<folder>/*.test.js; the fixture to out/test/fixtures/agent.js. */
+export const FIXTURE_AGENT = resolve(outTestDir(__dirname), 'fixtures', 'agent.js');
+
+/** The `out/test` folder above a bundled test, wherever it sits below it. */
+function outTestDir(from: string): string {
+  for (let dir = from; ; dir = resolve(dir, '..')) {
+    if (existsSync(join(dir, 'fixtures', 'agent.js')) || resolve(dir, '..') === dir) return dir;
+  }
+}
 
 export interface StartOptions {
   /** Extra environment for the agent (ACP_FIXTURE_PROTOCOL_VERSION, ACP_FIXTURE_AGENT_CAPABILITIES...). */

@@ -1,0 +1,556 @@
+// One running agent and its sessions, without any UI: spawning and initializing the process, routing what the
+// agent sends to the right session, and running prompt turns. The host supplies the services it implements
+// (reading files, and later writing them and running terminals); the UI watches the session models.
+import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import type { ClientHandler, ConnectionOptions } from './connection';
+import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
+import { silentLogger, tagged, type Logger } from './log';
+import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
+import type * as S from './schema.gen';
+import { SessionModel, type ToolCallState } from './sessionModel';
+import { TerminalManager } from './terminals';
+import { preview } from './tolerance';
+import type { LineTracer } from './transport';
+
+/** What the host implements for the agent. Whatever is left out is not advertised. */
+export interface HostServices {
+  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal): Promise<S.ReadTextFileResponse>;
+  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal): Promise<S.WriteTextFileResponse>;
+  /** The client's own answer to a permission request (a rule, a setting), given before anyone is asked. */
+  decidePermission?(request: PermissionContext): PermissionDecision | undefined;
+  /** The user answered a permission request (an "always" answer can become a rule). */
+  permissionAnswered?(request: PermissionContext, option: S.PermissionOption): void;
+}
+
+/** A permission request with what the client knows of its tool call (an earlier `tool_call` may carry the title). */
+export interface PermissionContext {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly call: Readonly<ToolCallState>;
+  readonly options: readonly S.PermissionOption[];
+}
+
+export interface PermissionDecision {
+  readonly optionId: string;
+  /** Shown on the tool call and logged: nothing is answered silently. */
+  readonly reason: string;
+}
+
+export interface AgentClientOptions {
+  readonly clientInfo: S.Implementation;
+  readonly log?: Logger;
+  readonly trace?: LineTracer;
+  /** How long the agent gets to answer `initialize` (default 30 s). */
+  readonly initializeTimeoutMs?: number;
+  /** How long SIGTERM gets before SIGKILL. */
+  readonly killGraceMs?: number;
+  /** Serve `terminal/*` (and advertise it). Default true. */
+  readonly terminals?: boolean;
+  /** The host can run `type: "terminal"` auth methods (advertised as `auth.terminal`). Default false. */
+  readonly terminalAuth?: boolean;
+  /** How long closing a session waits for the agent's answer to `session/close` (default 3 s). */
+  readonly closeTimeoutMs?: number;
+}
+
+/** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
+export interface SessionOptions {
+  /** MCP servers for the agent to use; http and sse ones only reach agents that advertise them. */
+  readonly mcpServers?: readonly S.McpServer[];
+  /** More folders the session may work in (sent only when the agent advertises `sessionCapabilities.additionalDirectories`). */
+  readonly additionalDirectories?: readonly string[];
+}
+
+/** Pages of `session/list` followed at most: an agent that keeps handing out cursors cannot keep us listing. */
+export const MAX_LIST_PAGES = 50;
+/** Unknown session ids remembered by name (each is warned about once); past this, only counted. */
+const MAX_UNKNOWN_SESSIONS = 64;
+
+/** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
+export class AgentStartFailure extends Error {
+  override readonly name = 'AgentStartFailure';
+  constructor(
+    message: string,
+    readonly stderrTail: readonly string[],
+    override readonly cause: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
+export class PromptRefusedError extends Error {
+  override readonly name = 'PromptRefusedError';
+}
+
+export class AgentClient {
+  private readonly sessions = new Map<string, Session>();
+  private readonly log: Logger;
+  private readonly unknownSessions = new Set<string>();
+  private moreUnknownSessions = 0;
+  private readonly exitEmitter = new Emitter<AgentEnd>();
+  private readonly sessionsEmitter = new Emitter<void>();
+  private readonly closing = new Set<Promise<void>>();
+  private ended: AgentEnd | undefined;
+
+  /** Fires once, when the process ends for whatever reason (including dispose). */
+  readonly onDidExit: Event<AgentEnd> = this.exitEmitter.event;
+  /** Fires when a session is added or closed. */
+  readonly onDidChangeSessions: Event<void> = this.sessionsEmitter.event;
+
+  private constructor(
+    readonly process: AgentProcess,
+    readonly initialized: S.InitializeResponse,
+    /** The commands this agent runs through the client; undefined when terminals are not served. */
+    readonly terminals: TerminalManager | undefined,
+    log: Logger,
+    /** @internal How long Session.close waits for `session/close`. */
+    readonly closeTimeoutMs: number,
+  ) {
+    this.log = log;
+    terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
+    terminals?.onDidExit((event) => this.sessions.get(event.sessionId)?.model.terminalExit(event.terminalId, event.exitStatus));
+    void process.exited.then((end) => {
+      this.ended = end;
+      terminals?.releaseAll();
+      for (const session of [...this.sessions.values()]) session.agentEnded(end);
+      this.exitEmitter.fire(end);
+    });
+  }
+
+  /** Spawns the agent and runs `initialize`. Rejects with an AgentStartFailure that says why in one sentence. */
+  static async start(command: AgentCommand, services: HostServices, options: AgentClientOptions): Promise<AgentClient> {
+    const log = options.log ?? silentLogger;
+    // The handler needs the client, which exists only after initialize: route through a late-bound reference.
+    let client: AgentClient | undefined;
+    const route = (sessionId: string) => client?.sessionFor(sessionId);
+    const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'));
+    const handler = makeHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
+    const connectionOptions: ConnectionOptions = {
+      clientInfo: options.clientInfo,
+      log: tagged(log, 'connection'),
+      // Agents that run commands themselves stream the output in `_meta` (quirks.ts); the session model shows it. The chat
+      // shows notices and boolean config options (as a checkbox).
+      capabilities: {
+        _meta: { terminal_output: true },
+        session: { notices: {}, configOptions: { boolean: {} } },
+        ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
+      },
+    };
+    const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
+      log: tagged(log, 'process'),
+      trace: options.trace,
+      killGraceMs: options.killGraceMs,
+    });
+    const timeoutMs = options.initializeTimeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let initialized: S.InitializeResponse;
+    try {
+      initialized = await Promise.race([
+        agentProcess.connection.initialize({}, timeout),
+        // A spawn failure settles `exited` without ever closing a connection that was never used.
+        agentProcess.exited.then((end) => Promise.reject(end)),
+      ]);
+    } catch (error) {
+      terminals?.dispose();
+      await agentProcess.dispose();
+      const end = agentProcess.hasExited ? await agentProcess.exited : undefined;
+      const tail = agentProcess.stderrTail();
+      // When the process ended on its own, that is the cause; the closed connection is only its consequence.
+      const cause = end && !(end instanceof AgentExitError && end.expected) ? end : error;
+      throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
+    }
+    client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000);
+    return client;
+  }
+
+  get hasExited(): boolean {
+    return this.ended !== undefined;
+  }
+
+  get openSessions(): readonly Session[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Creates a session in `cwd` (an absolute folder). */
+  async newSession(cwd: string, options: SessionOptions = {}): Promise<Session> {
+    const setup = this.sessionSetup(options);
+    const response = await this.process.connection.newSession({ cwd, ...setup.params });
+    const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
+    return this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.notes));
+  }
+
+  /**
+   * What goes into session/new, load and resume: the MCP servers the agent can use, and the additional folders
+   * when it accepts them. What is left out is logged (by name only: env and header values can hold secrets), and
+   * a left-out MCP server also becomes a sentence the chat can show.
+   */
+  private sessionSetup(options: SessionOptions): { params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] }; notes: string[] } {
+    const caps = this.initialized.agentCapabilities;
+    const mcpServers: S.McpServer[] = [];
+    const notes: string[] = [];
+    for (const server of options.mcpServers ?? []) {
+      const type = 'type' in server && (server.type === 'http' || server.type === 'sse') ? server.type : undefined;
+      if (type && caps?.mcpCapabilities?.[type] !== true) {
+        this.log.warn(`MCP server "${server.name}" left out: the agent does not advertise mcpCapabilities.${type}`);
+        notes.push(`The MCP server "${server.name}" was left out: this agent does not support ${type} MCP servers.`);
+        continue;
+      }
+      mcpServers.push(server);
+    }
+    const directories = options.additionalDirectories ?? [];
+    if (directories.length > 0 && caps?.sessionCapabilities?.additionalDirectories == null) {
+      this.log.info(`${directories.length} additional workspace folder(s) not sent: the agent does not advertise sessionCapabilities.additionalDirectories`);
+      return { params: { mcpServers }, notes };
+    }
+    return { params: directories.length > 0 ? { mcpServers, additionalDirectories: [...directories] } : { mcpServers }, notes };
+  }
+
+  /** Whether the agent lists its earlier sessions (`session/list`). */
+  get lists(): boolean {
+    return this.initialized.agentCapabilities?.sessionCapabilities?.list != null;
+  }
+
+  /**
+   * The agent's earlier sessions in `cwd`, every page of them: cursors are followed until the agent gives none, up
+   * to MAX_LIST_PAGES pages, and a cursor the agent already gave ends the listing (with a warning).
+   */
+  async listSessions(cwd: string | undefined, signal?: AbortSignal): Promise<S.SessionInfo[]> {
+    const sessions: S.SessionInfo[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const response = await this.process.connection.listSessions({ ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}) }, signal);
+      sessions.push(...response.sessions);
+      const next = response.nextCursor ?? undefined;
+      if (next === undefined) return sessions;
+      if (seen.has(next)) {
+        this.log.warn(`session/list gave the cursor "${next}" twice; stopped listing after ${page + 1} pages`);
+        return sessions;
+      }
+      seen.add(next);
+      cursor = next;
+    }
+    this.log.warn(`session/list still had more after ${MAX_LIST_PAGES} pages; showing those`);
+    return sessions;
+  }
+
+  /**
+   * How a user can sign in to this agent. Terminal methods are listed only when the host runs them (they are
+   * advertised as `auth.terminal` then), since an agent may offer them to such clients only.
+   */
+  authMethods(terminalAuth: boolean): readonly S.AuthMethod[] {
+    return (this.initialized.authMethods ?? []).filter((m) => terminalAuth || !isTerminalAuth(m));
+  }
+
+  /** Signs in with an agent-run method (the agent does the work, for example in a browser). */
+  async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
+    await this.process.connection.authenticate({ methodId }, signal);
+  }
+
+  /** Whether the agent can sign the user out (`auth.logout`). */
+  get canLogout(): boolean {
+    return this.initialized.agentCapabilities?.auth?.logout != null;
+  }
+
+  /** Signs the user out; refused (NotSupportedError) when the agent does not advertise it. */
+  async logout(): Promise<void> {
+    await this.process.connection.logout({});
+  }
+
+  /** What the agent accepts in a prompt besides text and resource links. */
+  get accepts(): { readonly image: boolean; readonly audio: boolean; readonly embeddedContext: boolean } {
+    const caps = this.initialized.agentCapabilities?.promptCapabilities;
+    return { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true };
+  }
+
+  /** Whether the agent can replay an earlier session (`session/load`) or continue it without replay (`session/resume`). */
+  get reopens(): { readonly load: boolean; readonly resume: boolean } {
+    const caps = this.initialized.agentCapabilities;
+    return { load: caps?.loadSession === true, resume: caps?.sessionCapabilities?.resume != null };
+  }
+
+  /** Whether the agent wants to hear when a session closes (`session/close`). */
+  get closes(): boolean {
+    return this.initialized.agentCapabilities?.sessionCapabilities?.close != null;
+  }
+
+  /**
+   * Reopens an earlier session. `load` replays its history into a fresh model (the session is routed before the
+   * request, since the replay comes before the answer); `resume` continues it without a replay.
+   */
+  async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<Session> {
+    if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
+    const setup = this.sessionSetup(options);
+    const model = new SessionModel(sessionId);
+    const session = this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.notes));
+    try {
+      const params = { sessionId, cwd, ...setup.params };
+      const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
+      model.setup({ modes: response.modes, configOptions: response.configOptions });
+      return session;
+    } catch (error) {
+      // Quietly: the caller decides whether the agent is still needed (it usually opens a new session instead). The
+      // agent never opened it, so there is nothing to send session/close for.
+      this.sessions.delete(sessionId);
+      await session.discard();
+      throw error;
+    }
+  }
+
+  private add(session: Session): Session {
+    this.sessions.set(session.sessionId, session);
+    this.sessionsEmitter.fire();
+    return session;
+  }
+
+  /** @internal Called by Session.close. */
+  forget(session: Session): void {
+    this.terminals?.releaseAll(session.sessionId);
+    if (this.sessions.get(session.sessionId) === session) {
+      this.sessions.delete(session.sessionId);
+      this.sessionsEmitter.fire();
+    }
+  }
+
+  private sessionFor(sessionId: string): Session | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  private unknownSession(sessionId: string): void {
+    // The ids are the agent's to choose: remember a few by name, and past that only how many there were.
+    if (this.unknownSessions.has(sessionId)) return;
+    if (this.unknownSessions.size < MAX_UNKNOWN_SESSIONS) {
+      this.unknownSessions.add(sessionId);
+      this.log.warn(`ignored what the agent sent for a session that is not open here: ${preview(sessionId)}`);
+      return;
+    }
+    const more = ++this.moreUnknownSessions;
+    if (more === 1 || Number.isInteger(Math.log10(more))) {
+      this.log.warn(`the agent sent things for ${MAX_UNKNOWN_SESSIONS + more} sessions that are not open here; ignored`);
+    }
+  }
+
+  /** @internal A `session/close` on its way: the process is not stopped before it is answered (or gave up on). */
+  awaitBeforeStop(closing: Promise<void>): void {
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+  }
+
+  /**
+   * Stops the agent (SIGTERM to its process group, then SIGKILL) once the `session/close` requests on their way are
+   * answered (each waits a bounded time). Sessions see the end.
+   */
+  async dispose(): Promise<void> {
+    if (this.closing.size > 0) await Promise.all([...this.closing]);
+    this.terminals?.dispose();
+    await this.process.dispose();
+    this.exitEmitter.dispose();
+    this.sessionsEmitter.dispose();
+  }
+}
+
+/** One conversation with the agent. */
+export class Session {
+  private closed = false;
+  private readonly endEmitter = new Emitter<AgentEnd>();
+  /** The agent process ended while this session was open. */
+  readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
+  private agentEnd: AgentEnd | undefined;
+
+  constructor(
+    readonly client: AgentClient,
+    readonly model: SessionModel,
+    /** The session's working folder: terminals run there unless the agent says otherwise. */
+    readonly cwd: string,
+    private readonly log: Logger,
+    /** Sentences about what the session was opened without (an MCP server the agent cannot use), for the chat. */
+    readonly setupNotes: readonly string[] = [],
+  ) {}
+
+  get sessionId(): string {
+    return this.model.sessionId;
+  }
+
+  /** Why the agent is gone, if it is. */
+  get ended(): AgentEnd | undefined {
+    return this.agentEnd;
+  }
+
+  /**
+   * Runs one turn: the prompt is shown at once, the agent's updates stream into the model, and the turn ends with
+   * the agent's stop reason. An error answer or the agent's exit ends the turn with that error and rejects.
+   */
+  async prompt(prompt: S.ContentBlock[]): Promise<S.StopReason> {
+    if (this.closed) throw new PromptRefusedError('this chat is closed');
+    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
+    if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
+    this.model.beginTurn(prompt);
+    try {
+      const response = await this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
+      this.model.endTurn(response.stopReason);
+      return response.stopReason;
+    } catch (error) {
+      if (error instanceof AcpError && error.isCancelled) {
+        this.model.endTurn('cancelled');
+        return 'cancelled';
+      }
+      const reason = errorMessage(error);
+      this.log.warn(`prompt failed: ${reason}`);
+      this.model.failTurn(reason);
+      throw error;
+    }
+  }
+
+  /** Sets the session mode; the model shows the new mode once the agent accepted it. */
+  async setMode(modeId: string): Promise<void> {
+    await this.client.process.connection.setMode({ sessionId: this.sessionId, modeId });
+    this.model.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  }
+
+  /** Sets a config option; the agent answers with all of them, which the model takes whole. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const response = await this.client.process.connection.setConfigOption(
+      typeof value === 'boolean' ? { sessionId: this.sessionId, configId, type: 'boolean', value } : { sessionId: this.sessionId, configId, value },
+    );
+    this.model.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
+  }
+
+  /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */
+  async cancel(): Promise<void> {
+    if (this.model.turn.phase === 'idle') return;
+    this.model.cancelTurn();
+    await this.client.process.connection.cancel({ sessionId: this.sessionId });
+  }
+
+  /**
+   * Closes the session: the running turn is cancelled (pending permissions are answered `cancelled`), and the agent
+   * gets `session/close` when it advertises it, so it can free what the session holds. The agent gets a bounded
+   * time to answer; a failure or no answer is logged and the session is closed here all the same.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.cancel().catch(() => {});
+    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.closes ? this.sendClose() : undefined;
+    // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
+    // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
+    if (closing) this.client.awaitBeforeStop(closing);
+    this.release();
+    await closing;
+  }
+
+  /** @internal Forgets a session the agent never opened (a failed load or resume). */
+  async discard(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.cancel().catch(() => {});
+    this.release();
+  }
+
+  private async sendClose(): Promise<void> {
+    const timeoutMs = this.client.closeTimeoutMs;
+    const gaveUp = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        gaveUp.abort();
+        resolve('timeout');
+      }, timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([this.client.process.connection.closeSession({ sessionId: this.sessionId }, gaveUp.signal), timeout]);
+      if (outcome === 'timeout') this.log.warn(`session/close got no answer within ${timeoutMs} ms; closed here anyway`);
+    } catch (error) {
+      this.log.warn(`session/close failed: ${errorMessage(error)}; closed here anyway`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private release(): void {
+    this.client.forget(this);
+    this.model.dispose();
+    this.endEmitter.dispose();
+  }
+
+  /** @internal Called by AgentClient when the process ends. */
+  agentEnded(end: AgentEnd): void {
+    this.agentEnd = end;
+    if (this.model.turn.phase !== 'idle') this.model.failTurn(end.message);
+    this.endEmitter.fire(end);
+  }
+}
+
+function makeHandler(
+  services: HostServices,
+  terminals: TerminalManager | undefined,
+  route: (sessionId: string) => Session | undefined,
+  unknown: (sessionId: string) => void,
+): ClientHandler {
+  const session = (sessionId: string): Session => {
+    const found = route(sessionId);
+    if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
+    return found;
+  };
+  const handler: ClientHandler = {
+    async requestPermission(params, signal) {
+      const target = session(params.sessionId);
+      const model = target.model;
+      const context: PermissionContext = { sessionId: target.sessionId, cwd: target.cwd, call: model.noteToolCall(params.toolCall), options: params.options };
+      const decision = services.decidePermission?.(context);
+      const chosen = decision && params.options.find((o) => o.optionId === decision.optionId);
+      if (decision && chosen) {
+        model.recordAutoAnswer(params.toolCall.toolCallId, chosen, decision.reason);
+        return { outcome: { outcome: 'selected', optionId: chosen.optionId } };
+      }
+      const outcome = await model.requestPermission(params, signal);
+      const picked = outcome.outcome === 'selected' ? params.options.find((o) => o.optionId === outcome.optionId) : undefined;
+      if (picked) services.permissionAnswered?.(context, picked);
+      return { outcome };
+    },
+    sessionUpdate(notification) {
+      const target = route(notification.sessionId);
+      if (target) target.model.apply(notification.update);
+      else unknown(notification.sessionId);
+    },
+  };
+  const read = services.readTextFile?.bind(services);
+  if (read) {
+    handler.readTextFile = async (params, signal) => {
+      session(params.sessionId);
+      return read(params, signal);
+    };
+  }
+  const write = services.writeTextFile?.bind(services);
+  if (write) {
+    handler.writeTextFile = async (params, signal) => {
+      session(params.sessionId);
+      return write(params, signal);
+    };
+  }
+  if (terminals) {
+    handler.createTerminal = async (params) => terminals.create(params, session(params.sessionId).cwd);
+    handler.terminalOutput = async (params) => terminals.output(params);
+    handler.waitForTerminalExit = (params, signal) => terminals.waitForExit(params, signal);
+    handler.killTerminal = async (params) => terminals.kill(params);
+    handler.releaseTerminal = async (params) => terminals.release(params);
+  }
+  return handler;
+}
+
+function describeStartFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `the agent did not answer initialize within ${Number((timeoutMs / 1000).toFixed(1))} s`;
+  if (end && !(end instanceof AgentExitError && end.expected)) return end.message;
+  return errorMessage(error);
+}
+
+/** A sign-in method that the client runs in a terminal: the agent's own command with the method's args and env. */
+export type TerminalAuthMethod = Extract<S.AuthMethod, { type: 'terminal' }>;
+
+export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMethod {
+  return 'type' in method && method.type === 'terminal';
+}
+
+function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}

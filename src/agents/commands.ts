@@ -1,0 +1,264 @@
+// The commands about agents rather than chats: Select Agent (the one New Chat uses; presets can be copied into the
+// settings), Test Agent Connection (start, initialize, report, stop), Sign Out, and Stop Agent.
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import { AgentClient, AgentStartFailure, isTerminalAuth } from '../acp/agentClient';
+import { errorMessage } from '../acp/errors';
+import { tagged, type Logger } from '../acp/log';
+import type * as S from '../acp/schema.gen';
+import { presetEntry } from '../settings/agentConfig';
+import { UntrustedWorkspaceError, type AgentManager } from './manager';
+import type { Chats } from '../chats/chats';
+import { openAgentSettings, readAgentSettings, SECTION, type AgentConfig } from '../settings/config';
+import { workspaceRoots } from '../editor/files';
+
+type AgentItem = vscode.QuickPickItem & { agent?: AgentConfig };
+
+/** Quick pick items for agents: the configured ones, then the presets, each with its command line. */
+export function agentItems(agents: readonly AgentConfig[], current?: string): AgentItem[] {
+  const item = (agent: AgentConfig): AgentItem => ({
+    label: agent.name,
+    description: [agent.command, ...agent.args].join(' '),
+    ...(agent.name === current ? { detail: vscode.l10n.t('$(check) New chats use this agent') } : {}),
+    agent,
+  });
+  const group = (label: string, members: readonly AgentConfig[]): AgentItem[] =>
+    members.length > 0 ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...members.map(item)] : [];
+  return [
+    ...group(vscode.l10n.t('Configured'), agents.filter((a) => !a.preset)),
+    ...group(vscode.l10n.t('Presets'), agents.filter((a) => a.preset)),
+  ];
+}
+
+/** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
+function agentNameOf(argument: unknown): string | undefined {
+  if (typeof argument === 'string') return argument;
+  if (argument && typeof argument === 'object' && 'kind' in argument && argument.kind === 'agent' && 'name' in argument && typeof argument.name === 'string') return argument.name;
+  return undefined;
+}
+
+/** Where a test or sign-out process runs when no folder is open. */
+function someFolder(): string {
+  return workspaceRoots()[0] ?? homedir();
+}
+
+export class AgentCommands implements vscode.Disposable {
+  private readonly reports = new Map<string, string>();
+  private readonly reportChanged = new vscode.EventEmitter<vscode.Uri>();
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly agents: AgentManager,
+    private readonly chats: Chats,
+    private readonly clientInfo: S.Implementation,
+    private readonly log: Logger,
+  ) {
+    this.disposables = [
+      this.reportChanged,
+      // Connection reports are read-only documents, kept while the extension runs.
+      vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, {
+        onDidChange: this.reportChanged.event,
+        provideTextDocumentContent: (uri) => this.reports.get(uri.toString()) ?? '',
+      }),
+      vscode.commands.registerCommand('acp.selectAgent', () => this.selectAgent()),
+      vscode.commands.registerCommand('acp.testConnection', (agent?: unknown) => this.testConnection(agentNameOf(agent))),
+      vscode.commands.registerCommand('acp.signOut', (agent?: unknown) => this.signOut(agentNameOf(agent))),
+      vscode.commands.registerCommand('acp.stopAgent', (agent?: unknown) => this.stopAgent(agentNameOf(agent))),
+    ];
+  }
+
+  /** "ACP: Select Agent…": sets `acp.defaultAgent`; a preset can be copied into the settings to edit it. */
+  async selectAgent(): Promise<string | undefined> {
+    const { agents, defaultAgent } = readAgentSettings();
+    const copy: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Copy to Settings for Editing') };
+    const edit: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('gear'), tooltip: vscode.l10n.t('Edit in Settings') };
+    const quickPick = vscode.window.createQuickPick<AgentItem>();
+    quickPick.title = vscode.l10n.t('Select Agent');
+    quickPick.placeholder = vscode.l10n.t('The agent that New Chat uses');
+    quickPick.items = agentItems(agents, defaultAgent).map((item) => (item.agent ? { ...item, buttons: [item.agent.preset ? copy : edit] } : item));
+    const chosen = await new Promise<AgentItem | undefined>((resolve) => {
+      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+      quickPick.onDidHide(() => resolve(undefined));
+      quickPick.onDidTriggerItemButton((event) => {
+        const agent = event.item.agent;
+        quickPick.hide();
+        if (agent?.preset) void this.copyPreset(agent);
+        else void openAgentSettings();
+      });
+      quickPick.show();
+    });
+    quickPick.dispose();
+    const agent = chosen?.agent;
+    if (!agent) return undefined;
+    await vscode.workspace.getConfiguration(SECTION).update('defaultAgent', agent.name, vscode.ConfigurationTarget.Global);
+    this.log.info(`[agents] new chats use ${agent.name}`);
+    if (agent.preset) {
+      const copyAction = vscode.l10n.t('Copy to Settings');
+      const pick = await vscode.window.showInformationMessage(
+        vscode.l10n.t('New chats use {0}, a built-in preset that runs "{1}". Copy it to your settings to change its command, arguments or environment.', agent.name, [agent.command, ...agent.args].join(' ')),
+        copyAction,
+      );
+      if (pick === copyAction) await this.copyPreset(agent);
+    }
+    return agent.name;
+  }
+
+  /** Writes the preset into the user's `acp.agents`, where it can be edited, and shows it there. */
+  private async copyPreset(preset: AgentConfig): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const current = config.inspect<unknown>('agents')?.globalValue;
+    const entries = current && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+    if (!(preset.name in entries)) {
+      await config.update('agents', { ...entries, [preset.name]: presetEntry(preset) }, vscode.ConfigurationTarget.Global);
+      this.log.info(`[agents] copied the preset ${preset.name} into acp.agents`);
+    }
+    await openAgentSettings();
+  }
+
+  private async pick(title: string, agents: readonly AgentConfig[], requested: string | undefined): Promise<AgentConfig | undefined> {
+    if (requested !== undefined) {
+      const found = agents.find((a) => a.name === requested);
+      if (!found) void vscode.window.showErrorMessage(vscode.l10n.t('There is no agent named "{0}".', requested));
+      return found;
+    }
+    if (agents.length === 1) return agents[0];
+    const pick = await vscode.window.showQuickPick(agentItems(agents, readAgentSettings().defaultAgent), { title });
+    return pick?.agent;
+  }
+
+  /**
+   * "ACP: Test Agent Connection…": starts the agent apart from any chat, initializes it, shows what it said (or why
+   * it failed, with its stderr) in a read-only document, and stops it. Resolves to the report's URI.
+   */
+  async testConnection(requested?: string): Promise<vscode.Uri | undefined> {
+    const agent = await this.pick(vscode.l10n.t('Test Agent Connection'), readAgentSettings().agents, requested);
+    if (!agent) return undefined;
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showErrorMessage(new UntrustedWorkspaceError().message);
+      return undefined;
+    }
+    const started = Date.now();
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Testing {0}…', agent.name) },
+      async () => {
+        try {
+          const client = await this.startApart(agent);
+          const elapsed = Date.now() - started;
+          const stderr = client.process.stderrTail();
+          await client.dispose();
+          return connectionReport(agent, { client, elapsed, stderr });
+        } catch (error) {
+          return connectionReport(agent, { error, stderr: error instanceof AgentStartFailure ? error.stderrTail : [] });
+        }
+      },
+    );
+    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${agent.name.replace(/[^\w.-]+/g, '-')}-connection.md`, query: String(Date.now()) });
+    this.reports.set(uri.toString(), report.text);
+    this.reportChanged.fire(uri);
+    await vscode.window.showTextDocument(uri, { preview: true });
+    if (!report.ok) void vscode.window.showErrorMessage(vscode.l10n.t('{0} did not connect; the report says why.', agent.name));
+    return uri;
+  }
+
+  /** "ACP: Sign Out…": `logout` with the running agent, or with one started for it. */
+  async signOut(requested?: string): Promise<void> {
+    const agent = await this.pick(vscode.l10n.t('Sign Out'), readAgentSettings().agents, requested);
+    if (!agent) return;
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showErrorMessage(new UntrustedWorkspaceError().message);
+      return;
+    }
+    const running = this.agents.client(agent.name);
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing out of {0}…', agent.name) }, async () => {
+        const client = running ?? (await this.startApart(agent));
+        try {
+          if (!client.canLogout) {
+            void vscode.window.showInformationMessage(vscode.l10n.t('{0} does not offer signing out from here. Use its own command line tool to sign out.', agent.name));
+            return;
+          }
+          await client.logout();
+          this.log.info(`[auth] signed out of ${agent.name}`);
+          void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', agent.name));
+        } finally {
+          if (!running) await client.dispose();
+        }
+      });
+    } catch (error) {
+      this.log.warn(`[auth] signing out of ${agent.name} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Signing out of {0} did not work: {1}.', agent.name, errorMessage(error)));
+    }
+  }
+
+  /** "ACP: Stop Agent…": ends a running agent's process; its chats offer Restart Agent. */
+  async stopAgent(requested?: string): Promise<void> {
+    const running = readAgentSettings().agents.filter((a) => this.agents.status(a.name).phase === 'running');
+    if (requested !== undefined && !running.some((a) => a.name === requested)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not running.', requested));
+      return;
+    }
+    if (running.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No agent is running.'));
+      return;
+    }
+    const agent = await this.pick(vscode.l10n.t('Stop Agent'), running, requested);
+    if (agent) await this.chats.stopAgent(agent.name);
+  }
+
+  /** A process of the agent for a command, apart from the one the chats share. */
+  private startApart(agent: AgentConfig): Promise<AgentClient> {
+    return AgentClient.start({ command: agent.command, args: agent.args, env: agent.env, cwd: someFolder() }, {}, {
+      clientInfo: this.clientInfo,
+      log: tagged(this.log, `${agent.name} (test)`),
+      terminals: false,
+      terminalAuth: true,
+    });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+const REPORT_SCHEME = 'acp-report';
+
+/** The Markdown a connection test shows: what the agent is, or why it did not connect. */
+export function connectionReport(
+  agent: AgentConfig,
+  outcome: { client: AgentClient; elapsed: number; stderr: readonly string[] } | { error: unknown; stderr: readonly string[] },
+): { ok: boolean; text: string } {
+  const lines = [`# ${agent.name}: connection test`, ''];
+  const envNames = Object.keys(agent.env);
+  lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
+  if (agent.preset) lines.push('- A built-in preset');
+  if ('client' in outcome) {
+    const init = outcome.client.initialized;
+    const info = init.agentInfo;
+    lines.push(
+      `- Result: connected in ${outcome.elapsed} ms`,
+      `- Agent: ${info ? `${info.title ?? info.name} (${info.name}) ${info.version}` : 'no agentInfo'}`,
+      `- Protocol version: ${init.protocolVersion}`,
+      '',
+      '## Capabilities',
+      '',
+      '```json',
+      JSON.stringify(init.agentCapabilities ?? {}, null, 2),
+      '```',
+      '',
+      '## Sign-in methods',
+      '',
+    );
+    const methods = init.authMethods ?? [];
+    if (methods.length === 0) lines.push('None.');
+    for (const m of methods) {
+      const how = isTerminalAuth(m) ? ` (in a terminal: \`${[agent.command, ...agent.args, ...(m.args ?? [])].join(' ')}\`)` : '';
+      lines.push(`- ${m.name} (\`${m.id}\`)${how}${m.description ? `: ${m.description}` : ''}`);
+    }
+  } else {
+    lines.push(`- Result: **failed**: ${errorMessage(outcome.error)}`);
+  }
+  lines.push('', '## Standard error', '');
+  if (outcome.stderr.length === 0) lines.push('Nothing.');
+  else lines.push('```text', ...outcome.stderr.slice(-40), '```');
+  return { ok: 'client' in outcome, text: `${lines.join('\n')}\n` };
+}

@@ -1,0 +1,259 @@
+// The running agents, one process per configured agent, shared by all of its chats. The manager lives as long as
+// the extension; each AgentClient lives as long as its process. A process is started on first use and stopped when
+// its last session closes, or when the user stops it. No agent starts in a workspace the user has not trusted.
+import * as vscode from 'vscode';
+import { AgentClient, AgentStartFailure, type HostServices } from '../acp/agentClient';
+import { AgentExitError, errorMessage } from '../acp/errors';
+import { tagged, type Logger } from '../acp/log';
+import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
+import type * as S from '../acp/schema.gen';
+import type { LineTracer } from '../acp/transport';
+import type { AgentConfig } from '../settings/config';
+
+/** Where an agent is: starting, running (its client), failed to start (why), or not running. */
+export type AgentStatus =
+  | { readonly phase: 'starting' }
+  | { readonly phase: 'running'; readonly client: AgentClient }
+  | { readonly phase: 'failed'; readonly error: string }
+  | { readonly phase: 'stopped' };
+
+/** Agents run commands and edit files, so Restricted Mode starts none. */
+export class UntrustedWorkspaceError extends Error {
+  override readonly name = 'UntrustedWorkspaceError';
+  constructor() {
+    super(vscode.l10n.t('this workspace is in Restricted Mode, and agents run commands and edit files, so none is started until you trust it'));
+  }
+}
+
+interface Running {
+  readonly config: AgentConfig;
+  readonly client: Promise<AgentClient>;
+}
+
+export class AgentManager implements vscode.Disposable {
+  private readonly running = new Map<string, Running>();
+  /** Every live client, including one replaced in `running` after its settings changed. */
+  private readonly subscriptions = new Map<AgentClient, vscode.Disposable[]>();
+  private readonly statuses = new Map<string, AgentStatus>();
+  private readonly statusEmitter = new vscode.EventEmitter<string>();
+  /** Fires with an agent's name when its status changes. */
+  readonly onDidChangeStatus = this.statusEmitter.event;
+
+  constructor(
+    /**
+     * What the host serves this agent (one instance per start, so per-agent state stays with its process). `quirks`
+     * are the agent's, from what it said in `initialize` and the overrides in its entry; asked at each use, since
+     * the services exist before the agent has answered.
+     */
+    private readonly services: (config: AgentConfig, quirks: () => AgentQuirks) => HostServices,
+    private readonly clientInfo: S.Implementation,
+    private readonly log: Logger,
+    private readonly tracer: (agentName: string) => LineTracer,
+  ) {}
+
+  status(name: string): AgentStatus {
+    return this.statuses.get(name) ?? { phase: 'stopped' };
+  }
+
+  /** The agent's client, if its process is up. */
+  client(name: string): AgentClient | undefined {
+    const status = this.status(name);
+    return status.phase === 'running' ? status.client : undefined;
+  }
+
+  /** The agent's running client, or a new one. Concurrent callers share one start. */
+  connect(config: AgentConfig, cwd: string): Promise<AgentClient> {
+    if (!vscode.workspace.isTrusted) return Promise.reject(new UntrustedWorkspaceError());
+    const existing = this.running.get(config.name);
+    if (existing && sameCommand(existing.config, config)) return existing.client;
+    const log = tagged(this.log, config.name);
+    // Never the env: its values are often keys and tokens.
+    log.info(`starting: ${[config.command, ...config.args].join(' ')}${envNames(config)}`);
+    this.setStatus(config.name, { phase: 'starting' });
+    let started: AgentClient | undefined;
+    const quirks = () => agentQuirks(started?.initialized.agentInfo, { readMissingAsEmpty: config.readMissingAsEmpty });
+    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config, quirks), {
+      clientInfo: this.clientInfo,
+      log,
+      trace: this.tracer(config.name),
+      terminalAuth: true,
+    });
+    const entry: Running = { config, client };
+    this.running.set(config.name, entry);
+    this.record(config, client);
+    client.then(
+      (c) => {
+        started = c;
+        const info = c.initialized.agentInfo;
+        const on = activeQuirks(quirks());
+        log.info(
+          `ready: ${info ? `${info.title ?? info.name} ${info.version}` : 'no agentInfo'}, protocol ${c.initialized.protocolVersion}` +
+            (on.length > 0 ? `, quirks: ${on.join(', ')}` : ''),
+        );
+        if (this.running.get(config.name) === entry) this.setStatus(config.name, { phase: 'running', client: c });
+        this.subscriptions.set(c, [
+          c.onDidExit((end) => {
+            if (this.unlist(config.name, entry)) {
+              this.setStatus(config.name, end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message });
+            }
+            for (const d of this.subscriptions.get(c) ?? []) d.dispose();
+            this.subscriptions.delete(c);
+          }),
+          c.onDidChangeSessions(() => {
+            if (c.openSessions.length === 0) {
+              log.info('its last chat closed; stopping it');
+              void this.stopClient(config.name, entry, c);
+            }
+          }),
+        ]);
+      },
+      (error: unknown) => {
+        if (this.unlist(config.name, entry)) this.setStatus(config.name, { phase: 'failed', error: errorMessage(error) });
+      },
+    );
+    return client;
+  }
+
+  /** Stops the agent's process, if it runs; its chats see the end. Resolves once it has ended. */
+  async stop(name: string): Promise<boolean> {
+    const entry = this.running.get(name);
+    if (!entry) return false;
+    const client = await entry.client.catch(() => undefined);
+    if (!client) return false;
+    this.log.info(`[${name}] stopped by the user`);
+    await this.stopClient(name, entry, client);
+    return true;
+  }
+
+  private async stopClient(name: string, entry: Running, client: AgentClient): Promise<void> {
+    if (this.unlist(name, entry)) this.setStatus(name, { phase: 'stopped' });
+    await client.dispose(); // its exit drops the subscriptions
+  }
+
+  /** The next connect for this name starts a new process (unless a newer one is already listed). */
+  private unlist(name: string, entry: Running): boolean {
+    if (this.running.get(name) !== entry) return false;
+    this.running.delete(name);
+    return true;
+  }
+
+  private setStatus(name: string, status: AgentStatus): void {
+    this.statuses.set(name, status);
+    this.statusEmitter.fire(name);
+  }
+
+  /**
+   * Stops an agent that no chat uses (one started to list its sessions, say). It is unlisted first, so the next
+   * connect starts a new process instead of getting this one as it stops.
+   */
+  async release(client: AgentClient): Promise<void> {
+    const entries = await Promise.all([...this.running].map(async ([name, entry]) => ({ name, entry, client: await entry.client.catch(() => undefined) })));
+    if (client.hasExited || client.openSessions.length > 0) return;
+    for (const e of entries) if (e.client === client && this.unlist(e.name, e.entry)) this.setStatus(e.name, { phase: 'stopped' });
+    await client.dispose();
+  }
+
+  /** Stops every agent and waits for their processes to end. */
+  async stopAll(): Promise<void> {
+    const starting = [...this.running.values()].map((r) => r.client.catch(() => undefined));
+    this.running.clear();
+    const started = await Promise.all(starting);
+    const clients = new Set([...this.subscriptions.keys(), ...started.filter((c) => c !== undefined)]);
+    await Promise.all([...clients].map((c) => c.dispose()));
+  }
+
+  dispose(): void {
+    void this.stopAll();
+    this.statusEmitter.dispose();
+  }
+
+  // ---- What "ACP: Export Diagnostics" reports. Kept together at the end of the class. ----------------------------
+
+  /** The last few starts of each agent this session, by name, newest last: running, stopped or failed to start. */
+  private readonly starts = new Map<string, AgentStart[]>();
+  /** Remembers a start of the agent (the last three per agent) for the diagnostics. */
+  private record(config: AgentConfig, client: Promise<AgentClient>): void {
+    const start: AgentStart = { config, startedAt: new Date(), client, ready: undefined, end: undefined, failure: undefined };
+    this.starts.set(config.name, [...(this.starts.get(config.name) ?? []), start].slice(-3));
+    client.then(
+      (c) => {
+        start.ready = c;
+        void c.process.exited.then((end) => (start.end = end));
+      },
+      (error: unknown) => {
+        start.failure = { message: errorMessage(error), stderrTail: error instanceof AgentStartFailure ? error.stderrTail : [] };
+      },
+    );
+  }
+
+  /** What is known of each agent started this session (its last three starts), for a bug report. No env values. */
+  snapshots(): AgentSnapshot[] {
+    return [...this.starts.values()].flat().map((s): AgentSnapshot => {
+      const c = s.ready;
+      const end = s.end;
+      return {
+        name: s.config.name,
+        command: s.config.command,
+        args: s.config.args,
+        envNames: Object.keys(s.config.env),
+        options: { readMissingAsEmpty: s.config.readMissingAsEmpty },
+        startedAt: s.startedAt,
+        state: s.failure ? 'failed to start' : !c ? 'starting' : end ? 'stopped' : 'running',
+        pid: c?.process.pid,
+        initialize: c && {
+          protocolVersion: c.initialized.protocolVersion,
+          agentInfo: c.initialized.agentInfo,
+          agentCapabilities: c.initialized.agentCapabilities,
+          authMethods: c.initialized.authMethods,
+        },
+        openSessions: c && !end ? c.openSessions.length : 0,
+        exit: end && {
+          code: 'code' in end ? end.code : null,
+          signal: 'signal' in end ? end.signal : null,
+          expected: 'expected' in end && end.expected,
+          message: end.message,
+        },
+        failure: s.failure?.message,
+        stderrTail: c ? c.process.stderrTail() : (s.failure?.stderrTail ?? []),
+      };
+    });
+  }
+}
+
+/** Any change to the agent's entry (command, args, env or options) needs a new process. */
+function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function envNames(config: AgentConfig): string {
+  const names = Object.keys(config.env);
+  return names.length > 0 ? ` (env: ${names.join(', ')})` : '';
+}
+
+/** One start of an agent, as the diagnostics remember it. */
+interface AgentStart {
+  readonly config: AgentConfig;
+  readonly startedAt: Date;
+  readonly client: Promise<AgentClient>;
+  ready: AgentClient | undefined;
+  end: Awaited<AgentClient['process']['exited']> | undefined;
+  failure: { readonly message: string; readonly stderrTail: readonly string[] } | undefined;
+}
+
+/** What a bug report says about one start of an agent. Environment variables by name only. */
+export interface AgentSnapshot {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly envNames: readonly string[];
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly startedAt: Date;
+  readonly state: 'starting' | 'running' | 'stopped' | 'failed to start';
+  readonly pid: number | undefined;
+  readonly initialize: Pick<S.InitializeResponse, 'protocolVersion' | 'agentInfo' | 'agentCapabilities' | 'authMethods'> | undefined;
+  readonly openSessions: number;
+  readonly exit: { readonly code: number | null; readonly signal: string | null; readonly expected: boolean; readonly message: string } | undefined;
+  /** Why it never started (the sentence users saw). */
+  readonly failure: string | undefined;
+  readonly stderrTail: readonly string[];
+}

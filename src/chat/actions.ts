@@ -1,0 +1,106 @@
+// What the chat's tool-card buttons do in the editor. The webview names a card and an index; the path, diff or
+// terminal comes from the session model, so a view can never make the host open something the agent did not say.
+import * as vscode from 'vscode';
+import type { Session } from '../acp/agentClient';
+import type { ChatActions } from './panel';
+import { linkTarget } from './links';
+import { diffsOf } from './view';
+import { openAgentSettings } from '../settings/config';
+import type { DiffDocuments } from '../editor/diffs';
+import { workspaceRoots } from '../editor/files';
+import { editorColumn } from '../editor/follow';
+import { checkPath } from '../common/paths';
+import type { TerminalMirrors } from '../editor/terminalMirror';
+
+export class EditorChatActions implements ChatActions, vscode.Disposable {
+  /** The text editor the user was last in: a focused chat is not a text editor, so the active one is gone by then. */
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) this.lastEditor = editor;
+  });
+
+  constructor(
+    private readonly diffs: DiffDocuments,
+    private readonly mirrors: TerminalMirrors,
+    readonly showLog: () => void,
+  ) {}
+
+  openAgentSettings(): void {
+    void openAgentSettings();
+  }
+
+  manageTrust(): void {
+    void vscode.commands.executeCommand('workbench.trust.manage');
+  }
+
+  showDiff(session: Session, toolCallId: string, index: number): void {
+    const call = session.model.toolCall(toolCallId);
+    const diff = call && diffsOf(call)[index];
+    if (diff) void this.diffs.show(diff, { preserveFocus: false, preview: true });
+  }
+
+  openLocation(session: Session, toolCallId: string, index: number): void {
+    const location = session.model.toolCall(toolCallId)?.locations[index];
+    if (location) openAtLine(location.path, location.line ?? undefined);
+  }
+
+  openLink(href: string, cwd: string | undefined): void {
+    const target = linkTarget(href, cwd);
+    switch (target.kind) {
+      case 'web':
+        // VS Code's opener: it asks before opening a domain the user has not trusted.
+        void vscode.env.openExternal(vscode.Uri.parse(target.uri, true));
+        return;
+      case 'file': {
+        const verdict = checkPath(target.path, workspaceRoots());
+        if (verdict.kind === 'inside') openAtLine(verdict.path, target.line);
+        else void vscode.window.showWarningMessage(vscode.l10n.t('The chat opens only files inside the workspace; {0} is not.', target.path));
+        return;
+      }
+      case 'refused':
+        void vscode.window.showWarningMessage(vscode.l10n.t('The link was not opened: {0}.', target.reason));
+        return;
+    }
+  }
+
+  copy(text: string): void {
+    void vscode.env.clipboard.writeText(text).then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Copied to the clipboard'), 2000));
+  }
+
+  insertAtCursor(text: string): void {
+    const editor = this.lastEditor;
+    const open = editor && vscode.window.visibleTextEditors.includes(editor) ? editor : undefined;
+    if (!open) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and put the cursor where the code should go, then choose Insert at Cursor again.'));
+      return;
+    }
+    void open
+      .edit((edit) => {
+        for (const selection of open.selections) edit.replace(selection, text);
+      })
+      .then(() => vscode.window.showTextDocument(open.document, { viewColumn: open.viewColumn, preserveFocus: false }));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void {
+    if (!session.model.terminals.has(terminalId)) return;
+    const title = session.model.toolCall(toolCallId)?.title || vscode.l10n.t('command');
+    this.mirrors.show(session, terminalId, vscode.l10n.t('{0}: {1}', agentName, title.length > 40 ? `${title.slice(0, 39)}\u2026` : title));
+  }
+}
+
+/** Opens a file at a 1-based line, in an editor group other than the chat's. */
+function openAtLine(path: string, line: number | undefined): void {
+  const uri = vscode.Uri.file(path);
+  const chatColumn = vscode.window.tabGroups.activeTabGroup.viewColumn;
+  void vscode.workspace.openTextDocument(uri).then(
+    (doc) => {
+      const at = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
+      return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
+    },
+    (error: unknown) => vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, error instanceof Error ? error.message : String(error))),
+  );
+}

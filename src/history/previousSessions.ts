@@ -1,0 +1,172 @@
+// "ACP: Open Previous Session…": the agent's earlier sessions in the workspace folders (`session/list`, every page)
+// when it lists them, or else the sessions kept on this computer; the one chosen opens in a chat (see
+// Chats.openPrevious).
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentClient } from '../acp/agentClient';
+import { ConnectionClosedError, errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import type { AgentManager } from '../agents/manager';
+import type { Chats } from '../chats/chats';
+import { openAgentSettings, readAgentSettings, type AgentConfig } from '../settings/config';
+import { workspaceRoots } from '../editor/files';
+import { relativeTime } from './relativeTime';
+import { summaryLabel, type TranscriptStore } from './transcripts';
+
+/** One earlier session, as the list shows it. */
+export interface PreviousSessionItem {
+  readonly agent: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly title: string;
+  readonly updatedAt?: string;
+  /** Where it was listed from: the agent's `session/list`, or the history kept on this computer. */
+  readonly source: 'agent' | 'local';
+}
+
+interface Listing {
+  readonly items: PreviousSessionItem[];
+  /** The agent started for the listing, to stop again when nothing is opened. */
+  readonly client?: AgentClient;
+  /** Why the list is the local one although the agent lists sessions. */
+  readonly problem?: string;
+}
+
+export class PreviousSessions {
+  constructor(
+    private readonly chats: Chats,
+    private readonly agents: AgentManager,
+    private readonly store: TranscriptStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** The agent's earlier sessions, newest first (the agent is stopped again if no chat uses it). */
+  async list(agentName: string): Promise<PreviousSessionItem[]> {
+    const agent = readAgentSettings().agents.find((a) => a.name === agentName);
+    if (!agent) return this.local(agentName);
+    const listing = await this.listing(agent);
+    this.stopIdle(listing.client);
+    return listing.items;
+  }
+
+  /** The quick pick: the agent (when more than one is configured), then its sessions; the one chosen opens. */
+  async pick(): Promise<void> {
+    const agent = await this.chooseAgent();
+    if (!agent) return;
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { item?: PreviousSessionItem }>();
+    quickPick.title = vscode.l10n.t('Open Previous Session with {0}', agent.name);
+    quickPick.placeholder = vscode.l10n.t('Loading the sessions…');
+    quickPick.matchOnDescription = true;
+    quickPick.matchOnDetail = true;
+    quickPick.busy = true;
+    let chosen: PreviousSessionItem | undefined;
+    const done = new Promise<void>((resolve) => {
+      quickPick.onDidAccept(() => {
+        chosen = quickPick.selectedItems[0]?.item;
+        if (chosen) quickPick.hide();
+      });
+      quickPick.onDidHide(() => resolve());
+    });
+    quickPick.show();
+    const listed = this.listing(agent);
+    void listed.then((result) => {
+      quickPick.busy = false;
+      quickPick.items = result.items.map((item) => this.quickPickItem(item));
+      quickPick.placeholder =
+        result.items.length === 0
+          ? vscode.l10n.t('{0} has no earlier sessions in this workspace.', agent.name)
+          : result.problem ?? vscode.l10n.t('Choose a session to open');
+    });
+    await done;
+    quickPick.dispose();
+    if (chosen) await this.chats.openPrevious(agent.name, { sessionId: chosen.sessionId, cwd: chosen.cwd });
+    // Also when the pick closed before the agent had started.
+    void listed.then((result) => this.stopIdle(result.client));
+  }
+
+  private quickPickItem(item: PreviousSessionItem): vscode.QuickPickItem & { item: PreviousSessionItem } {
+    const roots = workspaceRoots();
+    const when = relativeTime(item.updatedAt, Date.now(), vscode.env.language);
+    const open = this.chats.showing(item.agent, item.sessionId) ? vscode.l10n.t('open') : undefined;
+    return {
+      label: item.title,
+      description: [when, open].filter((part) => part !== undefined).join(' · '),
+      ...(item.cwd !== roots[0] ? { detail: vscode.l10n.t('in {0}', basename(item.cwd)) } : {}),
+      item,
+    };
+  }
+
+  /** From the agent when it lists sessions; from this computer's history otherwise, or when listing fails. */
+  private async listing(agent: AgentConfig): Promise<Listing> {
+    const roots = workspaceRoots();
+    if (roots.length === 0) return { items: [] };
+    // An agent whose last chat is closing stops as the close completes: if it stopped under the listing, a second
+    // attempt starts it again.
+    for (let attempt = 1; ; attempt++) {
+      let client: AgentClient;
+      try {
+        client = await this.agents.connect(agent, roots[0] ?? '');
+      } catch (error) {
+        this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
+        return { items: await this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+      }
+      if (!client.lists) return { items: await this.local(agent.name), client };
+      try {
+        return { items: await this.listed(agent, client, roots), client };
+      } catch (error) {
+        if ((client.hasExited || error instanceof ConnectionClosedError) && attempt === 1) {
+          this.log.info(`[history] ${agent.name} stopped while listing its sessions (${errorMessage(error)}); starting it again`);
+          continue;
+        }
+        this.log.warn(`[history] ${agent.name} could not list its sessions: ${errorMessage(error)}`);
+        return { items: await this.local(agent.name), client, problem: vscode.l10n.t('{0} could not list its sessions ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+      }
+    }
+  }
+
+  /** Every page of the agent's sessions in each workspace folder, titled from the local history where the agent has no title. */
+  private async listed(agent: AgentConfig, client: AgentClient, roots: readonly string[]): Promise<PreviousSessionItem[]> {
+    const kept = new Map((await this.store.list()).filter((s) => s.agent === agent.name).map((s) => [s.sessionId, s]));
+    const seen = new Set<string>();
+    const items: PreviousSessionItem[] = [];
+    for (const root of roots) {
+      for (const info of await client.listSessions(root)) {
+        if (seen.has(info.sessionId)) continue;
+        seen.add(info.sessionId);
+        const local = kept.get(info.sessionId);
+        const title = info.title?.trim() || (local ? summaryLabel(local) : vscode.l10n.t('Untitled session'));
+        const updatedAt = info.updatedAt ?? local?.updatedAt;
+        items.push({ agent: agent.name, sessionId: info.sessionId, cwd: info.cwd, title, ...(updatedAt ? { updatedAt } : {}), source: 'agent' });
+      }
+    }
+    return items.sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+  }
+
+  /** The sessions kept on this computer for the agent, newest first. */
+  private async local(agentName: string): Promise<PreviousSessionItem[]> {
+    return (await this.store.list())
+      .filter((s) => s.agent === agentName)
+      .map((s) => ({ agent: s.agent, sessionId: s.sessionId, cwd: s.cwd, title: summaryLabel(s), updatedAt: s.updatedAt, source: 'local' as const }));
+  }
+
+  /** An agent started only to list its sessions stops again once nothing uses it. */
+  private stopIdle(client: AgentClient | undefined): void {
+    if (client) void this.agents.release(client);
+  }
+
+  private async chooseAgent(): Promise<AgentConfig | undefined> {
+    const { agents } = readAgentSettings();
+    if (agents.length === 0) {
+      const open = vscode.l10n.t('Open Settings');
+      const pick = await vscode.window.showErrorMessage(vscode.l10n.t('No agents are configured. Add one to the "acp.agents" setting.'), open);
+      if (pick === open) await openAgentSettings();
+      return undefined;
+    }
+    if (agents.length === 1) return agents[0];
+    const pick = await vscode.window.showQuickPick(
+      agents.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
+      { title: vscode.l10n.t('Open Previous Session'), placeHolder: vscode.l10n.t('Choose the agent whose sessions to list') },
+    );
+    return pick?.agent;
+  }
+}

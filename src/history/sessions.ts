@@ -1,0 +1,65 @@
+// Sessions, wired: the transcript store of this workspace, the Sessions view and its commands, and "ACP: Open
+// Previous Session…".
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { tagged, type Logger } from '../acp/log';
+import type { AgentManager } from '../agents/manager';
+import type { ChatPanel } from '../chat/panel';
+import type { Chats } from '../chats/chats';
+import { PreviousSessions } from './previousSessions';
+import type { CoreHosts } from '../core';
+import { SessionsView, type SessionNode } from './sessionsView';
+import { TranscriptStore, workspaceKey } from './transcripts';
+
+/**
+ * This workspace's transcripts, in the extension's global storage: one folder per workspace, named by a hash of the
+ * workspace file (multi-root) or of the folder's URI (a single-folder window).
+ */
+export function openTranscriptStore(context: vscode.ExtensionContext, log: Logger): TranscriptStore {
+  const identity = vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? 'no-workspace';
+  return new TranscriptStore(join(context.globalStorageUri.fsPath, 'transcripts', workspaceKey(identity)), tagged(log, 'transcripts'));
+}
+
+/** A history item's argument to acp.openPreviousSession (from the Sessions view, or another extension). */
+const HistoryTarget = z.object({ agent: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().optional() });
+
+export function registerSessions(
+  chats: Chats,
+  agents: AgentManager,
+  store: TranscriptStore,
+  log: Logger,
+  hosts: Pick<CoreHosts, 'sessionsTree' | 'provideSessions'>,
+): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
+  const previous = new PreviousSessions(chats, agents, store, log);
+  const view = new SessionsView(chats, store, agents);
+  // The entry point registered the tree (so the view works before the core is loaded); this is its data.
+  hosts.provideSessions(view);
+  view.watch(hosts.sessionsTree);
+  const node = (value: unknown): SessionNode | undefined =>
+    value && typeof value === 'object' && 'kind' in value && typeof value.kind === 'string' ? (value as SessionNode) : undefined;
+  const openChat = (value: unknown): ChatPanel | undefined => {
+    const n = node(value);
+    return n?.kind === 'chat' && chats.all.includes(n.panel) ? n.panel : undefined;
+  };
+  return {
+    previous,
+    disposables: [
+      view,
+      store,
+      vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
+        const parsed = HistoryTarget.safeParse(target);
+        if (parsed.success) return chats.openPrevious(parsed.data.agent, parsed.data);
+        if (target !== undefined && !(target instanceof vscode.Uri)) log.warn('[history] acp.openPreviousSession was given something that is not a session; listing them instead');
+        await previous.pick();
+        return undefined;
+      }),
+      vscode.commands.registerCommand('acp.sessions.newChat', (value?: unknown) => {
+        const n = node(value);
+        return chats.newChat(n?.kind === 'agent' ? n.name : undefined);
+      }),
+      vscode.commands.registerCommand('acp.sessions.closeChat', (value?: unknown) => openChat(value)?.dispose()),
+      vscode.commands.registerCommand('acp.sessions.revealChat', (value?: unknown) => openChat(value)?.reveal()),
+    ],
+  };
+}

@@ -1,0 +1,138 @@
+// The Sessions view in the ACP activity-bar container: each configured agent (running or not), under it its open
+// chats and then its recent sessions kept on this computer. Clicking a chat brings it forward; clicking a session
+// opens it again (as "Open Previous Session" does). It refreshes as chats open, close and change title, and as the
+// history changes.
+import * as vscode from 'vscode';
+import type { AgentManager } from '../agents/manager';
+import type { ChatPanel } from '../chat/panel';
+import type { Chats } from '../chats/chats';
+import { readAgentSettings } from '../settings/config';
+import { relativeTime } from './relativeTime';
+import { summaryLabel, type TranscriptStore, type TranscriptSummary } from './transcripts';
+
+/** Sessions from the history shown under each agent. */
+const HISTORY_SHOWN = 20;
+/** The relative times are brought up to date this often while the view is visible. */
+const REFRESH_MS = 60_000;
+
+export type SessionNode =
+  | { readonly kind: 'agent'; readonly name: string }
+  | { readonly kind: 'chat'; readonly panel: ChatPanel }
+  | { readonly kind: 'history'; readonly summary: TranscriptSummary };
+
+/** What "Open Previous Session" is given by a history item. */
+export interface HistoryTarget {
+  readonly agent: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+}
+
+export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly chatIds = new WeakMap<ChatPanel, number>();
+  private nextChatId = 1;
+
+  constructor(
+    private readonly chats: Chats,
+    private readonly store: TranscriptStore,
+    private readonly agents: AgentManager,
+  ) {
+    const refresh = () => this.changeEmitter.fire();
+    const stored = store.onDidChange(refresh);
+    this.disposables.push(
+      chats.onDidChange(refresh),
+      agents.onDidChangeStatus(refresh),
+      { dispose: () => stored.dispose() },
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('acp.agents')) refresh();
+      }),
+    );
+  }
+
+  /** Keeps "5 minutes ago" true while `view` is visible. */
+  watch(view: vscode.TreeView<unknown>): void {
+    let timer: NodeJS.Timeout | undefined;
+    const update = () => {
+      clearInterval(timer);
+      timer = view.visible ? setInterval(() => this.changeEmitter.fire(), REFRESH_MS) : undefined;
+    };
+    update();
+    this.disposables.push(view.onDidChangeVisibility(update), { dispose: () => clearInterval(timer) });
+  }
+
+  async getChildren(node?: SessionNode): Promise<SessionNode[]> {
+    if (!node) {
+      return readAgentSettings().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
+    }
+    if (node.kind !== 'agent') return [];
+    const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
+    const open = new Set(chats.flatMap((panel) => (panel.session ? [panel.session.sessionId] : [])));
+    const history = (await this.store.list())
+      .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId))
+      .slice(0, HISTORY_SHOWN);
+    return [...chats.map((panel): SessionNode => ({ kind: 'chat', panel })), ...history.map((summary): SessionNode => ({ kind: 'history', summary }))];
+  }
+
+  async getTreeItem(node: SessionNode): Promise<vscode.TreeItem> {
+    switch (node.kind) {
+      case 'agent': {
+        // An agent with nothing under it has no twistie. The id changes with that, or VS Code would keep the agent
+        // collapsed once it has chats.
+        const filled = (await this.getChildren(node)).length > 0;
+        const item = new vscode.TreeItem(node.name, filled ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        const status = this.agents.status(node.name);
+        item.id = `agent:${node.name}:${filled ? 'filled' : 'empty'}`;
+        item.description =
+          status.phase === 'running'
+            ? vscode.l10n.t('running')
+            : status.phase === 'starting'
+              ? vscode.l10n.t('starting')
+              : status.phase === 'failed'
+                ? vscode.l10n.t('stopped with an error')
+                : vscode.l10n.t('not running');
+        if (status.phase === 'failed') item.tooltip = vscode.l10n.t('{0} stopped: {1}', node.name, status.error);
+        item.iconPath = new vscode.ThemeIcon(status.phase === 'running' ? 'vm-running' : 'vm-outline', status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined);
+        item.contextValue = 'acp.agent';
+        return item;
+      }
+      case 'chat': {
+        const panel = node.panel;
+        const item = new vscode.TreeItem(panel.title, vscode.TreeItemCollapsibleState.None);
+        item.id = `chat:${this.chatId(panel)}`;
+        item.description = vscode.l10n.t('open');
+        item.tooltip = vscode.l10n.t('{0}: an open chat with {1}', panel.title, panel.agentName);
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.contextValue = 'acp.chat';
+        item.command = { command: 'acp.sessions.revealChat', title: vscode.l10n.t('Show Chat'), arguments: [node] };
+        return item;
+      }
+      case 'history': {
+        const summary = node.summary;
+        const label = summaryLabel(summary);
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+        item.id = `history:${summary.agent}:${summary.sessionId}`;
+        const when = relativeTime(summary.updatedAt, Date.now(), vscode.env.language);
+        if (when) item.description = when;
+        item.tooltip = vscode.l10n.t('{0}\nLast changed {1}, in {2}', label, new Date(summary.updatedAt).toLocaleString(vscode.env.language), summary.cwd);
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.contextValue = 'acp.history';
+        const target: HistoryTarget = { agent: summary.agent, sessionId: summary.sessionId, cwd: summary.cwd };
+        item.command = { command: 'acp.openPreviousSession', title: vscode.l10n.t('Open Previous Session'), arguments: [target] };
+        return item;
+      }
+    }
+  }
+
+  private chatId(panel: ChatPanel): number {
+    let id = this.chatIds.get(panel);
+    if (id === undefined) this.chatIds.set(panel, (id = this.nextChatId++));
+    return id;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.changeEmitter.dispose();
+  }
+}

@@ -1,0 +1,242 @@
+// Permission requests in the editor. A request is state in the session model; this adapter shows it as a
+// notification, keeps the user's attention on it (status bar, a note when VS Code was in the background), answers
+// it by itself when a rule or setting says so, and learns rules from "always" answers. A click on a notification
+// whose request was already settled (answered in the chat, cancelled, the agent gone) finds nothing to resolve.
+import * as vscode from 'vscode';
+import type { PermissionContext, PermissionDecision, Session } from '../acp/agentClient';
+import type { Logger } from '../acp/log';
+import type * as S from '../acp/schema.gen';
+import type { ToolCallState } from '../acp/sessionModel';
+import { diffsOf, kindLabel } from '../chat/view';
+import type { DiffDocuments } from '../editor/diffs';
+import { workspaceRoots } from '../editor/files';
+import { checkPath } from '../common/paths';
+import { describeRule, optionFor, PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
+
+export interface PermissionSettings {
+  /** `acp.permissions.read`: reads inside the workspace may be allowed without asking. */
+  readonly read: 'ask' | 'allowInWorkspace';
+  /** `acp.permissions.remember`: where an "always" answer is kept. */
+  readonly remember: RuleScope;
+  /** `acp.edits.showDiffOnPermission`. */
+  readonly showDiff: boolean;
+}
+
+/** Scope names for the log, which stays in English. */
+const SCOPE_NAMES: Record<RuleScope, string> = { session: 'this chat', workspace: 'this workspace', global: 'everywhere' };
+
+/** Scope names as the user reads them. */
+function scopeName(scope: RuleScope): string {
+  switch (scope) {
+    case 'session':
+      return vscode.l10n.t('this chat');
+    case 'workspace':
+      return vscode.l10n.t('this workspace');
+    case 'global':
+      return vscode.l10n.t('everywhere');
+  }
+}
+
+interface Waiting {
+  readonly session: Session;
+  readonly agent: string;
+  readonly reveal: () => void;
+}
+
+export class Permissions implements vscode.Disposable {
+  private readonly waiting = new Map<Session, Waiting>();
+  private readonly status: vscode.StatusBarItem;
+  private arrivedInBackground = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly rules: PermissionRules,
+    private readonly diffs: DiffDocuments,
+    private readonly log: Logger,
+    private readonly settings: () => PermissionSettings,
+  ) {
+    this.status = vscode.window.createStatusBarItem('acp.permissions', vscode.StatusBarAlignment.Left, 100);
+    this.status.name = vscode.l10n.t('ACP Permission Requests');
+    this.status.command = 'acp.showPendingPermission';
+    this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.disposables.push(
+      this.status,
+      vscode.commands.registerCommand('acp.showPendingPermission', () => this.oldestWaiting()?.reveal()),
+      vscode.commands.registerCommand('acp.managePermissionRules', () => this.manage()),
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) this.welcomeBack();
+      }),
+    );
+  }
+
+  /** The rule and setting checks for one agent's requests, and learning from its answers. */
+  policy(agent: string): { decidePermission(request: PermissionContext): PermissionDecision | undefined; permissionAnswered(request: PermissionContext, option: S.PermissionOption): void } {
+    return {
+      decidePermission: (request) => this.decide(agent, request),
+      permissionAnswered: (request, option) => this.learn(agent, request, option),
+    };
+  }
+
+  /** Shows one chat's permission requests as notifications, and counts them for the status bar. */
+  watch(session: Session, agent: string, reveal: () => void): vscode.Disposable {
+    const model = session.model;
+    const subscription = model.onDidChange((change) => {
+      if (change.type !== 'permission') return;
+      this.updateStatus();
+      if (change.settled) return;
+      const request = model.permissions.find((p) => p.id === change.id);
+      const call = request && model.toolCall(request.toolCallId);
+      if (!request || !call) return;
+      if (!vscode.window.state.focused) this.arrivedInBackground = true;
+      const edit = diffsOf(call)[0];
+      if (edit && this.settings().showDiff) void this.diffs.show(edit, { preserveFocus: true, preview: true });
+      this.notify(session, agent, request.id, call, request.options);
+    });
+    this.waiting.set(session, { session, agent, reveal });
+    return new vscode.Disposable(() => {
+      subscription.dispose();
+      this.waiting.delete(session);
+      this.rules.forgetSession(session.sessionId);
+      this.updateStatus();
+    });
+  }
+
+  private notify(session: Session, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
+    const labels = uniqueLabels(options.map((o) => o.name));
+    const edit = diffsOf(call)[0];
+    const showDiff = vscode.l10n.t('Show Diff');
+    const buttons = edit ? [...labels, showDiff] : labels;
+    const message = vscode.l10n.t('{0} asks permission \u2014 {1}: {2}', agent, kindLabel(call.kind), call.title || vscode.l10n.t('a tool call'));
+    const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
+    const show = risky ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(message, ...buttons).then((pick) => {
+      if (pick === showDiff && edit) {
+        void this.diffs.show(edit, { preserveFocus: false, preview: true });
+        // The click closed the notification; the question is still open.
+        if (session.model.permissions.some((p) => p.id === id)) this.notify(session, agent, id, call, options);
+        return;
+      }
+      const option = options[pick === undefined ? -1 : labels.indexOf(pick)];
+      if (option) session.model.resolvePermission(id, option.optionId);
+    });
+  }
+
+  private decide(agent: string, request: PermissionContext): PermissionDecision | undefined {
+    const { call, options } = request;
+    const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
+    const ruled = rule && optionFor(options, rule.decision);
+    if (rule && ruled) {
+      const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule), scopeName(rule.scope));
+      this.log.info(`[permissions] answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`);
+      if (rule.decision === 'reject') {
+        // Never rejected silently: the chat shows it, and so does a notification.
+        const manageRules = vscode.l10n.t('Manage Rules');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Rejected {0}\'s request \u201c{1}\u201d by {2}.', agent, call.title, reason), manageRules).then((pick) => {
+          if (pick === manageRules) void this.manage();
+        });
+      }
+      return { optionId: ruled.optionId, reason };
+    }
+    if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
+      const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
+      if (allow) {
+        this.log.info(`[permissions] answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
+        return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
+      }
+    }
+    return undefined;
+  }
+
+  private learn(agent: string, request: PermissionContext, option: S.PermissionOption): void {
+    const rule = ruleFromAnswer({ agent, kind: request.call.kind, title: request.call.title }, option, new Date());
+    if (!rule) return;
+    const scope = this.settings().remember;
+    void this.rules.add(rule, scope, request.sessionId).then(() => {
+      this.log.info(`[permissions] Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule)), 8000);
+    });
+  }
+
+  /** "ACP: Manage Permission Rules…": review the rules and revoke the ones picked. */
+  async manage(): Promise<void> {
+    const rules = this.rules.list();
+    if (rules.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There are no permission rules. A rule is made when you answer an agent with an "always" option.'));
+      return;
+    }
+    const picks = await vscode.window.showQuickPick(
+      rules.map((rule) => ({ label: describeRule(rule), description: scopeName(rule.scope), detail: rule.created ? vscode.l10n.t('Since {0}', new Date(rule.created).toLocaleString()) : undefined, rule })),
+      { title: vscode.l10n.t('Permission Rules'), placeHolder: vscode.l10n.t('Select the rules to revoke, then press Enter'), canPickMany: true, matchOnDescription: true },
+    );
+    if (!picks || picks.length === 0) return;
+    for (const pick of picks) await this.rules.revoke(pick.rule as ScopedRule);
+    this.log.info(`[permissions] revoked: ${picks.map((p) => p.label).join('; ')}`);
+    void vscode.window.showInformationMessage(picks.length === 1 ? vscode.l10n.t('Revoked: {0}.', picks[0]?.label ?? '') : vscode.l10n.t('Revoked {0} rules.', picks.length));
+  }
+
+  private pendingCount(): number {
+    let count = 0;
+    for (const { session } of this.waiting.values()) count += session.model.permissions.length;
+    return count;
+  }
+
+  private oldestWaiting(): Waiting | undefined {
+    let oldest: { waiting: Waiting; id: number } | undefined;
+    for (const waiting of this.waiting.values()) {
+      const first = waiting.session.model.permissions[0];
+      if (first && (!oldest || first.id < oldest.id)) oldest = { waiting, id: first.id };
+    }
+    return oldest?.waiting;
+  }
+
+  private updateStatus(): void {
+    const count = this.pendingCount();
+    if (count === 0) {
+      this.status.hide();
+      this.arrivedInBackground = false;
+      return;
+    }
+    this.status.text = `$(bell-dot) ${count}`;
+    this.status.tooltip =
+      count === 1 ? vscode.l10n.t('An agent is waiting for your permission. Click to show the chat.') : vscode.l10n.t('{0} permission requests are waiting. Click to show the oldest.', count);
+    this.status.accessibilityInformation = { label: count === 1 ? vscode.l10n.t('1 permission request waiting') : vscode.l10n.t('{0} permission requests waiting', count) };
+    this.status.show();
+  }
+
+  /** VS Code came back to the foreground while a request that arrived in the background is still waiting. */
+  private welcomeBack(): void {
+    if (!this.arrivedInBackground) return;
+    this.arrivedInBackground = false;
+    const waiting = this.oldestWaiting();
+    if (!waiting) return;
+    const count = this.pendingCount();
+    const message =
+      count === 1
+        ? vscode.l10n.t('While VS Code was in the background, {0} is waiting for your permission.', waiting.agent)
+        : vscode.l10n.t('While VS Code was in the background, {0} permission requests are waiting.', count);
+    const showChat = vscode.l10n.t('Show Chat');
+    void vscode.window.showWarningMessage(message, showChat).then((pick) => {
+      if (pick === showChat) waiting.reveal();
+    });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function insideWorkspace(call: ToolCallState): boolean {
+  const roots = workspaceRoots();
+  return call.locations.length > 0 && call.locations.every((l) => checkPath(l.path, roots).kind === 'inside');
+}
+
+/** Buttons need distinct labels; agents rarely repeat a name, but if one does, number the repeats. */
+function uniqueLabels(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((raw) => {
+    const name = raw.trim() || vscode.l10n.t('Option');
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : vscode.l10n.t('{0} ({1})', name, count);
+  });
+}

@@ -1,0 +1,73 @@
+// The shape of one configured agent and the parser of `acp.agents`. No `vscode` import: unit-tested in plain Node.
+import { z } from 'zod';
+import type { AgentCommand } from '../acp/process';
+import { eachEntry } from './keyedSetting';
+
+export interface AgentConfig extends AgentCommand {
+  /** The display name: the key in `acp.agents`. */
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /**
+   * Answer reads of missing files with empty content: an override of the agent's quirk (src/acp/quirks.ts), which
+   * otherwise follows what the agent says it is in `initialize`. Absent unless the entry sets it.
+   */
+  readonly readMissingAsEmpty?: boolean;
+  /** A built-in preset rather than an entry of `acp.agents`. */
+  readonly preset?: true;
+}
+
+/**
+ * The agents offered before any configuration. An entry of `acp.agents` with the same name replaces a preset, so
+ * copying a preset into the settings and editing it changes what runs.
+ */
+export const PRESETS: readonly AgentConfig[] = [
+  { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, preset: true },
+  { name: 'Claude Code', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {}, preset: true },
+  { name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {}, preset: true },
+  { name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp'], env: {}, preset: true },
+];
+
+/** The configured agents, then the presets that no configured agent replaces. */
+export function withPresets(configured: readonly AgentConfig[], presets: readonly AgentConfig[] = PRESETS): AgentConfig[] {
+  const names = new Set(configured.map((a) => a.name));
+  return [...configured, ...presets.filter((p) => !names.has(p.name))];
+}
+
+/** A preset as an `acp.agents` entry, to copy into the user's settings for editing. */
+export function presetEntry(preset: AgentConfig): Record<string, unknown> {
+  return {
+    command: preset.command,
+    args: [...preset.args],
+    ...(preset.readMissingAsEmpty !== undefined ? { readMissingAsEmpty: preset.readMissingAsEmpty } : {}),
+  };
+}
+
+const ARGS = 'its "args" must be a list of strings';
+const ENV = 'its "env" must map names to string values';
+
+const AgentEntry = z.object({
+  command: z.string().trim().min(1, 'its "command" is empty'),
+  args: z.array(z.string(ARGS), ARGS).optional(),
+  env: z.record(z.string(), z.string(ENV), ENV).optional(),
+  readMissingAsEmpty: z.boolean('its "readMissingAsEmpty" must be true or false').optional(),
+});
+
+/** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */
+export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: string[] } {
+  const agents: AgentConfig[] = [];
+  const names = { setting: 'acp.agents', keys: 'agent names', anEntry: 'An agent', theEntry: 'The agent', shape: 'an object with a "command"' };
+  const problems = eachEntry(value, names, (name, entry) => {
+    const parsed = AgentEntry.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const why = issue?.path[0] === 'command' && issue.code === 'invalid_type' ? 'it has no "command"' : (issue?.message ?? 'it is invalid');
+      return `The agent "${name}" in "acp.agents" was skipped: ${why}.`;
+    }
+    const { command, args, env, readMissingAsEmpty } = parsed.data;
+    agents.push({ name, command, args: args ?? [], env: env ?? {}, ...(readMissingAsEmpty !== undefined ? { readMissingAsEmpty } : {}) });
+    return undefined;
+  });
+  return { agents, problems };
+}
+

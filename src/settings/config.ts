@@ -1,0 +1,74 @@
+// The extension's settings, read and validated in one place. A bad entry is reported by name and skipped; it never
+// stops the other agents from working.
+import * as vscode from 'vscode';
+import { parseAgents, withPresets, type AgentConfig } from './agentConfig';
+import type * as S from '../acp/schema.gen';
+import { parseMcpServers } from './mcpConfig';
+import type { TraceLevel } from '../acp/trace';
+import type { OutsideWorkspacePolicy, ReviewPolicy } from '../editor/files';
+import type { PermissionSettings } from '../permissions/permissions';
+
+export type { AgentConfig } from './agentConfig';
+
+export { SECTION } from '../ids';
+import { SECTION } from '../ids';
+
+export interface AgentSettings {
+  /** The configured agents, then the built-in presets that none of them replaces. */
+  readonly agents: readonly AgentConfig[];
+  /** One sentence per entry that was skipped, naming it and saying what is wrong. */
+  readonly problems: readonly string[];
+  /** `acp.defaultAgent`, if set (it may name an agent that does not exist). */
+  readonly defaultAgent: string | undefined;
+}
+
+export type TraceSetting = TraceLevel;
+
+export function readAgentSettings(): AgentSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  // Machine scope already keeps workspaces out; reading only the user layer makes that explicit.
+  const inspected = config.inspect<unknown>('agents');
+  const { agents, problems } = parseAgents(inspected?.globalValue ?? inspected?.defaultValue);
+  const defaultAgent = config.get<string>('defaultAgent')?.trim() || undefined;
+  return { agents: withPresets(agents), problems, defaultAgent };
+}
+
+/** `acp.mcpServers` (user settings only: a workspace must not choose programs to run). */
+export function readMcpServers(): { servers: S.McpServer[]; problems: string[] } {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('mcpServers');
+  return parseMcpServers(inspected?.globalValue ?? inspected?.defaultValue);
+}
+
+export function readTrace(): TraceSetting {
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('trace');
+  return value === 'messages' || value === 'verbose' ? value : 'off';
+}
+
+export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('files.outsideWorkspace') === 'deny' ? 'deny' : 'ask';
+}
+
+export function openAgentSettings(): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`);
+}
+
+export function readReviewPolicy(): ReviewPolicy {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('edits.review') === 'ask' ? 'ask' : 'off';
+}
+
+export function readShowDiffOnPermission(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>('edits.showDiffOnPermission') !== false;
+}
+
+/** `acp.permissions` (user settings only: a workspace must not pre-approve anything for itself). */
+export function readPermissionSettings(): PermissionSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const raw = config.inspect<unknown>('permissions')?.globalValue;
+  const value = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const remember = value['remember'];
+  return {
+    read: value['read'] === 'allowInWorkspace' ? 'allowInWorkspace' : 'ask',
+    remember: remember === 'session' || remember === 'global' ? remember : 'workspace',
+    showDiff: readShowDiffOnPermission(),
+  };
+}

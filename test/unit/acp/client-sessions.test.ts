@@ -1,0 +1,198 @@
+// AgentClient's session lifecycle against the real fixture agent subprocess: session/close on close (bounded, never
+// blocking), session/list with its cursors, and what session/new, load and resume are given (MCP servers as far as
+// the agent supports them, additional folders only when it accepts them).
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentClient, MAX_LIST_PAGES, type SessionOptions } from '../../../src/acp/agentClient';
+import type * as S from '../../../src/acp/schema.gen';
+import { waitFor, within } from '../../lib/wait';
+import { FIXTURE_AGENT } from '../lib/fixture-agent';
+import { RecordingLogger } from '../lib/recording-logger';
+
+type Sent = { method?: string; params?: Record<string, unknown> };
+
+describe('AgentClient sessions', function () {
+  this.timeout(15_000);
+  const clients: AgentClient[] = [];
+  let dir: string;
+  let record: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'acp-sessions-'));
+    record = join(dir, 'record.jsonl');
+  });
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.dispose()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function start(scenario: string, env: Record<string, string> = {}, closeTimeoutMs?: number) {
+    const log = new RecordingLogger();
+    const client = await AgentClient.start(
+      { command: process.execPath, args: [FIXTURE_AGENT, '--scenario', scenario], env: { ACP_FIXTURE_MAX_LIFETIME_MS: '30000', ACP_FIXTURE_RECORD: record, ...env }, cwd: dir },
+      {},
+      { clientInfo: { name: 'tests', version: '0' }, log, killGraceMs: 500, ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}) },
+    );
+    clients.push(client);
+    return { client, log };
+  }
+
+  /** What the client sent, as the fixture recorded it. */
+  function sent(method: string): Sent[] {
+    if (!existsSync(record)) return [];
+    return readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Sent)
+      .filter((m) => m.method === method);
+  }
+
+  const capabilities = (caps: Record<string, unknown>) => ({ ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(caps) });
+
+  describe('close', () => {
+    it('sends session/close for the closed session only, and the agent keeps serving the other', async () => {
+      const { client } = await start('echo');
+      const a = await client.newSession(dir);
+      const b = await client.newSession(dir);
+      await a.close();
+      assert.deepEqual(sent('session/close').map((m) => m.params?.['sessionId']), [a.sessionId]);
+      assert.deepEqual(client.openSessions, [b]);
+      assert.equal(await b.prompt([{ type: 'text', text: 'still here' }]), 'end_turn');
+    });
+
+    it('does not send session/close to an agent that does not advertise it', async () => {
+      const { client } = await start('echo', capabilities({ sessionCapabilities: {} }));
+      const session = await client.newSession(dir);
+      await session.close();
+      await client.newSession(dir); // a request after the close: everything before it has been recorded
+      assert.deepEqual(sent('session/close'), []);
+      assert.ok(sent('session/new').length === 2);
+    });
+
+    it('closes within the bound when the agent never answers session/close, and logs it', async () => {
+      const { client, log } = await start('echo', { ACP_FIXTURE_CLOSE: 'hang' }, 300);
+      const session = await client.newSession(dir);
+      const started = Date.now();
+      await within(session.close(), 3000, 'the close');
+      assert.ok(Date.now() - started < 2000, `closing took ${Date.now() - started} ms`);
+      assert.deepEqual(client.openSessions, []);
+      assert.equal(log.find('session/close got no answer within 300 ms', 'warn').length, 1, log.toString());
+    });
+
+    it('forgets the session at once, and stops the process only once session/close is answered or given up on', async () => {
+      const { client } = await start('echo', { ACP_FIXTURE_CLOSE: 'hang' }, 400);
+      const session = await client.newSession(dir);
+      let settled = false;
+      const closed = session.close().then(() => (settled = true));
+      await waitFor(() => client.openSessions.length === 0, { what: 'the session to be forgotten' });
+      assert.equal(settled, false, 'forgotten before the agent answered session/close');
+      const started = Date.now();
+      await client.dispose();
+      assert.ok(Date.now() - started >= 300, `the process was stopped after ${Date.now() - started} ms, before the close was given up on`);
+      await within(closed, 1000, 'the close');
+      assert.equal(sent('session/close').length, 1);
+    });
+
+    it('closes when the agent answers session/close with an error, and logs the error', async () => {
+      const { client, log } = await start('echo', { ACP_FIXTURE_CLOSE: 'error' });
+      const session = await client.newSession(dir);
+      await session.close();
+      assert.deepEqual(client.openSessions, []);
+      assert.equal(log.find(/session\/close failed: .*fails session\/close on purpose/, 'warn').length, 1, log.toString());
+    });
+
+    it('sends no session/close for a session whose load failed', async () => {
+      const { client } = await start('echo');
+      await assert.rejects(client.reopenSession('sess-unknown', dir, 'load'), /session not found/);
+      await client.newSession(dir);
+      assert.deepEqual(sent('session/close'), []);
+    });
+  });
+
+  describe('list', () => {
+    it('follows nextCursor through every page', async () => {
+      const state = join(dir, 'state');
+      const { client } = await start('titled', { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_LIST_PAGE_SIZE: '2' });
+      for (const text of ['one', 'two', 'three']) {
+        const session = await client.newSession(dir);
+        await session.prompt([{ type: 'text', text }]);
+      }
+      const sessions = await client.listSessions(dir);
+      assert.deepEqual(sessions.map((s) => s.title).sort(), ['About one', 'About three', 'About two', 'An earlier conversation']);
+      const pages = sent('session/list');
+      assert.deepEqual(pages.map((m) => m.params?.['cursor'] ?? null), [null, 'page-2']);
+      assert.ok(pages.every((m) => m.params?.['cwd'] === dir));
+    });
+
+    it('stops when the agent gives a cursor it gave before', async () => {
+      const { client, log } = await start('echo', { ACP_FIXTURE_LIST_PAGE_SIZE: '1', ACP_FIXTURE_LIST_REPEAT_CURSOR: '1' });
+      await client.newSession(dir);
+      const sessions = await within(client.listSessions(dir), 5000, 'the listing');
+      assert.equal(sent('session/list').length, 2, 'the first page, then the page of the cursor, whose repeat ends it');
+      assert.ok(sessions.length <= 2);
+      assert.equal(log.find('gave the cursor "again" twice', 'warn').length, 1, log.toString());
+    });
+
+    it('stops after a bounded number of pages when the agent always gives a new cursor', async () => {
+      const { client, log } = await start('echo', { ACP_FIXTURE_LIST_PAGE_SIZE: '1', ACP_FIXTURE_LIST_ENDLESS: '1' });
+      const sessions = await within(client.listSessions(dir), 10_000, 'the listing');
+      assert.equal(sent('session/list').length, MAX_LIST_PAGES);
+      assert.deepEqual(sessions.map((s) => s.sessionId), ['sess-stored'], 'what the pages held');
+      assert.equal(log.find(`still had more after ${MAX_LIST_PAGES} pages`, 'warn').length, 1, log.toString());
+    });
+
+    it('refuses to list when the agent does not advertise session/list', async () => {
+      const { client } = await start('echo', capabilities({ sessionCapabilities: {} }));
+      assert.equal(client.lists, false);
+      await assert.rejects(client.listSessions(dir), /does not support session\/list/);
+      assert.deepEqual(sent('session/list'), []);
+    });
+  });
+
+  describe('session setup', () => {
+    const stdio: S.McpServer = { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/'], env: [{ name: 'TOKEN', value: 'secret-token' }] };
+    const http: S.McpServer = { type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer secret-header' }] };
+    const sse: S.McpServer = { type: 'sse', name: 'events', url: 'http://127.0.0.1:9/sse', headers: [] };
+    const options: SessionOptions = { mcpServers: [stdio, http, sse], additionalDirectories: ['/elsewhere/one', '/elsewhere/two'] };
+
+    it('leaves out http and sse servers and additional folders the agent does not advertise, saying which and why', async () => {
+      const { client, log } = await start('echo');
+      const session = await client.newSession(dir, options);
+      const params = sent('session/new')[0]?.params;
+      assert.deepEqual(params?.['mcpServers'], [stdio]);
+      assert.equal(params?.['additionalDirectories'], undefined);
+      assert.deepEqual(session.setupNotes, [
+        'The MCP server "docs" was left out: this agent does not support http MCP servers.',
+        'The MCP server "events" was left out: this agent does not support sse MCP servers.',
+      ]);
+      assert.equal(log.find('MCP server "docs" left out', 'warn').length, 1);
+      assert.ok(!log.toString().includes('secret'), 'no env or header value is logged');
+    });
+
+    it('passes every server and the folders to new, load and resume when the agent advertises them', async () => {
+      const caps = capabilities({ loadSession: true, mcpCapabilities: { http: true, sse: true }, sessionCapabilities: { resume: {}, additionalDirectories: {}, close: {} } });
+      const { client } = await start('echo', caps);
+      const session = await client.newSession(dir, options);
+      assert.deepEqual(session.setupNotes, []);
+      await session.close();
+      await client.reopenSession(session.sessionId, dir, 'resume', options).catch(() => undefined);
+      await client.reopenSession('sess-stored', dir, 'load', options);
+      for (const method of ['session/new', 'session/resume', 'session/load']) {
+        const params = sent(method)[0]?.params;
+        assert.deepEqual(params?.['mcpServers'], [stdio, http, sse], method);
+        assert.deepEqual(params?.['additionalDirectories'], ['/elsewhere/one', '/elsewhere/two'], method);
+      }
+    });
+
+    it('sends an empty list of MCP servers and no folders by default', async () => {
+      const { client } = await start('echo');
+      await client.newSession(dir);
+      const params = sent('session/new')[0]?.params;
+      assert.deepEqual(params?.['mcpServers'], []);
+      assert.equal('additionalDirectories' in (params ?? {}), false);
+    });
+  });
+});
