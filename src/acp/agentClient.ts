@@ -2,40 +2,17 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import type { ClientHandler, ConnectionOptions } from './connection';
+import { clientHandler, type HostServices } from './clientHandler';
+import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
 import { silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
-import { SessionModel, type ToolCallState } from './sessionModel';
+import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
+import { SessionModel } from './sessionModel';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 import type { LineTracer } from './transport';
-
-/** What the host implements for the agent. Whatever is left out is not advertised. */
-export interface HostServices {
-  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal): Promise<S.ReadTextFileResponse>;
-  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal): Promise<S.WriteTextFileResponse>;
-  /** The client's own answer to a permission request (a rule, a setting), given before anyone is asked. */
-  decidePermission?(request: PermissionContext): PermissionDecision | undefined;
-  /** The user answered a permission request (an "always" answer can become a rule). */
-  permissionAnswered?(request: PermissionContext, option: S.PermissionOption): void;
-}
-
-/** A permission request with what the client knows of its tool call (an earlier `tool_call` may carry the title). */
-export interface PermissionContext {
-  readonly sessionId: string;
-  readonly cwd: string;
-  readonly call: Readonly<ToolCallState>;
-  readonly options: readonly S.PermissionOption[];
-}
-
-export interface PermissionDecision {
-  readonly optionId: string;
-  /** Shown on the tool call and logged: nothing is answered silently. */
-  readonly reason: string;
-}
-
 export interface AgentClientOptions {
   readonly clientInfo: S.Implementation;
   readonly log?: Logger;
@@ -50,14 +27,6 @@ export interface AgentClientOptions {
   readonly terminalAuth?: boolean;
   /** How long closing a session waits for the agent's answer to `session/close` (default 3 s). */
   readonly closeTimeoutMs?: number;
-}
-
-/** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
-export interface SessionOptions {
-  /** MCP servers for the agent to use; http and sse ones only reach agents that advertise them. */
-  readonly mcpServers?: readonly S.McpServer[];
-  /** More folders the session may work in (sent only when the agent advertises `sessionCapabilities.additionalDirectories`). */
-  readonly additionalDirectories?: readonly string[];
 }
 
 /** Pages of `session/list` followed at most: an agent that keeps handing out cursors cannot keep us listing. */
@@ -77,13 +46,8 @@ export class AgentStartFailure extends Error {
   }
 }
 
-/** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
-export class PromptRefusedError extends Error {
-  override readonly name = 'PromptRefusedError';
-}
-
-export class AgentClient {
-  private readonly sessions = new Map<string, Session>();
+export class AgentClient implements SessionOwner {
+  private readonly sessions = new Map<string, AgentSession>();
   private readonly log: Logger;
   private readonly unknownSessions = new Set<string>();
   private moreUnknownSessions = 0;
@@ -124,7 +88,7 @@ export class AgentClient {
     let client: AgentClient | undefined;
     const route = (sessionId: string) => client?.sessionFor(sessionId);
     const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'));
-    const handler = makeHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
+    const handler = clientHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
@@ -167,16 +131,16 @@ export class AgentClient {
     return this.ended !== undefined;
   }
 
-  get openSessions(): readonly Session[] {
+  get openSessions(): readonly AgentSession[] {
     return [...this.sessions.values()];
   }
 
   /** Creates a session in `cwd` (an absolute folder). */
-  async newSession(cwd: string, options: SessionOptions = {}): Promise<Session> {
+  async newSession(cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
     const setup = this.sessionSetup(options);
     const response = await this.process.connection.newSession({ cwd, ...setup.params });
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    return this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.notes));
+    return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.notes));
   }
 
   /**
@@ -278,11 +242,11 @@ export class AgentClient {
    * Reopens an earlier session. `load` replays its history into a fresh model (the session is routed before the
    * request, since the replay comes before the answer); `resume` continues it without a replay.
    */
-  async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<Session> {
+  async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<AgentSession> {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
     const setup = this.sessionSetup(options);
     const model = new SessionModel(sessionId);
-    const session = this.add(new Session(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.notes));
+    const session = this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.notes));
     try {
       const params = { sessionId, cwd, ...setup.params };
       const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
@@ -297,14 +261,14 @@ export class AgentClient {
     }
   }
 
-  private add(session: Session): Session {
+  private add(session: AgentSession): AgentSession {
     this.sessions.set(session.sessionId, session);
     this.sessionsEmitter.fire();
     return session;
   }
 
   /** @internal Called by Session.close. */
-  forget(session: Session): void {
+  forget(session: AgentSession): void {
     this.terminals?.releaseAll(session.sessionId);
     if (this.sessions.get(session.sessionId) === session) {
       this.sessions.delete(session.sessionId);
@@ -312,7 +276,7 @@ export class AgentClient {
     }
   }
 
-  private sessionFor(sessionId: string): Session | undefined {
+  private sessionFor(sessionId: string): AgentSession | undefined {
     return this.sessions.get(sessionId);
   }
 
@@ -349,195 +313,6 @@ export class AgentClient {
   }
 }
 
-/** One conversation with the agent. */
-export class Session {
-  private closed = false;
-  private readonly endEmitter = new Emitter<AgentEnd>();
-  /** The agent process ended while this session was open. */
-  readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
-  private agentEnd: AgentEnd | undefined;
-
-  constructor(
-    readonly client: AgentClient,
-    readonly model: SessionModel,
-    /** The session's working folder: terminals run there unless the agent says otherwise. */
-    readonly cwd: string,
-    private readonly log: Logger,
-    /** Sentences about what the session was opened without (an MCP server the agent cannot use), for the chat. */
-    readonly setupNotes: readonly string[] = [],
-  ) {}
-
-  get sessionId(): string {
-    return this.model.sessionId;
-  }
-
-  /** Why the agent is gone, if it is. */
-  get ended(): AgentEnd | undefined {
-    return this.agentEnd;
-  }
-
-  /**
-   * Runs one turn: the prompt is shown at once, the agent's updates stream into the model, and the turn ends with
-   * the agent's stop reason. An error answer or the agent's exit ends the turn with that error and rejects.
-   */
-  async prompt(prompt: S.ContentBlock[]): Promise<S.StopReason> {
-    if (this.closed) throw new PromptRefusedError('this chat is closed');
-    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
-    if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
-    this.model.beginTurn(prompt);
-    try {
-      const response = await this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
-      this.model.endTurn(response.stopReason);
-      return response.stopReason;
-    } catch (error) {
-      if (error instanceof AcpError && error.isCancelled) {
-        this.model.endTurn('cancelled');
-        return 'cancelled';
-      }
-      const reason = errorMessage(error);
-      this.log.warn(`prompt failed: ${reason}`);
-      this.model.failTurn(reason);
-      throw error;
-    }
-  }
-
-  /** Sets the session mode; the model shows the new mode once the agent accepted it. */
-  async setMode(modeId: string): Promise<void> {
-    await this.client.process.connection.setMode({ sessionId: this.sessionId, modeId });
-    this.model.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
-  }
-
-  /** Sets a config option; the agent answers with all of them, which the model takes whole. */
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    const response = await this.client.process.connection.setConfigOption(
-      typeof value === 'boolean' ? { sessionId: this.sessionId, configId, type: 'boolean', value } : { sessionId: this.sessionId, configId, value },
-    );
-    this.model.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
-  }
-
-  /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */
-  async cancel(): Promise<void> {
-    if (this.model.turn.phase === 'idle') return;
-    this.model.cancelTurn();
-    await this.client.process.connection.cancel({ sessionId: this.sessionId });
-  }
-
-  /**
-   * Closes the session: the running turn is cancelled (pending permissions are answered `cancelled`), and the agent
-   * gets `session/close` when it advertises it, so it can free what the session holds. The agent gets a bounded
-   * time to answer; a failure or no answer is logged and the session is closed here all the same.
-   */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.cancel().catch(() => {});
-    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.closes ? this.sendClose() : undefined;
-    // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
-    // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
-    if (closing) this.client.awaitBeforeStop(closing);
-    this.release();
-    await closing;
-  }
-
-  /** @internal Forgets a session the agent never opened (a failed load or resume). */
-  async discard(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.cancel().catch(() => {});
-    this.release();
-  }
-
-  private async sendClose(): Promise<void> {
-    const timeoutMs = this.client.closeTimeoutMs;
-    const gaveUp = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => {
-        gaveUp.abort();
-        resolve('timeout');
-      }, timeoutMs);
-    });
-    try {
-      const outcome = await Promise.race([this.client.process.connection.closeSession({ sessionId: this.sessionId }, gaveUp.signal), timeout]);
-      if (outcome === 'timeout') this.log.warn(`session/close got no answer within ${timeoutMs} ms; closed here anyway`);
-    } catch (error) {
-      this.log.warn(`session/close failed: ${errorMessage(error)}; closed here anyway`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private release(): void {
-    this.client.forget(this);
-    this.model.dispose();
-    this.endEmitter.dispose();
-  }
-
-  /** @internal Called by AgentClient when the process ends. */
-  agentEnded(end: AgentEnd): void {
-    this.agentEnd = end;
-    if (this.model.turn.phase !== 'idle') this.model.failTurn(end.message);
-    this.endEmitter.fire(end);
-  }
-}
-
-function makeHandler(
-  services: HostServices,
-  terminals: TerminalManager | undefined,
-  route: (sessionId: string) => Session | undefined,
-  unknown: (sessionId: string) => void,
-): ClientHandler {
-  const session = (sessionId: string): Session => {
-    const found = route(sessionId);
-    if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
-    return found;
-  };
-  const handler: ClientHandler = {
-    async requestPermission(params, signal) {
-      const target = session(params.sessionId);
-      const model = target.model;
-      const context: PermissionContext = { sessionId: target.sessionId, cwd: target.cwd, call: model.noteToolCall(params.toolCall), options: params.options };
-      const decision = services.decidePermission?.(context);
-      const chosen = decision && params.options.find((o) => o.optionId === decision.optionId);
-      if (decision && chosen) {
-        model.recordAutoAnswer(params.toolCall.toolCallId, chosen, decision.reason);
-        return { outcome: { outcome: 'selected', optionId: chosen.optionId } };
-      }
-      const outcome = await model.requestPermission(params, signal);
-      const picked = outcome.outcome === 'selected' ? params.options.find((o) => o.optionId === outcome.optionId) : undefined;
-      if (picked) services.permissionAnswered?.(context, picked);
-      return { outcome };
-    },
-    sessionUpdate(notification) {
-      const target = route(notification.sessionId);
-      if (target) target.model.apply(notification.update);
-      else unknown(notification.sessionId);
-    },
-  };
-  const read = services.readTextFile?.bind(services);
-  if (read) {
-    handler.readTextFile = async (params, signal) => {
-      session(params.sessionId);
-      return read(params, signal);
-    };
-  }
-  const write = services.writeTextFile?.bind(services);
-  if (write) {
-    handler.writeTextFile = async (params, signal) => {
-      session(params.sessionId);
-      return write(params, signal);
-    };
-  }
-  if (terminals) {
-    handler.createTerminal = async (params) => terminals.create(params, session(params.sessionId).cwd);
-    handler.terminalOutput = async (params) => terminals.output(params);
-    handler.waitForTerminalExit = (params, signal) => terminals.waitForExit(params, signal);
-    handler.killTerminal = async (params) => terminals.kill(params);
-    handler.releaseTerminal = async (params) => terminals.release(params);
-  }
-  return handler;
-}
-
 function describeStartFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `the agent did not answer initialize within ${Number((timeoutMs / 1000).toFixed(1))} s`;
   if (end && !(end instanceof AgentExitError && end.expected)) return end.message;
@@ -554,3 +329,6 @@ export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMeth
 function shortId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }
+
+/** A session of an agent client, as the host holds it. */
+export type AgentSession = Session<AgentClient>;

@@ -2,7 +2,8 @@
 // the extension; each AgentClient lives as long as its process. A process is started on first use and stopped when
 // its last session closes, or when the user stops it. No agent starts in a workspace the user has not trusted.
 import * as vscode from 'vscode';
-import { AgentClient, AgentStartFailure, type HostServices } from '../acp/agentClient';
+import { AgentClient, AgentStartFailure } from '../acp/agentClient';
+import type { HostServices } from '../acp/clientHandler';
 import { AgentExitError, errorMessage } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
 import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';

@@ -1,7 +1,7 @@
 // What the chat's tool-card buttons do in the editor. The webview names a card and an index; the path, diff or
 // terminal comes from the session model, so a view can never make the host open something the agent did not say.
 import * as vscode from 'vscode';
-import type { Session } from '../acp/agentClient';
+import type { AgentSession } from '../acp/agentClient';
 import type { ChatActions } from './panel';
 import { linkTarget } from './links';
 import { diffsOf } from './view';
@@ -33,13 +33,13 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     void vscode.commands.executeCommand('workbench.trust.manage');
   }
 
-  showDiff(session: Session, toolCallId: string, index: number): void {
+  showDiff(session: AgentSession, toolCallId: string, index: number): void {
     const call = session.model.toolCall(toolCallId);
     const diff = call && diffsOf(call)[index];
     if (diff) void this.diffs.show(diff, { preserveFocus: false, preview: true });
   }
 
-  openLocation(session: Session, toolCallId: string, index: number): void {
+  openLocation(session: AgentSession, toolCallId: string, index: number): void {
     const location = session.model.toolCall(toolCallId)?.locations[index];
     if (location) openAtLine(location.path, location.line ?? undefined);
   }
@@ -85,7 +85,7 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     this.subscription.dispose();
   }
 
-  showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void {
+  showTerminal(session: AgentSession, toolCallId: string, terminalId: string, agentName: string): void {
     if (!session.model.terminals.has(terminalId)) return;
     const title = session.model.toolCall(toolCallId)?.title || vscode.l10n.t('command');
     this.mirrors.show(session, terminalId, vscode.l10n.t('{0}: {1}', agentName, title.length > 40 ? `${title.slice(0, 39)}\u2026` : title));

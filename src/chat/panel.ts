@@ -4,7 +4,8 @@
 // (re)loads, so it need not be kept alive while hidden.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { PromptRefusedError, type Session } from '../acp/agentClient';
+import type { AgentSession } from '../acp/agentClient';
+import { PromptRefusedError } from '../acp/sessionHandle';
 import { AcpError, AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
@@ -23,9 +24,9 @@ export interface ChatActions {
   openAgentSettings(): void;
   /** VS Code's workspace trust editor. */
   manageTrust(): void;
-  showDiff(session: Session, toolCallId: string, index: number): void;
-  openLocation(session: Session, toolCallId: string, index: number): void;
-  showTerminal(session: Session, toolCallId: string, terminalId: string, agentName: string): void;
+  showDiff(session: AgentSession, toolCallId: string, index: number): void;
+  openLocation(session: AgentSession, toolCallId: string, index: number): void;
+  showTerminal(session: AgentSession, toolCallId: string, terminalId: string, agentName: string): void;
   /** A link in agent text: workspace files open in the editor, web links through VS Code's opener. */
   openLink(href: string, cwd: string | undefined): void;
   copy(text: string): void;
@@ -72,7 +73,7 @@ export class ChatPanel implements vscode.Disposable {
   private readonly titleEmitter = new vscode.EventEmitter<void>();
   /** The tab's title changed (the session's title, or the count of waiting permission requests). */
   readonly onDidChangeTitle = this.titleEmitter.event;
-  private current: Session | undefined;
+  private current: AgentSession | undefined;
   private ready = false;
   private dirtyEntries = new Set<number>();
   private dirtyTurn = false;
@@ -128,7 +129,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** The session shown, if one is attached. */
-  get session(): Session | undefined {
+  get session(): AgentSession | undefined {
     return this.current;
   }
 
@@ -141,7 +142,7 @@ export class ChatPanel implements vscode.Disposable {
    * Shows `session` from now on. `keepEarlier` keeps the previous session's entries above it, for a session that
    * does not bring the conversation back (a fresh one, or one resumed without a replay).
    */
-  attach(session: Session, keepEarlier = false): void {
+  attach(session: AgentSession, keepEarlier = false): void {
     const previous = this.current;
     for (const d of this.sessionDisposables) d.dispose();
     if (previous && keepEarlier) {
@@ -202,7 +203,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.ready && !this.disposed) this.postState();
   }
 
-  private viewsOf(session: Session): EntryView[] {
+  private viewsOf(session: AgentSession): EntryView[] {
     return session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals));
   }
 

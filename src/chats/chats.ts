@@ -5,7 +5,8 @@
 // (see transcripts.ts), so a chat the agent cannot replay still shows its earlier messages.
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { AgentStartFailure, type AgentClient, type Session, type SessionOptions } from '../acp/agentClient';
+import { AgentStartFailure, type AgentClient, type AgentSession } from '../acp/agentClient';
+import type { SessionOptions } from '../acp/sessionHandle';
 import { AcpError, AgentExitError, CommandNotFoundError, errorMessage } from '../acp/errors';
 import { agentItems } from '../agents/commands';
 import { UntrustedWorkspaceError, type AgentManager } from '../agents/manager';
@@ -312,7 +313,7 @@ export class Chats implements vscode.Disposable {
    * shows above the session is kept in front of its transcript: `carried` (a stored transcript), or with
    * `keepEarlier` the panel's previous conversation.
    */
-  private attach(panel: ChatPanel, session: Session, keepEarlier: boolean, carried?: Carried): void {
+  private attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried): void {
     for (const d of this.watchers.get(panel) ?? []) d.dispose();
     const previous = this.recorders.get(panel);
     const carry: Carried | undefined =
@@ -517,6 +518,6 @@ function failureActions(error: unknown): ErrorAction[] {
 }
 
 /** A chat's note, with what the session was opened without (MCP servers the agent cannot use). */
-function withNotes(note: string, session: Session): string {
+function withNotes(note: string, session: AgentSession): string {
   return [note, ...session.setupNotes].filter((n) => n !== '').join(' ');
 }

@@ -8,7 +8,7 @@
 // is asked, or the `acp.files.outsideWorkspace` setting refuses.
 import * as vscode from 'vscode';
 import { AcpError, ErrorCodes } from '../acp/errors';
-import type { HostServices } from '../acp/agentClient';
+import type { HostServices } from '../acp/clientHandler';
 import type * as S from '../acp/schema.gen';
 import { decodeUtf8, looksBinary, sliceLines } from '../acp/text';
 import { checkPath } from '../common/paths';

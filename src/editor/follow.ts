@@ -2,7 +2,7 @@
 // taking focus, and the line is marked until the agent moves on. While the user is typing, the editor is left alone
 // and the chat says where the agent went instead. `acp.followAgent` turns it off; a status bar item toggles it.
 import * as vscode from 'vscode';
-import type { Session } from '../acp/agentClient';
+import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import { workspaceRoots } from './files';
@@ -67,7 +67,7 @@ export class FollowAgent implements vscode.Disposable {
    * Follows one chat's tool calls. `column` is where the chat is, so the file opens elsewhere; `tell` puts a line in
    * the chat when the editor was left alone because the user was typing.
    */
-  watch(session: Session, column: () => vscode.ViewColumn | undefined, tell: (text: string) => void): vscode.Disposable {
+  watch(session: AgentSession, column: () => vscode.ViewColumn | undefined, tell: (text: string) => void): vscode.Disposable {
     const model = session.model;
     const followed = new Map<string, string>();
     const subscription = model.onDidChange((change) => {

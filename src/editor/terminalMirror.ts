@@ -1,12 +1,12 @@
 // "Show in Terminal": a command's output, mirrored in a VS Code terminal through a Pseudoterminal. The terminal shows
 // what was printed so far and follows along, colours included; it is read-only (the agent owns the command).
 import * as vscode from 'vscode';
-import type { Session } from '../acp/agentClient';
+import type { AgentSession } from '../acp/agentClient';
 
 export class TerminalMirrors implements vscode.Disposable {
   private readonly open = new Map<string, vscode.Terminal>();
 
-  show(session: Session, terminalId: string, name: string): void {
+  show(session: AgentSession, terminalId: string, name: string): void {
     const key = `${session.sessionId}\u0000${terminalId}`;
     const existing = this.open.get(key);
     if (existing) {

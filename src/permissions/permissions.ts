@@ -3,7 +3,8 @@
 // it by itself when a rule or setting says so, and learns rules from "always" answers. A click on a notification
 // whose request was already settled (answered in the chat, cancelled, the agent gone) finds nothing to resolve.
 import * as vscode from 'vscode';
-import type { PermissionContext, PermissionDecision, Session } from '../acp/agentClient';
+import type { AgentSession } from '../acp/agentClient';
+import type { PermissionContext, PermissionDecision } from '../acp/clientHandler';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
@@ -38,13 +39,13 @@ function scopeName(scope: RuleScope): string {
 }
 
 interface Waiting {
-  readonly session: Session;
+  readonly session: AgentSession;
   readonly agent: string;
   readonly reveal: () => void;
 }
 
 export class Permissions implements vscode.Disposable {
-  private readonly waiting = new Map<Session, Waiting>();
+  private readonly waiting = new Map<AgentSession, Waiting>();
   private readonly status: vscode.StatusBarItem;
   private arrivedInBackground = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -78,7 +79,7 @@ export class Permissions implements vscode.Disposable {
   }
 
   /** Shows one chat's permission requests as notifications, and counts them for the status bar. */
-  watch(session: Session, agent: string, reveal: () => void): vscode.Disposable {
+  watch(session: AgentSession, agent: string, reveal: () => void): vscode.Disposable {
     const model = session.model;
     const subscription = model.onDidChange((change) => {
       if (change.type !== 'permission') return;
@@ -101,7 +102,7 @@ export class Permissions implements vscode.Disposable {
     });
   }
 
-  private notify(session: Session, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
+  private notify(session: AgentSession, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
     const labels = uniqueLabels(options.map((o) => o.name));
     const edit = diffsOf(call)[0];
     const showDiff = vscode.l10n.t('Show Diff');

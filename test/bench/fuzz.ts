@@ -16,7 +16,8 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { AgentClient, type HostServices, type Session } from '../../src/acp/agentClient';
+import { AgentClient, type AgentSession } from '../../src/acp/agentClient';
+import type { HostServices } from '../../src/acp/clientHandler';
 import { AcpError, ErrorCodes } from '../../src/acp/errors';
 import { kindOf, limitRepeats, type Logger } from '../../src/acp/log';
 import { within } from '../lib/wait';
@@ -131,7 +132,7 @@ function inMemoryHost(): HostServices & { writes: number } {
 }
 
 /** Like a user: answers a permission request the host left open with its first option. */
-function answerPermissions(session: Session): void {
+function answerPermissions(session: AgentSession): void {
   session.model.onDidChange((change) => {
     if (change.type !== 'permission' || change.settled) return;
     const pending = session.model.permissions.find((p) => p.id === change.id);

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Session } from '../../../src/acp/agentClient';
+import type { AgentSession } from '../../../src/acp/agentClient';
 import type { ChatPanel } from '../../../src/chat/panel';
 import type { AcpApi } from '../../../src/extension';
 import { waitFor, within } from '../../lib/wait';
@@ -23,7 +23,7 @@ export async function api(): Promise<AcpApi> {
 }
 
 /** The session a chat shows (a chat from newChat always has one). */
-export function sessionOf(chat: ChatPanel): Session {
+export function sessionOf(chat: ChatPanel): AgentSession {
   assert.ok(chat.session, `the chat with ${chat.agentName} has no session`);
   return chat.session;
 }

@@ -1,0 +1,167 @@
+// One conversation with the agent, as the host holds it: prompt turns, mode and config changes, cancel and close.
+// The session's state lives in its SessionModel; the agent client that owns it routes the agent's traffic there.
+import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import type { AcpClientConnection } from './connection';
+import { AcpError, errorMessage } from './errors';
+import type { Logger } from './log';
+import type { AgentEnd } from './process';
+import type * as S from './schema.gen';
+import type { SessionModel } from './sessionModel';
+
+/** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
+export interface SessionOptions {
+  /** MCP servers for the agent to use; http and sse ones only reach agents that advertise them. */
+  readonly mcpServers?: readonly S.McpServer[];
+  /** More folders the session may work in (sent only when the agent advertises `sessionCapabilities.additionalDirectories`). */
+  readonly additionalDirectories?: readonly string[];
+}
+
+/** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
+export class PromptRefusedError extends Error {
+  override readonly name = 'PromptRefusedError';
+}
+
+/** What a session needs of the agent client that owns it. */
+export interface SessionOwner {
+  readonly process: { readonly pid: number | undefined; readonly connection: AcpClientConnection };
+  /** The agent advertised `session/close`. */
+  readonly closes: boolean;
+  /** How long closing waits for the agent's answer to `session/close`. */
+  readonly closeTimeoutMs: number;
+  /** A `session/close` on its way: the process is not stopped before it is answered (or given up on). */
+  awaitBeforeStop(closing: Promise<void>): void;
+  /** The session is closed: it gets no more of the agent's traffic. */
+  forget(session: Session): void;
+}
+
+/** One conversation with the agent. `Owner` is the agent client that opened it, as its users know it. */
+export class Session<Owner extends SessionOwner = SessionOwner> {
+  private closed = false;
+  private readonly endEmitter = new Emitter<AgentEnd>();
+  /** The agent process ended while this session was open. */
+  readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
+  private agentEnd: AgentEnd | undefined;
+
+  constructor(
+    readonly client: Owner,
+    readonly model: SessionModel,
+    /** The session's working folder: terminals run there unless the agent says otherwise. */
+    readonly cwd: string,
+    private readonly log: Logger,
+    /** Sentences about what the session was opened without (an MCP server the agent cannot use), for the chat. */
+    readonly setupNotes: readonly string[] = [],
+  ) {}
+
+  get sessionId(): string {
+    return this.model.sessionId;
+  }
+
+  /** Why the agent is gone, if it is. */
+  get ended(): AgentEnd | undefined {
+    return this.agentEnd;
+  }
+
+  /**
+   * Runs one turn: the prompt is shown at once, the agent's updates stream into the model, and the turn ends with
+   * the agent's stop reason. An error answer or the agent's exit ends the turn with that error and rejects.
+   */
+  async prompt(prompt: S.ContentBlock[]): Promise<S.StopReason> {
+    if (this.closed) throw new PromptRefusedError('this chat is closed');
+    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
+    if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
+    this.model.beginTurn(prompt);
+    try {
+      const response = await this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
+      this.model.endTurn(response.stopReason);
+      return response.stopReason;
+    } catch (error) {
+      if (error instanceof AcpError && error.isCancelled) {
+        this.model.endTurn('cancelled');
+        return 'cancelled';
+      }
+      const reason = errorMessage(error);
+      this.log.warn(`prompt failed: ${reason}`);
+      this.model.failTurn(reason);
+      throw error;
+    }
+  }
+
+  /** Sets the session mode; the model shows the new mode once the agent accepted it. */
+  async setMode(modeId: string): Promise<void> {
+    await this.client.process.connection.setMode({ sessionId: this.sessionId, modeId });
+    this.model.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  }
+
+  /** Sets a config option; the agent answers with all of them, which the model takes whole. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const response = await this.client.process.connection.setConfigOption(
+      typeof value === 'boolean' ? { sessionId: this.sessionId, configId, type: 'boolean', value } : { sessionId: this.sessionId, configId, value },
+    );
+    this.model.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
+  }
+
+  /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */
+  async cancel(): Promise<void> {
+    if (this.model.turn.phase === 'idle') return;
+    this.model.cancelTurn();
+    await this.client.process.connection.cancel({ sessionId: this.sessionId });
+  }
+
+  /**
+   * Closes the session: the running turn is cancelled (pending permissions are answered `cancelled`), and the agent
+   * gets `session/close` when it advertises it, so it can free what the session holds. The agent gets a bounded
+   * time to answer; a failure or no answer is logged and the session is closed here all the same.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.cancel().catch(() => {});
+    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.closes ? this.sendClose() : undefined;
+    // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
+    // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
+    if (closing) this.client.awaitBeforeStop(closing);
+    this.release();
+    await closing;
+  }
+
+  /** @internal Forgets a session the agent never opened (a failed load or resume). */
+  async discard(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.cancel().catch(() => {});
+    this.release();
+  }
+
+  private async sendClose(): Promise<void> {
+    const timeoutMs = this.client.closeTimeoutMs;
+    const gaveUp = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        gaveUp.abort();
+        resolve('timeout');
+      }, timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([this.client.process.connection.closeSession({ sessionId: this.sessionId }, gaveUp.signal), timeout]);
+      if (outcome === 'timeout') this.log.warn(`session/close got no answer within ${timeoutMs} ms; closed here anyway`);
+    } catch (error) {
+      this.log.warn(`session/close failed: ${errorMessage(error)}; closed here anyway`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private release(): void {
+    this.client.forget(this);
+    this.model.dispose();
+    this.endEmitter.dispose();
+  }
+
+  /** @internal Called by AgentClient when the process ends. */
+  agentEnded(end: AgentEnd): void {
+    this.agentEnd = end;
+    if (this.model.turn.phase !== 'idle') this.model.failTurn(end.message);
+    this.endEmitter.fire(end);
+  }
+}
