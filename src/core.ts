@@ -20,7 +20,7 @@ import { channelLogger, messageTracer } from './common/log';
 import { parseStoredRules, PermissionRules, type RuleStore } from './permissions/rules';
 import { Permissions } from './permissions/permissions';
 import type { PreviousSessionItem } from './history/previousSessions';
-import { openTranscriptStore, registerSessions } from './history/sessions';
+import { openTranscriptStore, registerSessions, type SessionsViewHost } from './history/sessions';
 import { EditReviews } from './editor/review';
 import { TerminalMirrors } from './editor/terminalMirror';
 import { WorkspaceFiles } from './chat/workspaceFiles';
@@ -36,12 +36,9 @@ export interface Core {
 }
 
 /** What the entry point made before the core was loaded, for the core to take over. */
-export interface CoreHosts {
+export interface CoreHosts extends SessionsViewHost {
   readonly channel: vscode.LogOutputChannel;
   readonly status: AgentStatusItem;
-  readonly sessionsTree: vscode.TreeView<unknown>;
-  /** Hands the Sessions view's provider to the tree the entry point registered. */
-  provideSessions(provider: vscode.TreeDataProvider<unknown>): void;
 }
 
 export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): Core {

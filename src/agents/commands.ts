@@ -3,6 +3,8 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { AgentClient, AgentStartFailure, isTerminalAuth } from '../acp/agentClient';
+import { connectionReport } from './connectionReport';
+import { agentItems, type AgentItem } from './pickers';
 import { errorMessage } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
@@ -10,25 +12,7 @@ import { presetEntry } from '../settings/agentConfig';
 import { UntrustedWorkspaceError, type AgentManager } from './manager';
 import type { Chats } from '../chats/chats';
 import { openAgentSettings, readAgentSettings, SECTION, type AgentConfig } from '../settings/config';
-import { workspaceRoots } from '../editor/files';
-
-type AgentItem = vscode.QuickPickItem & { agent?: AgentConfig };
-
-/** Quick pick items for agents: the configured ones, then the presets, each with its command line. */
-export function agentItems(agents: readonly AgentConfig[], current?: string): AgentItem[] {
-  const item = (agent: AgentConfig): AgentItem => ({
-    label: agent.name,
-    description: [agent.command, ...agent.args].join(' '),
-    ...(agent.name === current ? { detail: vscode.l10n.t('$(check) New chats use this agent') } : {}),
-    agent,
-  });
-  const group = (label: string, members: readonly AgentConfig[]): AgentItem[] =>
-    members.length > 0 ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...members.map(item)] : [];
-  return [
-    ...group(vscode.l10n.t('Configured'), agents.filter((a) => !a.preset)),
-    ...group(vscode.l10n.t('Presets'), agents.filter((a) => a.preset)),
-  ];
-}
+import { workspaceRoots } from '../common/workspace';
 
 /** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
 function agentNameOf(argument: unknown): string | undefined {
@@ -221,44 +205,3 @@ export class AgentCommands implements vscode.Disposable {
 }
 
 const REPORT_SCHEME = 'acp-report';
-
-/** The Markdown a connection test shows: what the agent is, or why it did not connect. */
-export function connectionReport(
-  agent: AgentConfig,
-  outcome: { client: AgentClient; elapsed: number; stderr: readonly string[] } | { error: unknown; stderr: readonly string[] },
-): { ok: boolean; text: string } {
-  const lines = [`# ${agent.name}: connection test`, ''];
-  const envNames = Object.keys(agent.env);
-  lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
-  if (agent.preset) lines.push('- A built-in preset');
-  if ('client' in outcome) {
-    const init = outcome.client.initialized;
-    const info = init.agentInfo;
-    lines.push(
-      `- Result: connected in ${outcome.elapsed} ms`,
-      `- Agent: ${info ? `${info.title ?? info.name} (${info.name}) ${info.version}` : 'no agentInfo'}`,
-      `- Protocol version: ${init.protocolVersion}`,
-      '',
-      '## Capabilities',
-      '',
-      '```json',
-      JSON.stringify(init.agentCapabilities ?? {}, null, 2),
-      '```',
-      '',
-      '## Sign-in methods',
-      '',
-    );
-    const methods = init.authMethods ?? [];
-    if (methods.length === 0) lines.push('None.');
-    for (const m of methods) {
-      const how = isTerminalAuth(m) ? ` (in a terminal: \`${[agent.command, ...agent.args, ...(m.args ?? [])].join(' ')}\`)` : '';
-      lines.push(`- ${m.name} (\`${m.id}\`)${how}${m.description ? `: ${m.description}` : ''}`);
-    }
-  } else {
-    lines.push(`- Result: **failed**: ${errorMessage(outcome.error)}`);
-  }
-  lines.push('', '## Standard error', '');
-  if (outcome.stderr.length === 0) lines.push('Nothing.');
-  else lines.push('```text', ...outcome.stderr.slice(-40), '```');
-  return { ok: 'client' in outcome, text: `${lines.join('\n')}\n` };
-}

@@ -7,7 +7,7 @@ import { linkTarget } from './links';
 import { diffsOf } from './view';
 import { openAgentSettings } from '../settings/config';
 import type { DiffDocuments } from '../editor/diffs';
-import { workspaceRoots } from '../editor/files';
+import { workspaceRoots } from '../common/workspace';
 import { editorColumn } from '../editor/follow';
 import { checkPath } from '../common/paths';
 import type { TerminalMirrors } from '../editor/terminalMirror';

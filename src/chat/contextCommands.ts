@@ -3,7 +3,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Chats } from '../chats/chats';
-import { workspaceRoots } from '../editor/files';
+import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 
 export function registerContextCommands(chats: Chats): vscode.Disposable[] {

@@ -7,6 +7,7 @@
 // Paths: absolute, resolved (`..` and symlinks) and checked against the workspace folders; outside them the user
 // is asked, or the `acp.files.outsideWorkspace` setting refuses.
 import * as vscode from 'vscode';
+import { workspaceRoots } from '../common/workspace';
 import { AcpError, ErrorCodes } from '../acp/errors';
 import type { HostServices } from '../acp/clientHandler';
 import type * as S from '../acp/schema.gen';
@@ -159,9 +160,6 @@ async function currentText(uri: vscode.Uri): Promise<string | null> {
 }
 
 /** The workspace folders on disk, which bound what agents may touch without asking. */
-export function workspaceRoots(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-}
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
-import { workspaceRoots } from './files';
+import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 
 /** How long after the user's last keystroke in an editor the agent may not switch editors. */

@@ -9,7 +9,7 @@ import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
 import { openAgentSettings, readAgentSettings, type AgentConfig } from '../settings/config';
-import { workspaceRoots } from '../editor/files';
+import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptStore } from './transcripts';
 

@@ -8,7 +8,6 @@ import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { PreviousSessions } from './previousSessions';
-import type { CoreHosts } from '../core';
 import { SessionsView, type SessionNode } from './sessionsView';
 import { TranscriptStore, workspaceKey } from './transcripts';
 
@@ -21,6 +20,13 @@ export function openTranscriptStore(context: vscode.ExtensionContext, log: Logge
   return new TranscriptStore(join(context.globalStorageUri.fsPath, 'transcripts', workspaceKey(identity)), tagged(log, 'transcripts'));
 }
 
+/** The Sessions view as the entry point registered it, before the core was loaded. */
+export interface SessionsViewHost {
+  readonly sessionsTree: vscode.TreeView<unknown>;
+  /** Hands the Sessions view's provider to the tree the entry point registered. */
+  provideSessions(provider: vscode.TreeDataProvider<unknown>): void;
+}
+
 /** A history item's argument to acp.openPreviousSession (from the Sessions view, or another extension). */
 const HistoryTarget = z.object({ agent: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().optional() });
 
@@ -29,7 +35,7 @@ export function registerSessions(
   agents: AgentManager,
   store: TranscriptStore,
   log: Logger,
-  hosts: Pick<CoreHosts, 'sessionsTree' | 'provideSessions'>,
+  hosts: SessionsViewHost,
 ): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
   const previous = new PreviousSessions(chats, agents, store, log);
   const view = new SessionsView(chats, store, agents);

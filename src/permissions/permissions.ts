@@ -10,7 +10,7 @@ import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
 import { diffsOf, kindLabel } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
-import { workspaceRoots } from '../editor/files';
+import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 import { describeRule, optionFor, PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
 

@@ -1,0 +1,45 @@
+// The Markdown report of "ACP: Test Agent Connection…": what the agent said about itself, or why it did not connect.
+import { isTerminalAuth, type AgentClient } from '../acp/agentClient';
+import { errorMessage } from '../acp/errors';
+import type { AgentConfig } from '../settings/config';
+
+/** The Markdown a connection test shows: what the agent is, or why it did not connect. */
+export function connectionReport(
+  agent: AgentConfig,
+  outcome: { client: AgentClient; elapsed: number; stderr: readonly string[] } | { error: unknown; stderr: readonly string[] },
+): { ok: boolean; text: string } {
+  const lines = [`# ${agent.name}: connection test`, ''];
+  const envNames = Object.keys(agent.env);
+  lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
+  if (agent.preset) lines.push('- A built-in preset');
+  if ('client' in outcome) {
+    const init = outcome.client.initialized;
+    const info = init.agentInfo;
+    lines.push(
+      `- Result: connected in ${outcome.elapsed} ms`,
+      `- Agent: ${info ? `${info.title ?? info.name} (${info.name}) ${info.version}` : 'no agentInfo'}`,
+      `- Protocol version: ${init.protocolVersion}`,
+      '',
+      '## Capabilities',
+      '',
+      '```json',
+      JSON.stringify(init.agentCapabilities ?? {}, null, 2),
+      '```',
+      '',
+      '## Sign-in methods',
+      '',
+    );
+    const methods = init.authMethods ?? [];
+    if (methods.length === 0) lines.push('None.');
+    for (const m of methods) {
+      const how = isTerminalAuth(m) ? ` (in a terminal: \`${[agent.command, ...agent.args, ...(m.args ?? [])].join(' ')}\`)` : '';
+      lines.push(`- ${m.name} (\`${m.id}\`)${how}${m.description ? `: ${m.description}` : ''}`);
+    }
+  } else {
+    lines.push(`- Result: **failed**: ${errorMessage(outcome.error)}`);
+  }
+  lines.push('', '## Standard error', '');
+  if (outcome.stderr.length === 0) lines.push('Nothing.');
+  else lines.push('```text', ...outcome.stderr.slice(-40), '```');
+  return { ok: 'client' in outcome, text: `${lines.join('\n')}\n` };
+}
