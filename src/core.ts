@@ -7,7 +7,6 @@ import { AgentCommands } from './agents/commands';
 import { AgentManager } from './agents/manager';
 import type { AgentStatusItem } from './agents/statusItem';
 import { SignIn } from './agents/signIn';
-import type { ChatPanel } from './chat/panel';
 import { Chats } from './chats/chats';
 import { registerContextCommands } from './chat/contextCommands';
 import { EditorChatActions } from './chat/actions';

@@ -71,6 +71,8 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
       // (and say why when run), the reason goes to the log, and a notification offers the log. The failure is
       // kept: the next use reports it again rather than starting a second, half-registered core.
       try {
+        // A require, not an import: dist/core.js is its own bundle, loaded on first use (see esbuild.mjs).
+        // eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports
         const { startCore } = require('./core') as typeof import('./core');
         for (const standIn of standIns.splice(0)) standIn.dispose();
         let started: Core | undefined;

@@ -25,7 +25,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
-import { hasBidiControls, showBidiControls } from '../src/chat/bidi';
+import { hasBidiControls, showBidiControls } from '../src/chat/protocol';
 import { t } from './l10n';
 
 const languages = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };

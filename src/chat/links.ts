@@ -4,7 +4,7 @@
 // subject, body, cc and bcc. Pure: no `vscode`, unit-tested in Node.
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasBidiControls } from './bidi';
+import { hasBidiControls } from './protocol';
 
 export type LinkTarget =
   | { readonly kind: 'web'; readonly uri: string }

@@ -11,7 +11,7 @@ import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
-import { HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
+import { type HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 
 import { CHAT_VIEW_TYPE } from '../ids';

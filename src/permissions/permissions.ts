@@ -12,7 +12,7 @@ import { diffsOf, kindLabel } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
-import { describeRule, optionFor, PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
+import { describeRule, optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
 
 export interface PermissionSettings {
   /** `acp.permissions.read`: reads inside the workspace may be allowed without asking. */

@@ -51,7 +51,7 @@ function run(command: string, args: readonly string[], cwd: string, what: string
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`${what} failed (${signal ?? `exit ${code}`}):\n${output.replace(/\x1b\[[0-9;]*m/g, '')}`));
+      else reject(new Error(`${what} failed (${signal ?? `exit ${code}`}):\n${output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')}`));
     });
   });
 }
