@@ -20,7 +20,9 @@ import { workspaceRoots } from '../common/workspace';
 import type { FollowAgent } from '../editor/follow';
 import { additionalDirectories } from '../settings/mcpConfig';
 import type { Permissions } from '../permissions/permissions';
-import { replayTranscript, TranscriptRecorder, type StoredEntry, type Transcript, type TranscriptStore } from '../history/transcripts';
+import { replayTranscript, type StoredEntry, type Transcript } from '../history/format';
+import { TranscriptRecorder } from '../history/recorder';
+import type { TranscriptStore } from '../history/transcripts';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({ restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }) });
