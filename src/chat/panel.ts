@@ -1,8 +1,8 @@
 // One chat: a webview panel and the session it shows. The panel lives until the user closes it; the session it
-// is attached to lives as long as its agent connection, so a restart or a restored window attaches a new one.
-// Model changes are batched into at most one post per frame, and the webview gets the whole state whenever it
-// (re)loads, so it need not be kept alive while hidden.
-import { randomBytes } from 'node:crypto';
+// is attached to lives as long as its agent connection, so a restart or a restored window attaches a new one (the
+// chats' ChatSession owns what lives as long as one session, this panel's subscriptions to it included).
+// Model changes are batched into at most one post per frame (viewSync.ts), and the webview gets the whole state
+// whenever it (re)loads, so it need not be kept alive while hidden. Its page is in html.ts.
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import { PromptRefusedError } from '../acp/sessionHandle';
@@ -11,8 +11,10 @@ import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
-import { type HostMessage, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
+import { imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
+import { chatHtml, translations, webviewOptions } from './html';
+import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } from './viewSync';
 
 import { CHAT_VIEW_TYPE } from '../ids';
 
@@ -49,16 +51,12 @@ export interface ChatDeps {
   readonly files: ChatFiles;
 }
 
-const FRAME_MS = 16;
-/** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
-const DELIVERY_TIMEOUT_MS = 1000;
 const STDERR_LINES_SHOWN = 20;
 const NO_ACCEPTS: PromptAccepts = { image: false, embeddedContext: false };
 
 export class ChatPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
-  /** The attached session's listeners: a connection lifetime, disposed when another session is attached. */
-  private sessionDisposables: vscode.Disposable[] = [];
+  private readonly sync: ViewSync;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   private readonly actionEmitter = new vscode.EventEmitter<'restart' | 'signIn'>();
@@ -74,16 +72,6 @@ export class ChatPanel implements vscode.Disposable {
   /** The tab's title changed (the session's title, or the count of waiting permission requests). */
   readonly onDidChangeTitle = this.titleEmitter.event;
   private current: AgentSession | undefined;
-  private ready = false;
-  private dirtyEntries = new Set<number>();
-  private dirtyTurn = false;
-  private dirtyPermissions = false;
-  private dirtyError = false;
-  private dirtySession = false;
-  private flushTimer: NodeJS.Timeout | undefined;
-  /** An update was posted and VS Code has not yet handed it to the webview. */
-  private inFlight = false;
-  private lastPostAt = 0;
   private agentError: AgentErrorView | null = null;
   private notice: string | undefined;
   /** An earlier session's entries, kept for reading when a restart could not bring the conversation back. */
@@ -98,15 +86,8 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Opens a new panel beside the editor. */
   static open(agentName: string, deps: ChatDeps): ChatPanel {
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, agentName, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, ChatPanel.webviewOptions(deps.extensionUri));
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, agentName, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(deps.extensionUri));
     return new ChatPanel(panel, agentName, deps);
-  }
-
-  static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
   }
 
   /** Takes over `panel`: a new one, or one VS Code restored after a reload. */
@@ -115,10 +96,11 @@ export class ChatPanel implements vscode.Disposable {
     readonly agentName: string,
     private readonly deps: ChatDeps,
   ) {
-    panel.webview.options = ChatPanel.webviewOptions(deps.extensionUri);
+    panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.png');
     panel.title = agentName;
-    panel.webview.html = this.html();
+    panel.webview.html = chatHtml(panel.webview, deps.extensionUri, agentName);
+    this.sync = new ViewSync(panel.webview, { update: (changes) => this.update(changes), state: () => this.state() });
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState((event) => {
@@ -140,11 +122,11 @@ export class ChatPanel implements vscode.Disposable {
 
   /**
    * Shows `session` from now on. `keepEarlier` keeps the previous session's entries above it, for a session that
-   * does not bring the conversation back (a fresh one, or one resumed without a replay).
+   * does not bring the conversation back (a fresh one, or one resumed without a replay). Returns the panel's
+   * subscriptions to the session, which whoever attached it disposes with the session (and closes the previous one).
    */
-  attach(session: AgentSession, keepEarlier = false): void {
+  attach(session: AgentSession, keepEarlier = false): vscode.Disposable {
     const previous = this.current;
-    for (const d of this.sessionDisposables) d.dispose();
     if (previous && keepEarlier) {
       this.earlier = [...this.earlier, ...this.viewsOf(previous)];
       this.divider = undefined;
@@ -152,45 +134,45 @@ export class ChatPanel implements vscode.Disposable {
       this.earlier = [];
       this.divider = undefined;
     }
-    if (previous && previous !== session) void previous.close();
     this.current = session;
     this.agentError = null;
-    this.sessionDisposables = [
+    const subscriptions = [
       session.model.onDidChange((change) => {
+        // A closed panel has no title to change, though its subscriptions end with the session, a moment later.
+        if (this.disposed) return;
         switch (change.type) {
           case 'entry':
-            this.dirtyEntries.add(change.index);
+            this.sync.entryChanged(change.index);
             break;
           case 'turn':
-            this.dirtyTurn = true;
+            this.sync.changed('turn');
             break;
           case 'permission':
-            this.dirtyPermissions = true;
             this.updateTitle();
+            this.sync.changed('permissions');
             break;
           case 'terminal':
             return; // the tool entries that show it change too
           case 'info':
             this.updateTitle();
-            this.dirtySession = true;
+            this.sync.changed('session');
             break;
           default:
-            this.dirtySession = true;
+            this.sync.changed('session');
         }
-        this.schedule();
       }),
       session.onDidEndAgent((end) => this.agentEnded(end)),
     ];
     this.updateTitle();
-    if (this.ready) this.postState();
+    if (this.sync.ready) this.sync.postState();
     if (session.ended) this.agentEnded(session.ended);
+    return vscode.Disposable.from(...subscriptions);
   }
 
   /** Starting or reopening the agent failed: the chat shows why, with what the user can do (Restart Agent first). */
   fail(message: string, stderr: readonly string[], actions: readonly ErrorAction[] = ['restart', 'showLog']): void {
     this.agentError = { message: capitalize(message), stderr: stderr.slice(-STDERR_LINES_SHOWN), actions: [...actions] };
-    this.dirtyError = true;
-    this.schedule();
+    this.sync.changed('error');
   }
 
   /**
@@ -200,7 +182,7 @@ export class ChatPanel implements vscode.Disposable {
   showEarlier(entries: EntryView[], divider: string): void {
     this.earlier = entries;
     this.divider = divider;
-    if (this.ready && !this.disposed) this.postState();
+    if (this.sync.ready && !this.disposed) this.sync.postState();
   }
 
   private viewsOf(session: AgentSession): EntryView[] {
@@ -237,7 +219,7 @@ export class ChatPanel implements vscode.Disposable {
   /** A quiet line in the chat. */
   tell(text: string): void {
     this.notice = text;
-    if (this.ready && !this.disposed) this.post({ type: 'notice', text });
+    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'notice', text });
   }
 
   reveal(): void {
@@ -302,8 +284,7 @@ export class ChatPanel implements vscode.Disposable {
     const actions = this.deps.actions;
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        this.postState();
+        this.sync.load();
         break;
       case 'send':
         this.sendFromComposer(message.text, message.attachments);
@@ -340,7 +321,7 @@ export class ChatPanel implements vscode.Disposable {
         break;
       case 'searchFiles':
         void this.deps.files.search(message.query).then(
-          (files) => this.post({ type: 'files', requestId: message.requestId, files }),
+          (files) => this.sync.post({ type: 'files', requestId: message.requestId, files }),
           (error: unknown) => this.deps.log.warn(`[chat] file search failed: ${errorMessage(error)}`),
         );
         break;
@@ -371,9 +352,9 @@ export class ChatPanel implements vscode.Disposable {
     this.sendWith(text, ids).catch((error: unknown) => {
       // An error answer from the agent already shows in the turn; a refused send gives the draft back, and so does
       // one the agent refused until the user signs in, which starts signing in.
-      if (error instanceof PromptRefusedError) this.post({ type: 'sendFailed', text, reason: errorMessage(error) });
+      if (error instanceof PromptRefusedError) void this.sync.post({ type: 'sendFailed', text, reason: errorMessage(error) });
       else if (error instanceof AcpError && error.isAuthRequired) {
-        this.post({ type: 'sendFailed', text, reason: vscode.l10n.t('{0} needs you to sign in first.', this.agentName) });
+        void this.sync.post({ type: 'sendFailed', text, reason: vscode.l10n.t('{0} needs you to sign in first.', this.agentName) });
         this.actionEmitter.fire('signIn');
       }
     });
@@ -409,74 +390,40 @@ export class ChatPanel implements vscode.Disposable {
     const reason = errorMessage(error);
     this.deps.log.warn(`[chat] ${this.agentName} did not change ${what}: ${reason}`);
     this.tell(vscode.l10n.t('{0} did not change {1}: {2}.', this.agentName, what, reason));
-    this.dirtySession = true; // the picker goes back to what the agent has
-    this.schedule();
+    this.sync.changed('session'); // the picker goes back to what the agent has
   }
 
   private postAttachments(focus: boolean): void {
-    if (this.ready && !this.disposed) this.post({ type: 'attachments', attachments: this.attachments.map(attachmentView), focus });
+    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'attachments', attachments: this.attachments.map(attachmentView), focus });
   }
 
-  /**
-   * Flushes what changed within a frame (16 ms), and never while the last update is still on its way. When the
-   * webview's renderer is busy, VS Code hands posts over late: measured in the UI benchmark's flood, posts made every
-   * frame reached the webview one every 100–250 ms, the last 1.4 s after it was made, and the webview received and
-   * rendered each of them in turn. Waiting for delivery instead makes each post carry everything that changed
-   * meanwhile, so no backlog builds up (the flood now takes about ten posts).
-   */
-  private schedule(delay = FRAME_MS): void {
-    if (!this.ready || this.flushTimer || this.inFlight || this.disposed) return;
-    this.flushTimer = setTimeout(() => this.flush(), delay);
-  }
-
-  private get dirty(): boolean {
-    return this.dirtyEntries.size > 0 || this.dirtyTurn || this.dirtyPermissions || this.dirtyError || this.dirtySession;
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined;
-    if (this.disposed) return;
+  /** What changed since the last update, as the webview shows it. */
+  private update(changes: ViewChanges): UpdateMessage {
     const session = this.current;
     const model = session?.model;
     const entries = model
-      ? [...this.dirtyEntries]
+      ? [...changes.entries]
           .sort((a, b) => a - b)
           .flatMap((index) => {
             const entry = model.entries[index];
             return entry ? [{ index, entry: entryView(entry, session.cwd, model.terminals) }] : [];
           })
       : [];
-    this.inFlight = true;
-    this.lastPostAt = Date.now();
-    let timeout: NodeJS.Timeout | undefined;
-    const delivered = () => {
-      clearTimeout(timeout);
-      if (!this.inFlight) return;
-      this.inFlight = false;
-      // What changed meanwhile goes at once, though a frame after the last post at the earliest.
-      if (this.dirty) this.schedule(Math.max(0, this.lastPostAt + FRAME_MS - Date.now()));
-    };
-    timeout = setTimeout(delivered, DELIVERY_TIMEOUT_MS);
-    this.post({
+    return {
       type: 'update',
       entries,
-      ...(this.dirtyTurn && model ? { turn: turnView(model.turn) } : {}),
-      ...(this.dirtyPermissions && model ? { permissions: permissionViews(model) } : {}),
-      ...(this.dirtyError ? { agentError: this.agentError } : {}),
-      ...(this.dirtySession && model ? { session: sessionView(model, this.accepts) } : {}),
-    }).then(delivered, delivered);
-    this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = false;
+      ...(changes.turn && model ? { turn: turnView(model.turn) } : {}),
+      ...(changes.permissions && model ? { permissions: permissionViews(model) } : {}),
+      ...(changes.error ? { agentError: this.agentError } : {}),
+      ...(changes.session && model ? { session: sessionView(model, this.accepts) } : {}),
+    };
   }
 
-  private postState(): void {
+  /** Everything the webview shows, for a webview that (re)loads or a chat that changed wholesale. */
+  private state(): StateMessage {
     const session = this.current;
     const model = session?.model;
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = false;
-    this.post({
+    return {
       type: 'state',
       agent: this.agentName,
       ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : this.restoreLater ? { restore: { agent: this.agentName, ...this.restoreLater } } : {}),
@@ -492,47 +439,16 @@ export class ChatPanel implements vscode.Disposable {
       attachments: this.attachments.map(attachmentView),
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),
-    });
-  }
-
-  private post(message: HostMessage): Thenable<boolean> {
-    return this.panel.webview.postMessage(message);
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', name)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('webview.css')}">
-<title>${escapeHtml(this.agentName)}</title>
-</head>
-<body>
-<div id="root"></div>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
-</body>
-</html>`;
+    };
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    clearTimeout(this.flushTimer);
-    for (const d of [...this.sessionDisposables, ...this.disposables]) d.dispose();
+    this.sync.dispose();
+    for (const d of this.disposables) d.dispose();
     this.panel.dispose();
-    void this.current?.close();
+    // Whoever attached the session closes it with the rest of what lives as long as it (see ChatSession).
     this.disposeEmitter.fire();
     for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter, this.titleEmitter]) emitter.dispose();
   }
@@ -540,15 +456,4 @@ export class ChatPanel implements vscode.Disposable {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** The extension's translations for the webview, when VS Code loaded a bundle (not in English): strings only, so the state message stays valid. */
-function translations(): { l10n?: Record<string, string> } {
-  const bundle: Readonly<Record<string, unknown>> | undefined = vscode.l10n.bundle;
-  if (!bundle) return {};
-  return { l10n: Object.fromEntries(Object.entries(bundle).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) };
 }

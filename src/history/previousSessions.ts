@@ -11,7 +11,8 @@ import type { Chats } from '../chats/chats';
 import { openAgentSettings, readAgentSettings, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
-import { summaryLabel, type TranscriptStore } from './transcripts';
+import { summaryLabel } from './format';
+import type { TranscriptStore } from './transcripts';
 
 /** One earlier session, as the list shows it. */
 export interface PreviousSessionItem {

@@ -9,7 +9,8 @@ import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { PreviousSessions } from './previousSessions';
 import { SessionsView, type SessionNode } from './sessionsView';
-import { TranscriptStore, workspaceKey } from './transcripts';
+import { workspaceKey } from './format';
+import { TranscriptStore } from './transcripts';
 
 /**
  * This workspace's transcripts, in the extension's global storage: one folder per workspace, named by a hash of the

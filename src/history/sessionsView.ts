@@ -8,7 +8,8 @@ import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { readAgentSettings } from '../settings/config';
 import { relativeTime } from './relativeTime';
-import { summaryLabel, type TranscriptStore, type TranscriptSummary } from './transcripts';
+import { summaryLabel, type TranscriptSummary } from './format';
+import type { TranscriptStore } from './transcripts';
 
 /** Sessions from the history shown under each agent. */
 const HISTORY_SHOWN = 20;

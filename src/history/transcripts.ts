@@ -1,14 +1,12 @@
 // The local transcripts: every session's conversation kept on this computer, so a chat reopened after a reload (or
 // from the history) shows its earlier messages even when the agent cannot replay them. No `vscode` import: the
-// extension gives it a folder (in its global storage, one per workspace), and it is unit-tested in plain Node.
+// extension gives it a folder (in its global storage, one per workspace), and it is unit-tested in plain Node. What
+// a transcript holds is in format.ts; the recorder that keeps an open session's up to date is in recorder.ts.
 //
-// What is kept, compactly: the user's and the agent's messages and thoughts as text (chunks already joined by the
-// session model; attachments as links, never their content), tool calls by title, kind and status (no raw input or
-// output), the latest plan, the title and when the session last changed. Bounds: at most 100 sessions per workspace
-// (the least recently updated go first) and 1 MiB per transcript (its oldest entries go first). Files are written
-// whole to a temporary name and renamed, and everything read back is validated; a file that does not validate is
-// skipped with a log line. All of it asynchronous: a streaming chat saves up to once a second, and the extension host
-// thread must never wait for the disk.
+// Bounds: at most 100 sessions per workspace (the least recently updated go first) and 1 MiB per transcript (its
+// oldest entries go first). Files are written whole to a temporary name and renamed, and everything read back is
+// validated; a file that does not validate is skipped with a log line. All of it asynchronous: a streaming chat
+// saves up to once a second, and the extension host thread must never wait for the disk.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -16,8 +14,7 @@ import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
-import type * as S from '../acp/schema.gen';
-import { SessionModel, type SessionChange } from '../acp/sessionModel';
+import { boundTranscript, summarize, Transcript, TranscriptSummary } from './format';
 
 export interface TranscriptLimits {
   /** Sessions kept per workspace. */
@@ -28,64 +25,12 @@ export interface TranscriptLimits {
 
 export const TRANSCRIPT_LIMITS: TranscriptLimits = { sessions: 100, bytes: 1024 * 1024 };
 
-const Link = z.object({ uri: z.string(), name: z.string() });
-
-export const StoredEntry = z.discriminatedUnion('t', [
-  z.object({ t: z.enum(['user', 'agent', 'thought']), text: z.string(), links: z.array(Link).optional() }),
-  z.object({ t: z.literal('tool'), id: z.string(), title: z.string(), kind: z.string(), status: z.string() }),
-]);
-export type StoredEntry = z.infer<typeof StoredEntry>;
-
-const PlanItem = z.object({
-  content: z.string(),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  priority: z.enum(['high', 'medium', 'low']),
-});
-
-export const Transcript = z.object({
-  v: z.literal(1),
-  agent: z.string(),
-  sessionId: z.string(),
-  cwd: z.string(),
-  title: z.string().optional(),
-  /** When the session last changed here (ISO 8601). */
-  updatedAt: z.string(),
-  entries: z.array(StoredEntry),
-  plan: z.array(PlanItem).optional(),
-  /** How many of the oldest entries were dropped to keep the transcript within its bound. */
-  dropped: z.number().int().nonnegative().optional(),
-});
-export type Transcript = z.infer<typeof Transcript>;
-
-/** One session in the history: what a list shows, without reading the transcript. */
-export const TranscriptSummary = z.object({
-  agent: z.string(),
-  sessionId: z.string(),
-  cwd: z.string(),
-  title: z.string().optional(),
-  /** The start of the first message, for a session without a title. */
-  preview: z.string().optional(),
-  updatedAt: z.string(),
-});
-export type TranscriptSummary = z.infer<typeof TranscriptSummary>;
-
 const Index = z.object({ v: z.literal(1), sessions: z.array(TranscriptSummary) });
 
 const INDEX_FILE = 'index.json';
-const PREVIEW_CHARS = 80;
-
-/** The folder name for a workspace: a hash of its identity (the workspace file, or the single folder's URI). */
-export function workspaceKey(identity: string): string {
-  return createHash('sha256').update(identity).digest('hex').slice(0, 24);
-}
 
 function fileName(agent: string, sessionId: string): string {
   return `${createHash('sha256').update(`${agent}\0${sessionId}`).digest('hex').slice(0, 32)}.json`;
-}
-
-/** What a history list shows for a session: its title, or the start of its first message. */
-export function summaryLabel(summary: Pick<TranscriptSummary, 'title' | 'preview'>): string {
-  return summary.title?.trim() || summary.preview || 'Untitled session';
 }
 
 /** A write the store has been asked for and has not finished: the latest one per file wins. */
@@ -316,225 +261,9 @@ function newestFirst(a: TranscriptSummary, b: TranscriptSummary): number {
   return b.updatedAt.localeCompare(a.updatedAt);
 }
 
-function summarize(t: Transcript): TranscriptSummary {
-  const first = t.entries.find((e) => e.t === 'user' && e.text.trim() !== '');
-  const preview = first && 'text' in first ? oneLine(first.text) : undefined;
-  return {
-    agent: t.agent,
-    sessionId: t.sessionId,
-    cwd: t.cwd,
-    ...(t.title ? { title: t.title } : {}),
-    ...(preview ? { preview } : {}),
-    updatedAt: t.updatedAt,
-  };
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
-}
-
 /** Whole or not at all: a crash mid-write leaves the previous file. One writer per store, so one temporary name. */
 async function writeAtomic(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, text);
   await rename(temporary, file);
-}
-
-function byteSize(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value));
-}
-
-/**
- * Fits a transcript in `limit` bytes: the oldest entries go first; a single entry that is still too large keeps
- * the end of its text. The result says how many entries were dropped.
- */
-export function boundTranscript(transcript: Transcript, limit: number): Transcript {
-  if (byteSize(transcript) <= limit) return transcript;
-  // Keep the newest entries that fit (measured once each, from the end), then check the whole and trim further.
-  const margin = 64; // the `dropped` count grows by a few bytes
-  let budget = limit - margin - byteSize({ ...transcript, entries: [] });
-  let keep = 0;
-  for (let i = transcript.entries.length - 1; i >= 0; i--) {
-    budget -= byteSize(transcript.entries[i]) + 1;
-    if (budget < 0 && keep > 0) break;
-    keep++;
-  }
-  const entries = transcript.entries.slice(transcript.entries.length - keep);
-  const dropped = (transcript.dropped ?? 0) + transcript.entries.length - keep;
-  let result: Transcript = { ...transcript, entries, dropped };
-  for (let size = byteSize(result); size > limit; size = byteSize(result)) {
-    const first = result.entries[0];
-    if (first && 'text' in first && first.text.length > 0) {
-      // Keep the end of the text: cut the excess bytes off its start, and the pieces of a character cut in two.
-      const bytes = Buffer.from(first.text);
-      const kept = bytes.subarray(Math.min(bytes.length, size - limit + margin)).toString('utf8').replace(/^\ufffd+/, '');
-      result = { ...result, entries: [{ ...first, text: kept === '' ? '' : `…${kept}` }, ...result.entries.slice(1)] };
-    } else if (result.entries.length > 0) {
-      result = { ...result, entries: result.entries.slice(1), dropped: (result.dropped ?? 0) + 1 };
-    } else {
-      // Only the plan and the title are left: keep neither rather than a transcript over its bound.
-      const { plan: _plan, ...rest } = result;
-      void _plan;
-      result = { ...rest, ...(rest.title ? { title: rest.title.slice(0, 200) } : {}) };
-      break;
-    }
-  }
-  return result;
-}
-
-/** The compact entries of a session model: messages as text and links, tool calls by title, kind and status. */
-export function storedEntries(model: SessionModel): StoredEntry[] {
-  const stored: StoredEntry[] = [];
-  for (const entry of model.entries) {
-    if (entry.type === 'tool') {
-      const call = entry.call;
-      stored.push({ t: 'tool', id: call.toolCallId, title: call.title, kind: call.kind, status: call.status });
-      continue;
-    }
-    let text = '';
-    const links: z.infer<typeof Link>[] = [];
-    for (const block of entry.content) {
-      if (block.type === 'text') text += block.text;
-      else if (block.type === 'resource_link') links.push({ uri: block.uri, name: block.title ?? block.name });
-      else if (block.type === 'resource') links.push({ uri: block.resource.uri, name: nameOf(block.resource.uri) });
-      else if (block.type === 'image' && block.uri) links.push({ uri: block.uri, name: nameOf(block.uri) });
-    }
-    if (text === '' && links.length === 0) continue;
-    stored.push(links.length > 0 ? { t: entry.role, text, links } : { t: entry.role, text });
-  }
-  return stored;
-}
-
-/** The last segment of a URI's path ("a.ts" for file:///w/src/a.ts#L3), or the URI itself. */
-function nameOf(uri: string): string {
-  const path = uri.replace(/[?#].*$/, '');
-  const last = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    return decodeURIComponent(last) || uri;
-  } catch {
-    return last || uri;
-  }
-}
-
-const TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
-const TOOL_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
-
-/**
- * A read-only session model holding a stored transcript, built by replaying it as session updates: what the chat
- * shows as earlier messages. The caller disposes it.
- */
-export function replayTranscript(transcript: Pick<Transcript, 'sessionId' | 'entries' | 'title' | 'plan'>): SessionModel {
-  const model = new SessionModel(transcript.sessionId);
-  transcript.entries.forEach((entry, i) => {
-    if (entry.t === 'tool') {
-      const status = TOOL_STATUSES.has(entry.status) ? (entry.status as S.ToolCallStatus) : 'in_progress';
-      const kind = TOOL_KINDS.has(entry.kind) ? (entry.kind as S.ToolKind) : 'other';
-      model.apply({ sessionUpdate: 'tool_call', toolCallId: entry.id, title: entry.title, kind, status });
-      const call = model.toolCall(entry.id);
-      if (call && entry.status === 'cancelled') call.status = 'cancelled';
-      return;
-    }
-    const sessionUpdate = entry.t === 'user' ? 'user_message_chunk' : entry.t === 'agent' ? 'agent_message_chunk' : 'agent_thought_chunk';
-    // A message id per entry keeps two messages in a row apart, as they were.
-    const messageId = `stored-${i}`;
-    if (entry.text !== '') model.apply({ sessionUpdate, messageId, content: { type: 'text', text: entry.text } });
-    for (const link of entry.links ?? []) model.apply({ sessionUpdate, messageId, content: { type: 'resource_link', uri: link.uri, name: link.name } });
-  });
-  if (transcript.plan) model.apply({ sessionUpdate: 'plan', entries: transcript.plan });
-  if (transcript.title) model.apply({ sessionUpdate: 'session_info_update', title: transcript.title });
-  return model;
-}
-
-export interface RecorderOptions {
-  /** Entries shown above the session (an earlier transcript this chat continues), kept in front of its own. */
-  readonly prefix?: readonly StoredEntry[];
-  /** Entries dropped from the prefix before. */
-  readonly dropped?: number;
-  /** The carried transcript's title, kept until the session has its own. */
-  readonly title?: string;
-  /** A session whose transcript this one carries on: its own is removed once this one is saved. */
-  readonly replaces?: string;
-  /** Wait before a write after a change (default 1 s). */
-  readonly delayMs?: number;
-  readonly now?: () => Date;
-}
-
-const RECORDED: ReadonlySet<SessionChange['type']> = new Set(['entry', 'plan', 'info']);
-
-/** Keeps one open session's transcript up to date: written at most once per `delayMs` while it changes, and on dispose. */
-export class TranscriptRecorder {
-  private timer: NodeJS.Timeout | undefined;
-  private dirty: boolean;
-  private replaces: string | undefined;
-  private readonly subscription: { dispose(): void };
-  private readonly now: () => Date;
-
-  constructor(
-    private readonly store: TranscriptStore,
-    readonly meta: { readonly agent: string; readonly sessionId: string; readonly cwd: string },
-    private readonly model: SessionModel,
-    private readonly options: RecorderOptions = {},
-  ) {
-    this.now = options.now ?? (() => new Date());
-    this.replaces = options.replaces !== meta.sessionId ? options.replaces : undefined;
-    // A chat that carries an earlier transcript on keeps it even if nothing is said in it.
-    this.dirty = (options.prefix?.length ?? 0) > 0;
-    this.subscription = model.onDidChange((change) => {
-      if (!RECORDED.has(change.type)) return;
-      this.dirty = true;
-      this.timer ??= setTimeout(() => void this.flush(), options.delayMs ?? 1000);
-    });
-  }
-
-  /** What this chat's transcript holds now: the carried entries, then the session's own. */
-  entries(): StoredEntry[] {
-    return [...(this.options.prefix ?? []), ...storedEntries(this.model)];
-  }
-
-  get dropped(): number {
-    return this.options.dropped ?? 0;
-  }
-
-  /** The session's title, or the carried transcript's. */
-  get title(): string | undefined {
-    return this.model.title ?? this.options.title;
-  }
-
-  /**
-   * Asks the store to write now if anything changed since the last write; resolves when it is on disk. A session
-   * without any entry is not kept.
-   */
-  flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.dirty) return Promise.resolve();
-    this.dirty = false;
-    const entries = this.entries();
-    if (entries.length === 0) return Promise.resolve();
-    const model = this.model;
-    const title = this.title;
-    const replaces = this.replaces;
-    this.replaces = undefined;
-    return this.store.save(
-      {
-        v: 1,
-        agent: this.meta.agent,
-        sessionId: this.meta.sessionId,
-        cwd: this.meta.cwd,
-        ...(title ? { title } : {}),
-        updatedAt: this.now().toISOString(),
-        entries,
-        ...(model.plan.length > 0 ? { plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })) } : {}),
-        ...(this.dropped > 0 ? { dropped: this.dropped } : {}),
-      },
-      replaces,
-    );
-  }
-
-  /** Stops recording, and asks the store to write what is not written yet (the store's `flush()` waits for it). */
-  dispose(): void {
-    this.subscription.dispose();
-    void this.flush();
-  }
 }

@@ -4,17 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionModel } from '../../../src/acp/sessionModel';
-import {
-  boundTranscript,
-  replayTranscript,
-  storedEntries,
-  summaryLabel,
-  TranscriptRecorder,
-  TranscriptStore,
-  workspaceKey,
-  type StoredEntry,
-  type Transcript,
-} from '../../../src/history/transcripts';
+import { boundTranscript, replayTranscript, storedEntries, summaryLabel, workspaceKey, type StoredEntry, type Transcript } from '../../../src/history/format';
+import { TranscriptRecorder } from '../../../src/history/recorder';
+import { TranscriptStore } from '../../../src/history/transcripts';
 import { waitFor } from '../../lib/wait';
 import { RecordingLogger } from '../lib/recording-logger';
 

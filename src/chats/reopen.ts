@@ -1,0 +1,166 @@
+// How a chat gets its session: a new one, or an earlier one reopened (replayed by `session/load`, or continued by
+// `session/resume`), else a new one in its place. Unless the agent replayed it, the transcript kept on this computer
+// shows the earlier messages above the session. The agent may ask the user to sign in first; each chat says in one
+// line which of these happened.
+import * as vscode from 'vscode';
+import type { AgentClient, AgentSession } from '../acp/agentClient';
+import { AcpError, errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import type { SessionOptions } from '../acp/sessionHandle';
+import type { AgentManager } from '../agents/manager';
+import type { SignIn } from '../agents/signIn';
+import type { ChatPanel } from '../chat/panel';
+import { entryView } from '../chat/view';
+import { workspaceRoots } from '../common/workspace';
+import { replayTranscript, type Transcript } from '../history/format';
+import type { TranscriptStore } from '../history/transcripts';
+import { readMcpServers, SECTION, type AgentConfig } from '../settings/config';
+import { additionalDirectories } from '../settings/mcpConfig';
+import type { Carried } from './chatSession';
+import { SignInNeeded } from './failures';
+
+/**
+ * How the session came: `new` (none was asked for), `load` (replayed), `resume` (continued without its earlier
+ * messages), or a new one in place of the one asked for, because the agent `cannot` reopen sessions or `failed` to.
+ */
+export type Reopened = 'new' | 'load' | 'resume' | 'cannot' | 'failed';
+
+export interface Opened {
+  readonly session: AgentSession;
+  readonly how: Reopened;
+  /** The transcript kept of the session asked for, when it was not replayed and has anything to show. */
+  readonly stored: Transcript | undefined;
+}
+
+export class SessionOpener {
+  private reportedMcpProblems = '';
+
+  constructor(
+    private readonly agents: AgentManager,
+    private readonly signIn: SignIn,
+    private readonly transcripts: TranscriptStore,
+    private readonly log: Logger,
+    /** After a sign-in in a terminal restarted the agent: its other chats come back (all but `except`). */
+    private readonly reconnectOthers: (agent: string, except?: ChatPanel) => Promise<void>,
+  ) {}
+
+  /**
+   * A session of `config` in `cwd`: `previous` reopened when the agent can, else a new one. With `transcript`, what
+   * this computer kept of `previous` is read while the agent starts, for the chat to show when it was not replayed.
+   * `panel` is the chat that waits for it, if it is open already.
+   */
+  async open(config: AgentConfig, cwd: string, previous: string | undefined, options: { transcript?: boolean; panel?: ChatPanel } = {}): Promise<Opened> {
+    // Read while the agent starts, so that the panel's turn to show it does not wait for the disk.
+    const kept = options.transcript && previous !== undefined ? this.storedTranscript(config.name, previous) : Promise.resolve(undefined);
+    const { session, how } = await this.withSignIn(config, cwd, (client) => this.reopenOrNew(client, config.name, cwd, previous), options.panel);
+    return { session, how, stored: how === 'load' ? undefined : await kept };
+  }
+
+  private async reopenOrNew(client: AgentClient, name: string, cwd: string, previous: string | undefined): Promise<{ session: AgentSession; how: Reopened }> {
+    const options = this.sessionOptions(cwd);
+    const can = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
+    if (previous !== undefined && can) {
+      try {
+        return { session: await client.reopenSession(previous, cwd, can, options), how: can };
+      } catch (error) {
+        if (error instanceof AcpError && error.isAuthRequired) throw error;
+        this.log.warn(`[chat] ${name} could not reopen session ${previous}: ${errorMessage(error)}`);
+      }
+    }
+    return { session: await client.newSession(cwd, options), how: previous === undefined ? 'new' : can ? 'failed' : 'cannot' };
+  }
+
+  /**
+   * Runs `open` with the agent's client. When the agent answers that the user must sign in (-32000), the user signs
+   * in and `open` runs once more (with a new process after a sign-in in a terminal). A client that ends up with no
+   * session is stopped.
+   */
+  private async withSignIn<T>(config: AgentConfig, cwd: string, open: (client: AgentClient) => Promise<T>, panel?: ChatPanel): Promise<T> {
+    let client = await this.agents.connect(config, cwd);
+    try {
+      try {
+        return await open(client);
+      } catch (error) {
+        if (!(error instanceof AcpError && error.isAuthRequired)) throw error;
+        const signedIn = await this.signIn.run(config, client, cwd);
+        if (!signedIn) throw new SignInNeeded(config.name);
+        if (signedIn === 'signedIn') return await open(client);
+        // Signed in from a terminal: only a new process sees it. The agent's other chats come back after this one.
+        await this.agents.stop(config.name);
+        client = await this.agents.connect(config, cwd);
+        const opened = await open(client);
+        void this.reconnectOthers(config.name, panel);
+        return opened;
+      }
+    } catch (error) {
+      void this.agents.release(client); // unless a chat uses it
+      throw error;
+    }
+  }
+
+  /** The transcript kept on this computer for an agent's session, if it has anything to show. */
+  private async storedTranscript(agentName: string, sessionId: string): Promise<Transcript | undefined> {
+    const stored = await this.transcripts.read(agentName, sessionId);
+    return stored && stored.entries.length > 0 ? stored : undefined;
+  }
+
+  /** What sessions open with: the MCP servers of `acp.mcpServers`, and the other workspace folders. */
+  private sessionOptions(cwd: string): SessionOptions {
+    const { servers, problems } = readMcpServers();
+    const reported = problems.join('\n');
+    if (reported !== this.reportedMcpProblems) {
+      this.reportedMcpProblems = reported;
+      for (const problem of problems) this.log.warn(`[settings] ${problem}`);
+      if (problems.length > 0) {
+        const open = vscode.l10n.t('Open Settings');
+        void vscode.window.showWarningMessage(problems.join(' '), open).then((pick) => {
+          if (pick === open) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.mcpServers`);
+        });
+      }
+    }
+    return { mcpServers: servers, additionalDirectories: additionalDirectories(workspaceRoots(), cwd) };
+  }
+}
+
+/** Shows a kept transcript above the chat's session; what the chat then carries on. */
+export function showTranscript(panel: ChatPanel, stored: Transcript): Carried {
+  const model = replayTranscript(stored);
+  const views = model.entries.map((entry) => entryView(entry, stored.cwd, model.terminals));
+  model.dispose();
+  const divider = stored.dropped
+    ? vscode.l10n.t('Earlier messages, kept on this computer ({0} older ones were not kept)', stored.dropped)
+    : vscode.l10n.t('Earlier messages, kept on this computer');
+  panel.showEarlier(views, divider);
+  return { entries: stored.entries, dropped: stored.dropped ?? 0, title: stored.title, replaces: stored.sessionId };
+}
+
+/** What a chat brought back after a reload, a restart or a grant of trust says about its session. */
+export function reconnectNote(name: string, how: Reopened, why: 'reload' | 'restart' | 'trust'): string {
+  switch (how) {
+    case 'load':
+      return why === 'restart' ? vscode.l10n.t('{0} restarted and reopened this conversation.', name) : '';
+    case 'resume':
+      return why === 'restart'
+        ? vscode.l10n.t('{0} restarted and continues this conversation, but cannot show its earlier messages.', name)
+        : vscode.l10n.t('{0} reconnected and continues this conversation, but cannot show its earlier messages.', name);
+    case 'new':
+      return vscode.l10n.t('{0} started a new session.', name);
+    default:
+      return vscode.l10n.t('{0} could not reopen this conversation, so this is a new session: the agent does not remember earlier messages.', name);
+  }
+}
+
+/** What a chat opened from the history says about its session, with or without a kept transcript above it. */
+export function previousNote(name: string, how: Reopened, kept: boolean): string {
+  if (how === 'load') return '';
+  if (how === 'resume') {
+    return kept
+      ? vscode.l10n.t('{0} continues this conversation; the earlier messages above are kept on this computer.', name)
+      : vscode.l10n.t('{0} continues this conversation, but cannot show its earlier messages.', name);
+  }
+  const cannot =
+    how === 'failed'
+      ? vscode.l10n.t('{0} could not reopen this conversation, so this is a new session', name)
+      : vscode.l10n.t('{0} cannot reopen earlier sessions, so this is a new session', name);
+  return kept ? vscode.l10n.t('{0}: the agent does not remember the messages above.', cannot) : `${cannot}.`;
+}
