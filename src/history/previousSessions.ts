@@ -110,7 +110,7 @@ export class PreviousSessions {
         this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
         return { items: await this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
       }
-      if (!client.lists) return { items: await this.local(agent.name), client };
+      if (!client.capabilities.supports('listSessions')) return { items: await this.local(agent.name), client };
       try {
         return { items: await this.listed(agent, client, roots), client };
       } catch (error) {
