@@ -6,7 +6,7 @@ import { AgentCapabilities, capabilityName, mcpFeature, mcpTransport, type Promp
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
-import { silentLogger, tagged, type Logger } from './log';
+import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
 import { Session, type LeftOutServer, type SessionOptions, type SessionOwner } from './sessionHandle';
@@ -313,10 +313,6 @@ export type TerminalAuthMethod = Extract<S.AuthMethod, { type: 'terminal' }>;
 
 export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMethod {
   return 'type' in method && method.type === 'terminal';
-}
-
-function shortId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }
 
 /** A session of an agent client, as the host holds it. */

@@ -128,7 +128,7 @@ export class Permissions implements vscode.Disposable {
     const ruled = rule && optionFor(options, rule.decision);
     if (rule && ruled) {
       const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule), scopeName(rule.scope));
-      this.log.info(`[permissions] answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`);
+      this.log.info(`answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`);
       if (rule.decision === 'reject') {
         // Never rejected silently: the chat shows it, and so does a notification.
         const manageRules = vscode.l10n.t('Manage Rules');
@@ -141,7 +141,7 @@ export class Permissions implements vscode.Disposable {
     if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
       const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
       if (allow) {
-        this.log.info(`[permissions] answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
+        this.log.info(`answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
         return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
     }
@@ -153,7 +153,7 @@ export class Permissions implements vscode.Disposable {
     if (!rule) return;
     const scope = this.settings().remember;
     void this.rules.add(rule, scope, request.sessionId).then(() => {
-      this.log.info(`[permissions] Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`);
+      this.log.info(`Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule)), 8000);
     });
   }
@@ -171,7 +171,7 @@ export class Permissions implements vscode.Disposable {
     );
     if (!picks || picks.length === 0) return;
     for (const pick of picks) await this.rules.revoke(pick.rule as ScopedRule);
-    this.log.info(`[permissions] revoked: ${picks.map((p) => p.label).join('; ')}`);
+    this.log.info(`revoked: ${picks.map((p) => p.label).join('; ')}`);
     void vscode.window.showInformationMessage(picks.length === 1 ? vscode.l10n.t('Revoked: {0}.', picks[0]?.label ?? '') : vscode.l10n.t('Revoked {0} rules.', picks.length));
   }
 

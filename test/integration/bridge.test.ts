@@ -149,7 +149,8 @@ describe('the editor bridge', function () {
       const auto = entryView(model.entries.find((e) => e.type === 'tool' && e.call.toolCallId === 'c2')!, workspaceFolder(), model.terminals);
       assert.ok(auto.kind === 'tool');
       assert.match(auto.autoAnswer ?? '', /^Always Allow, answered by your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
-      await waitFor(() => /\[permissions\] answered "Always Allow" to .* request "npm test" by your rule/.test(acpLog()), { what: 'the log line' });
+      const line = await waitFor(() => /^.*\[permissions\] .*answered "Always Allow" to .* request "npm test" by your rule.*$/m.exec(acpLog())?.[0], { what: 'the log line' });
+      assert.equal(line.split('[permissions]').length, 2, `tagged once: ${line}`);
 
       // The rule was for that chat only: a new chat asks again.
       const next = await startSteps(ask({ toolCallId: 'c4', title: 'npm test', kind: 'execute' }));
