@@ -9,15 +9,13 @@ import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
 import { openAgentSettings, readAgentSettings, type AgentConfig } from '../settings/config';
+import type { SessionTarget } from '../common/sessionTarget';
 import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptStore } from './transcripts';
 
 /** One earlier session, as the list shows it. */
-export interface PreviousSessionItem {
-  readonly agent: string;
-  readonly sessionId: string;
-  readonly cwd: string;
+export interface PreviousSessionItem extends SessionTarget {
   readonly title: string;
   readonly updatedAt?: string;
   /** Where it was listed from: the agent's `session/list`, or the history kept on this computer. */

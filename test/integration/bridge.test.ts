@@ -148,7 +148,8 @@ describe('the editor bridge', function () {
       assert.deepEqual(await done, [selected('always'), selected('always'), selected('reject')]);
       const auto = entryView(model.entries.find((e) => e.type === 'tool' && e.call.toolCallId === 'c2')!, workspaceFolder(), model.terminals);
       assert.ok(auto.kind === 'tool');
-      assert.match(auto.autoAnswer ?? '', /^Always Allow, answered by your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
+      assert.equal(auto.autoAnswer?.option, 'Always Allow');
+      assert.match(auto.autoAnswer?.reason ?? '', /^your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
       const line = await waitFor(() => /^.*\[permissions\] .*answered "Always Allow" to .* request "npm test" by your rule.*$/m.exec(acpLog())?.[0], { what: 'the log line' });
       assert.equal(line.split('[permissions]').length, 2, `tagged once: ${line}`);
 

@@ -151,7 +151,7 @@ describe('chat view model', () => {
     assert.equal(views.length, 1);
     assert.deepEqual(views[0]?.options.map((o) => o.name), ['Yes', 'No']);
     assert.equal(views[0]?.title, 'Run tests');
-    assert.equal(views[0]?.kindLabel, 'Run command');
+    assert.equal(views[0]?.toolKind, 'execute');
     assert.equal(views[0]?.hasDiff, false);
     assert.ok(model.resolvePermission(views[0]!.id, 'n'));
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'n' });
