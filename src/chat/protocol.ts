@@ -40,12 +40,12 @@ export function toolKind(kind: string): ToolKindInfo {
   return Object.hasOwn(TOOL_KINDS, kind) ? TOOL_KINDS[kind as ToolKind] : TOOL_KINDS.other;
 }
 
-/** A command's output, as plain text (escapes removed), and how it ended (undefined while it runs). */
+/** A command's output, as plain text (escapes removed), and how it ended (undefined while it runs): a signal or an exit code (null when unknown). */
 export const TerminalView = z.object({
   id: z.string(),
   output: z.string(),
   truncated: z.boolean(),
-  exit: z.string().optional(),
+  exit: z.union([z.object({ signal: z.string() }), z.object({ code: z.number().nullable() })]).optional(),
 });
 export type TerminalView = z.infer<typeof TerminalView>;
 

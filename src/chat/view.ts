@@ -149,7 +149,7 @@ function terminalView(id: string, state: TerminalState | undefined): TerminalVie
     id,
     output: plainTerminalText(tail),
     truncated: (state?.truncated ?? false) || tail.length < raw.length,
-    ...(exit ? { exit: exit.signal ? `ended by ${exit.signal}` : `exit code ${exit.exitCode ?? 'unknown'}` } : {}),
+    ...(exit ? { exit: exit.signal ? { signal: exit.signal } : { code: exit.exitCode ?? null } } : {}),
   };
 }
 

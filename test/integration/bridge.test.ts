@@ -248,7 +248,7 @@ describe('the editor bridge', function () {
       const model = sessionOf(chat).model;
       const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
       assert.ok(view.kind === 'tool');
-      assert.deepEqual(view.terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: 'exit code 0' }]);
+      assert.deepEqual(view.terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: { code: 0 } }]);
     });
 
     it('shows the output of commands the agent runs itself (_meta.terminal_output / terminal_exit)', async () => {
@@ -263,7 +263,7 @@ describe('the editor bridge', function () {
       const model = sessionOf(chat).model;
       const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
       assert.ok(view.kind === 'tool');
-      assert.deepEqual(view.terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: 'exit code 1' }]);
+      assert.deepEqual(view.terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: { code: 1 } }]);
     });
   });
 });

@@ -88,11 +88,18 @@ function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; t
         {terminal.output}
       </pre>
       <div class="terminal-foot">
-        <span>{terminal.exit ?? t('running…')}</span>
+        <span>{exitText(terminal.exit)}</span>
         <button type="button" class="secondary" onClick={onShow}>
           {t('Show in Terminal')}
         </button>
       </div>
     </div>
   );
+}
+
+/** How a command ended, in the user's words; still running while there is no exit. */
+function exitText(exit: TerminalView['exit']): string {
+  if (!exit) return t('running…');
+  if ('signal' in exit) return t('ended by {0}', exit.signal);
+  return exit.code === null ? t('exit code unknown') : t('exit code {0}', exit.code);
 }

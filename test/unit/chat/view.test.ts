@@ -36,7 +36,7 @@ describe('chat view model', () => {
     const view = entryView(model.entries[0]!, '/w', model.terminals);
     assert.ok(view.kind === 'tool');
     assert.deepEqual(view.diffs, [{ label: 'new.txt', created: true, added: 1, removed: 0 }]);
-    assert.deepEqual(view.terminals, [{ id: 'term-1', output: '100%\n', truncated: false, exit: 'exit code 0' }]);
+    assert.deepEqual(view.terminals, [{ id: 'term-1', output: '100%\n', truncated: false, exit: { code: 0 } }]);
   });
 
   it("shows the user's attachments as chips, and keeps an agent's links in its markdown", () => {
