@@ -1,5 +1,5 @@
 // The webview's side of the channel to the host: every message out is a typed WebviewMessage.
-import type { WebviewMessage } from '../src/chat/protocol';
+import type { SessionTarget, WebviewMessage } from '../src/chat/protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -17,7 +17,7 @@ export function post(message: WebviewMessage): void {
 /** What survives a reload of the view: the draft, and which chat this is (for the serializer). */
 export interface Saved {
   readonly draft?: string;
-  readonly restore?: { readonly agent: string; readonly sessionId: string; readonly cwd: string };
+  readonly restore?: SessionTarget;
 }
 
 export function loadSaved(): Saved {

@@ -1,6 +1,6 @@
 // The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
-import type { AgentErrorView, AttachmentView, EntryView, FileMatch, HostMessage, PermissionView, SessionView, TurnView } from '../src/chat/protocol';
+import { EMPTY_SESSION, type AgentErrorView, type AttachmentView, type EntryView, type FileMatch, type HostMessage, type PermissionView, type SessionTarget, type SessionView, type TurnView } from '../src/chat/protocol';
 import { t } from './l10n';
 
 /** Entries kept in the page; earlier ones come back with "Show earlier messages". */
@@ -10,7 +10,7 @@ export interface ChatState {
   readonly loaded: boolean;
   readonly agent: string;
   /** What the serializer needs after a reload (kept in the webview's state by the view). */
-  readonly restore?: { readonly agent: string; readonly sessionId: string; readonly cwd: string };
+  readonly restore?: SessionTarget;
   readonly earlier: readonly EntryView[];
   /** The line below the earlier entries, when they are not from a restart. */
   readonly divider?: string;
@@ -36,8 +36,6 @@ export type LocalAction =
   | { readonly type: 'localNotice'; readonly text: string | undefined };
 
 export type Action = HostMessage | LocalAction;
-
-export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
 
 export function initialState(draft = ''): ChatState {
   return {

@@ -2,13 +2,14 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import { AgentCapabilities, capabilityName, mcpFeature, mcpTransport, type PromptAccepts } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
-import { silentLogger, tagged, type Logger } from './log';
+import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
-import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
+import { Session, type LeftOutServer, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
@@ -56,6 +57,9 @@ export class AgentClient implements SessionOwner {
   private readonly closing = new Set<Promise<void>>();
   private ended: AgentEnd | undefined;
 
+  /** What the agent advertised in `initialize`: ask here before offering what needs it. */
+  readonly capabilities: AgentCapabilities;
+
   /** Fires once, when the process ends for whatever reason (including dispose). */
   readonly onDidExit: Event<AgentEnd> = this.exitEmitter.event;
   /** Fires when a session is added or closed. */
@@ -71,6 +75,7 @@ export class AgentClient implements SessionOwner {
     readonly closeTimeoutMs: number,
   ) {
     this.log = log;
+    this.capabilities = new AgentCapabilities(initialized.agentCapabilities);
     terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
     terminals?.onDidExit((event) => this.sessions.get(event.sessionId)?.model.terminalExit(event.terminalId, event.exitStatus));
     void process.exited.then((end) => {
@@ -140,38 +145,34 @@ export class AgentClient implements SessionOwner {
     const setup = this.sessionSetup(options);
     const response = await this.process.connection.newSession({ cwd, ...setup.params });
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.notes));
+    return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
   }
 
   /**
    * What goes into session/new, load and resume: the MCP servers the agent can use, and the additional folders
    * when it accepts them. What is left out is logged (by name only: env and header values can hold secrets), and
-   * a left-out MCP server also becomes a sentence the chat can show.
+   * a left-out MCP server is also kept on the session, for the chat to say.
    */
-  private sessionSetup(options: SessionOptions): { params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] }; notes: string[] } {
-    const caps = this.initialized.agentCapabilities;
+  private sessionSetup(options: SessionOptions): { params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] }; leftOut: LeftOutServer[] } {
+    const caps = this.capabilities;
     const mcpServers: S.McpServer[] = [];
-    const notes: string[] = [];
+    const leftOut: LeftOutServer[] = [];
     for (const server of options.mcpServers ?? []) {
-      const type = 'type' in server && (server.type === 'http' || server.type === 'sse') ? server.type : undefined;
-      if (type && caps?.mcpCapabilities?.[type] !== true) {
-        this.log.warn(`MCP server "${server.name}" left out: the agent does not advertise mcpCapabilities.${type}`);
-        notes.push(`The MCP server "${server.name}" was left out: this agent does not support ${type} MCP servers.`);
+      const needs = mcpFeature(server);
+      const transport = mcpTransport(server);
+      if (needs && transport && !caps.supports(needs)) {
+        this.log.warn(`MCP server "${server.name}" left out: the agent does not advertise ${capabilityName(needs)}`);
+        leftOut.push({ name: server.name, transport });
         continue;
       }
       mcpServers.push(server);
     }
     const directories = options.additionalDirectories ?? [];
-    if (directories.length > 0 && caps?.sessionCapabilities?.additionalDirectories == null) {
-      this.log.info(`${directories.length} additional workspace folder(s) not sent: the agent does not advertise sessionCapabilities.additionalDirectories`);
-      return { params: { mcpServers }, notes };
+    if (directories.length > 0 && !caps.supports('additionalDirectories')) {
+      this.log.info(`${directories.length} additional workspace folder(s) not sent: the agent does not advertise ${capabilityName('additionalDirectories')}`);
+      return { params: { mcpServers }, leftOut };
     }
-    return { params: directories.length > 0 ? { mcpServers, additionalDirectories: [...directories] } : { mcpServers }, notes };
-  }
-
-  /** Whether the agent lists its earlier sessions (`session/list`). */
-  get lists(): boolean {
-    return this.initialized.agentCapabilities?.sessionCapabilities?.list != null;
+    return { params: directories.length > 0 ? { mcpServers, additionalDirectories: [...directories] } : { mcpServers }, leftOut };
   }
 
   /**
@@ -211,31 +212,19 @@ export class AgentClient implements SessionOwner {
     await this.process.connection.authenticate({ methodId }, signal);
   }
 
-  /** Whether the agent can sign the user out (`auth.logout`). */
-  get canLogout(): boolean {
-    return this.initialized.agentCapabilities?.auth?.logout != null;
-  }
-
   /** Signs the user out; refused (NotSupportedError) when the agent does not advertise it. */
   async logout(): Promise<void> {
     await this.process.connection.logout({});
   }
 
-  /** What the agent accepts in a prompt besides text and resource links. */
-  get accepts(): { readonly image: boolean; readonly audio: boolean; readonly embeddedContext: boolean } {
-    const caps = this.initialized.agentCapabilities?.promptCapabilities;
-    return { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true };
+  /** @deprecated Ask `capabilities.accepts`; kept until the chat panel does. */
+  get accepts(): PromptAccepts {
+    return this.capabilities.accepts;
   }
 
-  /** Whether the agent can replay an earlier session (`session/load`) or continue it without replay (`session/resume`). */
+  /** @deprecated Ask `capabilities.reopens`; kept until the chats do. */
   get reopens(): { readonly load: boolean; readonly resume: boolean } {
-    const caps = this.initialized.agentCapabilities;
-    return { load: caps?.loadSession === true, resume: caps?.sessionCapabilities?.resume != null };
-  }
-
-  /** Whether the agent wants to hear when a session closes (`session/close`). */
-  get closes(): boolean {
-    return this.initialized.agentCapabilities?.sessionCapabilities?.close != null;
+    return { load: this.capabilities.supports('loadSession'), resume: this.capabilities.supports('resumeSession') };
   }
 
   /**
@@ -246,7 +235,7 @@ export class AgentClient implements SessionOwner {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
     const setup = this.sessionSetup(options);
     const model = new SessionModel(sessionId);
-    const session = this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.notes));
+    const session = this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.leftOut));
     try {
       const params = { sessionId, cwd, ...setup.params };
       const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
@@ -324,10 +313,6 @@ export type TerminalAuthMethod = Extract<S.AuthMethod, { type: 'terminal' }>;
 
 export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMethod {
   return 'type' in method && method.type === 'terminal';
-}
-
-function shortId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }
 
 /** A session of an agent client, as the host holds it. */

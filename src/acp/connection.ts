@@ -13,6 +13,7 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
+import { capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
 import {
   AcpError,
   ConnectionClosedError,
@@ -223,10 +224,9 @@ export class AcpClientConnection {
   /** Sends a prompt. Content the agent did not advertise (`promptCapabilities`) is refused here. */
   prompt(params: Params<typeof AgentMethods.prompt>, signal?: AbortSignal) {
     return this.call(AgentMethods.prompt, params, signal, () => {
-      const caps = this.described?.capabilities.promptCapabilities ?? {};
       for (const block of params.prompt) {
-        const needs = block.type === 'image' ? 'image' : block.type === 'audio' ? 'audio' : block.type === 'resource' ? 'embeddedContext' : undefined;
-        if (needs && caps[needs] !== true) throw new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`);
+        const needs = promptFeature(block);
+        if (needs && !supports(this.described?.capabilities, needs)) throw new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`);
       }
     });
   }
@@ -282,23 +282,21 @@ export class AcpClientConnection {
 
   /** Optional methods go out only when the agent advertised them. */
   private gate(def: RequestDef): void {
-    if (!('advertised' in def)) return;
+    if (!('feature' in def)) return;
     const gated = def as GatedRequestDef;
-    const caps = this.described?.capabilities;
-    if (!caps || !gated.advertised(caps)) {
-      throw new NotSupportedError(`the agent does not support ${gated.method} (it did not advertise ${gated.capability})`);
+    if (!supports(this.described?.capabilities, gated.feature)) {
+      throw new NotSupportedError(`the agent does not support ${gated.method} (it did not advertise ${capabilityName(gated.feature)})`);
     }
   }
 
   private checkSessionSetup(params: { additionalDirectories?: readonly string[] | undefined; mcpServers?: readonly S.McpServer[] | undefined }) {
     const caps = this.described?.capabilities;
-    if (params.additionalDirectories?.length && caps?.sessionCapabilities?.additionalDirectories == null) {
+    if (params.additionalDirectories?.length && !supports(caps, 'additionalDirectories')) {
       throw new NotSupportedError('the agent does not support additional workspace directories');
     }
     for (const server of params.mcpServers ?? []) {
-      if ('type' in server && (server.type === 'http' || server.type === 'sse') && caps?.mcpCapabilities?.[server.type] !== true) {
-        throw new NotSupportedError(`the agent does not support ${server.type} MCP servers (${server.name})`);
-      }
+      const needs = mcpFeature(server);
+      if (needs && !supports(caps, needs)) throw new NotSupportedError(`the agent does not support ${mcpTransport(server)} MCP servers (${server.name})`);
     }
   }
 

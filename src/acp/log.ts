@@ -20,6 +20,11 @@ export function tagged(logger: Logger, component: string): Logger {
   return out;
 }
 
+/** How a session id appears in log tags (`[session …]`, `[trace …]`): long ids are cut to their first 8 characters. */
+export function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
 /** Discards everything: for callers that have nowhere to log. */
 export const silentLogger: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

@@ -1,6 +1,7 @@
 // Every ACP v1 method, declared once: its wire name, the schemas of its params and result, and, for the
-// optional ones, the capability that must be advertised before it may be called.
+// optional ones, the feature the agent must have advertised before it may be called (see capabilities.ts).
 import type { z } from 'zod';
+import type { AgentFeature } from './capabilities';
 import * as S from './schema.gen';
 
 export interface RequestDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
@@ -14,10 +15,9 @@ export interface NotificationDef<P extends z.ZodType = z.ZodType> {
   readonly params: P;
 }
 
-/** An agent method the client may only call when the agent advertised this capability. */
+/** An agent method the client may only call when the agent advertised this feature. */
 export interface GatedRequestDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> extends RequestDef<P, R> {
-  readonly advertised: (caps: S.AgentCapabilities) => boolean;
-  readonly capability: string;
+  readonly feature: AgentFeature;
 }
 
 const request = <P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R): RequestDef<P, R> => ({
@@ -30,21 +30,20 @@ const gated = <P extends z.ZodType, R extends z.ZodType>(
   method: string,
   params: P,
   result: R,
-  capability: string,
-  advertised: (caps: S.AgentCapabilities) => boolean,
-): GatedRequestDef<P, R> => ({ method, params, result, capability, advertised });
+  feature: AgentFeature,
+): GatedRequestDef<P, R> => ({ method, params, result, feature });
 
 /** Requests the client sends to the agent. */
 export const AgentMethods = {
   initialize: request('initialize', S.InitializeRequest, S.InitializeResponse),
   authenticate: request('authenticate', S.AuthenticateRequest, S.AuthenticateResponse),
-  logout: gated('logout', S.LogoutRequest, S.LogoutResponse, 'auth.logout', (c) => c.auth?.logout != null),
+  logout: gated('logout', S.LogoutRequest, S.LogoutResponse, 'logout'),
   newSession: request('session/new', S.NewSessionRequest, S.NewSessionResponse),
-  loadSession: gated('session/load', S.LoadSessionRequest, S.LoadSessionResponse, 'loadSession', (c) => c.loadSession === true),
-  listSessions: gated('session/list', S.ListSessionsRequest, S.ListSessionsResponse, 'sessionCapabilities.list', (c) => c.sessionCapabilities?.list != null),
-  resumeSession: gated('session/resume', S.ResumeSessionRequest, S.ResumeSessionResponse, 'sessionCapabilities.resume', (c) => c.sessionCapabilities?.resume != null),
-  closeSession: gated('session/close', S.CloseSessionRequest, S.CloseSessionResponse, 'sessionCapabilities.close', (c) => c.sessionCapabilities?.close != null),
-  deleteSession: gated('session/delete', S.DeleteSessionRequest, S.DeleteSessionResponse, 'sessionCapabilities.delete', (c) => c.sessionCapabilities?.delete != null),
+  loadSession: gated('session/load', S.LoadSessionRequest, S.LoadSessionResponse, 'loadSession'),
+  listSessions: gated('session/list', S.ListSessionsRequest, S.ListSessionsResponse, 'listSessions'),
+  resumeSession: gated('session/resume', S.ResumeSessionRequest, S.ResumeSessionResponse, 'resumeSession'),
+  closeSession: gated('session/close', S.CloseSessionRequest, S.CloseSessionResponse, 'closeSession'),
+  deleteSession: gated('session/delete', S.DeleteSessionRequest, S.DeleteSessionResponse, 'deleteSession'),
   setMode: request('session/set_mode', S.SetSessionModeRequest, S.SetSessionModeResponse),
   setConfigOption: request('session/set_config_option', S.SetSessionConfigOptionRequest, S.SetSessionConfigOptionResponse),
   prompt: request('session/prompt', S.PromptRequest, S.PromptResponse),

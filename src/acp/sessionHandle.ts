@@ -1,6 +1,7 @@
 // One conversation with the agent, as the host holds it: prompt turns, mode and config changes, cancel and close.
 // The session's state lives in its SessionModel; the agent client that owns it routes the agent's traffic there.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import type { AgentCapabilities } from './capabilities';
 import type { AcpClientConnection } from './connection';
 import { AcpError, errorMessage } from './errors';
 import type { Logger } from './log';
@@ -16,6 +17,12 @@ export interface SessionOptions {
   readonly additionalDirectories?: readonly string[];
 }
 
+/** An MCP server a session was opened without, because the agent does not take its transport. */
+export interface LeftOutServer {
+  readonly name: string;
+  readonly transport: 'http' | 'sse';
+}
+
 /** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
 export class PromptRefusedError extends Error {
   override readonly name = 'PromptRefusedError';
@@ -24,8 +31,8 @@ export class PromptRefusedError extends Error {
 /** What a session needs of the agent client that owns it. */
 export interface SessionOwner {
   readonly process: { readonly pid: number | undefined; readonly connection: AcpClientConnection };
-  /** The agent advertised `session/close`. */
-  readonly closes: boolean;
+  /** What the agent advertised (whether it wants `session/close`, say). */
+  readonly capabilities: AgentCapabilities;
   /** How long closing waits for the agent's answer to `session/close`. */
   readonly closeTimeoutMs: number;
   /** A `session/close` on its way: the process is not stopped before it is answered (or given up on). */
@@ -48,9 +55,14 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     /** The session's working folder: terminals run there unless the agent says otherwise. */
     readonly cwd: string,
     private readonly log: Logger,
-    /** Sentences about what the session was opened without (an MCP server the agent cannot use), for the chat. */
-    readonly setupNotes: readonly string[] = [],
+    /** The MCP servers the session was opened without (the agent cannot use them); the host says so in its words. */
+    readonly leftOut: readonly LeftOutServer[] = [],
   ) {}
+
+  /** @deprecated English sentences for `leftOut`; the host words them (chats/setupNotes.ts). Kept until chats.ts does. */
+  get setupNotes(): readonly string[] {
+    return this.leftOut.map((s) => `The MCP server "${s.name}" was left out: this agent does not support ${s.transport} MCP servers.`);
+  }
 
   get sessionId(): string {
     return this.model.sessionId;
@@ -116,7 +128,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.closed) return;
     this.closed = true;
     await this.cancel().catch(() => {});
-    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.closes ? this.sendClose() : undefined;
+    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.capabilities.supports('closeSession') ? this.sendClose() : undefined;
     // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
     // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
     if (closing) this.client.awaitBeforeStop(closing);

@@ -6,7 +6,7 @@
 //
 // A response names the method of the request it answers, found by id in a bounded map of requests in flight, and the
 // session that request was for.
-import { detached } from './log';
+import { detached, shortId } from './log';
 import { redact } from './redact';
 import { preview } from './tolerance';
 
@@ -89,7 +89,7 @@ export class MessageTrace {
     let body: unknown;
     if (method !== undefined) {
       if (hasId) {
-        this.remember(direction, id, { method: detached(method), session: session === undefined ? undefined : detached(shortSessionId(session)), at: this.now() });
+        this.remember(direction, id, { method: detached(method), session: session === undefined ? undefined : detached(shortId(session)), at: this.now() });
         what = `request ${method} #${id}`;
       } else {
         const kind = method === 'session/update' && isObject(params) && isObject(params['update']) ? params['update']['sessionUpdate'] : undefined;
@@ -119,7 +119,7 @@ export class MessageTrace {
   }
 
   private tag(session: string | undefined): string {
-    return session === undefined ? `[trace ${this.agent}]` : `[trace ${this.agent} ${shortSessionId(session)}]`;
+    return session === undefined ? `[trace ${this.agent}]` : `[trace ${this.agent} ${shortId(session)}]`;
   }
 
   private payload(body: unknown): string {
@@ -143,11 +143,6 @@ export class MessageTrace {
     this.pending.delete(key);
     return request;
   }
-}
-
-/** How session ids appear in log tags: long ids are cut to their first 8 characters, as `[session …]` tags do. */
-export function shortSessionId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }
 
 /**

@@ -157,7 +157,7 @@ export class AgentCommands implements vscode.Disposable {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing out of {0}…', agent.name) }, async () => {
         const client = running ?? (await this.startApart(agent));
         try {
-          if (!client.canLogout) {
+          if (!client.capabilities.supports('logout')) {
             void vscode.window.showInformationMessage(vscode.l10n.t('{0} does not offer signing out from here. Use its own command line tool to sign out.', agent.name));
             return;
           }

@@ -1,16 +1,51 @@
 // The messages between the extension host and the chat webview: one typed union each way, shared by both sides
 // and validated where they arrive. No `vscode` import: the webview bundle includes this file.
 import { z } from 'zod';
+import type { ToolKind } from '../acp/schema.gen';
+import { SessionTarget } from '../common/sessionTarget';
+
+export { SessionTarget };
 
 const Role = z.enum(['user', 'agent', 'thought']);
 const ToolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
 
-/** A command's output, as plain text (escapes removed), and how it ended (undefined while it runs). */
+interface ToolKindInfo {
+  /** The codicon the chat shows on its card. */
+  readonly icon: string;
+  /** What a notification and a permission request call it ("{agent} asks permission — Run command: …"). */
+  readonly label: string;
+  /** What a rule for it covers ("Always allow Gemini: running commands"). */
+  readonly activity: string;
+}
+
+/**
+ * Each kind of tool call, in one table for the chat, the notifications and the permission rules. The English words
+ * are message keys: the host and the webview translate them where they are shown (`t(toolKind(k).label)`).
+ */
+export const TOOL_KINDS: Readonly<Record<ToolKind, ToolKindInfo>> = {
+  read: { icon: 'file', label: 'Read', activity: 'reading files' },
+  edit: { icon: 'edit', label: 'Edit', activity: 'editing files' },
+  delete: { icon: 'trash', label: 'Delete', activity: 'deleting files' },
+  move: { icon: 'arrow-swap', label: 'Move', activity: 'moving files' },
+  search: { icon: 'search', label: 'Search', activity: 'searching' },
+  execute: { icon: 'terminal', label: 'Run command', activity: 'running commands' },
+  think: { icon: 'lightbulb', label: 'Think', activity: 'thinking' },
+  fetch: { icon: 'globe', label: 'Fetch', activity: 'fetching from the web' },
+  switch_mode: { icon: 'settings-gear', label: 'Switch mode', activity: 'switching modes' },
+  other: { icon: 'tools', label: 'Tool', activity: 'other tools' },
+};
+
+/** A kind's row; a kind this client does not know is shown as `other`. */
+export function toolKind(kind: string): ToolKindInfo {
+  return Object.hasOwn(TOOL_KINDS, kind) ? TOOL_KINDS[kind as ToolKind] : TOOL_KINDS.other;
+}
+
+/** A command's output, as plain text (escapes removed), and how it ended (undefined while it runs): a signal or an exit code (null when unknown). */
 export const TerminalView = z.object({
   id: z.string(),
   output: z.string(),
   truncated: z.boolean(),
-  exit: z.string().optional(),
+  exit: z.union([z.object({ signal: z.string() }), z.object({ code: z.number().nullable() })]).optional(),
 });
 export type TerminalView = z.infer<typeof TerminalView>;
 
@@ -47,8 +82,8 @@ export const EntryView = z.discriminatedUnion('kind', [
     /** Raw input and output as indented JSON (shortened when long). */
     rawInput: z.string().optional(),
     rawOutput: z.string().optional(),
-    /** Set when the client answered its permission request by itself. */
-    autoAnswer: z.string().optional(),
+    /** Set when the client answered its permission request by itself: the option, and why (in the user's words). */
+    autoAnswer: z.object({ option: z.string(), reason: z.string() }).optional(),
   }),
 ]);
 export type EntryView = z.infer<typeof EntryView>;
@@ -66,8 +101,8 @@ export const PermissionView = z.object({
   id: z.number(),
   toolCallId: z.string(),
   title: z.string(),
-  /** "Run command", "Edit", …: what kind of tool call asks. */
-  kindLabel: z.string(),
+  /** What kind of tool call asks (`execute`, `edit`, …); the view names it from TOOL_KINDS. */
+  toolKind: z.string(),
   hasDiff: z.boolean(),
   options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string() })),
 });
@@ -126,6 +161,9 @@ export const SessionView = z.object({
 });
 export type SessionView = z.infer<typeof SessionView>;
 
+/** A chat without a session yet (or whose agent is gone): nothing to show, and only text and links to send. */
+export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
+
 /** Something attached to the message being written; the host keeps its content, the view shows the chip. */
 export const AttachmentView = z.object({ id: z.string(), kind: z.enum(['file', 'selection', 'image']), label: z.string(), detail: z.string().optional() });
 export type AttachmentView = z.infer<typeof AttachmentView>;
@@ -139,7 +177,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     type: z.literal('state'),
     agent: z.string(),
     /** What the webview keeps in its state for the serializer: the chat to restore after a reload. */
-    restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }).optional(),
+    restore: SessionTarget.optional(),
     /** Entries of an earlier session in this panel, kept for reading after the agent was restarted. */
     earlier: z.array(EntryView),
     /** The line below the earlier entries when they are not from a restart (a transcript kept on this computer). */

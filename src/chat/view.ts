@@ -10,24 +10,6 @@ import type { ChipView, EntryView, PermissionView, PickerView, SessionView, Term
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 export const TERMINAL_VIEW_LIMIT = 64 * 1024;
 
-const KIND_LABELS: Record<string, string> = {
-  read: 'Read',
-  edit: 'Edit',
-  delete: 'Delete',
-  move: 'Move',
-  search: 'Search',
-  execute: 'Run command',
-  think: 'Think',
-  fetch: 'Fetch',
-  switch_mode: 'Switch mode',
-  other: 'Tool',
-};
-
-/** "Run command", "Edit", …, for notifications and the chat. */
-export function kindLabel(kind: string): string {
-  return KIND_LABELS[kind] ?? 'Tool';
-}
-
 /** The view of one entry. `cwd` makes paths short; `terminals` is the session's command output. */
 export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): EntryView {
   if (entry.type === 'message') return { id: entry.id, kind: 'message', role: entry.role, ...messageParts(entry.role, entry.content, cwd) };
@@ -47,7 +29,7 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
     terminals: terminalIds(call, terminals).map((id) => terminalView(id, terminals.get(id))),
     ...(rawInput !== undefined ? { rawInput } : {}),
     ...(rawOutput !== undefined ? { rawOutput } : {}),
-    ...(call.autoAnswer ? { autoAnswer: `${call.autoAnswer.optionName}, answered by ${call.autoAnswer.reason}` } : {}),
+    ...(call.autoAnswer ? { autoAnswer: { option: call.autoAnswer.optionName, reason: call.autoAnswer.reason } } : {}),
   };
 }
 
@@ -167,7 +149,7 @@ function terminalView(id: string, state: TerminalState | undefined): TerminalVie
     id,
     output: plainTerminalText(tail),
     truncated: (state?.truncated ?? false) || tail.length < raw.length,
-    ...(exit ? { exit: exit.signal ? `ended by ${exit.signal}` : `exit code ${exit.exitCode ?? 'unknown'}` } : {}),
+    ...(exit ? { exit: exit.signal ? { signal: exit.signal } : { code: exit.exitCode ?? null } } : {}),
   };
 }
 
@@ -194,7 +176,7 @@ export function permissionViews(model: SessionModel): PermissionView[] {
       id: p.id,
       toolCallId: p.toolCallId,
       title: call?.title || 'Tool call',
-      kindLabel: kindLabel(call?.kind ?? 'other'),
+      toolKind: call?.kind ?? 'other',
       hasDiff: call !== undefined && diffsOf(call).length > 0,
       options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };

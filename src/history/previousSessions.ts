@@ -9,16 +9,14 @@ import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
 import { openAgentSettings, readAgentSettings, type AgentConfig } from '../settings/config';
+import type { SessionTarget } from '../common/sessionTarget';
 import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
 import { summaryLabel } from './format';
 import type { TranscriptStore } from './transcripts';
 
 /** One earlier session, as the list shows it. */
-export interface PreviousSessionItem {
-  readonly agent: string;
-  readonly sessionId: string;
-  readonly cwd: string;
+export interface PreviousSessionItem extends SessionTarget {
   readonly title: string;
   readonly updatedAt?: string;
   /** Where it was listed from: the agent's `session/list`, or the history kept on this computer. */
@@ -111,7 +109,7 @@ export class PreviousSessions {
         this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
         return { items: await this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
       }
-      if (!client.lists) return { items: await this.local(agent.name), client };
+      if (!client.capabilities.supports('listSessions')) return { items: await this.local(agent.name), client };
       try {
         return { items: await this.listed(agent, client, roots), client };
       } catch (error) {

@@ -2,11 +2,11 @@
 // Previous Session…".
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import { tagged, type Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
+import { SessionTarget } from '../common/sessionTarget';
 import { PreviousSessions } from './previousSessions';
 import { SessionsView, type SessionNode } from './sessionsView';
 import { workspaceKey } from './format';
@@ -28,8 +28,8 @@ export interface SessionsViewHost {
   provideSessions(provider: vscode.TreeDataProvider<unknown>): void;
 }
 
-/** A history item's argument to acp.openPreviousSession (from the Sessions view, or another extension). */
-const HistoryTarget = z.object({ agent: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().optional() });
+/** A history item's argument to acp.openPreviousSession (from the Sessions view, or another extension, which may leave out the folder). */
+const HistoryTarget = SessionTarget.partial({ cwd: true }).refine((t) => t.agent !== '' && t.sessionId !== '');
 
 export function registerSessions(
   chats: Chats,

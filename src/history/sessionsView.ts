@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
+import type { SessionTarget } from '../common/sessionTarget';
 import { readAgentSettings } from '../settings/config';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptSummary } from './format';
@@ -20,13 +21,6 @@ export type SessionNode =
   | { readonly kind: 'agent'; readonly name: string }
   | { readonly kind: 'chat'; readonly panel: ChatPanel }
   | { readonly kind: 'history'; readonly summary: TranscriptSummary };
-
-/** What "Open Previous Session" is given by a history item. */
-export interface HistoryTarget {
-  readonly agent: string;
-  readonly sessionId: string;
-  readonly cwd: string;
-}
 
 export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -119,7 +113,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         item.tooltip = vscode.l10n.t('{0}\nLast changed {1}, in {2}', label, new Date(summary.updatedAt).toLocaleString(vscode.env.language), summary.cwd);
         item.iconPath = new vscode.ThemeIcon('history');
         item.contextValue = 'acp.history';
-        const target: HistoryTarget = { agent: summary.agent, sessionId: summary.sessionId, cwd: summary.cwd };
+        const target: SessionTarget = { agent: summary.agent, sessionId: summary.sessionId, cwd: summary.cwd };
         item.command = { command: 'acp.openPreviousSession', title: vscode.l10n.t('Open Previous Session'), arguments: [target] };
         return item;
       }

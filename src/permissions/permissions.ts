@@ -8,11 +8,13 @@ import type { PermissionContext, PermissionDecision } from '../acp/clientHandler
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
-import { diffsOf, kindLabel } from '../chat/view';
+import { toolKind } from '../chat/protocol';
+import { diffsOf } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
-import { describeRule, optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
+import { describeRule, english } from './ruleText';
+import { optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
 
 export interface PermissionSettings {
   /** `acp.permissions.read`: reads inside the workspace may be allowed without asking. */
@@ -107,7 +109,7 @@ export class Permissions implements vscode.Disposable {
     const edit = diffsOf(call)[0];
     const showDiff = vscode.l10n.t('Show Diff');
     const buttons = edit ? [...labels, showDiff] : labels;
-    const message = vscode.l10n.t('{0} asks permission \u2014 {1}: {2}', agent, kindLabel(call.kind), call.title || vscode.l10n.t('a tool call'));
+    const message = vscode.l10n.t('{0} asks permission \u2014 {1}: {2}', agent, vscode.l10n.t(toolKind(call.kind).label), call.title || vscode.l10n.t('a tool call'));
     const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
     const show = risky ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(message, ...buttons).then((pick) => {
@@ -127,8 +129,8 @@ export class Permissions implements vscode.Disposable {
     const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
     const ruled = rule && optionFor(options, rule.decision);
     if (rule && ruled) {
-      const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule), scopeName(rule.scope));
-      this.log.info(`[permissions] answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule)}\u201d (${SCOPE_NAMES[rule.scope]})`);
+      const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule, vscode.l10n.t), scopeName(rule.scope));
+      this.log.info(`answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule, english)}\u201d (${SCOPE_NAMES[rule.scope]})`);
       if (rule.decision === 'reject') {
         // Never rejected silently: the chat shows it, and so does a notification.
         const manageRules = vscode.l10n.t('Manage Rules');
@@ -141,7 +143,7 @@ export class Permissions implements vscode.Disposable {
     if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
       const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
       if (allow) {
-        this.log.info(`[permissions] answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
+        this.log.info(`answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
         return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
     }
@@ -153,8 +155,8 @@ export class Permissions implements vscode.Disposable {
     if (!rule) return;
     const scope = this.settings().remember;
     void this.rules.add(rule, scope, request.sessionId).then(() => {
-      this.log.info(`[permissions] Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule)}.`);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule)), 8000);
+      this.log.info(`Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule, english)}.`);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule, vscode.l10n.t)), 8000);
     });
   }
 
@@ -166,12 +168,12 @@ export class Permissions implements vscode.Disposable {
       return;
     }
     const picks = await vscode.window.showQuickPick(
-      rules.map((rule) => ({ label: describeRule(rule), description: scopeName(rule.scope), detail: rule.created ? vscode.l10n.t('Since {0}', new Date(rule.created).toLocaleString()) : undefined, rule })),
+      rules.map((rule) => ({ label: describeRule(rule, vscode.l10n.t), description: scopeName(rule.scope), detail: rule.created ? vscode.l10n.t('Since {0}', new Date(rule.created).toLocaleString()) : undefined, rule })),
       { title: vscode.l10n.t('Permission Rules'), placeHolder: vscode.l10n.t('Select the rules to revoke, then press Enter'), canPickMany: true, matchOnDescription: true },
     );
     if (!picks || picks.length === 0) return;
     for (const pick of picks) await this.rules.revoke(pick.rule as ScopedRule);
-    this.log.info(`[permissions] revoked: ${picks.map((p) => p.label).join('; ')}`);
+    this.log.info(`revoked: ${picks.map((p) => describeRule(p.rule, english)).join('; ')}`);
     void vscode.window.showInformationMessage(picks.length === 1 ? vscode.l10n.t('Revoked: {0}.', picks[0]?.label ?? '') : vscode.l10n.t('Revoked {0} rules.', picks.length));
   }
 

@@ -1,6 +1,7 @@
 // The permission rules the client keeps. When the user answers with an "always" option, the answer becomes a rule
 // for that agent and that kind of tool call (and, for commands, that command). The next matching request is
-// answered with the matching option. Pure: no `vscode`; the stores are passed in.
+// answered with the matching option. Pure: no `vscode`; the stores are passed in. Rules are facts: the host words
+// them (ruleText.ts).
 import type * as S from '../acp/schema.gen';
 
 export type RuleScope = 'session' | 'workspace' | 'global';
@@ -111,25 +112,6 @@ export function ruleFromAnswer(subject: RuleSubject, option: S.PermissionOption,
 export function optionFor(options: readonly S.PermissionOption[], decision: RuleDecision): S.PermissionOption | undefined {
   const [always, once] = decision === 'allow' ? (['allow_always', 'allow_once'] as const) : (['reject_always', 'reject_once'] as const);
   return options.find((o) => o.kind === always) ?? options.find((o) => o.kind === once);
-}
-
-const KIND_NAMES: Record<string, string> = {
-  read: 'reading files',
-  edit: 'editing files',
-  delete: 'deleting files',
-  move: 'moving files',
-  search: 'searching',
-  execute: 'running commands',
-  think: 'thinking',
-  fetch: 'fetching from the web',
-  switch_mode: 'switching modes',
-  other: 'other tools',
-};
-
-/** "Always allow Gemini: running `npm test`", for the log, the chat and the list of rules. */
-export function describeRule(rule: PermissionRule): string {
-  const what = rule.title !== undefined ? `running \u201c${rule.title}\u201d` : (KIND_NAMES[rule.kind] ?? rule.kind);
-  return `${rule.decision === 'allow' ? 'Always allow' : 'Always reject'} ${rule.agent}: ${what}`;
 }
 
 function covers(rule: PermissionRule, subject: RuleSubject): boolean {

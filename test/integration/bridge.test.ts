@@ -148,8 +148,10 @@ describe('the editor bridge', function () {
       assert.deepEqual(await done, [selected('always'), selected('always'), selected('reject')]);
       const auto = entryView(model.entries.find((e) => e.type === 'tool' && e.call.toolCallId === 'c2')!, workspaceFolder(), model.terminals);
       assert.ok(auto.kind === 'tool');
-      assert.match(auto.autoAnswer ?? '', /^Always Allow, answered by your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
-      await waitFor(() => /\[permissions\] answered "Always Allow" to .* request "npm test" by your rule/.test(acpLog()), { what: 'the log line' });
+      assert.equal(auto.autoAnswer?.option, 'Always Allow');
+      assert.match(auto.autoAnswer?.reason ?? '', /^your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
+      const line = await waitFor(() => /^.*\[permissions\] .*answered "Always Allow" to .* request "npm test" by your rule.*$/m.exec(acpLog())?.[0], { what: 'the log line' });
+      assert.equal(line.split('[permissions]').length, 2, `tagged once: ${line}`);
 
       // The rule was for that chat only: a new chat asks again.
       const next = await startSteps(ask({ toolCallId: 'c4', title: 'npm test', kind: 'execute' }));
@@ -246,7 +248,7 @@ describe('the editor bridge', function () {
       const model = sessionOf(chat).model;
       const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
       assert.ok(view.kind === 'tool');
-      assert.deepEqual(view.terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: 'exit code 0' }]);
+      assert.deepEqual(view.terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: { code: 0 } }]);
     });
 
     it('shows the output of commands the agent runs itself (_meta.terminal_output / terminal_exit)', async () => {
@@ -261,7 +263,7 @@ describe('the editor bridge', function () {
       const model = sessionOf(chat).model;
       const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
       assert.ok(view.kind === 'tool');
-      assert.deepEqual(view.terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: 'exit code 1' }]);
+      assert.deepEqual(view.terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: { code: 1 } }]);
     });
   });
 });

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentExitError } from '../../src/acp/errors';
-import { shortSessionId } from '../../src/acp/trace';
+import { shortId } from '../../src/acp/log';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
 import { acpLog, alive, api, closeAllChats, recorded, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
@@ -145,7 +145,7 @@ describe('chat with the fixture agent', function () {
         const text = acpLog();
         return text.includes('← response session/prompt') && text.includes('stderr line 250') ? text : undefined;
       }, { timeoutMs: 10_000, what: 'the traced prompt and the stderr in the ACP log' });
-      const tag = `[trace Fixture (stderr-flood) ${shortSessionId(sessionOf(chat).sessionId)}]`.replace(/[[\]().*+?^$|\\{}]/g, '\\$&');
+      const tag = `[trace Fixture (stderr-flood) ${shortId(sessionOf(chat).sessionId)}]`.replace(/[[\]().*+?^$|\\{}]/g, '\\$&');
       assert.match(log, /\[trace Fixture \(stderr-flood\)\] → request initialize #\d+\n/);
       assert.match(log, new RegExp(`${tag} → request session/prompt #\\d+\\n`));
       assert.match(log, new RegExp(`${tag} ← notification session/update agent_message_chunk\\n`));

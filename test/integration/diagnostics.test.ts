@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { shortSessionId } from '../../src/acp/trace';
+import { shortId } from '../../src/acp/log';
 import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
 import { acpLog, api, closeAllChats, EXTENSION_ID, sessionOf, useFixtureAgent } from './lib/fixture';
@@ -30,7 +30,7 @@ describe('diagnostics export', function () {
     const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
     assert.ok(chat, 'acp.newChat opened a chat');
     assert.equal(await within(chat.send('leak it'), 15_000, 'the turn'), 'end_turn');
-    const tag = `[trace ${fixture.name} ${shortSessionId(sessionOf(chat).sessionId)}]`;
+    const tag = `[trace ${fixture.name} ${shortId(sessionOf(chat).sessionId)}]`;
 
     const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.exportDiagnostics', target);
     assert.equal(written?.toString(), target.toString());

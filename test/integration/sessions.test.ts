@@ -85,7 +85,7 @@ describe('sessions', function () {
     const params = recorded(agents['MCP Agent']!.recordFile).find((m) => m.method === 'session/new')?.params;
     assert.deepEqual(params?.['mcpServers'], [{ name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'FILES_TOKEN', value: 'secret-env-value' }] }]);
     assert.equal('additionalDirectories' in (params ?? {}), false, 'a single folder has no other folders to add');
-    assert.deepEqual(sessionOf(chat).setupNotes, ['The MCP server "docs" was left out: this agent does not support http MCP servers.']);
+    assert.deepEqual(sessionOf(chat).leftOut, [{ name: 'docs', transport: 'http' }]);
     const log = await waitFor(() => {
       const text = acpLog();
       return text.includes('MCP server "docs" left out') && text.includes('The MCP server "broken"') ? text : undefined;
@@ -99,7 +99,7 @@ describe('sessions', function () {
     const agents = await useFixtureAgents({ 'Wide Agent': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(caps) } } });
     await vscode.workspace.getConfiguration('acp').update('mcpServers', { docs: { type: 'http', url: 'https://mcp.example.com/mcp' } }, vscode.ConfigurationTarget.Global);
     const chat = await newChat('Wide Agent');
-    assert.deepEqual(sessionOf(chat).setupNotes, []);
+    assert.deepEqual(sessionOf(chat).leftOut, []);
     await openPrevious('Wide Agent', 'sess-stored');
     const sent = recorded(agents['Wide Agent']!.recordFile);
     for (const method of ['session/new', 'session/load']) {

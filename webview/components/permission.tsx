@@ -1,5 +1,5 @@
 // A permission request: what the agent asks, its options as buttons, and the diff it would make.
-import type { PermissionView } from '../../src/chat/protocol';
+import { toolKind, type PermissionView } from '../../src/chat/protocol';
 import { answerPermission, showDiff } from '../intents';
 import { t } from '../l10n';
 
@@ -14,7 +14,7 @@ export function Permission({ permission, agent }: { permission: PermissionView; 
   return (
     <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title)}>
       <p>
-        <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, permission.kindLabel)} <strong>{permission.title}</strong>
+        <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, t(toolKind(permission.toolKind).label))} <strong>{permission.title}</strong>
       </p>
       <div class="actions">
         {permission.options.map((o) => (

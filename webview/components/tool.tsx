@@ -1,6 +1,6 @@
 // A tool card: the tool call's title and status, its locations, content, diffs and terminals, its raw input and
 // output, and the permission requests that wait on it.
-import type { PermissionView, TerminalView, ToolView } from '../../src/chat/protocol';
+import { toolKind, type PermissionView, type TerminalView, type ToolView } from '../../src/chat/protocol';
 import { openLocation, showDiff, showTerminal } from '../intents';
 import { t } from '../l10n';
 import { memo } from '../memo';
@@ -16,25 +16,13 @@ const STATUS: Record<ToolView['status'], { text: () => string; icon: string }> =
   cancelled: { text: () => t('cancelled'), icon: 'circle-slash' },
 };
 
-const KIND_ICONS: Record<string, string> = {
-  read: 'file',
-  edit: 'edit',
-  delete: 'trash',
-  move: 'arrow-swap',
-  search: 'search',
-  execute: 'terminal',
-  think: 'lightbulb',
-  fetch: 'globe',
-  switch_mode: 'settings-gear',
-};
-
 export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
   const status = STATUS[entry.status];
   const statusText = status.text();
   return (
     <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', entry.title, statusText)}>
       <div class="tool-head">
-        <span class={`codicon codicon-${KIND_ICONS[entry.toolKind] ?? 'tools'} tool-kind`} aria-hidden="true" />
+        <span class={`codicon codicon-${toolKind(entry.toolKind).icon} tool-kind`} aria-hidden="true" />
         <span class="tool-title">{entry.title}</span>
         <span class="tool-status">
           {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
@@ -78,7 +66,7 @@ export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: T
       {permissions?.map((p) => (
         <Permission key={p.id} permission={p} agent={agent} />
       ))}
-      {entry.autoAnswer && <p class="tool-note">{entry.autoAnswer}</p>}
+      {entry.autoAnswer && <p class="tool-note">{t('{0}, answered by {1}', entry.autoAnswer.option, entry.autoAnswer.reason)}</p>}
     </article>
   );
 });
@@ -100,11 +88,18 @@ function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; t
         {terminal.output}
       </pre>
       <div class="terminal-foot">
-        <span>{terminal.exit ?? t('running…')}</span>
+        <span>{exitText(terminal.exit)}</span>
         <button type="button" class="secondary" onClick={onShow}>
           {t('Show in Terminal')}
         </button>
       </div>
     </div>
   );
+}
+
+/** How a command ended, in the user's words; still running while there is no exit. */
+function exitText(exit: TerminalView['exit']): string {
+  if (!exit) return t('running…');
+  if ('signal' in exit) return t('ended by {0}', exit.signal);
+  return exit.code === null ? t('exit code unknown') : t('exit code {0}', exit.code);
 }

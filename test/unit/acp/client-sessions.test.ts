@@ -147,7 +147,7 @@ describe('AgentClient sessions', function () {
 
     it('refuses to list when the agent does not advertise session/list', async () => {
       const { client } = await start('echo', capabilities({ sessionCapabilities: {} }));
-      assert.equal(client.lists, false);
+      assert.equal(client.capabilities.supports('listSessions'), false);
       await assert.rejects(client.listSessions(dir), /does not support session\/list/);
       assert.deepEqual(sent('session/list'), []);
     });
@@ -165,9 +165,9 @@ describe('AgentClient sessions', function () {
       const params = sent('session/new')[0]?.params;
       assert.deepEqual(params?.['mcpServers'], [stdio]);
       assert.equal(params?.['additionalDirectories'], undefined);
-      assert.deepEqual(session.setupNotes, [
-        'The MCP server "docs" was left out: this agent does not support http MCP servers.',
-        'The MCP server "events" was left out: this agent does not support sse MCP servers.',
+      assert.deepEqual(session.leftOut, [
+        { name: 'docs', transport: 'http' },
+        { name: 'events', transport: 'sse' },
       ]);
       assert.equal(log.find('MCP server "docs" left out', 'warn').length, 1);
       assert.ok(!log.toString().includes('secret'), 'no env or header value is logged');
@@ -177,7 +177,7 @@ describe('AgentClient sessions', function () {
       const caps = capabilities({ loadSession: true, mcpCapabilities: { http: true, sse: true }, sessionCapabilities: { resume: {}, additionalDirectories: {}, close: {} } });
       const { client } = await start('echo', caps);
       const session = await client.newSession(dir, options);
-      assert.deepEqual(session.setupNotes, []);
+      assert.deepEqual(session.leftOut, []);
       await session.close();
       await client.reopenSession(session.sessionId, dir, 'resume', options).catch(() => undefined);
       await client.reopenSession('sess-stored', dir, 'load', options);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import type { z } from 'zod';
+import { AGENT_FEATURES, capabilityName, supports } from '../../../src/acp/capabilities';
 import { AcpClientConnection, type ClientHandler } from '../../../src/acp/connection';
 import { AcpError, ErrorCodes } from '../../../src/acp/errors';
 import { AgentMethods, AgentNotifications, CancelRequest, ClientMethods, ClientNotifications } from '../../../src/acp/methods';
@@ -403,9 +404,11 @@ describe('conformance with the ACP v1 JSON schema', () => {
       assert.equal(CancelRequest.params, S.CancelRequestNotification);
     });
 
-    it('every optional agent method is gated on a real AgentCapabilities field', () => {
-      for (const def of Object.values(AgentMethods)) {
-        if (!('capability' in def)) continue;
+    it('every gated feature is a real AgentCapabilities field, and every optional agent method is gated on one', () => {
+      const gated = Object.values(AgentMethods).flatMap((def) => ('feature' in def ? [def.feature] : []));
+      assert.deepEqual(gated.sort(), ['closeSession', 'deleteSession', 'listSessions', 'loadSession', 'logout', 'resumeSession']);
+      for (const feature of AGENT_FEATURES) {
+        const def = { method: feature, capability: capabilityName(feature) };
         // Walk the capability path through the JSON schema.
         let node: Json | undefined = defs['AgentCapabilities'];
         const caps: Json = {};
@@ -422,8 +425,8 @@ describe('conformance with the ACP v1 JSON schema', () => {
         });
         const parsed = parseTolerant(S.AgentCapabilities, caps);
         assert.ok(parsed.ok && parsed.warnings.length === 0, `${JSON.stringify(caps)} is valid AgentCapabilities`);
-        assert.equal(def.advertised({}), false, `${def.method} is not advertised by empty capabilities`);
-        assert.equal(def.advertised(parsed.value), true, `${def.method} is advertised by ${JSON.stringify(caps)}`);
+        assert.equal(supports({}, feature), false, `${def.method} is not advertised by empty capabilities`);
+        assert.equal(supports(parsed.value, feature), true, `${def.method} is advertised by ${JSON.stringify(caps)}`);
       }
     });
   });

@@ -1,12 +1,12 @@
 // acp.trace: one line per JSON-RPC message (messages), with its payload (verbose), tagged by agent and session,
 // responses named by the request they answer, long payloads elided, secrets in payloads redacted.
 import * as assert from 'node:assert/strict';
-import type { Logger } from '../../../src/acp/log';
-import { elide, MessageTrace, shortSessionId, type TraceLevel } from '../../../src/acp/trace';
+import { shortId, type Logger } from '../../../src/acp/log';
+import { elide, MessageTrace, type TraceLevel } from '../../../src/acp/trace';
 import { messageTracer } from '../../../src/common/log';
 
 const SESSION = 'sess-5f0c2a9e-1b7d-4c1e-9d3a-0123456789ab';
-const TAG = `[trace Gemini ${shortSessionId(SESSION)}]`;
+const TAG = `[trace Gemini ${shortId(SESSION)}]`;
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
   let t = 1000;

@@ -36,7 +36,7 @@ describe('chat view model', () => {
     const view = entryView(model.entries[0]!, '/w', model.terminals);
     assert.ok(view.kind === 'tool');
     assert.deepEqual(view.diffs, [{ label: 'new.txt', created: true, added: 1, removed: 0 }]);
-    assert.deepEqual(view.terminals, [{ id: 'term-1', output: '100%\n', truncated: false, exit: 'exit code 0' }]);
+    assert.deepEqual(view.terminals, [{ id: 'term-1', output: '100%\n', truncated: false, exit: { code: 0 } }]);
   });
 
   it("shows the user's attachments as chips, and keeps an agent's links in its markdown", () => {
@@ -151,7 +151,7 @@ describe('chat view model', () => {
     assert.equal(views.length, 1);
     assert.deepEqual(views[0]?.options.map((o) => o.name), ['Yes', 'No']);
     assert.equal(views[0]?.title, 'Run tests');
-    assert.equal(views[0]?.kindLabel, 'Run command');
+    assert.equal(views[0]?.toolKind, 'execute');
     assert.equal(views[0]?.hasDiff, false);
     assert.ok(model.resolvePermission(views[0]!.id, 'n'));
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'n' });

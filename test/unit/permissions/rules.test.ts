@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type * as S from '../../../src/acp/schema.gen';
-import { describeRule, optionFor, parseStoredRules, PermissionRules, ruleFromAnswer, type PermissionRule, type RuleStore } from '../../../src/permissions/rules';
+import type { Translate } from '../../../src/chat/protocol';
+import { describeRule, english } from '../../../src/permissions/ruleText';
+import { optionFor, parseStoredRules, PermissionRules, ruleFromAnswer, type PermissionRule, type RuleStore } from '../../../src/permissions/rules';
 
 function memoryStore(): RuleStore & { saved: Record<string, readonly PermissionRule[]> } {
   const saved: Record<string, readonly PermissionRule[]> = { workspace: [], global: [] };
@@ -60,7 +62,7 @@ describe('permission rules', () => {
     await rules.add({ ...allow, decision: 'reject' }, 'workspace', 's');
     await rules.add({ agent: 'Gemini', kind: 'read', decision: 'allow', created: '' }, 'session', 's');
     assert.deepEqual(
-      rules.list().map((r) => [r.scope, describeRule(r)]),
+      rules.list().map((r) => [r.scope, describeRule(r, english)]),
       [
         ['session', 'Always allow Gemini: reading files'],
         ['workspace', 'Always reject Gemini: running \u201cnpm test\u201d'],
@@ -70,6 +72,15 @@ describe('permission rules', () => {
     assert.deepEqual(store.saved['workspace'], []);
     assert.equal(rules.find(tests, 's'), undefined);
     assert.equal(changes, 4);
+  });
+
+  it('holds facts only: the host words a rule in the user\u2019s language, and in English for the log', () => {
+    const words: Record<string, string> = { 'Always allow {0}: {1}': 'Toujours autoriser {0} : {1}', 'reading files': 'lire des fichiers', 'running \u201c{0}\u201d': 'lancer \u00ab {0} \u00bb' };
+    const french: Translate = (message, ...args) => english(words[message] ?? message, ...args);
+    const read: PermissionRule = { agent: 'Gemini', kind: 'read', decision: 'allow', created: '' };
+    assert.equal(describeRule(read, french), 'Toujours autoriser Gemini : lire des fichiers');
+    assert.equal(describeRule({ ...read, kind: 'execute', title: 'npm test' }, french), 'Toujours autoriser Gemini : lancer \u00ab npm test \u00bb');
+    assert.equal(describeRule({ ...read, decision: 'reject' }, english), 'Always reject Gemini: reading files');
   });
 
   it('drops stored rules that are not well formed', () => {

@@ -1,0 +1,109 @@
+// Every "does the agent support X" question, answered in one place from the `agentCapabilities` it sent in
+// `initialize`. What the agent did not advertise is not called: the connection refuses such requests before they
+// are sent (its gate asks here), and the agent client and the host ask here before they offer what needs it.
+import type * as S from './schema.gen';
+
+/** Something the client may use only when the agent advertised it. */
+export type AgentFeature =
+  | 'logout'
+  | 'loadSession'
+  | 'listSessions'
+  | 'resumeSession'
+  | 'closeSession'
+  | 'deleteSession'
+  | 'additionalDirectories'
+  | 'mcpHttp'
+  | 'mcpSse'
+  | 'promptImage'
+  | 'promptAudio'
+  | 'promptEmbeddedContext';
+
+interface FeatureDef {
+  /** The capability's path in `agentCapabilities`, for messages and the log. */
+  readonly capability: string;
+  readonly advertised: (caps: S.AgentCapabilities) => boolean;
+}
+
+const FEATURES: Record<AgentFeature, FeatureDef> = {
+  logout: { capability: 'auth.logout', advertised: (c) => c.auth?.logout != null },
+  loadSession: { capability: 'loadSession', advertised: (c) => c.loadSession === true },
+  listSessions: { capability: 'sessionCapabilities.list', advertised: (c) => c.sessionCapabilities?.list != null },
+  resumeSession: { capability: 'sessionCapabilities.resume', advertised: (c) => c.sessionCapabilities?.resume != null },
+  closeSession: { capability: 'sessionCapabilities.close', advertised: (c) => c.sessionCapabilities?.close != null },
+  deleteSession: { capability: 'sessionCapabilities.delete', advertised: (c) => c.sessionCapabilities?.delete != null },
+  additionalDirectories: { capability: 'sessionCapabilities.additionalDirectories', advertised: (c) => c.sessionCapabilities?.additionalDirectories != null },
+  mcpHttp: { capability: 'mcpCapabilities.http', advertised: (c) => c.mcpCapabilities?.http === true },
+  mcpSse: { capability: 'mcpCapabilities.sse', advertised: (c) => c.mcpCapabilities?.sse === true },
+  promptImage: { capability: 'promptCapabilities.image', advertised: (c) => c.promptCapabilities?.image === true },
+  promptAudio: { capability: 'promptCapabilities.audio', advertised: (c) => c.promptCapabilities?.audio === true },
+  promptEmbeddedContext: { capability: 'promptCapabilities.embeddedContext', advertised: (c) => c.promptCapabilities?.embeddedContext === true },
+};
+
+/** Every feature, for tests that check each against the schema. */
+export const AGENT_FEATURES = Object.keys(FEATURES) as readonly AgentFeature[];
+
+/** Whether the agent advertised `feature`. An agent not yet initialized supports nothing optional. */
+export function supports(caps: S.AgentCapabilities | null | undefined, feature: AgentFeature): boolean {
+  return caps != null && FEATURES[feature].advertised(caps);
+}
+
+/** Where `feature` is advertised ("sessionCapabilities.list"), for refusals and log lines. */
+export function capabilityName(feature: AgentFeature): string {
+  return FEATURES[feature].capability;
+}
+
+/** What a prompt block needs the agent to have advertised; text and resource links need nothing. */
+export function promptFeature(block: Pick<S.ContentBlock, 'type'>): AgentFeature | undefined {
+  switch (block.type) {
+    case 'image':
+      return 'promptImage';
+    case 'audio':
+      return 'promptAudio';
+    case 'resource':
+      return 'promptEmbeddedContext';
+    default:
+      return undefined;
+  }
+}
+
+/** An MCP server's transport when it needs a capability (http, sse); undefined for stdio, which every agent takes. */
+export function mcpTransport(server: S.McpServer): 'http' | 'sse' | undefined {
+  return 'type' in server && (server.type === 'http' || server.type === 'sse') ? server.type : undefined;
+}
+
+/** What an MCP server needs the agent to have advertised: http and sse servers need their capability, stdio none. */
+export function mcpFeature(server: S.McpServer): AgentFeature | undefined {
+  const transport = mcpTransport(server);
+  return transport === 'http' ? 'mcpHttp' : transport === 'sse' ? 'mcpSse' : undefined;
+}
+
+/** What the agent accepts in a prompt besides text and resource links. */
+export interface PromptAccepts {
+  readonly image: boolean;
+  readonly audio: boolean;
+  readonly embeddedContext: boolean;
+}
+
+/** What a chat without an agent accepts: nothing but text and links. */
+export const ACCEPTS_NOTHING: PromptAccepts = { image: false, audio: false, embeddedContext: false };
+
+/**
+ * The agent's capabilities as the client asks about them. Each answer comes from `supports`, so the connection's
+ * gate and whoever offers a feature cannot disagree.
+ */
+export class AgentCapabilities {
+  constructor(readonly advertised: S.AgentCapabilities | null | undefined) {}
+
+  supports(feature: AgentFeature): boolean {
+    return supports(this.advertised, feature);
+  }
+
+  get accepts(): PromptAccepts {
+    return { image: this.supports('promptImage'), audio: this.supports('promptAudio'), embeddedContext: this.supports('promptEmbeddedContext') };
+  }
+
+  /** How an earlier session can be opened again: replayed (`session/load`, preferred), continued (`session/resume`), or not at all. */
+  get reopens(): 'load' | 'resume' | undefined {
+    return this.supports('loadSession') ? 'load' : this.supports('resumeSession') ? 'resume' : undefined;
+  }
+}

@@ -1,0 +1,64 @@
+// What the agent did not advertise cannot be called: one answer per feature, shared by the connection's gate and
+// by whatever offers the feature (Open Previous Session, Sign Out, images in the composer).
+import * as assert from 'node:assert/strict';
+import { ACCEPTS_NOTHING, AGENT_FEATURES, AgentCapabilities, capabilityName, mcpFeature, promptFeature, supports } from '../../../src/acp/capabilities';
+import type * as S from '../../../src/acp/schema.gen';
+
+const EVERYTHING: S.AgentCapabilities = {
+  loadSession: true,
+  promptCapabilities: { image: true, audio: true, embeddedContext: true },
+  mcpCapabilities: { http: true, sse: true },
+  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
+  auth: { logout: {} },
+};
+
+describe('agent capabilities', () => {
+  it('an agent that advertised nothing, or is not initialized yet, supports nothing optional', () => {
+    for (const feature of AGENT_FEATURES) {
+      assert.equal(supports({}, feature), false, feature);
+      assert.equal(supports(undefined, feature), false, feature);
+    }
+    assert.deepEqual(new AgentCapabilities(undefined).accepts, ACCEPTS_NOTHING);
+    assert.equal(new AgentCapabilities({}).reopens, undefined);
+  });
+
+  it('an agent that advertised everything supports every feature', () => {
+    for (const feature of AGENT_FEATURES) assert.equal(supports(EVERYTHING, feature), true, feature);
+  });
+
+  it('an empty object advertises a session capability, but a prompt or MCP capability needs true', () => {
+    assert.equal(supports({ sessionCapabilities: { list: {} } }, 'listSessions'), true);
+    assert.equal(supports({ sessionCapabilities: { list: null } }, 'listSessions'), false);
+    assert.equal(supports({ promptCapabilities: { image: false, embeddedContext: true } }, 'promptImage'), false);
+    assert.equal(supports({ mcpCapabilities: { http: true } }, 'mcpSse'), false);
+    assert.equal(supports({ loadSession: false }, 'loadSession'), false);
+  });
+
+  it('names where each feature is advertised, for refusals and the log', () => {
+    assert.equal(capabilityName('listSessions'), 'sessionCapabilities.list');
+    assert.equal(capabilityName('logout'), 'auth.logout');
+    assert.equal(capabilityName('mcpHttp'), 'mcpCapabilities.http');
+  });
+
+  it('knows what a prompt block and an MCP server need; text, links and stdio servers need nothing', () => {
+    assert.equal(promptFeature({ type: 'text' }), undefined);
+    assert.equal(promptFeature({ type: 'resource_link' }), undefined);
+    assert.equal(promptFeature({ type: 'image' }), 'promptImage');
+    assert.equal(promptFeature({ type: 'audio' }), 'promptAudio');
+    assert.equal(promptFeature({ type: 'resource' }), 'promptEmbeddedContext');
+    assert.equal(mcpFeature({ name: 'files', command: '/bin/mcp', args: [], env: [] }), undefined);
+    assert.equal(mcpFeature({ type: 'http', name: 'docs', url: 'http://x', headers: [] }), 'mcpHttp');
+    assert.equal(mcpFeature({ type: 'sse', name: 'events', url: 'http://x', headers: [] }), 'mcpSse');
+  });
+
+  it('reopens an earlier session by replay when it can, else by resuming, else not at all', () => {
+    assert.equal(new AgentCapabilities({ loadSession: true, sessionCapabilities: { resume: {} } }).reopens, 'load');
+    assert.equal(new AgentCapabilities({ sessionCapabilities: { resume: {} } }).reopens, 'resume');
+    assert.equal(new AgentCapabilities({ sessionCapabilities: { list: {} } }).reopens, undefined);
+  });
+
+  it('says what a prompt may carry besides text and links', () => {
+    assert.deepEqual(new AgentCapabilities({ promptCapabilities: { image: true } }).accepts, { image: true, audio: false, embeddedContext: false });
+    assert.deepEqual(new AgentCapabilities(EVERYTHING).accepts, { image: true, audio: true, embeddedContext: true });
+  });
+});
