@@ -2,7 +2,7 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { AgentCapabilities, capabilityName, mcpFeature, mcpTransport, type PromptAccepts } from './capabilities';
+import { AgentCapabilities, capabilityName, mcpFeature, mcpTransport } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
@@ -215,16 +215,6 @@ export class AgentClient implements SessionOwner {
   /** Signs the user out; refused (NotSupportedError) when the agent does not advertise it. */
   async logout(): Promise<void> {
     await this.process.connection.logout({});
-  }
-
-  /** @deprecated Ask `capabilities.accepts`; kept until the chat panel does. */
-  get accepts(): PromptAccepts {
-    return this.capabilities.accepts;
-  }
-
-  /** @deprecated Ask `capabilities.reopens`; kept until the chats do. */
-  get reopens(): { readonly load: boolean; readonly resume: boolean } {
-    return { load: this.capabilities.supports('loadSession'), resume: this.capabilities.supports('resumeSession') };
   }
 
   /**

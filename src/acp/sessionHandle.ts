@@ -59,11 +59,6 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     readonly leftOut: readonly LeftOutServer[] = [],
   ) {}
 
-  /** @deprecated English sentences for `leftOut`; the host words them (chats/setupNotes.ts). Kept until chats.ts does. */
-  get setupNotes(): readonly string[] {
-    return this.leftOut.map((s) => `The MCP server "${s.name}" was left out: this agent does not support ${s.transport} MCP servers.`);
-  }
-
   get sessionId(): string {
     return this.model.sessionId;
   }

@@ -11,12 +11,14 @@ import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
-import { imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
+import { EMPTY_SESSION, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 import { chatHtml, translations, webviewOptions } from './html';
 import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } from './viewSync';
 
 import { CHAT_VIEW_TYPE } from '../ids';
+import { ACCEPTS_NOTHING } from '../acp/capabilities';
+import type { SessionTarget } from '../common/sessionTarget';
 
 export { CHAT_VIEW_TYPE };
 
@@ -52,7 +54,6 @@ export interface ChatDeps {
 }
 
 const STDERR_LINES_SHOWN = 20;
-const NO_ACCEPTS: PromptAccepts = { image: false, embeddedContext: false };
 
 export class ChatPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -77,7 +78,7 @@ export class ChatPanel implements vscode.Disposable {
   /** An earlier session's entries, kept for reading when a restart could not bring the conversation back. */
   private earlier: EntryView[] = [];
   /** The session to bring back once the chat can connect (kept in the view's state meanwhile, so a reload keeps it). */
-  restoreLater: { readonly sessionId: string; readonly cwd: string } | undefined;
+  restoreLater: Omit<SessionTarget, 'agent'> | undefined;
   /** What the line below the earlier entries says, when it is not a restart. */
   private divider: string | undefined;
   private attachments: Attachment[] = [];
@@ -235,7 +236,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private get accepts(): PromptAccepts {
-    return this.current?.client.accepts ?? NO_ACCEPTS;
+    return this.current?.client.capabilities.accepts ?? ACCEPTS_NOTHING;
   }
 
   /** What is attached to the message being written. */
@@ -435,7 +436,7 @@ export class ChatPanel implements vscode.Disposable {
       agentError: this.agentError,
       session: model
         ? sessionView(model, this.accepts)
-        : { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
+        : EMPTY_SESSION,
       attachments: this.attachments.map(attachmentView),
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),

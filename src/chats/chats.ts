@@ -20,9 +20,11 @@ import type { TranscriptStore } from '../history/transcripts';
 import { ChatSession, type Carried } from './chatSession';
 import { explainRestricted, reportFailure, showFailure, withNotes } from './failures';
 import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
+import { SessionTarget } from '../common/sessionTarget';
+import { setupNotes } from './setupNotes';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
-const RestoreState = z.object({ restore: z.object({ agent: z.string(), sessionId: z.string(), cwd: z.string() }) });
+const RestoreState = z.object({ restore: SessionTarget });
 
 /** An earlier session to open again: from the agent's `session/list`, or from the local history. */
 export interface PreviousSession {
@@ -93,7 +95,8 @@ export class Chats implements vscode.Disposable {
           const { session } = await this.opener.open(agent, cwd, undefined);
           const panel = this.track(ChatPanel.open(agent.name, this.deps));
           this.attach(panel, session, false);
-          if (session.setupNotes.length > 0) panel.tell(session.setupNotes.join(' '));
+          const notes = setupNotes(session);
+          if (notes.length > 0) panel.tell(notes.join(' '));
           return panel;
         },
       );
@@ -170,7 +173,7 @@ export class Chats implements vscode.Disposable {
     for (const panel of panels) panel.fail(vscode.l10n.t('You stopped {0}.', name), [], ['restart']);
   }
 
-  private async reconnect(panel: ChatPanel, previous: { sessionId: string; cwd: string } | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
+  private async reconnect(panel: ChatPanel, previous: Omit<SessionTarget, 'agent'> | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
     const name = panel.agentName;
     const config = readAgentSettings().agents.find((a) => a.name === name);
     if (!config) {

@@ -8,6 +8,7 @@ import { UntrustedWorkspaceError } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { ErrorAction } from '../chat/protocol';
 import { openAgentSettings, type AgentConfig } from '../settings/config';
+import { setupNotes } from './setupNotes';
 
 /** The user did not sign in when the agent asked: the chat offers Sign In. */
 export class SignInNeeded extends Error {
@@ -25,7 +26,7 @@ export function failureActions(error: unknown): ErrorAction[] {
 
 /** A chat's note, with what the session was opened without (MCP servers the agent cannot use). */
 export function withNotes(note: string, session: AgentSession): string {
-  return [note, ...session.setupNotes].filter((n) => n !== '').join(' ');
+  return [note, ...setupNotes(session)].filter((n) => n !== '').join(' ');
 }
 
 /** The sentence for a chat that could not start (without its full stop). */

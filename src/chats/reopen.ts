@@ -58,7 +58,7 @@ export class SessionOpener {
 
   private async reopenOrNew(client: AgentClient, name: string, cwd: string, previous: string | undefined): Promise<{ session: AgentSession; how: Reopened }> {
     const options = this.sessionOptions(cwd);
-    const can = client.reopens.load ? 'load' : client.reopens.resume ? 'resume' : undefined;
+    const can = client.capabilities.supports('loadSession') ? 'load' : client.capabilities.supports('resumeSession') ? 'resume' : undefined;
     if (previous !== undefined && can) {
       try {
         return { session: await client.reopenSession(previous, cwd, can, options), how: can };

@@ -2,6 +2,7 @@
 import type { SessionChange, SessionModel } from '../acp/sessionModel';
 import { storedEntries, type StoredEntry } from './format';
 import type { TranscriptStore } from './transcripts';
+import type { SessionTarget } from '../common/sessionTarget';
 
 export interface RecorderOptions {
   /** Entries shown above the session (an earlier transcript this chat continues), kept in front of its own. */
@@ -29,7 +30,7 @@ export class TranscriptRecorder {
 
   constructor(
     private readonly store: TranscriptStore,
-    readonly meta: { readonly agent: string; readonly sessionId: string; readonly cwd: string },
+    readonly meta: SessionTarget,
     private readonly model: SessionModel,
     private readonly options: RecorderOptions = {},
   ) {
