@@ -8,6 +8,7 @@ import { AgentManager } from './agents/manager';
 import type { AgentStatusItem } from './agents/statusItem';
 import { SignIn } from './agents/signIn';
 import { Chats } from './chats/chats';
+import { handleOf, handleOrNone, type ChatHandle } from './chats/handle';
 import { registerContextCommands } from './chat/contextCommands';
 import { EditorChatActions } from './chat/actions';
 import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
@@ -27,6 +28,10 @@ import { WorkspaceFiles } from './chat/workspaceFiles';
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {
   readonly chats: Chats;
+  /** Same as "ACP: New Chat": the new chat's handle, or undefined when none opened. */
+  newChat(agentName?: string): Promise<ChatHandle | undefined>;
+  /** The open chats' handles, oldest first. */
+  openChats(): readonly ChatHandle[];
   previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
   /** Stops every agent and waits for their processes to end. */
   stopAgents(): Promise<void>;
@@ -92,6 +97,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const transcripts = openTranscriptStore(context, log);
   const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log), transcripts);
   const sessions = registerSessions(chats, agents, transcripts, log, hosts);
+  const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));
   hosts.status.connect(agents, chats);
 
   context.subscriptions.push(
@@ -108,13 +114,15 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     diagnostics,
     ...registerContextCommands(chats),
     ...sessions.disposables,
-    vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => chats.newChat(typeof agentName === 'string' ? agentName : undefined)),
+    vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );
   log.info(`[extension] loaded ${version}`);
 
   return {
     chats,
+    newChat,
+    openChats: () => chats.all.map((panel) => handleOf(panel)),
     previousSessions: (agentName) => sessions.previous.list(agentName),
     stopAgents: () => agents.stopAll(),
     flushTranscripts: () => transcripts.flush(),

@@ -5,17 +5,20 @@
 // reported (the log, a notification with Show Log, the Sessions view's message), and the stand-ins stay to say so.
 import * as vscode from 'vscode';
 import { AgentStatusItem } from './agents/statusItem';
-import type { ChatPanel } from './chat/panel';
+import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
 import { CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
 import type { PreviousSessionItem } from './history/previousSessions';
 
-/** What the extension offers other extensions (and its integration tests) through `exports`. */
+/**
+ * What the extension offers other extensions (and its integration tests) through `exports`. Chats come as handles
+ * (see chats/handle.ts), which read what a chat shows and act as its user can; the panels and sessions stay inside.
+ */
 export interface AcpApi {
   /** Same as "ACP: New Chat"; with a name, opens a chat with that configured agent. */
-  newChat(agentName?: string): Promise<ChatPanel | undefined>;
+  newChat(agentName?: string): Promise<ChatHandle | undefined>;
   /** The open chats, oldest first. */
-  readonly chats: readonly ChatPanel[];
+  readonly chats: readonly ChatHandle[];
   /** What "Open Previous Session" lists for the agent: its `session/list` when it has one, else the local history. */
   previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
 }
@@ -112,9 +115,9 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   );
 
   return {
-    newChat: async (agentName) => (await core()).chats.newChat(agentName),
+    newChat: async (agentName) => (await core()).newChat(agentName),
     get chats() {
-      return loaded?.chats.all ?? [];
+      return loaded?.openChats() ?? [];
     },
     previousSessions: async (agentName) => (await core()).previousSessions(agentName),
   };

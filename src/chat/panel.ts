@@ -213,10 +213,6 @@ export class ChatPanel implements vscode.Disposable {
     return this.panel.active;
   }
 
-  get visible(): boolean {
-    return this.panel.visible;
-  }
-
   /** A quiet line in the chat. */
   tell(text: string): void {
     this.notice = text;

@@ -7,6 +7,7 @@ import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { SessionTarget } from '../common/sessionTarget';
+import { handleOrNone } from '../chats/handle';
 import { PreviousSessions } from './previousSessions';
 import { SessionsView, type SessionNode } from './sessionsView';
 import { workspaceKey } from './format';
@@ -56,14 +57,14 @@ export function registerSessions(
       store,
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);
-        if (parsed.success) return chats.openPrevious(parsed.data.agent, parsed.data);
+        if (parsed.success) return handleOrNone(await chats.openPrevious(parsed.data.agent, parsed.data));
         if (target !== undefined && !(target instanceof vscode.Uri)) log.warn('[history] acp.openPreviousSession was given something that is not a session; listing them instead');
         await previous.pick();
         return undefined;
       }),
-      vscode.commands.registerCommand('acp.sessions.newChat', (value?: unknown) => {
+      vscode.commands.registerCommand('acp.sessions.newChat', async (value?: unknown) => {
         const n = node(value);
-        return chats.newChat(n?.kind === 'agent' ? n.name : undefined);
+        return handleOrNone(await chats.newChat(n?.kind === 'agent' ? n.name : undefined));
       }),
       vscode.commands.registerCommand('acp.sessions.closeChat', (value?: unknown) => openChat(value)?.dispose()),
       vscode.commands.registerCommand('acp.sessions.revealChat', (value?: unknown) => openChat(value)?.reveal()),

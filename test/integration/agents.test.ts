@@ -6,15 +6,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, recorded, sessionOf, useFixtureAgent } from './lib/fixture';
-
-async function newChat(): Promise<ChatPanel> {
-  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-  assert.ok(chat, 'acp.newChat opened a chat');
-  return chat;
-}
+import { closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 describe('agents', function () {
   this.timeout(30_000);
@@ -24,19 +17,19 @@ describe('agents', function () {
     await useFixtureAgent('permission');
     const first = await newChat();
     const second = await newChat();
-    assert.equal(sessionOf(first).client, sessionOf(second).client, 'one process serves both chats');
-    const turn = first.send('do something risky');
-    await waitFor(() => sessionOf(first).model.permissions.length === 1, { timeoutMs: 10_000, what: 'the permission request' });
-
-    const pid = sessionOf(first).client.process.pid;
+    const pid = first.agentPid;
     assert.ok(pid !== undefined);
+    assert.equal(second.agentPid, pid, 'one process serves both chats');
+    const turn = first.send('do something risky');
+    await waitFor(() => first.permissions.length === 1, { timeoutMs: 10_000, what: 'the permission request' });
+
     process.kill(pid, 'SIGKILL');
     await assert.rejects(within(turn, 5000, 'the turn to settle'), /killed by SIGKILL/);
     for (const chat of [first, second]) {
-      const end = await waitFor(() => sessionOf(chat).ended, { what: `${chat.agentName}'s chat to see the end` });
+      const end = await waitFor(() => chat.agentEnd, { what: `${chat.agentName}'s chat to see the end` });
       assert.match(end.message, /the agent was killed by SIGKILL/);
-      assert.equal(sessionOf(chat).model.permissions.length, 0, 'the pending permission request was settled');
-      assert.equal(sessionOf(chat).model.turn.phase, 'idle');
+      assert.equal(chat.permissions.length, 0, 'the pending permission request was settled');
+      assert.equal(chat.turn.phase, 'idle');
       await assert.rejects(chat.send('anyone?'), /the agent is not running/);
     }
   });

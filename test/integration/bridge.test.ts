@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/panel';
-import { entryView } from '../../src/chat/view';
+import type { ToolView } from '../../src/chat/protocol';
+import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor } from '../lib/wait';
-import { acpLog, closeAllChats, recorded, runSteps, startSteps, useFixtureAgent, workspaceFolder, type Step, sessionOf } from './lib/fixture';
+import { acpLog, closeAllChats, recorded, runSteps, startSteps, useFixtureAgent, workspaceFolder, type Step } from './lib/fixture';
 
 const OPTIONS = [
   { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
@@ -35,12 +35,19 @@ async function textOf(uri: vscode.Uri): Promise<string> {
  * Once the tab model shows the chat and the other `tabs` (it catches up with the editors asynchronously), the
  * chat's webview is the active tab: nothing took the focus from it.
  */
-async function expectChatActive(chat: ChatPanel, ...tabs: string[]): Promise<void> {
+async function expectChatActive(chat: ChatHandle, ...tabs: string[]): Promise<void> {
   const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
   await waitFor(() => [chat.title, ...tabs].every((label) => labels().includes(label)), { what: `tabs ${[chat.title, ...tabs].join(', ')}` });
   const active = vscode.window.tabGroups.activeTabGroup.activeTab;
   const layout = vscode.window.tabGroups.all.map((g) => `${g.viewColumn}${g.isActive ? '*' : ''}[${g.tabs.map((t) => t.label).join(',')}]`).join(' ');
   assert.ok(active?.input instanceof vscode.TabInputWebview, `the active tab is ${active?.label ?? 'none'}, not the chat; groups: ${layout}`);
+}
+
+/** The tool call's card in the chat. */
+function toolCard(chat: ChatHandle, toolCallId?: string): ToolView {
+  const card = chat.entries.find((e): e is ToolView => e.kind === 'tool' && (toolCallId === undefined || e.toolCallId === toolCallId));
+  assert.ok(card, `the chat shows the tool call${toolCallId ? ` ${toolCallId}` : ''}`);
+  return card;
 }
 
 async function setting(key: string, value: unknown): Promise<void> {
@@ -118,8 +125,8 @@ describe('the editor bridge', function () {
       assert.equal(await textOf(tab.input.modified), '{"a": 1}\n');
       assert.equal(chat.title, `(1) ${chat.agentName}`);
       await expectChatActive(chat, 'config.json (agent edit)');
-      const [request] = sessionOf(chat).model.permissions;
-      assert.ok(request && sessionOf(chat).model.resolvePermission(request.id, 'allow'));
+      const [request] = chat.permissions;
+      assert.ok(request && chat.answerPermission(request.id, 'allow'));
       assert.deepEqual(await done, [selected('allow')]);
       assert.equal(chat.title, chat.agentName);
     });
@@ -127,8 +134,8 @@ describe('the editor bridge', function () {
     it('does not open the diff when acp.edits.showDiffOnPermission is off', async () => {
       await setting('edits.showDiffOnPermission', false);
       const { chat, done } = await startSteps(ask({ toolCallId: 'e2', title: 'Edit a', kind: 'edit', content: [{ type: 'diff', path: join(dir, 'a'), newText: 'x' }] }));
-      const request = await waitFor(() => sessionOf(chat).model.permissions[0], { what: 'the request' });
-      sessionOf(chat).model.resolvePermission(request.id, 'reject');
+      const request = await waitFor(() => chat.permissions[0], { what: 'the request' });
+      chat.answerPermission(request.id, 'reject');
       assert.deepEqual(await done, [selected('reject')]);
       assert.equal(diffTabs('acp-diff').length, 0);
     });
@@ -140,14 +147,12 @@ describe('the editor bridge', function () {
         ask({ toolCallId: 'c2', title: 'npm test', kind: 'execute' }),
         ask({ toolCallId: 'c3', title: 'rm -rf build', kind: 'execute' }),
       );
-      const model = sessionOf(chat).model;
-      const first = await waitFor(() => model.permissions.find((p) => p.toolCallId === 'c1'), { what: 'the first request' });
-      model.resolvePermission(first.id, 'always');
-      const third = await waitFor(() => model.permissions.find((p) => p.toolCallId === 'c3'), { what: 'the request for another command' });
-      model.resolvePermission(third.id, 'reject');
+      const first = await waitFor(() => chat.permissions.find((p) => p.toolCallId === 'c1'), { what: 'the first request' });
+      chat.answerPermission(first.id, 'always');
+      const third = await waitFor(() => chat.permissions.find((p) => p.toolCallId === 'c3'), { what: 'the request for another command' });
+      chat.answerPermission(third.id, 'reject');
       assert.deepEqual(await done, [selected('always'), selected('always'), selected('reject')]);
-      const auto = entryView(model.entries.find((e) => e.type === 'tool' && e.call.toolCallId === 'c2')!, workspaceFolder(), model.terminals);
-      assert.ok(auto.kind === 'tool');
+      const auto = toolCard(chat, 'c2');
       assert.equal(auto.autoAnswer?.option, 'Always Allow');
       assert.match(auto.autoAnswer?.reason ?? '', /^your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
       const line = await waitFor(() => /^.*\[permissions\] .*answered "Always Allow" to .* request "npm test" by your rule.*$/m.exec(acpLog())?.[0], { what: 'the log line' });
@@ -155,8 +160,8 @@ describe('the editor bridge', function () {
 
       // The rule was for that chat only: a new chat asks again.
       const next = await startSteps(ask({ toolCallId: 'c4', title: 'npm test', kind: 'execute' }));
-      const again = await waitFor(() => sessionOf(next.chat).model.permissions[0], { what: 'the request in the new chat' });
-      sessionOf(next.chat).model.resolvePermission(again.id, 'reject');
+      const again = await waitFor(() => next.chat.permissions[0], { what: 'the request in the new chat' });
+      next.chat.answerPermission(again.id, 'reject');
       assert.deepEqual(await next.done, [selected('reject')]);
     });
 
@@ -169,13 +174,12 @@ describe('the editor bridge', function () {
           ask({ toolCallId: 'r2', title: 'Read secret', kind: 'read', locations: [{ path: join(outside, 'secret') }] }),
           ask({ toolCallId: 'r3', title: 'Read something', kind: 'read' }),
         );
-        const model = sessionOf(chat).model;
         for (const id of ['r2', 'r3']) {
-          const request = await waitFor(() => model.permissions.find((p) => p.toolCallId === id), { what: `the request ${id}` });
-          model.resolvePermission(request.id, 'reject');
+          const request = await waitFor(() => chat.permissions.find((p) => p.toolCallId === id), { what: `the request ${id}` });
+          chat.answerPermission(request.id, 'reject');
         }
         assert.deepEqual(await done, [selected('allow'), selected('reject'), selected('reject')]);
-        assert.equal(model.toolCall('r1')?.autoAnswer?.reason, 'the acp.permissions setting, which allows reads inside the workspace');
+        assert.equal(toolCard(chat, 'r1').autoAnswer, 'Allow, answered by the acp.permissions setting, which allows reads inside the workspace');
       } finally {
         rmSync(outside, { recursive: true, force: true });
       }
@@ -187,8 +191,8 @@ describe('the editor bridge', function () {
       const other = await startSteps();
       await other.done;
       const { chat } = await startSteps(ask({ toolCallId: 'x', title: 'npm publish', kind: 'execute' }));
-      await waitFor(() => sessionOf(chat).model.permissions.length === 1, { what: 'the request' });
-      chat.dispose();
+      await waitFor(() => chat.permissions.length === 1, { what: 'the request' });
+      chat.close();
       await waitFor(
         () => recorded(fixture.recordFile).some((m) => JSON.stringify(m.result) === JSON.stringify({ outcome: { outcome: 'cancelled' } })),
         { what: 'the agent to get "cancelled"' },
@@ -245,10 +249,7 @@ describe('the editor bridge', function () {
       const [created, waited, released] = await done;
       assert.equal(typeof created?.['terminalId'], 'string');
       assert.deepEqual([waited, released], [{ exitCode: 0, signal: null }, {}]);
-      const model = sessionOf(chat).model;
-      const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
-      assert.ok(view.kind === 'tool');
-      assert.deepEqual(view.terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: { code: 0 } }]);
+      assert.deepEqual(toolCard(chat).terminals, [{ id: created!['terminalId'], output: 'red done\n', truncated: false, exit: { code: 0 } }]);
     });
 
     it('shows the output of commands the agent runs itself (_meta.terminal_output / terminal_exit)', async () => {
@@ -260,10 +261,7 @@ describe('the editor bridge', function () {
       ];
       const { chat, done } = await startSteps(...steps);
       await done;
-      const model = sessionOf(chat).model;
-      const view = entryView(model.entries.find((e) => e.type === 'tool')!, workspaceFolder(), model.terminals);
-      assert.ok(view.kind === 'tool');
-      assert.deepEqual(view.terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: { code: 1 } }]);
+      assert.deepEqual(toolCard(chat).terminals, [{ id: 'call_9', output: 'a.txt\nb.txt\n', truncated: false, exit: { code: 1 } }]);
     });
   });
 });

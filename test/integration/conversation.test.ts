@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor } from '../lib/wait';
-import { api, closeAllChats, recorded, sessionOf, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { closeAllChats, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 interface Block {
   type: string;
@@ -21,13 +20,6 @@ interface Block {
 function lastPrompt(recordFile: string): Block[] {
   const prompts = recorded(recordFile).filter((m) => m.method === 'session/prompt');
   return (prompts[prompts.length - 1]?.params?.['prompt'] ?? []) as Block[];
-}
-
-async function newChat(): Promise<ChatPanel> {
-  await api();
-  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-  assert.ok(chat, 'acp.newChat opened a chat');
-  return chat;
 }
 
 describe('the composer’s context', function () {
@@ -54,9 +46,9 @@ describe('the composer’s context', function () {
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// unsaved\n'));
     const chat = await newChat();
     await vscode.commands.executeCommand('acp.addFileToChat', hello());
-    assert.deepEqual(chat.pendingAttachments.map((a) => [a.kind, a.label]), [['file', 'src/hello.ts']]);
+    assert.deepEqual(chat.attachments.map((a) => [a.kind, a.label]), [['file', 'src/hello.ts']]);
     await chat.send('what is in it?');
-    assert.deepEqual(chat.pendingAttachments, [], 'sent attachments leave the composer');
+    assert.deepEqual(chat.attachments, [], 'sent attachments leave the composer');
     const prompt = lastPrompt(fixture.recordFile);
     assert.equal(prompt[0]?.text, 'what is in it?');
     assert.equal(prompt[1]?.type, 'resource');
@@ -64,8 +56,9 @@ describe('the composer’s context', function () {
     assert.equal(prompt[1]?.resource?.text, doc.getText(), 'the buffer, unsaved edit included');
     assert.ok(prompt[1]?.resource?.text.startsWith('// unsaved\n'));
     // The sent message shows the file as a chip.
-    const user = sessionOf(chat).model.entries[0];
-    assert.ok(user?.type === 'message' && user.content.some((b) => b.type === 'resource'));
+    const user = chat.entries[0];
+    assert.ok(user?.kind === 'message' && user.role === 'user');
+    assert.deepEqual(user.chips, [{ kind: 'file', label: 'src/hello.ts' }]);
   });
 
   it('sends a link instead when the agent does not accept embedded context, and a selection as quoted text', async () => {
@@ -75,7 +68,7 @@ describe('the composer’s context', function () {
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
     editor.selection = new vscode.Selection(0, 0, 0, 12);
     await vscode.commands.executeCommand('acp.addSelectionToChat');
-    assert.deepEqual(chat.pendingAttachments.map((a) => [a.kind, a.label]), [
+    assert.deepEqual(chat.attachments.map((a) => [a.kind, a.label]), [
       ['file', 'src/hello.ts'],
       ['selection', 'src/hello.ts:1'],
     ]);
@@ -94,7 +87,7 @@ describe('the composer’s context', function () {
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()), vscode.ViewColumn.One);
     editor.selection = new vscode.Selection(0, 7, 1, 0); // to the start of line 2: line 1 only
     await vscode.commands.executeCommand('acp.addSelectionToChat');
-    await waitFor(() => chat.pendingAttachments.length === 1, { what: 'the selection in the chat' });
+    await waitFor(() => chat.attachments.length === 1, { what: 'the selection in the chat' });
     await chat.send('explain');
     const resource = lastPrompt(fixture.recordFile)[1]?.resource;
     assert.equal(resource?.uri, `${hello().toString()}#L1-L1`);
@@ -106,21 +99,21 @@ describe('the composer’s context', function () {
     const chat = await newChat();
     await vscode.commands.executeCommand('acp.addFileToChat', vscode.Uri.file('/etc/hostname'));
     await vscode.commands.executeCommand('acp.addFileToChat', vscode.Uri.file(join(workspaceFolder(), 'src')));
-    assert.deepEqual(chat.pendingAttachments, []);
+    assert.deepEqual(chat.attachments, []);
   });
 
   it('sets the mode and a config option through the agent, and shows what it answers', async () => {
     const fixture = await useFixtureAgent('echo');
     const chat = await newChat();
-    const session = sessionOf(chat);
-    await session.setMode('plan');
-    assert.equal(session.model.modes?.currentModeId, 'plan');
-    await session.setConfigOption('model', 'smart');
-    assert.equal(session.model.configOptions[0]?.currentValue, 'smart');
-    await assert.rejects(session.setConfigOption('model', 'huge'), /unknown model/);
-    assert.equal(session.model.configOptions[0]?.currentValue, 'smart', 'a refused change leaves the value');
+    const current = (id: string) => chat.pickers.find((p) => p.id === id)?.current;
+    await chat.setMode('plan');
+    assert.equal(current('mode'), 'plan');
+    await chat.setConfigOption('model', 'smart');
+    assert.equal(current('model'), 'smart');
+    await assert.rejects(chat.setConfigOption('model', 'huge'), /unknown model/);
+    assert.equal(current('model'), 'smart', 'a refused change leaves the value');
     const sent = recorded(fixture.recordFile);
-    assert.deepEqual(sent.find((m) => m.method === 'session/set_mode')?.params, { sessionId: session.sessionId, modeId: 'plan' });
-    assert.deepEqual(sent.find((m) => m.method === 'session/set_config_option')?.params, { sessionId: session.sessionId, configId: 'model', value: 'smart' });
+    assert.deepEqual(sent.find((m) => m.method === 'session/set_mode')?.params, { sessionId: chat.sessionId, modeId: 'plan' });
+    assert.deepEqual(sent.find((m) => m.method === 'session/set_config_option')?.params, { sessionId: chat.sessionId, configId: 'model', value: 'smart' });
   });
 });

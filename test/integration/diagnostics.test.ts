@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { shortId } from '../../src/acp/log';
-import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, api, closeAllChats, EXTENSION_ID, sessionOf, useFixtureAgent } from './lib/fixture';
+import { acpLog, closeAllChats, EXTENSION_ID, newChat, useFixtureAgent } from './lib/fixture';
 
 describe('diagnostics export', function () {
   this.timeout(30_000);
@@ -26,11 +25,9 @@ describe('diagnostics export', function () {
     const secret = `sk-diag-${randomUUID()}`;
     await vscode.workspace.getConfiguration('acp').update('trace', 'verbose', vscode.ConfigurationTarget.Global);
     const fixture = await useFixtureAgent('secrets', { name: 'Leaky', env: { ACP_FIXTURE_SECRET: secret } });
-    await api();
-    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-    assert.ok(chat, 'acp.newChat opened a chat');
+    const chat = await newChat();
     assert.equal(await within(chat.send('leak it'), 15_000, 'the turn'), 'end_turn');
-    const tag = `[trace ${fixture.name} ${shortId(sessionOf(chat).sessionId)}]`;
+    const tag = `[trace ${fixture.name} ${shortId(chat.sessionId ?? '')}]`;
 
     const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.exportDiagnostics', target);
     assert.equal(written?.toString(), target.toString());
@@ -76,11 +73,9 @@ describe('diagnostics export', function () {
 
   it('lists an agent that crashed, with its exit and stderr, and one that failed to start, with why', async () => {
     await useFixtureAgent('crash', { name: 'Crasher' });
-    await api();
-    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-    assert.ok(chat, 'acp.newChat opened a chat');
+    const chat = await newChat();
     await assert.rejects(within(chat.send('go'), 10_000, 'the turn to fail'));
-    await waitFor(() => sessionOf(chat).ended, { what: 'the chat to see the crash' });
+    await waitFor(() => chat.agentEnd, { what: 'the chat to see the crash' });
     await vscode.workspace
       .getConfiguration('acp')
       .update('agents', { Missing: { command: 'acp-no-such-command-xyz', env: { SOME_TOKEN: 'not-shown-1234' } } }, vscode.ConfigurationTarget.Global);

@@ -5,21 +5,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/panel';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, FIXTURE_AGENT, runSteps, useFixtureAgent, workspaceFolder, sessionOf } from './lib/fixture';
+import { agentText, closeAllChats, FIXTURE_AGENT, newChat, runSteps, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 const call = runSteps;
 
 const read = (path: string, extra: Record<string, unknown> = {}) => ({ method: 'fs/read_text_file', params: { path, ...extra } });
 const write = (path: string, content: string) => ({ method: 'fs/write_text_file', params: { path, content } });
-
-/** What the agent said in the chat's turns. */
-const saidIn = (chat: ChatPanel) =>
-  sessionOf(chat)
-    .model.entries.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
-    .map((b) => (b.type === 'text' ? b.text : ''))
-    .join('');
 
 /**
  * "Gemini CLI" in `acp.agents` as a user writes it by hand (replacing the preset): a command and its args, nothing
@@ -40,10 +32,9 @@ async function useHandConfiguredGemini(extra: Record<string, unknown> = {}): Pro
 }
 
 async function askGeminiToCreate(file: string): Promise<string> {
-  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-  assert.ok(chat, 'acp.newChat opened a chat');
+  const chat = await newChat();
   await within(chat.send(`${basename(join(file, '..'))}/${basename(file)}`), 15_000, 'the turn');
-  return saidIn(chat);
+  return agentText(chat);
 }
 
 describe('files through the editor', function () {
@@ -140,14 +131,9 @@ describe('files through the editor', function () {
   it('runs a terminal command for the agent in the session folder: create, wait for exit, output, release', async () => {
     await useFixtureAgent('fs');
     writeFileSync(join(workspaceFolder(), 'input.txt'), 'x\n');
-    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-    assert.ok(chat);
+    const chat = await newChat();
     await within(chat.send('go'), 15_000, 'the turn');
-    const said = sessionOf(chat).model.entries
-      .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
-      .map((b) => (b.type === 'text' ? b.text : ''))
-      .join('');
-    assert.match(said, /\nterminal:term-\d+\nexit:\{"exitCode":0,"signal":null\}\noutput:hi\n\nrelease:\{\}\n$/);
+    assert.match(agentText(chat), /\nterminal:term-\d+\nexit:\{"exitCode":0,"signal":null\}\noutput:hi\n\nrelease:\{\}\n$/);
     assert.equal(readFileSync(join(workspaceFolder(), 'output.txt'), 'utf8'), 'written by the agent');
   });
 

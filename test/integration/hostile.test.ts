@@ -10,10 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/panel';
 import type { HostileConfig, HostileResults, RequestRecord } from '../fixtures/lib/hostileScenarios';
 import { waitFor } from '../lib/wait';
-import { alive, api, closeAllChats, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { alive, closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 /** A normal read must come back this fast between (and during) the attacks. Generous: this machine is shared. */
 const PROBE_BOUND_MS = 2_000;
@@ -113,9 +112,7 @@ describe('a hostile agent', function () {
     ({ recordFile } = await useFixtureAgent('hostile', {
       env: { ACP_HOSTILE_RESULTS: resultsFile, ACP_HOSTILE_BUDGET_MS: String(BUDGET_MS), ACP_FIXTURE_MAX_LIFETIME_MS: String(TURN_BOUND_MS + 30_000) },
     }));
-    await api();
-    const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-    assert.ok(chat, 'acp.newChat opened no chat');
+    const chat = await newChat();
 
     const escaped: string[] = [];
     const played = await collectingEscapes(escaped, async () => {

@@ -6,26 +6,28 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/panel';
+import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, alive, api, closeAllChats, recorded, sessionOf, useFixtureAgents, workspaceFolder } from './lib/fixture';
+import { acpLog, alive, api, closeAllChats, messages, recorded, useFixtureAgents, workspaceFolder } from './lib/fixture';
 
-async function newChat(agent: string): Promise<ChatPanel> {
+async function newChat(agent: string): Promise<ChatHandle> {
   const chat = await (await api()).newChat(agent);
   assert.ok(chat, `a chat with ${agent} opened`);
   return chat;
 }
 
-function textOf(chat: ChatPanel, role: 'user' | 'agent'): string {
-  return sessionOf(chat)
-    .model.entries.flatMap((e) => (e.type === 'message' && e.role === role ? e.content : []))
-    .map((b) => (b.type === 'text' ? b.text : ''))
-    .join('|');
+function textOf(chat: ChatHandle, role: 'user' | 'agent'): string {
+  return messages(chat, role).join('|');
 }
 
-async function openPrevious(agent: string, sessionId: string, cwd?: string): Promise<ChatPanel> {
-  await api(); // activated first, so the command returns the panel itself
-  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.openPreviousSession', { agent, sessionId, ...(cwd ? { cwd } : {}) });
+/** What the chat shows, one line per entry. */
+function shown(chat: ChatHandle): string[] {
+  return chat.entries.map((e) => (e.kind === 'message' ? `${e.role}:${e.text}` : e.kind));
+}
+
+async function openPrevious(agent: string, sessionId: string, cwd?: string): Promise<ChatHandle> {
+  await api(); // activated first, so the command returns the handle itself
+  const chat = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent, sessionId, ...(cwd ? { cwd } : {}) });
   assert.ok(chat, `session ${sessionId} of ${agent} opened`);
   return chat;
 }
@@ -44,28 +46,28 @@ describe('sessions', function () {
     const first = await newChat('Agent One');
     const second = await newChat('Agent One');
     const other = await newChat('Agent Two');
-    assert.equal(sessionOf(first).client, sessionOf(second).client, 'one process serves both chats with Agent One');
-    assert.notEqual(sessionOf(first).client, sessionOf(other).client);
+    assert.ok(first.agentPid !== undefined && other.agentPid !== undefined);
+    assert.equal(first.agentPid, second.agentPid, 'one process serves both chats with Agent One');
+    assert.notEqual(first.agentPid, other.agentPid);
     const words = (name: string) => `${name} ${Array.from({ length: 20 }, (_, i) => `${name}${i}`).join(' ')}`;
     await within(Promise.all([first.send(words('apple')), second.send(words('pear')), other.send(words('plum'))]), 20_000, 'the three turns');
     for (const [chat, name] of [[first, 'apple'], [second, 'pear'], [other, 'plum']] as const) {
       assert.equal(textOf(chat, 'user'), words(name), `${name}: only its own prompt`);
       assert.equal(textOf(chat, 'agent'), `You said: ${words(name)}`, `${name}: only its own answer, whole`);
-      assert.equal(sessionOf(chat).model.title, `About ${words(name)}`, `${name}: its own title`);
-      assert.equal(chat.title, `About ${words(name)}`, `${name}: the tab shows the title`);
+      assert.equal(chat.title, `About ${words(name)}`, `${name}: its own title, on the tab`);
     }
 
-    const closedId = sessionOf(first).sessionId;
-    const keptId = sessionOf(second).sessionId;
-    const pid = sessionOf(second).client.process.pid ?? -1;
-    first.dispose();
+    const closedId = first.sessionId;
+    const keptId = second.sessionId;
+    const pid = second.agentPid ?? -1;
+    first.close();
     const record = agents['Agent One']!.recordFile;
     await waitFor(() => recorded(record).some((m) => m.method === 'session/close'), { what: 'session/close' });
     assert.deepEqual(recorded(record).filter((m) => m.method === 'session/close').map((m) => m.params?.['sessionId']), [closedId]);
     assert.ok(alive(pid), 'the agent keeps running for the other chat');
     await within(second.send('again'), 10_000, 'a turn after the other chat closed');
     assert.match(textOf(second, 'agent'), /You said: again$/);
-    assert.equal(sessionOf(second).sessionId, keptId);
+    assert.equal(second.sessionId, keptId);
     assert.ok(!recorded(record).some((m) => m.method === 'session/close' && m.params?.['sessionId'] === keptId));
     assert.deepEqual(recorded(agents['Agent Two']!.recordFile).filter((m) => m.method === 'session/close'), [], 'the other agent closed nothing');
   });
@@ -85,7 +87,7 @@ describe('sessions', function () {
     const params = recorded(agents['MCP Agent']!.recordFile).find((m) => m.method === 'session/new')?.params;
     assert.deepEqual(params?.['mcpServers'], [{ name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'FILES_TOKEN', value: 'secret-env-value' }] }]);
     assert.equal('additionalDirectories' in (params ?? {}), false, 'a single folder has no other folders to add');
-    assert.deepEqual(sessionOf(chat).leftOut, [{ name: 'docs', transport: 'http' }]);
+    assert.deepEqual(chat.leftOut, [{ name: 'docs', transport: 'http' }]);
     const log = await waitFor(() => {
       const text = acpLog();
       return text.includes('MCP server "docs" left out') && text.includes('The MCP server "broken"') ? text : undefined;
@@ -99,7 +101,7 @@ describe('sessions', function () {
     const agents = await useFixtureAgents({ 'Wide Agent': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(caps) } } });
     await vscode.workspace.getConfiguration('acp').update('mcpServers', { docs: { type: 'http', url: 'https://mcp.example.com/mcp' } }, vscode.ConfigurationTarget.Global);
     const chat = await newChat('Wide Agent');
-    assert.deepEqual(sessionOf(chat).leftOut, []);
+    assert.deepEqual(chat.leftOut, []);
     await openPrevious('Wide Agent', 'sess-stored');
     const sent = recorded(agents['Wide Agent']!.recordFile);
     for (const method of ['session/new', 'session/load']) {
@@ -116,7 +118,7 @@ describe('sessions', function () {
     for (const word of ['alpha', 'beta']) {
       const chat = await newChat('Lister');
       await within(chat.send(word), 10_000, `the turn about ${word}`);
-      chat.dispose();
+      chat.close();
     }
     await closeAllChats();
     const acp = await api();
@@ -130,10 +132,9 @@ describe('sessions', function () {
     const alpha = items.find((i) => i.title === 'About alpha');
     assert.ok(alpha);
     const chat = await openPrevious('Lister', alpha.sessionId, alpha.cwd);
-    assert.equal(sessionOf(chat).sessionId, alpha.sessionId);
-    assert.equal(textOf(chat, 'agent'), 'You said: alpha', 'the agent replayed the conversation');
+    assert.equal(chat.sessionId, alpha.sessionId);
+    assert.deepEqual(shown(chat), ['user:alpha', 'agent:You said: alpha'], 'the agent replayed the conversation, and it is shown once');
     assert.equal(chat.title, 'About alpha');
-    assert.deepEqual(chat.earlierEntries, [], 'a replayed conversation is not shown twice');
     const loads = recorded(agents['Lister']!.recordFile).filter((m) => m.method === 'session/load');
     assert.deepEqual(loads.map((m) => m.params?.['sessionId']), [alpha.sessionId]);
 
@@ -148,25 +149,27 @@ describe('sessions', function () {
     const agents = await useFixtureAgents({ 'Forgetful': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: NO_REOPEN, ACP_FIXTURE_STATE_DIR: state } } });
     const chat = await newChat('Forgetful');
     await within(chat.send('remember the milk'), 10_000, 'the turn');
-    const oldId = sessionOf(chat).sessionId;
-    chat.dispose();
+    const oldId = chat.sessionId;
+    assert.ok(oldId);
+    chat.close();
     await closeAllChats();
 
     const acp = await api();
     const items = await acp.previousSessions('Forgetful');
     assert.deepEqual(items.map((i) => [i.sessionId, i.title, i.source]), [[oldId, 'remember the milk', 'local']]);
     const reopened = await openPrevious('Forgetful', oldId, items[0]?.cwd);
-    const earlier = reopened.earlierEntries.map((e) => (e.kind === 'message' ? `${e.role}:${e.text}` : e.kind));
-    assert.deepEqual(earlier, ['user:remember the milk', 'agent:You said: remember the milk']);
-    assert.notEqual(sessionOf(reopened).sessionId, oldId, 'a new session');
+    assert.deepEqual(shown(reopened), ['user:remember the milk', 'agent:You said: remember the milk'], 'the kept conversation');
+    assert.notEqual(reopened.sessionId, oldId, 'a new session');
     const sent = recorded(agents['Forgetful']!.recordFile);
     assert.equal(sent.filter((m) => m.method === 'session/new').length, 2);
     assert.ok(!sent.some((m) => m.method === 'session/load' || m.method === 'session/resume' || m.method === 'session/list'), 'nothing the agent did not advertise');
 
     // The new session carries the kept conversation on: the history has it in place of the old one.
     await within(reopened.send('and eggs'), 10_000, 'a turn in the new session');
-    reopened.dispose();
+    assert.deepEqual(shown(reopened).slice(2), ['user:and eggs', 'agent:You said: and eggs'], 'the new session\u2019s turn below the kept conversation');
+    const newId = reopened.sessionId;
+    reopened.close();
     const after = await acp.previousSessions('Forgetful');
-    assert.deepEqual(after.map((i) => [i.sessionId, i.title]), [[sessionOf(reopened).sessionId, 'remember the milk']]);
+    assert.deepEqual(after.map((i) => [i.sessionId, i.title]), [[newId, 'remember the milk']]);
   });
 });

@@ -1,13 +1,13 @@
-// Helpers for integration tests: configure the fixture agent through the real settings, reach the extension's API,
-// and read what the agent recorded. Everything waits on conditions with a bound; nothing sleeps.
+// Helpers for integration tests: configure the fixture agent through the real settings, reach the extension's API
+// (chats are handles: what a chat shows, and what its user can do), and read what the agent recorded. Everything
+// waits on conditions with a bound; nothing sleeps.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentSession } from '../../../src/acp/agentClient';
-import type { ChatPanel } from '../../../src/chat/panel';
+import type { ChatHandle } from '../../../src/chats/handle';
 import type { AcpApi } from '../../../src/extension';
 import { waitFor, within } from '../../lib/wait';
 
@@ -22,10 +22,22 @@ export async function api(): Promise<AcpApi> {
   return extension.activate();
 }
 
-/** The session a chat shows (a chat from newChat always has one). */
-export function sessionOf(chat: ChatPanel): AgentSession {
-  assert.ok(chat.session, `the chat with ${chat.agentName} has no session`);
-  return chat.session;
+/** Runs "ACP: New Chat" (with `agentName`, or the default agent) and returns the chat it opened. */
+export async function newChat(agentName?: string): Promise<ChatHandle> {
+  await api(); // activated first: a command that activates the extension returns its result serialized, methods lost
+  const chat = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.newChat', ...(agentName ? [agentName] : []));
+  assert.ok(chat, `acp.newChat opened a chat${agentName ? ` with ${agentName}` : ''}`);
+  return chat;
+}
+
+/** The text of the chat's messages from `role`, one string per message, oldest first. */
+export function messages(chat: ChatHandle, role: 'user' | 'agent'): string[] {
+  return chat.entries.flatMap((e) => (e.kind === 'message' && e.role === role ? [e.text] : []));
+}
+
+/** What the agent said in the chat, joined. */
+export function agentText(chat: ChatHandle): string {
+  return messages(chat, 'agent').join('');
 }
 
 export function workspaceFolder(): string {
@@ -84,8 +96,8 @@ export function recorded(file: string): Recorded[] {
 /** Closes every chat and waits until no agent process of theirs is alive. */
 export async function closeAllChats(): Promise<void> {
   const acp = await api();
-  const pids = acp.chats.map((chat) => sessionOf(chat).client.process.pid).filter((pid): pid is number => pid !== undefined);
-  for (const chat of acp.chats) chat.dispose();
+  const pids = acp.chats.map((chat) => chat.agentPid).filter((pid): pid is number => pid !== undefined);
+  for (const chat of acp.chats) chat.close();
   await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 10_000, what: `agent processes ${pids.join(', ')} to exit` });
 }
 
@@ -117,10 +129,8 @@ export interface CallResult {
 }
 
 /** Opens a chat with the default agent (the client-calls fixture) and sends the steps; `done` is the turn's results. */
-export async function startSteps(...steps: Step[]): Promise<{ chat: ChatPanel; done: Promise<CallResult[]> }> {
-  await api(); // activated first: a command that activates the extension returns its result serialized, methods lost
-  const chat = await vscode.commands.executeCommand<ChatPanel | undefined>('acp.newChat');
-  if (!chat) throw new Error('acp.newChat opened no chat');
+export async function startSteps(...steps: Step[]): Promise<{ chat: ChatHandle; done: Promise<CallResult[]> }> {
+  const chat = await newChat();
   const done = within(chat.send(JSON.stringify(steps)), 20_000, 'the steps').then(() => stepResults(chat));
   return { chat, done };
 }
@@ -131,12 +141,8 @@ export async function runSteps(...steps: Step[]): Promise<CallResult[]> {
 }
 
 /** What the client-calls fixture said about each call: one `<method>:<JSON>` line per call. */
-export function stepResults(chat: ChatPanel): CallResult[] {
-  const said = sessionOf(chat).model.entries
-    .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
-    .map((b) => (b.type === 'text' ? b.text : ''))
-    .join('');
-  return said
+export function stepResults(chat: ChatHandle): CallResult[] {
+  return agentText(chat)
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line.slice(line.indexOf(':') + 1)) as CallResult);

@@ -1,0 +1,161 @@
+// What the extension hands out for a chat: through `exports` (AcpApi), and as the result of the commands that open
+// one (New Chat, Open Previous Session). A handle reads what the chat shows, in the chat view's own plain shapes, and
+// acts only as the user can (send, stop, answer a permission request, choose a mode or a config option, close). The
+// panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
+import type * as S from '../acp/schema.gen';
+import type { LeftOutServer } from '../acp/sessionHandle';
+import type { ChatPanel } from '../chat/panel';
+import type { AttachmentView, EntryView, PermissionView, PickerView, TurnView } from '../chat/protocol';
+import { entryView, permissionViews, sessionView, turnView } from '../chat/view';
+
+/** Why the agent stopped while the chat was open: the sentence the chat shows, and what the agent last wrote to stderr. */
+export interface AgentEndView {
+  readonly message: string;
+  readonly stderr: readonly string[];
+}
+
+/** One open chat. Every property is read when asked: it says what the chat shows now, and is not updated after. */
+export interface ChatHandle {
+  /** The configured agent the chat talks to. */
+  readonly agentName: string;
+  /** The tab's title: the session's title (or the agent's name), with the count of waiting permission requests. */
+  readonly title: string;
+  /** The session shown, while one is attached (a chat waiting for workspace trust, or that failed to start, has none). */
+  readonly sessionId: string | undefined;
+  /** The agent's process (shared by every chat with that agent), while it runs. */
+  readonly agentPid: number | undefined;
+  /**
+   * The conversation, oldest first, as the chat shows it: an earlier conversation kept on this computer (when the
+   * agent could not bring it back), then the session's own messages and tool calls.
+   */
+  readonly entries: readonly EntryView[];
+  /** The turn: idle (with how the last one ended), running, waiting for the user, or being cancelled. */
+  readonly turn: TurnView;
+  /** The agent's permission requests that wait for an answer, oldest first. */
+  readonly permissions: readonly PermissionView[];
+  /** The mode and the agent's config options, with their current values. */
+  readonly pickers: readonly PickerView[];
+  /** What is attached to the message being written ("Add File to Chat", "Add Selection to Chat", …). */
+  readonly attachments: readonly AttachmentView[];
+  /** The MCP servers the session was opened without, because the agent cannot use their transport. */
+  readonly leftOut: readonly LeftOutServer[];
+  /** Set once the agent stopped while the session was open. */
+  readonly agentEnd: AgentEndView | undefined;
+  /** Sends a message as the user would, with everything attached; resolves when the turn ends, rejects when it cannot be sent. */
+  send(text: string): Promise<S.StopReason>;
+  /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
+  cancel(): Promise<void>;
+  /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
+  answerPermission(id: number, optionId: string): boolean;
+  /** Asks the agent for another mode; rejects with the agent's reason when it refuses. */
+  setMode(modeId: string): Promise<void>;
+  /** Asks the agent to change a config option; rejects with the agent's reason when it refuses. */
+  setConfigOption(configId: string, value: string | boolean): Promise<void>;
+  /** Closes the chat, as closing its tab does. */
+  close(): void;
+}
+
+/** The members of a chat panel a handle reads. */
+export type HandledChat = Pick<ChatPanel, 'agentName' | 'title' | 'session' | 'earlierEntries' | 'pendingAttachments' | 'send' | 'dispose'>;
+
+const handles = new WeakMap<HandledChat, ChatHandle>();
+
+/** The handle of `panel`: one per panel, so that handles compare equal when they are the same chat. */
+export function handleOf(panel: HandledChat): ChatHandle {
+  let handle = handles.get(panel);
+  if (!handle) {
+    handle = new PanelHandle(panel);
+    handles.set(panel, handle);
+  }
+  return handle;
+}
+
+/** What a command that opens a chat answers: the chat's handle (never the panel), or undefined when none opened. */
+export function handleOrNone(panel: HandledChat | undefined): ChatHandle | undefined {
+  return panel && handleOf(panel);
+}
+
+class PanelHandle implements ChatHandle {
+  constructor(private readonly panel: HandledChat) {}
+
+  get agentName(): string {
+    return this.panel.agentName;
+  }
+
+  get title(): string {
+    return this.panel.title;
+  }
+
+  get sessionId(): string | undefined {
+    return this.panel.session?.sessionId;
+  }
+
+  get agentPid(): number | undefined {
+    return this.panel.session?.client.process.pid;
+  }
+
+  get entries(): readonly EntryView[] {
+    const session = this.panel.session;
+    const own = session ? session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals)) : [];
+    return [...this.panel.earlierEntries, ...own];
+  }
+
+  get turn(): TurnView {
+    const model = this.panel.session?.model;
+    return model ? turnView(model.turn) : { phase: 'idle' };
+  }
+
+  get permissions(): readonly PermissionView[] {
+    const model = this.panel.session?.model;
+    return model ? permissionViews(model) : [];
+  }
+
+  get pickers(): readonly PickerView[] {
+    const session = this.panel.session;
+    return session ? sessionView(session.model, session.client.capabilities.accepts).pickers : [];
+  }
+
+  get attachments(): readonly AttachmentView[] {
+    return this.panel.pendingAttachments;
+  }
+
+  get leftOut(): readonly LeftOutServer[] {
+    return this.panel.session?.leftOut ?? [];
+  }
+
+  get agentEnd(): AgentEndView | undefined {
+    const end = this.panel.session?.ended;
+    if (!end) return undefined;
+    return { message: end.message, stderr: 'stderrTail' in end ? [...end.stderrTail] : [] };
+  }
+
+  send(text: string): Promise<S.StopReason> {
+    return this.panel.send(text);
+  }
+
+  async cancel(): Promise<void> {
+    await this.panel.session?.cancel();
+  }
+
+  answerPermission(id: number, optionId: string): boolean {
+    return this.panel.session?.model.resolvePermission(id, optionId) ?? false;
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.connected().setMode(modeId);
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    await this.connected().setConfigOption(configId, value);
+  }
+
+  close(): void {
+    this.panel.dispose();
+  }
+
+  private connected(): NonNullable<HandledChat['session']> {
+    const session = this.panel.session;
+    if (!session) throw new Error(`the chat with ${this.panel.agentName} is not connected`);
+    return session;
+  }
+}
