@@ -45,7 +45,9 @@ const common = {
 const coreApart = {
   name: 'core-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/core$/ }, (args) => (args.importer.endsWith(join('src', 'extension.ts')) ? { path: './core.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/core$/ }, (args) =>
+      args.importer.endsWith(join('src', 'extension.ts')) ? { path: './core.js', external: true } : undefined,
+    );
   },
 };
 

@@ -22,9 +22,15 @@ const outPath = join(root, 'src/acp/schema.gen.ts');
 
 // JSON-RPC envelopes: the connection handles framing, so these unions of every method are not needed as zod.
 const SKIP = new Set([
-  'AgentRequest', 'AgentResponse', 'AgentNotification',
-  'ClientRequest', 'ClientResponse', 'ClientNotification',
-  'ExtRequest', 'ExtResponse', 'ExtNotification',
+  'AgentRequest',
+  'AgentResponse',
+  'AgentNotification',
+  'ClientRequest',
+  'ClientResponse',
+  'ClientNotification',
+  'ExtRequest',
+  'ExtResponse',
+  'ExtNotification',
 ]);
 
 const refName = (ref) => {
@@ -156,8 +162,9 @@ function isPlainObject(node) {
 function union(alts, parent) {
   const baseShape = parent.properties ? shapeOf(parent) : [];
   const firstProps = Object.keys(alts[0]?.properties ?? {});
-  const discriminator = parent.discriminator?.propertyName
-    ?? (firstProps.length === 1 && alts.every((a) => constOf(a, firstProps[0]) !== undefined) ? firstProps[0] : undefined);
+  const discriminator =
+    parent.discriminator?.propertyName ??
+    (firstProps.length === 1 && alts.every((a) => constOf(a, firstProps[0]) !== undefined) ? firstProps[0] : undefined);
 
   const variants = alts.map((alt) => {
     const own = shapeOf(alt);
@@ -173,7 +180,8 @@ function union(alts, parent) {
     if (refs.length === 1 && !shape.length) e = refs[0];
     else if (refs.length === 1 && isPlainObject(defs[refs[0]])) e = `${refs[0]}.extend({ ${shape.join(', ')} })`;
     else if (refs.length === 1) e = `${refs[0]}.and(z.looseObject({ ${shape.join(', ')} }))`;
-    else if (refs.length === 0) e = alt.$ref ? refName(alt.$ref) : alt.type && alt.type !== 'object' && !alt.properties ? expr(alt) : `z.looseObject({ ${shape.join(', ')} })`;
+    else if (refs.length === 0)
+      e = alt.$ref ? refName(alt.$ref) : alt.type && alt.type !== 'object' && !alt.properties ? expr(alt) : `z.looseObject({ ${shape.join(', ')} })`;
     else throw new Error(`unsupported allOf in variant ${lit(alt)}`);
     if (alt.anyOf) e = `${e}.and(${union(alt.anyOf, {})})`;
     return e;
@@ -185,7 +193,9 @@ function union(alts, parent) {
 }
 
 // Order definitions so that each follows the ones it references.
-const names = Object.keys(defs).filter((n) => !SKIP.has(n)).sort();
+const names = Object.keys(defs)
+  .filter((n) => !SKIP.has(n))
+  .sort();
 const ordered = [];
 const state = new Map();
 function visit(name, stack) {

@@ -89,7 +89,9 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
       } catch (error) {
         // The first line: a missing module's message goes on with its require stack, which the log keeps.
         failure = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-        channel.error(`[extension] could not load the core (dist/core.js): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        channel.error(
+          `[extension] could not load the core (dist/core.js): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         sessionsTree.message = vscode.l10n.t('ACP Client could not start: {0}', failure);
         reportFailure();
         throw error;

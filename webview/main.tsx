@@ -38,7 +38,10 @@ function App() {
 
   const send = useCallback(() => {
     if (state.draft.trim() === '' && state.attachments.length === 0) return;
-    sendPrompt(state.draft, state.attachments.map((a) => a.id));
+    sendPrompt(
+      state.draft,
+      state.attachments.map((a) => a.id),
+    );
     dispatch({ type: 'sent' });
   }, [state.draft, state.attachments]);
   const setDraft = useCallback((text: string) => dispatch({ type: 'draft', text }), []);

@@ -28,7 +28,30 @@ import MarkdownIt from 'markdown-it';
 import { hasBidiControls, showBidiControls } from '../src/chat/protocol';
 import { t } from './l10n';
 
-const languages = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
+const languages = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  kotlin,
+  markdown,
+  php,
+  python,
+  ruby,
+  rust,
+  shell,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
 
 /** Code longer than this is shown without highlighting (it would cost more than it gives while streaming). */

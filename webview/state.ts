@@ -1,6 +1,17 @@
 // The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
-import { EMPTY_SESSION, type AgentErrorView, type AttachmentView, type EntryView, type FileMatch, type HostMessage, type PermissionView, type SessionTarget, type SessionView, type TurnView } from '../src/chat/protocol';
+import {
+  EMPTY_SESSION,
+  type AgentErrorView,
+  type AttachmentView,
+  type EntryView,
+  type FileMatch,
+  type HostMessage,
+  type PermissionView,
+  type SessionTarget,
+  type SessionView,
+  type TurnView,
+} from '../src/chat/protocol';
 import { t } from './l10n';
 
 /** Entries kept in the page; earlier ones come back with "Show earlier messages". */
@@ -117,7 +128,8 @@ function withOptional<K extends 'notice' | 'restore' | 'divider'>(state: ChatSta
 export function promptHistory(state: ChatState): string[] {
   const prompts: string[] = [];
   for (const entry of [...state.earlier, ...state.entries]) {
-    if (entry.kind === 'message' && entry.role === 'user' && entry.text.trim() !== '' && prompts[prompts.length - 1] !== entry.text) prompts.push(entry.text);
+    if (entry.kind === 'message' && entry.role === 'user' && entry.text.trim() !== '' && prompts[prompts.length - 1] !== entry.text)
+      prompts.push(entry.text);
   }
   return prompts;
 }

@@ -37,10 +37,30 @@ const [mode = 'lint', ...rest] = process.argv.slice(2);
 const bin = (pkg, file) => join(here, 'node_modules', pkg, file);
 const targets = ['src', 'webview', 'test', 'scripts', 'esbuild.mjs'];
 if (mode === 'lint') {
-  process.exit(run(process.execPath, [bin('eslint', 'bin/eslint.js'), '--config', join(here, 'eslint.config.mjs'), '--max-warnings', '0', ...rest, ...targets], root));
+  process.exit(
+    run(
+      process.execPath,
+      [bin('eslint', 'bin/eslint.js'), '--config', join(here, 'eslint.config.mjs'), '--max-warnings', '0', ...rest, ...targets],
+      root,
+    ),
+  );
 } else if (mode === 'format') {
   const check = rest.includes('--check');
-  process.exit(run(process.execPath, [bin('prettier', 'bin/prettier.cjs'), check ? '--check' : '--write', '--log-level', 'warn', ...targets], root));
+  process.exit(
+    run(
+      process.execPath,
+      [
+        bin('prettier', 'bin/prettier.cjs'),
+        check ? '--check' : '--write',
+        '--log-level',
+        'warn',
+        '--ignore-path',
+        join(here, '.prettierignore'),
+        ...targets,
+      ],
+      root,
+    ),
+  );
 } else {
   console.error(`[lint] unknown mode ${mode}: use lint or format`);
   process.exit(2);

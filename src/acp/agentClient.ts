@@ -153,7 +153,10 @@ export class AgentClient implements SessionOwner {
    * when it accepts them. What is left out is logged (by name only: env and header values can hold secrets), and
    * a left-out MCP server is also kept on the session, for the chat to say.
    */
-  private sessionSetup(options: SessionOptions): { params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] }; leftOut: LeftOutServer[] } {
+  private sessionSetup(options: SessionOptions): {
+    params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] };
+    leftOut: LeftOutServer[];
+  } {
     const caps = this.capabilities;
     const mcpServers: S.McpServer[] = [];
     const leftOut: LeftOutServer[] = [];
@@ -169,7 +172,9 @@ export class AgentClient implements SessionOwner {
     }
     const directories = options.additionalDirectories ?? [];
     if (directories.length > 0 && !caps.supports('additionalDirectories')) {
-      this.log.info(`${directories.length} additional workspace folder(s) not sent: the agent does not advertise ${capabilityName('additionalDirectories')}`);
+      this.log.info(
+        `${directories.length} additional workspace folder(s) not sent: the agent does not advertise ${capabilityName('additionalDirectories')}`,
+      );
       return { params: { mcpServers }, leftOut };
     }
     return { params: directories.length > 0 ? { mcpServers, additionalDirectories: [...directories] } : { mcpServers }, leftOut };
@@ -184,7 +189,10 @@ export class AgentClient implements SessionOwner {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const response = await this.process.connection.listSessions({ ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}) }, signal);
+      const response = await this.process.connection.listSessions(
+        { ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}) },
+        signal,
+      );
       sessions.push(...response.sessions);
       const next = response.nextCursor ?? undefined;
       if (next === undefined) return sessions;

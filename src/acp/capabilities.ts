@@ -31,7 +31,10 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   resumeSession: { capability: 'sessionCapabilities.resume', advertised: (c) => c.sessionCapabilities?.resume != null },
   closeSession: { capability: 'sessionCapabilities.close', advertised: (c) => c.sessionCapabilities?.close != null },
   deleteSession: { capability: 'sessionCapabilities.delete', advertised: (c) => c.sessionCapabilities?.delete != null },
-  additionalDirectories: { capability: 'sessionCapabilities.additionalDirectories', advertised: (c) => c.sessionCapabilities?.additionalDirectories != null },
+  additionalDirectories: {
+    capability: 'sessionCapabilities.additionalDirectories',
+    advertised: (c) => c.sessionCapabilities?.additionalDirectories != null,
+  },
   mcpHttp: { capability: 'mcpCapabilities.http', advertised: (c) => c.mcpCapabilities?.http === true },
   mcpSse: { capability: 'mcpCapabilities.sse', advertised: (c) => c.mcpCapabilities?.sse === true },
   promptImage: { capability: 'promptCapabilities.image', advertised: (c) => c.promptCapabilities?.image === true },

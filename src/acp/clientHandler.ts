@@ -49,7 +49,12 @@ export function clientHandler(
     async requestPermission(params, signal) {
       const target = session(params.sessionId);
       const model = target.model;
-      const context: PermissionContext = { sessionId: target.sessionId, cwd: target.cwd, call: model.noteToolCall(params.toolCall), options: params.options };
+      const context: PermissionContext = {
+        sessionId: target.sessionId,
+        cwd: target.cwd,
+        call: model.noteToolCall(params.toolCall),
+        options: params.options,
+      };
       const decision = services.decidePermission?.(context);
       const chosen = decision && params.options.find((o) => o.optionId === decision.optionId);
       if (decision && chosen) {

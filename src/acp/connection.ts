@@ -14,14 +14,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
-import {
-  AcpError,
-  ConnectionClosedError,
-  ErrorCodes,
-  errorMessage,
-  NotSupportedError,
-  ProtocolVersionError,
-} from './errors';
+import { AcpError, ConnectionClosedError, ErrorCodes, errorMessage, NotSupportedError, ProtocolVersionError } from './errors';
 import { silentLogger, type Logger } from './log';
 import {
   AgentMethods,
@@ -46,10 +39,7 @@ type Result<D extends RequestDef> = z.output<D['result']>;
 type ClientDef<K extends ClientMethodName> = (typeof ClientMethods)[K];
 
 /** Serves one agent→client request. The signal aborts when the agent cancels it or the connection closes. */
-export type RequestHandler<K extends ClientMethodName> = (
-  params: Params<ClientDef<K>>,
-  signal: AbortSignal,
-) => Promise<Result<ClientDef<K>>>;
+export type RequestHandler<K extends ClientMethodName> = (params: Params<ClientDef<K>>, signal: AbortSignal) => Promise<Result<ClientDef<K>>>;
 
 /**
  * What the host implements for the agent. Optional methods that are left out are not advertised in
@@ -226,7 +216,8 @@ export class AcpClientConnection {
     return this.call(AgentMethods.prompt, params, signal, () => {
       for (const block of params.prompt) {
         const needs = promptFeature(block);
-        if (needs && !supports(this.described?.capabilities, needs)) throw new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`);
+        if (needs && !supports(this.described?.capabilities, needs))
+          throw new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`);
       }
     });
   }
@@ -296,7 +287,8 @@ export class AcpClientConnection {
     }
     for (const server of params.mcpServers ?? []) {
       const needs = mcpFeature(server);
-      if (needs && !supports(caps, needs)) throw new NotSupportedError(`the agent does not support ${mcpTransport(server)} MCP servers (${server.name})`);
+      if (needs && !supports(caps, needs))
+        throw new NotSupportedError(`the agent does not support ${mcpTransport(server)} MCP servers (${server.name})`);
     }
   }
 
@@ -366,7 +358,10 @@ export class AcpClientConnection {
     const sessionId = sessionOf(parsed.value);
     const inFlight = this.perSession.get(sessionId) ?? 0;
     if (inFlight >= MAX_REQUESTS_PER_SESSION) {
-      throw new ResponseError(ErrorCodes.InternalError, `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`);
+      throw new ResponseError(
+        ErrorCodes.InternalError,
+        `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`,
+      );
     }
     this.perSession.set(sessionId, inFlight + 1);
     try {

@@ -26,12 +26,12 @@ const request = <P extends z.ZodType, R extends z.ZodType>(method: string, param
   result,
 });
 
-const gated = <P extends z.ZodType, R extends z.ZodType>(
-  method: string,
-  params: P,
-  result: R,
-  feature: AgentFeature,
-): GatedRequestDef<P, R> => ({ method, params, result, feature });
+const gated = <P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R, feature: AgentFeature): GatedRequestDef<P, R> => ({
+  method,
+  params,
+  result,
+  feature,
+});
 
 /** Requests the client sends to the agent. */
 export const AgentMethods = {

@@ -68,12 +68,7 @@ export class AgentProcess {
       onlyCoalesced: true,
       trace: options.trace,
     });
-    this.connection = new AcpClientConnection(
-      reader,
-      writer,
-      handler,
-      { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false },
-    );
+    this.connection = new AcpClientConnection(reader, writer, handler, { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false });
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (text: string) => this.stderr(text));
     this.child.stdin.on('error', (error) => this.log.debug(`stdin: ${error.message}`));

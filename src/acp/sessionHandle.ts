@@ -123,7 +123,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.closed) return;
     this.closed = true;
     await this.cancel().catch(() => {});
-    const closing = !this.agentEnd && !this.client.process.connection.isClosed && this.client.capabilities.supports('closeSession') ? this.sendClose() : undefined;
+    const closing =
+      !this.agentEnd && !this.client.process.connection.isClosed && this.client.capabilities.supports('closeSession') ? this.sendClose() : undefined;
     // Forgotten at once, so whoever stops an agent without sessions does so now (and the next chat starts a new
     // process rather than joining this one as it stops); the process itself waits for the answer (see dispose).
     if (closing) this.client.awaitBeforeStop(closing);

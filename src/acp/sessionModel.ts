@@ -234,7 +234,11 @@ export class SessionModel {
 
   private addMessage(role: MessageRole, content: S.ContentBlock[], messageId?: string): void {
     const index = this.entries.length;
-    this.entries.push(messageId === undefined ? { id: this.nextId++, type: 'message', role, content } : { id: this.nextId++, type: 'message', role, messageId, content });
+    this.entries.push(
+      messageId === undefined
+        ? { id: this.nextId++, type: 'message', role, content }
+        : { id: this.nextId++, type: 'message', role, messageId, content },
+    );
     if (messageId !== undefined) this.byMessageId.set(messageId, index);
     this.fire({ type: 'entry', index, added: true });
   }

@@ -60,7 +60,7 @@ export class OutputTail {
   }
 
   append(data: Uint8Array): void {
-    for (let offset = 0; offset < data.length; ) {
+    for (let offset = 0; offset < data.length;) {
       if (!this.open || this.openEnd === this.open.length) {
         if (this.open) this.blocks.push(this.open.subarray(this.openStart, this.openEnd));
         this.open = Buffer.allocUnsafe(BLOCK);
@@ -188,7 +188,8 @@ class Terminal {
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
-    if (process.platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
+    if (process.platform === 'win32')
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
     else process.kill(-child.pid, signal);
   } catch {
     // ESRCH: already gone.
@@ -196,7 +197,10 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /** The shell that runs a command line given without args. */
-export function shellFor(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): { file: string; args: (line: string) => string[] } {
+export function shellFor(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): { file: string; args: (line: string) => string[] } {
   if (platform === 'win32') return { file: env['ComSpec'] || 'cmd.exe', args: (line) => ['/d', '/s', '/c', line] };
   return { file: env['SHELL'] || '/bin/sh', args: (line) => ['-c', line] };
 }
@@ -214,7 +218,8 @@ export class TerminalManager {
 
   /** Starts the command and returns at once. `cwd` is the session's folder, used when the agent gives none. */
   create(params: S.CreateTerminalRequest, cwd: string): S.CreateTerminalResponse {
-    if (typeof params.command !== 'string' || params.command.trim() === '') throw new AcpError(ErrorCodes.InvalidParams, 'command must be a non-empty string');
+    if (typeof params.command !== 'string' || params.command.trim() === '')
+      throw new AcpError(ErrorCodes.InvalidParams, 'command must be a non-empty string');
     const held = this.countFor(params.sessionId);
     if (held >= MAX_TERMINALS_PER_SESSION) {
       throw new AcpError(
@@ -310,7 +315,10 @@ export class TerminalManager {
   private get(params: { sessionId: string; terminalId: string }): Terminal {
     const terminal = this.terminals.get(params.terminalId);
     if (!terminal || terminal.sessionId !== params.sessionId) {
-      throw new AcpError(ErrorCodes.InvalidParams, `unknown terminal: ${String(params.terminalId)} (it was never created in this session, or it was released)`);
+      throw new AcpError(
+        ErrorCodes.InvalidParams,
+        `unknown terminal: ${String(params.terminalId)} (it was never created in this session, or it was released)`,
+      );
     }
     return terminal;
   }

@@ -83,7 +83,11 @@ function write(out: BoundedText, value: unknown, depth: number, seen: object[]):
   if (typeof toJSON === 'function') {
     const json: unknown = toJSON.call(value);
     // A `toJSON` that returns an object is written one level deeper, so a chain of them ends.
-    return typeof json === 'object' && json !== null ? (depth < PREVIEW_DEPTH ? write(out, json, depth + 1, seen) : out.put('…')) : write(out, json, depth, seen);
+    return typeof json === 'object' && json !== null
+      ? depth < PREVIEW_DEPTH
+        ? write(out, json, depth + 1, seen)
+        : out.put('…')
+      : write(out, json, depth, seen);
   }
   if (depth >= PREVIEW_DEPTH || seen.includes(value)) return out.put('…');
   seen.push(value);

@@ -66,7 +66,8 @@ export class MessageTrace {
   line(direction: TraceDirection, text: string, verbose: boolean): string {
     const arrow = direction === 'sent' ? '→' : '←';
     // The payload of such a line could not be shown anyway, and its secrets could not be redacted from a cut.
-    if (text.length > this.maxParse) return `${this.tag(undefined)} ${arrow} a line of ${text.length.toLocaleString('en-US')} chars, too long to trace`;
+    if (text.length > this.maxParse)
+      return `${this.tag(undefined)} ${arrow} a line of ${text.length.toLocaleString('en-US')} chars, too long to trace`;
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -89,7 +90,11 @@ export class MessageTrace {
     let body: unknown;
     if (method !== undefined) {
       if (hasId) {
-        this.remember(direction, id, { method: detached(method), session: session === undefined ? undefined : detached(shortId(session)), at: this.now() });
+        this.remember(direction, id, {
+          method: detached(method),
+          session: session === undefined ? undefined : detached(shortId(session)),
+          at: this.now(),
+        });
         what = `request ${method} #${id}`;
       } else {
         const kind = method === 'session/update' && isObject(params) && isObject(params['update']) ? params['update']['sessionUpdate'] : undefined;

@@ -188,7 +188,9 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       this.deliver(message as Json, text);
     } catch (error) {
       // Nothing in one line may cost the others in the same read. Only the line's length is safe to say here.
-      this.log.error(`skipped a message of ${text.length} characters that could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(
+        `skipped a message of ${text.length} characters that could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -233,7 +235,11 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     if (this.ids) {
       const local = this.ids.admit(id, raw);
       if (local === undefined) {
-        this.refuse(raw, ErrorCodes.InternalError, `${preview(method)} was refused: ${this.ids.maxIncoming} requests are already waiting for an answer`);
+        this.refuse(
+          raw,
+          ErrorCodes.InternalError,
+          `${preview(method)} was refused: ${this.ids.maxIncoming} requests are already waiting for an answer`,
+        );
         return;
       }
       message = { ...message, id: local };
@@ -313,7 +319,9 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     try {
       this.callback?.(message);
     } catch (error) {
-      this.log.error(`dropped a message that could not be dispatched (${error instanceof Error ? error.message : String(error)}): ${preview(message)}`);
+      this.log.error(
+        `dropped a message that could not be dispatched (${error instanceof Error ? error.message : String(error)}): ${preview(message)}`,
+      );
     }
   }
 
@@ -422,7 +430,11 @@ export function ndjsonTransport(
 ): { reader: NdjsonMessageReader; writer: NdjsonMessageWriter; ids: RequestIds } {
   const ids = new RequestIds();
   const writer = new NdjsonMessageWriter(writable, { trace: options.trace, ids });
-  const reader = new NdjsonMessageReader(readable, { ...options, ids, reply: (rawId, code, message) => void writer.writeError(rawId, code, message) });
+  const reader = new NdjsonMessageReader(readable, {
+    ...options,
+    ids,
+    reply: (rawId, code, message) => void writer.writeError(rawId, code, message),
+  });
   return { reader, writer, ids };
 }
 

@@ -17,9 +17,7 @@ export type UpdateOutcome =
 const NO_WARNINGS: readonly string[] = [];
 
 /** The `sessionUpdate` kinds of ACP v1. */
-export const UPDATE_KINDS: ReadonlySet<string> = new Set(
-  S.SessionUpdate.options.map((o) => o.shape.sessionUpdate.value as string),
-);
+export const UPDATE_KINDS: ReadonlySet<string> = new Set(S.SessionUpdate.options.map((o) => o.shape.sessionUpdate.value as string));
 
 const TOOL_STATUS = new Set<string>(S.ToolCallStatus.options);
 const TOOL_KIND = new Set<string>(S.ToolKind.options);

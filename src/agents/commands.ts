@@ -17,7 +17,15 @@ import { workspaceRoots } from '../common/workspace';
 /** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
 function agentNameOf(argument: unknown): string | undefined {
   if (typeof argument === 'string') return argument;
-  if (argument && typeof argument === 'object' && 'kind' in argument && argument.kind === 'agent' && 'name' in argument && typeof argument.name === 'string') return argument.name;
+  if (
+    argument &&
+    typeof argument === 'object' &&
+    'kind' in argument &&
+    argument.kind === 'agent' &&
+    'name' in argument &&
+    typeof argument.name === 'string'
+  )
+    return argument.name;
   return undefined;
 }
 
@@ -79,7 +87,11 @@ export class AgentCommands implements vscode.Disposable {
     if (agent.preset) {
       const copyAction = vscode.l10n.t('Copy to Settings');
       const pick = await vscode.window.showInformationMessage(
-        vscode.l10n.t('New chats use {0}, a built-in preset that runs "{1}". Copy it to your settings to change its command, arguments or environment.', agent.name, [agent.command, ...agent.args].join(' ')),
+        vscode.l10n.t(
+          'New chats use {0}, a built-in preset that runs "{1}". Copy it to your settings to change its command, arguments or environment.',
+          agent.name,
+          [agent.command, ...agent.args].join(' '),
+        ),
         copyAction,
       );
       if (pick === copyAction) await this.copyPreset(agent);
@@ -154,20 +166,25 @@ export class AgentCommands implements vscode.Disposable {
     }
     const running = this.agents.client(agent.name);
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing out of {0}…', agent.name) }, async () => {
-        const client = running ?? (await this.startApart(agent));
-        try {
-          if (!client.capabilities.supports('logout')) {
-            void vscode.window.showInformationMessage(vscode.l10n.t('{0} does not offer signing out from here. Use its own command line tool to sign out.', agent.name));
-            return;
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing out of {0}…', agent.name) },
+        async () => {
+          const client = running ?? (await this.startApart(agent));
+          try {
+            if (!client.capabilities.supports('logout')) {
+              void vscode.window.showInformationMessage(
+                vscode.l10n.t('{0} does not offer signing out from here. Use its own command line tool to sign out.', agent.name),
+              );
+              return;
+            }
+            await client.logout();
+            this.log.info(`[auth] signed out of ${agent.name}`);
+            void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', agent.name));
+          } finally {
+            if (!running) await client.dispose();
           }
-          await client.logout();
-          this.log.info(`[auth] signed out of ${agent.name}`);
-          void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', agent.name));
-        } finally {
-          if (!running) await client.dispose();
-        }
-      });
+        },
+      );
     } catch (error) {
       this.log.warn(`[auth] signing out of ${agent.name} failed: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('Signing out of {0} did not work: {1}.', agent.name, errorMessage(error)));
@@ -191,12 +208,16 @@ export class AgentCommands implements vscode.Disposable {
 
   /** A process of the agent for a command, apart from the one the chats share. */
   private startApart(agent: AgentConfig): Promise<AgentClient> {
-    return AgentClient.start({ command: agent.command, args: agent.args, env: agent.env, cwd: someFolder() }, {}, {
-      clientInfo: this.clientInfo,
-      log: tagged(this.log, `${agent.name} (test)`),
-      terminals: false,
-      terminalAuth: true,
-    });
+    return AgentClient.start(
+      { command: agent.command, args: agent.args, env: agent.env, cwd: someFolder() },
+      {},
+      {
+        clientInfo: this.clientInfo,
+        log: tagged(this.log, `${agent.name} (test)`),
+        terminals: false,
+        terminalAuth: true,
+      },
+    );
   }
 
   dispose(): void {

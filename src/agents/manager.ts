@@ -95,7 +95,10 @@ export class AgentManager implements vscode.Disposable {
         this.subscriptions.set(c, [
           c.onDidExit((end) => {
             if (this.unlist(config.name, entry)) {
-              this.setStatus(config.name, end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message });
+              this.setStatus(
+                config.name,
+                end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message },
+              );
             }
             for (const d of this.subscriptions.get(c) ?? []) d.dispose();
             this.subscriptions.delete(c);
@@ -148,7 +151,9 @@ export class AgentManager implements vscode.Disposable {
    * connect starts a new process instead of getting this one as it stops.
    */
   async release(client: AgentClient): Promise<void> {
-    const entries = await Promise.all([...this.running].map(async ([name, entry]) => ({ name, entry, client: await entry.client.catch(() => undefined) })));
+    const entries = await Promise.all(
+      [...this.running].map(async ([name, entry]) => ({ name, entry, client: await entry.client.catch(() => undefined) })),
+    );
     if (client.hasExited || client.openSessions.length > 0) return;
     for (const e of entries) if (e.client === client && this.unlist(e.name, e.entry)) this.setStatus(e.name, { phase: 'stopped' });
     await client.dispose();

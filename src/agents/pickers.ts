@@ -15,7 +15,13 @@ export function agentItems(agents: readonly AgentConfig[], current?: string): Ag
   const group = (label: string, members: readonly AgentConfig[]): AgentItem[] =>
     members.length > 0 ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...members.map(item)] : [];
   return [
-    ...group(vscode.l10n.t('Configured'), agents.filter((a) => !a.preset)),
-    ...group(vscode.l10n.t('Presets'), agents.filter((a) => a.preset)),
+    ...group(
+      vscode.l10n.t('Configured'),
+      agents.filter((a) => !a.preset),
+    ),
+    ...group(
+      vscode.l10n.t('Presets'),
+      agents.filter((a) => a.preset),
+    ),
   ];
 }

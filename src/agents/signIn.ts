@@ -24,7 +24,10 @@ export class SignIn {
     const methods = client.authMethods(true);
     if (methods.length === 0) {
       void vscode.window.showErrorMessage(
-        vscode.l10n.t('{0} needs you to sign in, but it offers no way to sign in from here. Sign in with its own command line tool, then try again.', name),
+        vscode.l10n.t(
+          '{0} needs you to sign in, but it offers no way to sign in from here. Sign in with its own command line tool, then try again.',
+          name,
+        ),
       );
       return undefined;
     }
@@ -35,7 +38,11 @@ export class SignIn {
         detail: method.description ?? undefined,
         method,
       })),
-      { title: vscode.l10n.t('Sign in to {0}', name), placeHolder: vscode.l10n.t('{0} needs you to sign in. Choose how.', name), ignoreFocusOut: true },
+      {
+        title: vscode.l10n.t('Sign in to {0}', name),
+        placeHolder: vscode.l10n.t('{0} needs you to sign in. Choose how.', name),
+        ignoreFocusOut: true,
+      },
     );
     if (!pick) {
       this.log.info(`[auth] signing in to ${name} was cancelled`);

@@ -71,7 +71,9 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     const editor = this.lastEditor;
     const open = editor && vscode.window.visibleTextEditors.includes(editor) ? editor : undefined;
     if (!open) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and put the cursor where the code should go, then choose Insert at Cursor again.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Open a file and put the cursor where the code should go, then choose Insert at Cursor again.'),
+      );
       return;
     }
     void open
@@ -101,6 +103,7 @@ function openAtLine(path: string, line: number | undefined): void {
       const at = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
       return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
     },
-    (error: unknown) => vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, error instanceof Error ? error.message : String(error))),
+    (error: unknown) =>
+      vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, error instanceof Error ? error.message : String(error))),
   );
 }

@@ -17,7 +17,8 @@ const WEB_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 export function linkTarget(href: string, cwd: string | undefined): LinkTarget {
   const text = href.trim();
   if (text === '') return { kind: 'refused', reason: 'the link is empty' };
-  if (hasBidiControls(text)) return { kind: 'refused', reason: 'the link holds characters that reverse the direction of text, which can disguise where it leads' };
+  if (hasBidiControls(text))
+    return { kind: 'refused', reason: 'the link holds characters that reverse the direction of text, which can disguise where it leads' };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(text)?.[1]?.toLowerCase();
   // A Windows drive letter ("C:\…") looks like a scheme of one letter.
   if (scheme !== undefined && !(scheme.length === 1 && /^[a-zA-Z]:[\\/]/.test(text))) {

@@ -11,7 +11,16 @@ import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
-import { EMPTY_SESSION, imageRefusal, WebviewMessage, type AgentErrorView, type AttachmentView, type EntryView, type ErrorAction, type FileMatch } from './protocol';
+import {
+  EMPTY_SESSION,
+  imageRefusal,
+  WebviewMessage,
+  type AgentErrorView,
+  type AttachmentView,
+  type EntryView,
+  type ErrorAction,
+  type FileMatch,
+} from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 import { chatHtml, translations, webviewOptions } from './html';
 import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } from './viewSync';
@@ -87,7 +96,12 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Opens a new panel beside the editor. */
   static open(agentName: string, deps: ChatDeps): ChatPanel {
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, agentName, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(deps.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      agentName,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      webviewOptions(deps.extensionUri),
+    );
     return new ChatPanel(panel, agentName, deps);
   }
 
@@ -242,7 +256,10 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Sends a message as the user would from the composer, with everything attached; rejects when it cannot be sent. */
   send(text: string): Promise<S.StopReason> {
-    return this.sendWith(text, this.attachments.map((a) => a.id));
+    return this.sendWith(
+      text,
+      this.attachments.map((a) => a.id),
+    );
   }
 
   private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
@@ -339,7 +356,8 @@ export class ChatPanel implements vscode.Disposable {
         if (session) void session.setMode(message.modeId).catch((error: unknown) => this.pickerFailed('the mode', error));
         break;
       case 'setConfig':
-        if (session) void session.setConfigOption(message.configId, message.value).catch((error: unknown) => this.pickerFailed(message.configId, error));
+        if (session)
+          void session.setConfigOption(message.configId, message.value).catch((error: unknown) => this.pickerFailed(message.configId, error));
         break;
     }
   }
@@ -375,7 +393,9 @@ export class ChatPanel implements vscode.Disposable {
 
   private attachImage(name: string, mimeType: string, data: string): void {
     const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-    const refusal = imageRefusal(vscode.l10n.t, this.agentName, this.accepts, mimeType, bytes) ?? (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : vscode.l10n.t('The image could not be read.'));
+    const refusal =
+      imageRefusal(vscode.l10n.t, this.agentName, this.accepts, mimeType, bytes) ??
+      (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : vscode.l10n.t('The image could not be read.'));
     if (refusal) {
       this.tell(refusal);
       return;
@@ -423,16 +443,18 @@ export class ChatPanel implements vscode.Disposable {
     return {
       type: 'state',
       agent: this.agentName,
-      ...(session ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } } : this.restoreLater ? { restore: { agent: this.agentName, ...this.restoreLater } } : {}),
+      ...(session
+        ? { restore: { agent: this.agentName, sessionId: session.sessionId, cwd: session.cwd } }
+        : this.restoreLater
+          ? { restore: { agent: this.agentName, ...this.restoreLater } }
+          : {}),
       earlier: this.earlier,
       ...(this.divider ? { divider: this.divider } : {}),
       entries: session ? this.viewsOf(session) : [],
       turn: model ? turnView(model.turn) : { phase: 'idle' },
       permissions: model ? permissionViews(model) : [],
       agentError: this.agentError,
-      session: model
-        ? sessionView(model, this.accepts)
-        : EMPTY_SESSION,
+      session: model ? sessionView(model, this.accepts) : EMPTY_SESSION,
       attachments: this.attachments.map(attachmentView),
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),

@@ -32,7 +32,12 @@ export function attachmentView(a: Attachment): AttachmentView {
  * The content blocks of a message. `fileText` has the current text of each attached file (the editor's buffer,
  * unsaved edits included), or undefined when it is not text: such a file is only linked.
  */
-export function buildPrompt(text: string, attachments: readonly Attachment[], fileText: ReadonlyMap<string, string | undefined>, accepts: PromptAccepts): S.ContentBlock[] {
+export function buildPrompt(
+  text: string,
+  attachments: readonly Attachment[],
+  fileText: ReadonlyMap<string, string | undefined>,
+  accepts: PromptAccepts,
+): S.ContentBlock[] {
   const blocks: S.ContentBlock[] = [];
   if (text.trim() !== '') blocks.push({ type: 'text', text });
   for (const a of attachments) {

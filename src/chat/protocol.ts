@@ -138,7 +138,14 @@ export const PickerView = z.discriminatedUnion('type', [
     current: z.string(),
     options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().optional(), group: z.string().optional() })),
   }),
-  z.object({ type: z.literal('boolean'), target: z.literal('config'), id: z.string(), name: z.string(), description: z.string().optional(), current: z.boolean() }),
+  z.object({
+    type: z.literal('boolean'),
+    target: z.literal('config'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    current: z.boolean(),
+  }),
 ]);
 export type PickerView = z.infer<typeof PickerView>;
 
@@ -165,7 +172,12 @@ export type SessionView = z.infer<typeof SessionView>;
 export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
 
 /** Something attached to the message being written; the host keeps its content, the view shows the chip. */
-export const AttachmentView = z.object({ id: z.string(), kind: z.enum(['file', 'selection', 'image']), label: z.string(), detail: z.string().optional() });
+export const AttachmentView = z.object({
+  id: z.string(),
+  kind: z.enum(['file', 'selection', 'image']),
+  label: z.string(),
+  detail: z.string().optional(),
+});
 export type AttachmentView = z.infer<typeof AttachmentView>;
 
 export const FileMatch = z.object({ path: z.string(), name: z.string(), folder: z.string() });
@@ -221,14 +233,23 @@ export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'
 export type Translate = (message: string, ...args: Array<string | number>) => string;
 
 /** Why an image cannot be attached, or undefined when it can: the view checks before it reads the file, the host again. */
-export function imageRefusal(t: Translate, agent: string, accepts: SessionView['accepts'], mimeType: string, bytes: number, maxBytes: number = MAX_IMAGE_BYTES, types: readonly string[] = IMAGE_TYPES): string | undefined {
+export function imageRefusal(
+  t: Translate,
+  agent: string,
+  accepts: SessionView['accepts'],
+  mimeType: string,
+  bytes: number,
+  maxBytes: number = MAX_IMAGE_BYTES,
+  types: readonly string[] = IMAGE_TYPES,
+): string | undefined {
   if (!accepts.image) return t('{0} does not accept images, so the image was not attached.', agent);
   if (!types.includes(mimeType)) {
     return mimeType
       ? t('Only PNG, JPEG, GIF and WebP images can be attached (this one is {0}).', mimeType)
       : t('Only PNG, JPEG, GIF and WebP images can be attached (this one is of an unknown type).');
   }
-  if (bytes > maxBytes) return t('The image is {0} MB; images up to {1} MB can be attached.', (bytes / 1024 / 1024).toFixed(1), maxBytes / 1024 / 1024);
+  if (bytes > maxBytes)
+    return t('The image is {0} MB; images up to {1} MB can be attached.', (bytes / 1024 / 1024).toFixed(1), maxBytes / 1024 / 1024);
   return undefined;
 }
 

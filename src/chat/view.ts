@@ -198,8 +198,12 @@ export function sessionView(model: SessionModel, accepts: PromptAccepts): Sessio
     plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })),
     commands: model.commands.map((c) => ({ name: c.name, description: c.description, ...(c.input?.hint ? { hint: c.input.hint } : {}) })),
     pickers: pickers(model),
-    ...(model.usage ? { usage: { used: model.usage.used, size: model.usage.size, ...(model.usage.cost ? { cost: money(model.usage.cost) } : {}) } } : {}),
-    notices: model.notices.slice(-NOTICES_SHOWN).map((n) => ({ severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) })),
+    ...(model.usage
+      ? { usage: { used: model.usage.used, size: model.usage.size, ...(model.usage.cost ? { cost: money(model.usage.cost) } : {}) } }
+      : {}),
+    notices: model.notices
+      .slice(-NOTICES_SHOWN)
+      .map((n) => ({ severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) })),
     accepts: { image: accepts.image, embeddedContext: accepts.embeddedContext },
   };
 }

@@ -71,7 +71,9 @@ export class WorkspaceFiles implements ChatFiles, vscode.Disposable {
     const map = new Map<string, vscode.Uri>();
     for (const uri of uris) if (uri.scheme === 'file') map.set(this.relative(uri), uri);
     this.known = map;
-    this.log.info(`[files] listed ${map.size} workspace files for mentions in ${Date.now() - started} ms${uris.length >= MAX_FILES ? ` (the first ${MAX_FILES} only)` : ''}`);
+    this.log.info(
+      `[files] listed ${map.size} workspace files for mentions in ${Date.now() - started} ms${uris.length >= MAX_FILES ? ` (the first ${MAX_FILES} only)` : ''}`,
+    );
     if (!this.watcher) this.watch();
     return map;
   }

@@ -55,7 +55,11 @@ export class ChatSession implements vscode.Disposable {
     );
     this.watchers = [
       deps.permissions.watch(session, panel.agentName, () => panel.reveal()),
-      deps.follow.watch(session, () => panel.viewColumn, (text) => panel.tell(text)),
+      deps.follow.watch(
+        session,
+        () => panel.viewColumn,
+        (text) => panel.tell(text),
+      ),
       session.onDidEndAgent(onDidEndAgent),
     ];
   }

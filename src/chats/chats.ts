@@ -78,7 +78,9 @@ export class Chats implements vscode.Disposable {
     if (!agent) return undefined;
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
     if (!folder) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'),
+      );
       return undefined;
     }
     const cwd = folder.uri.fsPath;
@@ -177,7 +179,11 @@ export class Chats implements vscode.Disposable {
     const name = panel.agentName;
     const config = readAgentSettings().agents.find((a) => a.name === name);
     if (!config) {
-      panel.fail(vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name), [], ['openSettings']);
+      panel.fail(
+        vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name),
+        [],
+        ['openSettings'],
+      );
       return;
     }
     const roots = workspaceRoots();
@@ -267,16 +273,21 @@ export class Chats implements vscode.Disposable {
     const roots = workspaceRoots();
     const cwd = target.cwd !== undefined && roots.includes(target.cwd) ? target.cwd : roots[0];
     if (!cwd) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'),
+      );
       return undefined;
     }
     try {
-      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening the session with {0}…', agentName) }, async () => {
-        const opened = await this.opener.open(agent, cwd, target.sessionId, { transcript: true });
-        const panel = this.track(ChatPanel.open(agentName, this.deps));
-        this.present(panel, opened, previousNote(agentName, opened.how, opened.stored !== undefined));
-        return panel;
-      });
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening the session with {0}…', agentName) },
+        async () => {
+          const opened = await this.opener.open(agent, cwd, target.sessionId, { transcript: true });
+          const panel = this.track(ChatPanel.open(agentName, this.deps));
+          this.present(panel, opened, previousNote(agentName, opened.how, opened.stored !== undefined));
+          return panel;
+        },
+      );
     } catch (error) {
       this.reportFailure(agent, error);
       return undefined;
@@ -293,7 +304,9 @@ export class Chats implements vscode.Disposable {
     if (defaultAgent !== undefined) {
       const found = agents.find((a) => a.name === defaultAgent);
       if (found) return found;
-      void vscode.window.showWarningMessage(vscode.l10n.t('"acp.defaultAgent" names "{0}", which is neither in "acp.agents" nor a preset; choose an agent for this chat.', defaultAgent));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('"acp.defaultAgent" names "{0}", which is neither in "acp.agents" nor a preset; choose an agent for this chat.', defaultAgent),
+      );
     }
     if (agents.length === 1) return agents[0];
     const pick = await vscode.window.showQuickPick(agentItems(agents), {

@@ -39,7 +39,10 @@ export function describeFailure(name: string, error: unknown): string {
 /** A chat in Restricted Mode: it says why nothing runs, and offers to manage trust. */
 export function explainRestricted(panel: ChatPanel): void {
   panel.fail(
-    vscode.l10n.t('{0} was not started: this workspace is in Restricted Mode, and agents run commands and edit files. Trust the workspace to chat here.', panel.agentName),
+    vscode.l10n.t(
+      '{0} was not started: this workspace is in Restricted Mode, and agents run commands and edit files. Trust the workspace to chat here.',
+      panel.agentName,
+    ),
     [],
     ['manageTrust'],
   );
@@ -52,7 +55,12 @@ export function showFailure(panel: ChatPanel, error: unknown, log: Logger): void
   panel.tell('');
   if (error instanceof SignInNeeded) panel.fail(message, [], ['signIn']);
   else if (error instanceof UntrustedWorkspaceError) explainRestricted(panel);
-  else panel.fail(message, error instanceof AgentStartFailure ? error.stderrTail : error instanceof AgentExitError ? error.stderrTail : [], failureActions(error));
+  else
+    panel.fail(
+      message,
+      error instanceof AgentStartFailure ? error.stderrTail : error instanceof AgentExitError ? error.stderrTail : [],
+      failureActions(error),
+    );
 }
 
 /** A chat that could not open at all: a notification with Sign In, or Open Settings and Show Log. */

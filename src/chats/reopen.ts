@@ -49,14 +49,24 @@ export class SessionOpener {
    * this computer kept of `previous` is read while the agent starts, for the chat to show when it was not replayed.
    * `panel` is the chat that waits for it, if it is open already.
    */
-  async open(config: AgentConfig, cwd: string, previous: string | undefined, options: { transcript?: boolean; panel?: ChatPanel } = {}): Promise<Opened> {
+  async open(
+    config: AgentConfig,
+    cwd: string,
+    previous: string | undefined,
+    options: { transcript?: boolean; panel?: ChatPanel } = {},
+  ): Promise<Opened> {
     // Read while the agent starts, so that the panel's turn to show it does not wait for the disk.
     const kept = options.transcript && previous !== undefined ? this.storedTranscript(config.name, previous) : Promise.resolve(undefined);
     const { session, how } = await this.withSignIn(config, cwd, (client) => this.reopenOrNew(client, config.name, cwd, previous), options.panel);
     return { session, how, stored: how === 'load' ? undefined : await kept };
   }
 
-  private async reopenOrNew(client: AgentClient, name: string, cwd: string, previous: string | undefined): Promise<{ session: AgentSession; how: Reopened }> {
+  private async reopenOrNew(
+    client: AgentClient,
+    name: string,
+    cwd: string,
+    previous: string | undefined,
+  ): Promise<{ session: AgentSession; how: Reopened }> {
     const options = this.sessionOptions(cwd);
     const can = client.capabilities.supports('loadSession') ? 'load' : client.capabilities.supports('resumeSession') ? 'resume' : undefined;
     if (previous !== undefined && can) {

@@ -105,7 +105,10 @@ export function formatReport(facts: DiagnosticsFacts, scrubber?: SecretScrubber)
 
   out.push('## Settings', '');
   const sources = Object.entries(facts.settingSources);
-  out.push(sources.length ? `Set by you: ${sources.map(([k, v]) => `\`${k}\` (${v})`).join(', ')}; the rest are defaults.` : 'All at their defaults.', '');
+  out.push(
+    sources.length ? `Set by you: ${sources.map(([k, v]) => `\`${k}\` (${v})`).join(', ')}; the rest are defaults.` : 'All at their defaults.',
+    '',
+  );
   out.push(...fenced('json', JSON.stringify(redact(facts.settings), null, 2)), '');
 
   out.push('## Agents', '');

@@ -47,7 +47,10 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(key(uri)) ?? `${vscode.l10n.t('This diff is no longer available: it was closed, and the agent\u2019s text is not kept after that.')}\n`;
+    return (
+      this.texts.get(key(uri)) ??
+      `${vscode.l10n.t('This diff is no longer available: it was closed, and the agent\u2019s text is not kept after that.')}\n`
+    );
   }
 
   /** Opens the edit in the diff editor beside the current one and returns the URI of its proposed side. */

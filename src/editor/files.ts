@@ -105,10 +105,16 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
     if (verdict.kind === 'inside') return verdict.path;
     if (this.options.outsideWorkspace() === 'deny') {
-      throw new AcpError(ErrorCodes.InvalidParams, `${verdict.path} is outside the workspace folders, and the acp.files.outsideWorkspace setting refuses that`);
+      throw new AcpError(
+        ErrorCodes.InvalidParams,
+        `${verdict.path} is outside the workspace folders, and the acp.files.outsideWorkspace setting refuses that`,
+      );
     }
     if (await this.options.prompts.allowOutside(this.options.agent, operation, verdict.path)) return verdict.path;
-    throw new AcpError(ErrorCodes.InvalidParams, `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the workspace folders`);
+    throw new AcpError(
+      ErrorCodes.InvalidParams,
+      `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the workspace folders`,
+    );
   }
 }
 

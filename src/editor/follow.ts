@@ -109,7 +109,12 @@ export class FollowAgent implements vscode.Disposable {
     const line = Math.min(Math.max((location.line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
     const range = new vscode.Range(line, 0, line, 0);
     try {
-      const editor = await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true, selection: range, viewColumn: editorColumn(chatColumn) });
+      const editor = await vscode.window.showTextDocument(doc, {
+        preview: true,
+        preserveFocus: true,
+        selection: range,
+        viewColumn: editorColumn(chatColumn),
+      });
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       this.mark(editor, range);
     } catch (error) {
@@ -147,7 +152,9 @@ export class FollowAgent implements vscode.Disposable {
     }
     const on = this.enabled;
     this.status.text = on ? vscode.l10n.t('$(eye) Follow') : vscode.l10n.t('$(eye-closed) Follow');
-    this.status.tooltip = on ? vscode.l10n.t('The editor follows the agent. Click to stop following.') : vscode.l10n.t('The editor does not follow the agent. Click to follow it.');
+    this.status.tooltip = on
+      ? vscode.l10n.t('The editor follows the agent. Click to stop following.')
+      : vscode.l10n.t('The editor does not follow the agent. Click to follow it.');
     this.status.accessibilityInformation = { label: on ? vscode.l10n.t('Following the agent') : vscode.l10n.t('Not following the agent') };
     this.status.show();
   }

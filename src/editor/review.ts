@@ -73,7 +73,10 @@ export class EditReviews implements vscode.Disposable {
     const uri = arg instanceof vscode.Uri ? arg : activeDiffRight();
     const entry = (uri && this.find(uri)) ?? (this.pending.length === 1 ? this.pending[0] : undefined);
     if (entry) entry.decide(decision);
-    else void vscode.window.showInformationMessage(uri ? vscode.l10n.t('This diff is not waiting for a decision.') : vscode.l10n.t('Open the diff of the edit to accept or reject it.'));
+    else
+      void vscode.window.showInformationMessage(
+        uri ? vscode.l10n.t('This diff is not waiting for a decision.') : vscode.l10n.t('Open the diff of the edit to accept or reject it.'),
+      );
   }
 
   private find(uri: vscode.Uri): Pending | undefined {

@@ -106,7 +106,10 @@ export function boundTranscript(transcript: Transcript, limit: number): Transcri
     if (first && 'text' in first && first.text.length > 0) {
       // Keep the end of the text: cut the excess bytes off its start, and the pieces of a character cut in two.
       const bytes = Buffer.from(first.text);
-      const kept = bytes.subarray(Math.min(bytes.length, size - limit + margin)).toString('utf8').replace(/^\ufffd+/, '');
+      const kept = bytes
+        .subarray(Math.min(bytes.length, size - limit + margin))
+        .toString('utf8')
+        .replace(/^\ufffd+/, '');
       result = { ...result, entries: [{ ...first, text: kept === '' ? '' : `…${kept}` }, ...result.entries.slice(1)] };
     } else if (result.entries.length > 0) {
       result = { ...result, entries: result.entries.slice(1), dropped: (result.dropped ?? 0) + 1 };
@@ -177,7 +180,8 @@ export function replayTranscript(transcript: Pick<Transcript, 'sessionId' | 'ent
     // A message id per entry keeps two messages in a row apart, as they were.
     const messageId = `stored-${i}`;
     if (entry.text !== '') model.apply({ sessionUpdate, messageId, content: { type: 'text', text: entry.text } });
-    for (const link of entry.links ?? []) model.apply({ sessionUpdate, messageId, content: { type: 'resource_link', uri: link.uri, name: link.name } });
+    for (const link of entry.links ?? [])
+      model.apply({ sessionUpdate, messageId, content: { type: 'resource_link', uri: link.uri, name: link.name } });
   });
   if (transcript.plan) model.apply({ sessionUpdate: 'plan', entries: transcript.plan });
   if (transcript.title) model.apply({ sessionUpdate: 'session_info_update', title: transcript.title });

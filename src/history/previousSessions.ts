@@ -74,7 +74,7 @@ export class PreviousSessions {
       quickPick.placeholder =
         result.items.length === 0
           ? vscode.l10n.t('{0} has no earlier sessions in this workspace.', agent.name)
-          : result.problem ?? vscode.l10n.t('Choose a session to open');
+          : (result.problem ?? vscode.l10n.t('Choose a session to open'));
     });
     await done;
     quickPick.dispose();
@@ -107,7 +107,10 @@ export class PreviousSessions {
         client = await this.agents.connect(agent, roots[0] ?? '');
       } catch (error) {
         this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
-        return { items: await this.local(agent.name), problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+        return {
+          items: await this.local(agent.name),
+          problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)),
+        };
       }
       if (!client.capabilities.supports('listSessions')) return { items: await this.local(agent.name), client };
       try {
@@ -118,7 +121,15 @@ export class PreviousSessions {
           continue;
         }
         this.log.warn(`[history] ${agent.name} could not list its sessions: ${errorMessage(error)}`);
-        return { items: await this.local(agent.name), client, problem: vscode.l10n.t('{0} could not list its sessions ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)) };
+        return {
+          items: await this.local(agent.name),
+          client,
+          problem: vscode.l10n.t(
+            '{0} could not list its sessions ({1}); these are the sessions kept on this computer.',
+            agent.name,
+            errorMessage(error),
+          ),
+        };
       }
     }
   }

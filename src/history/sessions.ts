@@ -58,7 +58,8 @@ export function registerSessions(
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);
         if (parsed.success) return handleOrNone(await chats.openPrevious(parsed.data.agent, parsed.data));
-        if (target !== undefined && !(target instanceof vscode.Uri)) log.warn('[history] acp.openPreviousSession was given something that is not a session; listing them instead');
+        if (target !== undefined && !(target instanceof vscode.Uri))
+          log.warn('[history] acp.openPreviousSession was given something that is not a session; listing them instead');
         await previous.pick();
         return undefined;
       }),

@@ -67,7 +67,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     const history = (await this.store.list())
       .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId))
       .slice(0, HISTORY_SHOWN);
-    return [...chats.map((panel): SessionNode => ({ kind: 'chat', panel })), ...history.map((summary): SessionNode => ({ kind: 'history', summary }))];
+    return [
+      ...chats.map((panel): SessionNode => ({ kind: 'chat', panel })),
+      ...history.map((summary): SessionNode => ({ kind: 'history', summary })),
+    ];
   }
 
   async getTreeItem(node: SessionNode): Promise<vscode.TreeItem> {
@@ -88,7 +91,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
                 ? vscode.l10n.t('stopped with an error')
                 : vscode.l10n.t('not running');
         if (status.phase === 'failed') item.tooltip = vscode.l10n.t('{0} stopped: {1}', node.name, status.error);
-        item.iconPath = new vscode.ThemeIcon(status.phase === 'running' ? 'vm-running' : 'vm-outline', status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined);
+        item.iconPath = new vscode.ThemeIcon(
+          status.phase === 'running' ? 'vm-running' : 'vm-outline',
+          status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined,
+        );
         item.contextValue = 'acp.agent';
         return item;
       }
@@ -110,7 +116,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         item.id = `history:${summary.agent}:${summary.sessionId}`;
         const when = relativeTime(summary.updatedAt, Date.now(), vscode.env.language);
         if (when) item.description = when;
-        item.tooltip = vscode.l10n.t('{0}\nLast changed {1}, in {2}', label, new Date(summary.updatedAt).toLocaleString(vscode.env.language), summary.cwd);
+        item.tooltip = vscode.l10n.t(
+          '{0}\nLast changed {1}, in {2}',
+          label,
+          new Date(summary.updatedAt).toLocaleString(vscode.env.language),
+          summary.cwd,
+        );
         item.iconPath = new vscode.ThemeIcon('history');
         item.contextValue = 'acp.history';
         const target: SessionTarget = { agent: summary.agent, sessionId: summary.sessionId, cwd: summary.cwd };

@@ -248,7 +248,9 @@ export class TranscriptStore {
     const parsed = Transcript.safeParse(raw);
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
-    this.log.warn(`skipped the transcript ${basename(file)}: ${issue ? `${issue.path.join('.') || 'its value'}: ${issue.message}` : 'it does not validate'}`);
+    this.log.warn(
+      `skipped the transcript ${basename(file)}: ${issue ? `${issue.path.join('.') || 'its value'}: ${issue.message}` : 'it does not validate'}`,
+    );
     return null;
   }
 }

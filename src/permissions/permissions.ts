@@ -73,7 +73,10 @@ export class Permissions implements vscode.Disposable {
   }
 
   /** The rule and setting checks for one agent's requests, and learning from its answers. */
-  policy(agent: string): { decidePermission(request: PermissionContext): PermissionDecision | undefined; permissionAnswered(request: PermissionContext, option: S.PermissionOption): void } {
+  policy(agent: string): {
+    decidePermission(request: PermissionContext): PermissionDecision | undefined;
+    permissionAnswered(request: PermissionContext, option: S.PermissionOption): void;
+  } {
     return {
       decidePermission: (request) => this.decide(agent, request),
       permissionAnswered: (request, option) => this.learn(agent, request, option),
@@ -109,7 +112,12 @@ export class Permissions implements vscode.Disposable {
     const edit = diffsOf(call)[0];
     const showDiff = vscode.l10n.t('Show Diff');
     const buttons = edit ? [...labels, showDiff] : labels;
-    const message = vscode.l10n.t('{0} asks permission \u2014 {1}: {2}', agent, vscode.l10n.t(toolKind(call.kind).label), call.title || vscode.l10n.t('a tool call'));
+    const message = vscode.l10n.t(
+      '{0} asks permission \u2014 {1}: {2}',
+      agent,
+      vscode.l10n.t(toolKind(call.kind).label),
+      call.title || vscode.l10n.t('a tool call'),
+    );
     const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
     const show = risky ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(message, ...buttons).then((pick) => {
@@ -130,20 +138,26 @@ export class Permissions implements vscode.Disposable {
     const ruled = rule && optionFor(options, rule.decision);
     if (rule && ruled) {
       const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule, vscode.l10n.t), scopeName(rule.scope));
-      this.log.info(`answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule, english)}\u201d (${SCOPE_NAMES[rule.scope]})`);
+      this.log.info(
+        `answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule, english)}\u201d (${SCOPE_NAMES[rule.scope]})`,
+      );
       if (rule.decision === 'reject') {
         // Never rejected silently: the chat shows it, and so does a notification.
         const manageRules = vscode.l10n.t('Manage Rules');
-        void vscode.window.showInformationMessage(vscode.l10n.t('Rejected {0}\'s request \u201c{1}\u201d by {2}.', agent, call.title, reason), manageRules).then((pick) => {
-          if (pick === manageRules) void this.manage();
-        });
+        void vscode.window
+          .showInformationMessage(vscode.l10n.t("Rejected {0}'s request \u201c{1}\u201d by {2}.", agent, call.title, reason), manageRules)
+          .then((pick) => {
+            if (pick === manageRules) void this.manage();
+          });
       }
       return { optionId: ruled.optionId, reason };
     }
     if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
       const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
       if (allow) {
-        this.log.info(`answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`);
+        this.log.info(
+          `answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`,
+        );
         return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
     }
@@ -156,7 +170,10 @@ export class Permissions implements vscode.Disposable {
     const scope = this.settings().remember;
     void this.rules.add(rule, scope, request.sessionId).then(() => {
       this.log.info(`Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule, english)}.`);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule, vscode.l10n.t)), 8000);
+      vscode.window.setStatusBarMessage(
+        vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule, vscode.l10n.t)),
+        8000,
+      );
     });
   }
 
@@ -164,17 +181,31 @@ export class Permissions implements vscode.Disposable {
   async manage(): Promise<void> {
     const rules = this.rules.list();
     if (rules.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There are no permission rules. A rule is made when you answer an agent with an "always" option.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('There are no permission rules. A rule is made when you answer an agent with an "always" option.'),
+      );
       return;
     }
     const picks = await vscode.window.showQuickPick(
-      rules.map((rule) => ({ label: describeRule(rule, vscode.l10n.t), description: scopeName(rule.scope), detail: rule.created ? vscode.l10n.t('Since {0}', new Date(rule.created).toLocaleString()) : undefined, rule })),
-      { title: vscode.l10n.t('Permission Rules'), placeHolder: vscode.l10n.t('Select the rules to revoke, then press Enter'), canPickMany: true, matchOnDescription: true },
+      rules.map((rule) => ({
+        label: describeRule(rule, vscode.l10n.t),
+        description: scopeName(rule.scope),
+        detail: rule.created ? vscode.l10n.t('Since {0}', new Date(rule.created).toLocaleString()) : undefined,
+        rule,
+      })),
+      {
+        title: vscode.l10n.t('Permission Rules'),
+        placeHolder: vscode.l10n.t('Select the rules to revoke, then press Enter'),
+        canPickMany: true,
+        matchOnDescription: true,
+      },
     );
     if (!picks || picks.length === 0) return;
     for (const pick of picks) await this.rules.revoke(pick.rule as ScopedRule);
     this.log.info(`revoked: ${picks.map((p) => describeRule(p.rule, english)).join('; ')}`);
-    void vscode.window.showInformationMessage(picks.length === 1 ? vscode.l10n.t('Revoked: {0}.', picks[0]?.label ?? '') : vscode.l10n.t('Revoked {0} rules.', picks.length));
+    void vscode.window.showInformationMessage(
+      picks.length === 1 ? vscode.l10n.t('Revoked: {0}.', picks[0]?.label ?? '') : vscode.l10n.t('Revoked {0} rules.', picks.length),
+    );
   }
 
   private pendingCount(): number {
@@ -201,8 +232,12 @@ export class Permissions implements vscode.Disposable {
     }
     this.status.text = `$(bell-dot) ${count}`;
     this.status.tooltip =
-      count === 1 ? vscode.l10n.t('An agent is waiting for your permission. Click to show the chat.') : vscode.l10n.t('{0} permission requests are waiting. Click to show the oldest.', count);
-    this.status.accessibilityInformation = { label: count === 1 ? vscode.l10n.t('1 permission request waiting') : vscode.l10n.t('{0} permission requests waiting', count) };
+      count === 1
+        ? vscode.l10n.t('An agent is waiting for your permission. Click to show the chat.')
+        : vscode.l10n.t('{0} permission requests are waiting. Click to show the oldest.', count);
+    this.status.accessibilityInformation = {
+      label: count === 1 ? vscode.l10n.t('1 permission request waiting') : vscode.l10n.t('{0} permission requests waiting', count),
+    };
     this.status.show();
   }
 

@@ -5,7 +5,8 @@ import { toolKind, type Translate } from '../chat/protocol';
 import type { PermissionRule } from './rules';
 
 /** English, with `{0}`-style placeholders filled in: the log's translator. */
-export const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (whole, n: string) => (Number(n) < args.length ? String(args[Number(n)]) : whole));
+export const english: Translate = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (whole, n: string) => (Number(n) < args.length ? String(args[Number(n)]) : whole));
 
 /** "Always allow Gemini: running \u201cnpm test\u201d", in the words `t` gives. */
 export function describeRule(rule: PermissionRule, t: Translate): string {

@@ -105,7 +105,13 @@ export class PermissionRules {
 export function ruleFromAnswer(subject: RuleSubject, option: S.PermissionOption, now: Date): PermissionRule | undefined {
   const decision: RuleDecision | undefined = option.kind === 'allow_always' ? 'allow' : option.kind === 'reject_always' ? 'reject' : undefined;
   if (!decision) return undefined;
-  return { agent: subject.agent, kind: subject.kind, ...(subject.kind === 'execute' ? { title: subject.title } : {}), decision, created: now.toISOString() };
+  return {
+    agent: subject.agent,
+    kind: subject.kind,
+    ...(subject.kind === 'execute' ? { title: subject.title } : {}),
+    decision,
+    created: now.toISOString(),
+  };
 }
 
 /** The option that carries out a decision: the "always" option, else the "once" one. None means: ask the user. */

@@ -70,4 +70,3 @@ export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: 
   });
   return { agents, problems };
 }
-

@@ -24,7 +24,13 @@ const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 7));
 const BUDGET_MS = 50;
 const OVERALL_MS = 10 * 60_000;
 
-const BASELINE = { publisher: 'acp-bench', name: 'baseline', displayName: 'Activation Baseline', command: 'acpBench.baseline', title: 'Bench: Activate the Baseline' };
+const BASELINE = {
+  publisher: 'acp-bench',
+  name: 'baseline',
+  displayName: 'Activation Baseline',
+  command: 'acpBench.baseline',
+  title: 'Bench: Activate the Baseline',
+};
 const BASELINE_ID = `${BASELINE.publisher}.${BASELINE.name}`;
 
 const median = (xs: readonly number[]) => {
@@ -33,7 +39,10 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
 const ms = (x: number) => `${Number.isInteger(x) ? x : x.toFixed(1)} ms`;
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 /** The baseline extension's folder: a manifest and an activate() that registers its one command. */
 function writeBaseline(dir: string): void {
@@ -82,15 +91,20 @@ async function runningExtensions(wb: Workbench, names: Record<string, string>): 
       if (found[id] !== undefined) continue;
       const row = rows.filter({ has: wb.page.locator('.name', { hasText: name }) }).first();
       if ((await row.count()) === 0) continue;
-      const text = await waitFor(async () => {
-        const t = (await row.locator('.activation-time').textContent({ timeout: 1000 })) ?? '';
-        return /Activation: \d+ms/.test(t) ? t : undefined;
-      }, { timeoutMs: 30_000, what: `${name}'s activation time in Running Extensions` });
+      const text = await waitFor(
+        async () => {
+          const t = (await row.locator('.activation-time').textContent({ timeout: 1000 })) ?? '';
+          return /Activation: \d+ms/.test(t) ? t : undefined;
+        },
+        { timeoutMs: 30_000, what: `${name}'s activation time in Running Extensions` },
+      );
       found[id] = Number(/Activation: (\d+)ms/.exec(text)?.[1]);
     }
     await wb.page.keyboard.press('PageDown');
   }
-  const missing = Object.entries(names).filter(([id]) => found[id] === undefined).map(([, name]) => name);
+  const missing = Object.entries(names)
+    .filter(([id]) => found[id] === undefined)
+    .map(([, name]) => name);
   if (missing.length) throw new Error(`Running Extensions does not list ${missing.join(' and ')} as activated`);
   return found;
 }
@@ -105,7 +119,8 @@ async function startupPerformance(page: Page, wb: Workbench): Promise<Record<str
   await lines.getByText('System Info').first().waitFor({ timeout: 30_000 });
   await lines.click();
   // The document is filled in as the figures arrive: copy it until the activation table is in it.
-  const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  const clipboard = () =>
+    page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
   const text = await waitFor(
     async () => {
       await page.keyboard.press('Control+A');
@@ -186,7 +201,9 @@ async function main(): Promise<number> {
   const baselineVsix = join(workDir, 'baseline.vsix');
   await packageFolder(repoRoot, baselineDir, baselineVsix);
   const host = vsix.entries.find((e) => e.name === 'extension/dist/extension.js');
-  out(`packaged the VSIX (${(vsix.bytes / 1024).toFixed(0)} KB; dist/extension.js ${host ? (host.size / 1024).toFixed(0) : '?'} KB) and the baseline`);
+  out(
+    `packaged the VSIX (${(vsix.bytes / 1024).toFixed(0)} KB; dist/extension.js ${host ? (host.size / 1024).toFixed(0) : '?'} KB) and the baseline`,
+  );
 
   const wb = await openWorkbench('bench-activation', { user: {} }, { vsix: [vsix.file, baselineVsix] });
   await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -199,7 +216,9 @@ async function main(): Promise<number> {
         const acpFirst = i % 2 === 0;
         const r = await oneRun(wb, i, acpFirst);
         runs.push(r);
-        out(`  window ${i + 1} (${acpFirst ? 'ACP Client' : 'baseline'} activated first): ACP Client ${describe(r[EXTENSION_ID]!)}; baseline ${describe(r[BASELINE_ID]!)}`);
+        out(
+          `  window ${i + 1} (${acpFirst ? 'ACP Client' : 'baseline'} activated first): ACP Client ${describe(r[EXTENSION_ID]!)}; baseline ${describe(r[BASELINE_ID]!)}`,
+        );
       } catch (error) {
         const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
         broken.push(`window ${i + 1}: ${message}`);
@@ -220,7 +239,10 @@ async function main(): Promise<number> {
     const base = figure(BASELINE_ID, (t) => t.activation);
     out(`  ACP Client activation: ${ms(median(acp))} [${acp.join(', ')}] — budget < ${BUDGET_MS} ms: ${median(acp) < BUDGET_MS ? 'PASS' : 'OVER'}`);
     out(`  baseline (a trivial extension): ${ms(median(base))} [${base.join(', ')}]`);
-    for (const [label, id] of [['ACP Client', EXTENSION_ID], ['baseline', BASELINE_ID]] as const) {
+    for (const [label, id] of [
+      ['ACP Client', EXTENSION_ID],
+      ['baseline', BASELINE_ID],
+    ] as const) {
       const l = figure(id, (t) => t.load);
       if (l.length) {
         out(

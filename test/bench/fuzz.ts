@@ -71,7 +71,10 @@ class CountingLogger implements Logger {
     this.lines[level]++;
     if (level === 'warn' || level === 'error') {
       const kind = kindOf(message);
-      this.kinds.set(process.env.FUZZ_RAW ? message.slice(0, 140) : kind, (this.kinds.get(process.env.FUZZ_RAW ? message.slice(0, 140) : kind) ?? 0) + 1);
+      this.kinds.set(
+        process.env.FUZZ_RAW ? message.slice(0, 140) : kind,
+        (this.kinds.get(process.env.FUZZ_RAW ? message.slice(0, 140) : kind) ?? 0) + 1,
+      );
     }
     this.chars += message.length;
     if (message.length > this.longest) {
@@ -79,17 +82,32 @@ class CountingLogger implements Logger {
       this.longestStart = message.slice(0, 100);
     }
   }
-  trace(m: string) { this.count('trace', m); }
-  debug(m: string) { this.count('debug', m); }
-  info(m: string) { this.count('info', m); }
-  warn(m: string) { this.count('warn', m); }
-  error(m: string) { this.count('error', m); }
+  trace(m: string) {
+    this.count('trace', m);
+  }
+  debug(m: string) {
+    this.count('debug', m);
+  }
+  info(m: string) {
+    this.count('info', m);
+  }
+  warn(m: string) {
+    this.count('warn', m);
+  }
+  error(m: string) {
+    this.count('error', m);
+  }
 }
 
 /** Every own property of the built-in prototypes, so that anything added or replaced shows. */
 function prototypeSnapshot(): Map<string, unknown> {
   const snapshot = new Map<string, unknown>();
-  const protos: [string, object][] = [['Object', Object.prototype], ['Array', Array.prototype], ['Function', Function.prototype], ['String', String.prototype]];
+  const protos: [string, object][] = [
+    ['Object', Object.prototype],
+    ['Array', Array.prototype],
+    ['Function', Function.prototype],
+    ['String', String.prototype],
+  ];
   for (const [name, proto] of protos) {
     for (const key of Reflect.ownKeys(proto)) {
       const d = Object.getOwnPropertyDescriptor(proto, key);
@@ -164,7 +182,14 @@ async function openChannel(): Promise<Channel> {
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-        const message = JSON.parse(buffer.slice(0, nl)) as { type: string; phase?: string; sent?: number; sendMs?: number; report?: AgentReport; unanswered?: number };
+        const message = JSON.parse(buffer.slice(0, nl)) as {
+          type: string;
+          phase?: string;
+          sent?: number;
+          sendMs?: number;
+          report?: AgentReport;
+          unanswered?: number;
+        };
         buffer = buffer.slice(nl + 1);
         if (message.type === 'phase' && message.phase === 'sent') onSent({ sent: message.sent ?? 0, sendMs: message.sendMs ?? 0 });
         if (message.type === 'report' && message.report) onReport(message.report);
@@ -181,7 +206,11 @@ async function openChannel(): Promise<Channel> {
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const settle = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error: describe(error) }));
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error: describe(error) }),
+  );
 
 async function main(): Promise<number> {
   const before = prototypeSnapshot();
@@ -200,7 +229,13 @@ async function main(): Promise<number> {
     {
       command: process.execPath,
       args: [join(__dirname, 'fuzzAgent.js')],
-      env: { FUZZ_MESSAGES: String(COUNT), FUZZ_SEED: String(SEED), FUZZ_WAIT_MS: String(WAIT_MS), FUZZ_FINAL_MS: String(FINAL_MS), FUZZ_REPORT_PORT: String(channel.port) },
+      env: {
+        FUZZ_MESSAGES: String(COUNT),
+        FUZZ_SEED: String(SEED),
+        FUZZ_WAIT_MS: String(WAIT_MS),
+        FUZZ_FINAL_MS: String(FINAL_MS),
+        FUZZ_REPORT_PORT: String(channel.port),
+      },
       cwd: dir,
     },
     host,
@@ -220,7 +255,9 @@ async function main(): Promise<number> {
   const turnEnd = await settle(within(fuzzTurn, FINAL_MS, 'the end of the fuzz turn'));
   const turnOk = turnEnd.ok && turnEnd.value.ok;
   const ping = await settle(within(session.prompt([{ type: 'text', text: 'ping' }]), ROUND_TRIP_MS, 'the prompt after the fuzz'));
-  const ponged = session.model.entries.some((e) => e.type === 'message' && e.role === 'agent' && e.content.some((b) => b.type === 'text' && b.text === 'pong'));
+  const ponged = session.model.entries.some(
+    (e) => e.type === 'message' && e.role === 'agent' && e.content.some((b) => b.type === 'text' && b.text === 'pong'),
+  );
   const pingOk = ping.ok && ping.value === 'end_turn' && ponged;
   const late = await settle(within(channel.late, 1000, 'the late count'));
   sampleMemory();
@@ -240,21 +277,39 @@ async function main(): Promise<number> {
   const r = reported.ok ? reported.value : undefined;
   if (r) {
     const rate = r.sent / (r.sendMs / 1000);
-    out(`messages sent: ${n(r.sent)} in ${(r.sendMs / 1000).toFixed(1)} s (${n(rate)} messages/s)${r.stalled ? '; STALLED: the client stopped reading' : ''}; then ${(r.waitedMs / 1000).toFixed(1)} s waiting for answers`);
+    out(
+      `messages sent: ${n(r.sent)} in ${(r.sendMs / 1000).toFixed(1)} s (${n(rate)} messages/s)${r.stalled ? '; STALLED: the client stopped reading' : ''}; then ${(r.waitedMs / 1000).toFixed(1)} s waiting for answers`,
+    );
     if (r.stalled) broken.push('the client stopped reading the agent (a write waited more than FUZZ_STALL_MS)');
     if (r.sent < COUNT && !r.stalled) broken.push(`only ${r.sent} of ${COUNT} messages sent`);
   }
-  out(`uncaught exceptions: ${crashes.uncaught}; unhandled rejections: ${crashes.rejections}${crashes.examples.length ? ` (${crashes.examples.join('; ')})` : ''}`);
-  if (crashes.uncaught > 0 || crashes.rejections > 0) broken.push(`${crashes.uncaught} uncaught exception(s), ${crashes.rejections} unhandled rejection(s)`);
+  out(
+    `uncaught exceptions: ${crashes.uncaught}; unhandled rejections: ${crashes.rejections}${crashes.examples.length ? ` (${crashes.examples.join('; ')})` : ''}`,
+  );
+  if (crashes.uncaught > 0 || crashes.rejections > 0)
+    broken.push(`${crashes.uncaught} uncaught exception(s), ${crashes.rejections} unhandled rejection(s)`);
   if (r) {
     const nul = r.nullId;
-    const nullAnswers = Object.entries(nul.answers).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none';
+    const nullAnswers =
+      Object.entries(nul.answers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ') || 'none';
     const later = late.ok ? `; still unanswered when our last prompt reached the agent: ${n(late.value)}` : '';
-    out(`unanswered requests: ${n(r.unanswered)} within ${WAIT_MS / 1000} s of the last message${later}${r.unansweredExamples.length ? ` (e.g. ${r.unansweredExamples.join('; ')})` : ''}`);
-    out(`  requests with id null: ${n(nul.nullIdRequests)}; with an object/array/boolean id (owed -32600 with id null): ${n(nul.badIdRequests)}; answers with id null: ${nullAnswers}; missing: ${n(nul.missing)}`);
-    out(`answers with codes outside the spec's set: ${n(r.outOfSpecCodes)}${r.outOfSpecExamples.length ? ` (e.g. ${r.outOfSpecExamples.join('; ')})` : ''}`);
-    out(`duplicated ids: ${n(r.duplicated)}${r.duplicatedExamples.length ? ` (${r.duplicatedExamples.join('; ')})` : ''}; changed ids (answers under an id never sent): ${n(r.changed)}${r.changedExamples.length ? ` (${r.changedExamples.join('; ')})` : ''}`);
-    out(`  malformed answers: ${n(r.malformedAnswers)}${r.malformedExamples.length ? ` (${r.malformedExamples.join('; ')})` : ''}; requests reusing an id sent before (only one answer owed): ${n(r.reusedIds)}; answers not judged (to a reused id, or to a line with an id but neither method nor result): ${n(r.optionalAnswered)}`);
+    out(
+      `unanswered requests: ${n(r.unanswered)} within ${WAIT_MS / 1000} s of the last message${later}${r.unansweredExamples.length ? ` (e.g. ${r.unansweredExamples.join('; ')})` : ''}`,
+    );
+    out(
+      `  requests with id null: ${n(nul.nullIdRequests)}; with an object/array/boolean id (owed -32600 with id null): ${n(nul.badIdRequests)}; answers with id null: ${nullAnswers}; missing: ${n(nul.missing)}`,
+    );
+    out(
+      `answers with codes outside the spec's set: ${n(r.outOfSpecCodes)}${r.outOfSpecExamples.length ? ` (e.g. ${r.outOfSpecExamples.join('; ')})` : ''}`,
+    );
+    out(
+      `duplicated ids: ${n(r.duplicated)}${r.duplicatedExamples.length ? ` (${r.duplicatedExamples.join('; ')})` : ''}; changed ids (answers under an id never sent): ${n(r.changed)}${r.changedExamples.length ? ` (${r.changedExamples.join('; ')})` : ''}`,
+    );
+    out(
+      `  malformed answers: ${n(r.malformedAnswers)}${r.malformedExamples.length ? ` (${r.malformedExamples.join('; ')})` : ''}; requests reusing an id sent before (only one answer owed): ${n(r.reusedIds)}; answers not judged (to a reused id, or to a line with an id but neither method nor result): ${n(r.optionalAnswered)}`,
+    );
     if (r.unanswered > 0) broken.push(`${r.unanswered} request(s) unanswered`);
     if (r.outOfSpecCodes > 0) broken.push(`${r.outOfSpecCodes} answer(s) with codes outside the spec's set`);
     if (r.duplicated + r.changed > 0) broken.push(`${r.duplicated} duplicated and ${r.changed} changed id(s)`);
@@ -265,13 +320,21 @@ async function main(): Promise<number> {
   out(`event loop delay: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
   const final = r?.finalRead ?? 'no report';
   const clientTrip = pingOk ? 'ok' : ping.ok ? `answered ${ping.value}${ponged ? '' : ', without the agent\u2019s reply in the model'}` : ping.error;
-  out(`final round trips: the agent's fs/read_text_file ${final}; the fuzz turn ended ${turnOk ? 'ok' : turnEnd.ok && !turnEnd.value.ok ? `with an error (${turnEnd.value.error})` : `never (${turnEnd.ok ? '' : turnEnd.error})`}; our session/prompt ${clientTrip}`);
+  out(
+    `final round trips: the agent's fs/read_text_file ${final}; the fuzz turn ended ${turnOk ? 'ok' : turnEnd.ok && !turnEnd.value.ok ? `with an error (${turnEnd.value.error})` : `never (${turnEnd.ok ? '' : turnEnd.error})`}; our session/prompt ${clientTrip}`,
+  );
   if (!final.startsWith('ok')) broken.push(`the agent's final fs/read_text_file: ${final}`);
   if (!pingOk) broken.push(`the session/prompt round trip after the fuzz: ${clientTrip}`);
-  const levels = Object.entries(log.lines).map(([level, count]) => `${level} ${n(count)}`).join(', ');
-  out(`core log: ${levels}; ${mb(log.chars * 2)} of text (UTF-16); longest line ${n(log.longest)} chars${log.longest > 0 ? ` ("${log.longestStart.replace(/\s+/g, ' ').slice(0, 60)}…")` : ''}`);
+  const levels = Object.entries(log.lines)
+    .map(([level, count]) => `${level} ${n(count)}`)
+    .join(', ');
+  out(
+    `core log: ${levels}; ${mb(log.chars * 2)} of text (UTF-16); longest line ${n(log.longest)} chars${log.longest > 0 ? ` ("${log.longestStart.replace(/\s+/g, ' ').slice(0, 60)}…")` : ''}`,
+  );
   const top = [...log.kinds].sort((a, b) => b[1] - a[1]).slice(0, 6);
-  out(`core log kinds (warn and error, after the repeat limit): ${top.map(([kind, count]) => `${n(count)} × "${kind.slice(0, process.env.FUZZ_RAW ? 160 : 70)}"`).join('; ')}`);
+  out(
+    `core log kinds (warn and error, after the repeat limit): ${top.map(([kind, count]) => `${n(count)} × "${kind.slice(0, process.env.FUZZ_RAW ? 160 : 70)}"`).join('; ')}`,
+  );
   out(`host: ${n(host.writes)} writes accepted`);
   if (r) table(r.categories);
   return brokenExitCode(broken);
@@ -293,7 +356,11 @@ function table(categories: Record<string, CategoryFigures>): void {
       .join(', '),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const fmt = (c: string[]) => c.map((x, i) => (i === 0 || i === c.length - 1 ? x.padEnd(widths[i] as number) : x.padStart(widths[i] as number))).join('  ').trimEnd();
+  const fmt = (c: string[]) =>
+    c
+      .map((x, i) => (i === 0 || i === c.length - 1 ? x.padEnd(widths[i] as number) : x.padStart(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   out(fmt(head));
   for (const c of cells) out(fmt(c));
 }

@@ -95,10 +95,7 @@ async function officialSdk(): Promise<number> {
     model.apply(ctx.params.update as S.SessionUpdate);
     if (++counter.applied === COUNT) counter.done?.();
   });
-  const stream = sdk.ndJsonStream(
-    Writable.toWeb(toAgent) as WritableStream<Uint8Array>,
-    Readable.toWeb(toClient) as ReadableStream<Uint8Array>,
-  );
+  const stream = sdk.ndJsonStream(Writable.toWeb(toAgent) as WritableStream<Uint8Array>, Readable.toWeb(toClient) as ReadableStream<Uint8Array>);
   app.connect(stream);
   const ms = await timed(paced(toClient), counter);
   toClient.end();

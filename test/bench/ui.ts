@@ -45,7 +45,10 @@ const median = (xs: readonly number[]) => {
 };
 const max = (xs: readonly number[]) => Math.max(...xs);
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'OVER');
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
 
 // ---- driving the chat -----------------------------------------------------------------------------------------------
@@ -237,7 +240,11 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
       first: first?.paintAt != null ? first.paintAt - sendAt : null,
       agentWriteMs: written ? Number(written[1]) : null,
       longestFrameGap: gap,
-      longTasks: { count: tasks.length, longest: tasks.length ? max(tasks.map((t) => t.duration)) : 0, total: tasks.reduce((s, t) => s + t.duration, 0) },
+      longTasks: {
+        count: tasks.length,
+        longest: tasks.length ? max(tasks.map((t) => t.duration)) : 0,
+        total: tasks.reduce((s, t) => s + t.duration, 0),
+      },
       clicks: clicks ? clickStats(final, sendAt, end.domAt) : null,
       idleClicks,
       elements: final.elements,
@@ -365,7 +372,10 @@ async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | '
   try {
     await bench.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
   } catch {
-    return { historyError: 'after the window reload no chat webview came back within 60 s: the chat panel was not restored (is there a webview serializer for it?)' };
+    return {
+      historyError:
+        'after the window reload no chat webview came back within 60 s: the chat panel was not restored (is there a webview serializer for it?)',
+    };
   }
   try {
     await restored.getByText(HISTORY_END).first().waitFor({ state: 'visible', timeout: 120_000 });
@@ -469,7 +479,11 @@ async function main(): Promise<number> {
     out();
     out(`[1] Send → visible, timed inside the chat webview: from the Enter keydown's timeStamp to the frame rendered after`);
     out(`    the reply's last chunk (its marker) entered the DOM (requestAnimationFrame, then a task), checked visible.`);
-    replies = await repeat('short reply (12 chunks)', () => sendRun(bench, AGENTS.reply, null, REPLY_END, false), (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`]);
+    replies = await repeat(
+      'short reply (12 chunks)',
+      () => sendRun(bench, AGENTS.reply, null, REPLY_END, false),
+      (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`],
+    );
     floods = await repeat(
       `flood (${FLOOD_CHUNKS.toLocaleString('en-US')} chunks + ${FLOOD_TOOL_CALLS} tool calls)`,
       () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, false),
@@ -489,7 +503,10 @@ async function main(): Promise<number> {
     out(`[3] The chat webview's JS heap after forced GCs (CDP HeapProfiler.collectGarbage ×3, then Runtime.getHeapUsage).`);
     try {
       heap = await heapPart(bench);
-      if (heap.idle) out(`  idle fresh chat: ${mb(heap.idle.used)}${heap.idle.page !== undefined ? ` (page ${mb(heap.idle.page)} − without the chat ${mb(heap.idle.without!)})` : ''}`);
+      if (heap.idle)
+        out(
+          `  idle fresh chat: ${mb(heap.idle.used)}${heap.idle.page !== undefined ? ` (page ${mb(heap.idle.page)} − without the chat ${mb(heap.idle.without!)})` : ''}`,
+        );
       if (heap.history) {
         const h = heap.history;
         out(
@@ -525,7 +542,8 @@ async function main(): Promise<number> {
     const v = floods.map((r) => r.visible);
     const base = replies.length ? median(replies.map((r) => r.visible)) : undefined;
     out(`  flood, Send → last chunk visible: ${ms(median(v))} ${list(v)} — budget ≤ ${BUDGET.floodMs} ms: ${verdict(median(v) <= BUDGET.floodMs)}`);
-    if (base !== undefined) out(`    baseline, short reply: ${ms(base)} ${list(replies.map((r) => r.visible))}; flood ÷ reply = ${(median(v) / base).toFixed(1)}×`);
+    if (base !== undefined)
+      out(`    baseline, short reply: ${ms(base)} ${list(replies.map((r) => r.visible))}; flood ÷ reply = ${(median(v) / base).toFixed(1)}×`);
   } else {
     out('  flood, Send → last chunk visible: no run completed');
   }
@@ -538,7 +556,10 @@ async function main(): Promise<number> {
       `  click during the flood, press → handler: max ${ms(max(during))}, median ${ms(median(during))} (${during.length} clicks in ${clicked.length} runs) — ` +
         `budget < ${BUDGET.clickMs} ms (max): ${verdict(max(during) < BUDGET.clickMs)}`,
     );
-    if (idle.length) out(`    baseline, idle: max ${ms(max(idle))}, median ${ms(median(idle))}; during ÷ idle (medians) = ${(median(during) / Math.max(median(idle), 0.1)).toFixed(1)}×`);
+    if (idle.length)
+      out(
+        `    baseline, idle: max ${ms(max(idle))}, median ${ms(median(idle))}; during ÷ idle (medians) = ${(median(during) / Math.max(median(idle), 0.1)).toFixed(1)}×`,
+      );
     if (duringFrame.length) {
       out(
         `  click during the flood, press → next frame: max ${ms(max(duringFrame))}, median ${ms(median(duringFrame))}` +
@@ -550,7 +571,9 @@ async function main(): Promise<number> {
   }
   if (heap?.history) {
     const h = heap.history.used;
-    out(`  webview heap after the ${HISTORY_UPDATES.toLocaleString('en-US')}-update replay: ${mb(h)} — budget < ${BUDGET.heapMb} MB: ${verdict(h < BUDGET.heapMb * 1024 * 1024)}`);
+    out(
+      `  webview heap after the ${HISTORY_UPDATES.toLocaleString('en-US')}-update replay: ${mb(h)} — budget < ${BUDGET.heapMb} MB: ${verdict(h < BUDGET.heapMb * 1024 * 1024)}`,
+    );
     if (heap.idle) out(`    baseline, idle fresh chat: ${mb(heap.idle.used)}; replayed ÷ idle = ${(h / heap.idle.used).toFixed(1)}×`);
   } else {
     out(`  webview heap after the replay: NOT MEASURED (see above)${heap?.idle ? `; idle fresh chat ${mb(heap.idle.used)}` : ''}`);

@@ -16,7 +16,12 @@ async function main(): Promise<number> {
   let executable: string;
   try {
     process.stdout.write('Downloading desktop VS Code (stable) into .vscode-test/ unless it is there already…\n');
-    executable = await downloadAndUnzipVSCode({ version: 'stable', cachePath: join(repoRoot, '.vscode-test'), reporter: new SilentReporter(), timeout: 30_000 });
+    executable = await downloadAndUnzipVSCode({
+      version: 'stable',
+      cachePath: join(repoRoot, '.vscode-test'),
+      reporter: new SilentReporter(),
+      timeout: 30_000,
+    });
   } catch (error) {
     process.stderr.write(
       `Desktop VS Code could not be downloaded (${reason(error)}), so the desktop run cannot happen on this machine; ` +
@@ -29,7 +34,10 @@ async function main(): Promise<number> {
     vscodeExecutablePath: executable,
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: join(repoRoot, 'out', 'test', 'integration', 'index.js'),
-    extensionTestsEnv: { ACP_TEST_RESULTS: join(repoRoot, 'test-output', 'electron-results.json'), ACP_TEST_LOGS: join(workDir, 'user-data', 'logs') },
+    extensionTestsEnv: {
+      ACP_TEST_RESULTS: join(repoRoot, 'test-output', 'electron-results.json'),
+      ACP_TEST_LOGS: join(workDir, 'user-data', 'logs'),
+    },
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${join(workDir, 'user-data')}`],
   });
 }

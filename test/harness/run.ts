@@ -78,15 +78,30 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
         rmSync(join(outputDir, 'ui'), { recursive: true, force: true }); // failures of an earlier run
 
         exitCode = await mocha(
-          ['--no-config', '--reporter', join(repoRoot, 'test', 'harness', 'reporter.cjs'), '--timeout', '120000', '--enable-source-maps', 'out/test/ui/**/*.test.js', ...grep],
-          { ACP_TEST_RESULTS: resultsFile, ACP_TOOLCHAIN: JSON.stringify(tools), ACP_TEST_OUTPUT: join(outputDir, 'ui'), ACP_TEST_WORK: join(workRoot, 'ui') },
+          [
+            '--no-config',
+            '--reporter',
+            join(repoRoot, 'test', 'harness', 'reporter.cjs'),
+            '--timeout',
+            '120000',
+            '--enable-source-maps',
+            'out/test/ui/**/*.test.js',
+            ...grep,
+          ],
+          {
+            ACP_TEST_RESULTS: resultsFile,
+            ACP_TOOLCHAIN: JSON.stringify(tools),
+            ACP_TEST_OUTPUT: join(outputDir, 'ui'),
+            ACP_TEST_WORK: join(workRoot, 'ui'),
+          },
         );
         break;
       }
     }
   } catch (error) {
     exitCode = 1;
-    problem = error instanceof SetupError ? `setup failed: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+    problem =
+      error instanceof SetupError ? `setup failed: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
   const results = readResults(resultsFile);
   const stats = results?.stats ?? {};
@@ -134,7 +149,10 @@ async function main(): Promise<void> {
 
   heading('summary');
   let ok = true;
-  if (setup) process.stdout.write(`${'setup'.padEnd(12)} ${setup.problem ? 'FAIL ' : 'ok   '} (${setup.seconds} s)${setup.problem ? `\n             ${setup.problem}` : ''}\n`);
+  if (setup)
+    process.stdout.write(
+      `${'setup'.padEnd(12)} ${setup.problem ? 'FAIL ' : 'ok   '} (${setup.seconds} s)${setup.problem ? `\n             ${setup.problem}` : ''}\n`,
+    );
   for (const o of outcomes) {
     const counts = `${o.passed} passed, ${o.failed} failed${o.pending ? `, ${o.pending} pending` : ''}`;
     const status = o.problem || o.failed > 0 ? 'FAIL' : 'ok';

@@ -15,7 +15,8 @@ const stateDir = join(repoRoot, 'test-output', 'start');
 const DEMO_AGENT = 'Demo (fixture agent)';
 
 const SAMPLE_FILES: Record<string, string> = {
-  'README.md': '# Sample workspace\n\nOpen the command palette and run "ACP: New Chat". Try editing this file without saving: the demo agent reads your unsaved text.\n',
+  'README.md':
+    '# Sample workspace\n\nOpen the command palette and run "ACP: New Chat". Try editing this file without saving: the demo agent reads your unsaved text.\n',
   'src/greet.ts': 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n',
   'package.json': '{\n  "name": "sample-workspace",\n  "private": true\n}\n',
 };

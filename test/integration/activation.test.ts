@@ -11,13 +11,21 @@ describe('activation', () => {
     // Every command the manifest contributes exists from activation on, before the core is loaded.
     const contributed = (extension.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
     const before = await vscode.commands.getCommands(true);
-    assert.deepEqual(contributed.filter((id) => !before.includes(id)), [], 'commands missing at activation');
+    assert.deepEqual(
+      contributed.filter((id) => !before.includes(id)),
+      [],
+      'commands missing at activation',
+    );
 
     // The first command loads the core, which takes over every command.
     await vscode.commands.executeCommand('acp.showLog');
     await waitFor(() => acpLog().includes('[extension] loaded'), { what: 'the core to load' });
     const after = await vscode.commands.getCommands(true);
-    assert.deepEqual(contributed.filter((id) => !after.includes(id)), [], 'commands missing once the core is loaded');
+    assert.deepEqual(
+      contributed.filter((id) => !after.includes(id)),
+      [],
+      'commands missing once the core is loaded',
+    );
     await vscode.commands.executeCommand('acp.showLog');
 
     const agents = vscode.workspace.getConfiguration('acp').inspect('agents');

@@ -57,9 +57,15 @@ describe('agents', function () {
     await useFixtureAgent('basic', { name: 'Fixture Future', env: { ACP_FIXTURE_PROTOCOL_VERSION: '2' } });
     const config = vscode.workspace.getConfiguration('acp');
     const agents = { ...(config.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}) };
-    agents['Fixture Quits'] = { command: process.execPath, args: ['-e', "process.stderr.write('unknown flag --acp\\n'); process.exit(2)"], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    agents['Fixture Quits'] = {
+      command: process.execPath,
+      args: ['-e', "process.stderr.write('unknown flag --acp\\n'); process.exit(2)"],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    };
     await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-    await waitFor(() => vscode.workspace.getConfiguration('acp').inspect<Record<string, unknown>>('agents')?.globalValue?.['Fixture Quits'], { what: 'the settings to apply' });
+    await waitFor(() => vscode.workspace.getConfiguration('acp').inspect<Record<string, unknown>>('agents')?.globalValue?.['Fixture Quits'], {
+      what: 'the settings to apply',
+    });
 
     const report = async (name: string) => {
       const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.testConnection', name);
@@ -83,7 +89,11 @@ describe('agents', function () {
     await within(chat.send('hello'), 10_000, 'a signed-in prompt');
     await vscode.commands.executeCommand('acp.signOut', 'Fixture Signed');
     assert.equal(existsSync(credentials), false, 'logout reached the agent');
-    assert.equal(recorded(fixture.recordFile).filter((m) => m.method === 'initialize').length, 1, 'the running agent signed out; none was started for it');
+    assert.equal(
+      recorded(fixture.recordFile).filter((m) => m.method === 'initialize').length,
+      1,
+      'the running agent signed out; none was started for it',
+    );
     await assert.rejects(chat.send('hello?'), /Authentication required/);
   });
 });

@@ -24,7 +24,9 @@ const selected = (optionId: string) => ({ outcome: { outcome: 'selected', option
 function diffTabs(scheme: string): (vscode.Tab & { input: vscode.TabInputTextDiff })[] {
   return vscode.window.tabGroups.all
     .flatMap((g) => g.tabs)
-    .filter((t): t is vscode.Tab & { input: vscode.TabInputTextDiff } => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === scheme);
+    .filter(
+      (t): t is vscode.Tab & { input: vscode.TabInputTextDiff } => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === scheme,
+    );
 }
 
 async function textOf(uri: vscode.Uri): Promise<string> {
@@ -118,7 +120,12 @@ describe('the editor bridge', function () {
     it('opens the diff of a permission request beside the chat without taking focus, and counts the request on the tab', async () => {
       const file = join(dir, 'config.json');
       const { chat, done } = await startSteps(
-        ask({ toolCallId: 'e1', title: 'Edit config.json', kind: 'edit', content: [{ type: 'diff', path: file, oldText: '{}\n', newText: '{"a": 1}\n' }] }),
+        ask({
+          toolCallId: 'e1',
+          title: 'Edit config.json',
+          kind: 'edit',
+          content: [{ type: 'diff', path: file, oldText: '{}\n', newText: '{"a": 1}\n' }],
+        }),
       );
       const tab = await waitFor(() => diffTabs('acp-diff')[0], { what: 'the diff of the request' });
       assert.equal(tab.label, 'config.json (agent edit)');
@@ -133,7 +140,9 @@ describe('the editor bridge', function () {
 
     it('does not open the diff when acp.edits.showDiffOnPermission is off', async () => {
       await setting('edits.showDiffOnPermission', false);
-      const { chat, done } = await startSteps(ask({ toolCallId: 'e2', title: 'Edit a', kind: 'edit', content: [{ type: 'diff', path: join(dir, 'a'), newText: 'x' }] }));
+      const { chat, done } = await startSteps(
+        ask({ toolCallId: 'e2', title: 'Edit a', kind: 'edit', content: [{ type: 'diff', path: join(dir, 'a'), newText: 'x' }] }),
+      );
       const request = await waitFor(() => chat.permissions[0], { what: 'the request' });
       chat.answerPermission(request.id, 'reject');
       assert.deepEqual(await done, [selected('reject')]);
@@ -155,7 +164,9 @@ describe('the editor bridge', function () {
       const auto = toolCard(chat, 'c2');
       assert.equal(auto.autoAnswer?.option, 'Always Allow');
       assert.match(auto.autoAnswer?.reason ?? '', /^your rule \u201cAlways allow .*: running \u201cnpm test\u201d\u201d \(this chat\)$/);
-      const line = await waitFor(() => /^.*\[permissions\] .*answered "Always Allow" to .* request "npm test" by your rule.*$/m.exec(acpLog())?.[0], { what: 'the log line' });
+      const line = await waitFor(() => /^.*\[permissions\] .*answered "Always Allow" to .* request "npm test" by your rule.*$/m.exec(acpLog())?.[0], {
+        what: 'the log line',
+      });
       assert.equal(line.split('[permissions]').length, 2, `tagged once: ${line}`);
 
       // The rule was for that chat only: a new chat asks again.
@@ -214,9 +225,13 @@ describe('the editor bridge', function () {
       const file = numbered('follow.txt');
       const { chat, done } = await startSteps(at('f1', file, 12));
       await done;
-      const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === file), { what: 'the followed file to show' });
+      const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === file), {
+        what: 'the followed file to show',
+      });
       assert.equal(editor.selection.active.line, 11);
-      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === file);
+      const tab = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === file);
       assert.equal(tab?.isPreview, true);
       await expectChatActive(chat, 'follow.txt');
     });
@@ -242,7 +257,16 @@ describe('the editor bridge', function () {
     it('shows a client terminal\u2019s output in its tool card without escapes, with its exit, after release too', async () => {
       const { chat, done } = await startSteps(
         { method: 'terminal/create', params: { command: "printf '\\033[31mred\\033[0m done\\n'" } },
-        { update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'printf', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: '$terminalId' }] } },
+        {
+          update: {
+            sessionUpdate: 'tool_call',
+            toolCallId: 't1',
+            title: 'printf',
+            kind: 'execute',
+            status: 'in_progress',
+            content: [{ type: 'terminal', terminalId: '$terminalId' }],
+          },
+        },
         { method: 'terminal/wait_for_exit', params: { terminalId: '$terminalId' } },
         { method: 'terminal/release', params: { terminalId: '$terminalId' } },
       );
@@ -254,10 +278,39 @@ describe('the editor bridge', function () {
 
     it('shows the output of commands the agent runs itself (_meta.terminal_output / terminal_exit)', async () => {
       const steps: Step[] = [
-        { update: { sessionUpdate: 'tool_call', toolCallId: 'call_9', title: 'ls', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_9' }], _meta: { terminal_info: { terminal_id: 'call_9' } } } },
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'call_9', _meta: { terminal_output: { terminal_id: 'call_9', data: 'a.txt\r\n' } } } },
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'call_9', _meta: { terminal_output: { terminal_id: 'call_9', data: '\u001b[1mb.txt\u001b[0m\r\n' } } } },
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'call_9', status: 'completed', _meta: { terminal_exit: { terminal_id: 'call_9', exit_code: 1, signal: null } } } },
+        {
+          update: {
+            sessionUpdate: 'tool_call',
+            toolCallId: 'call_9',
+            title: 'ls',
+            kind: 'execute',
+            status: 'in_progress',
+            content: [{ type: 'terminal', terminalId: 'call_9' }],
+            _meta: { terminal_info: { terminal_id: 'call_9' } },
+          },
+        },
+        {
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: 'call_9',
+            _meta: { terminal_output: { terminal_id: 'call_9', data: 'a.txt\r\n' } },
+          },
+        },
+        {
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: 'call_9',
+            _meta: { terminal_output: { terminal_id: 'call_9', data: '\u001b[1mb.txt\u001b[0m\r\n' } },
+          },
+        },
+        {
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: 'call_9',
+            status: 'completed',
+            _meta: { terminal_exit: { terminal_id: 'call_9', exit_code: 1, signal: null } },
+          },
+        },
       ];
       const { chat, done } = await startSteps(...steps);
       await done;

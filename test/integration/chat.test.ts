@@ -98,7 +98,10 @@ describe('chat with the fixture agent', function () {
     const sent = recorded(fixture.recordFile);
     const answer = sent.find((m) => m.result !== undefined && (m.result['outcome'] as { outcome?: string } | undefined)?.outcome !== undefined);
     assert.deepEqual(answer?.result, { outcome: { outcome: 'cancelled' } });
-    assert.ok(sent.some((m) => m.method === 'session/cancel'), 'session/cancel was sent');
+    assert.ok(
+      sent.some((m) => m.method === 'session/cancel'),
+      'session/cancel was sent',
+    );
   });
 
   it('shows an agent that crashes mid-turn as an error with its exit code and stderr', async () => {
@@ -123,10 +126,13 @@ describe('chat with the fixture agent', function () {
       await useFixtureAgent('stderr-flood');
       const chat = await newChat();
       await within(chat.send('traced prompt'), 10_000, 'the prompt to finish');
-      const log = await waitFor(() => {
-        const text = acpLog();
-        return text.includes('← response session/prompt') && text.includes('stderr line 250') ? text : undefined;
-      }, { timeoutMs: 10_000, what: 'the traced prompt and the stderr in the ACP log' });
+      const log = await waitFor(
+        () => {
+          const text = acpLog();
+          return text.includes('← response session/prompt') && text.includes('stderr line 250') ? text : undefined;
+        },
+        { timeoutMs: 10_000, what: 'the traced prompt and the stderr in the ACP log' },
+      );
       const tag = `[trace Fixture (stderr-flood) ${shortId(chat.sessionId ?? '')}]`.replace(/[[\]().*+?^$|\\{}]/g, '\\$&');
       assert.match(log, /\[trace Fixture \(stderr-flood\)\] → request initialize #\d+\n/);
       assert.match(log, new RegExp(`${tag} → request session/prompt #\\d+\\n`));

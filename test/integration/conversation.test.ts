@@ -46,7 +46,10 @@ describe('the composer’s context', function () {
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// unsaved\n'));
     const chat = await newChat();
     await vscode.commands.executeCommand('acp.addFileToChat', hello());
-    assert.deepEqual(chat.attachments.map((a) => [a.kind, a.label]), [['file', 'src/hello.ts']]);
+    assert.deepEqual(
+      chat.attachments.map((a) => [a.kind, a.label]),
+      [['file', 'src/hello.ts']],
+    );
     await chat.send('what is in it?');
     assert.deepEqual(chat.attachments, [], 'sent attachments leave the composer');
     const prompt = lastPrompt(fixture.recordFile);
@@ -68,10 +71,13 @@ describe('the composer’s context', function () {
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
     editor.selection = new vscode.Selection(0, 0, 0, 12);
     await vscode.commands.executeCommand('acp.addSelectionToChat');
-    assert.deepEqual(chat.attachments.map((a) => [a.kind, a.label]), [
-      ['file', 'src/hello.ts'],
-      ['selection', 'src/hello.ts:1'],
-    ]);
+    assert.deepEqual(
+      chat.attachments.map((a) => [a.kind, a.label]),
+      [
+        ['file', 'src/hello.ts'],
+        ['selection', 'src/hello.ts:1'],
+      ],
+    );
     await chat.send('and these');
     const prompt = lastPrompt(fixture.recordFile);
     assert.deepEqual(prompt[1], { type: 'resource_link', uri: hello().toString(), name: 'hello.ts' });
@@ -114,6 +120,10 @@ describe('the composer’s context', function () {
     assert.equal(current('model'), 'smart', 'a refused change leaves the value');
     const sent = recorded(fixture.recordFile);
     assert.deepEqual(sent.find((m) => m.method === 'session/set_mode')?.params, { sessionId: chat.sessionId, modeId: 'plan' });
-    assert.deepEqual(sent.find((m) => m.method === 'session/set_config_option')?.params, { sessionId: chat.sessionId, configId: 'model', value: 'smart' });
+    assert.deepEqual(sent.find((m) => m.method === 'session/set_config_option')?.params, {
+      sessionId: chat.sessionId,
+      configId: 'model',
+      value: 'smart',
+    });
   });
 });

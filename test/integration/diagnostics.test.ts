@@ -62,10 +62,13 @@ describe('diagnostics export', function () {
     );
 
     // The log file on disk: the same lines, written a moment later.
-    const log = await waitFor(() => {
-      const t = acpLog();
-      return t.includes(`[diagnostics] exported to ${target.fsPath}`) ? t : undefined;
-    }, { timeoutMs: 10_000, what: 'the export in the ACP log' });
+    const log = await waitFor(
+      () => {
+        const t = acpLog();
+        return t.includes(`[diagnostics] exported to ${target.fsPath}`) ? t : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the export in the ACP log' },
+    );
     assert.ok(log.includes(`${tag} ← response session/prompt #`), 'the log has the trace');
     assert.ok(log.includes('stderr: fixture: my secret is <redacted ACP_FIXTURE_SECRET>'), 'the log has the stderr');
     assert.ok(!log.includes(secret), 'the secret is not in the ACP log');
@@ -78,13 +81,20 @@ describe('diagnostics export', function () {
     await waitFor(() => chat.agentEnd, { what: 'the chat to see the crash' });
     await vscode.workspace
       .getConfiguration('acp')
-      .update('agents', { Missing: { command: 'acp-no-such-command-xyz', env: { SOME_TOKEN: 'not-shown-1234' } } }, vscode.ConfigurationTarget.Global);
+      .update(
+        'agents',
+        { Missing: { command: 'acp-no-such-command-xyz', env: { SOME_TOKEN: 'not-shown-1234' } } },
+        vscode.ConfigurationTarget.Global,
+      );
     assert.equal(await vscode.commands.executeCommand('acp.newChat', 'Missing'), undefined);
 
     await vscode.commands.executeCommand('acp.exportDiagnostics', target);
     const text = readFileSync(target.fsPath, 'utf8');
     assert.match(text, /### Crasher: stopped\n[^#]*- Exit: code 3 \(the agent exited with code 3: giving up\)/);
-    assert.match(text, /### Crasher: stopped\n[^#]*```text\n[^`]*fatal: lost the connection to the model\nretrying failed after 3 attempts\ngiving up\n```/);
+    assert.match(
+      text,
+      /### Crasher: stopped\n[^#]*```text\n[^`]*fatal: lost the connection to the model\nretrying failed after 3 attempts\ngiving up\n```/,
+    );
     assert.match(text, /### Missing: failed to start\n[^#]*- Failed to start: command 'acp-no-such-command-xyz' was not found/);
     assert.match(text, /### Missing: failed to start\n[^#]*- Environment variables set: `SOME_TOKEN` \(values not shown\)/);
     assert.ok(!text.includes('not-shown-1234'));

@@ -25,7 +25,10 @@ async function useHandConfiguredGemini(extra: Record<string, unknown> = {}): Pro
   await waitFor(
     () => {
       const applied = vscode.workspace.getConfiguration('acp');
-      return applied.get('defaultAgent') === 'Gemini CLI' && JSON.stringify(applied.get<Record<string, unknown>>('agents')?.['Gemini CLI']) === JSON.stringify(entry);
+      return (
+        applied.get('defaultAgent') === 'Gemini CLI' &&
+        JSON.stringify(applied.get<Record<string, unknown>>('agents')?.['Gemini CLI']) === JSON.stringify(entry)
+      );
     },
     { what: 'the settings to apply' },
   );
@@ -157,7 +160,12 @@ describe('files through the editor', function () {
       await vscode.workspace.getConfiguration('acp').update('files.outsideWorkspace', 'deny', vscode.ConfigurationTarget.Global);
       symlinkSync(outside, join(dir, 'link'));
       const escape = `${workspaceFolder()}${'/..'.repeat(30)}${outside}/secret.txt`; // a string: join() would resolve the ..
-      const results = await call(read(join(outside, 'secret.txt')), read(join(dir, 'link', 'secret.txt')), write(join(dir, 'link', 'planted.txt'), 'x'), read(escape));
+      const results = await call(
+        read(join(outside, 'secret.txt')),
+        read(join(dir, 'link', 'secret.txt')),
+        write(join(dir, 'link', 'planted.txt'), 'x'),
+        read(escape),
+      );
       assert.equal(results.length, 4);
       for (const result of results) {
         assert.equal(result.error?.code, -32602);

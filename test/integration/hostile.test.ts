@@ -61,7 +61,8 @@ function running(pid: number): boolean {
  * among them) are put back afterwards.
  */
 async function collectingEscapes<T>(escaped: string[], body: () => Promise<T>): Promise<T> {
-  const collect = (error: unknown) => escaped.push(error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error).slice(0, 200));
+  const collect = (error: unknown) =>
+    escaped.push(error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error).slice(0, 200));
   const uncaught = process.listeners('uncaughtException');
   const unhandled = process.listeners('unhandledRejection');
   process.removeAllListeners('uncaughtException').on('uncaughtException', collect);
@@ -110,7 +111,11 @@ describe('a hostile agent', function () {
     // the default `ask` the refusal would be a question no one answers here.
     await vscode.workspace.getConfiguration('acp').update('files.outsideWorkspace', 'deny', vscode.ConfigurationTarget.Global);
     ({ recordFile } = await useFixtureAgent('hostile', {
-      env: { ACP_HOSTILE_RESULTS: resultsFile, ACP_HOSTILE_BUDGET_MS: String(BUDGET_MS), ACP_FIXTURE_MAX_LIFETIME_MS: String(TURN_BOUND_MS + 30_000) },
+      env: {
+        ACP_HOSTILE_RESULTS: resultsFile,
+        ACP_HOSTILE_BUDGET_MS: String(BUDGET_MS),
+        ACP_FIXTURE_MAX_LIFETIME_MS: String(TURN_BOUND_MS + 30_000),
+      },
     }));
     const chat = await newChat();
 
@@ -144,7 +149,11 @@ describe('a hostile agent', function () {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
       const results = readResults(resultsFile);
       const answered = results?.answeredAt;
-      const ended = turn ?? { outcome: 'pending' as const, detail: answered ? `still pending ${Date.now() - answered} ms after the agent answered` : 'the agent had not answered yet', ms: Date.now() - start };
+      const ended = turn ?? {
+        outcome: 'pending' as const,
+        detail: answered ? `still pending ${Date.now() - answered} ms after the agent answered` : 'the agent had not answered yet',
+        ms: Date.now() - start,
+      };
 
       return { baseline, peak, samples, ended, results, start };
     });
@@ -154,14 +163,27 @@ describe('a hostile agent', function () {
     const pids = results?.pids ?? {};
     await waitFor(() => Object.values(pids).every((pid) => !running(pid)), { timeoutMs: PROCESS_BOUND_MS }).catch(() => undefined);
     const survivors = Object.fromEntries(Object.entries(pids).filter(([, pid]) => running(pid)));
-    run = { turn: ended, results, heap: { baseline, peak, samples, afterClose: process.memoryUsage().heapUsed }, closeError, escaped, survivors, outside, target };
+    run = {
+      turn: ended,
+      results,
+      heap: { baseline, peak, samples, afterClose: process.memoryUsage().heapUsed },
+      closeError,
+      escaped,
+      survivors,
+      outside,
+      target,
+    };
 
     // The figures, for whoever reads the run.
     const probes = results?.probes.map((p) => `${p.attack} ${p.ms ?? 'none'}`).join(', ');
     console.log(`    hostile: turn ${ended.outcome} after ${ended.ms} ms (${ended.detail.slice(0, 200)})`);
-    console.log(`    hostile: heap ${(baseline / MB).toFixed(0)} MB → peak ${(peak / MB).toFixed(0)} MB (${samples} samples), ${(run.heap.afterClose / MB).toFixed(0)} MB after close`);
+    console.log(
+      `    hostile: heap ${(baseline / MB).toFixed(0)} MB → peak ${(peak / MB).toFixed(0)} MB (${samples} samples), ${(run.heap.afterClose / MB).toFixed(0)} MB after close`,
+    );
     console.log(`    hostile: probes (ms): ${probes ?? 'no results file'}`);
-    console.log(`    hostile: attacks (ms): ${results?.attacks.map((a) => `${a.name} ${a.ms}`).join(', ') ?? '-'}; skipped: ${results?.skipped.map((s) => s.attack).join(', ') || 'none'}`);
+    console.log(
+      `    hostile: attacks (ms): ${results?.attacks.map((a) => `${a.name} ${a.ms}`).join(', ') ?? '-'}; skipped: ${results?.skipped.map((s) => s.attack).join(', ') || 'none'}`,
+    );
   });
 
   after(async () => {
@@ -222,8 +244,15 @@ describe('a hostile agent', function () {
   // reader choked on) too, and a rewritten id (2^60 + 1, 8 vs "8") answers the wrong request or none.
   it('(3) answers every request once, with its id exactly as sent', () => {
     assert.ok(run.results, 'no results');
-    const wrong = run.results.requests.filter((r) => (r.expect === 'answer' ? r.answers.length !== 1 : r.answers.length > 1) || r.answers.some((a) => a.id !== r.expectId));
-    const report = [...wrong.map(describeRequest), ...run.results.unmatched.map((a) => `an answer to nothing sent: id ${a.id}${a.error ? ` error ${String(a.error.code)}: ${a.error.message}` : ''}`)];
+    const wrong = run.results.requests.filter(
+      (r) => (r.expect === 'answer' ? r.answers.length !== 1 : r.answers.length > 1) || r.answers.some((a) => a.id !== r.expectId),
+    );
+    const report = [
+      ...wrong.map(describeRequest),
+      ...run.results.unmatched.map(
+        (a) => `an answer to nothing sent: id ${a.id}${a.error ? ` error ${String(a.error.code)}: ${a.error.message}` : ''}`,
+      ),
+    ];
     assert.deepEqual(report, [], `of ${run.results.requests.length} requests`);
   });
 

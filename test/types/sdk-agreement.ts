@@ -1,9 +1,9 @@
 // Type-level test: the types inferred from our zod schemas agree with the official SDK types, both ways.
 // Checked by `npm run typecheck`; a disagreement is a compile error naming the definition.
-import type * as Sdk from "@agentclientprotocol/sdk";
-import type * as Ours from "../../src/acp/schema.gen";
+import type * as Sdk from '@agentclientprotocol/sdk';
+import type * as Ours from '../../src/acp/schema.gen';
 
-type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : ["the SDK does not fit ours", B]) : ["ours does not fit the SDK", A];
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : ['the SDK does not fit ours', B]) : ['ours does not fit the SDK', A];
 type Check<T extends true> = T;
 
 export type SchemaAgreement = [

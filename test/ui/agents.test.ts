@@ -11,7 +11,8 @@ import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/wo
 const workRoot = process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui');
 
 /** The status bar item, by the state its accessible name says. */
-const agentStatus = (page: Page, state: string | RegExp) => page.getByRole('button', { name: typeof state === 'string' ? `ACP agent: ${state}` : state });
+const agentStatus = (page: Page, state: string | RegExp) =>
+  page.getByRole('button', { name: typeof state === 'string' ? `ACP agent: ${state}` : state });
 
 /** The methods the agent was sent, in order. */
 function methods(recordFile: string): string[] {
@@ -123,7 +124,10 @@ describe('agents UI', function () {
       .split('\n')
       .filter((line) => line.includes('"authenticate"'))
       .map((line) => JSON.parse(line) as { params?: unknown });
-    assert.deepEqual(sent.map((m) => m.params), [{ methodId: 'fixture-login' }]);
+    assert.deepEqual(
+      sent.map((m) => m.params),
+      [{ methodId: 'fixture-login' }],
+    );
   });
 
   it('Stop Agent ends the process under two chats; Restart Agent in one brings both back with their conversations', async () => {
@@ -144,7 +148,10 @@ describe('agents UI', function () {
     await agentStatus(page, 'Fixture Kept is not running; it starts with a chat.').waitFor();
 
     await second.getByRole('alert', { name: 'Agent stopped' }).getByRole('button', { name: 'Restart Agent' }).click();
-    for (const [chat, text] of [[first, 'the first chat'], [second, 'the second chat']] as const) {
+    for (const [chat, text] of [
+      [first, 'the first chat'],
+      [second, 'the second chat'],
+    ] as const) {
       await chat.getByText('Fixture Kept restarted and reopened this conversation.').waitFor();
       await chat.getByRole('log').getByText(text).waitFor();
       await chat.getByRole('alert').waitFor({ state: 'detached' });

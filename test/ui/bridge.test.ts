@@ -38,7 +38,9 @@ describe('editor bridge UI', function () {
     try {
       await workbench.runCommand('View: Close All Editors');
     } catch (error) {
-      process.stdout.write(`      saved the screenshot and logs to ${await workbench.saveFailure(`after ${this.currentTest?.fullTitle() ?? 'a test'}`)}\n`);
+      process.stdout.write(
+        `      saved the screenshot and logs to ${await workbench.saveFailure(`after ${this.currentTest?.fullTitle() ?? 'a test'}`)}\n`,
+      );
       throw error;
     }
   });
@@ -60,7 +62,10 @@ describe('editor bridge UI', function () {
     await tab('review.txt (agent edit)').waitFor();
     assert.equal(readFileSync(file, 'utf8'), 'before\n');
     // The diff opened without taking focus; VS Code shows title actions for the group the user is in.
-    await workbench.page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: /^after$/ }).first().click();
+    await workbench.page
+      .locator('.monaco-diff-editor .editor.modified .view-line', { hasText: /^after$/ })
+      .first()
+      .click();
     await workbench.page.locator('.editor-actions').getByRole('button', { name: 'Accept Edit' }).click();
     await chat.getByRole('log').getByText('fs/write_text_file:{}').waitFor();
     assert.equal(readFileSync(file, 'utf8'), 'after\n');
@@ -75,7 +80,12 @@ describe('editor bridge UI', function () {
       {
         method: 'session/request_permission',
         params: {
-          toolCall: { toolCallId: 'e1', title: 'Edit config.json', kind: 'edit', content: [{ type: 'diff', path: join(workbench.workspace, 'config.json'), oldText: '{}\n', newText: '{ "a": 1 }\n' }] },
+          toolCall: {
+            toolCallId: 'e1',
+            title: 'Edit config.json',
+            kind: 'edit',
+            content: [{ type: 'diff', path: join(workbench.workspace, 'config.json'), oldText: '{}\n', newText: '{ "a": 1 }\n' }],
+          },
           options: OPTIONS,
         },
       },
@@ -98,10 +108,19 @@ describe('editor bridge UI', function () {
   it('tells the user about a request that arrived while the browser window was in the background', async () => {
     await workbench.runCommand('ACP: New Chat');
     const message = workbench.chat().getByRole('textbox', { name: 'Message' });
-    await message.fill(JSON.stringify([{ method: 'session/request_permission', params: { toolCall: { toolCallId: 'bg', title: 'npm run deploy', kind: 'execute' }, options: OPTIONS } }]));
+    await message.fill(
+      JSON.stringify([
+        {
+          method: 'session/request_permission',
+          params: { toolCall: { toolCallId: 'bg', title: 'npm run deploy', kind: 'execute' }, options: OPTIONS },
+        },
+      ]),
+    );
     // Headless Chromium keeps every page focused, so the window's blur and focus are played in the page itself.
     const setFocus = (focused: boolean) =>
-      workbench.page.evaluate(`document.hasFocus = () => ${focused}; window.dispatchEvent(new FocusEvent('${focused ? 'focus' : 'blur'}')); document.dispatchEvent(new Event('visibilitychange'))`);
+      workbench.page.evaluate(
+        `document.hasFocus = () => ${focused}; window.dispatchEvent(new FocusEvent('${focused ? 'focus' : 'blur'}')); document.dispatchEvent(new Event('visibilitychange'))`,
+      );
     await setFocus(true);
     await setFocus(false);
     await message.press('Enter');
@@ -114,7 +133,10 @@ describe('editor bridge UI', function () {
   });
 
   it('remembers an "always" answer as a rule that answers the next request, and revokes it from Manage Permission Rules', async () => {
-    const ask = { method: 'session/request_permission', params: { toolCall: { toolCallId: 'c', title: 'npm test', kind: 'execute' }, options: OPTIONS } };
+    const ask = {
+      method: 'session/request_permission',
+      params: { toolCall: { toolCallId: 'c', title: 'npm test', kind: 'execute' }, options: OPTIONS },
+    };
     const chat = await send([ask, { ...ask, params: { ...ask.params, toolCall: { toolCallId: 'c2', title: 'npm test', kind: 'execute' } } }]);
     await toast('Fixture Calls asks permission \u2014 Run command: npm test').getByRole('button', { name: 'Always Allow' }).click();
     await chat.getByText(/Always Allow, answered by your rule .*Always allow Fixture Calls: running .npm test.. \(this workspace\)/).waitFor();
@@ -132,7 +154,14 @@ describe('editor bridge UI', function () {
     writeFileSync(join(workbench.workspace, 'follow.txt'), lines);
     writeFileSync(join(workbench.workspace, 'elsewhere.txt'), lines);
     const at = (toolCallId: string, name: string, line: number) => ({
-      update: { sessionUpdate: 'tool_call', toolCallId, title: `Read ${name}`, kind: 'read', status: 'in_progress', locations: [{ path: join(workbench.workspace, name), line }] },
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: `Read ${name}`,
+        kind: 'read',
+        status: 'in_progress',
+        locations: [{ path: join(workbench.workspace, name), line }],
+      },
     });
     const chat = await send([at('f1', 'follow.txt', 40)]);
     await workbench.page.locator('.tabs-container .tab .monaco-icon-label.italic', { hasText: 'follow.txt' }).waitFor(); // a preview tab
@@ -159,7 +188,16 @@ describe('editor bridge UI', function () {
   it('streams a command\u2019s output into its card without escapes, and mirrors it in a terminal', async () => {
     const chat = await send([
       { method: 'terminal/create', params: { command: "printf '\\033[31mred\\033[0m done\\n'" } },
-      { update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'printf colours', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: '$terminalId' }] } },
+      {
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 't1',
+          title: 'printf colours',
+          kind: 'execute',
+          status: 'in_progress',
+          content: [{ type: 'terminal', terminalId: '$terminalId' }],
+        },
+      },
       { method: 'terminal/wait_for_exit', params: { terminalId: '$terminalId' } },
     ]);
     const card = chat.getByRole('article', { name: /^printf colours/ });

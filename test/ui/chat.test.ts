@@ -45,7 +45,9 @@ describe('chat UI', function () {
     await chat.getByText('Stopped.').waitFor();
     await chat.getByRole('button', { name: 'Send' }).waitFor();
     const record = agents['Fixture Slow']!.recordFile;
-    await waitFor(() => existsSync(record) && readFileSync(record, 'utf8').includes('"session/cancel"'), { what: 'session/cancel to reach the agent' });
+    await waitFor(() => existsSync(record) && readFileSync(record, 'utf8').includes('"session/cancel"'), {
+      what: 'session/cancel to reach the agent',
+    });
   });
 
   it('answers a permission request with the option clicked in the notification', async () => {
@@ -53,7 +55,9 @@ describe('chat UI', function () {
     await message.fill('please write the notes');
     await message.press('Enter');
 
-    const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Permission asks permission \u2014 Edit: Write notes.txt' });
+    const toast = workbench.page.locator('.notifications-toasts .notification-toast', {
+      hasText: 'Fixture Permission asks permission \u2014 Edit: Write notes.txt',
+    });
     await toast.waitFor();
     await toast.getByRole('button', { name: 'Always Allow' }).click();
 
@@ -63,7 +67,10 @@ describe('chat UI', function () {
       .split('\n')
       .filter((line) => line.includes('"outcome"'))
       .map((line) => JSON.parse(line) as { result?: unknown });
-    assert.deepEqual(sent.map((m) => m.result), [{ outcome: { outcome: 'selected', optionId: 'always' } }]);
+    assert.deepEqual(
+      sent.map((m) => m.result),
+      [{ outcome: { outcome: 'selected', optionId: 'always' } }],
+    );
     await toast.waitFor({ state: 'detached' });
   });
 

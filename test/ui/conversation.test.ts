@@ -60,11 +60,17 @@ describe('conversation UI', function () {
 
     // The plan: a checklist with status and priority.
     const plan = chat.getByRole('list', { name: 'Plan' });
-    assert.deepEqual(await plan.getByRole('listitem').allInnerTexts().then((items) => items.map((t) => t.replace(/\s+/g, ' ').trim())), [
-      'Read src/date.ts , done, high priority high',
-      'Fix the time zone , in progress, high priority high',
-      'Run the tests , to do, medium priority',
-    ]);
+    assert.deepEqual(
+      await plan
+        .getByRole('listitem')
+        .allInnerTexts()
+        .then((items) => items.map((t) => t.replace(/\s+/g, ' ').trim())),
+      [
+        'Read src/date.ts , done, high priority high',
+        'Fix the time zone , in progress, high priority high',
+        'Run the tests , to do, medium priority',
+      ],
+    );
 
     // Tool cards: articles named by their title, with status, locations, text, diff summary and raw JSON.
     const read = chat.getByRole('article', { name: /^Read README\.md/ });
@@ -113,11 +119,16 @@ describe('conversation UI', function () {
     await block.waitFor();
 
     await block.getByRole('button', { name: 'Copy ts' }).click();
-    const copied = await waitFor(() => workbench.page.evaluate<string>('navigator.clipboard.readText()').then((t) => (t.includes('formatDate') ? t : '')), { what: 'the code on the clipboard' });
+    const copied = await waitFor(
+      () => workbench.page.evaluate<string>('navigator.clipboard.readText()').then((t) => (t.includes('formatDate') ? t : '')),
+      { what: 'the code on the clipboard' },
+    );
     assert.equal(copied, 'export function formatDate(d: Date): string {\n  return d.toISOString().slice(0, 10); // UTC\n}\n');
 
     await block.getByRole('button', { name: 'Insert ts at Cursor' }).click();
-    await waitFor(async () => ((await editor.textContent()) ?? '').replace(/\u00a0/g, ' ').includes('before: export function formatDate'), { what: 'the code inserted at the cursor in README.md' });
+    await waitFor(async () => ((await editor.textContent()) ?? '').replace(/\u00a0/g, ' ').includes('before: export function formatDate'), {
+      what: 'the code inserted at the cursor in README.md',
+    });
 
     // A relative link with a line opens the workspace file there.
     await chat.getByRole('link', { name: 'README line 3' }).click();
@@ -131,10 +142,13 @@ describe('conversation UI', function () {
     await message.press('/');
     const commands = chat.getByRole('listbox', { name: 'Commands' });
     await commands.waitFor();
-    assert.deepEqual(await commands.getByRole('option').allInnerTexts().then((t) => t.map((s) => s.replace(/\s+/g, ' '))), [
-      '/review Review the current changes — what to focus on',
-      '/init Write an AGENTS.md',
-    ]);
+    assert.deepEqual(
+      await commands
+        .getByRole('option')
+        .allInnerTexts()
+        .then((t) => t.map((s) => s.replace(/\s+/g, ' '))),
+      ['/review Review the current changes — what to focus on', '/init Write an AGENTS.md'],
+    );
     await message.press('Enter');
     assert.equal(await message.inputValue(), '/review ');
     await chat.getByText('what to focus on', { exact: true }).waitFor();
@@ -174,7 +188,9 @@ describe('conversation UI', function () {
   async function pasteImage(chat: ReturnType<Workbench['chat']>) {
     await chat.getByRole('textbox', { name: 'Message' }).evaluate((box) => {
       // A 1×1 PNG.
-      const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) =>
+        c.charCodeAt(0),
+      );
       const data = new DataTransfer();
       data.items.add(new File([bytes], 'shot.png', { type: 'image/png' }));
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
@@ -190,7 +206,10 @@ describe('conversation UI', function () {
     const reply = chat.locator('.code-block code.language-json');
     await reply.waitFor();
     const prompt = JSON.parse((await reply.textContent()) ?? '[]') as { type: string; mimeType?: string; data?: string }[];
-    assert.deepEqual(prompt.map((b) => b.type), ['text', 'image']);
+    assert.deepEqual(
+      prompt.map((b) => b.type),
+      ['text', 'image'],
+    );
     assert.equal(prompt[1]?.mimeType, 'image/png');
     assert.ok((prompt[1]?.data ?? '').startsWith('iVBORw0KGgo'));
     await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
@@ -249,7 +268,10 @@ describe('conversation UI', function () {
 
   it('says that a refused prompt was left out of the agent’s context', async () => {
     const { chat } = await workbench.chatWith('Fixture Refusal', 'do something bad');
-    await chat.getByRole('status').getByText('The agent refused. Your message and everything after it were left out of the agent’s context.').waitFor();
+    await chat
+      .getByRole('status')
+      .getByText('The agent refused. Your message and everything after it were left out of the agent’s context.')
+      .waitFor();
   });
 
   it('keeps a long conversation bounded in the page, anchored at the bottom, with earlier entries on demand', async () => {

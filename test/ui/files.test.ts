@@ -16,7 +16,10 @@ describe('files UI', function () {
   before(async () => {
     outside = mkdtempSync(join(tmpdir(), 'acp-ui-outside-'));
     writeFileSync(join(outside, 'notes.txt'), 'outside the workspace\n');
-    workbench = await openWorkbench('files', { machine: { 'acp.agents': settings }, user: { 'acp.defaultAgent': 'Fixture Calls', 'files.autoSave': 'off' } });
+    workbench = await openWorkbench('files', {
+      machine: { 'acp.agents': settings },
+      user: { 'acp.defaultAgent': 'Fixture Calls', 'files.autoSave': 'off' },
+    });
   });
 
   afterEach(async function () {
@@ -61,7 +64,9 @@ describe('files UI', function () {
     await workbench.page.locator('.tab.active.dirty', { hasText: 'README.md' }).waitFor();
 
     const chat = await sendCalls([{ method: 'fs/write_text_file', params: { path: file, content: 'the agent wrote this\n' } }]);
-    await toast('Fixture Calls wants to overwrite README.md, which has unsaved changes it has not read.').getByRole('button', { name: 'Keep My Changes' }).click();
+    await toast('Fixture Calls wants to overwrite README.md, which has unsaved changes it has not read.')
+      .getByRole('button', { name: 'Keep My Changes' })
+      .click();
     await chat.getByRole('log').getByText('that you have not read, and kept them; the file was not written').waitFor();
     assert.doesNotMatch(readFileSync(file, 'utf8'), /the agent wrote this/);
     await workbench.page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor();

@@ -37,17 +37,26 @@ describe('chat safety and restore UI', function () {
     const report = await chat.locator('body').evaluate((body) => {
       const doc = body.ownerDocument;
       const root = doc.getElementById('root');
-      const all: { tagName: string; attributes: Iterable<{ name: string }>; getAttribute(name: string): string | null }[] = [...(root?.querySelectorAll('*') ?? [])];
+      const all: { tagName: string; attributes: Iterable<{ name: string }>; getAttribute(name: string): string | null }[] = [
+        ...(root?.querySelectorAll('*') ?? []),
+      ];
       return {
         ran: Number((doc.defaultView as unknown as { __xss?: number } | null)?.__xss ?? 0),
         title: String(doc.title),
         // VS Code adds its own script to a webview's document; none may carry the agent's text.
-        agentScripts: [...doc.querySelectorAll('script')].filter((el: { textContent: string | null }) => (el.textContent ?? '').includes('__xss')).length,
+        agentScripts: [...doc.querySelectorAll('script')].filter((el: { textContent: string | null }) => (el.textContent ?? '').includes('__xss'))
+          .length,
         forbidden: all
-          .filter((el) => /^(script|iframe|img|svg|style|object|embed|math|textarea|form|base|meta|link)$/i.test(el.tagName) && el.getAttribute('aria-label') !== 'Message')
+          .filter(
+            (el) =>
+              /^(script|iframe|img|svg|style|object|embed|math|textarea|form|base|meta|link)$/i.test(el.tagName) &&
+              el.getAttribute('aria-label') !== 'Message',
+          )
           .map((el) => el.tagName),
         handlers: all.flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName}.${a.name}`)),
-        badLinks: all.flatMap((el) => (el.tagName === 'A' ? [el.getAttribute('href') ?? ''] : [])).filter((href) => !/^(https?:|mailto:|file:|[^:]*$)/i.test(href)),
+        badLinks: all
+          .flatMap((el) => (el.tagName === 'A' ? [el.getAttribute('href') ?? ''] : []))
+          .filter((href) => !/^(https?:|mailto:|file:|[^:]*$)/i.test(href)),
       };
     });
     assert.equal(report.ran, 0, 'no payload ran in the chat');
@@ -94,7 +103,9 @@ describe('chat safety and restore UI', function () {
     await workbench.runCommand('Developer: Reload Window');
     await workbench.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     const restored = workbench.chat();
-    await restored.getByText('Fixture Forgets could not reopen this conversation, so this is a new session', { exact: false }).waitFor({ timeout: 60_000 });
+    await restored
+      .getByText('Fixture Forgets could not reopen this conversation, so this is a new session', { exact: false })
+      .waitFor({ timeout: 60_000 });
     const box = restored.getByRole('textbox', { name: 'Message' });
     await box.fill('again');
     await box.press('Enter');

@@ -19,7 +19,10 @@ describe('sessions UI', function () {
       scenario: 'echo',
       env: { ACP_FIXTURE_STATE_DIR: join(work, 'forgets-state'), ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) },
     },
-    'Fixture Wide': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ sessionCapabilities: { additionalDirectories: {} } }) } },
+    'Fixture Wide': {
+      scenario: 'echo',
+      env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ sessionCapabilities: { additionalDirectories: {} } }) },
+    },
   });
 
   before(async () => {
@@ -97,7 +100,9 @@ describe('sessions UI', function () {
     await workbench.runCommand('Developer: Reload Window');
     await workbench.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     const restored = workbench.chat();
-    await restored.getByText('Fixture Forgets could not reopen this conversation, so this is a new session', { exact: false }).waitFor({ timeout: 60_000 });
+    await restored
+      .getByText('Fixture Forgets could not reopen this conversation, so this is a new session', { exact: false })
+      .waitFor({ timeout: 60_000 });
     const log = restored.getByRole('log');
     await log.getByText('You said: hello there').waitFor();
     await log.getByRole('region', { name: 'You' }).getByText('hello there').waitFor();
@@ -109,7 +114,10 @@ describe('sessions UI', function () {
     // The earlier messages stay above the divider, the new session's below it.
     const text = await log.innerText();
     const order = ['You said: hello there', 'Earlier messages, kept on this computer', 'You said: again'].map((part) => text.indexOf(part));
-    assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0))), `in order: ${order.join(', ')}`);
+    assert.ok(
+      order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0))),
+      `in order: ${order.join(', ')}`,
+    );
   });
 
   it('gives agents that accept more folders the workspace\u2019s other folder', async () => {

@@ -10,7 +10,8 @@ import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } 
 
 const MAX_VSIX_BYTES = 1.5 * 1024 * 1024;
 /** What a user needs, and nothing else: the manifest, the docs, the bundles and the media. */
-const SHIPPED = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|package\.nls\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|webview\.js|webview\.css|codicon\.ttf)|media\/[\w/-]+\.(png|svg|md)))$/;
+const SHIPPED =
+  /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|package\.nls\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|webview\.js|webview\.css|codicon\.ttf)|media\/[\w/-]+\.(png|svg|md)))$/;
 const WALKTHROUGH_STEPS = ['Pick an agent', 'Sign in to the agent', 'Start your first chat', 'Decide what the agent may do'];
 
 describe('installed from the VSIX', function () {
@@ -23,8 +24,14 @@ describe('installed from the VSIX', function () {
   before(async () => {
     vsix = await packageVsix(repoRoot, join(repoRoot, 'test-output', 'vsix'));
     const started = Date.now();
-    workbench = await openWorkbench('vsix', { machine: { 'acp.agents': settings }, user: { 'acp.defaultAgent': 'Fixture Echo' } }, { vsix: vsix.file });
-    process.stdout.write(`      (packaged in ${(vsix.ms / 1000).toFixed(1)} s; installed and the workbench up in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    workbench = await openWorkbench(
+      'vsix',
+      { machine: { 'acp.agents': settings }, user: { 'acp.defaultAgent': 'Fixture Echo' } },
+      { vsix: vsix.file },
+    );
+    process.stdout.write(
+      `      (packaged in ${(vsix.ms / 1000).toFixed(1)} s; installed and the workbench up in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
   });
 
   afterEach(async function () {
@@ -38,16 +45,30 @@ describe('installed from the VSIX', function () {
   it('is a VSIX under 1.5 MB holding only the manifest, the docs, the production bundles and the media', () => {
     assert.ok(vsix.bytes < MAX_VSIX_BYTES, `the VSIX is ${(vsix.bytes / 1024).toFixed(0)} KB`);
     const names = vsix.entries.map((e) => e.name);
-    assert.deepEqual(names.filter((n) => !SHIPPED.test(n)), [], 'files users do not need');
-    for (const needed of ['extension/dist/extension.js', 'extension/dist/webview.js', 'extension/media/icon.png', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
+    assert.deepEqual(
+      names.filter((n) => !SHIPPED.test(n)),
+      [],
+      'files users do not need',
+    );
+    for (const needed of [
+      'extension/dist/extension.js',
+      'extension/dist/webview.js',
+      'extension/media/icon.png',
+      'extension/readme.md',
+      'extension/changelog.md',
+      'extension/LICENSE.txt',
+    ]) {
       assert.ok(names.includes(needed), `${needed} is in the VSIX`);
     }
     // The production build: no link to a source map (the maps are not shipped).
     const host = readVsixFile(vsix.file, 'extension/dist/extension.js').toString('utf8');
     assert.doesNotMatch(host, /sourceMappingURL/);
     // Every walkthrough page the manifest names is inside.
-    const manifest = JSON.parse(readVsixFile(vsix.file, 'extension/package.json').toString('utf8')) as { contributes: { walkthroughs: { steps: { media: { markdown: string } }[] }[] } };
-    for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps)) assert.ok(names.includes(`extension/${step.media.markdown}`), `${step.media.markdown} is in the VSIX`);
+    const manifest = JSON.parse(readVsixFile(vsix.file, 'extension/package.json').toString('utf8')) as {
+      contributes: { walkthroughs: { steps: { media: { markdown: string } }[] }[] };
+    };
+    for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps))
+      assert.ok(names.includes(`extension/${step.media.markdown}`), `${step.media.markdown} is in the VSIX`);
   });
 
   it('installs with --install-extension and answers a chat opened from the command palette', async () => {
@@ -90,7 +111,11 @@ describe('installed from the VSIX', function () {
     const step = details.getByRole('button', { name: 'Start your first chat' });
     await step.click();
     // The step's page, from media/walkthrough/ in the VSIX, beside it.
-    await page.frameLocator('iframe.webview.ready >> nth=0').frameLocator('#active-frame').getByRole('heading', { name: 'Your first chat' }).waitFor();
+    await page
+      .frameLocator('iframe.webview.ready >> nth=0')
+      .frameLocator('#active-frame')
+      .getByRole('heading', { name: 'Your first chat' })
+      .waitFor();
     await details.getByRole('button', { name: 'New Chat' }).click();
     await workbench.chat().getByRole('textbox', { name: 'Message' }).waitFor();
     await page.locator('.gettingStartedSlideDetails [data-step-id$="firstChat"][aria-checked="true"]').waitFor();

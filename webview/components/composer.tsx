@@ -31,7 +31,14 @@ export function Composer(props: {
   const busy = turn.phase !== 'idle';
   const box = useRef<HTMLTextAreaElement>(null);
   useFocusRequest(box, props.focusRequest, disabled);
-  const { completion, options, current, setActive, setCaret, onKeyDown: completionKey } = useCompletions(draft, setDraft, session.commands, props.files, box);
+  const {
+    completion,
+    options,
+    current,
+    setActive,
+    setCaret,
+    onKeyDown: completionKey,
+  } = useCompletions(draft, setDraft, session.commands, props.files, box);
   const open = options.length > 0;
   const recall = usePromptHistory(props.history, draft, setDraft);
   const { onPaste, onDrop } = useImageDrop(props.agent, session.accepts, props.tell);
@@ -89,7 +96,9 @@ export function Composer(props: {
           aria-autocomplete="list"
           aria-controls={open ? listId : undefined}
           aria-activedescendant={current?.id}
-          placeholder={props.agent ? t('Message {0} — / for commands, @ for files', props.agent) : t('Message the agent — / for commands, @ for files')}
+          placeholder={
+            props.agent ? t('Message {0} — / for commands, @ for files', props.agent) : t('Message the agent — / for commands, @ for files')
+          }
           rows={3}
           value={draft}
           disabled={disabled}

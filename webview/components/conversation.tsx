@@ -29,7 +29,10 @@ export function Conversation(props: {
   const lastTop = useRef(0);
   const [shown, setShown] = useState(WINDOW);
   const rows = useMemo<Row[]>(
-    () => [...earlier.map((entry) => ({ key: `e${entry.id}`, entry, earlier: true })), ...entries.map((entry) => ({ key: `n${entry.id}`, entry, earlier: false }))],
+    () => [
+      ...earlier.map((entry) => ({ key: `e${entry.id}`, entry, earlier: true })),
+      ...entries.map((entry) => ({ key: `n${entry.id}`, entry, earlier: false })),
+    ],
     [earlier, entries],
   );
   const hidden = Math.max(0, rows.length - shown);

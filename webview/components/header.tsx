@@ -43,7 +43,11 @@ const PLAN_ICONS: Record<PlanEntryView['status'], string> = {
   in_progress: 'circle-large-filled',
   pending: 'circle-large-outline',
 };
-const PLAN_STATUS: Record<PlanEntryView['status'], () => string> = { completed: () => t('done'), in_progress: () => t('in progress'), pending: () => t('to do') };
+const PLAN_STATUS: Record<PlanEntryView['status'], () => string> = {
+  completed: () => t('done'),
+  in_progress: () => t('in progress'),
+  pending: () => t('to do'),
+};
 /** What a screen reader hears after an entry: its status, then its priority. */
 const PLAN_PRIORITY: Record<PlanEntryView['priority'], (status: string) => string> = {
   high: (status) => t('{0}, high priority', status),
@@ -65,9 +69,7 @@ export function Plan({ entries }: { entries: readonly PlanEntryView[] }) {
           <li key={i} class={`plan-entry ${entry.status}`}>
             <span class={`codicon codicon-${PLAN_ICONS[entry.status]}`} aria-hidden="true" />
             <span class="plan-text">{entry.content}</span>
-            <span class="visually-hidden">
-              , {PLAN_PRIORITY[entry.priority](PLAN_STATUS[entry.status]())}
-            </span>
+            <span class="visually-hidden">, {PLAN_PRIORITY[entry.priority](PLAN_STATUS[entry.status]())}</span>
             {entry.priority === 'high' && (
               <span class="priority" aria-hidden="true">
                 {t('high')}

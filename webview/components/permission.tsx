@@ -14,7 +14,8 @@ export function Permission({ permission, agent }: { permission: PermissionView; 
   return (
     <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title)}>
       <p>
-        <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, t(toolKind(permission.toolKind).label))} <strong>{permission.title}</strong>
+        <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, t(toolKind(permission.toolKind).label))}{' '}
+        <strong>{permission.title}</strong>
       </p>
       <div class="actions">
         {permission.options.map((o) => (

@@ -6,12 +6,7 @@ export function Picker({ picker, disabled }: { picker: PickerView; disabled: boo
   if (picker.type === 'boolean') {
     return (
       <label class="picker toggle" title={picker.description}>
-        <input
-          type="checkbox"
-          checked={picker.current}
-          disabled={disabled}
-          onChange={(e) => setConfig(picker.id, e.currentTarget.checked)}
-        />
+        <input type="checkbox" checked={picker.current} disabled={disabled} onChange={(e) => setConfig(picker.id, e.currentTarget.checked)} />
         {picker.name}
       </label>
     );

@@ -44,9 +44,7 @@ export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: T
       {entry.diffs.map((diff, index) => (
         <div key={`d${index}`} class="tool-diff">
           <span class="codicon codicon-diff" aria-hidden="true" />
-          <span class="diff-label">
-            {diff.created ? t('New file: {0}', diff.label) : t('Edit: {0}', diff.label)}
-          </span>
+          <span class="diff-label">{diff.created ? t('New file: {0}', diff.label) : t('Edit: {0}', diff.label)}</span>
           <span class="diff-added" aria-label={t('{0} lines added', diff.added)}>
             +{diff.added}
           </span>

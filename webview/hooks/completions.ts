@@ -3,7 +3,8 @@
 import type { CommandView } from '../../src/chat/protocol';
 
 /** The completion the composer offers for what is before the caret: a slash command, a file mention, or none. */
-export type Completion = { readonly kind: 'command'; readonly query: string } | { readonly kind: 'file'; readonly query: string; readonly start: number } | undefined;
+export type Completion =
+  { readonly kind: 'command'; readonly query: string } | { readonly kind: 'file'; readonly query: string; readonly start: number } | undefined;
 
 export function completionAt(draft: string, caret: number): Completion {
   const before = draft.slice(0, caret);

@@ -11,7 +11,11 @@ export interface Recall {
  * One prompt further back (Up): from the draft (`recall` undefined) to the newest prompt, then older ones, stopping
  * at the oldest. Undefined when there is no history.
  */
-export function recallOlder(history: readonly string[], recall: Recall | undefined, draft: string): { readonly recall: Recall; readonly draft: string } | undefined {
+export function recallOlder(
+  history: readonly string[],
+  recall: Recall | undefined,
+  draft: string,
+): { readonly recall: Recall; readonly draft: string } | undefined {
   if (history.length === 0) return undefined;
   const from = recall ?? { index: history.length, saved: draft };
   const index = Math.max(0, from.index - 1);

@@ -35,7 +35,24 @@ const CLIENT_METHODS = [
   'elicitation/create',
 ] as const;
 
-const UNKNOWN_METHODS = ['foo/bar', '_vendor/do_thing', 'session/prompt', 'initialize', 'session/new', 'toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', '', 'fs/read_text_file ', 'FS/READ_TEXT_FILE', 'fs/', '/', 'terminal/create/x'];
+const UNKNOWN_METHODS = [
+  'foo/bar',
+  '_vendor/do_thing',
+  'session/prompt',
+  'initialize',
+  'session/new',
+  'toString',
+  'constructor',
+  '__proto__',
+  'hasOwnProperty',
+  'valueOf',
+  '',
+  'fs/read_text_file ',
+  'FS/READ_TEXT_FILE',
+  'fs/',
+  '/',
+  'terminal/create/x',
+];
 const INTERNAL_METHODS = ['$/acp/coalesced', '$/acp/anything', '$/cancelRequest', '$/setTrace', '$/logTrace', '$/progress', '$/cancel_request'];
 
 /** How often each category comes (the rest is valid session/update traffic). Huge strings come at fixed places. */
@@ -169,7 +186,8 @@ export class FuzzTraffic {
     const r = this.rand();
     if (r < 0.5) return this.pick(this.updates);
     if (r < 0.7) return this.request('fs/read_text_file', this.readParams());
-    if (r < 0.8) return this.request('fs/write_text_file', { sessionId: this.sessionId, path: `/ws/out${this.n % 8}.txt`, content: 'naïve 🙂 text\n' });
+    if (r < 0.8)
+      return this.request('fs/write_text_file', { sessionId: this.sessionId, path: `/ws/out${this.n % 8}.txt`, content: 'naïve 🙂 text\n' });
     if (r < 0.9) return this.request('session/request_permission', this.permissionParams());
     return this.notification('$/cancel_request', { requestId: this.lastId });
   }
@@ -188,7 +206,10 @@ export class FuzzTraffic {
       case 'valid fs/read':
         return this.line(category, this.request('fs/read_text_file', this.readParams()));
       case 'valid fs/write':
-        return this.line(category, this.request('fs/write_text_file', { sessionId: s, path: `/ws/out${this.n % 8}.txt`, content: `line ${this.n}\n` }));
+        return this.line(
+          category,
+          this.request('fs/write_text_file', { sessionId: s, path: `/ws/out${this.n % 8}.txt`, content: `line ${this.n}\n` }),
+        );
       case 'valid permission':
         return this.line(category, this.request('session/request_permission', this.permissionParams()));
       case 'valid terminal': {
@@ -222,7 +243,14 @@ export class FuzzTraffic {
         return this.strayResponse(category);
       case 'unknown session': {
         const ghost = `ghost-${++this.n}`;
-        if (this.rand() < 0.8) return this.line(category, this.notification('session/update', { sessionId: ghost, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'boo' } } }));
+        if (this.rand() < 0.8)
+          return this.line(
+            category,
+            this.notification('session/update', {
+              sessionId: ghost,
+              update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'boo' } },
+            }),
+          );
         return this.line(category, this.request('fs/read_text_file', { sessionId: ghost, path: '/ws/a.txt' }));
       }
       case 'junk':
@@ -233,7 +261,11 @@ export class FuzzTraffic {
   }
 
   private splitOrCrlf(category: string): Unit {
-    if (this.rand() < 0.5) return { category, bytes: Buffer.from(`${this.rand() < 0.5 ? this.pick(this.updates) : this.request('fs/read_text_file', this.readParams())}\r\n`) };
+    if (this.rand() < 0.5)
+      return {
+        category,
+        bytes: Buffer.from(`${this.rand() < 0.5 ? this.pick(this.updates) : this.request('fs/read_text_file', this.readParams())}\r\n`),
+      };
     // A line with multi-byte characters, written in two parts split inside one of them.
     const text = this.request('fs/write_text_file', { sessionId: this.sessionId, path: '/ws/utf8.txt', content: 'naïve 🙂 — done' });
     const bytes = Buffer.from(`${text}\n`);
@@ -254,7 +286,11 @@ export class FuzzTraffic {
           bytes[at] = (bytes[at] as number) ^ (1 << this.int(0, 7));
           break;
         case 2: // insert a few random bytes
-          bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(Array.from({ length: this.int(1, 4) }, () => this.int(0, 255))), bytes.subarray(at)]);
+          bytes = Buffer.concat([
+            bytes.subarray(0, at),
+            Buffer.from(Array.from({ length: this.int(1, 4) }, () => this.int(0, 255))),
+            bytes.subarray(at),
+          ]);
           break;
         case 3: // delete a few bytes
           bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + this.int(1, 3))]);
@@ -319,7 +355,10 @@ export class FuzzTraffic {
       default: {
         // The id last, after the params.
         const rawId = this.freshId();
-        return this.line(category, `{"jsonrpc":"2.0","method":"fs/read_text_file","params":{"sessionId":"${this.sessionId}","path":"/ws/b.txt"},"id":${rawId}}`);
+        return this.line(
+          category,
+          `{"jsonrpc":"2.0","method":"fs/read_text_file","params":{"sessionId":"${this.sessionId}","path":"/ws/b.txt"},"id":${rawId}}`,
+        );
       }
     }
   }
@@ -335,9 +374,15 @@ export class FuzzTraffic {
       case 1:
         return this.line(category, `{"jsonrpc":"2.0","id":${obj},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/a.txt"}}`);
       case 2:
-        return this.line(category, `{"jsonrpc":"2.0","id":${this.freshId()},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/a.txt","_meta":{"x":${obj}}}}`);
+        return this.line(
+          category,
+          `{"jsonrpc":"2.0","id":${this.freshId()},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/a.txt","_meta":{"x":${obj}}}}`,
+        );
       case 3:
-        return this.line(category, `{"jsonrpc":"2.0","id":${this.freshId()},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/a.txt","line":${arr}}}`);
+        return this.line(
+          category,
+          `{"jsonrpc":"2.0","id":${this.freshId()},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/a.txt","line":${arr}}}`,
+        );
       case 4:
         return this.line(
           category,
@@ -359,25 +404,55 @@ export class FuzzTraffic {
     const id = () => this.freshId();
     switch (this.int(0, 7)) {
       case 0:
-        return this.line(category, `{"jsonrpc":"2.0","id":${id()},"method":"fs/read_text_file","params":{${evil},"sessionId":"${s}","path":"/ws/a.txt"}}`);
+        return this.line(
+          category,
+          `{"jsonrpc":"2.0","id":${id()},"method":"fs/read_text_file","params":{${evil},"sessionId":"${s}","path":"/ws/a.txt"}}`,
+        );
       case 1:
-        return this.line(category, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${s}","update":{${evil},"sessionUpdate":"agent_message_chunk","content":{${evil},"type":"text","text":"x"}}}}`);
+        return this.line(
+          category,
+          `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${s}","update":{${evil},"sessionUpdate":"agent_message_chunk","content":{${evil},"type":"text","text":"x"}}}}`,
+        );
       case 2:
         return this.line(
           category,
           `{"jsonrpc":"2.0","id":${id()},"method":"session/request_permission","params":{"sessionId":"${s}","toolCall":{"toolCallId":"__proto__",${evil}},"options":[{"optionId":"constructor","name":"Allow","kind":"allow_once",${evil}}]}}`,
         );
       case 3:
-        return this.line(category, this.request('fs/write_text_file', { sessionId: s, path: this.pick(['__proto__', 'constructor', 'prototype']), content: 'x' }));
+        return this.line(
+          category,
+          this.request('fs/write_text_file', { sessionId: s, path: this.pick(['__proto__', 'constructor', 'prototype']), content: 'x' }),
+        );
       case 4:
-        return this.line(category, this.notification('session/update', { sessionId: this.pick(['__proto__', 'constructor', 'prototype', 'hasOwnProperty']), update: { sessionUpdate: 'plan', entries: [] } }));
+        return this.line(
+          category,
+          this.notification('session/update', {
+            sessionId: this.pick(['__proto__', 'constructor', 'prototype', 'hasOwnProperty']),
+            update: { sessionUpdate: 'plan', entries: [] },
+          }),
+        );
       case 5:
-        return this.line(category, this.request(this.pick(['terminal/output', 'terminal/release', 'terminal/kill']), { sessionId: s, terminalId: this.pick(['__proto__', 'constructor', 'hasOwnProperty', 'toString']) }));
+        return this.line(
+          category,
+          this.request(this.pick(['terminal/output', 'terminal/release', 'terminal/kill']), {
+            sessionId: s,
+            terminalId: this.pick(['__proto__', 'constructor', 'hasOwnProperty', 'toString']),
+          }),
+        );
       case 6:
-        return this.line(category, `{"jsonrpc":"2.0","id":${id()},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/b.txt","_meta":{${evil}}},"_meta":{${evil}}}`);
+        return this.line(
+          category,
+          `{"jsonrpc":"2.0","id":${id()},"method":"fs/read_text_file","params":{"sessionId":"${s}","path":"/ws/b.txt","_meta":{${evil}}},"_meta":{${evil}}}`,
+        );
       default: {
         const toolCallId = this.pick(['__proto__', 'constructor', 'prototype', 'toString']);
-        return this.line(category, this.notification('session/update', { sessionId: s, update: { sessionUpdate: this.pick(['tool_call', 'tool_call_update']), toolCallId, title: 'proto', status: 'in_progress' } }));
+        return this.line(
+          category,
+          this.notification('session/update', {
+            sessionId: s,
+            update: { sessionUpdate: this.pick(['tool_call', 'tool_call_update']), toolCallId, title: 'proto', status: 'in_progress' },
+          }),
+        );
       }
     }
   }
@@ -385,7 +460,10 @@ export class FuzzTraffic {
   private internal(category: string): Unit {
     if (this.once('coalesced flood')) {
       // One line that stands for 200,000 notifications, if the client took it for its own batching.
-      return this.line(category, `{"jsonrpc":"2.0","method":"$/acp/coalesced","params":{"method":"session/update","items":[${new Array(200_000).fill('1').join(',')}]}}`);
+      return this.line(
+        category,
+        `{"jsonrpc":"2.0","method":"$/acp/coalesced","params":{"method":"session/update","items":[${new Array(200_000).fill('1').join(',')}]}}`,
+      );
     }
     const method = this.pick(INTERNAL_METHODS);
     const params = this.pick<unknown>([
@@ -400,7 +478,10 @@ export class FuzzTraffic {
       null,
       'str',
     ]);
-    const text = this.rand() < 0.5 ? this.request(method, params) : `{"jsonrpc":"2.0","method":${JSON.stringify(method)}${params === null ? '' : `,"params":${JSON.stringify(params)}`}}`;
+    const text =
+      this.rand() < 0.5
+        ? this.request(method, params)
+        : `{"jsonrpc":"2.0","method":${JSON.stringify(method)}${params === null ? '' : `,"params":${JSON.stringify(params)}`}}`;
     return this.line(category, text);
   }
 
@@ -409,13 +490,37 @@ export class FuzzTraffic {
     const s = this.sessionId;
     const common: unknown[] = [undefined, null, [], 'x', 42, true, {}, { sessionId: 42 }, { sessionId: s }, { sessionId: null }];
     const specific: Record<string, unknown[]> = {
-      'fs/read_text_file': [{ sessionId: s, path: 5 }, { sessionId: s, path: '/ws/a.txt', line: -1 }, { sessionId: s, path: '/ws/a.txt', line: 1.5 }, { sessionId: s, path: '/ws/a.txt', limit: 'x' }, { sessionId: s, path: '/ws/a.txt', line: 1e300 }],
-      'fs/write_text_file': [{ sessionId: s, path: '/ws/x', content: null }, { sessionId: s, path: '/ws/x', content: 5 }, { sessionId: s, path: ['/ws/x'], content: '' }],
-      'session/request_permission': [{ sessionId: s, toolCall: null, options: [] }, { sessionId: s, toolCall: {}, options: 'x' }, { sessionId: s, toolCall: { toolCallId: 1 }, options: [{ optionId: 1 }] }],
-      'terminal/create': [{ sessionId: s, command: 5 }, { sessionId: s, command: '' }, { sessionId: s, command: 'true', args: 'x' }, { sessionId: s, command: 'true', env: [{ name: 1 }] }, { sessionId: s, command: 'true', outputByteLimit: 'x' }],
+      'fs/read_text_file': [
+        { sessionId: s, path: 5 },
+        { sessionId: s, path: '/ws/a.txt', line: -1 },
+        { sessionId: s, path: '/ws/a.txt', line: 1.5 },
+        { sessionId: s, path: '/ws/a.txt', limit: 'x' },
+        { sessionId: s, path: '/ws/a.txt', line: 1e300 },
+      ],
+      'fs/write_text_file': [
+        { sessionId: s, path: '/ws/x', content: null },
+        { sessionId: s, path: '/ws/x', content: 5 },
+        { sessionId: s, path: ['/ws/x'], content: '' },
+      ],
+      'session/request_permission': [
+        { sessionId: s, toolCall: null, options: [] },
+        { sessionId: s, toolCall: {}, options: 'x' },
+        { sessionId: s, toolCall: { toolCallId: 1 }, options: [{ optionId: 1 }] },
+      ],
+      'terminal/create': [
+        { sessionId: s, command: 5 },
+        { sessionId: s, command: '' },
+        { sessionId: s, command: 'true', args: 'x' },
+        { sessionId: s, command: 'true', env: [{ name: 1 }] },
+        { sessionId: s, command: 'true', outputByteLimit: 'x' },
+      ],
       'elicitation/create': [{ sessionId: s, mode: 'form', message: 1 }, { mode: 'nope' }],
     };
-    const terminalCases = [{ sessionId: s, terminalId: 5 }, { sessionId: s, terminalId: 'term-999999' }, { sessionId: s, terminalId: null }];
+    const terminalCases = [
+      { sessionId: s, terminalId: 5 },
+      { sessionId: s, terminalId: 'term-999999' },
+      { sessionId: s, terminalId: null },
+    ];
     const cases = [...common, ...(specific[method] ?? terminalCases)];
     const params = this.pick(cases);
     const rawId = this.freshId();
@@ -426,13 +531,33 @@ export class FuzzTraffic {
   private strayResponse(category: string): Unit {
     const n = ++this.n;
     const id = this.pick([String(3_000_000 + n), JSON.stringify(`never-${n}`), 'null', (2n ** 60n + BigInt(n)).toString()]);
-    const body = this.pick(['"result":{}', '"result":null', '"error":{"code":1,"message":"x"}', '"error":"boom"', '"result":{},"error":{"code":-32603,"message":"both"}', '"result":[[[[1]]]]']);
+    const body = this.pick([
+      '"result":{}',
+      '"result":null',
+      '"error":{"code":1,"message":"x"}',
+      '"error":"boom"',
+      '"result":{},"error":{"code":-32603,"message":"both"}',
+      '"result":[[[[1]]]]',
+    ]);
     return this.line(category, `{"jsonrpc":"2.0","id":${id},${body}}`);
   }
 
   private junk(category: string): Unit {
     const n = this.int(0, 12);
-    const texts = ['hello', '{', '}', '[]', '[1,2]', '"str"', '42', 'null', '{"jsonrpc":"2.0"}', '   ', '\ufeff{"jsonrpc":"2.0","method":"session/update"}', '\u0000\u0001'];
+    const texts = [
+      'hello',
+      '{',
+      '}',
+      '[]',
+      '[1,2]',
+      '"str"',
+      '42',
+      'null',
+      '{"jsonrpc":"2.0"}',
+      '   ',
+      '\ufeff{"jsonrpc":"2.0","method":"session/update"}',
+      '\u0000\u0001',
+    ];
     if (n < texts.length) return this.line(category, texts[n] as string);
     const bytes = Buffer.from(Array.from({ length: this.int(1, 200) }, () => this.int(0, 255)).filter((b) => b !== 10));
     return { category, bytes: Buffer.concat([bytes, Buffer.from('\n')]) };
@@ -443,7 +568,13 @@ export class FuzzTraffic {
     const category = 'huge strings';
     switch (which) {
       case 1:
-        return this.line(category, this.notification('session/update', { sessionId: s, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'naïve 🙂 '.repeat(300_000) } } }));
+        return this.line(
+          category,
+          this.notification('session/update', {
+            sessionId: s,
+            update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'naïve 🙂 '.repeat(300_000) } },
+          }),
+        );
       case 2:
         return this.line(category, this.request('fs/write_text_file', { sessionId: s, path: '/ws/huge.txt', content: 'y'.repeat(5 * 1024 * 1024) }));
       case 3:

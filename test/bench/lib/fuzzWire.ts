@@ -87,7 +87,7 @@ function skipSpace(text: string, i: number): number {
 
 /** The index just past the string that starts (with its quote) at `i`. */
 function stringEnd(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; ) {
+  for (let j = i + 1; j < text.length;) {
     const quote = text.indexOf('"', j);
     if (quote === -1) return text.length;
     let backslashes = 0;
@@ -146,7 +146,12 @@ export interface LedgerReport {
   readonly categories: Record<string, CategoryFigures>;
   readonly unanswered: number;
   readonly unansweredExamples: string[];
-  readonly nullId: { readonly nullIdRequests: number; readonly badIdRequests: number; readonly answers: Record<string, number>; readonly missing: number };
+  readonly nullId: {
+    readonly nullIdRequests: number;
+    readonly badIdRequests: number;
+    readonly answers: Record<string, number>;
+    readonly missing: number;
+  };
   readonly outOfSpecCodes: number;
   readonly outOfSpecExamples: string[];
   readonly duplicated: number;
@@ -276,7 +281,8 @@ export class Ledger {
     }
     if (entry.got > entry.owed) {
       this.duplicated++;
-      if (this.duplicatedExamples.length < EXAMPLES) this.duplicatedExamples.push(`id ${short(entry.raw)} (${short(entry.method, 40)}) answered ${entry.got} times`);
+      if (this.duplicatedExamples.length < EXAMPLES)
+        this.duplicatedExamples.push(`id ${short(entry.raw)} (${short(entry.method, 40)}) answered ${entry.got} times`);
       return undefined;
     }
     this.outstanding--;

@@ -123,7 +123,9 @@ export function installProbe(_element: unknown, markers: string[]): void {
 
   const label = (target: unknown) => {
     const element = target as PageElement | null;
-    return element && typeof element.getAttribute === 'function' ? (element.getAttribute('aria-label') ?? element.tagName.toLowerCase()) : String(target);
+    return element && typeof element.getAttribute === 'function'
+      ? (element.getAttribute('aria-label') ?? element.tagName.toLowerCase())
+      : String(target);
   };
   const onKey = (event: PageEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && state.sendAt === null) state.sendAt = event.timeStamp;

@@ -13,7 +13,26 @@ export function prng(seed: number): () => number {
   };
 }
 
-const WORDS = ['the', 'agent', 'reads', 'src/index.ts', 'and', 'finds', 'a', 'bug', 'in', 'parse()', 'so', 'it', 'edits', 'config.json', '—', 'naïve', '🙂', 'done.'];
+const WORDS = [
+  'the',
+  'agent',
+  'reads',
+  'src/index.ts',
+  'and',
+  'finds',
+  'a',
+  'bug',
+  'in',
+  'parse()',
+  'so',
+  'it',
+  'edits',
+  'config.json',
+  '—',
+  'naïve',
+  '🙂',
+  'done.',
+];
 
 /**
  * `count` lines in the shape of real turns: the agent streams a message or a thought in runs of small chunks,
@@ -39,7 +58,11 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
       message++;
       push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: '' } });
       run(20 + Math.floor(rand() * 60), () =>
-        push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: `${words(1 + Math.floor(rand() * 6))} ` } }),
+        push({
+          sessionUpdate: 'agent_message_chunk',
+          messageId: `m${message}`,
+          content: { type: 'text', text: `${words(1 + Math.floor(rand() * 6))} ` },
+        }),
       );
     } else if (r < 0.225) {
       run(10 + Math.floor(rand() * 60), () => push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${words(4)} ` } }));
@@ -47,8 +70,17 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
       tool++;
       const id = `call_${tool}`;
       const path = `/ws/src/file${tool}.ts`;
-      push({ sessionUpdate: 'tool_call', toolCallId: id, title: `Read ${pick(WORDS)}`, kind: pick(['read', 'edit', 'execute', 'search']), status: 'pending', rawInput: { path } });
-      run(4 + Math.floor(rand() * 6), () => push({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', title: `Working on ${pick(WORDS)}` }));
+      push({
+        sessionUpdate: 'tool_call',
+        toolCallId: id,
+        title: `Read ${pick(WORDS)}`,
+        kind: pick(['read', 'edit', 'execute', 'search']),
+        status: 'pending',
+        rawInput: { path },
+      });
+      run(4 + Math.floor(rand() * 6), () =>
+        push({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', title: `Working on ${pick(WORDS)}` }),
+      );
       push({
         sessionUpdate: 'tool_call_update',
         toolCallId: id,
@@ -69,7 +101,8 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
         ],
       });
     }
-    if (rand() < 0.78) push({ sessionUpdate: 'usage_update', used: Math.floor(rand() * 100000), size: 200000, cost: { amount: rand(), currency: 'USD' } });
+    if (rand() < 0.78)
+      push({ sessionUpdate: 'usage_update', used: Math.floor(rand() * 100000), size: 200000, cost: { amount: rand(), currency: 'USD' } });
   }
   return lines.slice(0, count);
 }

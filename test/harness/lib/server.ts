@@ -84,7 +84,13 @@ function healthy(url: string): Promise<boolean> {
 export async function startCodeServer(options: ServerOptions): Promise<CodeServer> {
   const port = options.port ?? (await freePort());
   const userDataDir = join(options.dataDir, 'user-data');
-  for (const dir of [join(userDataDir, 'User'), join(userDataDir, 'Machine'), options.extensionsDir, join(options.dataDir, 'xdg-config'), join(options.dataDir, 'xdg-data')]) {
+  for (const dir of [
+    join(userDataDir, 'User'),
+    join(userDataDir, 'Machine'),
+    options.extensionsDir,
+    join(options.dataDir, 'xdg-config'),
+    join(options.dataDir, 'xdg-data'),
+  ]) {
     mkdirSync(dir, { recursive: true });
   }
   if (options.settings) {
@@ -97,16 +103,22 @@ export async function startCodeServer(options: ServerOptions): Promise<CodeServe
   const log = createWriteStream(logFile, { flags: 'a' });
   const args = [
     options.toolchain.codeServer,
-    '--config', '/dev/null',
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', options.extensionsDir,
+    '--config',
+    '/dev/null',
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    options.extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
-    '--reconnection-grace-time', '5',
+    '--reconnection-grace-time',
+    '5',
     '--ignore-last-opened',
     ...(options.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ];
@@ -135,7 +147,9 @@ export async function startCodeServer(options: ServerOptions): Promise<CodeServe
   }
   if (!ready) {
     killGroup(child, 'SIGKILL');
-    throw new Error(`code-server did not start on ${url} (${child.exitCode === null ? 'no answer in 60 s' : `exit ${child.exitCode}`}); see ${logFile}`);
+    throw new Error(
+      `code-server did not start on ${url} (${child.exitCode === null ? 'no answer in 60 s' : `exit ${child.exitCode}`}); see ${logFile}`,
+    );
   }
 
   return {

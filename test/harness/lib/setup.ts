@@ -67,7 +67,10 @@ function run(command: string, args: readonly string[], options: { env?: NodeJS.P
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
-    const progress = setInterval(() => say(`${options.label}: ${Math.round((Date.now() - started) / 1000)} s, ${lines} lines of output so far`), 20_000);
+    const progress = setInterval(
+      () => say(`${options.label}: ${Math.round((Date.now() - started) / 1000)} s, ${lines} lines of output so far`),
+      20_000,
+    );
     const finish = (error?: Error) => {
       clearInterval(progress);
       if (error) reject(error);
@@ -76,7 +79,12 @@ function run(command: string, args: readonly string[], options: { env?: NodeJS.P
     child.on('error', (error) => finish(new SetupError(`could not run ${command}: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) finish();
-      else finish(new SetupError(`${options.label} failed (${signal ?? `exit ${code}`}). The full output is in ${logFile}; its last lines:\n${tail.join('\n')}`));
+      else
+        finish(
+          new SetupError(
+            `${options.label} failed (${signal ?? `exit ${code}`}). The full output is in ${logFile}; its last lines:\n${tail.join('\n')}`,
+          ),
+        );
     });
   });
 }

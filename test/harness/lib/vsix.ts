@@ -36,7 +36,8 @@ interface Manifest {
 /** The arguments of the `package` script after `vsce`, so the test packages exactly as `npm run package` does. */
 function packageArgs(manifest: Manifest): string[] {
   const words = (manifest.scripts['package'] ?? '').trim().split(/\s+/);
-  if (words[0] !== 'vsce' || words[1] !== 'package') throw new Error(`the "package" script should run "vsce package …", not "${manifest.scripts['package']}"`);
+  if (words[0] !== 'vsce' || words[1] !== 'package')
+    throw new Error(`the "package" script should run "vsce package …", not "${manifest.scripts['package']}"`);
   return words.slice(1);
 }
 
@@ -51,7 +52,10 @@ function run(command: string, args: readonly string[], cwd: string, what: string
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`${what} failed (${signal ?? `exit ${code}`}):\n${output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')}`));
+      else
+        reject(
+          new Error(`${what} failed (${signal ?? `exit ${code}`}):\n${output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')}`),
+        );
     });
   });
 }
@@ -76,22 +80,45 @@ export async function packageVsix(repoRoot: string, outDir: string): Promise<Vsi
   const file = join(outDir, `${manifest.name}-${manifest.version}.vsix`);
   rmSync(file, { force: true });
   await run(process.execPath, [vsceCli(repoRoot), ...packageArgs(manifest), '--out', file], stage, 'vsce package');
-  return { file, bytes: statSync(file).size, entries: zipEntries(readFileSync(file)).map(({ name, size }) => ({ name, size })), ms: Date.now() - started };
+  return {
+    file,
+    bytes: statSync(file).size,
+    entries: zipEntries(readFileSync(file)).map(({ name, size }) => ({ name, size })),
+    ms: Date.now() - started,
+  };
 }
 
 /** Packages a small extension folder of the bench's or a test's own (no build, no licence, no repository). */
 export async function packageFolder(repoRoot: string, folder: string, file: string): Promise<void> {
-  await run(process.execPath, [vsceCli(repoRoot), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', file], folder, `vsce package in ${folder}`);
+  await run(
+    process.execPath,
+    [vsceCli(repoRoot), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', file],
+    folder,
+    `vsce package in ${folder}`,
+  );
 }
 
 /** Installs each VSIX into `extensionsDir` with code-server's `--install-extension`, as a user would. */
-export async function installVsix(toolchain: Toolchain, options: { vsix: string | readonly string[]; extensionsDir: string; dataDir: string }): Promise<void> {
+export async function installVsix(
+  toolchain: Toolchain,
+  options: { vsix: string | readonly string[]; extensionsDir: string; dataDir: string },
+): Promise<void> {
   const packages = typeof options.vsix === 'string' ? [options.vsix] : options.vsix;
   const userDataDir = join(options.dataDir, 'user-data');
-  for (const dir of [userDataDir, options.extensionsDir, join(options.dataDir, 'xdg-config'), join(options.dataDir, 'xdg-data')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [userDataDir, options.extensionsDir, join(options.dataDir, 'xdg-config'), join(options.dataDir, 'xdg-data')])
+    mkdirSync(dir, { recursive: true });
   await run(
     toolchain.node,
-    [toolchain.codeServer, '--config', '/dev/null', '--user-data-dir', userDataDir, '--extensions-dir', options.extensionsDir, ...packages.flatMap((p) => ['--install-extension', p])],
+    [
+      toolchain.codeServer,
+      '--config',
+      '/dev/null',
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      options.extensionsDir,
+      ...packages.flatMap((p) => ['--install-extension', p]),
+    ],
     options.dataDir,
     `code-server --install-extension ${packages.join(' ')}`,
     { XDG_CONFIG_HOME: join(options.dataDir, 'xdg-config'), XDG_DATA_HOME: join(options.dataDir, 'xdg-data') },

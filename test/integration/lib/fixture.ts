@@ -149,7 +149,9 @@ export function stepResults(chat: ChatHandle): CallResult[] {
 }
 
 /** Writes `acp.agents` (user settings) with several fixture agents at once, keyed by name; returns each one's record file. */
-export async function useFixtureAgents(agents: Record<string, { scenario: string; env?: Record<string, string> }>): Promise<Record<string, FixtureSetup>> {
+export async function useFixtureAgents(
+  agents: Record<string, { scenario: string; env?: Record<string, string> }>,
+): Promise<Record<string, FixtureSetup>> {
   const settings: Record<string, unknown> = {};
   const setups: Record<string, FixtureSetup> = {};
   for (const [name, { scenario, env }] of Object.entries(agents)) {
@@ -164,8 +166,11 @@ export async function useFixtureAgents(agents: Record<string, { scenario: string
   const config = vscode.workspace.getConfiguration('acp');
   await config.update('agents', settings, vscode.ConfigurationTarget.Global);
   await config.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
-  await waitFor(() => Object.keys(vscode.workspace.getConfiguration('acp').get<Record<string, unknown>>('agents') ?? {}).join() === Object.keys(settings).join(), {
-    what: 'the settings to apply',
-  });
+  await waitFor(
+    () => Object.keys(vscode.workspace.getConfiguration('acp').get<Record<string, unknown>>('agents') ?? {}).join() === Object.keys(settings).join(),
+    {
+      what: 'the settings to apply',
+    },
+  );
   return setups;
 }

@@ -98,7 +98,14 @@ export async function openWorkbench(
   if (options.vsix) await installVsix(tools, { vsix: options.vsix, extensionsDir, dataDir: join(workDir, 'server') });
   else symlinkSync(repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
 
-  const server = await startCodeServer({ toolchain: tools, dataDir: join(workDir, 'server'), extensionsDir, settings: settings.user ?? {}, machineSettings: settings.machine, workspaceTrust: settings.workspaceTrust });
+  const server = await startCodeServer({
+    toolchain: tools,
+    dataDir: join(workDir, 'server'),
+    extensionsDir,
+    settings: settings.user ?? {},
+    machineSettings: settings.machine,
+    workspaceTrust: settings.workspaceTrust,
+  });
   let browser: BrowserContext | undefined;
   try {
     browser = await launchBrowser(tools.chromium, join(workDir, 'browser'));
@@ -165,7 +172,8 @@ export async function openWorkbench(
         return { chat, message };
       },
       async cleanUp(test) {
-        if (test?.state === 'failed') process.stdout.write(`      saved the screenshot and logs to ${await workbench.saveFailure(test.fullTitle())}\n`);
+        if (test?.state === 'failed')
+          process.stdout.write(`      saved the screenshot and logs to ${await workbench.saveFailure(test.fullTitle())}\n`);
         // Close the chat (and with it the agent) so the next test starts from an empty editor area.
         await workbench.runCommand('View: Close All Editors');
         await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });

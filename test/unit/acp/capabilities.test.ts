@@ -1,7 +1,15 @@
 // What the agent did not advertise cannot be called: one answer per feature, shared by the connection's gate and
 // by whatever offers the feature (Open Previous Session, Sign Out, images in the composer).
 import * as assert from 'node:assert/strict';
-import { ACCEPTS_NOTHING, AGENT_FEATURES, AgentCapabilities, capabilityName, mcpFeature, promptFeature, supports } from '../../../src/acp/capabilities';
+import {
+  ACCEPTS_NOTHING,
+  AGENT_FEATURES,
+  AgentCapabilities,
+  capabilityName,
+  mcpFeature,
+  promptFeature,
+  supports,
+} from '../../../src/acp/capabilities';
 import type * as S from '../../../src/acp/schema.gen';
 
 const EVERYTHING: S.AgentCapabilities = {

@@ -33,7 +33,12 @@ describe('AgentClient sessions', function () {
   async function start(scenario: string, env: Record<string, string> = {}, closeTimeoutMs?: number) {
     const log = new RecordingLogger();
     const client = await AgentClient.start(
-      { command: process.execPath, args: [FIXTURE_AGENT, '--scenario', scenario], env: { ACP_FIXTURE_MAX_LIFETIME_MS: '30000', ACP_FIXTURE_RECORD: record, ...env }, cwd: dir },
+      {
+        command: process.execPath,
+        args: [FIXTURE_AGENT, '--scenario', scenario],
+        env: { ACP_FIXTURE_MAX_LIFETIME_MS: '30000', ACP_FIXTURE_RECORD: record, ...env },
+        cwd: dir,
+      },
       {},
       { clientInfo: { name: 'tests', version: '0' }, log, killGraceMs: 500, ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}) },
     );
@@ -59,7 +64,10 @@ describe('AgentClient sessions', function () {
       const a = await client.newSession(dir);
       const b = await client.newSession(dir);
       await a.close();
-      assert.deepEqual(sent('session/close').map((m) => m.params?.['sessionId']), [a.sessionId]);
+      assert.deepEqual(
+        sent('session/close').map((m) => m.params?.['sessionId']),
+        [a.sessionId],
+      );
       assert.deepEqual(client.openSessions, [b]);
       assert.equal(await b.prompt([{ type: 'text', text: 'still here' }]), 'end_turn');
     });
@@ -124,7 +132,10 @@ describe('AgentClient sessions', function () {
       const sessions = await client.listSessions(dir);
       assert.deepEqual(sessions.map((s) => s.title).sort(), ['About one', 'About three', 'About two', 'An earlier conversation']);
       const pages = sent('session/list');
-      assert.deepEqual(pages.map((m) => m.params?.['cursor'] ?? null), [null, 'page-2']);
+      assert.deepEqual(
+        pages.map((m) => m.params?.['cursor'] ?? null),
+        [null, 'page-2'],
+      );
       assert.ok(pages.every((m) => m.params?.['cwd'] === dir));
     });
 
@@ -141,7 +152,11 @@ describe('AgentClient sessions', function () {
       const { client, log } = await start('echo', { ACP_FIXTURE_LIST_PAGE_SIZE: '1', ACP_FIXTURE_LIST_ENDLESS: '1' });
       const sessions = await within(client.listSessions(dir), 10_000, 'the listing');
       assert.equal(sent('session/list').length, MAX_LIST_PAGES);
-      assert.deepEqual(sessions.map((s) => s.sessionId), ['sess-stored'], 'what the pages held');
+      assert.deepEqual(
+        sessions.map((s) => s.sessionId),
+        ['sess-stored'],
+        'what the pages held',
+      );
       assert.equal(log.find(`still had more after ${MAX_LIST_PAGES} pages`, 'warn').length, 1, log.toString());
     });
 
@@ -154,8 +169,18 @@ describe('AgentClient sessions', function () {
   });
 
   describe('session setup', () => {
-    const stdio: S.McpServer = { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/'], env: [{ name: 'TOKEN', value: 'secret-token' }] };
-    const http: S.McpServer = { type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer secret-header' }] };
+    const stdio: S.McpServer = {
+      name: 'files',
+      command: '/usr/bin/mcp-files',
+      args: ['--root', '/'],
+      env: [{ name: 'TOKEN', value: 'secret-token' }],
+    };
+    const http: S.McpServer = {
+      type: 'http',
+      name: 'docs',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: [{ name: 'Authorization', value: 'Bearer secret-header' }],
+    };
     const sse: S.McpServer = { type: 'sse', name: 'events', url: 'http://127.0.0.1:9/sse', headers: [] };
     const options: SessionOptions = { mcpServers: [stdio, http, sse], additionalDirectories: ['/elsewhere/one', '/elsewhere/two'] };
 
@@ -174,7 +199,11 @@ describe('AgentClient sessions', function () {
     });
 
     it('passes every server and the folders to new, load and resume when the agent advertises them', async () => {
-      const caps = capabilities({ loadSession: true, mcpCapabilities: { http: true, sse: true }, sessionCapabilities: { resume: {}, additionalDirectories: {}, close: {} } });
+      const caps = capabilities({
+        loadSession: true,
+        mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { resume: {}, additionalDirectories: {}, close: {} },
+      });
       const { client } = await start('echo', caps);
       const session = await client.newSession(dir, options);
       assert.deepEqual(session.leftOut, []);

@@ -26,10 +26,18 @@ describe('AgentClient', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(scenario: string, options: { env?: Record<string, string>; services?: HostServices; client?: Partial<AgentClientOptions> } = {}) {
+  async function start(
+    scenario: string,
+    options: { env?: Record<string, string>; services?: HostServices; client?: Partial<AgentClientOptions> } = {},
+  ) {
     const log = new RecordingLogger();
     const client = await AgentClient.start(
-      { command: process.execPath, args: [FIXTURE_AGENT, '--scenario', scenario], env: { ACP_FIXTURE_MAX_LIFETIME_MS: '30000', ...options.env }, cwd: dir },
+      {
+        command: process.execPath,
+        args: [FIXTURE_AGENT, '--scenario', scenario],
+        env: { ACP_FIXTURE_MAX_LIFETIME_MS: '30000', ...options.env },
+        cwd: dir,
+      },
       options.services ?? {},
       { clientInfo: { name: 'tests', version: '0' }, log, killGraceMs: 500, ...options.client },
     );
@@ -44,7 +52,9 @@ describe('AgentClient', function () {
     assert.deepEqual(client.openSessions, [session]);
     const stop = await session.prompt([{ type: 'text', text: 'hi' }]);
     assert.equal(stop, 'end_turn');
-    const texts = session.model.entries.map((e) => (e.type === 'message' ? `${e.role}:${e.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}` : e.type));
+    const texts = session.model.entries.map((e) =>
+      e.type === 'message' ? `${e.role}:${e.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}` : e.type,
+    );
     assert.deepEqual(texts, ['user:hi', 'agent:You said: hi']);
     assert.deepEqual(session.model.turn, { phase: 'idle', stopReason: 'end_turn' });
   });
@@ -54,7 +64,10 @@ describe('AgentClient', function () {
     const session = await client.newSession(dir);
     await session.prompt([{ type: 'text', text: 'go' }]);
     const model = session.model;
-    assert.deepEqual(model.commands.map((c) => c.name), ['review', 'init']);
+    assert.deepEqual(
+      model.commands.map((c) => c.name),
+      ['review', 'init'],
+    );
     assert.equal(model.title, 'Fixture session title');
     assert.deepEqual(model.toolCall('call-term')?.content, [{ type: 'terminal', terminalId: 'term-agent-1' }]);
     assert.equal(model.toolCall('call-term')?.status, 'completed');
@@ -66,7 +79,11 @@ describe('AgentClient', function () {
     const a = await client.newSession(dir);
     const b = await client.newSession(dir);
     await Promise.all([a.prompt([{ type: 'text', text: 'one' }]), b.prompt([{ type: 'text', text: 'two' }])]);
-    const agentText = (s: typeof a) => s.model.entries.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : [])).map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const agentText = (s: typeof a) =>
+      s.model.entries
+        .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+        .map((c) => (c.type === 'text' ? c.text : ''))
+        .join('');
     assert.equal(agentText(a), 'You said: one');
     assert.equal(agentText(b), 'You said: two');
   });
@@ -86,7 +103,10 @@ describe('AgentClient', function () {
     const session = await client.newSession(dir);
     await session.prompt([{ type: 'text', text: 'go' }]);
     assert.deepEqual(reads, [join(dir, 'input.txt')]);
-    const said = session.model.entries.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : [])).map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const said = session.model.entries
+      .flatMap((e) => (e.type === 'message' && e.role === 'agent' ? e.content : []))
+      .map((c) => (c.type === 'text' ? c.text : ''))
+      .join('');
     assert.match(said, /^read:served by the host\n/);
     assert.match(said, /write:error:-32601:/, 'writes are not advertised, so the agent gets method-not-found');
   });
@@ -154,7 +174,11 @@ describe('AgentClient', function () {
 
     it('an agent that exits before answering initialize: the exit code and its last stderr line', async () => {
       const error = await startFailure(
-        AgentClient.start({ command: process.execPath, args: [FIXTURE_AGENT, '--scenario', 'no-such-scenario'] }, {}, { clientInfo: { name: 't', version: '0' } }),
+        AgentClient.start(
+          { command: process.execPath, args: [FIXTURE_AGENT, '--scenario', 'no-such-scenario'] },
+          {},
+          { clientInfo: { name: 't', version: '0' } },
+        ),
       );
       assert.match(error.message, /exited with code 2: fixture: unknown scenario "no-such-scenario"/);
       assert.ok(error.stderrTail.some((l) => l.includes('unknown scenario')));

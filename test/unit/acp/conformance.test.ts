@@ -33,9 +33,15 @@ const defs = schema.$defs;
 
 /** The JSON-RPC envelopes: unions of every method, which the generator deliberately leaves out. */
 const ENVELOPES = [
-  'AgentRequest', 'AgentResponse', 'AgentNotification',
-  'ClientRequest', 'ClientResponse', 'ClientNotification',
-  'ExtRequest', 'ExtResponse', 'ExtNotification',
+  'AgentRequest',
+  'AgentResponse',
+  'AgentNotification',
+  'ClientRequest',
+  'ClientResponse',
+  'ClientNotification',
+  'ExtRequest',
+  'ExtResponse',
+  'ExtNotification',
 ];
 
 function collectKeys(node: unknown, found: Set<string>): Set<string> {
@@ -115,8 +121,16 @@ interface MethodDefs {
  */
 const METHODS: ReadonlyMap<string, MethodDefs> = (() => {
   const roles: Record<'agent' | 'client', Record<Role, Set<string>>> = {
-    agent: { request: envelopeMembers('ClientRequest', 'params'), response: envelopeMembers('AgentResponse', 'result'), notification: envelopeMembers('ClientNotification', 'params') },
-    client: { request: envelopeMembers('AgentRequest', 'params'), response: envelopeMembers('ClientResponse', 'result'), notification: envelopeMembers('AgentNotification', 'params') },
+    agent: {
+      request: envelopeMembers('ClientRequest', 'params'),
+      response: envelopeMembers('AgentResponse', 'result'),
+      notification: envelopeMembers('ClientNotification', 'params'),
+    },
+    client: {
+      request: envelopeMembers('AgentRequest', 'params'),
+      response: envelopeMembers('ClientResponse', 'result'),
+      notification: envelopeMembers('AgentNotification', 'params'),
+    },
   };
   const methods = new Map<string, MethodDefs>();
   for (const [name, def] of Object.entries(defs)) {
@@ -151,7 +165,10 @@ describe('conformance with the ACP v1 JSON schema', () => {
     assert.ok(root, 'the root schema is registered');
     assert.equal(root(bogus), true, 'the root schema accepts a session/update with a bogus kind');
     assert.notEqual(violations('SessionNotification', bogus.params), undefined, 'SessionNotification rejects it');
-    assert.equal(violations('SessionNotification', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } }), undefined);
+    assert.equal(
+      violations('SessionNotification', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } }),
+      undefined,
+    );
   });
 
   describe('a. agent transcripts', () => {
@@ -198,8 +215,7 @@ describe('conformance with the ACP v1 JSON schema', () => {
 
     it('the transcripts show every real-agent quirk of the notes', () => {
       const all = TRANSCRIPT_NAMES.map((name) => ({ name, lines: loadTranscript(name) }));
-      const updates = (lines: TranscriptLine[]) =>
-        lines.filter((l) => l.method === 'session/update').map((l) => l.params['update'] as Json);
+      const updates = (lines: TranscriptLine[]) => lines.filter((l) => l.method === 'session/update').map((l) => l.params['update'] as Json);
       for (const { name, lines } of all) {
         const ups = updates(lines);
         const kinds = ups.map((u) => u['sessionUpdate']);
@@ -209,9 +225,15 @@ describe('conformance with the ACP v1 JSON schema', () => {
         }
         assert.ok(count('usage_update') >= 2, `${name}: usage_update arrives often`);
         assert.ok(count('plan') >= 2, `${name}: plans are replaced whole, so there are several`);
-        assert.ok(lines.some((l) => l.method === 'session/request_permission'), `${name} asks for permission`);
+        assert.ok(
+          lines.some((l) => l.method === 'session/request_permission'),
+          `${name} asks for permission`,
+        );
         // Empty agent_message_chunk text at the start of text blocks.
-        assert.ok(ups.some((u) => u['sessionUpdate'] === 'agent_message_chunk' && (u['content'] as Json)['text'] === ''), `${name}: empty first chunk`);
+        assert.ok(
+          ups.some((u) => u['sessionUpdate'] === 'agent_message_chunk' && (u['content'] as Json)['text'] === ''),
+          `${name}: empty first chunk`,
+        );
         // A diff for a new file.
         assert.ok(JSON.stringify(lines).includes('"oldText":null'), `${name}: diff with oldText null`);
         // An update or a permission request for an id never announced by a tool_call before it.
@@ -229,17 +251,33 @@ describe('conformance with the ACP v1 JSON schema', () => {
       const ups = updates(everything);
       const kinds = new Set(ups.map((u) => u['sessionUpdate']));
       for (const kind of ['user_message_chunk', 'config_option_update', 'session_info_update']) assert.ok(kinds.has(kind), `no ${kind}`);
-      assert.ok(ups.some((u) => typeof u['messageId'] === 'string'), 'messageIds');
+      assert.ok(
+        ups.some((u) => typeof u['messageId'] === 'string'),
+        'messageIds',
+      );
       // The same tool_call id announced twice, first with rawInput {}.
       const calls = ups.filter((u) => u['sessionUpdate'] === 'tool_call');
       assert.ok(
-        calls.some((u, i) => JSON.stringify(u['rawInput']) === '{}' && calls.slice(i + 1).some((v) => v['toolCallId'] === u['toolCallId'] && JSON.stringify(v['rawInput']) !== '{}')),
+        calls.some(
+          (u, i) =>
+            JSON.stringify(u['rawInput']) === '{}' &&
+            calls.slice(i + 1).some((v) => v['toolCallId'] === u['toolCallId'] && JSON.stringify(v['rawInput']) !== '{}'),
+        ),
         'a tool_call announced twice, rawInput {} then full',
       );
       // Terminal content for a terminal the client never created, with _meta.terminal_output and terminal_exit.
-      assert.ok(ups.some((u) => JSON.stringify(u['content'] ?? []).includes('"type":"terminal"')), 'terminal content');
-      assert.ok(ups.some((u) => isObject(u['_meta']) && isObject(u['_meta']['terminal_output'])), '_meta.terminal_output');
-      assert.ok(ups.some((u) => isObject(u['_meta']) && isObject(u['_meta']['terminal_exit'])), '_meta.terminal_exit');
+      assert.ok(
+        ups.some((u) => JSON.stringify(u['content'] ?? []).includes('"type":"terminal"')),
+        'terminal content',
+      );
+      assert.ok(
+        ups.some((u) => isObject(u['_meta']) && isObject(u['_meta']['terminal_output'])),
+        '_meta.terminal_output',
+      );
+      assert.ok(
+        ups.some((u) => isObject(u['_meta']) && isObject(u['_meta']['terminal_exit'])),
+        '_meta.terminal_exit',
+      );
       // codex: the call whose permission is rejected gets no final update.
       const codex = loadTranscript('codex');
       const lastAsk = [...codex].reverse().find((l) => l.method === 'session/request_permission');
@@ -249,10 +287,23 @@ describe('conformance with the ACP v1 JSON schema', () => {
       assert.ok(!after.some((u) => u?.['toolCallId'] === askedId), 'codex leaves the rejected call without a final update');
       // Every quirk kind appears, including an unknown enum value ("browse").
       const quirks = everything.filter((l) => l.quirk !== undefined);
-      for (const kind of ['legacy', 'unknown-kind', 'invalid-value', 'invalid-item']) assert.ok(quirks.some((l) => quirkKind(l) === kind), `no ${kind} quirk`);
-      assert.ok(ups.some((u) => u['kind'] === 'browse'), 'tool kind "browse"');
-      assert.ok(ups.some((u) => u['status'] === 'success' && u['output'] !== undefined && u['id'] !== undefined), 'legacy id/status/output');
-      assert.ok(ups.some((u) => u['sessionUpdate'] === 'tool_call' && u['id'] !== undefined && u['arguments'] !== undefined), 'legacy id/name/arguments');
+      for (const kind of ['legacy', 'unknown-kind', 'invalid-value', 'invalid-item'])
+        assert.ok(
+          quirks.some((l) => quirkKind(l) === kind),
+          `no ${kind} quirk`,
+        );
+      assert.ok(
+        ups.some((u) => u['kind'] === 'browse'),
+        'tool kind "browse"',
+      );
+      assert.ok(
+        ups.some((u) => u['status'] === 'success' && u['output'] !== undefined && u['id'] !== undefined),
+        'legacy id/status/output',
+      );
+      assert.ok(
+        ups.some((u) => u['sessionUpdate'] === 'tool_call' && u['id'] !== undefined && u['arguments'] !== undefined),
+        'legacy id/name/arguments',
+      );
     });
   });
 
@@ -283,7 +334,11 @@ describe('conformance with the ACP v1 JSON schema', () => {
       }
       const sent = new Set(requests.map((r) => r['method']));
       const expected = [...METHODS].filter(([, d]) => d.side === 'agent' && d.request).map(([m]) => m);
-      assert.deepEqual(expected.filter((m) => !sent.has(m)), [], 'agent methods the scenario never sent');
+      assert.deepEqual(
+        expected.filter((m) => !sent.has(m)),
+        [],
+        'agent methods the scenario never sent',
+      );
     });
 
     it('covers the variants: MCP servers stdio and http, additionalDirectories, all prompt content types', () => {
@@ -334,7 +389,11 @@ describe('conformance with the ACP v1 JSON schema', () => {
       }
       assert.equal(responses.length, agent.issued.size, 'every agent request was answered once');
       const expected = [...METHODS].filter(([, d]) => d.side === 'client' && d.response).map(([m]) => m);
-      assert.deepEqual(expected.filter((m) => !answered.has(m)), [], 'client methods never answered with a result');
+      assert.deepEqual(
+        expected.filter((m) => !answered.has(m)),
+        [],
+        'client methods never answered with a result',
+      );
       assert.ok(errors >= 5, `${errors} error answers`);
     });
 
@@ -354,7 +413,9 @@ describe('conformance with the ACP v1 JSON schema', () => {
   describe('c. the zod generator', () => {
     it('emits every $def except the JSON-RPC envelopes', () => {
       const emitted = Object.keys(S.definitions).sort();
-      const expected = Object.keys(defs).filter((n) => !ENVELOPES.includes(n)).sort();
+      const expected = Object.keys(defs)
+        .filter((n) => !ENVELOPES.includes(n))
+        .sort();
       assert.deepEqual(emitted, expected);
       for (const name of ENVELOPES) assert.ok(defs[name], `${name} is still in the schema`);
       for (const [name, zod] of Object.entries(S.definitions)) assert.equal((S as unknown as Record<string, unknown>)[name], zod, name);
@@ -453,9 +514,12 @@ function checkLegacyMapping(line: TranscriptLine, value: Json, where: string): v
   assert.ok(!('id' in after) || after['id'] === undefined || before['toolCallId'] !== undefined, `${where}: id left unmapped`);
   if (before['toolCallId'] === undefined) assert.equal(after['toolCallId'], before['id'], `${where}: id → toolCallId`);
   if (before['status'] === 'success') assert.equal(after['status'], 'completed', `${where}: success → completed`);
-  if (before['output'] !== undefined && before['rawOutput'] === undefined) assert.deepEqual(after['rawOutput'], before['output'], `${where}: output → rawOutput`);
-  if (before['arguments'] !== undefined && before['rawInput'] === undefined) assert.deepEqual(after['rawInput'], before['arguments'], `${where}: arguments → rawInput`);
-  if (before['sessionUpdate'] === 'tool_call' && before['title'] === undefined) assert.equal(after['title'], before['name'], `${where}: name → title`);
+  if (before['output'] !== undefined && before['rawOutput'] === undefined)
+    assert.deepEqual(after['rawOutput'], before['output'], `${where}: output → rawOutput`);
+  if (before['arguments'] !== undefined && before['rawInput'] === undefined)
+    assert.deepEqual(after['rawInput'], before['arguments'], `${where}: arguments → rawInput`);
+  if (before['sessionUpdate'] === 'tool_call' && before['title'] === undefined)
+    assert.equal(after['title'], before['name'], `${where}: name → title`);
 }
 
 // ---- (b): an in-memory agent that records and answers what the client writes ---------------------------------
@@ -579,12 +643,10 @@ async function runClientScenario(): Promise<FakeAgent> {
     sessionUpdate: () => {},
   };
   const { reader, writer } = ndjsonTransport(agent.toClient, agent.toAgent, { coalesce: ['session/update'] });
-  const conn = new AcpClientConnection(
-    reader,
-    writer,
-    handler,
-    { clientInfo: { name: 'acp-client-tests', title: 'ACP Client tests', version: '0.0.0' }, capabilities: { auth: { terminal: true }, _meta: { terminal_output: true } } },
-  );
+  const conn = new AcpClientConnection(reader, writer, handler, {
+    clientInfo: { name: 'acp-client-tests', title: 'ACP Client tests', version: '0.0.0' },
+    capabilities: { auth: { terminal: true }, _meta: { terminal_output: true } },
+  });
 
   const everything = {
     loadSession: true,
@@ -593,13 +655,28 @@ async function runClientScenario(): Promise<FakeAgent> {
     sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
     auth: { logout: {} },
   };
-  const modes = { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] };
-  const configOptions = [{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }] }];
+  const modes = {
+    currentModeId: 'default',
+    availableModes: [
+      { id: 'default', name: 'Default' },
+      { id: 'plan', name: 'Plan' },
+    ],
+  };
+  const configOptions = [
+    { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }] },
+  ];
   agent.answer = (request) => {
     const params = (request['params'] ?? {}) as Json;
     switch (request['method']) {
       case 'initialize':
-        return { result: { protocolVersion: 1, agentCapabilities: everything, authMethods: [{ id: 'api-key', name: 'API key' }], agentInfo: { name: 'fake', version: '1.0.0' } } };
+        return {
+          result: {
+            protocolVersion: 1,
+            agentCapabilities: everything,
+            authMethods: [{ id: 'api-key', name: 'API key' }],
+            agentInfo: { name: 'fake', version: '1.0.0' },
+          },
+        };
       case 'authenticate':
       case 'logout':
       case 'session/close':
@@ -655,7 +732,10 @@ async function runClientScenario(): Promise<FakeAgent> {
   });
 
   // session/cancel: the prompt is held until the agent sees the cancel, then answers "cancelled".
-  const promptSeen = agent.next((m) => m['method'] === 'session/prompt' && ((m['params'] as Json)['prompt'] as Json[])[0]?.['text'] === 'hold on', 'the held prompt');
+  const promptSeen = agent.next(
+    (m) => m['method'] === 'session/prompt' && ((m['params'] as Json)['prompt'] as Json[])[0]?.['text'] === 'hold on',
+    'the held prompt',
+  );
   const held = conn.prompt({ sessionId: SID, prompt: [{ type: 'text', text: 'hold on' }] });
   const promptRequest = await promptSeen;
   const cancelSeen = agent.next((m) => m['method'] === 'session/cancel', 'session/cancel');

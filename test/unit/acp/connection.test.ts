@@ -278,7 +278,12 @@ describe('AcpClientConnection', () => {
         for (const id of [0, UUID]) {
           const { state, requestPermission } = waitingPermission();
           const { agent } = setup({ requestPermission });
-          agent.send({ jsonrpc: '2.0', id, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] } });
+          agent.send({
+            jsonrpc: '2.0',
+            id,
+            method: 'session/request_permission',
+            params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] },
+          });
           await waitFor(() => state.calls === 1, { what: 'the permission handler to be called' });
           assert.equal(state.signal?.aborted, false);
           agent.notify('$/cancel_request', { requestId: id });
@@ -292,8 +297,12 @@ describe('AcpClientConnection', () => {
         const { state, requestPermission } = waitingPermission();
         const { agent } = setup({ requestPermission });
         agent.sendRaw(
-          line({ jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] } }) +
-            line({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 0 } }),
+          line({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'session/request_permission',
+            params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] },
+          }) + line({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 0 } }),
         );
         assert.equal((await agent.response(0)).error.code, ErrorCodes.RequestCancelled);
         assert.equal(state.calls, 0, 'no permission prompt for a request that is already withdrawn');
@@ -302,7 +311,12 @@ describe('AcpClientConnection', () => {
       it('survives cancel notifications without a usable id, and ignores vscode-jsonrpc\u2019s $/cancelRequest', async () => {
         const { state, requestPermission } = waitingPermission();
         const { agent } = setup({ requestPermission });
-        agent.send({ jsonrpc: '2.0', id: 3, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] } });
+        agent.send({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'session/request_permission',
+          params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] },
+        });
         await waitFor(() => state.calls === 1, { what: 'the permission handler to be called' });
         agent.sendRaw(
           line({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: null } }) +
@@ -371,7 +385,12 @@ describe('AcpClientConnection', () => {
           },
         });
         const update = (i: number) => line({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: chunk(String(i)) } });
-        const permission = line({ jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] } });
+        const permission = line({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'session/request_permission',
+          params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] },
+        });
         agent.sendRaw([0, 1, 2, 3, 4].map(update).join('') + permission + [5, 6].map(update).join(''));
         const split = Buffer.from(update(7) + update(8));
         agent.sendRaw(split.subarray(0, 20));
@@ -418,7 +437,11 @@ describe('AcpClientConnection', () => {
             return { outcome: { outcome: 'selected', optionId: 'yes' } };
           },
         });
-        const params = { sessionId: 's', toolCall: { id: 'old-2', name: 'Write config.json' }, options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }] };
+        const params = {
+          sessionId: 's',
+          toolCall: { id: 'old-2', name: 'Write config.json' },
+          options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }],
+        };
         const answer = await agent.request(7, 'session/request_permission', params);
         assert.deepEqual(answer.result, { outcome: { outcome: 'selected', optionId: 'yes' } });
         assert.deepEqual(seen, { toolCallId: 'old-2', name: 'Write config.json', title: 'Write config.json' });
@@ -434,7 +457,12 @@ describe('AcpClientConnection', () => {
         agent.connection.onDidClose((reason) => closed.push(reason));
         const prompt = agent.connection.prompt({ sessionId: 's', prompt: [TEXT('hi')] });
         await agent.expectRequest('session/prompt');
-        agent.send({ jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] } });
+        agent.send({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'session/request_permission',
+          params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] },
+        });
         await waitFor(() => state.calls === 1, { what: 'the permission handler to be called' });
 
         agent.connection.close(new Error('the agent went away'));
@@ -480,7 +508,10 @@ describe('AcpClientConnection', () => {
       assert.deepEqual(agent.connection.agent?.authMethods, [{ id: 'login', name: 'Log in' }]);
       const first = agent.connection.newSession({ cwd: '/w', mcpServers: [] });
       agent.replyError((await agent.expectRequest('session/new')).id, -32000, 'Authentication required');
-      await assert.rejects(first, (error: unknown) => error instanceof AcpError && error.isAuthRequired && error.message === 'Authentication required');
+      await assert.rejects(
+        first,
+        (error: unknown) => error instanceof AcpError && error.isAuthRequired && error.message === 'Authentication required',
+      );
       const auth = agent.connection.authenticate({ methodId: 'login' });
       const authRequest = await agent.expectRequest('authenticate');
       assert.deepEqual(authRequest.params, { methodId: 'login' });
@@ -668,7 +699,10 @@ describe('AcpClientConnection', () => {
       await f.agent.connection.initialize();
       const methods = f.agent.connection.agent?.authMethods ?? [];
       assert.equal(methods[0]?.id, 'fixture-login');
-      await assert.rejects(f.agent.connection.newSession({ cwd: f.dir, mcpServers: [] }), (error: unknown) => error instanceof AcpError && error.isAuthRequired);
+      await assert.rejects(
+        f.agent.connection.newSession({ cwd: f.dir, mcpServers: [] }),
+        (error: unknown) => error instanceof AcpError && error.isAuthRequired,
+      );
       await f.agent.connection.authenticate({ methodId: 'fixture-login' });
       assert.equal((await f.agent.connection.newSession({ cwd: f.dir, mcpServers: [] })).sessionId, 'sess-1');
     });
@@ -715,7 +749,10 @@ describe('AcpClientConnection', () => {
       const { configOptions } = await f.agent.connection.setConfigOption({ sessionId, configId: 'model', value: 'smart' });
       assert.equal(configOptions[0]?.currentValue, 'smart');
       await f.agent.connection.closeSession({ sessionId });
-      await assert.rejects(f.agent.connection.prompt({ sessionId, prompt: [TEXT('hi')] }), (error: unknown) => error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound);
+      await assert.rejects(
+        f.agent.connection.prompt({ sessionId, prompt: [TEXT('hi')] }),
+        (error: unknown) => error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound,
+      );
     });
   });
 });

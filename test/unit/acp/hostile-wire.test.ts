@@ -88,7 +88,9 @@ describe('hostile wire input', () => {
 
     it('accepts nesting up to MAX_DEPTH', async () => {
       agent = new WireAgent(handler());
-      agent.sendRaw(`{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","_meta":${nested(MAX_DEPTH - 3, '{"x":', '}', '1')}}}\n`);
+      agent.sendRaw(
+        `{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","_meta":${nested(MAX_DEPTH - 3, '{"x":', '}', '1')}}}\n`,
+      );
       const [line] = await answers(agent, 1);
       assert.equal(JSON.parse(line!).result.content, 'read /a');
     });
@@ -146,7 +148,10 @@ describe('hostile wire input', () => {
     it('ignores $/acp/coalesced and other $/ notifications from the agent (no update reaches the session)', async () => {
       const updates: unknown[] = [];
       agent = new WireAgent(handler({ sessionUpdate: (n) => updates.push(n) }));
-      const items = Array.from({ length: 20_000 }, () => ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } }));
+      const items = Array.from({ length: 20_000 }, () => ({
+        sessionId: 's',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } },
+      }));
       agent.notify('$/acp/coalesced', { method: 'session/update', items });
       agent.notify('$/progress', null);
       agent.notify('$/cancelRequest', { id: 1 });
@@ -195,14 +200,15 @@ describe('hostile wire input', () => {
       agent.sendRaw(lines.join(''));
       const got = (await answers(agent, extra)).map((line) => JSON.parse(line) as Json);
       for (const answer of got) assert.equal(answer['error'].code, ErrorCodes.InternalError);
-      assert.ok(got.every((a) => (a['id'] as number) >= MAX_REQUESTS_PER_SESSION), JSON.stringify(got.map((a) => a['id'])));
+      assert.ok(
+        got.every((a) => (a['id'] as number) >= MAX_REQUESTS_PER_SESSION),
+        JSON.stringify(got.map((a) => a['id'])),
+      );
     });
 
     it(`refuses requests past ${MAX_INCOMING_IN_FLIGHT} waiting on the connection, and serves again once they are answered`, async () => {
       const waiting: (() => void)[] = [];
-      agent = new WireAgent(
-        handler({ readTextFile: () => new Promise((resolve) => waiting.push(() => resolve({ content: 'ok' }))) }),
-      );
+      agent = new WireAgent(handler({ readTextFile: () => new Promise((resolve) => waiting.push(() => resolve({ content: 'ok' }))) }));
       const lines: string[] = [];
       // Spread over sessions, so that the per-session bound is not the one that bites.
       for (let i = 0; i < MAX_INCOMING_IN_FLIGHT + 5; i++) {

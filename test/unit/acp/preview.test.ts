@@ -35,13 +35,21 @@ describe('preview', () => {
     const cycle: Record<string, unknown> = { name: 'x' };
     cycle['self'] = cycle;
     assert.equal(preview(cycle), '{"name":"x","self":…}');
-    const many = preview(Array.from({ length: 150 }, () => 0), 1000);
+    const many = preview(
+      Array.from({ length: 150 }, () => 0),
+      1000,
+    );
     assert.equal(many, `[${Array(100).fill('0').join(',')},…]`);
     assert.ok(!preview({ text: 'a\nb\u2028c' }).includes('\n'));
   });
 
   it('never throws, even when reading the value does', () => {
-    const hostile = { ok: 1, get bad(): never { throw new Error('no') } };
+    const hostile = {
+      ok: 1,
+      get bad(): never {
+        throw new Error('no');
+      },
+    };
     assert.equal(preview(hostile), '{"ok":1…');
     assert.equal(preview(10n), '10');
   });

@@ -91,7 +91,12 @@ describe('AgentProcess', () => {
     const log = new RecordingLogger();
     const cwd = '/nonexistent/acp-test-folder';
     const agent = fixtures.track(
-      AgentProcess.spawn({ command: process.execPath, args: ['-e', ''], cwd }, testClient().handler, { clientInfo: { name: 't', version: '1' }, log }, { log }),
+      AgentProcess.spawn(
+        { command: process.execPath, args: ['-e', ''], cwd },
+        testClient().handler,
+        { clientInfo: { name: 't', version: '1' }, log },
+        { log },
+      ),
     );
     const end = await within(agent.exited, 5000, '`exited`');
     assert.ok(end instanceof AgentStartError, String(end));

@@ -41,7 +41,9 @@ describe('agent quirks (keyed by agentInfo)', () => {
       'Gemini, told no': { command: 'gemini', args: ['--acp'], readMissingAsEmpty: false },
       Other: { command: 'other', readMissingAsEmpty: true },
     });
-    const quirks = agents.map((a) => agentQuirks(a.name === 'Other' ? { name: 'other', version: '1' } : GEMINI, { readMissingAsEmpty: a.readMissingAsEmpty }));
+    const quirks = agents.map((a) =>
+      agentQuirks(a.name === 'Other' ? { name: 'other', version: '1' } : GEMINI, { readMissingAsEmpty: a.readMissingAsEmpty }),
+    );
     assert.deepEqual(
       quirks.map((q) => q.readMissingAsEmpty),
       [true, false, true],

@@ -25,8 +25,10 @@ describe('redact', () => {
       { name: 'strings', command: 'y', env: ['LEVEL=debug', 'bare-value'] },
     ];
     const out = JSON.stringify(redact(servers));
-    for (const secret of ['pw-123456', 'Bearer ghp_1', 'tok-123456', 'k-123456', 'debug', 'bare-value']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
-    for (const kept of ['PGPASSWORD', 'Authorization', 'TOKEN', 'X-Api-Key', 'LEVEL=', 'https://mcp.example', 'mcp-db']) assert.ok(out.includes(kept), `${kept} missing from ${out}`);
+    for (const secret of ['pw-123456', 'Bearer ghp_1', 'tok-123456', 'k-123456', 'debug', 'bare-value'])
+      assert.ok(!out.includes(secret), `${secret} in ${out}`);
+    for (const kept of ['PGPASSWORD', 'Authorization', 'TOKEN', 'X-Api-Key', 'LEVEL=', 'https://mcp.example', 'mcp-db'])
+      assert.ok(out.includes(kept), `${kept} missing from ${out}`);
     assert.deepEqual(
       secretsIn(servers).map((s) => s.name),
       ['PGPASSWORD', 'Authorization', 'TOKEN', 'X-Api-Key', 'LEVEL', 'env'],
@@ -76,7 +78,8 @@ describe('redact', () => {
   });
 
   it('tells secret-looking keys apart by whole words', () => {
-    for (const key of ['api_key', 'OPENAI_API_KEY', 'accessToken', 'secret', 'passwd', 'cookie', 'Authorization', 'authToken']) assert.ok(isSecretKey(key), key);
+    for (const key of ['api_key', 'OPENAI_API_KEY', 'accessToken', 'secret', 'passwd', 'cookie', 'Authorization', 'authToken'])
+      assert.ok(isSecretKey(key), key);
     for (const key of ['keyboard', 'monkey', 'author', 'path', 'sessionId', 'description', 'command']) assert.ok(!isSecretKey(key), key);
   });
 });
@@ -85,7 +88,10 @@ describe('SecretScrubber', () => {
   it('replaces known secret values in any text with their name', () => {
     const scrubber = new SecretScrubber();
     scrubber.learn(secretsIn({ env: { OPENAI_API_KEY: 'sk-live-abcdef', DEBUG: '1' } }));
-    assert.equal(scrubber.scrub('stderr: auth failed for sk-live-abcdef (twice: sk-live-abcdef)'), 'stderr: auth failed for <redacted OPENAI_API_KEY> (twice: <redacted OPENAI_API_KEY>)');
+    assert.equal(
+      scrubber.scrub('stderr: auth failed for sk-live-abcdef (twice: sk-live-abcdef)'),
+      'stderr: auth failed for <redacted OPENAI_API_KEY> (twice: <redacted OPENAI_API_KEY>)',
+    );
     assert.equal(scrubber.scrub('exit code 1'), 'exit code 1', 'values too short to be secrets are left alone');
   });
 

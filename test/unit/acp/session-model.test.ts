@@ -85,7 +85,14 @@ describe('SessionModel', () => {
     it('upserts a tool call announced twice with the same id', () => {
       const model = new SessionModel('s');
       model.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', rawInput: {} });
-      model.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit config.json', kind: 'edit', status: 'in_progress', rawInput: { path: '/ws/config.json' } });
+      model.apply({
+        sessionUpdate: 'tool_call',
+        toolCallId: 't1',
+        title: 'Edit config.json',
+        kind: 'edit',
+        status: 'in_progress',
+        rawInput: { path: '/ws/config.json' },
+      });
       assert.deepEqual(transcript(model), ['tool t1 "Edit config.json" edit in_progress']);
       assert.deepEqual(model.toolCall('t1')?.rawInput, { path: '/ws/config.json' });
     });
@@ -129,33 +136,65 @@ describe('SessionModel', () => {
   describe('session state', () => {
     it('replaces the plan whole on each update', () => {
       const model = new SessionModel('s');
-      model.apply({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }, { content: 'b', priority: 'low', status: 'pending' }] });
+      model.apply({
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'a', priority: 'high', status: 'pending' },
+          { content: 'b', priority: 'low', status: 'pending' },
+        ],
+      });
       model.apply({ sessionUpdate: 'plan', entries: [{ content: 'b', priority: 'low', status: 'completed' }] });
-      assert.deepEqual(model.plan.map((e) => `${e.content}:${e.status}`), ['b:completed']);
+      assert.deepEqual(
+        model.plan.map((e) => `${e.content}:${e.status}`),
+        ['b:completed'],
+      );
     });
 
     it('tracks commands, mode, config options, usage, title and notices', () => {
       const model = new SessionModel('s', {
-        modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+        modes: {
+          currentModeId: 'ask',
+          availableModes: [
+            { id: 'ask', name: 'Ask' },
+            { id: 'code', name: 'Code' },
+          ],
+        },
       });
       const changes = recordChanges(model);
-      model.apply({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review', input: { hint: 'what' } }] });
+      model.apply({
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [{ name: 'review', description: 'Review', input: { hint: 'what' } }],
+      });
       model.apply({ sessionUpdate: 'current_mode_update', currentModeId: 'code' });
       model.apply({
         sessionUpdate: 'config_option_update',
-        configOptions: [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }] }],
+        configOptions: [
+          { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }] },
+        ],
       });
       model.apply({ sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } });
       model.apply({ sessionUpdate: 'session_info_update', title: 'Fix the parser' });
       model.apply({ sessionUpdate: 'notice', severity: 'warning', title: 'Context almost full' });
-      assert.deepEqual(model.commands.map((c) => c.name), ['review']);
+      assert.deepEqual(
+        model.commands.map((c) => c.name),
+        ['review'],
+      );
       assert.equal(model.modes?.currentModeId, 'code');
       assert.equal(model.modes?.availableModes.length, 2);
-      assert.deepEqual(model.configOptions.map((o) => o.id), ['model']);
+      assert.deepEqual(
+        model.configOptions.map((o) => o.id),
+        ['model'],
+      );
       assert.deepEqual(model.usage, { used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } });
       assert.equal(model.title, 'Fix the parser');
-      assert.deepEqual(model.notices.map((n) => n.title), ['Context almost full']);
-      assert.deepEqual(changes.map((c) => c.type), ['commands', 'mode', 'config', 'usage', 'info', 'notice']);
+      assert.deepEqual(
+        model.notices.map((n) => n.title),
+        ['Context almost full'],
+      );
+      assert.deepEqual(
+        changes.map((c) => c.type),
+        ['commands', 'mode', 'config', 'usage', 'info', 'notice'],
+      );
     });
 
     it('clears the title only when the agent sends null', () => {
@@ -303,12 +342,35 @@ describe('SessionModel', () => {
 
     it('shows output that agents running commands themselves send in _meta, without keeping it in the tool call', () => {
       const model = new SessionModel('s');
-      model.apply({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls', kind: 'execute', _meta: { terminal_info: { terminal_id: 'call_1' } } });
-      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } });
-      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' } } });
-      model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } });
+      model.apply({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'call_1',
+        title: 'ls',
+        kind: 'execute',
+        _meta: { terminal_info: { terminal_id: 'call_1' } },
+      });
+      model.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_1',
+        _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } },
+      });
+      model.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_1',
+        _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' } },
+      });
+      model.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_1',
+        status: 'completed',
+        _meta: { terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } },
+      });
       model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 7, data: 'ignored' } } });
-      assert.deepEqual(model.terminals.get('call_1')?.toJSON(), { text: 'a.txt\nb.txt\n', truncated: false, exitStatus: { exitCode: 0, signal: null } });
+      assert.deepEqual(model.terminals.get('call_1')?.toJSON(), {
+        text: 'a.txt\nb.txt\n',
+        truncated: false,
+        exitStatus: { exitCode: 0, signal: null },
+      });
       assert.deepEqual(model.toolCall('call_1')?.meta, { terminal_info: { terminal_id: 'call_1' } });
       assert.equal(model.terminals.size, 1);
     });

@@ -44,13 +44,21 @@ describe('TerminalManager', function () {
   it('runs a command line without args through the shell, in the session folder', async () => {
     const { terminalId } = terminals.create({ sessionId, command: 'echo hi && pwd' }, cwd);
     assert.deepEqual(await within(terminals.waitForExit({ sessionId, terminalId }), 5000, 'the exit'), { exitCode: 0, signal: null });
-    assert.deepEqual(terminals.output({ sessionId, terminalId }), { output: `hi\n${cwd}\n`, truncated: false, exitStatus: { exitCode: 0, signal: null } });
+    assert.deepEqual(terminals.output({ sessionId, terminalId }), {
+      output: `hi\n${cwd}\n`,
+      truncated: false,
+      exitStatus: { exitCode: 0, signal: null },
+    });
   });
 
   it('spawns a command with args directly, with the env merged and the cwd given', async () => {
     const sub = join(cwd, 'sub');
     const { terminalId } = terminals.create(
-      { ...node('process.stdout.write(process.env.GREETING + " " + process.cwd()); process.stderr.write("!"); process.exit(3)'), env: [{ name: 'GREETING', value: 'hello' }], cwd: cwd },
+      {
+        ...node('process.stdout.write(process.env.GREETING + " " + process.cwd()); process.stderr.write("!"); process.exit(3)'),
+        env: [{ name: 'GREETING', value: 'hello' }],
+        cwd: cwd,
+      },
       sub,
     );
     assert.deepEqual(await terminals.waitForExit({ sessionId, terminalId }), { exitCode: 3, signal: null });
@@ -91,7 +99,11 @@ describe('TerminalManager', function () {
 
   it('answers unknown ids, other sessions\u2019 terminals and empty commands with InvalidParams', () => {
     const { terminalId } = terminals.create({ sessionId, command: 'true' }, cwd);
-    for (const call of [() => terminals.output({ sessionId, terminalId: 'nope' }), () => terminals.kill({ sessionId: 'other', terminalId }), () => terminals.create({ sessionId, command: ' ' }, cwd)]) {
+    for (const call of [
+      () => terminals.output({ sessionId, terminalId: 'nope' }),
+      () => terminals.kill({ sessionId: 'other', terminalId }),
+      () => terminals.create({ sessionId, command: ' ' }, cwd),
+    ]) {
       assert.throws(call, (e: unknown) => e instanceof AcpError && e.code === -32602);
     }
   });

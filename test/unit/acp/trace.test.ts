@@ -24,22 +24,45 @@ describe('MessageTrace (messages)', () => {
       '[trace Gemini] → request initialize #0',
     );
     time.advance(42);
-    assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1 } }), false), '[trace Gemini] ← response initialize #0 (42 ms)');
+    assert.equal(
+      trace.line('received', line({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1 } }), false),
+      '[trace Gemini] ← response initialize #0 (42 ms)',
+    );
     // session/new has no session yet; its answer carries it.
-    assert.equal(trace.line('sent', line({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }), false), '[trace Gemini] → request session/new #1');
-    assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 1, result: { sessionId: SESSION } }), false), `${TAG} ← response session/new #1 (0 ms)`);
+    assert.equal(
+      trace.line('sent', line({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }), false),
+      '[trace Gemini] → request session/new #1',
+    );
+    assert.equal(
+      trace.line('received', line({ jsonrpc: '2.0', id: 1, result: { sessionId: SESSION } }), false),
+      `${TAG} ← response session/new #1 (0 ms)`,
+    );
     assert.equal(
       trace.line('sent', line({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: SESSION, prompt: [] } }), false),
       `${TAG} → request session/prompt #2`,
     );
     assert.equal(
-      trace.line('received', line({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } } }), false),
+      trace.line(
+        'received',
+        line({
+          jsonrpc: '2.0',
+          method: 'session/update',
+          params: { sessionId: SESSION, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } },
+        }),
+        false,
+      ),
       `${TAG} ← notification session/update agent_message_chunk`,
     );
     time.advance(1200);
     // The answer to session/prompt has no sessionId of its own: it comes from the request.
-    assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }), false), `${TAG} ← response session/prompt #2 (1200 ms)`);
-    assert.equal(trace.line('sent', line({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: SESSION } }), false), `${TAG} → notification session/cancel`);
+    assert.equal(
+      trace.line('received', line({ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }), false),
+      `${TAG} ← response session/prompt #2 (1200 ms)`,
+    );
+    assert.equal(
+      trace.line('sent', line({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: SESSION } }), false),
+      `${TAG} → notification session/cancel`,
+    );
     assert.equal(trace.remembered, 0, 'answered requests are forgotten');
   });
 
@@ -47,8 +70,14 @@ describe('MessageTrace (messages)', () => {
     const trace = new MessageTrace('A', { now: () => 0 });
     trace.line('sent', line({ jsonrpc: '2.0', id: 0, method: 'session/prompt', params: { sessionId: 's1' } }), false);
     trace.line('received', line({ jsonrpc: '2.0', id: 0, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/a' } }), false);
-    assert.equal(trace.line('sent', line({ jsonrpc: '2.0', id: 0, result: { content: 'x' } }), false), '[trace A s1] → response fs/read_text_file #0 (0 ms)');
-    assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 0, result: { stopReason: 'end_turn' } }), false), '[trace A s1] ← response session/prompt #0 (0 ms)');
+    assert.equal(
+      trace.line('sent', line({ jsonrpc: '2.0', id: 0, result: { content: 'x' } }), false),
+      '[trace A s1] → response fs/read_text_file #0 (0 ms)',
+    );
+    assert.equal(
+      trace.line('received', line({ jsonrpc: '2.0', id: 0, result: { stopReason: 'end_turn' } }), false),
+      '[trace A s1] ← response session/prompt #0 (0 ms)',
+    );
   });
 
   it('tells a string id from a number id, as JSON-RPC does', () => {
@@ -72,7 +101,11 @@ describe('MessageTrace (messages)', () => {
     assert.equal(trace.line('received', 'this is not json', false), '[trace A] ← unparseable line (16 chars)');
     assert.equal(trace.line('received', 'this is not json', true), '[trace A] ← unparseable line (16 chars) this is not json');
     assert.equal(trace.line('received', '[1,2,3]', false), '[trace A] ← not a JSON-RPC message');
-    assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 9, result: {} }), false), '[trace A] ← response #9', 'an answer to nothing we asked');
+    assert.equal(
+      trace.line('received', line({ jsonrpc: '2.0', id: 9, result: {} }), false),
+      '[trace A] ← response #9',
+      'an answer to nothing we asked',
+    );
   });
 
   it('keeps hostile lines short: a 32 MB line, 5,000 levels of nesting, a huge method name or id', () => {
@@ -86,7 +119,11 @@ describe('MessageTrace (messages)', () => {
     const nested = `{"jsonrpc":"2.0","id":${'['.repeat(5000)}${']'.repeat(5000)},"result":{}}`;
     assert.ok(trace.line('received', nested, true).length < 2400);
     const long = 'm'.repeat(500_000);
-    for (const message of [{ jsonrpc: '2.0', id: long, method: long }, { jsonrpc: '2.0', id: long, result: {} }, { jsonrpc: '2.0', method: 'session/update', params: { update: { sessionUpdate: long } } }]) {
+    for (const message of [
+      { jsonrpc: '2.0', id: long, method: long },
+      { jsonrpc: '2.0', id: long, result: {} },
+      { jsonrpc: '2.0', method: 'session/update', params: { update: { sessionUpdate: long } } },
+    ]) {
       const head = trace.line('received', line(message), false);
       assert.ok(head.length < 400, `${head.length} chars: ${head.slice(0, 80)}`);
     }
@@ -105,17 +142,32 @@ describe('MessageTrace (verbose)', () => {
   it('adds the payload: params for requests and notifications, the result or the error for answers', () => {
     const trace = new MessageTrace('A', { now: () => 0 });
     assert.equal(
-      trace.line('sent', line({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] } }), true),
+      trace.line(
+        'sent',
+        line({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] } }),
+        true,
+      ),
       '[trace A s1] → request session/prompt #2 {"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}',
     );
-    assert.equal(trace.line('received', line({ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }), true), '[trace A s1] ← response session/prompt #2 (0 ms) {"stopReason":"end_turn"}');
+    assert.equal(
+      trace.line('received', line({ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }), true),
+      '[trace A s1] ← response session/prompt #2 (0 ms) {"stopReason":"end_turn"}',
+    );
     assert.equal(trace.line('sent', line({ jsonrpc: '2.0', method: 'x/ping' }), true), '[trace A] → notification x/ping (no payload)');
   });
 
   it('elides a long payload in the middle and says how many characters were left out', () => {
     const trace = new MessageTrace('A', { maxPayloadChars: 2000 });
     const content = `START${'x'.repeat(10_000)}END`;
-    const traced = trace.line('received', line({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: content } } } }), true);
+    const traced = trace.line(
+      'received',
+      line({
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: content } } },
+      }),
+      true,
+    );
     const payload = JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: content } } });
     const match = /…\[(\d+) chars left out\]…/.exec(traced);
     assert.ok(match, traced.slice(0, 200));
@@ -149,7 +201,12 @@ describe('MessageTrace (verbose)', () => {
     assert.match(newSession, /"args":\["--port","5432"\]/, 'everything else is kept');
     const terminal = trace.line(
       'received',
-      line({ jsonrpc: '2.0', id: 4, method: 'terminal/create', params: { sessionId: 's1', command: 'npm', args: ['test'], env: [{ name: 'NPM_TOKEN', value: 'npm_abcdef' }] } }),
+      line({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'terminal/create',
+        params: { sessionId: 's1', command: 'npm', args: ['test'], env: [{ name: 'NPM_TOKEN', value: 'npm_abcdef' }] },
+      }),
       true,
     );
     assert.ok(!terminal.includes('npm_abcdef'), terminal);

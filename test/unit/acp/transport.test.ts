@@ -1,12 +1,7 @@
 // The NDJSON transport: framing, tolerance of what agents write, cancellation spelling, coalescing, and the writer.
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import {
-  CancellationTokenSource,
-  createMessageConnection,
-  ResponseError,
-  type Message,
-} from 'vscode-jsonrpc/node';
+import { CancellationTokenSource, createMessageConnection, ResponseError, type Message } from 'vscode-jsonrpc/node';
 import type { Logger } from '../../../src/acp/log';
 import { COALESCED_METHOD, NdjsonMessageReader, NdjsonMessageWriter, type NdjsonReaderOptions } from '../../../src/acp/transport';
 
@@ -51,9 +46,15 @@ function bounded<T>(promise: Promise<T>, what: string, ms = 2000): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const request = (id: number | string, method = 'fs/read_text_file', params: unknown = { sessionId: 's', path: '/a' }) => ({ jsonrpc: '2.0', id, method, params });
+const request = (id: number | string, method = 'fs/read_text_file', params: unknown = { sessionId: 's', path: '/a' }) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
 const notification = (method: string, params: unknown) => ({ jsonrpc: '2.0', method, params });
-const update = (text: string) => notification('session/update', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const update = (text: string) =>
+  notification('session/update', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
 
 /** Splits a buffer into chunks of `size` bytes. */
@@ -130,7 +131,10 @@ describe('NdjsonMessageReader', () => {
     r.push('{"jsonrpc":"2.0","id":2,"method":"fs/read', '_text_file"\n', line(request(3)));
     assert.deepEqual(r.got, [request(1), request(3)]);
     assert.equal(r.logs.length, 2);
-    assert.ok(r.logs.every((l) => l.level === 'warn' && l.message.includes('not JSON')), JSON.stringify(r.logs));
+    assert.ok(
+      r.logs.every((l) => l.level === 'warn' && l.message.includes('not JSON')),
+      JSON.stringify(r.logs),
+    );
     assert.ok(r.logs[0]?.message.includes('Loaded cached credentials.'), 'the log line shows what was skipped');
   });
 
@@ -283,14 +287,21 @@ describe('NdjsonMessageWriter', () => {
     assert.ok(out.endsWith('\n'));
     const lines = out.slice(0, -1).split('\n');
     assert.equal(lines.length, messages.length);
-    assert.deepEqual(lines.map((l) => JSON.parse(l) as unknown), messages);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l) as unknown),
+      messages,
+    );
   });
 
   it('turns $/cancelRequest {id} into $/cancel_request {requestId} on the wire (0 and string ids too)', async () => {
     const w = makeWriter();
     for (const id of [0, 3, 'f3b1c2d4']) await w.writer.write(notification('$/cancelRequest', { id }) as Message);
     assert.deepEqual(
-      w.read().trim().split('\n').map((l) => JSON.parse(l) as unknown),
+      w
+        .read()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
       [0, 3, 'f3b1c2d4'].map((requestId) => notification('$/cancel_request', { requestId })),
     );
   });

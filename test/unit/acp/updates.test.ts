@@ -68,14 +68,69 @@ class Rng {
 
 /** Values that are wrong somewhere: each is valid for some field and invalid for most. */
 const TRICKY: readonly unknown[] = [
-  undefined, null, 0, 7, -1, 1.5, 2 ** 53, '', 'x', 'browse', 'success', 'cancelled', 'completed', 'edit', 'high',
-  true, false, [], [{}], ['a'], {}, { a: 1 }, { type: 'text' }, { type: 'text', text: 'hi' }, { type: 'text', text: 5 },
-  [{ type: 'text', text: 'in an array' }], { amount: 1, currency: 'USD' }, { path: '/a', line: 3 },
+  undefined,
+  null,
+  0,
+  7,
+  -1,
+  1.5,
+  2 ** 53,
+  '',
+  'x',
+  'browse',
+  'success',
+  'cancelled',
+  'completed',
+  'edit',
+  'high',
+  true,
+  false,
+  [],
+  [{}],
+  ['a'],
+  {},
+  { a: 1 },
+  { type: 'text' },
+  { type: 'text', text: 'hi' },
+  { type: 'text', text: 5 },
+  [{ type: 'text', text: 'in an array' }],
+  { amount: 1, currency: 'USD' },
+  { path: '/a', line: 3 },
 ];
 const KEYS = [
-  'sessionId', 'update', '_meta', 'sessionUpdate', 'content', 'messageId', 'toolCallId', 'title', 'name', 'kind', 'status',
-  'rawInput', 'rawOutput', 'locations', 'id', 'arguments', 'output', 'used', 'size', 'cost', 'entries', 'type', 'text',
-  'annotations', 'priority', 'amount', 'currency', 'path', 'line', 'terminalId', 'oldText', 'newText', 'extra',
+  'sessionId',
+  'update',
+  '_meta',
+  'sessionUpdate',
+  'content',
+  'messageId',
+  'toolCallId',
+  'title',
+  'name',
+  'kind',
+  'status',
+  'rawInput',
+  'rawOutput',
+  'locations',
+  'id',
+  'arguments',
+  'output',
+  'used',
+  'size',
+  'cost',
+  'entries',
+  'type',
+  'text',
+  'annotations',
+  'priority',
+  'amount',
+  'currency',
+  'path',
+  'line',
+  'terminalId',
+  'oldText',
+  'newText',
+  'extra',
 ];
 const TOOL_KINDS = S.ToolKind.options;
 const TOOL_STATUSES = S.ToolCallStatus.options;
@@ -144,7 +199,11 @@ function validParams(g: Rng): Json {
       if (g.chance(0.5)) update['cost'] = { amount: g.int(1000) / 100, currency: 'USD' };
       break;
     case 'plan':
-      update['entries'] = some(g, () => ({ content: 'step', priority: g.pick(S.PlanEntryPriority.options), status: g.pick(S.PlanEntryStatus.options) }), 4);
+      update['entries'] = some(
+        g,
+        () => ({ content: 'step', priority: g.pick(S.PlanEntryPriority.options), status: g.pick(S.PlanEntryStatus.options) }),
+        4,
+      );
       break;
     default:
       update['content'] = g.chance(0.85) ? textBlock(g) : contentBlock(g);
@@ -174,7 +233,22 @@ function targets(params: unknown): Json[] {
 /** Fields worth breaking, by kind: the ones the schema (or an older agent) knows, plus an unknown one. */
 const FIELDS: Readonly<Record<string, readonly string[]>> = {
   chunk: ['content', 'messageId', '_meta', 'extra'],
-  tool: ['toolCallId', 'title', 'name', 'kind', 'status', 'rawInput', 'rawOutput', 'content', 'locations', '_meta', 'id', 'arguments', 'output', 'extra'],
+  tool: [
+    'toolCallId',
+    'title',
+    'name',
+    'kind',
+    'status',
+    'rawInput',
+    'rawOutput',
+    'content',
+    'locations',
+    '_meta',
+    'id',
+    'arguments',
+    'output',
+    'extra',
+  ],
   usage_update: ['used', 'size', 'cost', '_meta', 'extra'],
   plan: ['entries', '_meta', 'extra'],
 };
@@ -271,11 +345,17 @@ describe('readSessionUpdate', () => {
     });
 
     it('knows every kind of ACP v1', () => {
-      assert.deepEqual(
-        [...UPDATE_KINDS].sort(),
-        S.SessionUpdate.options.map((o) => o.shape.sessionUpdate.value).sort(),
-      );
-      for (const kind of ['agent_message_chunk', 'tool_call', 'plan', 'available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update', 'usage_update']) {
+      assert.deepEqual([...UPDATE_KINDS].sort(), S.SessionUpdate.options.map((o) => o.shape.sessionUpdate.value).sort());
+      for (const kind of [
+        'agent_message_chunk',
+        'tool_call',
+        'plan',
+        'available_commands_update',
+        'current_mode_update',
+        'config_option_update',
+        'session_info_update',
+        'usage_update',
+      ]) {
         assert.ok(UPDATE_KINDS.has(kind), kind);
       }
     });
@@ -283,7 +363,14 @@ describe('readSessionUpdate', () => {
 
   describe('older field names', () => {
     it('maps tool_call id/name/arguments to toolCallId/title/rawInput', () => {
-      const { update, warnings } = readOk({ sessionUpdate: 'tool_call', id: 'grep-1', name: 'SearchText', arguments: { pattern: 'x' }, kind: 'search', status: 'in_progress' });
+      const { update, warnings } = readOk({
+        sessionUpdate: 'tool_call',
+        id: 'grep-1',
+        name: 'SearchText',
+        arguments: { pattern: 'x' },
+        kind: 'search',
+        status: 'in_progress',
+      });
       assert.equal(update['toolCallId'], 'grep-1');
       assert.equal(update['title'], 'SearchText');
       assert.deepEqual(update['rawInput'], { pattern: 'x' });
@@ -309,7 +396,15 @@ describe('readSessionUpdate', () => {
     });
 
     it('prefers the modern names when both are present', () => {
-      const { update } = readOk({ sessionUpdate: 'tool_call', toolCallId: 'new', id: 'old', title: 'Title', name: 'Name', rawOutput: 'raw', output: 'out' });
+      const { update } = readOk({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'new',
+        id: 'old',
+        title: 'Title',
+        name: 'Name',
+        rawOutput: 'raw',
+        output: 'out',
+      });
       assert.equal(update['toolCallId'], 'new');
       assert.equal(update['title'], 'Title');
       assert.equal(update['name'], 'Name');
@@ -343,7 +438,10 @@ describe('readSessionUpdate', () => {
     });
 
     it('drops a messageId that is not a string, and a _meta that is not an object, with warnings', () => {
-      const { update, value, warnings } = readOk({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' }, messageId: 3, _meta: 'x' }, { _meta: [1] });
+      const { update, value, warnings } = readOk(
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' }, messageId: 3, _meta: 'x' },
+        { _meta: [1] },
+      );
       assert.equal(update['messageId'], undefined);
       assert.equal(update['_meta'], undefined);
       assert.equal(value['_meta'], undefined);
@@ -385,7 +483,10 @@ describe('readSessionUpdate', () => {
 
     it('keeps unknown fields and _meta, on the fast path and on the schema path', () => {
       const meta = { terminal_output: { terminal_id: 't', data: 'hi' } };
-      const chunk = readOk({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' }, extra: [1], _meta: meta }, { _meta: { q: 1 }, also: true });
+      const chunk = readOk(
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' }, extra: [1], _meta: meta },
+        { _meta: { q: 1 }, also: true },
+      );
       assert.deepEqual(chunk.update['extra'], [1]);
       assert.deepEqual(chunk.update['_meta'], meta);
       assert.deepEqual(chunk.value['_meta'], { q: 1 });
@@ -405,7 +506,17 @@ describe('readSessionUpdate', () => {
     });
 
     it('accepts null for optional fields without a warning', () => {
-      const upd = readOk({ sessionUpdate: 'tool_call_update', toolCallId: 'c', title: null, kind: null, status: null, content: null, locations: null, rawInput: null, _meta: null });
+      const upd = readOk({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c',
+        title: null,
+        kind: null,
+        status: null,
+        content: null,
+        locations: null,
+        rawInput: null,
+        _meta: null,
+      });
       assert.deepEqual(upd.warnings, []);
       assert.equal(upd.update['status'], null);
       assert.equal(upd.update['content'], null);

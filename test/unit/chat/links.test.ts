@@ -17,14 +17,27 @@ describe('links in agent text', () => {
   });
 
   it('refuses every other scheme', () => {
-    for (const href of ['javascript:alert(1)', 'JavaScript:alert(1)', 'command:workbench.action.terminal.new', 'vscode://x', 'data:text/html,x', ' ']) {
+    for (const href of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'command:workbench.action.terminal.new',
+      'vscode://x',
+      'data:text/html,x',
+      ' ',
+    ]) {
       assert.equal(linkTarget(href, '/w').kind, 'refused', href);
     }
     assert.equal(linkTarget('relative.ts', undefined).kind, 'refused', 'a relative path needs the chat folder');
   });
 
   it('refuses a link with bidirectional-text controls, written or percent-encoded', () => {
-    for (const href of ['https://example.com/\u202Egpj.exe', 'https://example.com/%E2%80%AEgpj.exe', 'src/\u2066a.ts', 'mailto:a@b.c?subject=\u200F', 'file:///w/a%e2%81%a9.ts']) {
+    for (const href of [
+      'https://example.com/\u202Egpj.exe',
+      'https://example.com/%E2%80%AEgpj.exe',
+      'src/\u2066a.ts',
+      'mailto:a@b.c?subject=\u200F',
+      'file:///w/a%e2%81%a9.ts',
+    ]) {
       const target = linkTarget(href, '/w');
       assert.equal(target.kind, 'refused', href);
       assert.match(target.kind === 'refused' ? target.reason : '', /direction of text/);
@@ -32,17 +45,25 @@ describe('links in agent text', () => {
   });
 
   it('passes a mail link on with its address, subject, body, cc and bcc only', () => {
-    assert.deepEqual(linkTarget('mailto:a@b.c?subject=Hi%20there&attach=/etc/passwd&Attachment=~/.ssh/id_rsa&%61ttach=x&body=See&cc=d@e.f&bcc=g@h.i&x-other=1', '/w'), {
-      kind: 'web',
-      uri: 'mailto:a@b.c?subject=Hi%20there&body=See&cc=d@e.f&bcc=g@h.i',
-    });
+    assert.deepEqual(
+      linkTarget(
+        'mailto:a@b.c?subject=Hi%20there&attach=/etc/passwd&Attachment=~/.ssh/id_rsa&%61ttach=x&body=See&cc=d@e.f&bcc=g@h.i&x-other=1',
+        '/w',
+      ),
+      {
+        kind: 'web',
+        uri: 'mailto:a@b.c?subject=Hi%20there&body=See&cc=d@e.f&bcc=g@h.i',
+      },
+    );
     assert.deepEqual(linkTarget('MAILTO:a@b.c?attach=/etc/passwd#x', '/w'), { kind: 'web', uri: 'mailto:a@b.c' });
   });
 });
 
 describe('agent markdown', () => {
   it('shows HTML as text and links only safe schemes', () => {
-    const html = renderMarkdown('<img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](command:x) [c](https://e.com) [d](src/a.ts#L2) ![i](https://e.com/i.png)');
+    const html = renderMarkdown(
+      '<img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](command:x) [c](https://e.com) [d](src/a.ts#L2) ![i](https://e.com/i.png)',
+    );
     assert.ok(!html.includes('<img'), html);
     assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'));
     assert.ok(!/href="(javascript|command):/i.test(html), html);
@@ -51,7 +72,9 @@ describe('agent markdown', () => {
   });
 
   it('links nothing whose address has bidirectional-text controls, and shows them by name in link text', () => {
-    const html = renderMarkdown('[invoice\u202Egpj.exe](https://e.com/a.exe) [x](https://e.com/\u202Ea) [`\u2067y`](https://e.com) https://e.com/\u202Eb and \u202Eplain');
+    const html = renderMarkdown(
+      '[invoice\u202Egpj.exe](https://e.com/a.exe) [x](https://e.com/\u202Ea) [`\u2067y`](https://e.com) https://e.com/\u202Eb and \u202Eplain',
+    );
     assert.ok(html.includes('>invoice[U+202E]gpj.exe</a>'), html);
     assert.ok(html.includes('<code>[U+2067]y</code></a>'), html);
     assert.ok(!/href="[^"]*(\u202E|%E2%80%AE)/i.test(html), html);
@@ -81,7 +104,16 @@ describe('file mentions', () => {
 
 describe('the prompt a message becomes', () => {
   const file: Attachment = { id: '1', kind: 'file', path: '/w/src/a.ts', label: 'src/a.ts' };
-  const selection: Attachment = { id: '2', kind: 'selection', path: '/w/src/b.ts', label: 'src/b.ts:3-4', text: 'x ```y```', startLine: 3, endLine: 4, languageId: 'typescript' };
+  const selection: Attachment = {
+    id: '2',
+    kind: 'selection',
+    path: '/w/src/b.ts',
+    label: 'src/b.ts:3-4',
+    text: 'x ```y```',
+    startLine: 3,
+    endLine: 4,
+    languageId: 'typescript',
+  };
   const image: Attachment = { id: '3', kind: 'image', label: 'shot.png', mimeType: 'image/png', data: 'AAAA' };
   const text = new Map([['/w/src/a.ts', 'buffer text']]);
 
@@ -98,7 +130,10 @@ describe('the prompt a message becomes', () => {
     const blocks = buildPrompt('look', [file, selection, image], text, { image: false, embeddedContext: false });
     assert.deepEqual(blocks[1], { type: 'resource_link', uri: 'file:///w/src/a.ts', name: 'a.ts' });
     assert.equal(blocks[2]?.type, 'text');
-    assert.ok(blocks[2]?.type === 'text' && blocks[2].text.includes('src/b.ts:3-4:\n````typescript\nx ```y```\n````'), 'the fence is longer than any run of backticks inside');
+    assert.ok(
+      blocks[2]?.type === 'text' && blocks[2].text.includes('src/b.ts:3-4:\n````typescript\nx ```y```\n````'),
+      'the fence is longer than any run of backticks inside',
+    );
     assert.deepEqual(blocks[3], { type: 'resource_link', uri: 'file:///w/src/b.ts', name: 'b.ts' });
     assert.equal(blocks.length, 4, 'no image');
     assert.deepEqual(buildPrompt('  ', [], text, { image: false, embeddedContext: false }), [], 'nothing to send');
@@ -106,7 +141,10 @@ describe('the prompt a message becomes', () => {
 
   it('says why an image cannot be attached', () => {
     const accepts = { image: true, embeddedContext: false };
-    assert.match(imageRefusal(t, 'Codex', { image: false, embeddedContext: false }, 'image/png', 10, 100, ['image/png']) ?? '', /Codex does not accept images/);
+    assert.match(
+      imageRefusal(t, 'Codex', { image: false, embeddedContext: false }, 'image/png', 10, 100, ['image/png']) ?? '',
+      /Codex does not accept images/,
+    );
     assert.match(imageRefusal(t, 'Codex', accepts, 'image/bmp', 10, 100, ['image/png']) ?? '', /Only PNG/);
     assert.match(imageRefusal(t, 'Codex', accepts, 'image/png', 200, 100, ['image/png']) ?? '', /can be attached/);
     assert.equal(imageRefusal(t, 'Codex', accepts, 'image/png', 10, 100, ['image/png']), undefined);

@@ -9,12 +9,30 @@ describe('chat view model', () => {
     model.beginTurn([{ type: 'text', text: 'hi' }]);
     model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } });
     model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } });
-    model.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read a.ts', kind: 'read', status: 'in_progress', locations: [{ path: '/w/src/a.ts', line: 3 }, { path: '/etc/hosts' }] });
+    model.apply({
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'Read a.ts',
+      kind: 'read',
+      status: 'in_progress',
+      locations: [{ path: '/w/src/a.ts', line: 3 }, { path: '/etc/hosts' }],
+    });
     const views = model.entries.map((entry) => entryView(entry, '/w', model.terminals));
     assert.deepEqual(views, [
       { id: 1, kind: 'message', role: 'user', text: 'hi', chips: [] },
       { id: 2, kind: 'message', role: 'agent', text: 'Hello', chips: [] },
-      { id: 3, kind: 'tool', toolCallId: 't1', title: 'Read a.ts', toolKind: 'read', status: 'in_progress', locations: ['src/a.ts:3', '/etc/hosts'], content: [], diffs: [], terminals: [] },
+      {
+        id: 3,
+        kind: 'tool',
+        toolCallId: 't1',
+        title: 'Read a.ts',
+        toolKind: 'read',
+        status: 'in_progress',
+        locations: ['src/a.ts:3', '/etc/hosts'],
+        content: [],
+        diffs: [],
+        terminals: [],
+      },
     ]);
     for (const entry of views) assert.ok(HostMessage.safeParse({ type: 'update', entries: [{ index: 0, entry }] }).success);
     assert.deepEqual(turnView(model.turn), { phase: 'running' });
@@ -22,14 +40,17 @@ describe('chat view model', () => {
     assert.deepEqual(turnView(model.turn), { phase: 'idle', stopReason: 'max_tokens' });
   });
 
-  it('shows diffs by file, and a terminal\'s output without escapes, with how it ended', () => {
+  it("shows diffs by file, and a terminal's output without escapes, with how it ended", () => {
     const model = new SessionModel('s');
     model.apply({
       sessionUpdate: 'tool_call',
       toolCallId: 'e',
       title: 'Edit',
       kind: 'edit',
-      content: [{ type: 'diff', path: '/w/new.txt', oldText: null, newText: 'x' }, { type: 'terminal', terminalId: 'term-1' }],
+      content: [
+        { type: 'diff', path: '/w/new.txt', oldText: null, newText: 'x' },
+        { type: 'terminal', terminalId: 'term-1' },
+      ],
     });
     model.terminalOutput('term-1', '\u001b[32mok\u001b[0m 10%\r50%\r100%\n');
     model.terminalExit('term-1', { exitCode: 0, signal: null });
@@ -94,21 +115,46 @@ describe('chat view model', () => {
 
   it('shows the plan, commands, pickers in the agent order, usage with cost, and the latest notices', () => {
     const model = new SessionModel('s', {
-      modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'Ask' }, { id: 'c', name: 'Code', description: 'edits' }] },
+      modes: {
+        currentModeId: 'a',
+        availableModes: [
+          { id: 'a', name: 'Ask' },
+          { id: 'c', name: 'Code', description: 'edits' },
+        ],
+      },
       configOptions: [
-        { id: 'model', name: 'Model', type: 'select', category: 'model', currentValue: 'm2', options: [{ group: 'g', name: 'Fast ones', options: [{ value: 'm1', name: 'One' }] }, { group: 'h', name: 'Smart', options: [{ value: 'm2', name: 'Two' }] }] },
+        {
+          id: 'model',
+          name: 'Model',
+          type: 'select',
+          category: 'model',
+          currentValue: 'm2',
+          options: [
+            { group: 'g', name: 'Fast ones', options: [{ value: 'm1', name: 'One' }] },
+            { group: 'h', name: 'Smart', options: [{ value: 'm2', name: 'Two' }] },
+          ],
+        },
         { id: 'web', name: 'Web search', type: 'boolean', currentValue: true },
       ],
     });
     model.apply({ sessionUpdate: 'plan', entries: [{ content: 'Read', status: 'completed', priority: 'high' }] });
-    model.apply({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review', input: { hint: 'what' } }, { name: 'init', description: 'Init' }] });
+    model.apply({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [
+        { name: 'review', description: 'Review', input: { hint: 'what' } },
+        { name: 'init', description: 'Init' },
+      ],
+    });
     model.apply({ sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.0123, currency: 'USD' } });
     model.apply({ sessionUpdate: 'session_info_update', title: 'Fixing tests' });
     for (let i = 1; i <= 7; i++) model.apply({ sessionUpdate: 'notice', severity: 'info', title: `n${i}` });
     const view = sessionView(model, { image: true, embeddedContext: false });
     assert.equal(view.title, 'Fixing tests');
     assert.deepEqual(view.plan, [{ content: 'Read', status: 'completed', priority: 'high' }]);
-    assert.deepEqual(view.commands, [{ name: 'review', description: 'Review', hint: 'what' }, { name: 'init', description: 'Init' }]);
+    assert.deepEqual(view.commands, [
+      { name: 'review', description: 'Review', hint: 'what' },
+      { name: 'init', description: 'Init' },
+    ]);
     assert.deepEqual(
       view.pickers.map((p) => [p.target, p.id, p.current]),
       [
@@ -124,7 +170,10 @@ describe('chat view model', () => {
       { value: 'm2', name: 'Two', group: 'Smart' },
     ]);
     assert.deepEqual(view.usage, { used: 1200, size: 200000, cost: '$0.0123' });
-    assert.deepEqual(view.notices.map((n) => n.title), ['n3', 'n4', 'n5', 'n6', 'n7']);
+    assert.deepEqual(
+      view.notices.map((n) => n.title),
+      ['n3', 'n4', 'n5', 'n6', 'n7'],
+    );
     assert.deepEqual(view.accepts, { image: true, embeddedContext: false });
     assert.ok(HostMessage.safeParse({ type: 'update', entries: [], session: view }).success);
   });
@@ -134,7 +183,10 @@ describe('chat view model', () => {
       modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'Ask' }] },
       configOptions: [{ id: 'mode', name: 'Mode', type: 'select', category: 'mode', currentValue: 'a', options: [{ value: 'a', name: 'Ask' }] }],
     });
-    assert.deepEqual(sessionView(model, { image: false, embeddedContext: false }).pickers.map((p) => p.target), ['config']);
+    assert.deepEqual(
+      sessionView(model, { image: false, embeddedContext: false }).pickers.map((p) => p.target),
+      ['config'],
+    );
   });
 
   it('lists pending permissions with their tool title and options, in order', async () => {
@@ -149,7 +201,10 @@ describe('chat view model', () => {
     });
     const views = permissionViews(model);
     assert.equal(views.length, 1);
-    assert.deepEqual(views[0]?.options.map((o) => o.name), ['Yes', 'No']);
+    assert.deepEqual(
+      views[0]?.options.map((o) => o.name),
+      ['Yes', 'No'],
+    );
     assert.equal(views[0]?.title, 'Run tests');
     assert.equal(views[0]?.toolKind, 'execute');
     assert.equal(views[0]?.hasDiff, false);
@@ -161,9 +216,15 @@ describe('chat view model', () => {
   it('validates what the webview sends: unknown or malformed messages are refused', () => {
     assert.ok(WebviewMessage.safeParse({ type: 'send', text: 'hi', attachments: [] }).success);
     assert.ok(!WebviewMessage.safeParse({ type: 'send' }).success);
-    assert.ok(!WebviewMessage.safeParse({ type: 'send', text: 'hi', attachments: [{ path: '/etc/passwd' }] }).success, 'attachments are ids the host gave');
+    assert.ok(
+      !WebviewMessage.safeParse({ type: 'send', text: 'hi', attachments: [{ path: '/etc/passwd' }] }).success,
+      'attachments are ids the host gave',
+    );
     assert.ok(!WebviewMessage.safeParse({ type: 'showDiff', toolCallId: 't', index: -1 }).success);
-    assert.ok(!WebviewMessage.safeParse({ type: 'attachImage', name: 'a.png', mimeType: 'image/png', data: 'x'.repeat(8 * 1024 * 1024) }).success, 'images are bounded');
+    assert.ok(
+      !WebviewMessage.safeParse({ type: 'attachImage', name: 'a.png', mimeType: 'image/png', data: 'x'.repeat(8 * 1024 * 1024) }).success,
+      'images are bounded',
+    );
     assert.ok(!WebviewMessage.safeParse({ type: 'permission', id: '1', optionId: 'y' }).success);
     assert.ok(!WebviewMessage.safeParse({ type: 'eval', code: 'x' }).success);
   });

@@ -12,7 +12,13 @@ const OPTIONS: S.PermissionOption[] = [
 /** A chat panel as the handle reads it: `session` is a stand-in with a real model. */
 function chat(options: { session?: boolean; earlier?: EntryView[] } = {}) {
   const model = new SessionModel('sess-1', {
-    modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+    modes: {
+      currentModeId: 'ask',
+      availableModes: [
+        { id: 'ask', name: 'Ask' },
+        { id: 'code', name: 'Code' },
+      ],
+    },
   });
   const calls: string[] = [];
   const session = {
@@ -54,7 +60,14 @@ describe('ChatHandle', () => {
     const earlier: EntryView[] = [{ id: 0, kind: 'message', role: 'user', text: 'kept', chips: [] }];
     const { panel, model } = chat({ earlier });
     model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hello' } });
-    model.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', kind: 'read', status: 'completed', locations: [{ path: '/work/src/a.ts', line: 3 }] });
+    model.apply({
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'Read',
+      kind: 'read',
+      status: 'completed',
+      locations: [{ path: '/work/src/a.ts', line: 3 }],
+    });
     const handle = handleOf(panel);
     assert.deepEqual(
       handle.entries.map((e) => (e.kind === 'message' ? `${e.role}:${e.text}` : `tool:${e.toolCallId}:${e.locations.join()}`)),
@@ -69,7 +82,11 @@ describe('ChatHandle', () => {
 
   it('answers a waiting permission request as a click in the chat does', async () => {
     const { panel, model } = chat();
-    const answer = model.requestPermission({ sessionId: 'sess-1', toolCall: { toolCallId: 'c1', title: 'npm test', kind: 'execute' }, options: OPTIONS });
+    const answer = model.requestPermission({
+      sessionId: 'sess-1',
+      toolCall: { toolCallId: 'c1', title: 'npm test', kind: 'execute' },
+      options: OPTIONS,
+    });
     const handle = handleOf(panel);
     const [request] = handle.permissions;
     assert.equal(request?.title, 'npm test');

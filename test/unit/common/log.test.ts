@@ -29,7 +29,11 @@ describe('repeated warnings', () => {
     assert.equal(kindOf('[transport Gemini] [session 3f2a…] skipped a line that is not JSON: "{x"'), 'skipped a line that is not JSON');
     assert.equal(kindOf(`${'a'.repeat(100)}: x`), 'a'.repeat(60));
     assert.equal(kindOf('[never closed tag'), '[never closed tag');
-    assert.equal(kindOf('refused request "8" of 3 sessions: x'), kindOf('refused request "a:b" of 12 sessions: y'), 'names and numbers do not make a kind');
+    assert.equal(
+      kindOf('refused request "8" of 3 sessions: x'),
+      kindOf('refused request "a:b" of 12 sessions: y'),
+      'names and numbers do not make a kind',
+    );
   });
 
   it('pass five of a kind per window and then one line with the count, whatever the tags say', () => {
@@ -68,7 +72,10 @@ describe('repeated warnings', () => {
     log.warn('busy: 2');
     now += 25;
     log.warn('busy: 3');
-    assert.deepEqual(sink.lines.map((l) => l.message), ['busy: 1', '…and 1 more like this: busy', 'busy: 3']);
+    assert.deepEqual(
+      sink.lines.map((l) => l.message),
+      ['busy: 1', '…and 1 more like this: busy', 'busy: 3'],
+    );
     log.warn('busy: 4');
     log.dispose();
     assert.equal(sink.lines.at(-1)?.message, '…and 1 more like this: busy');
@@ -81,7 +88,10 @@ describe('repeated warnings', () => {
     log.warn('a: 2');
     log.warn('b: 1');
     log.warn('c: 1'); // forgets a, the least recently seen
-    assert.deepEqual(sink.lines.map((l) => l.message), ['a: 1', 'b: 1', '…and 1 more like this: a', 'c: 1']);
+    assert.deepEqual(
+      sink.lines.map((l) => l.message),
+      ['a: 1', 'b: 1', '…and 1 more like this: a', 'c: 1'],
+    );
     log.warn('a: 3');
     assert.equal(sink.lines.at(-1)?.message, 'a: 3', 'a is a new kind again');
     log.dispose();

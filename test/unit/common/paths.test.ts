@@ -24,7 +24,10 @@ describe('checkPath (where an agent may read and write)', () => {
 
   it('allows paths inside a workspace folder, existing or not', () => {
     assert.deepEqual(checkPath(join(workspace, 'src', 'a.ts'), [workspace]), { kind: 'inside', path: join(workspace, 'src', 'a.ts') });
-    assert.deepEqual(checkPath(join(workspace, 'new', 'deep', 'b.ts'), [workspace]), { kind: 'inside', path: join(workspace, 'new', 'deep', 'b.ts') });
+    assert.deepEqual(checkPath(join(workspace, 'new', 'deep', 'b.ts'), [workspace]), {
+      kind: 'inside',
+      path: join(workspace, 'new', 'deep', 'b.ts'),
+    });
     assert.equal(checkPath(workspace, [workspace]).kind, 'inside');
   });
 
@@ -64,7 +67,10 @@ describe('checkPath (where an agent may read and write)', () => {
       assert.deepEqual(checkPath(join(workspace, 'dangling-out'), [workspace]), { kind: 'outside', path: join(outside, 'not-yet.txt') });
       // A relative target, under a missing folder, through a link to a folder: still resolved.
       symlinkSync('../../outside/new/deeper', join(workspace, 'src', 'dangling-rel'));
-      assert.deepEqual(checkPath(join(workspace, 'src', 'dangling-rel', 'f.txt'), [workspace]), { kind: 'outside', path: join(outside, 'new', 'deeper', 'f.txt') });
+      assert.deepEqual(checkPath(join(workspace, 'src', 'dangling-rel', 'f.txt'), [workspace]), {
+        kind: 'outside',
+        path: join(outside, 'new', 'deeper', 'f.txt'),
+      });
     });
 
     it('keeps a dangling link that points inside the workspace inside', () => {
@@ -80,7 +86,10 @@ describe('checkPath (where an agent may read and write)', () => {
       assert.deepEqual(checkPath(join(workspace, 'chain1'), [workspace]), { kind: 'outside', path: join(outside, 'end.txt') });
       symlinkSync(join(workspace, 'src'), join(workspace, 'chain-in2'));
       symlinkSync('chain-in2', join(workspace, 'chain-in1'));
-      assert.deepEqual(checkPath(join(workspace, 'chain-in1', 'x', 'y.ts'), [workspace]), { kind: 'inside', path: join(workspace, 'src', 'x', 'y.ts') });
+      assert.deepEqual(checkPath(join(workspace, 'chain-in1', 'x', 'y.ts'), [workspace]), {
+        kind: 'inside',
+        path: join(workspace, 'src', 'x', 'y.ts'),
+      });
     });
 
     it('takes a link loop, or too many links, for outside', () => {

@@ -49,7 +49,10 @@ function facts(overrides: Partial<DiagnosticsFacts> = {}): DiagnosticsFacts {
     },
     settingSources: { 'acp.agents': 'user settings', 'acp.trace': 'user settings' },
     agents: [agent()],
-    recentLog: ['2026-11-22T10:00:01.000Z [info] [Claude Code] starting: npx -y @zed-industries/claude-agent-acp', `2026-11-22T10:00:02.000Z [info] [trace Claude Code] ← notification x ${SECRET}`],
+    recentLog: [
+      '2026-11-22T10:00:01.000Z [info] [Claude Code] starting: npx -y @zed-industries/claude-agent-acp',
+      `2026-11-22T10:00:02.000Z [info] [trace Claude Code] ← notification x ${SECRET}`,
+    ],
     recentLogCapacity: 1000,
     ...overrides,
   };
@@ -101,8 +104,20 @@ describe('diagnostics report', () => {
     const text = formatReport(
       facts({
         agents: [
-          agent({ name: 'Missing', state: 'failed to start', pid: undefined, initialize: undefined, failure: "command 'gemini' was not found; install it or set the path", stderrTail: [] }),
-          agent({ name: 'Crashed', state: 'stopped', exit: { code: 3, signal: null, expected: false, message: 'the agent exited with code 3: giving up' }, stderrTail: ['giving up'] }),
+          agent({
+            name: 'Missing',
+            state: 'failed to start',
+            pid: undefined,
+            initialize: undefined,
+            failure: "command 'gemini' was not found; install it or set the path",
+            stderrTail: [],
+          }),
+          agent({
+            name: 'Crashed',
+            state: 'stopped',
+            exit: { code: 3, signal: null, expected: false, message: 'the agent exited with code 3: giving up' },
+            stderrTail: ['giving up'],
+          }),
         ],
       }),
     );

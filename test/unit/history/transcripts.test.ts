@@ -4,7 +4,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionModel } from '../../../src/acp/sessionModel';
-import { boundTranscript, replayTranscript, storedEntries, summaryLabel, workspaceKey, type StoredEntry, type Transcript } from '../../../src/history/format';
+import {
+  boundTranscript,
+  replayTranscript,
+  storedEntries,
+  summaryLabel,
+  workspaceKey,
+  type StoredEntry,
+  type Transcript,
+} from '../../../src/history/format';
 import { TranscriptRecorder } from '../../../src/history/recorder';
 import { TranscriptStore } from '../../../src/history/transcripts';
 import { waitFor } from '../../lib/wait';
@@ -24,7 +32,14 @@ function conversation(): SessionModel {
   ]);
   model.apply({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Let me ' } });
   model.apply({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'look.' } });
-  model.apply({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read a.ts', kind: 'read', status: 'pending', rawInput: { path: '/work/src/a.ts', blob: 'y'.repeat(10_000) } });
+  model.apply({
+    sessionUpdate: 'tool_call',
+    toolCallId: 'c1',
+    title: 'Read a.ts',
+    kind: 'read',
+    status: 'pending',
+    rawInput: { path: '/work/src/a.ts', blob: 'y'.repeat(10_000) },
+  });
   model.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', rawOutput: { text: 'z'.repeat(10_000) } });
   for (const text of ['', 'Done', ', the ', 'test passes.']) model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
   model.apply({ sessionUpdate: 'plan', entries: [{ content: 'Fix it', status: 'completed', priority: 'high' }] });
@@ -61,8 +76,16 @@ describe('transcripts', () => {
         { t: 'agent', text: 'A second message.' },
         { t: 'tool', id: 'c2', title: 'Stopped', kind: 'weird-kind', status: 'cancelled' },
       ];
-      const model = replayTranscript({ sessionId: 's-1', entries, title: 'Fixing the test', plan: [{ content: 'Fix it', status: 'completed', priority: 'high' }] });
-      assert.deepEqual(storedEntries(model), [...entries.slice(0, -1), { t: 'tool', id: 'c2', title: 'Stopped', kind: 'other', status: 'cancelled' }]);
+      const model = replayTranscript({
+        sessionId: 's-1',
+        entries,
+        title: 'Fixing the test',
+        plan: [{ content: 'Fix it', status: 'completed', priority: 'high' }],
+      });
+      assert.deepEqual(storedEntries(model), [
+        ...entries.slice(0, -1),
+        { t: 'tool', id: 'c2', title: 'Stopped', kind: 'other', status: 'cancelled' },
+      ]);
       assert.equal(model.title, 'Fixing the test');
       assert.equal(model.plan.length, 1);
       assert.equal(model.turn.phase, 'idle');
@@ -75,20 +98,29 @@ describe('transcripts', () => {
       const store = new TranscriptStore(dir, log);
       await store.save(transcript('old', '2026-01-01T00:00:00.000Z'));
       await store.save({ ...transcript('new', '2026-02-01T00:00:00.000Z'), title: 'The new one' });
-      assert.deepEqual((await store.list()).map((s) => [s.sessionId, summaryLabel(s)]), [
-        ['new', 'The new one'],
-        ['old', 'hello from old'],
-      ]);
+      assert.deepEqual(
+        (await store.list()).map((s) => [s.sessionId, summaryLabel(s)]),
+        [
+          ['new', 'The new one'],
+          ['old', 'hello from old'],
+        ],
+      );
       assert.deepEqual(await store.read('Agent', 'old'), transcript('old', '2026-01-01T00:00:00.000Z'));
       assert.equal(await store.read('Other agent', 'old'), undefined, 'transcripts are per agent');
       // A new store on the same folder (the next window) sees the same.
-      assert.deepEqual((await new TranscriptStore(dir, log).list()).map((s) => s.sessionId), ['new', 'old']);
+      assert.deepEqual(
+        (await new TranscriptStore(dir, log).list()).map((s) => s.sessionId),
+        ['new', 'old'],
+      );
     });
 
     it('keeps at most the configured number of sessions, dropping the least recently updated with their files', async () => {
       const store = new TranscriptStore(dir, log, { sessions: 3, bytes: 1024 * 1024 });
       for (let i = 1; i <= 5; i++) await store.save(transcript(`s${i}`, `2026-01-0${i}T00:00:00.000Z`));
-      assert.deepEqual((await store.list()).map((s) => s.sessionId), ['s5', 's4', 's3']);
+      assert.deepEqual(
+        (await store.list()).map((s) => s.sessionId),
+        ['s5', 's4', 's3'],
+      );
       assert.equal(await store.read('Agent', 's1'), undefined);
       assert.equal(readdirSync(dir).filter((f) => f !== 'index.json').length, 3, 'the dropped transcripts are deleted');
     });
@@ -127,13 +159,19 @@ describe('transcripts', () => {
           .filter((f) => f !== 'index.json')
           .find((f) => readFileSync(join(dir, f), 'utf8').includes(`"${id}"`));
       writeFileSync(join(dir, fileOf('bad-json')!), '{"v":1,"agent":');
-      writeFileSync(join(dir, fileOf('bad-shape')!), JSON.stringify({ ...transcript('bad-shape', '2026-01-02T00:00:00.000Z'), entries: [{ t: 'user', text: 42 }] }));
+      writeFileSync(
+        join(dir, fileOf('bad-shape')!),
+        JSON.stringify({ ...transcript('bad-shape', '2026-01-02T00:00:00.000Z'), entries: [{ t: 'user', text: 42 }] }),
+      );
       assert.equal(await store.read('Agent', 'bad-json'), undefined);
       assert.equal(await store.read('Agent', 'bad-shape'), undefined);
       assert.equal(log.find(/skipped the transcript [0-9a-f]{32}\.json: it is not readable JSON/, 'warn').length, 1, log.toString());
       assert.equal(log.find(/skipped the transcript [0-9a-f]{32}\.json: entries\.0\.text: /, 'warn').length, 1, log.toString());
       await store.flush();
-      assert.deepEqual((await store.list()).map((s) => s.sessionId), ['good']);
+      assert.deepEqual(
+        (await store.list()).map((s) => s.sessionId),
+        ['good'],
+      );
       assert.equal((await store.read('Agent', 'good'))?.sessionId, 'good');
       assert.equal(readdirSync(dir).length, 4, 'the files that do not validate stay on disk');
     });
@@ -144,9 +182,16 @@ describe('transcripts', () => {
       await first.save(transcript('b', '2026-01-02T00:00:00.000Z'));
       writeFileSync(join(dir, 'index.json'), '{"v":1,"sessions":[{"agent":3}]}');
       const store = new TranscriptStore(dir, log);
-      assert.deepEqual((await store.list()).map((s) => s.sessionId), ['b', 'a']);
+      assert.deepEqual(
+        (await store.list()).map((s) => s.sessionId),
+        ['b', 'a'],
+      );
       assert.equal(log.find('the history index does not validate', 'warn').length, 1, log.toString());
-      assert.deepEqual((await new TranscriptStore(dir, log).list()).map((s) => s.sessionId), ['b', 'a'], 'the rebuilt index was written');
+      assert.deepEqual(
+        (await new TranscriptStore(dir, log).list()).map((s) => s.sessionId),
+        ['b', 'a'],
+        'the rebuilt index was written',
+      );
       assert.equal(log.find('the history index does not validate', 'warn').length, 1, 'once');
     });
 
@@ -166,7 +211,11 @@ describe('transcripts', () => {
       // A thousand saves of ten sessions, as fast as chats could ask: nothing waits for the disk in between.
       for (let i = 0; i < 1000; i++) {
         const id = `s${i % 10}`;
-        saves.push(store.save(transcript(id, `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`, [{ t: 'user', text: `save ${i}` }])));
+        saves.push(
+          store.save(
+            transcript(id, `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`, [{ t: 'user', text: `save ${i}` }]),
+          ),
+        );
         if (i === 500) assert.deepEqual((await store.read('Agent', id))?.entries, [{ t: 'user', text: 'save 500' }], 'a read sees the latest save');
       }
       await Promise.all(saves);
@@ -178,7 +227,11 @@ describe('transcripts', () => {
         assert.deepEqual((await again.read('Agent', `s${n}`))?.entries, [{ t: 'user', text: `save ${last}` }], `s${n} holds its last save`);
       }
       assert.equal((await again.list()).length, 10);
-      assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left');
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        [],
+        'no temporary file is left',
+      );
       assert.deepEqual(log.lines, []);
     });
 
@@ -189,7 +242,10 @@ describe('transcripts', () => {
       void store.save(transcript('b', '2026-01-02T00:00:00.000Z'));
       void store.remove('Agent', 'a');
       await flushed;
-      assert.deepEqual((await new TranscriptStore(dir, log).list()).map((s) => s.sessionId), ['b']);
+      assert.deepEqual(
+        (await new TranscriptStore(dir, log).list()).map((s) => s.sessionId),
+        ['b'],
+      );
       assert.equal(await new TranscriptStore(dir, log).read('Agent', 'a'), undefined);
     });
 
@@ -197,7 +253,10 @@ describe('transcripts', () => {
       const store = new TranscriptStore(dir, log);
       void store.save(transcript('a', '2026-01-01T00:00:00.000Z'));
       void store.save(transcript('b', '2026-01-02T00:00:00.000Z'), 'a'); // b carries a on
-      assert.deepEqual((await store.list()).map((s) => s.sessionId), ['b']);
+      assert.deepEqual(
+        (await store.list()).map((s) => s.sessionId),
+        ['b'],
+      );
       void store.remove('Agent', 'b');
       assert.deepEqual(await store.list(), []);
     });
@@ -252,7 +311,13 @@ describe('transcripts', () => {
 
     it('carries an earlier transcript on: its entries and title first, and the earlier session\u2019s own transcript removed', async () => {
       const store = new TranscriptStore(dir, log);
-      await store.save({ ...transcript('before', '2026-01-01T00:00:00.000Z', [{ t: 'user', text: 'earlier' }, { t: 'agent', text: 'answer' }]), title: 'Old title' });
+      await store.save({
+        ...transcript('before', '2026-01-01T00:00:00.000Z', [
+          { t: 'user', text: 'earlier' },
+          { t: 'agent', text: 'answer' },
+        ]),
+        title: 'Old title',
+      });
       const earlier = (await store.read('Agent', 'before'))!;
       const model = new SessionModel('after');
       const recorder = new TranscriptRecorder(store, { agent: 'Agent', sessionId: 'after', cwd: '/work' }, model, {
@@ -263,7 +328,10 @@ describe('transcripts', () => {
       });
       recorder.dispose(); // closed without a word: the carried conversation is kept all the same
       await store.flush();
-      assert.deepEqual((await store.list()).map((s) => [s.sessionId, s.title]), [['after', 'Old title']]);
+      assert.deepEqual(
+        (await store.list()).map((s) => [s.sessionId, s.title]),
+        [['after', 'Old title']],
+      );
       assert.deepEqual((await store.read('Agent', 'after'))?.entries, earlier.entries);
       assert.equal(await store.read('Agent', 'before'), undefined);
       assert.equal(readdirSync(dir).length, 2, 'its file and the index');

@@ -77,7 +77,13 @@ export function loadTranscript(name: TranscriptName | (string & {})): Transcript
       if (quirk !== undefined && typeof quirk !== 'string') throw new Error(`${where}: quirk is not a string`);
       if (note !== undefined && typeof note !== 'string') throw new Error(`${where}: note is not a string`);
       if (Object.keys(rest).length) throw new Error(`${where}: unexpected keys ${Object.keys(rest).join(', ')}`);
-      const line: TranscriptLine = { method, params, line: index + 1, ...(quirk !== undefined ? { quirk } : {}), ...(note !== undefined ? { note } : {}) };
+      const line: TranscriptLine = {
+        method,
+        params,
+        line: index + 1,
+        ...(quirk !== undefined ? { quirk } : {}),
+        ...(note !== undefined ? { note } : {}),
+      };
       quirkKind(line);
       lines.push(line);
     });

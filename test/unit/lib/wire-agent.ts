@@ -32,12 +32,11 @@ export class WireAgent {
       }
     });
     const { reader, writer } = ndjsonTransport(this.toClient, this.fromClient, { log: this.log, coalesce: ['session/update'] });
-    this.connection = new AcpClientConnection(
-      reader,
-      writer,
-      handler,
-      { clientInfo: { name: 'acp-client-tests', version: '0.0.1' }, log: this.log, ...options },
-    );
+    this.connection = new AcpClientConnection(reader, writer, handler, {
+      clientInfo: { name: 'acp-client-tests', version: '0.0.1' },
+      log: this.log,
+      ...options,
+    });
   }
 
   /** The next message the client sent, in order. */

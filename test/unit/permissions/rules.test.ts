@@ -20,20 +20,41 @@ const tests = { agent: 'Gemini', kind: 'execute' as const, title: 'npm test' };
 describe('permission rules', () => {
   it('only "always" answers make rules; a command rule names the command, other kinds do not', () => {
     assert.equal(ruleFromAnswer(tests, OPTIONS[0]!, NOW), undefined);
-    assert.deepEqual(ruleFromAnswer(tests, OPTIONS[1]!, NOW), { agent: 'Gemini', kind: 'execute', title: 'npm test', decision: 'allow', created: NOW.toISOString() });
-    assert.deepEqual(ruleFromAnswer({ agent: 'Gemini', kind: 'edit', title: 'Edit a.ts' }, { optionId: 'x', name: 'Never', kind: 'reject_always' }, NOW), {
+    assert.deepEqual(ruleFromAnswer(tests, OPTIONS[1]!, NOW), {
       agent: 'Gemini',
-      kind: 'edit',
-      decision: 'reject',
+      kind: 'execute',
+      title: 'npm test',
+      decision: 'allow',
       created: NOW.toISOString(),
     });
+    assert.deepEqual(
+      ruleFromAnswer({ agent: 'Gemini', kind: 'edit', title: 'Edit a.ts' }, { optionId: 'x', name: 'Never', kind: 'reject_always' }, NOW),
+      {
+        agent: 'Gemini',
+        kind: 'edit',
+        decision: 'reject',
+        created: NOW.toISOString(),
+      },
+    );
   });
 
   it('answers with the matching option: "always" first, then "once"; none means ask', () => {
     assert.equal(optionFor(OPTIONS, 'allow')?.optionId, 'always');
-    assert.equal(optionFor(OPTIONS.filter((o) => o.kind !== 'allow_always'), 'allow')?.optionId, 'once');
+    assert.equal(
+      optionFor(
+        OPTIONS.filter((o) => o.kind !== 'allow_always'),
+        'allow',
+      )?.optionId,
+      'once',
+    );
     assert.equal(optionFor(OPTIONS, 'reject')?.optionId, 'no');
-    assert.equal(optionFor(OPTIONS.filter((o) => o.kind.startsWith('allow')), 'reject'), undefined);
+    assert.equal(
+      optionFor(
+        OPTIONS.filter((o) => o.kind.startsWith('allow')),
+        'reject',
+      ),
+      undefined,
+    );
   });
 
   it('matches by agent, kind and command; a session rule wins over a workspace one, which wins over a global one', async () => {
@@ -75,7 +96,11 @@ describe('permission rules', () => {
   });
 
   it('holds facts only: the host words a rule in the user\u2019s language, and in English for the log', () => {
-    const words: Record<string, string> = { 'Always allow {0}: {1}': 'Toujours autoriser {0} : {1}', 'reading files': 'lire des fichiers', 'running \u201c{0}\u201d': 'lancer \u00ab {0} \u00bb' };
+    const words: Record<string, string> = {
+      'Always allow {0}: {1}': 'Toujours autoriser {0} : {1}',
+      'reading files': 'lire des fichiers',
+      'running \u201c{0}\u201d': 'lancer \u00ab {0} \u00bb',
+    };
     const french: Translate = (message, ...args) => english(words[message] ?? message, ...args);
     const read: PermissionRule = { agent: 'Gemini', kind: 'read', decision: 'allow', created: '' };
     assert.equal(describeRule(read, french), 'Toujours autoriser Gemini : lire des fichiers');
@@ -85,7 +110,17 @@ describe('permission rules', () => {
 
   it('drops stored rules that are not well formed', () => {
     assert.deepEqual(parseStoredRules('nope'), []);
-    assert.deepEqual(parseStoredRules([null, { agent: 'A', kind: 'read' }, { agent: 'A', kind: 'read', decision: 'maybe' }, { agent: 'A', kind: 'execute', title: 3, decision: 'allow' }]), []);
-    assert.deepEqual(parseStoredRules([{ agent: 'A', kind: 'read', decision: 'allow', created: 'x', extra: 1 }]), [{ agent: 'A', kind: 'read', decision: 'allow', created: 'x' }]);
+    assert.deepEqual(
+      parseStoredRules([
+        null,
+        { agent: 'A', kind: 'read' },
+        { agent: 'A', kind: 'read', decision: 'maybe' },
+        { agent: 'A', kind: 'execute', title: 3, decision: 'allow' },
+      ]),
+      [],
+    );
+    assert.deepEqual(parseStoredRules([{ agent: 'A', kind: 'read', decision: 'allow', created: 'x', extra: 1 }]), [
+      { agent: 'A', kind: 'read', decision: 'allow', created: 'x' },
+    ]);
   });
 });

@@ -38,7 +38,10 @@ describe('parseMcpServers (the acp.mcpServers setting)', () => {
       notObject: 'npx mcp',
       '': { command: 'x' },
     });
-    assert.deepEqual(servers.map((s) => s.name), ['good']);
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['good'],
+    );
     assert.deepEqual(problems, [
       'The MCP server "noCommand" in "acp.mcpServers" was skipped: it needs a "command" (or a "type" of "http" or "sse" with a "url").',
       'The MCP server "blank" in "acp.mcpServers" was skipped: its "command" is empty.',

@@ -28,7 +28,10 @@ describe('parseAgents (the acp.agents setting)', () => {
       BadEnv: { command: 'x', env: { N: 1 } },
       NotObject: 'npx gemini',
     });
-    assert.deepEqual(agents.map((a) => a.name), ['Good']);
+    assert.deepEqual(
+      agents.map((a) => a.name),
+      ['Good'],
+    );
     assert.deepEqual(problems, [
       'The agent "NoCommand" in "acp.agents" was skipped: it has no "command".',
       'The agent "Blank" in "acp.agents" was skipped: its "command" is empty.',
@@ -59,7 +62,10 @@ describe('agent presets', () => {
   it('lists the configured agents first, and a configured agent with a preset name replaces the preset', () => {
     const { agents } = parseAgents({ Mine: { command: 'mine' }, Codex: { command: '/opt/codex-acp' } });
     const all = withPresets(agents);
-    assert.deepEqual(all.map((a) => a.name), ['Mine', 'Codex', 'Gemini CLI', 'Claude Code', 'GitHub Copilot CLI']);
+    assert.deepEqual(
+      all.map((a) => a.name),
+      ['Mine', 'Codex', 'Gemini CLI', 'Claude Code', 'GitHub Copilot CLI'],
+    );
     assert.equal(all.find((a) => a.name === 'Codex')?.command, '/opt/codex-acp');
     assert.equal(all.find((a) => a.name === 'Codex')?.preset, undefined);
     assert.equal(all.find((a) => a.name === 'Gemini CLI')?.preset, true);

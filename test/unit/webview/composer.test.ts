@@ -19,9 +19,19 @@ describe('composer completions', () => {
   });
 
   it('lists the commands whose name starts with what was typed, ignoring case, in the agent’s order', () => {
-    assert.deepEqual(matchingCommands(commands, 're').map((c) => c.name), ['review', 'Reset']);
-    assert.deepEqual(matchingCommands(commands, 'RES').map((c) => c.name), ['Reset']);
-    assert.deepEqual(matchingCommands(commands, '').map((c) => c.name), ['review', 'Reset', 'plan'], 'a bare slash lists them all');
+    assert.deepEqual(
+      matchingCommands(commands, 're').map((c) => c.name),
+      ['review', 'Reset'],
+    );
+    assert.deepEqual(
+      matchingCommands(commands, 'RES').map((c) => c.name),
+      ['Reset'],
+    );
+    assert.deepEqual(
+      matchingCommands(commands, '').map((c) => c.name),
+      ['review', 'Reset', 'plan'],
+      'a bare slash lists them all',
+    );
     assert.deepEqual(matchingCommands(commands, 'view'), [], 'the name must start with it');
     assert.equal(commandDetail(commands[0]!), 'Review the changes — what to focus on');
     assert.equal(commandDetail(commands[1]!), 'Start over');

@@ -37,7 +37,26 @@ describe('webview intents', () => {
       assert.ok(parsed.success, `the host rejects ${JSON.stringify(message)}`);
       return parsed.data.type;
     });
-    assert.deepEqual(types, ['ready', 'send', 'cancel', 'permission', 'errorAction', 'showDiff', 'openLocation', 'showTerminal', 'openLink', 'copy', 'insert', 'searchFiles', 'mention', 'attachImage', 'removeAttachment', 'setMode', 'setConfig', 'setConfig']);
+    assert.deepEqual(types, [
+      'ready',
+      'send',
+      'cancel',
+      'permission',
+      'errorAction',
+      'showDiff',
+      'openLocation',
+      'showTerminal',
+      'openLink',
+      'copy',
+      'insert',
+      'searchFiles',
+      'mention',
+      'attachImage',
+      'removeAttachment',
+      'setMode',
+      'setConfig',
+      'setConfig',
+    ]);
     assert.deepEqual(posted[1], { type: 'send', text: 'hello', attachments: ['a1'] });
     assert.deepEqual(posted[3], { type: 'permission', id: 3, optionId: 'allow' });
     assert.deepEqual(posted[17], { type: 'setConfig', configId: 'thinking', value: true });

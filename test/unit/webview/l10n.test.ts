@@ -33,7 +33,17 @@ describe('webview translations', () => {
   });
 
   it('carries the bundle in the state message, and only strings', () => {
-    const state = { type: 'state', agent: 'A', earlier: [], entries: [], turn: { phase: 'idle' }, permissions: [], agentError: null, session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } }, attachments: [] };
+    const state = {
+      type: 'state',
+      agent: 'A',
+      earlier: [],
+      entries: [],
+      turn: { phase: 'idle' },
+      permissions: [],
+      agentError: null,
+      session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
+      attachments: [],
+    };
     assert.equal(HostMessage.safeParse({ ...state, l10n: { Send: 'Envoyer' } }).success, true);
     assert.equal(HostMessage.safeParse({ ...state, l10n: { Send: 1 } }).success, false);
     assert.equal(HostMessage.safeParse(state).success, true);

@@ -32,18 +32,48 @@ describe('chat view state', () => {
 
   it('takes the divider below earlier entries from the state, and drops it when a later state has none', () => {
     const state = loaded();
-    const kept = reduce(state, { type: 'state', agent: 'Gemini', earlier: [message(1, 'user', 'old')], divider: 'Earlier messages, kept on this computer', entries: [], turn: { phase: 'idle' }, permissions: [], agentError: null, session: state.session, attachments: [] });
+    const kept = reduce(state, {
+      type: 'state',
+      agent: 'Gemini',
+      earlier: [message(1, 'user', 'old')],
+      divider: 'Earlier messages, kept on this computer',
+      entries: [],
+      turn: { phase: 'idle' },
+      permissions: [],
+      agentError: null,
+      session: state.session,
+      attachments: [],
+    });
     assert.equal(kept.divider, 'Earlier messages, kept on this computer');
-    const restarted = reduce(kept, { type: 'state', agent: 'Gemini', earlier: [message(1, 'user', 'old')], entries: [], turn: { phase: 'idle' }, permissions: [], agentError: null, session: state.session, attachments: [] });
+    const restarted = reduce(kept, {
+      type: 'state',
+      agent: 'Gemini',
+      earlier: [message(1, 'user', 'old')],
+      entries: [],
+      turn: { phase: 'idle' },
+      permissions: [],
+      agentError: null,
+      session: state.session,
+      attachments: [],
+    });
     assert.equal('divider' in restarted, false);
   });
 
   it('replaces only the entries an update names, so unchanged entries keep their identity', () => {
     const first = message(1, 'user', 'hi');
     const state = loaded([first, message(2, 'agent', 'Hel')]);
-    const next = reduce(state, { type: 'update', entries: [{ index: 1, entry: message(2, 'agent', 'Hello') }, { index: 2, entry: message(3, 'agent', 'more') }] });
+    const next = reduce(state, {
+      type: 'update',
+      entries: [
+        { index: 1, entry: message(2, 'agent', 'Hello') },
+        { index: 2, entry: message(3, 'agent', 'more') },
+      ],
+    });
     assert.equal(next.entries[0], first, 'the first entry was not touched');
-    assert.deepEqual(next.entries.map((e) => e.kind === 'message' && e.text), ['hi', 'Hello', 'more']);
+    assert.deepEqual(
+      next.entries.map((e) => e.kind === 'message' && e.text),
+      ['hi', 'Hello', 'more'],
+    );
     assert.equal(next.turn, state.turn, 'parts an update leaves out stay as they were');
     const holey = reduce(next, { type: 'update', entries: [{ index: 9, entry: message(9, 'agent', 'x') }] });
     assert.equal(holey.entries.length, 3, 'an index past the end is ignored rather than leaving holes');
@@ -70,7 +100,13 @@ describe('chat view state', () => {
   });
 
   it('recalls the user’s prompts, latest last, without repeats in a row', () => {
-    const state = loaded([message(1, 'user', 'one'), message(2, 'agent', 'ok'), message(3, 'user', 'two'), message(4, 'user', 'two'), message(5, 'user', ' ')]);
+    const state = loaded([
+      message(1, 'user', 'one'),
+      message(2, 'agent', 'ok'),
+      message(3, 'user', 'two'),
+      message(4, 'user', 'two'),
+      message(5, 'user', ' '),
+    ]);
     assert.deepEqual(promptHistory(state), ['one', 'two']);
   });
 
