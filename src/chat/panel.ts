@@ -10,7 +10,8 @@ import { AcpError, AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
-import { attachmentView, buildPrompt, type Attachment, type NewAttachment } from './prompt';
+import { Attachments } from './attachments';
+import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
 import {
   EMPTY_SESSION,
   imageRefusal,
@@ -90,8 +91,7 @@ export class ChatPanel implements vscode.Disposable {
   restoreLater: Omit<SessionTarget, 'agent'> | undefined;
   /** What the line below the earlier entries says, when it is not a restart. */
   private divider: string | undefined;
-  private attachments: Attachment[] = [];
-  private nextAttachment = 1;
+  private readonly attachments = new Attachments();
   private disposed = false;
 
   /** Opens a new panel beside the editor. */
@@ -239,8 +239,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Adds context to the message being written (from the editor's commands), and brings the chat forward. */
   addAttachment(attachment: NewAttachment): void {
-    const same = this.attachments.find((a) => a.kind === attachment.kind && a.label === attachment.label);
-    if (!same) this.attachments.push({ ...attachment, id: String(this.nextAttachment++) } as Attachment);
+    this.attachments.add(attachment);
     this.panel.reveal(undefined, false);
     this.postAttachments(true);
   }
@@ -251,15 +250,12 @@ export class ChatPanel implements vscode.Disposable {
 
   /** What is attached to the message being written. */
   get pendingAttachments(): readonly AttachmentView[] {
-    return this.attachments.map(attachmentView);
+    return this.attachments.views;
   }
 
   /** Sends a message as the user would from the composer, with everything attached; rejects when it cannot be sent. */
   send(text: string): Promise<S.StopReason> {
-    return this.sendWith(
-      text,
-      this.attachments.map((a) => a.id),
-    );
+    return this.sendWith(text, this.attachments.ids);
   }
 
   private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
@@ -349,7 +345,7 @@ export class ChatPanel implements vscode.Disposable {
         this.attachImage(message.name, message.mimeType, message.data);
         break;
       case 'removeAttachment':
-        this.attachments = this.attachments.filter((a) => a.id !== message.id);
+        this.attachments.remove(message.id);
         this.postAttachments(false);
         break;
       case 'setMode':
@@ -377,14 +373,13 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Sends with the chosen attachments, which leave the composer; a refused send gives them back. */
   private async sendWith(text: string, ids: readonly string[]): Promise<S.StopReason> {
-    const chosen = this.attachments.filter((a) => ids.includes(a.id));
-    this.attachments = this.attachments.filter((a) => !ids.includes(a.id));
+    const chosen = this.attachments.take(ids);
     this.postAttachments(false);
     try {
       return await this.sendPrompt(text, chosen);
     } catch (error) {
       if (error instanceof PromptRefusedError) {
-        this.attachments = [...chosen, ...this.attachments];
+        this.attachments.giveBack(chosen);
         this.postAttachments(false);
       }
       throw error;
@@ -411,7 +406,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private postAttachments(focus: boolean): void {
-    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'attachments', attachments: this.attachments.map(attachmentView), focus });
+    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'attachments', attachments: this.attachments.views, focus });
   }
 
   /** What changed since the last update, as the webview shows it. */
@@ -455,7 +450,7 @@ export class ChatPanel implements vscode.Disposable {
       permissions: model ? permissionViews(model) : [],
       agentError: this.agentError,
       session: model ? sessionView(model, this.accepts) : EMPTY_SESSION,
-      attachments: this.attachments.map(attachmentView),
+      attachments: this.attachments.views,
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),
     };
