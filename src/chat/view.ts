@@ -20,7 +20,7 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
     id: entry.id,
     kind: 'tool',
     toolCallId: call.toolCallId,
-    title: call.title || 'Tool call',
+    title: call.title ?? '', // '' when the agent gave none: the webview says "Tool call" in the user's language
     toolKind: call.kind,
     status: call.status,
     locations: call.locations.map((l) => `${shortPath(l.path, cwd)}${l.line != null ? `:${l.line}` : ''}`),
@@ -175,7 +175,7 @@ export function permissionViews(model: SessionModel): PermissionView[] {
     return {
       id: p.id,
       toolCallId: p.toolCallId,
-      title: call?.title || 'Tool call',
+      title: call?.title ?? '',
       toolKind: call?.kind ?? 'other',
       hasDiff: call !== undefined && diffsOf(call).length > 0,
       options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
@@ -218,7 +218,7 @@ function pickers(model: SessionModel): PickerView[] {
       type: 'select',
       target: 'mode',
       id: 'mode',
-      name: 'Mode',
+      name: '', // the legacy mode list has no name of its own: the webview says "Mode" in the user's language
       current: modes.currentModeId,
       options: modes.availableModes.map((m) => ({ value: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
     });

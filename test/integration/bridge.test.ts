@@ -190,7 +190,10 @@ describe('the editor bridge', function () {
           chat.answerPermission(request.id, 'reject');
         }
         assert.deepEqual(await done, [selected('allow'), selected('reject'), selected('reject')]);
-        assert.deepEqual(toolCard(chat, 'r1').autoAnswer, { option: 'Allow', reason: 'the acp.permissions setting, which allows reads inside the workspace' });
+        assert.deepEqual(toolCard(chat, 'r1').autoAnswer, {
+          option: 'Allow',
+          reason: 'the acp.permissions setting, which allows reads inside the workspace',
+        });
       } finally {
         rmSync(outside, { recursive: true, force: true });
       }

@@ -12,10 +12,10 @@ const OPTION_HINTS: Record<string, () => string> = {
 
 export function Permission({ permission, agent }: { permission: PermissionView; agent: string }) {
   return (
-    <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title)}>
+    <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title || t('Tool call'))}>
       <p>
         <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, t(toolKind(permission.toolKind).label))}{' '}
-        <strong>{permission.title}</strong>
+        <strong>{permission.title || t('Tool call')}</strong>
       </p>
       <div class="actions">
         {permission.options.map((o) => (

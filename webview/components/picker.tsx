@@ -1,6 +1,7 @@
 // A picker under the composer: the session mode or one of the agent's config options, as a select or a toggle.
 import type { PickerView } from '../../src/chat/protocol';
 import { setConfig, setMode } from '../intents';
+import { t } from '../l10n';
 
 export function Picker({ picker, disabled }: { picker: PickerView; disabled: boolean }) {
   if (picker.type === 'boolean') {
@@ -12,6 +13,8 @@ export function Picker({ picker, disabled }: { picker: PickerView; disabled: boo
     );
   }
   const groups = [...new Set(picker.options.map((o) => o.group))];
+  // The legacy mode list comes without a name of its own.
+  const name = picker.name || t('Mode');
   const optionsOf = (group: string | undefined) =>
     picker.options
       .filter((o) => o.group === group)
@@ -23,8 +26,8 @@ export function Picker({ picker, disabled }: { picker: PickerView; disabled: boo
   return (
     <select
       class="picker"
-      aria-label={picker.name}
-      title={picker.description ?? picker.name}
+      aria-label={name}
+      title={picker.description ?? name}
       value={picker.current}
       disabled={disabled}
       onChange={(e) => {

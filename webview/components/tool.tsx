@@ -19,11 +19,12 @@ const STATUS: Record<ToolView['status'], { text: () => string; icon: string }> =
 export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
   const status = STATUS[entry.status];
   const statusText = status.text();
+  const title = entry.title || t('Tool call');
   return (
-    <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', entry.title, statusText)}>
+    <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', title, statusText)}>
       <div class="tool-head">
         <span class={`codicon codicon-${toolKind(entry.toolKind).icon} tool-kind`} aria-hidden="true" />
-        <span class="tool-title">{entry.title}</span>
+        <span class="tool-title">{title}</span>
         <span class="tool-status">
           {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
           {statusText}
@@ -57,7 +58,7 @@ export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: T
         </div>
       ))}
       {entry.terminals.map((terminal) => (
-        <TerminalOutput key={terminal.id} terminal={terminal} title={entry.title} onShow={() => showTerminal(entry.toolCallId, terminal.id)} />
+        <TerminalOutput key={terminal.id} terminal={terminal} title={title} onShow={() => showTerminal(entry.toolCallId, terminal.id)} />
       ))}
       {entry.rawInput !== undefined && <Raw label={t('Input')} text={entry.rawInput} />}
       {entry.rawOutput !== undefined && <Raw label={t('Output')} text={entry.rawOutput} />}
