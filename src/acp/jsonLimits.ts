@@ -1,48 +1,34 @@
-// Bounds on the shape of what an agent sends, checked on the raw line before anything walks the parsed value.
-// V8's JSON.parse copes with any nesting, but JSON.stringify, zod and every recursive walk over a 5,000-level value
-// overflow the stack, so a message nested deeper than MAX_DEPTH is refused at the door. Both scans are linear in the
-// line's length and cost a typical message (a few hundred bytes, a handful of brackets) next to nothing.
+// Bounds on the shape of what an agent sends, checked before anything else walks a parsed message. V8's JSON.parse
+// copes with any nesting, but JSON.stringify, zod, structured clone and every recursive walk over a 5,000-level value
+// overflow the stack, so a message nested deeper than MAX_DEPTH is refused at the door. Both checks are linear: the
+// depth walk in the number of arrays and objects, the raw-member scan in the line's length.
 
 /** The deepest nesting of arrays and objects accepted in one message. ACP's own shapes need about 8. */
 export const MAX_DEPTH = 128;
 
-const OPENERS = /[[{]/g;
 const STRUCTURE = /["[\]{}]/g;
 
-/** True when `text` nests arrays and objects deeper than `limit` (brackets inside strings do not count). */
-export function exceedsDepth(text: string, limit = MAX_DEPTH): boolean {
-  // A line needs more than `limit` opening brackets to nest deeper than `limit`: most lines stop here.
-  if (text.length <= limit) return false;
-  OPENERS.lastIndex = 0;
-  let openers = 0;
-  while (OPENERS.test(text)) {
-    if (++openers > limit) return nestingDepth(text, limit) > limit;
-  }
-  return false;
-}
-
-/** The nesting depth of `text`, counted up to `limit + 1` (the scan stops there). Strings are skipped whole. */
-export function nestingDepth(text: string, limit = Number.MAX_SAFE_INTEGER): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest) {
-        deepest = depth;
-        if (deepest > limit) return deepest;
-      }
-    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
-      depth--;
+/**
+ * True when `value`, as JSON.parse made it, nests arrays and objects deeper than `limit`. The walk keeps its own
+ * stack (no recursion), looks only at arrays and objects (a long string costs nothing), and stops at the first
+ * value past the limit, so it costs a fraction of the parse that built the value. Callers skip it for lines of at
+ * most 2 × limit characters, which cannot nest that deep.
+ */
+export function exceedsDepth(value: unknown, limit = MAX_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  for (let next = values.pop(); next !== undefined; next = values.pop()) {
+    const depth = (depths.pop() ?? 1) + 1;
+    const children: unknown[] = Array.isArray(next) ? next : Object.values(next);
+    for (const child of children) {
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth > limit) return true;
+      values.push(child);
+      depths.push(depth);
     }
   }
-  return deepest;
+  return false;
 }
 
 /** The index of the quote that closes the string opened at `open`, or -1. Each backslash is looked at once. */

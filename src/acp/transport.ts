@@ -201,7 +201,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private deliver(message: Json, text: string): void {
     const method = message['method'];
     const hasId = 'id' in message;
-    const tooDeep = exceedsDepth(text);
+    // Valid JSON nested d levels deep holds 2d brackets: most lines are too short to need the walk.
+    const tooDeep = text.length > 2 * MAX_DEPTH && exceedsDepth(message);
     if (typeof method === 'string' && hasId) {
       this.request(message, method, text, tooDeep);
       return;

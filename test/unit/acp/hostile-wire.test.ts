@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { AcpError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
 import type { ClientHandler } from '../../../src/acp/connection';
 import { MAX_REQUESTS_PER_SESSION } from '../../../src/acp/connection';
-import { exceedsDepth, MAX_DEPTH, nestingDepth, rawMemberText } from '../../../src/acp/jsonLimits';
+import { exceedsDepth, MAX_DEPTH, rawMemberText } from '../../../src/acp/jsonLimits';
 import { MAX_INCOMING_IN_FLIGHT } from '../../../src/acp/requestIds';
 import { waitFor } from '../../lib/wait';
 import { WireAgent, type Json } from '../lib/wire-agent';
@@ -229,22 +229,22 @@ describe('hostile wire input', () => {
 });
 
 describe('jsonLimits', () => {
-  it('measures nesting, skipping brackets inside strings and escaped quotes', () => {
-    assert.equal(nestingDepth('{"a":[1,{"b":"[[[[{{"}]}'), 3);
-    assert.equal(nestingDepth('["\\"[[[", [["\\\\"]]]'), 3);
-    assert.equal(nestingDepth('"no structure"'), 0);
-    assert.equal(exceedsDepth(nested(MAX_DEPTH)), false);
-    assert.equal(exceedsDepth(nested(MAX_DEPTH + 1)), true);
-    assert.equal(exceedsDepth(`["${'['.repeat(10_000)}"]`), false, 'brackets in a string do not nest');
+  it('measures the nesting of arrays and objects, not of brackets inside strings', () => {
+    assert.equal(exceedsDepth(JSON.parse(nested(MAX_DEPTH))), false);
+    assert.equal(exceedsDepth(JSON.parse(nested(MAX_DEPTH + 1))), true);
+    assert.equal(exceedsDepth(JSON.parse(deepObject(MAX_DEPTH + 1))), true);
+    assert.equal(exceedsDepth(JSON.parse(`["${'['.repeat(10_000)}"]`)), false, 'brackets in a string do not nest');
+    assert.equal(exceedsDepth('just a string'), false);
   });
 
-  it('is linear: a 20 MB line of brackets in strings and one of deep nesting are checked in well under a second', () => {
-    const inStrings = JSON.stringify({ text: '{[\\"'.repeat(5_000_000) });
-    const deep = nested(10_000_000);
+  it('is linear: a million-level array, a million-item array and a 20 MB string are checked in well under a second', () => {
+    const deep = JSON.parse(nested(1_000_000)) as unknown;
+    const wide = JSON.parse(`[${Array.from({ length: 1_000_000 }, () => '{"a":[1]}').join(',')}]`) as unknown;
+    const long = JSON.parse(JSON.stringify({ text: '{[\\"'.repeat(5_000_000) })) as unknown;
     const started = process.hrtime.bigint();
-    assert.equal(exceedsDepth(inStrings), false);
     assert.equal(exceedsDepth(deep), true);
-    assert.equal(nestingDepth(`["${'\\'.repeat(2_000_000)}"]`), 1, 'a long run of backslashes');
+    assert.equal(exceedsDepth(wide), false);
+    assert.equal(exceedsDepth(long), false);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     assert.ok(ms < 1000, `took ${ms} ms`);
   });
