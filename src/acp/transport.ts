@@ -195,8 +195,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   }
 
   /**
-   * Sorts one parsed message. Only its top level is looked at until it is known to be within MAX_DEPTH: whatever is
-   * refused here is refused without walking it.
+   * Sorts one parsed message. Until the depth check has passed, only its top level is read: a message nested past
+   * MAX_DEPTH is refused without anything else walking it.
    */
   private deliver(message: Json, text: string): void {
     const method = message['method'];

@@ -68,7 +68,7 @@ export class SessionOpener {
     previous: string | undefined,
   ): Promise<{ session: AgentSession; how: Reopened }> {
     const options = this.sessionOptions(cwd);
-    const can = client.capabilities.supports('loadSession') ? 'load' : client.capabilities.supports('resumeSession') ? 'resume' : undefined;
+    const can = client.capabilities.reopens;
     if (previous !== undefined && can) {
       try {
         return { session: await client.reopenSession(previous, cwd, can, options), how: can };
