@@ -4,7 +4,7 @@
 // session last changed. Everything read back is validated against these schemas. No `vscode` import, no disk.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type * as S from '../acp/schema.gen';
+import * as S from '../acp/schema.gen';
 import { SessionModel } from '../acp/sessionModel';
 
 const Link = z.object({ uri: z.string(), name: z.string() });
@@ -158,8 +158,9 @@ function nameOf(uri: string): string {
   }
 }
 
-const TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
-const TOOL_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
+// The schema's own lists, so that a kept transcript is read with the protocol's names.
+const TOOL_KINDS: ReadonlySet<string> = new Set(S.ToolKind.options);
+const TOOL_STATUSES: ReadonlySet<string> = new Set(S.ToolCallStatus.options);
 
 /**
  * A read-only session model holding a stored transcript, built by replaying it as session updates: what the chat
