@@ -14,10 +14,12 @@ import { Attachments } from './attachments';
 import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
 import {
   EMPTY_SESSION,
+  NO_CHECKPOINTS,
   imageRefusal,
   WebviewMessage,
   type AgentErrorView,
   type AttachmentView,
+  type CheckpointsView,
   type EntryView,
   type ErrorAction,
   type FileMatch,
@@ -92,6 +94,7 @@ export class ChatPanel implements vscode.Disposable {
   /** What the line below the earlier entries says, when it is not a restart. */
   private divider: string | undefined;
   private readonly attachments = new Attachments();
+  private checkpointsView: CheckpointsView = NO_CHECKPOINTS;
   private disposed = false;
 
   /** Opens a new panel beside the editor. */
@@ -225,6 +228,12 @@ export class ChatPanel implements vscode.Disposable {
 
   get active(): boolean {
     return this.panel.active;
+  }
+
+  /** What the chat's turns changed, and which of its messages have a checkpoint (see src/checkpoints). */
+  showCheckpoints(view: CheckpointsView): void {
+    this.checkpointsView = view;
+    if (!this.disposed) this.sync.changed('checkpoints');
   }
 
   /** A quiet line in the chat. */
@@ -428,6 +437,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.permissions && model ? { permissions: permissionViews(model) } : {}),
       ...(changes.error ? { agentError: this.agentError } : {}),
       ...(changes.session && model ? { session: sessionView(model, this.accepts) } : {}),
+      ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
     };
   }
 
@@ -451,6 +461,7 @@ export class ChatPanel implements vscode.Disposable {
       agentError: this.agentError,
       session: model ? sessionView(model, this.accepts) : EMPTY_SESSION,
       attachments: this.attachments.views,
+      checkpoints: this.checkpointsView,
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),
     };

@@ -180,6 +180,44 @@ export const AttachmentView = z.object({
 });
 export type AttachmentView = z.infer<typeof AttachmentView>;
 
+/** One file a turn changed, as the changes card lists it. */
+export const FileChangeView = z.object({
+  /** Where the file is, as the user reads it (workspace-relative; the folder's name first in a multi-root workspace). */
+  path: z.string(),
+  /** Where a renamed file was. */
+  oldPath: z.string().optional(),
+  /** Modified, added, deleted, renamed. */
+  status: z.enum(['M', 'A', 'D', 'R']),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+});
+export type FileChangeView = z.infer<typeof FileChangeView>;
+
+/** What one turn changed in the workspace, however it was changed: the changes card under the turn. */
+export const ChangesView = z.object({
+  /** The id of the user message that started the turn. */
+  turn: z.number(),
+  files: z.array(FileChangeView),
+  /** `open` to review; `kept` (the card is one line); `undone` (Redo Changes is offered). */
+  state: z.enum(['open', 'kept', 'undone']),
+  /** What was not tracked, or how the changes were found, in the user's words. */
+  note: z.string().optional(),
+  /** Comments the user wrote on these changes in the diff editor, not sent yet (Send Feedback). */
+  comments: z.number().int().nonnegative(),
+});
+export type ChangesView = z.infer<typeof ChangesView>;
+
+/** The chat's changes cards, and the user messages whose checkpoint can be restored (by entry id). */
+export const CheckpointsView = z.object({ cards: z.array(ChangesView), restorable: z.array(z.number()) });
+export type CheckpointsView = z.infer<typeof CheckpointsView>;
+
+/** A chat with no checkpoints (yet, or at all). */
+export const NO_CHECKPOINTS: CheckpointsView = { cards: [], restorable: [] };
+
+/** What a changes card's buttons ask. */
+export const ChangesAction = z.enum(['review', 'undo', 'redo', 'keep', 'feedback']);
+export type ChangesAction = z.infer<typeof ChangesAction>;
+
 export const FileMatch = z.object({ path: z.string(), name: z.string(), folder: z.string() });
 export type FileMatch = z.infer<typeof FileMatch>;
 
@@ -200,6 +238,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     agentError: AgentErrorView.nullable(),
     session: SessionView,
     attachments: z.array(AttachmentView),
+    /** What each turn changed, and which messages have a checkpoint. */
+    checkpoints: CheckpointsView,
     /** The last quiet line, so a chat that was hidden still shows it. */
     notice: z.string().optional(),
     /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
@@ -213,6 +253,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     permissions: z.array(PermissionView).optional(),
     agentError: AgentErrorView.nullable().optional(),
     session: SessionView.optional(),
+    checkpoints: CheckpointsView.optional(),
   }),
   /** A message could not be sent: the draft goes back into the composer, with the reason. */
   z.object({ type: z.literal('sendFailed'), text: z.string(), reason: z.string() }),
@@ -283,6 +324,12 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeAttachment'), id: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
+  /** A changes card's button: Review Changes, Undo Changes, Redo Changes, Keep, Send Feedback. */
+  z.object({ type: z.literal('changes'), turn: z.number(), action: ChangesAction }),
+  /** A file of a changes card: its diff from before the turn to now. */
+  z.object({ type: z.literal('openChange'), turn: z.number(), index }),
+  /** Restore Checkpoint on a user message: every file back to how it was before that message. */
+  z.object({ type: z.literal('restoreCheckpoint'), turn: z.number() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -14,6 +14,7 @@ export interface ViewChanges {
   readonly permissions: boolean;
   readonly error: boolean;
   readonly session: boolean;
+  readonly checkpoints: boolean;
 }
 
 /** What the view shows, as the panel builds it: an update with what changed, or the whole state. */
@@ -22,7 +23,7 @@ export interface ViewSource {
   state(): StateMessage;
 }
 
-type Part = 'turn' | 'permissions' | 'error' | 'session';
+type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints';
 
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
@@ -36,6 +37,7 @@ export class ViewSync {
   private dirtyPermissions = false;
   private dirtyError = false;
   private dirtySession = false;
+  private dirtyCheckpoints = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** An update was posted and VS Code has not yet handed it to the webview. */
   private inFlight = false;
@@ -66,6 +68,7 @@ export class ViewSync {
     if (part === 'turn') this.dirtyTurn = true;
     else if (part === 'permissions') this.dirtyPermissions = true;
     else if (part === 'error') this.dirtyError = true;
+    else if (part === 'checkpoints') this.dirtyCheckpoints = true;
     else this.dirtySession = true;
     this.schedule();
   }
@@ -95,7 +98,7 @@ export class ViewSync {
   }
 
   private get dirty(): boolean {
-    return this.dirtyEntries.size > 0 || this.dirtyTurn || this.dirtyPermissions || this.dirtyError || this.dirtySession;
+    return this.dirtyEntries.size > 0 || this.dirtyTurn || this.dirtyPermissions || this.dirtyError || this.dirtySession || this.dirtyCheckpoints;
   }
 
   private flush(): void {
@@ -107,6 +110,7 @@ export class ViewSync {
       permissions: this.dirtyPermissions,
       error: this.dirtyError,
       session: this.dirtySession,
+      checkpoints: this.dirtyCheckpoints,
     });
     this.inFlight = true;
     this.lastPostAt = Date.now();
@@ -125,7 +129,7 @@ export class ViewSync {
 
   private clear(): void {
     this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = false;
+    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = this.dirtyCheckpoints = false;
   }
 
   /** Stops the flushes: what is still marked is never posted. */

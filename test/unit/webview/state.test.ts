@@ -16,6 +16,7 @@ function loaded(entries: EntryView[] = []): ChatState {
     agentError: null,
     session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: true } },
     attachments: [],
+    checkpoints: { cards: [], restorable: [] },
   };
   return reduce(initialState('half-written'), state);
 }
@@ -43,6 +44,7 @@ describe('chat view state', () => {
       agentError: null,
       session: state.session,
       attachments: [],
+      checkpoints: { cards: [], restorable: [] },
     });
     assert.equal(kept.divider, 'Earlier messages, kept on this computer');
     const restarted = reduce(kept, {
@@ -55,6 +57,7 @@ describe('chat view state', () => {
       agentError: null,
       session: state.session,
       attachments: [],
+      checkpoints: { cards: [], restorable: [] },
     });
     assert.equal('divider' in restarted, false);
   });
