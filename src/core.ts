@@ -24,6 +24,10 @@ import { openTranscriptStore, registerSessions, type SessionsViewHost } from './
 import { EditReviews } from './editor/review';
 import { TerminalMirrors } from './editor/terminalMirror';
 import { WorkspaceFiles } from './chat/workspaceFiles';
+import { Checkpoints } from './checkpoints/checkpoints';
+import { AgentChangeDecorations } from './checkpoints/decorations';
+import { Feedback } from './checkpoints/feedback';
+import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {
@@ -69,6 +73,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const prompts = notificationPrompts(reviews);
   const permissions = new Permissions(new PermissionRules(mementoRules(context)), diffs, tagged(log, 'permissions'), readPermissionSettings);
   const follow = new FollowAgent(log);
+  const checkpoints = new Checkpoints(context.globalStorageUri, log);
   const mirrors = new TerminalMirrors();
   const agents = new AgentManager(
     (config, quirks) => {
@@ -82,7 +87,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
       const policy = permissions.policy(config.name);
       return {
         readTextFile: (params) => files.readTextFile(params),
-        writeTextFile: (params, signal) => files.writeTextFile(params, signal),
+        writeTextFile: (params, signal) =>
+          checkpoints.aroundWrite(params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal)),
         decidePermission: (request) => policy.decidePermission(request),
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
       };
@@ -95,8 +101,22 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
   const transcripts = openTranscriptStore(context, log);
-  const chats = new Chats(agents, { extensionUri: context.extensionUri, log, actions, files }, permissions, follow, new SignIn(log), transcripts);
-  const sessions = registerSessions(chats, agents, transcripts, log, hosts);
+  // Send Feedback reaches a chat through the registry, which is made after it.
+  let feedback: Feedback | undefined;
+  const checkpointing = { checkpoints, sendFeedback: (sessionId: string) => feedback?.sendSession(sessionId) ?? Promise.resolve() };
+  const chats = new Chats(
+    agents,
+    { extensionUri: context.extensionUri, log, actions, files },
+    permissions,
+    follow,
+    new SignIn(log),
+    transcripts,
+    checkpointing,
+  );
+  feedback = new Feedback(checkpoints, (sessionId, text, attachments) => chats.sendContext(sessionId, text, attachments));
+  transcripts.onDidRemove((sessionId) => void checkpoints.forget(sessionId));
+  const sessions = registerSessions(chats, agents, transcripts, log, hosts, checkpoints);
+  const decorations = new AgentChangeDecorations(checkpoints);
   const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));
   hosts.status.connect(agents, chats);
 
@@ -110,6 +130,11 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     mirrors,
     actions,
     files,
+    checkpoints,
+    feedback,
+    vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointDocuments(checkpoints, log)),
+    vscode.window.registerFileDecorationProvider(decorations),
+    decorations,
     new AgentCommands(agents, chats, clientInfo, log),
     diagnostics,
     ...registerContextCommands(chats),

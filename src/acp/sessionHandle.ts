@@ -41,6 +41,12 @@ export interface SessionOwner {
   forget(session: Session): void;
 }
 
+/**
+ * Runs after a turn's message is shown and before its prompt goes to the agent (a checkpoint of the workspace, say),
+ * with the id of the user's message entry. It should not throw; a rejection is logged and the prompt goes anyway.
+ */
+export type PromptGate = (turn: number) => Promise<void>;
+
 /** One conversation with the agent. `Owner` is the agent client that opened it, as its users know it. */
 export class Session<Owner extends SessionOwner = SessionOwner> {
   private closed = false;
@@ -48,6 +54,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   /** The agent process ended while this session was open. */
   readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
   private agentEnd: AgentEnd | undefined;
+  private readonly gates = new Set<PromptGate>();
 
   constructor(
     readonly client: Owner,
@@ -76,8 +83,14 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.closed) throw new PromptRefusedError('this chat is closed');
     if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
     if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
-    this.model.beginTurn(prompt);
+    const turn = this.model.beginTurn(prompt);
     try {
+      for (const gate of this.gates) await gate(turn).catch((error: unknown) => this.log.warn(`before the prompt: ${errorMessage(error)}`));
+      // Stopped (or closed) while the gates ran: the agent never hears of this turn.
+      if (this.stoppedBeforeSending()) {
+        this.model.endTurn('cancelled');
+        return 'cancelled';
+      }
       const response = await this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
       this.model.endTurn(response.stopReason);
       return response.stopReason;
@@ -91,6 +104,16 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       this.model.failTurn(reason);
       throw error;
     }
+  }
+
+  private stoppedBeforeSending(): boolean {
+    return this.model.turn.phase === 'cancelling' || this.closed;
+  }
+
+  /** Adds a gate that each prompt passes before it is sent; dispose the result to remove it. */
+  gatePrompts(gate: PromptGate): { dispose(): void } {
+    this.gates.add(gate);
+    return { dispose: () => this.gates.delete(gate) };
   }
 
   /** Sets the session mode; the model shows the new mode once the agent accepted it. */

@@ -396,10 +396,11 @@ export class SessionModel {
 
   // ---- the turn ------------------------------------------------------------------------------------------------
 
-  /** The user sent a prompt. */
-  beginTurn(prompt: S.ContentBlock[]): void {
+  /** The user sent a prompt. Returns the id of the user's message entry. */
+  beginTurn(prompt: S.ContentBlock[]): number {
     this.addMessage('user', prompt.map(ownBlock));
     this.setTurn({ phase: 'running' });
+    return this.nextId - 1;
   }
 
   /** The user asked to stop: pending permissions are answered `cancelled`, unfinished tool calls are cancelled. */

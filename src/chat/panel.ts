@@ -49,6 +49,9 @@ export interface ChatActions {
   insertAtCursor(text: string): void;
 }
 
+/** What the user asked of the chat's checkpoints. */
+export type CheckpointRequest = Extract<WebviewMessage, { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }>;
+
 /** The workspace files a chat can mention. */
 export interface ChatFiles {
   search(query: string): Promise<FileMatch[]>;
@@ -81,6 +84,8 @@ export class ChatPanel implements vscode.Disposable {
   private readonly activeEmitter = new vscode.EventEmitter<void>();
   /** The panel became the active editor. */
   readonly onDidBecomeActive = this.activeEmitter.event;
+  /** Acts on a changes card's button or file, Restore Checkpoint, or an answer (whoever tracks the checkpoints). */
+  private checkpointHandler: ((request: CheckpointRequest) => Promise<void>) | undefined;
   private readonly titleEmitter = new vscode.EventEmitter<void>();
   /** The tab's title changed (the session's title, or the count of waiting permission requests). */
   readonly onDidChangeTitle = this.titleEmitter.event;
@@ -236,6 +241,24 @@ export class ChatPanel implements vscode.Disposable {
     if (!this.disposed) this.sync.changed('checkpoints');
   }
 
+  /** Who acts on what the user asks of the chat's checkpoints, from now on. */
+  handleCheckpoints(handler: (request: CheckpointRequest) => Promise<void>): vscode.Disposable {
+    this.checkpointHandler = handler;
+    return new vscode.Disposable(() => {
+      if (this.checkpointHandler === handler) this.checkpointHandler = undefined;
+    });
+  }
+
+  /** What the user asked of the checkpoints, as a click in the chat asks it; resolves when it is done. */
+  async requestCheckpoint(request: CheckpointRequest): Promise<void> {
+    await this.checkpointHandler?.(request);
+  }
+
+  /** What the chat shows of its checkpoints now. */
+  get checkpoints(): CheckpointsView {
+    return this.checkpointsView;
+  }
+
   /** A quiet line in the chat. */
   tell(text: string): void {
     this.notice = text;
@@ -260,6 +283,14 @@ export class ChatPanel implements vscode.Disposable {
   /** What is attached to the message being written. */
   get pendingAttachments(): readonly AttachmentView[] {
     return this.attachments.views;
+  }
+
+  /** Sends a message with its own context (not the composer's attachments), as a message the user sent. */
+  sendContext(text: string, context: readonly NewAttachment[]): Promise<S.StopReason> {
+    return this.sendPrompt(
+      text,
+      context.map((a, i) => ({ ...a, id: `context-${i}` }) as Attachment),
+    );
   }
 
   /** Sends a message as the user would from the composer, with everything attached; rejects when it cannot be sent. */
@@ -359,6 +390,13 @@ export class ChatPanel implements vscode.Disposable {
         break;
       case 'setMode':
         if (session) void session.setMode(message.modeId).catch((error: unknown) => this.pickerFailed('the mode', error));
+        break;
+      case 'changes':
+      case 'openChange':
+      case 'restoreCheckpoint':
+      case 'redoRestore':
+      case 'checkpointAnswer':
+        void this.requestCheckpoint(message);
         break;
       case 'setConfig':
         if (session)

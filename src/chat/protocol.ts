@@ -207,8 +207,33 @@ export const ChangesView = z.object({
 });
 export type ChangesView = z.infer<typeof ChangesView>;
 
+/**
+ * A question before files are moved: `conflicts` lists files the user changed since the agent did (overwrite, skip
+ * them, or cancel); `restore` lists what Restore Checkpoint would change (restore or cancel).
+ */
+export const CheckpointQuestion = z.object({
+  id: z.number(),
+  kind: z.enum(['conflicts', 'restore']),
+  /** The turn (user message id) whose card or message asks. */
+  turn: z.number(),
+  transition: z.enum(['undo', 'redo', 'restore']),
+  /** The first files, as the user reads them; `more` counts the rest. */
+  files: z.array(z.string()),
+  more: z.number().int().nonnegative(),
+});
+export type CheckpointQuestion = z.infer<typeof CheckpointQuestion>;
+
+export const CheckpointAnswer = z.enum(['overwrite', 'skip', 'cancel', 'restore']);
+export type CheckpointAnswer = z.infer<typeof CheckpointAnswer>;
+
 /** The chat's changes cards, and the user messages whose checkpoint can be restored (by entry id). */
-export const CheckpointsView = z.object({ cards: z.array(ChangesView), restorable: z.array(z.number()) });
+export const CheckpointsView = z.object({
+  cards: z.array(ChangesView),
+  restorable: z.array(z.number()),
+  question: CheckpointQuestion.optional(),
+  /** The last Restore Checkpoint, under its message: how many files it restored (Redo Changes puts them back). */
+  restored: z.object({ turn: z.number(), files: z.number().int().nonnegative() }).optional(),
+});
 export type CheckpointsView = z.infer<typeof CheckpointsView>;
 
 /** A chat with no checkpoints (yet, or at all). */
@@ -330,6 +355,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openChange'), turn: z.number(), index }),
   /** Restore Checkpoint on a user message: every file back to how it was before that message. */
   z.object({ type: z.literal('restoreCheckpoint'), turn: z.number() }),
+  /** Redo Changes after a Restore Checkpoint: the files back to how they were before the restore. */
+  z.object({ type: z.literal('redoRestore') }),
+  /** The user's answer to the checkpoint question shown. */
+  z.object({ type: z.literal('checkpointAnswer'), id: z.number(), answer: CheckpointAnswer }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -2,9 +2,12 @@
 // and the following of the agent that watch it, and the recorder that keeps its transcript. The registry creates
 // one when a session attaches to a panel and disposes it when the session is replaced or the chat closes; its one
 // dispose() releases all of it and closes the session.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
-import type { ChatPanel } from '../chat/panel';
+import type { ChatPanel, CheckpointRequest } from '../chat/panel';
+import { noteToolDiffs, type Checkpoints } from '../checkpoints/checkpoints';
+import { openChange, reviewChanges } from '../checkpoints/review';
+import { errorMessage } from '../acp/errors';
 import type { FollowAgent } from '../editor/follow';
 import type { StoredEntry } from '../history/format';
 import { TranscriptRecorder } from '../history/recorder';
@@ -20,10 +23,17 @@ export interface Carried {
   readonly replaces: string;
 }
 
+/** The chats' checkpoints, and Send Feedback (the comments the user wrote on a chat's changes). */
+export interface SessionCheckpointing {
+  readonly checkpoints: Checkpoints;
+  sendFeedback(sessionId: string): Promise<void>;
+}
+
 export interface ChatSessionDeps {
   readonly transcripts: TranscriptStore;
   readonly permissions: Permissions;
   readonly follow: FollowAgent;
+  readonly checkpointing: SessionCheckpointing;
 }
 
 export class ChatSession implements vscode.Disposable {
@@ -61,6 +71,52 @@ export class ChatSession implements vscode.Disposable {
         (text) => panel.tell(text),
       ),
       session.onDidEndAgent(onDidEndAgent),
+      ...this.trackChanges(deps.checkpointing),
+    ];
+  }
+
+  /**
+   * A checkpoint before each prompt and one when its turn ends, however it ends; the chat shows each turn's changes
+   * and acts on the user's clicks on them.
+   */
+  private trackChanges({ checkpoints, sendFeedback }: SessionCheckpointing): vscode.Disposable[] {
+    const { panel, session } = this;
+    const tracked = checkpoints.track(session.sessionId, () => panel.title);
+    const tracker = tracked.tracker;
+    panel.showCheckpoints(tracker.view());
+    const act = (request: CheckpointRequest): Promise<unknown> => {
+      if (request.type === 'openChange') return openChange(checkpoints, session.sessionId, request.turn, request.index);
+      if (request.type === 'restoreCheckpoint') return tracker.restore(request.turn);
+      if (request.type === 'redoRestore') return tracker.redoRestore();
+      if (request.type === 'checkpointAnswer') return Promise.resolve(tracker.answer(request.id, request.answer));
+      switch (request.action) {
+        case 'review':
+          return reviewChanges(checkpoints, session.sessionId, request.turn, panel.title);
+        case 'undo':
+          return tracker.undo(request.turn);
+        case 'redo':
+          return tracker.redo(request.turn);
+        case 'keep':
+          tracker.keep(request.turn);
+          return Promise.resolve();
+        case 'feedback':
+          return sendFeedback(session.sessionId);
+      }
+    };
+    return [
+      tracked,
+      session.gatePrompts((turn) => tracker.beforeTurn(turn)),
+      session.model.onDidChange((change) => {
+        if (change.type !== 'turn' || session.model.turn.phase !== 'idle') return;
+        void tracker.afterTurn((snapshotter) => noteToolDiffs(snapshotter, session.model));
+      }),
+      tracker.onDidChange(() => panel.showCheckpoints(tracker.view())),
+      panel.handleCheckpoints((request) =>
+        act(request).then(
+          () => undefined,
+          (error: unknown) => panel.tell(vscode.l10n.t('The files were not changed: {0}', errorMessage(error))),
+        ),
+      ),
     ];
   }
 

@@ -17,7 +17,7 @@ import { workspaceRoots } from '../common/workspace';
 import type { FollowAgent } from '../editor/follow';
 import type { Permissions } from '../permissions/permissions';
 import type { TranscriptStore } from '../history/transcripts';
-import { ChatSession, type Carried } from './chatSession';
+import { ChatSession, type Carried, type SessionCheckpointing } from './chatSession';
 import { explainRestricted, reportFailure, showFailure, withNotes } from './failures';
 import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
 import { SessionTarget } from '../common/sessionTarget';
@@ -51,6 +51,7 @@ export class Chats implements vscode.Disposable {
     private readonly follow: FollowAgent,
     private readonly signIn: SignIn,
     private readonly transcripts: TranscriptStore,
+    private readonly checkpointing: SessionCheckpointing,
   ) {
     this.opener = new SessionOpener(agents, signIn, transcripts, deps.log, (name, except) => this.reconnectAll(name, except));
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
@@ -243,7 +244,7 @@ export class Chats implements vscode.Disposable {
   private attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried): void {
     const previous = this.sessions.get(panel);
     const carry = carried ?? (keepEarlier ? previous?.carried() : undefined);
-    const deps = { transcripts: this.transcripts, permissions: this.permissions, follow: this.follow };
+    const deps = { transcripts: this.transcripts, permissions: this.permissions, follow: this.follow, checkpointing: this.checkpointing };
     this.sessions.set(panel, new ChatSession(panel, session, keepEarlier, carry, deps, () => this.changeEmitter.fire()));
     previous?.dispose();
     this.changeEmitter.fire();
@@ -259,6 +260,30 @@ export class Chats implements vscode.Disposable {
    * (`session/load`) or continues it (`session/resume`, below the transcript kept on this computer, if any); an
    * agent that can do neither gets a new session below the kept transcript, and the chat says so.
    */
+  /**
+   * Sends a message with its own context in the chat of `sessionId` (Send Feedback), once the turn running there has
+   * ended. Resolves when the message has been sent; a chat that is gone or refuses it rejects with the reason.
+   */
+  async sendContext(sessionId: string, text: string, context: readonly NewAttachment[]): Promise<void> {
+    const panel = this.all.find((p) => p.session?.sessionId === sessionId);
+    const session = panel?.session;
+    if (!panel || !session) throw new Error(vscode.l10n.t('The chat these comments belong to is closed.'));
+    if (session.model.turn.phase !== 'idle') {
+      panel.tell(vscode.l10n.t('Your feedback will be sent when {0} has finished this turn.', panel.agentName));
+      await new Promise<void>((resolve) => {
+        const waiting = session.model.onDidChange((change) => {
+          if (change.type === 'turn' && session.model.turn.phase === 'idle') {
+            waiting.dispose();
+            resolve();
+          }
+        });
+      });
+    }
+    panel.reveal();
+    const sent = panel.sendContext(text, context);
+    sent.catch((error: unknown) => panel.tell(vscode.l10n.t('The feedback was not sent: {0}', error instanceof Error ? error.message : String(error))));
+  }
+
   async openPrevious(agentName: string, target: PreviousSession): Promise<ChatPanel | undefined> {
     const shown = this.showing(agentName, target.sessionId);
     if (shown) {

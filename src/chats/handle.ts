@@ -5,7 +5,7 @@
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
 import type { ChatPanel } from '../chat/panel';
-import type { AttachmentView, EntryView, PermissionView, PickerView, TurnView } from '../chat/protocol';
+import type { AttachmentView, ChangesAction, CheckpointAnswer, CheckpointsView, EntryView, PermissionView, PickerView, TurnView } from '../chat/protocol';
 import { entryView, permissionViews, sessionView, turnView } from '../chat/view';
 
 /** Why the agent stopped while the chat was open: the sentence the chat shows, and what the agent last wrote to stderr. */
@@ -41,6 +41,18 @@ export interface ChatHandle {
   readonly leftOut: readonly LeftOutServer[];
   /** Set once the agent stopped while the session was open. */
   readonly agentEnd: AgentEndView | undefined;
+  /** What the chat shows of what its turns changed: the changes cards, Restore Checkpoint, a question waiting. */
+  readonly checkpoints: CheckpointsView;
+  /** Does what a changes card's button does (Review Changes, Undo, Redo, Keep, Send Feedback); resolves when done. */
+  changes(turn: number, action: ChangesAction): Promise<void>;
+  /** Opens the diff of a card's file, as a click on it does. */
+  openChange(turn: number, index: number): Promise<void>;
+  /** Restore Checkpoint on a user message, as its button does; resolves when done (its question answered). */
+  restoreCheckpoint(turn: number): Promise<void>;
+  /** Redo Changes after a Restore Checkpoint. */
+  redoRestore(): Promise<void>;
+  /** Answers the question the checkpoints ask in the chat, as its buttons do. */
+  answerCheckpoint(id: number, answer: CheckpointAnswer): Promise<void>;
   /** Sends a message as the user would, with everything attached; resolves when the turn ends, rejects when it cannot be sent. */
   send(text: string): Promise<S.StopReason>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
@@ -56,7 +68,10 @@ export interface ChatHandle {
 }
 
 /** The members of a chat panel a handle reads. */
-export type HandledChat = Pick<ChatPanel, 'agentName' | 'title' | 'session' | 'earlierEntries' | 'pendingAttachments' | 'send' | 'dispose'>;
+export type HandledChat = Pick<
+  ChatPanel,
+  'agentName' | 'title' | 'session' | 'earlierEntries' | 'pendingAttachments' | 'send' | 'dispose' | 'checkpoints' | 'requestCheckpoint'
+>;
 
 const handles = new WeakMap<HandledChat, ChatHandle>();
 
@@ -127,6 +142,30 @@ class PanelHandle implements ChatHandle {
     const end = this.panel.session?.ended;
     if (!end) return undefined;
     return { message: end.message, stderr: 'stderrTail' in end ? [...end.stderrTail] : [] };
+  }
+
+  get checkpoints(): CheckpointsView {
+    return this.panel.checkpoints;
+  }
+
+  changes(turn: number, action: ChangesAction): Promise<void> {
+    return this.panel.requestCheckpoint({ type: 'changes', turn, action });
+  }
+
+  openChange(turn: number, index: number): Promise<void> {
+    return this.panel.requestCheckpoint({ type: 'openChange', turn, index });
+  }
+
+  restoreCheckpoint(turn: number): Promise<void> {
+    return this.panel.requestCheckpoint({ type: 'restoreCheckpoint', turn });
+  }
+
+  redoRestore(): Promise<void> {
+    return this.panel.requestCheckpoint({ type: 'redoRestore' });
+  }
+
+  answerCheckpoint(id: number, answer: CheckpointAnswer): Promise<void> {
+    return this.panel.requestCheckpoint({ type: 'checkpointAnswer', id, answer });
   }
 
   send(text: string): Promise<S.StopReason> {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { tagged, type Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
+import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { Chats } from '../chats/chats';
 import { SessionTarget } from '../common/sessionTarget';
 import { handleOrNone } from '../chats/handle';
@@ -38,9 +39,10 @@ export function registerSessions(
   store: TranscriptStore,
   log: Logger,
   hosts: SessionsViewHost,
+  checkpoints: Checkpoints,
 ): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
   const previous = new PreviousSessions(chats, agents, store, log);
-  const view = new SessionsView(chats, store, agents);
+  const view = new SessionsView(chats, store, agents, checkpoints);
   // The entry point registered the tree (so the view works before the core is loaded); this is its data.
   hosts.provideSessions(view);
   view.watch(hosts.sessionsTree);

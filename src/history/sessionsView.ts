@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
+import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { SessionTarget } from '../common/sessionTarget';
 import { readAgentSettings } from '../settings/config';
 import { relativeTime } from './relativeTime';
@@ -33,11 +34,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     private readonly chats: Chats,
     private readonly store: TranscriptStore,
     private readonly agents: AgentManager,
+    private readonly checkpoints: Checkpoints,
   ) {
     const refresh = () => this.changeEmitter.fire();
     const stored = store.onDidChange(refresh);
     this.disposables.push(
       chats.onDidChange(refresh),
+      checkpoints.onDidChange(refresh),
       agents.onDidChangeStatus(refresh),
       { dispose: () => stored.dispose() },
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -102,7 +105,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         const panel = node.panel;
         const item = new vscode.TreeItem(panel.title, vscode.TreeItemCollapsibleState.None);
         item.id = `chat:${this.chatId(panel)}`;
-        item.description = vscode.l10n.t('open');
+        const totals = panel.session ? this.checkpoints.of(panel.session.sessionId)?.totals() : undefined;
+        item.description =
+          totals && (totals.added > 0 || totals.removed > 0)
+            ? vscode.l10n.t('open · +{0} −{1}', totals.added, totals.removed)
+            : vscode.l10n.t('open');
         item.tooltip = vscode.l10n.t('{0}: an open chat with {1}', panel.title, panel.agentName);
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'acp.chat';

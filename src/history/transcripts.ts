@@ -54,6 +54,9 @@ export class TranscriptStore {
   private readonly changeEmitter = new Emitter<void>();
   /** Fires when a transcript is saved or removed. */
   readonly onDidChange: Event<void> = this.changeEmitter.event;
+  private readonly removeEmitter = new Emitter<string>();
+  /** A session's transcript was removed (deleted, or dropped past the limit): by its session id. */
+  readonly onDidRemove: Event<string> = this.removeEmitter.event;
 
   constructor(
     /** This workspace's folder; created on the first save. */
@@ -99,6 +102,7 @@ export class TranscriptStore {
   }
 
   remove(agent: string, sessionId: string): Promise<void> {
+    this.removeEmitter.fire(sessionId);
     return this.enqueue(fileName(agent, sessionId), { kind: 'remove' });
   }
 
@@ -110,6 +114,7 @@ export class TranscriptStore {
   /** Stops the change events. Pending writes still finish; `flush()` waits for them. */
   dispose(): void {
     this.changeEmitter.dispose();
+    this.removeEmitter.dispose();
   }
 
   private enqueue(name: string, request: Pending): Promise<void> {
@@ -133,7 +138,10 @@ export class TranscriptStore {
           if (this.pending.get(name) === request) this.pending.delete(name);
         }
         sessions.sort(newestFirst);
-        for (const old of sessions.splice(this.limits.sessions)) await this.removeFile(fileName(old.agent, old.sessionId));
+        for (const old of sessions.splice(this.limits.sessions)) {
+          await this.removeFile(fileName(old.agent, old.sessionId));
+          this.removeEmitter.fire(old.sessionId);
+        }
         this.index = Promise.resolve(sessions);
         await this.writeIndex(sessions);
       }
@@ -166,6 +174,7 @@ export class TranscriptStore {
         if (request.replaces !== undefined && request.replaces !== transcript.sessionId) {
           const replaced = fileName(transcript.agent, request.replaces);
           await this.removeFile(replaced);
+          this.removeEmitter.fire(request.replaces);
           kept = kept.filter((s) => fileName(s.agent, s.sessionId) !== replaced);
         }
         return kept;

@@ -1,0 +1,255 @@
+// Checkpoints for every chat: the shadow repositories (one per workspace folder, in the extension's global storage,
+// never the user's own .git), the git they run with, the record kept instead when there is no git, and one tracker
+// per chat session. The cards, Review Changes, the decorations and the Sessions view all read the trackers here.
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { basename, delimiter, join, relative, sep } from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../acp/errors';
+import { tagged, type Logger } from '../acp/log';
+import type { SessionModel } from '../acp/sessionModel';
+import { workspaceRoots } from '../common/workspace';
+import { editorIO } from './io';
+import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type Snapshotter, type TrackedFile } from './points';
+import { ShadowRepo } from './shadowGit';
+import { ChatCheckpoints, type TrackerDeps } from './tracker';
+
+/** Checkpoints older than this, or beyond this many, are pruned when a repository opens. */
+const KEEP_REFS = 400;
+const KEEP_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** One chat session's checkpoints, as the owner keeps them. Disposing it stops tracking the session. */
+export interface TrackedChat extends vscode.Disposable {
+  readonly tracker: ChatCheckpoints;
+  /** The chat's title, for tooltips ("Changed by …"). */
+  readonly title: () => string;
+  /** The chat's session id: its checkpoints' refs are under it. */
+  readonly sessionId: string;
+}
+
+export class Checkpoints implements vscode.Disposable {
+  private readonly log: Logger;
+  private readonly repos = new Map<string, Promise<ShadowRepo>>();
+  private readonly chats = new Set<TrackedChat>();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** A chat's changes changed (a turn ended, a card was kept or undone), or a chat came or went. */
+  readonly onDidChange = this.changeEmitter.event;
+  private toldNoGit = false;
+
+  constructor(
+    private readonly storage: vscode.Uri,
+    log: Logger,
+  ) {
+    this.log = tagged(log, 'checkpoints');
+  }
+
+  /** Starts tracking the turns of a chat session; the caller disposes the tracker with the session. */
+  track(sessionId: string, title: () => string): TrackedChat {
+    const deps: TrackerDeps = {
+      snapshotter: this.snapshotter(),
+      io: editorIO,
+      label: labelOf,
+      words: noteWords,
+      log: this.log,
+      refPrefix: refSafe(sessionId),
+    };
+    const tracker = new ChatCheckpoints(deps);
+    const changed = tracker.onDidChange(() => this.changeEmitter.fire());
+    const chat: TrackedChat = {
+      tracker,
+      title,
+      sessionId,
+      dispose: () => {
+        if (!this.chats.delete(chat)) return;
+        changed.dispose();
+        tracker.dispose();
+        this.changeEmitter.fire();
+      },
+    };
+    this.chats.add(chat);
+    return chat;
+  }
+
+  get tracked(): readonly TrackedChat[] {
+    return [...this.chats];
+  }
+
+  /** The tracker of a session, if it is open. */
+  of(sessionId: string): ChatCheckpoints | undefined {
+    return [...this.chats].find((c) => c.sessionId === sessionId)?.tracker;
+  }
+
+  /**
+   * Runs the client's write of a file for an agent. Where there is no git to see it, the record keeps the file's text
+   * before and after; with git, the write is simply run (the next checkpoint sees it).
+   */
+  async aroundWrite<T>(sessionId: string, path: string, content: string, write: () => Promise<T>): Promise<T> {
+    const snapshotter = await this.of(sessionId)?.snapshotter();
+    const file = typeof path === 'string' ? locate(path) : undefined;
+    if (!(snapshotter instanceof ClientRecord) || !file) return write();
+    const before = await editorIO.current(file).catch((): FileState => ABSENT);
+    const result = await write();
+    snapshotter.wrote(file, before, { exists: true, bytes: Buffer.from(content, 'utf8') });
+    return result;
+  }
+
+  /** A chat's history was deleted: its checkpoints go too. */
+  async forget(sessionId: string): Promise<void> {
+    for (const repo of this.repos.values()) {
+      await repo.then((r) => r.deleteRefs(refSafe(sessionId))).catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
+    }
+  }
+
+  /** The repository a snapshot is read from, for the checkpoint documents. */
+  repoFor(folder: string): Promise<ShadowRepo> | undefined {
+    return this.repos.get(folder);
+  }
+
+  private snapshotter(): Promise<Snapshotter | undefined> {
+    const folders = workspaceRoots();
+    if (folders.length === 0) return Promise.resolve(undefined);
+    return (async (): Promise<Snapshotter> => {
+      const git = await this.findGit();
+      if (!git) {
+        this.tellNoGit(vscode.l10n.t('Git was not found, so checkpoints track only the files written through the chat, not changes the agent or its commands make on disk.'));
+        return new ClientRecord();
+      }
+      try {
+        const repos = new Map<string, ShadowRepo>();
+        for (const folder of folders) repos.set(folder, await this.repo(git, folder));
+        return new GitSnapshotter(repos);
+      } catch (error) {
+        this.tellNoGit(vscode.l10n.t('Checkpoints could not use git ({0}), so they track only the files written through the chat.', errorMessage(error)));
+        return new ClientRecord();
+      }
+    })();
+  }
+
+  private repo(git: string, folder: string): Promise<ShadowRepo> {
+    const known = this.repos.get(folder);
+    if (known) return known;
+    const gitDir = join(this.storage.fsPath, 'checkpoints', `${createHash('sha256').update(folder).digest('hex').slice(0, 16)}.git`);
+    const repo = ShadowRepo.open({ git, gitDir, workTree: folder, log: this.log });
+    this.repos.set(folder, repo);
+    repo.then(
+      (r) =>
+        r
+          .prune({ keep: KEEP_REFS, maxAgeMs: KEEP_MS })
+          .then((dropped) => dropped > 0 && this.log.info(`pruned ${dropped} old checkpoints of ${folder}`))
+          .catch((error: unknown) => this.log.warn(`could not prune the checkpoints of ${folder}: ${errorMessage(error)}`)),
+      () => this.repos.delete(folder), // the next chat tries again
+    );
+    return repo;
+  }
+
+  /** The git of VS Code's git extension, else `git` on PATH: looked up for each chat, so an install is seen. */
+  private findGit(): Promise<string | undefined> {
+    return findGit(this.log);
+  }
+
+  private tellNoGit(message: string): void {
+    this.log.warn(message);
+    if (this.toldNoGit) return;
+    this.toldNoGit = true;
+    void vscode.window.showWarningMessage(message);
+  }
+
+  dispose(): void {
+    for (const chat of [...this.chats]) chat.dispose();
+    for (const repo of this.repos.values()) void repo.then((r) => r.dispose()).catch(() => {});
+    this.changeEmitter.dispose();
+  }
+}
+
+interface GitApi {
+  readonly git: { readonly path: string };
+}
+
+async function findGit(log: Logger): Promise<string | undefined> {
+  try {
+    const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+    if (extension && vscode.workspace.getConfiguration('git').get<boolean>('enabled', true)) {
+      const exports = extension.isActive ? extension.exports : await extension.activate();
+      const path = exports.getAPI(1).git.path;
+      if (path && (await executable(path))) return path;
+    }
+  } catch (error) {
+    log.debug(`the git extension did not say where git is: ${errorMessage(error)}`);
+  }
+  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const name of names) if (await executable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+async function executable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Without git, the diffs the agent showed in the turn that just ended are what is known of the files it changed
+ * itself: the record takes them (the turn is the one since the model's last user message).
+ */
+export function noteToolDiffs(snapshotter: Snapshotter, model: SessionModel): void {
+  if (!(snapshotter instanceof ClientRecord)) return;
+  let start = model.entries.length;
+  while (start > 0) {
+    const entry = model.entries[start - 1];
+    if (entry?.type === 'message' && entry.role === 'user') break;
+    start--;
+  }
+  for (const entry of model.entries.slice(start)) {
+    if (entry.type !== 'tool') continue;
+    for (const content of entry.call.content) {
+      if (content.type !== 'diff') continue;
+      const file = locate(content.path);
+      if (!file) continue;
+      const before: FileState = content.oldText == null ? ABSENT : { exists: true, bytes: Buffer.from(content.oldText, 'utf8') };
+      snapshotter.wrote(file, before, { exists: true, bytes: Buffer.from(content.newText, 'utf8') });
+    }
+  }
+}
+
+/** A session id as a ref name's component: what git allows, and nothing that could climb out. */
+export function refSafe(sessionId: string): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
+  return `${safe || 'session'}-${createHash('sha256').update(sessionId).digest('hex').slice(0, 8)}`;
+}
+
+/** The workspace folder a path is in, and its path there. */
+export function locate(path: string): TrackedFile | undefined {
+  for (const folder of workspaceRoots()) {
+    const rel = relative(folder, path);
+    if (rel && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel)) return { folder, rel: rel.split(sep).join('/') };
+  }
+  return undefined;
+}
+
+/** How the chat names a file: its path in its folder, after the folder's name in a multi-root workspace. */
+export function labelOf(file: TrackedFile): string {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return file.rel;
+  const folder = folders.find((f) => f.uri.fsPath === file.folder);
+  return `${folder?.name ?? basename(file.folder)}/${file.rel}`;
+}
+
+const noteWords: TrackerDeps['words'] = {
+  skipped(large, binary) {
+    const parts: string[] = [];
+    if (large.length > 0) parts.push(vscode.l10n.t('Not tracked, over 1 MB: {0}.', large.slice(0, 5).join(', ') + (large.length > 5 ? ' …' : '')));
+    if (binary.length > 0) parts.push(vscode.l10n.t('Not tracked, binary: {0}.', binary.slice(0, 5).join(', ') + (binary.length > 5 ? ' …' : '')));
+    return parts.join(' ');
+  },
+  clientOnly: () => vscode.l10n.t('Only files written through the chat are tracked (git was not found).'),
+  early: () => vscode.l10n.t('The first checkpoint was still being taken when this turn began.'),
+  failed: (reason) => vscode.l10n.t('The changes could not be measured: {0}.', reason),
+};
+

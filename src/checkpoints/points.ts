@@ -1,0 +1,219 @@
+// What a checkpoint is, whichever way it was taken. With git, a checkpoint is one snapshot commit per workspace
+// folder in a shadow repository (shadowGit.ts). Without git, only what passed through the client is known: the
+// writes it made for the agent and the diffs the agent showed. Both answer the same questions: what changed
+// between two points, and what a file held at a point. Plain Node, no `vscode`.
+import { diffLines } from 'diff';
+import type { FileChange, ShadowRepo, Skipped } from './shadowGit';
+
+/** A file in a workspace folder: the folder's path, and the file's path in it ('/'-separated). */
+export interface TrackedFile {
+  readonly folder: string;
+  readonly rel: string;
+}
+
+export function fileKey(file: TrackedFile): string {
+  return `${file.folder}\0${file.rel}`;
+}
+
+export type FileState = { readonly exists: false } | { readonly exists: true; readonly bytes: Uint8Array };
+
+export const ABSENT: FileState = { exists: false };
+
+export function sameState(a: FileState, b: FileState): boolean {
+  if (!a.exists || !b.exists) return a.exists === b.exists;
+  return Buffer.from(a.bytes.buffer, a.bytes.byteOffset, a.bytes.byteLength).equals(b.bytes);
+}
+
+/** One file a turn changed. A rename is one change with both files. */
+export interface Change {
+  readonly file: TrackedFile;
+  readonly status: FileChange['status'];
+  readonly oldFile?: TrackedFile;
+  readonly added: number;
+  readonly removed: number;
+}
+
+/** The files a change touches: a rename touches where the file was and where it is. */
+export function touched(change: Change): TrackedFile[] {
+  return change.oldFile ? [change.oldFile, change.file] : [change.file];
+}
+
+/** A moment of the workspace that can be read back. */
+export interface Point {
+  read(file: TrackedFile): Promise<FileState>;
+}
+
+/** How checkpoints are taken: git snapshots, or the client's own record. */
+export interface Snapshotter {
+  readonly kind: 'git' | 'client';
+  /** Records the workspace now, kept under `ref` (unique per chat and turn). */
+  take(ref: string): Promise<Point>;
+  diff(from: Point, to: Point): Promise<Change[]>;
+  /** What the point left out (files too big, binary files), for the card's note. */
+  skipped(point: Point): readonly (Skipped & { readonly folder: string })[];
+}
+
+// ---- git -------------------------------------------------------------------------------------------------------
+
+class GitPoint implements Point {
+  constructor(
+    readonly commits: ReadonlyMap<string, string>,
+    private readonly repos: ReadonlyMap<string, ShadowRepo>,
+    readonly skipped: readonly (Skipped & { readonly folder: string })[],
+  ) {}
+
+  async read(file: TrackedFile): Promise<FileState> {
+    const commit = this.commits.get(file.folder);
+    const repo = this.repos.get(file.folder);
+    if (!commit || !repo) return ABSENT;
+    const bytes = await repo.read(commit, file.rel);
+    return bytes ? { exists: true, bytes } : ABSENT;
+  }
+}
+
+/** Checkpoints as snapshot commits, one per workspace folder. */
+export class GitSnapshotter implements Snapshotter {
+  readonly kind = 'git';
+
+  /** `repos` by workspace folder path. */
+  constructor(private readonly repos: ReadonlyMap<string, ShadowRepo>) {}
+
+  async take(ref: string): Promise<Point> {
+    const taken = await Promise.all(
+      [...this.repos].map(async ([folder, repo]) => ({ folder, snapshot: await repo.snapshot(ref) })),
+    );
+    return new GitPoint(
+      new Map(taken.map(({ folder, snapshot }) => [folder, snapshot.commit])),
+      this.repos,
+      taken.flatMap(({ folder, snapshot }) => snapshot.skipped.map((s) => ({ ...s, folder }))),
+    );
+  }
+
+  async diff(from: Point, to: Point): Promise<Change[]> {
+    if (!(from instanceof GitPoint) || !(to instanceof GitPoint)) return [];
+    const changes = await Promise.all(
+      [...this.repos].map(async ([folder, repo]) => {
+        const a = from.commits.get(folder);
+        const b = to.commits.get(folder);
+        if (!a || !b || a === b) return [];
+        return (await repo.diff(a, b)).map(
+          (c): Change => ({
+            file: { folder, rel: c.path },
+            status: c.status,
+            ...(c.oldPath !== undefined ? { oldFile: { folder, rel: c.oldPath } } : {}),
+            added: c.added,
+            removed: c.removed,
+          }),
+        );
+      }),
+    );
+    return changes.flat();
+  }
+
+  skipped(point: Point): readonly (Skipped & { readonly folder: string })[] {
+    return point instanceof GitPoint ? point.skipped : [];
+  }
+}
+
+// ---- the client's own record ------------------------------------------------------------------------------------
+
+interface Write {
+  readonly seq: number;
+  readonly file: TrackedFile;
+  readonly before: FileState;
+  readonly after: FileState;
+}
+
+/** The most the record keeps, in bytes of file content: past it, the oldest writes are forgotten. */
+const RECORD_BYTES = 32 * 1024 * 1024;
+
+class RecordPoint implements Point {
+  constructor(
+    readonly seq: number,
+    private readonly record: ClientRecord,
+  ) {}
+
+  read(file: TrackedFile): Promise<FileState> {
+    return Promise.resolve(this.record.stateAt(this.seq, file));
+  }
+}
+
+/**
+ * Without git: the writes the client made for the agent, and the diffs the agent showed, in order. A point is a
+ * place in that sequence; a file's state at a point is the `after` of its last write before it, or the `before`
+ * of its first write after it.
+ */
+export class ClientRecord implements Snapshotter {
+  readonly kind = 'client';
+  private writes: Write[] = [];
+  private seq = 0;
+  private bytes = 0;
+  /** Writes before this were forgotten (the record's bound): points before it cannot be read. */
+  private forgottenBefore = 0;
+
+  wrote(file: TrackedFile, before: FileState, after: FileState): void {
+    if (sameState(before, after)) return;
+    this.writes.push({ seq: ++this.seq, file, before, after });
+    this.bytes += size(before) + size(after);
+    while (this.bytes > RECORD_BYTES && this.writes.length > 1) {
+      const old = this.writes.shift();
+      if (!old) break;
+      this.bytes -= size(old.before) + size(old.after);
+      this.forgottenBefore = old.seq;
+    }
+  }
+
+  /** Whether a point is still fully known (its writes were not forgotten). */
+  knows(point: Point): boolean {
+    return point instanceof RecordPoint && point.seq >= this.forgottenBefore;
+  }
+
+  take(): Promise<Point> {
+    return Promise.resolve(new RecordPoint(this.seq, this));
+  }
+
+  stateAt(seq: number, file: TrackedFile): FileState {
+    const key = fileKey(file);
+    let last: Write | undefined;
+    for (const w of this.writes) {
+      if (fileKey(w.file) !== key) continue;
+      if (w.seq <= seq) last = w;
+      else return last ? last.after : w.before;
+    }
+    return last ? last.after : ABSENT;
+  }
+
+  diff(from: Point, to: Point): Promise<Change[]> {
+    if (!(from instanceof RecordPoint) || !(to instanceof RecordPoint)) return Promise.resolve([]);
+    const files = new Map<string, TrackedFile>();
+    for (const w of this.writes) if (w.seq > from.seq && w.seq <= to.seq) files.set(fileKey(w.file), w.file);
+    const changes: Change[] = [];
+    for (const file of files.values()) {
+      const a = this.stateAt(from.seq, file);
+      const b = this.stateAt(to.seq, file);
+      if (sameState(a, b)) continue;
+      changes.push({ file, status: !a.exists ? 'A' : !b.exists ? 'D' : 'M', ...lineCounts(a, b) });
+    }
+    return Promise.resolve(changes);
+  }
+
+  skipped(): readonly (Skipped & { readonly folder: string })[] {
+    return [];
+  }
+}
+
+function size(state: FileState): number {
+  return state.exists ? state.bytes.byteLength : 0;
+}
+
+/** Lines added and removed from `a` to `b`, as git's numstat counts them. */
+export function lineCounts(a: FileState, b: FileState): { added: number; removed: number } {
+  const text = (s: FileState) => (s.exists ? Buffer.from(s.bytes).toString('utf8') : '');
+  let added = 0;
+  let removed = 0;
+  for (const part of diffLines(text(a), text(b))) {
+    if (part.added) added += part.count ?? 0;
+    else if (part.removed) removed += part.count ?? 0;
+  }
+  return { added, removed };
+}

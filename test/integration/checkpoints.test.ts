@@ -1,0 +1,265 @@
+// Checkpoints: whatever an agent changed in a turn (its own disk writes, the commands it ran, writes through the
+// client) shows in the turn's changes card, and the user can undo, redo and restore it without losing their own
+// work. The fixture agent plays the prompt as a script of changes (test/fixtures/lib/changeScenarios.ts).
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChangesView } from '../../src/chat/protocol';
+import type { ChatHandle } from '../../src/chats/handle';
+import type { ChangeStep } from '../fixtures/lib/changeScenarios';
+import { waitFor, within } from '../lib/wait';
+import { closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+/** A fresh folder in the workspace with these files; returns its path relative to the workspace. */
+function folderWith(name: string, files: Record<string, string>): string {
+  const dir = join(workspaceFolder(), name);
+  rmSync(dir, { recursive: true, force: true });
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  return name;
+}
+
+const text = (rel: string): string | undefined => {
+  const path = join(workspaceFolder(), rel);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+};
+
+/** The id of the chat's last user message: the turn a card belongs to. */
+function lastTurn(chat: ChatHandle): number {
+  const users = chat.entries.filter((e) => e.kind === 'message' && e.role === 'user');
+  const last = users[users.length - 1];
+  assert.ok(last, 'the chat has a user message');
+  return last.id;
+}
+
+/** Plays `steps` as one turn, and returns the turn's card once it shows. */
+async function turn(chat: ChatHandle, steps: ChangeStep[], ended: 'end' | 'settled' = 'end'): Promise<ChangesView> {
+  const sent = within(chat.send(JSON.stringify(steps)), 20_000, 'the turn');
+  if (ended === 'end') await sent;
+  else await sent.catch(() => undefined);
+  const id = lastTurn(chat);
+  return waitFor(() => chat.checkpoints.cards.find((c) => c.turn === id), { timeoutMs: 15_000, what: `the changes card of turn ${id}` });
+}
+
+function card(chat: ChatHandle, turnId: number): ChangesView | undefined {
+  return chat.checkpoints.cards.find((c) => c.turn === turnId);
+}
+
+/** What a card lists, as "M path +a −r", sorted. */
+function listing(view: ChangesView): string[] {
+  return view.files.map((f) => `${f.status} ${f.path}${f.oldPath ? ` <- ${f.oldPath}` : ''} +${f.added} -${f.removed}`).sort();
+}
+
+async function question(chat: ChatHandle, kind: 'conflicts' | 'restore') {
+  return waitFor(() => (chat.checkpoints.question?.kind === kind ? chat.checkpoints.question : undefined), { what: `a ${kind} question` });
+}
+
+describe('Checkpoints', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    await useFixtureAgent('changes');
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllChats();
+  });
+
+  it('shows what the agent changed on disk, by a command and through the client, and undoes and redoes it in one step', async () => {
+    const dir = folderWith('ck-basic', { 'a.txt': 'one\ntwo\n', 'b.txt': 'to be removed\n', 'c.txt': 'client\n', 'old.txt': 'moved\n' });
+    const chat = await newChat();
+    const view = await turn(chat, [
+      { op: 'disk', path: `${dir}/a.txt`, text: 'one\nTWO\nthree\n' },
+      { op: 'run', command: `rm ${dir}/b.txt && printf 'made by a command\\n' > ${dir}/new.txt` },
+      { op: 'client', path: `${dir}/c.txt`, text: 'client\nwrote this\n' },
+      { op: 'rename', from: `${dir}/old.txt`, to: `${dir}/renamed.txt` },
+    ]);
+    assert.deepEqual(listing(view), [
+      `A ${dir}/new.txt +1 -0`,
+      `D ${dir}/b.txt +0 -1`,
+      `M ${dir}/a.txt +2 -1`,
+      `M ${dir}/c.txt +1 -0`,
+      `R ${dir}/renamed.txt <- ${dir}/old.txt +0 -0`,
+    ]);
+    assert.equal(view.state, 'open');
+    assert.ok(chat.checkpoints.restorable.includes(view.turn), 'the message offers Restore Checkpoint');
+
+    await chat.changes(view.turn, 'undo');
+    assert.equal(text(`${dir}/a.txt`), 'one\ntwo\n');
+    assert.equal(text(`${dir}/b.txt`), 'to be removed\n', 'the deleted file is back');
+    assert.equal(text(`${dir}/new.txt`), undefined, 'the created file is gone');
+    assert.equal(text(`${dir}/c.txt`), 'client\n');
+    assert.equal(text(`${dir}/old.txt`), 'moved\n', 'the renamed file is back where it was');
+    assert.equal(text(`${dir}/renamed.txt`), undefined);
+    assert.equal(card(chat, view.turn)?.state, 'undone');
+
+    await chat.changes(view.turn, 'redo');
+    assert.equal(text(`${dir}/a.txt`), 'one\nTWO\nthree\n');
+    assert.equal(text(`${dir}/b.txt`), undefined);
+    assert.equal(text(`${dir}/new.txt`), 'made by a command\n');
+    assert.equal(text(`${dir}/c.txt`), 'client\nwrote this\n');
+    assert.equal(text(`${dir}/renamed.txt`), 'moved\n');
+    assert.equal(card(chat, view.turn)?.state, 'open');
+
+    await chat.changes(view.turn, 'keep');
+    assert.equal(card(chat, view.turn)?.state, 'kept');
+  });
+
+  it('restores every file to before a message, across later turns, after listing them, and redoes the restore', async () => {
+    const dir = folderWith('ck-restore', { 'x.txt': 'x0\n', 'y.txt': 'y0\n' });
+    const chat = await newChat();
+    const first = await turn(chat, [{ op: 'disk', path: `${dir}/x.txt`, text: 'x1\n' }]);
+    const second = await turn(chat, [
+      { op: 'disk', path: `${dir}/x.txt`, text: 'x2\n' },
+      { op: 'disk', path: `${dir}/y.txt`, text: 'y2\n' },
+      { op: 'disk', path: `${dir}/z.txt`, text: 'z2\n' },
+    ]);
+    assert.deepEqual(listing(second), [`A ${dir}/z.txt +1 -0`, `M ${dir}/x.txt +1 -1`, `M ${dir}/y.txt +1 -1`]);
+
+    const restoring = chat.restoreCheckpoint(first.turn);
+    const asked = await question(chat, 'restore');
+    assert.deepEqual([...asked.files].sort(), [`${dir}/x.txt`, `${dir}/y.txt`, `${dir}/z.txt`]);
+    assert.equal(text(`${dir}/x.txt`), 'x2\n', 'nothing changes before the user agrees');
+    await chat.answerCheckpoint(asked.id, 'restore');
+    await restoring;
+    assert.equal(text(`${dir}/x.txt`), 'x0\n');
+    assert.equal(text(`${dir}/y.txt`), 'y0\n');
+    assert.equal(text(`${dir}/z.txt`), undefined);
+    assert.equal(card(chat, first.turn)?.state, 'undone');
+    assert.equal(card(chat, second.turn)?.state, 'undone');
+    assert.equal(chat.checkpoints.restored?.files, 3);
+
+    await chat.redoRestore();
+    assert.equal(text(`${dir}/x.txt`), 'x2\n');
+    assert.equal(text(`${dir}/y.txt`), 'y2\n');
+    assert.equal(text(`${dir}/z.txt`), 'z2\n');
+  });
+
+  it('asks before undoing over a file the user edited since, and keeps the edit when told to skip it', async () => {
+    const dir = folderWith('ck-conflict', { 'mine.txt': 'base\n', 'other.txt': 'base\n' });
+    const chat = await newChat();
+    const view = await turn(chat, [
+      { op: 'disk', path: `${dir}/mine.txt`, text: 'agent\n' },
+      { op: 'disk', path: `${dir}/other.txt`, text: 'agent\n' },
+    ]);
+    writeFileSync(join(workspaceFolder(), dir, 'mine.txt'), 'agent\nand the user\n');
+
+    const undoing = chat.changes(view.turn, 'undo');
+    const asked = await question(chat, 'conflicts');
+    assert.deepEqual(asked.files, [`${dir}/mine.txt`]);
+    await chat.answerCheckpoint(asked.id, 'skip');
+    await undoing;
+    assert.equal(text(`${dir}/mine.txt`), 'agent\nand the user\n', "the user's edit is kept");
+    assert.equal(text(`${dir}/other.txt`), 'base\n', 'the other file is undone');
+  });
+
+  it('never discards unsaved edits: a cancelled undo leaves them, an overwrite goes through the editor and its Undo brings them back', async () => {
+    const dir = folderWith('ck-unsaved', { 'open.txt': 'base\n' });
+    const uri = vscode.Uri.file(join(workspaceFolder(), dir, 'open.txt'));
+    const chat = await newChat();
+    const view = await turn(chat, [{ op: 'disk', path: `${dir}/open.txt`, text: 'agent\n' }]);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await waitFor(() => doc.getText() === 'agent\n', { what: 'the editor to show the agent’s version' });
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((edit) => edit.insert(new vscode.Position(1, 0), 'unsaved line\n'));
+    assert.ok(doc.isDirty);
+
+    let undoing = chat.changes(view.turn, 'undo');
+    let asked = await question(chat, 'conflicts');
+    await chat.answerCheckpoint(asked.id, 'cancel');
+    await undoing;
+    assert.equal(doc.getText(), 'agent\nunsaved line\n', 'the unsaved edit is still there');
+    assert.equal(card(chat, view.turn)?.state, 'open');
+
+    undoing = chat.changes(view.turn, 'undo');
+    asked = await question(chat, 'conflicts');
+    await chat.answerCheckpoint(asked.id, 'overwrite');
+    await undoing;
+    assert.equal(doc.getText(), 'base\n');
+    assert.equal(text(`${dir}/open.txt`), 'base\n');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    await waitFor(() => doc.getText() === 'agent\nunsaved line\n', { what: "the editor's Undo to bring the unsaved edit back" });
+  });
+
+  it('gives a turn that was stopped or failed its card too', async () => {
+    const dir = folderWith('ck-stopped', { 'half.txt': 'before\n' });
+    const chat = await newChat();
+    const sent = chat.send(JSON.stringify([{ op: 'disk', path: `${dir}/half.txt`, text: 'half done\n' }, { op: 'waitForCancel' }]));
+    await waitFor(() => chat.entries.some((e) => e.kind === 'message' && e.role === 'agent' && e.text.includes('working')), { what: 'the turn to run' });
+    await chat.cancel();
+    assert.equal(await within(sent, 10_000, 'the cancelled turn'), 'cancelled');
+    const stopped = await waitFor(() => card(chat, lastTurn(chat)), { what: 'the card of the stopped turn' });
+    assert.deepEqual(listing(stopped), [`M ${dir}/half.txt +1 -1`]);
+
+    const failed = await turn(chat, [{ op: 'disk', path: `${dir}/failed.txt`, text: 'partial\n' }, { op: 'fail' }], 'settled');
+    assert.deepEqual(listing(failed), [`A ${dir}/failed.txt +1 -0`]);
+  });
+
+  it('leaves out files over the size bound and binary files, and says so on the card', async () => {
+    const dir = folderWith('ck-skipped', {});
+    const chat = await newChat();
+    const view = await turn(chat, [
+      { op: 'big', path: `${dir}/huge.log`, size: 2 * 1024 * 1024 },
+      { op: 'bytes', path: `${dir}/image.bin`, base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]).toString('base64') },
+      { op: 'disk', path: `${dir}/small.txt`, text: 'tracked\n' },
+    ]);
+    assert.deepEqual(listing(view), [`A ${dir}/small.txt +1 -0`]);
+    assert.match(view.note ?? '', /over 1 MB: ck-skipped\/huge\.log/);
+    assert.match(view.note ?? '', /binary: ck-skipped\/image\.bin/);
+  });
+
+  it("never shows up in the user's git status, stash or .git", async () => {
+    const dir = folderWith('ck-git', { 'tracked.txt': 'committed\n', 'dirty.txt': 'committed\n' });
+    const repo = join(workspaceFolder(), dir);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'start');
+    writeFileSync(join(repo, 'dirty.txt'), 'the user was here\n');
+    const dotGit = () =>
+      readdirSync(join(repo, '.git'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => !/^index|\.lock$|FETCH_HEAD|ORIG_HEAD/.test(f))
+        .sort();
+    const before = { status: git('status', '--porcelain'), stash: git('stash', 'list'), refs: git('for-each-ref'), files: dotGit() };
+
+    const chat = await newChat();
+    const view = await turn(chat, [{ op: 'disk', path: `${dir}/tracked.txt`, text: 'changed by the agent\n' }]);
+    assert.deepEqual(listing(view), [`M ${dir}/tracked.txt +1 -1`]);
+    await chat.changes(view.turn, 'undo');
+
+    assert.equal(git('status', '--porcelain'), before.status);
+    assert.equal(git('stash', 'list'), before.stash);
+    assert.equal(git('for-each-ref'), before.refs);
+    assert.deepEqual(dotGit(), before.files);
+  });
+
+  it('without git, tracks what went through the client and the diffs the agent showed, and says why once', async () => {
+    const dir = folderWith('ck-nogit', { 'via-client.txt': 'before\n', 'via-diff.txt': 'before\n' });
+    const path = process.env['PATH'];
+    const git = vscode.workspace.getConfiguration('git');
+    await git.update('enabled', false, vscode.ConfigurationTarget.Global);
+    process.env['PATH'] = '/nonexistent';
+    try {
+      const chat = await newChat();
+      const view = await turn(chat, [
+        { op: 'client', path: `${dir}/via-client.txt`, text: 'after\n' },
+        { op: 'diff', path: `${dir}/via-diff.txt`, text: 'after\n' },
+        { op: 'disk', path: `${dir}/unseen.txt`, text: 'not seen\n' },
+      ]);
+      assert.deepEqual(listing(view), [`M ${dir}/via-client.txt +1 -1`, `M ${dir}/via-diff.txt +1 -1`]);
+      assert.match(view.note ?? '', /git was not found/i);
+      await chat.changes(view.turn, 'undo');
+      assert.equal(text(`${dir}/via-client.txt`), 'before\n');
+      assert.equal(text(`${dir}/via-diff.txt`), 'before\n');
+      assert.equal(text(`${dir}/unseen.txt`), 'not seen\n', 'what the client never saw is left alone');
+    } finally {
+      process.env['PATH'] = path;
+      await git.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

@@ -1,0 +1,178 @@
+// The tracker of one chat's checkpoints, on real files in a temp folder: the client's own record stands for the
+// snapshots here (the shadow repository has its own tests), and the files are read and written on disk.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { silentLogger } from '../../../src/acp/log';
+import { ABSENT, ClientRecord, type FileState, type TrackedFile } from '../../../src/checkpoints/points';
+import { ChatCheckpoints, type WorkspaceIO } from '../../../src/checkpoints/tracker';
+import { waitFor } from '../../lib/wait';
+
+const words = {
+  skipped: () => 'skipped',
+  clientOnly: () => 'client only',
+  early: () => 'early',
+  failed: (reason: string) => `failed: ${reason}`,
+};
+
+describe('checkpoints: the tracker', () => {
+  let folder: string;
+  let record: ClientRecord;
+  let tracker: ChatCheckpoints;
+  const file = (rel: string): TrackedFile => ({ folder, rel });
+  const path = (rel: string) => join(folder, rel);
+  const read = (rel: string) => (existsSync(path(rel)) ? readFileSync(path(rel), 'utf8') : undefined);
+  const state = (text: string | undefined): FileState => (text === undefined ? ABSENT : { exists: true, bytes: Buffer.from(text) });
+
+  const io: WorkspaceIO = {
+    current: (f) => Promise.resolve(state(existsSync(join(f.folder, f.rel)) ? readFileSync(join(f.folder, f.rel), 'utf8') : undefined)),
+    async apply(writes) {
+      for (const w of writes) {
+        const p = join(w.file.folder, w.file.rel);
+        if (!w.state.exists) rmSync(p, { force: true });
+        else {
+          mkdirSync(dirname(p), { recursive: true });
+          writeFileSync(p, w.state.bytes);
+        }
+      }
+    },
+  };
+
+  /** The agent writes through the client: the file changes, and the record hears of it. */
+  function agentWrites(rel: string, text: string | undefined): void {
+    const before = state(read(rel));
+    if (text === undefined) rmSync(path(rel));
+    else writeFileSync(path(rel), text);
+    record.wrote(file(rel), before, state(text));
+  }
+
+  async function playTurn(turn: number, changes: Record<string, string | undefined>): Promise<void> {
+    await tracker.beforeTurn(turn);
+    for (const [rel, text] of Object.entries(changes)) agentWrites(rel, text);
+    await tracker.afterTurn();
+  }
+
+  beforeEach(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'acp-tracker-'));
+    record = new ClientRecord();
+    tracker = new ChatCheckpoints({
+      snapshotter: Promise.resolve(record),
+      io,
+      label: (f) => f.rel,
+      words,
+      log: silentLogger,
+      refPrefix: 'test',
+    });
+    // The first checkpoint runs in the background; these tests begin once it is done, as a chat usually does.
+    await tracker.ready();
+  });
+  afterEach(() => {
+    tracker.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('lists what a turn changed, with line counts, and undoes and redoes it', async () => {
+    writeFileSync(path('a.txt'), 'one\n');
+    writeFileSync(path('gone.txt'), 'bye\n');
+    await playTurn(1, { 'a.txt': 'one\ntwo\n', 'gone.txt': undefined, 'new.txt': 'hi\n' });
+    const card = tracker.view().cards.find((c) => c.turn === 1);
+    assert.deepEqual(
+      card?.files.map((f) => `${f.status} ${f.path} +${f.added} -${f.removed}`).sort(),
+      ['A new.txt +1 -0', 'D gone.txt +0 -1', 'M a.txt +1 -0'],
+    );
+    assert.equal(card?.note, 'client only');
+
+    assert.equal(await tracker.undo(1), true);
+    assert.equal(read('a.txt'), 'one\n');
+    assert.equal(read('gone.txt'), 'bye\n');
+    assert.equal(read('new.txt'), undefined);
+    assert.equal(tracker.view().cards.find((c) => c.turn === 1)?.state, 'undone');
+
+    assert.equal(await tracker.redo(1), true);
+    assert.equal(read('a.txt'), 'one\ntwo\n');
+    assert.equal(read('gone.txt'), undefined);
+    assert.equal(read('new.txt'), 'hi\n');
+  });
+
+  it('asks before overwriting a file the user changed since, and skips it when told to', async () => {
+    writeFileSync(path('mine.txt'), 'base\n');
+    writeFileSync(path('theirs.txt'), 'base\n');
+    await playTurn(1, { 'mine.txt': 'agent\n', 'theirs.txt': 'agent\n' });
+    writeFileSync(path('mine.txt'), 'agent\nuser\n');
+    const undoing = tracker.undo(1);
+    const question = await waitFor(() => tracker.view().question);
+    assert.equal(question.kind, 'conflicts');
+    assert.deepEqual(question.files, ['mine.txt']);
+    assert.equal(read('theirs.txt'), 'agent\n', 'nothing moves while the question waits');
+    assert.equal(tracker.answer(question.id, 'skip'), true);
+    assert.equal(await undoing, true);
+    assert.equal(read('mine.txt'), 'agent\nuser\n');
+    assert.equal(read('theirs.txt'), 'base\n');
+    assert.equal(tracker.view().question, undefined);
+  });
+
+  it('a cancelled question leaves every file as it was', async () => {
+    writeFileSync(path('mine.txt'), 'base\n');
+    await playTurn(1, { 'mine.txt': 'agent\n' });
+    writeFileSync(path('mine.txt'), 'user\n');
+    const undoing = tracker.undo(1);
+    const question = await waitFor(() => tracker.view().question);
+    tracker.answer(question.id, 'cancel');
+    assert.equal(await undoing, false);
+    assert.equal(read('mine.txt'), 'user\n');
+    assert.equal(tracker.view().cards.find((c) => c.turn === 1)?.state, 'open');
+  });
+
+  it('restores to before a message across later turns after the user agrees, and Redo Changes takes it back', async () => {
+    writeFileSync(path('x.txt'), 'x0\n');
+    await playTurn(1, { 'x.txt': 'x1\n' });
+    await playTurn(2, { 'x.txt': 'x2\n', 'z.txt': 'z2\n' });
+    const restoring = tracker.restore(1);
+    const question = await waitFor(() => tracker.view().question);
+    assert.equal(question.kind, 'restore');
+    assert.deepEqual([...question.files].sort(), ['x.txt', 'z.txt']);
+    tracker.answer(question.id, 'restore');
+    assert.equal(await restoring, true);
+    assert.equal(read('x.txt'), 'x0\n');
+    assert.equal(read('z.txt'), undefined);
+    assert.deepEqual(tracker.view().restored, { turn: 1, files: 2 });
+    assert.deepEqual(
+      tracker.view().cards.map((c) => c.state),
+      ['undone', 'undone'],
+    );
+    assert.equal(await tracker.redoRestore(), true);
+    assert.equal(read('x.txt'), 'x2\n');
+    assert.equal(read('z.txt'), 'z2\n');
+    assert.equal(tracker.view().restored, undefined);
+  });
+
+  it('keeps a card: it stays, collapsed, and its files are no longer unreviewed', async () => {
+    await playTurn(1, { 'k.txt': 'new\n' });
+    assert.deepEqual(
+      tracker.unreviewed().map((u) => u.file.rel),
+      ['k.txt'],
+    );
+    tracker.keep(1);
+    assert.equal(tracker.view().cards[0]?.state, 'kept');
+    assert.deepEqual(tracker.unreviewed(), []);
+    assert.deepEqual(tracker.totals(), { added: 1, removed: 0 });
+  });
+
+  it('a turn that changed nothing gets no card, but its message can still be restored to', async () => {
+    await playTurn(1, {});
+    assert.deepEqual(tracker.view().cards, []);
+    assert.deepEqual(tracker.view().restorable, [1]);
+  });
+
+  it('closing the chat cancels a question that waits', async () => {
+    writeFileSync(path('mine.txt'), 'base\n');
+    await playTurn(1, { 'mine.txt': 'agent\n' });
+    writeFileSync(path('mine.txt'), 'user\n');
+    const undoing = tracker.undo(1);
+    await waitFor(() => tracker.view().question);
+    tracker.dispose();
+    assert.equal(await undoing, false);
+    assert.equal(read('mine.txt'), 'user\n');
+  });
+});
