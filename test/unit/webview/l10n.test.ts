@@ -43,6 +43,7 @@ describe('webview translations', () => {
       agentError: null,
       session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
       attachments: [],
+      checkpoints: { cards: [], restorable: [] },
     };
     assert.equal(HostMessage.safeParse({ ...state, l10n: { Send: 'Envoyer' } }).success, true);
     assert.equal(HostMessage.safeParse({ ...state, l10n: { Send: 1 } }).success, false);
