@@ -141,12 +141,17 @@ function FileRow({ file, onOpen }: { file: FileChangeView; onOpen: () => void })
           {t('from {0}', file.oldPath)}
         </span>
       )}
-      <span class="diff-added" aria-label={t('{0} lines added', file.added)}>
-        +{file.added}
-      </span>
-      <span class="diff-removed" aria-label={t('{0} lines removed', file.removed)}>
-        −{file.removed}
-      </span>
+      {/* A rename that left the lines alone (or a binary file) has no counts worth showing. */}
+      {file.added + file.removed > 0 && (
+        <>
+          <span class="diff-added" aria-label={t('{0} lines added', file.added)}>
+            +{file.added}
+          </span>
+          <span class="diff-removed" aria-label={t('{0} lines removed', file.removed)}>
+            −{file.removed}
+          </span>
+        </>
+      )}
     </li>
   );
 }
