@@ -84,3 +84,38 @@ export function setMode(modeId: string): void {
 export function setConfig(configId: string, value: string | boolean): void {
   post({ type: 'setConfig', configId, value });
 }
+
+/** Review Changes on a turn's changes card: the host opens what the turn changed. */
+export function reviewChanges(turn: number): void {
+  post({ type: 'changes', turn, action: 'review' });
+}
+
+/** Undo Changes: every file the turn changed goes back to how it was before the turn. */
+export function undoChanges(turn: number): void {
+  post({ type: 'changes', turn, action: 'undo' });
+}
+
+/** Redo Changes: the turn's changes come back after an undo. */
+export function redoChanges(turn: number): void {
+  post({ type: 'changes', turn, action: 'redo' });
+}
+
+/** Keep: the user accepts the turn's changes and the card folds to one line. */
+export function keepChanges(turn: number): void {
+  post({ type: 'changes', turn, action: 'keep' });
+}
+
+/** Send Feedback: the comments written on the turn's changes go to the agent. */
+export function sendFeedback(turn: number): void {
+  post({ type: 'changes', turn, action: 'feedback' });
+}
+
+/** A file of a changes card: its diff from before the turn to now. */
+export function openChange(turn: number, index: number): void {
+  post({ type: 'openChange', turn, index });
+}
+
+/** Restore Checkpoint on a user message: every file back to how it was before that message. */
+export function restoreCheckpoint(turn: number): void {
+  post({ type: 'restoreCheckpoint', turn });
+}

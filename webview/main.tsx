@@ -67,6 +67,7 @@ function App() {
         turn={state.turn}
         notices={state.session.notices}
         agentError={state.agentError}
+        checkpoints={state.checkpoints}
       />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />
       {state.notice && (

@@ -2,8 +2,11 @@
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
 import {
   EMPTY_SESSION,
+  NO_CHECKPOINTS,
   type AgentErrorView,
   type AttachmentView,
+  type ChangesView,
+  type CheckpointsView,
   type EntryView,
   type FileMatch,
   type HostMessage,
@@ -31,6 +34,8 @@ export interface ChatState {
   readonly agentError: AgentErrorView | null;
   readonly session: SessionView;
   readonly attachments: readonly AttachmentView[];
+  /** The changes card of each turn, and the user messages whose checkpoint can be restored. */
+  readonly checkpoints: CheckpointsView;
   readonly notice?: string;
   readonly draft: string;
   /** Bumped when the composer should take focus (an attachment came from the editor). */
@@ -59,6 +64,7 @@ export function initialState(draft = ''): ChatState {
     agentError: null,
     session: EMPTY_SESSION,
     attachments: [],
+    checkpoints: NO_CHECKPOINTS,
     draft,
     focusRequest: 0,
   };
@@ -89,6 +95,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
         permissions: action.permissions ?? state.permissions,
         agentError: action.agentError === undefined ? state.agentError : action.agentError,
         session: action.session ?? state.session,
+        checkpoints: action.checkpoints ?? state.checkpoints,
       };
     }
     case 'sendFailed':
@@ -132,6 +139,44 @@ export function promptHistory(state: ChatState): string[] {
       prompts.push(entry.text);
   }
   return prompts;
+}
+
+/**
+ * Where the changes cards go: each after the last entry of its turn, that is the entry just before the next user
+ * message, or the last of `entries`. Keyed by that entry's id. A card whose turn (the id of the user message that
+ * started it) is not among `entries` is left out: its message is above the window, or in an earlier session.
+ */
+export function cardsAfter(entries: readonly EntryView[], cards: readonly ChangesView[]): Map<number, ChangesView> {
+  const placed = new Map<number, ChangesView>();
+  if (cards.length === 0) return placed;
+  const byTurn = new Map(cards.map((card) => [card.turn, card]));
+  let open: ChangesView | undefined;
+  let last: EntryView | undefined;
+  for (const entry of entries) {
+    if (entry.kind === 'message' && entry.role === 'user') {
+      if (open && last) placed.set(last.id, open);
+      open = byTurn.get(entry.id);
+    }
+    last = entry;
+  }
+  if (open && last) placed.set(last.id, open);
+  return placed;
+}
+
+/** "3 files changed", "1 file changed". */
+export function filesChanged(count: number): string {
+  return count === 1 ? t('1 file changed') : t('{0} files changed', count);
+}
+
+/** The lines a card's files add and remove, together. */
+export function lineCounts(files: ChangesView['files']): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const file of files) {
+    added += file.added;
+    removed += file.removed;
+  }
+  return { added, removed };
 }
 
 /**

@@ -1,11 +1,12 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AgentErrorView, EntryView, NoticeView, PermissionView, TurnView } from '../../src/chat/protocol';
+import type { AgentErrorView, CheckpointsView, EntryView, NoticeView, PermissionView, TurnView } from '../../src/chat/protocol';
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
 import { copyCode, insertCode, openLink } from '../intents';
 import { t } from '../l10n';
-import { WINDOW } from '../state';
+import { cardsAfter, WINDOW } from '../state';
+import { Changes } from './changes';
 import { Message } from './message';
 import { Permission } from './permission';
 import { Tool } from './tool';
@@ -22,6 +23,7 @@ export function Conversation(props: {
   turn: TurnView;
   notices: readonly NoticeView[];
   agentError: AgentErrorView | null;
+  checkpoints: CheckpointsView;
 }) {
   const { agent, earlier, entries, permissions } = props;
   const ref = useRef<HTMLDivElement>(null);
@@ -42,6 +44,16 @@ export function Conversation(props: {
     for (const p of permissions) map.set(p.toolCallId, [...(map.get(p.toolCallId) ?? []), p]);
     return map;
   }, [permissions]);
+  // Checkpoints and cards belong to this session's messages; an earlier session's entries have ids of their own.
+  const cards = useMemo(
+    () =>
+      cardsAfter(
+        visible.filter((row) => !row.earlier).map((row) => row.entry),
+        props.checkpoints.cards,
+      ),
+    [rows, hidden, props.checkpoints.cards],
+  );
+  const restorable = useMemo(() => new Set(props.checkpoints.restorable), [props.checkpoints.restorable]);
   const orphans = permissions.filter((p) => !entries.some((e) => e.kind === 'tool' && e.toolCallId === p.toolCallId));
 
   const deferred = useDeferredRows(rows, visible, stick.current);
@@ -85,20 +97,24 @@ export function Conversation(props: {
           {t('Show earlier messages ({0})', hidden)}
         </button>
       )}
-      {visible.map((row) => (
-        <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
-          {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
-            <Message entry={row.entry} />
-          ) : (
-            <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
-          )}
-          {row.key === lastEarlier && (
-            <p class="divider" role="separator">
-              {props.divider ?? t('The agent was restarted here')}
-            </p>
-          )}
-        </div>
-      ))}
+      {visible.map((row) => {
+        const card = row.earlier ? undefined : cards.get(row.entry.id);
+        return (
+          <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
+            {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
+              <Message entry={row.entry} restorable={!row.earlier && restorable.has(row.entry.id)} />
+            ) : (
+              <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
+            )}
+            {card && <Changes card={card} />}
+            {row.key === lastEarlier && (
+              <p class="divider" role="separator">
+                {props.divider ?? t('The agent was restarted here')}
+              </p>
+            )}
+          </div>
+        );
+      })}
       {orphans.map((p) => (
         <Permission key={p.id} permission={p} agent={agent} />
       ))}

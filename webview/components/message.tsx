@@ -1,6 +1,7 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
 import { useMemo } from 'preact/hooks';
 import type { MessageView } from '../../src/chat/protocol';
+import { restoreCheckpoint } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
@@ -24,7 +25,8 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
-export const Message = memo(function Message({ entry }: { entry: MessageView }) {
+/** A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it. */
+export const Message = memo(function Message({ entry, restorable }: { entry: MessageView; restorable?: boolean }) {
   if (entry.text === '' && entry.chips.length === 0) return null;
   if (entry.role === 'thought') {
     const words = entry.text.trim().split(/\s+/).length;
@@ -41,8 +43,23 @@ export const Message = memo(function Message({ entry }: { entry: MessageView }) 
   const user = entry.role === 'user';
   return (
     <section class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')}>
-      <div class="role" aria-hidden="true">
-        {user ? t('You') : t('Agent')}
+      <div class="message-head">
+        <div class="role" aria-hidden="true">
+          {user ? t('You') : t('Agent')}
+        </div>
+        {user && restorable && (
+          <div class="message-actions">
+            <button
+              type="button"
+              class="icon-button"
+              title={t('Restore all files to how they were before this message')}
+              aria-label={t('Restore Checkpoint')}
+              onClick={() => restoreCheckpoint(entry.id)}
+            >
+              <span class="codicon codicon-discard" aria-hidden="true" />
+            </button>
+          </div>
+        )}
       </div>
       {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
       {entry.chips.length > 0 && (

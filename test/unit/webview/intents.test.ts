@@ -32,6 +32,13 @@ describe('webview intents', () => {
     intents.setMode('plan');
     intents.setConfig('model', 'fast');
     intents.setConfig('thinking', true);
+    intents.reviewChanges(4);
+    intents.undoChanges(4);
+    intents.redoChanges(4);
+    intents.keepChanges(4);
+    intents.sendFeedback(4);
+    intents.openChange(4, 2);
+    intents.restoreCheckpoint(4);
     const types = posted.map((message) => {
       const parsed = WebviewMessage.safeParse(message);
       assert.ok(parsed.success, `the host rejects ${JSON.stringify(message)}`);
@@ -56,9 +63,23 @@ describe('webview intents', () => {
       'setMode',
       'setConfig',
       'setConfig',
+      'changes',
+      'changes',
+      'changes',
+      'changes',
+      'changes',
+      'openChange',
+      'restoreCheckpoint',
     ]);
     assert.deepEqual(posted[1], { type: 'send', text: 'hello', attachments: ['a1'] });
     assert.deepEqual(posted[3], { type: 'permission', id: 3, optionId: 'allow' });
     assert.deepEqual(posted[17], { type: 'setConfig', configId: 'thinking', value: true });
+    assert.deepEqual(
+      posted.slice(18, 23).map((m) => (m as { action: string }).action),
+      ['review', 'undo', 'redo', 'keep', 'feedback'],
+      'each button of the changes card asks its own action',
+    );
+    assert.deepEqual(posted[23], { type: 'openChange', turn: 4, index: 2 });
+    assert.deepEqual(posted[24], { type: 'restoreCheckpoint', turn: 4 });
   });
 });

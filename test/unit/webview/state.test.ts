@@ -1,10 +1,41 @@
 import * as assert from 'node:assert/strict';
-import type { EntryView, HostMessage } from '../../../src/chat/protocol';
-import { compactNumber, initialState, markdownBlocks, promptHistory, reduce, type ChatState } from '../../../webview/state';
+import type { ChangesView, CheckpointsView, EntryView, HostMessage } from '../../../src/chat/protocol';
+import {
+  cardsAfter,
+  compactNumber,
+  filesChanged,
+  initialState,
+  lineCounts,
+  markdownBlocks,
+  promptHistory,
+  reduce,
+  type ChatState,
+} from '../../../webview/state';
 
 const message = (id: number, role: 'user' | 'agent', text: string): EntryView => ({ id, kind: 'message', role, text, chips: [] });
+const tool = (id: number): EntryView => ({
+  id,
+  kind: 'tool',
+  toolCallId: `t${id}`,
+  title: 'Edit a.ts',
+  toolKind: 'edit',
+  status: 'completed',
+  locations: [],
+  content: [],
+  diffs: [],
+  terminals: [],
+});
+const card = (turn: number, state: ChangesView['state'] = 'open'): ChangesView => ({
+  turn,
+  files: [
+    { path: 'src/a.ts', status: 'M', added: 10, removed: 3 },
+    { path: 'src/b.ts', oldPath: 'src/old.ts', status: 'R', added: 2, removed: 1 },
+  ],
+  state,
+  comments: 0,
+});
 
-function loaded(entries: EntryView[] = []): ChatState {
+function loaded(entries: EntryView[] = [], checkpoints: CheckpointsView = { cards: [], restorable: [] }): ChatState {
   const state: HostMessage = {
     type: 'state',
     agent: 'Gemini',
@@ -16,7 +47,7 @@ function loaded(entries: EntryView[] = []): ChatState {
     agentError: null,
     session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: true } },
     attachments: [],
-    checkpoints: { cards: [], restorable: [] },
+    checkpoints,
   };
   return reduce(initialState('half-written'), state);
 }
@@ -80,6 +111,65 @@ describe('chat view state', () => {
     assert.equal(next.turn, state.turn, 'parts an update leaves out stay as they were');
     const holey = reduce(next, { type: 'update', entries: [{ index: 9, entry: message(9, 'agent', 'x') }] });
     assert.equal(holey.entries.length, 3, 'an index past the end is ignored rather than leaving holes');
+  });
+
+  it('takes the checkpoints from the state, replaces them when an update carries them, and keeps them otherwise', () => {
+    assert.deepEqual(initialState().checkpoints, { cards: [], restorable: [] }, 'nothing to show before the host says');
+    const state = loaded([message(1, 'user', 'edit it')], { cards: [card(1)], restorable: [1] });
+    assert.deepEqual(state.checkpoints, { cards: [card(1)], restorable: [1] });
+    const streamed = reduce(state, { type: 'update', entries: [{ index: 1, entry: message(2, 'agent', 'done') }] });
+    assert.equal(streamed.checkpoints, state.checkpoints, 'an update without checkpoints leaves them as they were');
+    const kept = reduce(streamed, { type: 'update', entries: [], checkpoints: { cards: [card(1, 'kept')], restorable: [1] } });
+    assert.equal(kept.checkpoints.cards[0]?.state, 'kept');
+    assert.equal(kept.entries, streamed.entries, 'the entries are untouched');
+    const reloaded = reduce(kept, {
+      type: 'state',
+      agent: 'Gemini',
+      earlier: [],
+      entries: [],
+      turn: { phase: 'idle' },
+      permissions: [],
+      agentError: null,
+      session: state.session,
+      attachments: [],
+      checkpoints: { cards: [], restorable: [] },
+    });
+    assert.deepEqual(reloaded.checkpoints, { cards: [], restorable: [] }, 'a new state replaces them all');
+  });
+
+  it('places each changes card after the last entry of its turn, and leaves out a card whose message is not shown', () => {
+    const entries = [
+      message(1, 'user', 'first'),
+      message(2, 'agent', 'editing'),
+      tool(3),
+      message(4, 'user', 'second'),
+      message(5, 'agent', 'nothing to change'),
+      message(6, 'user', 'third'),
+      tool(7),
+    ];
+    const placed = cardsAfter(entries, [card(1), card(6, 'undone'), card(99)]);
+    assert.deepEqual(
+      [...placed].map(([after, c]) => [after, c.turn]),
+      [
+        [3, 1],
+        [7, 6],
+      ],
+      'the first turn’s card before the second message, the last turn’s at the end, turn 99 nowhere',
+    );
+    assert.deepEqual(
+      [...cardsAfter(entries.slice(1), [card(1), card(4)])].map(([after, c]) => [after, c.turn]),
+      [[5, 4]],
+      'a turn whose message scrolled out of the window has no card',
+    );
+    assert.deepEqual([...cardsAfter([message(1, 'user', 'just sent')], [card(1)])], [[1, card(1)]], 'a turn of one message still shows its card');
+    assert.equal(cardsAfter([], [card(1)]).size, 0);
+  });
+
+  it('sums a card’s lines and says how many files changed', () => {
+    assert.deepEqual(lineCounts(card(1).files), { added: 12, removed: 4 });
+    assert.deepEqual(lineCounts([]), { added: 0, removed: 0 });
+    assert.equal(filesChanged(3), '3 files changed');
+    assert.equal(filesChanged(1), '1 file changed');
   });
 
   it('gives a refused draft back in front of what was typed since, with the reason', () => {
