@@ -1,6 +1,6 @@
 // What the user asks of the host, one named function per intent. Components call these instead of writing message
 // literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
-import type { ErrorAction } from '../src/chat/protocol';
+import type { CheckpointAnswer, ErrorAction } from '../src/chat/protocol';
 import { post } from './api';
 
 /** The view is listening: the host sends the whole state. */
@@ -118,4 +118,14 @@ export function openChange(turn: number, index: number): void {
 /** Restore Checkpoint on a user message: every file back to how it was before that message. */
 export function restoreCheckpoint(turn: number): void {
   post({ type: 'restoreCheckpoint', turn });
+}
+
+/** Redo Changes after a Restore Checkpoint. */
+export function redoRestore(): void {
+  post({ type: 'redoRestore' });
+}
+
+/** The user's answer to the question the checkpoints ask (files changed since, or what a restore would change). */
+export function answerCheckpoint(id: number, answer: CheckpointAnswer): void {
+  post({ type: 'checkpointAnswer', id, answer });
 }

@@ -163,6 +163,20 @@ export function cardsAfter(entries: readonly EntryView[], cards: readonly Change
   return placed;
 }
 
+/**
+ * Where each turn ends: the id of a turn's user message → the id of the turn's last entry in `entries` (what comes
+ * under a turn, a question or a restore's line, goes after it).
+ */
+export function turnEnds(entries: readonly EntryView[]): Map<number, number> {
+  const ends = new Map<number, number>();
+  let turn: number | undefined;
+  for (const entry of entries) {
+    if (entry.kind === 'message' && entry.role === 'user') turn = entry.id;
+    if (turn !== undefined) ends.set(turn, entry.id);
+  }
+  return ends;
+}
+
 /** "3 files changed", "1 file changed". */
 export function filesChanged(count: number): string {
   return count === 1 ? t('1 file changed') : t('{0} files changed', count);

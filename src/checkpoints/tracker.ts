@@ -145,9 +145,14 @@ export class ChatCheckpoints {
     if (!record) return Promise.resolve();
     return this.run(async () => {
       const snapshotter = await this.deps.snapshotter;
-      if (snapshotter) prepare?.(snapshotter);
+      if (!snapshotter) {
+        // No workspace folder on this machine's disk: nothing to track, nothing to show.
+        this.turns.splice(this.turns.indexOf(record), 1);
+        return;
+      }
+      prepare?.(snapshotter);
       const before = await record.before;
-      if (!snapshotter || !before) {
+      if (!before) {
         record.state = 'open';
         record.note = record.note ?? this.deps.words.failed('no checkpoint was taken before the turn');
         record.notable = true;

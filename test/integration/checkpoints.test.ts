@@ -109,6 +109,32 @@ describe('Checkpoints', function () {
     assert.equal(card(chat, view.turn)?.state, 'kept');
   });
 
+  it('opens a file’s diff from the checkpoint before the turn, and every file in the multi-file diff editor', async () => {
+    const dir = folderWith('ck-review', { 'r.txt': 'before\n' });
+    const chat = await newChat();
+    const view = await turn(chat, [
+      { op: 'disk', path: `${dir}/r.txt`, text: 'after\n' },
+      { op: 'disk', path: `${dir}/s.txt`, text: 'new\n' },
+    ]);
+    const index = view.files.findIndex((f) => f.path === `${dir}/r.txt`);
+    await chat.openChange(view.turn, index);
+    const diff = await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .map((tab) => tab.input)
+          .find((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.original.scheme === 'acp-checkpoint'),
+      { what: 'the diff editor of r.txt' },
+    );
+    assert.equal(diff.modified.fsPath, join(workspaceFolder(), dir, 'r.txt'), 'the right side is the real file');
+    assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), 'before\n', 'the left side is the checkpoint');
+
+    await chat.changes(view.turn, 'review');
+    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => tab.label.startsWith('Changes by ')), {
+      what: 'the multi-file diff editor',
+    });
+  });
+
   it('restores every file to before a message, across later turns, after listing them, and redoes the restore', async () => {
     const dir = folderWith('ck-restore', { 'x.txt': 'x0\n', 'y.txt': 'y0\n' });
     const chat = await newChat();

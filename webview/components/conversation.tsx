@@ -5,8 +5,9 @@ import type { AgentErrorView, CheckpointsView, EntryView, NoticeView, Permission
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
 import { copyCode, insertCode, openLink } from '../intents';
 import { t } from '../l10n';
-import { cardsAfter, WINDOW } from '../state';
+import { cardsAfter, turnEnds, WINDOW } from '../state';
 import { Changes } from './changes';
+import { CheckpointQuestion, Restored } from './checkpointQuestion';
 import { Message } from './message';
 import { Permission } from './permission';
 import { Tool } from './tool';
@@ -54,6 +55,11 @@ export function Conversation(props: {
     [rows, hidden, props.checkpoints.cards],
   );
   const restorable = useMemo(() => new Set(props.checkpoints.restorable), [props.checkpoints.restorable]);
+  // A question and a restore's line go under the turn they are about, after its card.
+  const ends = useMemo(() => turnEnds(visible.filter((row) => !row.earlier).map((row) => row.entry)), [rows, hidden]);
+  const { question, restored } = props.checkpoints;
+  const questionAfter = question ? ends.get(question.turn) : undefined;
+  const restoredAfter = restored ? ends.get(restored.turn) : undefined;
   const orphans = permissions.filter((p) => !entries.some((e) => e.kind === 'tool' && e.toolCallId === p.toolCallId));
 
   const deferred = useDeferredRows(rows, visible, stick.current);
@@ -107,6 +113,8 @@ export function Conversation(props: {
               <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
             )}
             {card && <Changes card={card} />}
+            {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
+            {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}
             {row.key === lastEarlier && (
               <p class="divider" role="separator">
                 {props.divider ?? t('The agent was restarted here')}

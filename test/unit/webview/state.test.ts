@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { ChangesView, CheckpointsView, EntryView, HostMessage } from '../../../src/chat/protocol';
 import {
   cardsAfter,
+  turnEnds,
   compactNumber,
   filesChanged,
   initialState,
@@ -163,6 +164,18 @@ describe('chat view state', () => {
     );
     assert.deepEqual([...cardsAfter([message(1, 'user', 'just sent')], [card(1)])], [[1, card(1)]], 'a turn of one message still shows its card');
     assert.equal(cardsAfter([], [card(1)]).size, 0);
+  });
+
+  it('knows where each turn ends, for what goes under a turn (a question, a restore’s line)', () => {
+    const entries = [message(1, 'user', 'first'), message(2, 'agent', 'a'), tool(3), message(4, 'user', 'second')];
+    assert.deepEqual(
+      [...turnEnds(entries)],
+      [
+        [1, 3],
+        [4, 4],
+      ],
+    );
+    assert.deepEqual([...turnEnds([message(2, 'agent', 'before any user message')])], []);
   });
 
   it('sums a card’s lines and says how many files changed', () => {
