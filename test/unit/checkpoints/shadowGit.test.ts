@@ -373,6 +373,26 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.deepEqual(names(next.commit), ['keep.txt']);
   });
 
+  it('packs the objects of a large update, and prune repacks packs so that dropped checkpoints free their space', async () => {
+    for (let i = 0; i < 300; i++) write(folder, `a/f${i}.txt`, `first ${i}\n`);
+    const repo = await open();
+    const first = await repo.snapshot('c/1');
+    const packs = () => readdirSync(join(gitDir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
+    assert.equal(packs().length, 1);
+    assert.deepEqual(await repo.read(first.commit, 'a/f299.txt'), Buffer.from('first 299\n'));
+    const blob = userGit(folder, `--git-dir=${gitDir}`, 'rev-parse', `${first.commit}:a/f0.txt`).trim();
+    for (let i = 0; i < 300; i++) write(folder, `a/f${i}.txt`, `second ${i}\n`);
+    const second = await repo.snapshot('c/2');
+    assert.equal(packs().length, 2);
+    assert.equal((await repo.diff(first.commit, second.commit)).length, 300);
+
+    assert.equal(await repo.prune({ keep: 1, maxAgeMs: 3_600_000 }), 1);
+    assert.equal(packs().length, 1);
+    assert.throws(() => execFileSync('git', [`--git-dir=${gitDir}`, 'cat-file', '-e', blob], { stdio: 'ignore' }));
+    assert.deepEqual(await repo.read(second.commit, 'a/f299.txt'), Buffer.from('second 299\n'));
+    userGit(folder, `--git-dir=${gitDir}`, 'fsck', '--no-dangling');
+  });
+
   it("deleteRefs drops one chat's checkpoints and no other's", async () => {
     write(folder, 'a.txt', 'a\n');
     const repo = await open();
