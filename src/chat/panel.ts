@@ -50,7 +50,10 @@ export interface ChatActions {
 }
 
 /** What the user asked of the chat's checkpoints. */
-export type CheckpointRequest = Extract<WebviewMessage, { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }>;
+export type CheckpointRequest = Extract<
+  WebviewMessage,
+  { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }
+>;
 
 /** The workspace files a chat can mention. */
 export interface ChatFiles {

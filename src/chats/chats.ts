@@ -281,7 +281,9 @@ export class Chats implements vscode.Disposable {
     }
     panel.reveal();
     const sent = panel.sendContext(text, context);
-    sent.catch((error: unknown) => panel.tell(vscode.l10n.t('The feedback was not sent: {0}', error instanceof Error ? error.message : String(error))));
+    sent.catch((error: unknown) =>
+      panel.tell(vscode.l10n.t('The feedback was not sent: {0}', error instanceof Error ? error.message : String(error))),
+    );
   }
 
   async openPrevious(agentName: string, target: PreviousSession): Promise<ChatPanel | undefined> {

@@ -5,7 +5,16 @@
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
 import type { ChatPanel } from '../chat/panel';
-import type { AttachmentView, ChangesAction, CheckpointAnswer, CheckpointsView, EntryView, PermissionView, PickerView, TurnView } from '../chat/protocol';
+import type {
+  AttachmentView,
+  ChangesAction,
+  CheckpointAnswer,
+  CheckpointsView,
+  EntryView,
+  PermissionView,
+  PickerView,
+  TurnView,
+} from '../chat/protocol';
 import { entryView, permissionViews, sessionView, turnView } from '../chat/view';
 
 /** Why the agent stopped while the chat was open: the sentence the chat shows, and what the agent last wrote to stderr. */

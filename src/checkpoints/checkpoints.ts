@@ -97,7 +97,9 @@ export class Checkpoints implements vscode.Disposable {
   /** A chat's history was deleted: its checkpoints go too. */
   async forget(sessionId: string): Promise<void> {
     for (const repo of this.repos.values()) {
-      await repo.then((r) => r.deleteRefs(refSafe(sessionId))).catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
+      await repo
+        .then((r) => r.deleteRefs(refSafe(sessionId)))
+        .catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
     }
   }
 
@@ -112,7 +114,11 @@ export class Checkpoints implements vscode.Disposable {
     return (async (): Promise<Snapshotter> => {
       const git = await this.findGit();
       if (!git) {
-        this.tellNoGit(vscode.l10n.t('Git was not found, so checkpoints track only the files written through the chat, not changes the agent or its commands make on disk.'));
+        this.tellNoGit(
+          vscode.l10n.t(
+            'Git was not found, so checkpoints track only the files written through the chat, not changes the agent or its commands make on disk.',
+          ),
+        );
         return new ClientRecord();
       }
       try {
@@ -120,7 +126,9 @@ export class Checkpoints implements vscode.Disposable {
         for (const folder of folders) repos.set(folder, await this.repo(git, folder));
         return new GitSnapshotter(repos);
       } catch (error) {
-        this.tellNoGit(vscode.l10n.t('Checkpoints could not use git ({0}), so they track only the files written through the chat.', errorMessage(error)));
+        this.tellNoGit(
+          vscode.l10n.t('Checkpoints could not use git ({0}), so they track only the files written through the chat.', errorMessage(error)),
+        );
         return new ClientRecord();
       }
     })();
@@ -252,4 +260,3 @@ const noteWords: TrackerDeps['words'] = {
   early: () => vscode.l10n.t('The first checkpoint was still being taken when this turn began.'),
   failed: (reason) => vscode.l10n.t('The changes could not be measured: {0}.', reason),
 };
-

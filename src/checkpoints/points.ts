@@ -79,9 +79,7 @@ export class GitSnapshotter implements Snapshotter {
   constructor(private readonly repos: ReadonlyMap<string, ShadowRepo>) {}
 
   async take(ref: string): Promise<Point> {
-    const taken = await Promise.all(
-      [...this.repos].map(async ([folder, repo]) => ({ folder, snapshot: await repo.snapshot(ref) })),
-    );
+    const taken = await Promise.all([...this.repos].map(async ([folder, repo]) => ({ folder, snapshot: await repo.snapshot(ref) })));
     return new GitPoint(
       new Map(taken.map(({ folder, snapshot }) => [folder, snapshot.commit])),
       this.repos,
@@ -96,15 +94,13 @@ export class GitSnapshotter implements Snapshotter {
         const a = from.commits.get(folder);
         const b = to.commits.get(folder);
         if (!a || !b || a === b) return [];
-        return (await repo.diff(a, b)).map(
-          (c): Change => ({
-            file: { folder, rel: c.path },
-            status: c.status,
-            ...(c.oldPath !== undefined ? { oldFile: { folder, rel: c.oldPath } } : {}),
-            added: c.added,
-            removed: c.removed,
-          }),
-        );
+        return (await repo.diff(a, b)).map((c): Change => ({
+          file: { folder, rel: c.path },
+          status: c.status,
+          ...(c.oldPath !== undefined ? { oldFile: { folder, rel: c.oldPath } } : {}),
+          added: c.added,
+          removed: c.removed,
+        }));
       }),
     );
     return changes.flat();

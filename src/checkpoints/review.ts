@@ -47,7 +47,8 @@ export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
 function sides(session: string, turn: number, change: Change): { before: TrackedFile; left: vscode.Uri; right: vscode.Uri } {
   const before = change.oldFile ?? change.file;
   const left = checkpointUri({ session, turn, side: 'before', folder: before.folder, rel: before.rel });
-  const right = change.status === 'D' ? checkpointUri({ session, turn, side: 'after', folder: change.file.folder, rel: change.file.rel }) : uriOf(change.file);
+  const right =
+    change.status === 'D' ? checkpointUri({ session, turn, side: 'after', folder: change.file.folder, rel: change.file.rel }) : uriOf(change.file);
   return { before, left, right };
 }
 

@@ -216,7 +216,9 @@ describe('Checkpoints', function () {
     const dir = folderWith('ck-stopped', { 'half.txt': 'before\n' });
     const chat = await newChat();
     const sent = chat.send(JSON.stringify([{ op: 'disk', path: `${dir}/half.txt`, text: 'half done\n' }, { op: 'waitForCancel' }]));
-    await waitFor(() => chat.entries.some((e) => e.kind === 'message' && e.role === 'agent' && e.text.includes('working')), { what: 'the turn to run' });
+    await waitFor(() => chat.entries.some((e) => e.kind === 'message' && e.role === 'agent' && e.text.includes('working')), {
+      what: 'the turn to run',
+    });
     await chat.cancel();
     assert.equal(await within(sent, 10_000, 'the cancelled turn'), 'cancelled');
     const stopped = await waitFor(() => card(chat, lastTurn(chat)), { what: 'the card of the stopped turn' });
@@ -242,7 +244,12 @@ describe('Checkpoints', function () {
   it("never shows up in the user's git status, stash or .git", async () => {
     const dir = folderWith('ck-git', { 'tracked.txt': 'committed\n', 'dirty.txt': 'committed\n' });
     const repo = join(workspaceFolder(), dir);
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'start');

@@ -33,7 +33,9 @@ export function CheckpointQuestion({ question }: { question: Question }) {
         ))}
         {question.more > 0 && <li class="quiet">{t('…and {0} more', question.more)}</li>}
       </ul>
-      {question.kind === 'conflicts' && <p class="quiet">{t('Skip These Files keeps your version of them. Overwritten text stays in each editor’s Undo.')}</p>}
+      {question.kind === 'conflicts' && (
+        <p class="quiet">{t('Skip These Files keeps your version of them. Overwritten text stays in each editor’s Undo.')}</p>
+      )}
       <div class="actions">
         {question.kind === 'restore' ? (
           <button type="button" class="primary" onClick={() => answerCheckpoint(question.id, 'restore')}>
@@ -61,7 +63,9 @@ export function Restored({ restored }: { restored: NonNullable<CheckpointsView['
   return (
     <p class="checkpoint-restored" role="status">
       <span class="codicon codicon-discard" aria-hidden="true" />
-      {restored.files === 1 ? t('Restored 1 file to how it was before this message.') : t('Restored {0} files to how they were before this message.', restored.files)}
+      {restored.files === 1
+        ? t('Restored 1 file to how it was before this message.')
+        : t('Restored {0} files to how they were before this message.', restored.files)}
       <button type="button" class="secondary" onClick={() => redoRestore()}>
         <span class="codicon codicon-redo" aria-hidden="true" />
         {t('Redo Changes')}

@@ -77,10 +77,11 @@ describe('checkpoints: the tracker', () => {
     writeFileSync(path('gone.txt'), 'bye\n');
     await playTurn(1, { 'a.txt': 'one\ntwo\n', 'gone.txt': undefined, 'new.txt': 'hi\n' });
     const card = tracker.view().cards.find((c) => c.turn === 1);
-    assert.deepEqual(
-      card?.files.map((f) => `${f.status} ${f.path} +${f.added} -${f.removed}`).sort(),
-      ['A new.txt +1 -0', 'D gone.txt +0 -1', 'M a.txt +1 -0'],
-    );
+    assert.deepEqual(card?.files.map((f) => `${f.status} ${f.path} +${f.added} -${f.removed}`).sort(), [
+      'A new.txt +1 -0',
+      'D gone.txt +0 -1',
+      'M a.txt +1 -0',
+    ]);
     assert.equal(card?.note, 'client only');
 
     assert.equal(await tracker.undo(1), true);
