@@ -66,6 +66,8 @@ interface Restored {
 
 /** How long a prompt waits for its checkpoint before it goes anyway (the checkpoint still completes). */
 const BEFORE_WAIT_MS = 5_000;
+/** How long a prompt waits for the chat's first checkpoint, which indexes the whole workspace the first time. */
+const WARM_WAIT_MS = 2_000;
 
 export class ChatCheckpoints {
   private readonly turns: TurnRecord[] = [];
@@ -119,10 +121,13 @@ export class ChatCheckpoints {
   }
 
   /**
-   * A turn begins (its user message is shown, the prompt not yet sent): the workspace is recorded first. While the
-   * first checkpoint is still being taken the prompt does not wait: that one stands for the state before the turn.
+   * A turn begins (its user message is shown, the prompt not yet sent): the workspace is recorded first. The first
+   * checkpoint of a chat indexes the workspace in the background; a prompt waits for it only a little, and when it
+   * takes longer (a big workspace the first time), the prompt goes and that checkpoint stands for the state before
+   * the turn, with a note on the card.
    */
   async beforeTurn(turn: number): Promise<void> {
+    if (this.warming) await bounded(this.warm, WARM_WAIT_MS);
     const early = this.warming;
     const n = ++this.counter;
     const before = early && this.warm ? this.warm : this.take(`${n}-before`);
@@ -130,10 +135,7 @@ export class ChatCheckpoints {
     if (early) record.note = this.deps.words.early();
     this.turns.push(record);
     this.fire();
-    if (early) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([record.before, new Promise<void>((resolve) => (timer = setTimeout(resolve, BEFORE_WAIT_MS)))]);
-    clearTimeout(timer);
+    if (!early) await bounded(record.before, BEFORE_WAIT_MS);
   }
 
   /**
@@ -424,6 +426,13 @@ export class ChatCheckpoints {
     this.question?.settle('cancel');
     this.changeEmitter.dispose();
   }
+}
+
+/** Waits for `promise`, but no longer than `ms`. */
+async function bounded(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function joinNotes(...notes: Array<string | undefined>): string | undefined {
