@@ -39,9 +39,9 @@ export class Checkpoints implements vscode.Disposable {
 
   constructor(
     private readonly storage: vscode.Uri,
-    log: Logger,
+    private readonly rootLog: Logger,
   ) {
-    this.log = tagged(log, 'checkpoints');
+    this.log = tagged(rootLog, 'checkpoints');
   }
 
   /** Starts tracking the turns of a chat session; the caller disposes the tracker with the session. */
@@ -124,7 +124,7 @@ export class Checkpoints implements vscode.Disposable {
       try {
         const repos = new Map<string, ShadowRepo>();
         for (const folder of folders) repos.set(folder, await this.repo(git, folder));
-        return new GitSnapshotter(repos);
+        return new GitSnapshotter(repos, (root) => this.repo(git, root));
       } catch (error) {
         this.tellNoGit(
           vscode.l10n.t('Checkpoints could not use git ({0}), so they track only the files written through the chat.', errorMessage(error)),
@@ -138,7 +138,7 @@ export class Checkpoints implements vscode.Disposable {
     const known = this.repos.get(folder);
     if (known) return known;
     const gitDir = join(this.storage.fsPath, 'checkpoints', `${createHash('sha256').update(folder).digest('hex').slice(0, 16)}.git`);
-    const repo = ShadowRepo.open({ git, gitDir, workTree: folder, log: this.log });
+    const repo = ShadowRepo.open({ git, gitDir, workTree: folder, log: this.rootLog }); // it tags its own lines;
     this.repos.set(folder, repo);
     repo.then(
       (r) =>
@@ -241,12 +241,15 @@ export function locate(path: string): TrackedFile | undefined {
   return undefined;
 }
 
-/** How the chat names a file: its path in its folder, after the folder's name in a multi-root workspace. */
+/** How the chat names a file: its path in its workspace folder, after the folder's name in a multi-root workspace. */
 export function labelOf(file: TrackedFile): string {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length <= 1) return file.rel;
-  const folder = folders.find((f) => f.uri.fsPath === file.folder);
-  return `${folder?.name ?? basename(file.folder)}/${file.rel}`;
+  // A file of a nested repository is named from the workspace folder it is in, like any other.
+  const inside = folders.find((f) => f.uri.fsPath === file.folder) ?? folders.find((f) => file.folder.startsWith(f.uri.fsPath + sep));
+  const base = inside ? relative(inside.uri.fsPath, file.folder).split(sep).filter(Boolean) : [];
+  const path = [...base, file.rel].join('/');
+  if (folders.length <= 1) return path;
+  return `${inside?.name ?? basename(file.folder)}/${path}`;
 }
 
 const noteWords: TrackerDeps['words'] = {

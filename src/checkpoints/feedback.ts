@@ -4,8 +4,7 @@
 import * as vscode from 'vscode';
 import type { NewAttachment } from '../chat/prompt';
 import type { Checkpoints, TrackedChat } from './checkpoints';
-import { locate } from './checkpoints';
-import { fileKey } from './points';
+import { uriOf } from './io';
 
 /** Sends a message with attachments in a chat, after its running turn (if any) has ended. */
 export type SendFeedback = (sessionId: string, text: string, attachments: readonly NewAttachment[]) => Promise<void>;
@@ -40,10 +39,8 @@ export class Feedback implements vscode.Disposable {
   /** The chat whose unkept changes include this file, the latest first. */
   private owner(uri: vscode.Uri): TrackedChat | undefined {
     if (uri.scheme !== 'file') return undefined;
-    const file = locate(uri.fsPath);
-    if (!file) return undefined;
-    const key = fileKey(file);
-    return [...this.checkpoints.tracked].reverse().find((chat) => chat.tracker.unreviewed().some((u) => fileKey(u.file) === key));
+    const key = uri.toString();
+    return [...this.checkpoints.tracked].reverse().find((chat) => chat.tracker.unreviewed().some((u) => uriOf(u.file).toString() === key));
   }
 
   private add(reply: vscode.CommentReply): void {

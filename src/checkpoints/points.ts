@@ -2,6 +2,7 @@
 // folder in a shadow repository (shadowGit.ts). Without git, only what passed through the client is known: the
 // writes it made for the agent and the diffs the agent showed. Both answer the same questions: what changed
 // between two points, and what a file held at a point. Plain Node, no `vscode`.
+import { join, sep } from 'node:path';
 import { diffLines } from 'diff';
 import type { FileChange, ShadowRepo, Skipped } from './shadowGit';
 
@@ -55,8 +56,15 @@ export interface Snapshotter {
 
 // ---- git -------------------------------------------------------------------------------------------------------
 
+/** Git's empty tree: what a repository that did not exist yet at a point held then. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** Repositories nested in the workspace folders that get shadows of their own, at most. */
+const MAX_NESTED = 64;
+
 class GitPoint implements Point {
   constructor(
+    /** The snapshot commit of each root (a workspace folder, or a repository nested in one) by its path. */
     readonly commits: ReadonlyMap<string, string>,
     private readonly repos: ReadonlyMap<string, ShadowRepo>,
     readonly skipped: readonly (Skipped & { readonly folder: string })[],
@@ -71,29 +79,69 @@ class GitPoint implements Point {
   }
 }
 
-/** Checkpoints as snapshot commits, one per workspace folder. */
+/**
+ * Checkpoints as snapshot commits, one per workspace folder, and one per repository nested in a folder (git keeps
+ * a nested repository out of the outer one, so each gets a shadow of its own as soon as a snapshot finds it).
+ */
 export class GitSnapshotter implements Snapshotter {
   readonly kind = 'git';
+  private readonly repos: Map<string, ShadowRepo>;
 
-  /** `repos` by workspace folder path. */
-  constructor(private readonly repos: ReadonlyMap<string, ShadowRepo>) {}
+  /** `repos` by workspace folder path; `open` makes the shadow of a nested repository, by its path. */
+  constructor(
+    repos: ReadonlyMap<string, ShadowRepo>,
+    private readonly open?: (root: string) => Promise<ShadowRepo>,
+  ) {
+    this.repos = new Map(repos);
+  }
 
   async take(ref: string): Promise<Point> {
-    const taken = await Promise.all([...this.repos].map(async ([folder, repo]) => ({ folder, snapshot: await repo.snapshot(ref) })));
-    return new GitPoint(
-      new Map(taken.map(({ folder, snapshot }) => [folder, snapshot.commit])),
-      this.repos,
-      taken.flatMap(({ folder, snapshot }) => snapshot.skipped.map((s) => ({ ...s, folder }))),
-    );
+    const commits = new Map<string, string>();
+    const skipped: (Skipped & { readonly folder: string })[] = [];
+    let roots = [...this.repos.keys()].filter((root) => !this.nestedIn(root));
+    const seen = new Set(roots);
+    while (roots.length > 0) {
+      const taken = await Promise.all(roots.map(async (root) => ({ root, snapshot: await this.repoOf(root).then((r) => r.snapshot(ref)) })));
+      const next: string[] = [];
+      for (const { root, snapshot } of taken) {
+        commits.set(root, snapshot.commit);
+        skipped.push(...snapshot.skipped.map((s) => ({ ...s, folder: root })));
+        for (const rel of snapshot.nested) {
+          const nested = join(root, ...rel.split('/'));
+          if (seen.has(nested) || !this.open || seen.size >= MAX_NESTED) continue;
+          seen.add(nested);
+          next.push(nested);
+        }
+      }
+      roots = next;
+    }
+    return new GitPoint(commits, this.repos, skipped);
+  }
+
+  /** Whether `root` is a nested repository (found by a snapshot), not a workspace folder. */
+  private nestedIn(root: string): boolean {
+    return [...this.repos.keys()].some((other) => other !== root && root.startsWith(other + sep));
+  }
+
+  private async repoOf(root: string): Promise<ShadowRepo> {
+    const known = this.repos.get(root);
+    if (known) return known;
+    if (!this.open) throw new Error(`no shadow repository for ${root}`);
+    const repo = await this.open(root);
+    this.repos.set(root, repo);
+    return repo;
   }
 
   async diff(from: Point, to: Point): Promise<Change[]> {
     if (!(from instanceof GitPoint) || !(to instanceof GitPoint)) return [];
+    const roots = new Set([...from.commits.keys(), ...to.commits.keys()]);
     const changes = await Promise.all(
-      [...this.repos].map(async ([folder, repo]) => {
-        const a = from.commits.get(folder);
-        const b = to.commits.get(folder);
-        if (!a || !b || a === b) return [];
+      [...roots].map(async (folder) => {
+        // A repository that appeared (or went) between the points: all of its files were added (or removed).
+        const a = from.commits.get(folder) ?? EMPTY_TREE;
+        const b = to.commits.get(folder) ?? EMPTY_TREE;
+        const repo = this.repos.get(folder);
+        if (a === b || !repo) return [];
         return (await repo.diff(a, b)).map((c): Change => ({
           file: { folder, rel: c.path },
           status: c.status,

@@ -31,6 +31,8 @@ export interface Snapshot {
   readonly commit: string;
   readonly skipped: readonly Skipped[];
   readonly at: number;
+  /** Folders in the work tree that are repositories of their own (paths like `skipped`'s): not in this snapshot. */
+  readonly nested: readonly string[];
 }
 
 export interface ShadowOptions {
@@ -400,6 +402,7 @@ export class ShadowRepo {
 
     const update: string[] = [];
     const skipped: Skipped[] = [];
+    const nested = [...candidates.keys()].filter((rel) => rel.endsWith('/')).map((rel) => rel.slice(0, -1));
     for (const rel of deleted) {
       candidates.delete(rel);
       update.push(rel);
@@ -429,7 +432,7 @@ export class ShadowRepo {
     await this.git(['update-ref', `${REF_ROOT}${ref}`, commit]);
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.log.trace(`snapshot ${ref}: ${update.length} paths updated, ${skipped.length} skipped, ${Date.now() - at} ms`);
-    return { commit, skipped, at };
+    return { commit, skipped, at, nested };
   }
 
   /**
@@ -437,7 +440,8 @@ export class ShadowRepo {
    * skipped; symlinks are recorded as links (never followed); sockets and the like are left out.
    *
    * Nested repositories (a folder with its own .git, which git lists as "dir/") are skipped: git would add them as
-   * gitlinks, which record only a commit id and so could not be restored; their files have their own history.
+   * gitlinks, which record only a commit id and so could not be restored. The snapshot names them (`nested`), so
+   * that whoever takes checkpoints can keep each in a shadow repository of its own.
    */
   private async classify(rel: string): Promise<'track' | 'gone' | 'other' | Skipped['reason']> {
     if (rel.endsWith('/')) {

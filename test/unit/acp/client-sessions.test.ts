@@ -225,4 +225,38 @@ describe('AgentClient sessions', function () {
       assert.equal('additionalDirectories' in (params ?? {}), false);
     });
   });
+  describe('prompt gates', () => {
+    it('runs each gate after the message shows and before the prompt goes out, with the message id', async () => {
+      const { client } = await start('basic');
+      const session = await client.newSession(dir);
+      const seen: Array<{ turn: number; shown: boolean; sent: number }> = [];
+      session.gatePrompts(async (turn) => {
+        seen.push({ turn, shown: session.model.entries.some((e) => e.id === turn), sent: sent('session/prompt').length });
+      });
+      assert.equal(await within(session.prompt([{ type: 'text', text: 'hi' }]), 10_000, 'the turn'), 'end_turn');
+      assert.deepEqual(seen, [{ turn: session.model.entries[0]!.id, shown: true, sent: 0 }]);
+      assert.equal(sent('session/prompt').length, 1);
+    });
+
+    it('a turn stopped while a gate runs never reaches the agent, and a failing gate does not stop the prompt', async () => {
+      const { client, log } = await start('basic');
+      const session = await client.newSession(dir);
+      let release: () => void = () => {};
+      const gate = session.gatePrompts(() => new Promise<void>((resolve) => (release = resolve)));
+      const stopped = session.prompt([{ type: 'text', text: 'stop me' }]);
+      await waitFor(() => session.model.turn.phase === 'running');
+      void session.cancel();
+      release();
+      assert.equal(await within(stopped, 5000, 'the stopped turn'), 'cancelled');
+      assert.equal(sent('session/prompt').length, 0, 'the agent never heard of it');
+      gate.dispose();
+
+      session.gatePrompts(() => Promise.reject(new Error('the checkpoint failed')));
+      assert.equal(await within(session.prompt([{ type: 'text', text: 'go' }]), 10_000, 'the turn'), 'end_turn');
+      assert.ok(
+        log.lines.some((l) => l.message.includes('the checkpoint failed')),
+        'the failure is logged',
+      );
+    });
+  });
 });
