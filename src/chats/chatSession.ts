@@ -81,7 +81,7 @@ export class ChatSession implements vscode.Disposable {
    */
   private trackChanges({ checkpoints, sendFeedback }: SessionCheckpointing): vscode.Disposable[] {
     const { panel, session } = this;
-    const tracked = checkpoints.track(session.sessionId, () => panel.title);
+    const tracked = checkpoints.track(session.sessionId, () => panel.title, userMessages(session.model));
     const tracker = tracked.tracker;
     panel.showCheckpoints(tracker.view());
     const act = (request: CheckpointRequest): Promise<unknown> => {
@@ -105,7 +105,7 @@ export class ChatSession implements vscode.Disposable {
     };
     return [
       tracked,
-      session.gatePrompts((turn) => tracker.beforeTurn(turn)),
+      session.gatePrompts((turn) => tracker.beforeTurn(turn, userMessages(session.model).length - 1)),
       session.model.onDidChange((change) => {
         if (change.type !== 'turn' || session.model.turn.phase !== 'idle') return;
         void tracker.afterTurn((snapshotter) => noteToolDiffs(snapshotter, session.model));
@@ -138,4 +138,9 @@ export class ChatSession implements vscode.Disposable {
     this.recorder.dispose();
     for (const d of this.watchers) d.dispose();
   }
+}
+
+/** The ids of a session's user messages, oldest first (a replayed session's among them). */
+function userMessages(model: AgentSession['model']): number[] {
+  return model.entries.flatMap((e) => (e.type === 'message' && e.role === 'user' ? [e.id] : []));
 }

@@ -14,6 +14,7 @@ import { editorIO } from './io';
 import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type Snapshotter, type TrackedFile } from './points';
 import { ShadowRepo } from './shadowGit';
 import { ChatCheckpoints, type TrackerDeps } from './tracker';
+import { fileTurnStore, removeTurnStore } from './turnStore';
 
 /** Checkpoints older than this, or beyond this many, are pruned when a repository opens. */
 const KEEP_REFS = 400;
@@ -45,7 +46,7 @@ export class Checkpoints implements vscode.Disposable {
   }
 
   /** Starts tracking the turns of a chat session; the caller disposes the tracker with the session. */
-  track(sessionId: string, title: () => string): TrackedChat {
+  track(sessionId: string, title: () => string, userMessages: readonly number[] = []): TrackedChat {
     const deps: TrackerDeps = {
       snapshotter: this.snapshotter(),
       io: editorIO,
@@ -53,6 +54,8 @@ export class Checkpoints implements vscode.Disposable {
       words: noteWords,
       log: this.log,
       refPrefix: refSafe(sessionId),
+      store: fileTurnStore(this.turnsFile(sessionId), this.log),
+      userMessages,
     };
     const tracker = new ChatCheckpoints(deps);
     const changed = tracker.onDidChange(() => this.changeEmitter.fire());
@@ -94,8 +97,13 @@ export class Checkpoints implements vscode.Disposable {
     return result;
   }
 
+  private turnsFile(sessionId: string): string {
+    return join(this.storage.fsPath, 'checkpoints', 'chats', `${refSafe(sessionId)}.json`);
+  }
+
   /** A chat's history was deleted: its checkpoints go too. */
   async forget(sessionId: string): Promise<void> {
+    await removeTurnStore(this.turnsFile(sessionId)).catch(() => {});
     for (const repo of this.repos.values()) {
       await repo
         .then((r) => r.deleteRefs(refSafe(sessionId)))

@@ -47,6 +47,10 @@ export interface Point {
 /** How checkpoints are taken: git snapshots, or the client's own record. */
 export interface Snapshotter {
   readonly kind: 'git' | 'client';
+  /** What a point is, to keep on disk (git: its commits by root); undefined when it cannot outlive the window. */
+  save(point: Point): Record<string, string> | undefined;
+  /** A point kept on disk, back; undefined when this snapshotter cannot read it. */
+  load(saved: Record<string, string>): Promise<Point | undefined>;
   /** Records the workspace now, kept under `ref` (unique per chat and turn). */
   take(ref: string): Promise<Point>;
   diff(from: Point, to: Point): Promise<Change[]>;
@@ -116,6 +120,18 @@ export class GitSnapshotter implements Snapshotter {
       roots = next;
     }
     return new GitPoint(commits, this.repos, skipped);
+  }
+
+  save(point: Point): Record<string, string> | undefined {
+    return point instanceof GitPoint ? Object.fromEntries(point.commits) : undefined;
+  }
+
+  async load(saved: Record<string, string>): Promise<Point | undefined> {
+    const commits = new Map(Object.entries(saved).filter(([, commit]) => /^[0-9a-f]{40,64}$/.test(commit)));
+    if (commits.size === 0) return undefined;
+    // A nested repository's shadow opens when a point needs it (a snapshot opens it too, once it finds it).
+    for (const root of commits.keys()) await this.repoOf(root).catch(() => commits.delete(root));
+    return new GitPoint(commits, this.repos, []);
   }
 
   /** Whether `root` is a nested repository (found by a snapshot), not a workspace folder. */
@@ -243,6 +259,15 @@ export class ClientRecord implements Snapshotter {
 
   skipped(): readonly (Skipped & { readonly folder: string })[] {
     return [];
+  }
+
+  /** The record lives in memory: it does not outlive the window. */
+  save(): undefined {
+    return undefined;
+  }
+
+  load(): Promise<undefined> {
+    return Promise.resolve(undefined);
   }
 }
 

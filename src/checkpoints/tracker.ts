@@ -18,6 +18,25 @@ export interface WorkspaceIO {
 
 export type Transition = CheckpointQuestion['transition'];
 
+/** One turn as kept on disk, so a chat opened again (a reload, Open Previous Session) keeps its cards. */
+export interface SavedTurn {
+  /** Which user message of the session started it: 0 for the first. */
+  readonly k: number;
+  readonly n: number;
+  readonly before: Record<string, string>;
+  readonly after?: Record<string, string>;
+  readonly state: ChangesView['state'];
+  readonly note?: string;
+  readonly notable?: boolean;
+}
+
+/** Where a chat's turns are kept between windows. */
+export interface TurnStore {
+  /** The turns kept for this session, or none. */
+  load(): Promise<readonly SavedTurn[]>;
+  save(turns: readonly SavedTurn[]): void;
+}
+
 export interface TrackerDeps {
   readonly snapshotter: Promise<Snapshotter | undefined>;
   readonly io: WorkspaceIO;
@@ -33,6 +52,9 @@ export interface TrackerDeps {
   readonly log: Logger;
   /** The refs of this chat's checkpoints go under this prefix (the session id, made safe for a ref name). */
   readonly refPrefix: string;
+  /** Where the turns are kept, and the ids of the session's user messages now in the chat (replayed ones first). */
+  readonly store?: TurnStore;
+  readonly userMessages?: readonly number[];
 }
 
 type CardState = ChangesView['state'];
@@ -40,6 +62,8 @@ type CardState = ChangesView['state'];
 interface TurnRecord {
   /** The id of the user message that started the turn. */
   readonly turn: number;
+  /** Which user message of the session it is (0 for the first), to find it again when the chat is replayed. */
+  readonly k: number;
   /** Its number in this chat, for its checkpoints' refs. */
   readonly n: number;
   readonly before: Promise<Point | undefined>;
@@ -49,6 +73,8 @@ interface TurnRecord {
   note?: string;
   /** The card shows even without changes: files were left out, or the changes could not be measured. */
   notable?: boolean;
+  /** No checkpoint could be taken before the turn: there is nothing to restore its message to. */
+  unrestorable?: boolean;
 }
 
 /** Files a question lists by name; the rest are counted. */
@@ -91,6 +117,57 @@ export class ChatCheckpoints {
     this.warm = this.take('open')
       .catch(() => undefined)
       .finally(() => (this.warming = false));
+    if (deps.store) void this.run(() => this.adopt(deps.store!, deps.userMessages ?? []));
+  }
+
+  /** The turns kept of this session, on the user messages the agent replayed: their cards come back. */
+  private async adopt(store: TurnStore, userMessages: readonly number[]): Promise<void> {
+    const snapshotter = await this.deps.snapshotter;
+    if (!snapshotter) return;
+    const saved = await store.load().catch(() => []);
+    for (const turn of saved) {
+      const id = userMessages[turn.k];
+      if (id === undefined || this.record(id)) continue;
+      const before = await snapshotter.load(turn.before).catch(() => undefined);
+      const after = turn.after ? await snapshotter.load(turn.after).catch(() => undefined) : undefined;
+      if (!before) continue;
+      const record: TurnRecord = { turn: id, k: turn.k, n: turn.n, before: Promise.resolve(before), changes: [], state: turn.state };
+      if (after) {
+        record.after = after;
+        record.changes = await snapshotter.diff(before, after).catch(() => []);
+      } else if (turn.state !== 'undone') record.state = 'open';
+      if (turn.note) record.note = turn.note;
+      if (turn.notable) record.notable = true;
+      this.counter = Math.max(this.counter, turn.n);
+      this.turns.push(record);
+    }
+    this.turns.sort((a, b) => a.k - b.k);
+    if (saved.length > 0) this.fire();
+  }
+
+  /** The turns as kept on disk (git checkpoints only: the client's own record does not outlive the window). */
+  private async persist(): Promise<void> {
+    const snapshotter = await this.deps.snapshotter;
+    const store = this.deps.store;
+    if (!snapshotter || !store || snapshotter.kind !== 'git') return;
+    const saved: SavedTurn[] = [];
+    for (const t of this.turns) {
+      if (t.state === 'running') continue;
+      const before = await t.before;
+      const b = before && snapshotter.save(before);
+      if (!b) continue;
+      const a = t.after && snapshotter.save(t.after);
+      saved.push({
+        k: t.k,
+        n: t.n,
+        before: b,
+        ...(a ? { after: a } : {}),
+        state: t.state,
+        ...(t.note ? { note: t.note } : {}),
+        ...(t.notable ? { notable: true } : {}),
+      });
+    }
+    store.save(saved);
   }
 
   /** Resolves when the first checkpoint (taken in the background as the chat opens) is done. */
@@ -126,12 +203,13 @@ export class ChatCheckpoints {
    * takes longer (a big workspace the first time), the prompt goes and that checkpoint stands for the state before
    * the turn, with a note on the card.
    */
-  async beforeTurn(turn: number): Promise<void> {
+  async beforeTurn(turn: number, k: number): Promise<void> {
     if (this.warming) await bounded(this.warm, WARM_WAIT_MS);
     const early = this.warming;
     const n = ++this.counter;
     const before = early && this.warm ? this.warm : this.take(`${n}-before`);
-    const record: TurnRecord = { turn, n, before: before.catch(() => undefined), changes: [], state: 'running' };
+    const record: TurnRecord = { turn, k, n, before: before.catch(() => undefined), changes: [], state: 'running' };
+    void record.before.then((point) => (record.unrestorable = !point));
     if (early) record.note = this.deps.words.early();
     this.turns.push(record);
     this.fire();
@@ -349,7 +427,7 @@ export class ChatCheckpoints {
     }
     return {
       cards,
-      restorable: this.turns.filter((t) => t.state !== 'running').map((t) => t.turn),
+      restorable: this.turns.filter((t) => t.state !== 'running' && !t.unrestorable).map((t) => t.turn),
       ...(this.question ? { question: this.question.view } : {}),
       ...(this.restored ? { restored: { turn: this.restored.turn, files: this.restored.files.length } } : {}),
     };
@@ -418,7 +496,9 @@ export class ChatCheckpoints {
   }
 
   fire(): void {
-    if (!this.disposed) this.changeEmitter.fire();
+    if (this.disposed) return;
+    this.changeEmitter.fire();
+    void this.persist().catch((error: unknown) => this.deps.log.warn(`[checkpoints] could not keep the checkpoints: ${errorMessage(error)}`));
   }
 
   dispose(): void {

@@ -3,14 +3,15 @@
 // work. The fixture agent plays the prompt as a script of changes (test/fixtures/lib/changeScenarios.ts).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangesView } from '../../src/chat/protocol';
 import type { ChatHandle } from '../../src/chats/handle';
 import type { ChangeStep } from '../fixtures/lib/changeScenarios';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { api, closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 /** A fresh folder in the workspace with these files; returns its path relative to the workspace. */
 function folderWith(name: string, files: Record<string, string>): string {
@@ -133,6 +134,32 @@ describe('Checkpoints', function () {
     await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => tab.label.startsWith('Changes by ')), {
       what: 'the multi-file diff editor',
     });
+  });
+
+  it('keeps the cards of a chat opened again (replayed by the agent), and they still undo', async () => {
+    const dir = folderWith('ck-reopen', { 'kept.txt': 'before\n' });
+    const state = mkdtempSync(join(tmpdir(), 'acp-ck-state-'));
+    const { name } = await useFixtureAgent('changes', { name: 'Fixture (changes, kept)', env: { ACP_FIXTURE_STATE_DIR: state } });
+    try {
+      const chat = await newChat();
+      await turn(chat, [{ op: 'disk', path: `${dir}/kept.txt`, text: 'after\n' }]);
+      const sessionId = chat.sessionId;
+      assert.ok(sessionId);
+      chat.close();
+      await closeAllChats();
+
+      await api();
+      const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: name, sessionId });
+      assert.ok(again, 'the session opened again');
+      const card = await waitFor(() => again.checkpoints.cards[0], { what: 'the card of the replayed turn' });
+      assert.equal(card.turn, lastTurn(again), 'on the replayed message');
+      assert.deepEqual(listing(card), [`M ${dir}/kept.txt +1 -1`]);
+      await again.changes(card.turn, 'undo');
+      assert.equal(text(`${dir}/kept.txt`), 'before\n');
+    } finally {
+      await useFixtureAgent('changes');
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 
   it('restores every file to before a message, across later turns, after listing them, and redoes the restore', async () => {

@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { silentLogger } from '../../../src/acp/log';
-import { ABSENT, ClientRecord, type FileState, type TrackedFile } from '../../../src/checkpoints/points';
-import { ChatCheckpoints, type WorkspaceIO } from '../../../src/checkpoints/tracker';
+import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type TrackedFile } from '../../../src/checkpoints/points';
+import { ShadowRepo } from '../../../src/checkpoints/shadowGit';
+import { ChatCheckpoints, type SavedTurn, type TurnStore, type WorkspaceIO } from '../../../src/checkpoints/tracker';
 import { waitFor } from '../../lib/wait';
 
 const words = {
@@ -48,7 +49,7 @@ describe('checkpoints: the tracker', () => {
   }
 
   async function playTurn(turn: number, changes: Record<string, string | undefined>): Promise<void> {
-    await tracker.beforeTurn(turn);
+    await tracker.beforeTurn(turn, turn - 1);
     for (const [rel, text] of Object.entries(changes)) agentWrites(rel, text);
     await tracker.afterTurn();
   }
@@ -175,5 +176,46 @@ describe('checkpoints: the tracker', () => {
     tracker.dispose();
     assert.equal(await undoing, false);
     assert.equal(read('mine.txt'), 'user\n');
+  });
+
+  it('a chat opened again finds its turns on the replayed messages, with their cards, and can still undo them', async () => {
+    const repoFolder = mkdtempSync(join(tmpdir(), 'acp-tracker-git-'));
+    const shadow = await ShadowRepo.open({ git: 'git', gitDir: join(repoFolder, 'shadow.git'), workTree: folder });
+    let kept: readonly SavedTurn[] = [];
+    const store: TurnStore = { load: () => Promise.resolve(kept), save: (turns) => (kept = turns) };
+    const deps = (userMessages: number[]) => ({
+      snapshotter: Promise.resolve(new GitSnapshotter(new Map([[folder, shadow]]))),
+      io,
+      label: (f: TrackedFile) => f.rel,
+      words,
+      log: silentLogger,
+      refPrefix: 'reopen',
+      store,
+      userMessages,
+    });
+    try {
+      writeFileSync(path('g.txt'), 'one\n');
+      const first = new ChatCheckpoints(deps([]));
+      await first.ready();
+      await first.beforeTurn(7, 0);
+      writeFileSync(path('g.txt'), 'two\n');
+      await first.afterTurn();
+      first.keep(7);
+      await waitFor(() => kept.length === 1 && kept[0]?.state === 'kept', { what: 'the turn to be kept' });
+      first.dispose();
+
+      const again = new ChatCheckpoints(deps([42]));
+      const card = await waitFor(() => again.view().cards[0]);
+      assert.deepEqual(
+        { turn: card.turn, state: card.state, files: card.files.map((f) => `${f.status} ${f.path}`) },
+        { turn: 42, state: 'kept', files: ['M g.txt'] },
+      );
+      assert.equal(await again.undo(42), true);
+      assert.equal(read('g.txt'), 'one\n');
+      again.dispose();
+    } finally {
+      shadow.dispose();
+      rmSync(repoFolder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,70 @@
+// A chat's turns kept on disk (the checkpoints each turn began and ended at, and what the user did with its card), so
+// that a chat opened again after a reload still shows its cards and can undo them. One small JSON file per session
+// in the extension's global storage; what does not validate is ignored, and writes replace the file whole.
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import type { SavedTurn, TurnStore } from './tracker';
+
+/** Bigger files are not read: hundreds of turns fit in far less. */
+const MAX_BYTES = 1024 * 1024;
+
+const Commits = z.record(z.string().max(4096), z.string().regex(/^[0-9a-f]{40,64}$/));
+const Saved = z.object({
+  v: z.literal(1),
+  turns: z
+    .array(
+      z.object({
+        k: z.number().int().nonnegative(),
+        n: z.number().int().nonnegative(),
+        before: Commits,
+        after: Commits.optional(),
+        state: z.enum(['open', 'kept', 'undone']),
+        note: z.string().max(4096).optional(),
+        notable: z.boolean().optional(),
+      }),
+    )
+    .max(10_000),
+});
+
+export function fileTurnStore(file: string, log: Logger): TurnStore {
+  let writing: Promise<void> = Promise.resolve();
+  let latest: readonly SavedTurn[] | undefined;
+  return {
+    async load() {
+      try {
+        if ((await stat(file)).size > MAX_BYTES) return [];
+        const parsed = Saved.safeParse(JSON.parse(await readFile(file, 'utf8')));
+        if (!parsed.success) log.warn(`ignored the kept checkpoints ${file}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+        return parsed.success ? parsed.data.turns : [];
+      } catch {
+        return [];
+      }
+    },
+    save(turns) {
+      // Only the latest state is written; writes go one after another.
+      const first = latest === undefined;
+      latest = turns;
+      if (!first) return;
+      writing = writing.then(async () => {
+        const next = latest;
+        latest = undefined;
+        if (!next) return;
+        try {
+          await mkdir(dirname(file), { recursive: true });
+          const temp = `${file}.${process.pid}.tmp`;
+          await writeFile(temp, JSON.stringify({ v: 1, turns: next }));
+          await rename(temp, file);
+        } catch (error) {
+          log.warn(`could not keep the checkpoints in ${file}: ${errorMessage(error)}`);
+        }
+      });
+    },
+  };
+}
+
+export async function removeTurnStore(file: string): Promise<void> {
+  await rm(file, { force: true });
+}
