@@ -237,6 +237,9 @@ describe('Checkpoints', function () {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     await waitFor(() => doc.getText() === 'agent\nunsaved line\n', { what: "the editor's Undo to bring the unsaved edit back" });
+    // Leave no unsaved buffer behind for the next test to save by accident.
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitFor(() => !doc.isDirty, { what: 'the buffer to be reverted' });
   });
 
   it('gives a turn that was stopped or failed its card too', async () => {
