@@ -85,13 +85,13 @@ export class ChatSession implements vscode.Disposable {
     const tracker = tracked.tracker;
     panel.showCheckpoints(tracker.view());
     const act = (request: CheckpointRequest): Promise<unknown> => {
-      if (request.type === 'openChange') return openChange(checkpoints, session.sessionId, request.turn, request.index);
+      if (request.type === 'openChange') return openChange(checkpoints, session.sessionId, request.turn, request.index, panel.viewColumn);
       if (request.type === 'restoreCheckpoint') return tracker.restore(request.turn);
       if (request.type === 'redoRestore') return tracker.redoRestore();
       if (request.type === 'checkpointAnswer') return Promise.resolve(tracker.answer(request.id, request.answer));
       switch (request.action) {
         case 'review':
-          return reviewChanges(checkpoints, session.sessionId, request.turn, panel.title);
+          return reviewChanges(checkpoints, session.sessionId, request.turn, panel.title, panel.viewColumn);
         case 'undo':
           return tracker.undo(request.turn);
         case 'redo':

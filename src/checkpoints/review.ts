@@ -7,6 +7,7 @@ import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { Checkpoints } from './checkpoints';
 import { labelOf } from './checkpoints';
+import { editorColumn } from '../editor/follow';
 import { stateText, uriOf } from './io';
 import type { Change, TrackedFile } from './points';
 
@@ -15,9 +16,21 @@ export const CHECKPOINT_SCHEME = 'acp-checkpoint';
 const Where = z.object({ session: z.string(), turn: z.number(), side: z.enum(['before', 'after']), folder: z.string(), rel: z.string() });
 type Where = z.infer<typeof Where>;
 
-/** A file as it was at a checkpoint: the path shows the file's name in the tab, the query says which checkpoint. */
+/**
+ * A file as it was at a checkpoint: the path is the real file's (so the diff editors see the same file on both sides,
+ * not a rename), the query says which checkpoint.
+ */
 export function checkpointUri(where: Where): vscode.Uri {
-  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${where.rel}`, query: JSON.stringify(where) });
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: uriOf({ folder: where.folder, rel: where.rel }).path, query: JSON.stringify(where) });
+}
+
+const FOCUS_GROUP = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth'].map((n) => `workbench.action.focus${n}EditorGroup`);
+
+/** Makes an editor group other than the chat's the active one, so what opens next does not cover the chat. */
+async function focusBesideChat(chatColumn: vscode.ViewColumn | undefined): Promise<void> {
+  const column = editorColumn(chatColumn);
+  const command = vscode.window.tabGroups.all.some((g) => g.viewColumn === column) ? FOCUS_GROUP[column - 1] : undefined;
+  await vscode.commands.executeCommand(command ?? 'workbench.action.newGroupRight');
 }
 
 export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
@@ -53,21 +66,38 @@ function sides(session: string, turn: number, change: Change): { before: Tracked
 }
 
 /** One file's diff: before the turn on the left, the file now on the right. */
-export async function openChange(checkpoints: Checkpoints, session: string, turn: number, index: number): Promise<void> {
+export async function openChange(
+  checkpoints: Checkpoints,
+  session: string,
+  turn: number,
+  index: number,
+  chatColumn: vscode.ViewColumn | undefined,
+): Promise<void> {
   const found = await checkpoints.of(session)?.change(turn, index);
   if (!found) return;
   const { left, right } = sides(session, turn, found.change);
   const name = labelOf(found.change.file);
-  await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (before the turn ↔ now)', name), { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (before the turn ↔ now)', name), {
+    preview: true,
+    viewColumn: editorColumn(chatColumn),
+  });
 }
 
 /** Every file of a turn in the multi-file diff editor. */
-export async function reviewChanges(checkpoints: Checkpoints, session: string, turn: number, title: string): Promise<void> {
+export async function reviewChanges(
+  checkpoints: Checkpoints,
+  session: string,
+  turn: number,
+  title: string,
+  chatColumn: vscode.ViewColumn | undefined,
+): Promise<void> {
   const found = await checkpoints.of(session)?.changesOf(turn);
   if (!found || found.changes.length === 0) return;
   const resources = found.changes.map((change) => {
     const { left, right } = sides(session, turn, change);
     return [uriOf(change.file), change.status === 'A' ? undefined : left, right] as const;
   });
+  // `vscode.changes` opens in the active group: one other than the chat's, so the chat stays in view.
+  await focusBesideChat(chatColumn);
   await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Changes by {0}', title), resources);
 }
