@@ -116,13 +116,18 @@ describe('transcripts', () => {
 
     it('keeps at most the configured number of sessions, dropping the least recently updated with their files', async () => {
       const store = new TranscriptStore(dir, log, { sessions: 3, bytes: 1024 * 1024 });
+      const removed: string[] = [];
+      store.onDidRemove((sessionId) => removed.push(sessionId));
       for (let i = 1; i <= 5; i++) await store.save(transcript(`s${i}`, `2026-01-0${i}T00:00:00.000Z`));
+      assert.deepEqual(removed, ['s1', 's2'], 'whoever keeps more of a session (its checkpoints) hears it went');
+      await store.remove('Agent', 's4');
+      assert.deepEqual(removed, ['s1', 's2', 's4']);
       assert.deepEqual(
         (await store.list()).map((s) => s.sessionId),
-        ['s5', 's4', 's3'],
+        ['s5', 's3'],
       );
       assert.equal(await store.read('Agent', 's1'), undefined);
-      assert.equal(readdirSync(dir).filter((f) => f !== 'index.json').length, 3, 'the dropped transcripts are deleted');
+      assert.equal(readdirSync(dir).filter((f) => f !== 'index.json').length, 2, 'the dropped transcripts are deleted');
     });
 
     it('keeps a transcript within its size by dropping the oldest entries, and says how many', async () => {
