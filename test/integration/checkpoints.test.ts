@@ -305,6 +305,7 @@ describe('Checkpoints', function () {
     const dir = folderWith('ck-nogit', { 'via-client.txt': 'before\n', 'via-diff.txt': 'before\n' });
     const path = process.env['PATH'];
     const git = vscode.workspace.getConfiguration('git');
+    const enabled = git.inspect<boolean>('enabled')?.globalValue;
     await git.update('enabled', false, vscode.ConfigurationTarget.Global);
     process.env['PATH'] = '/nonexistent';
     try {
@@ -322,7 +323,7 @@ describe('Checkpoints', function () {
       assert.equal(text(`${dir}/unseen.txt`), 'not seen\n', 'what the client never saw is left alone');
     } finally {
       process.env['PATH'] = path;
-      await git.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+      await git.update('enabled', enabled, vscode.ConfigurationTarget.Global);
     }
   });
 });

@@ -49,7 +49,8 @@ export async function runIntegration(options: {
     toolchain,
     dataDir: join(workDir, 'server'),
     extensionsDir: join(workDir, 'extensions'),
-    settings: {},
+    // Unsaved edits stay unsaved until a test saves them (in the browser, VS Code saves after a delay by default).
+    settings: { 'files.autoSave': 'off' },
     smokeTestDriver: true,
     // ACP_TEST_LOGS: where the extension host writes output channels, so tests can read the "ACP" log.
     env: {
