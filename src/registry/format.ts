@@ -1,0 +1,162 @@
+// The ACP Registry's format (github.com/agentclientprotocol/registry, FORMAT.md): parsed leniently, one agent at a
+// time, so a bad entry is skipped with a sentence and never hides the others. Also what an entry means here: how it
+// would run on this platform, and its pinned command line. Plain Node: unit-tested without VS Code.
+import { z } from 'zod';
+
+/** Registry targets for binaries: `<os>-<arch>`. */
+export const PLATFORM_KEYS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
+export type PlatformKey = (typeof PLATFORM_KEYS)[number];
+
+/** Bounds on what a registry may hold, so a hostile one cannot make us keep or show megabytes. */
+const MAX_AGENTS = 500;
+const MAX_TEXT = 1000;
+const MAX_ARGS = 64;
+const MAX_ENV = 64;
+
+const text = (max = MAX_TEXT) => z.string().max(max);
+const args = z.array(text()).max(MAX_ARGS);
+const env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is not a variable name').max(200), text()).refine(
+  (value) => Object.keys(value).length <= MAX_ENV,
+  'too many env values',
+);
+
+const BinaryTarget = z.object({
+  archive: text(2000).url(),
+  cmd: text(500).min(1),
+  args: args.optional(),
+  env: env.optional(),
+});
+const PackageTarget = z.object({
+  package: text(300).min(1),
+  args: args.optional(),
+  env: env.optional(),
+});
+
+const AgentEntry = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'its id is not lowercase letters, digits and hyphens').max(100),
+  name: text(100).trim().min(1),
+  version: text(100).regex(/^[0-9]+\.[0-9]+\.[0-9]+/, 'its version is not x.y.z'),
+  description: text(),
+  repository: text(2000).optional(),
+  authors: z.array(text(200)).max(50).optional(),
+  license: text(200).optional(),
+  icon: text(2000).optional(),
+  distribution: z
+    .object({
+      binary: z.partialRecord(z.enum(PLATFORM_KEYS), BinaryTarget).optional(),
+      npx: PackageTarget.optional(),
+      uvx: PackageTarget.optional(),
+    })
+    .refine((d) => d.binary !== undefined || d.npx !== undefined || d.uvx !== undefined, 'it has no distribution'),
+});
+
+export type RegistryAgent = z.infer<typeof AgentEntry>;
+export type BinaryTarget = z.infer<typeof BinaryTarget>;
+export type PackageTarget = z.infer<typeof PackageTarget>;
+
+export interface Registry {
+  readonly version: string;
+  readonly agents: readonly RegistryAgent[];
+}
+
+export interface ParsedRegistry {
+  readonly registry: Registry;
+  /** One sentence per entry that was skipped. */
+  readonly problems: readonly string[];
+}
+
+/** Parses a registry document. Throws a sentence when the document as a whole is not a registry. */
+export function parseRegistry(json: unknown): ParsedRegistry {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('the registry is not a JSON object');
+  const doc = json as Record<string, unknown>;
+  if (!Array.isArray(doc['agents'])) throw new Error('the registry has no "agents" list');
+  const version = typeof doc['version'] === 'string' ? doc['version'].slice(0, 100) : '';
+  if (!/^[0-9]+\./.test(version)) throw new Error('the registry has no format version');
+  if (!version.startsWith('1.')) throw new Error(`the registry's format ${version} is newer than this extension reads (1.x)`);
+  const problems: string[] = [];
+  const agents: RegistryAgent[] = [];
+  const seen = new Set<string>();
+  const entries = doc['agents'] as unknown[];
+  if (entries.length > MAX_AGENTS) problems.push(`The registry lists ${entries.length} agents; only the first ${MAX_AGENTS} were read.`);
+  entries.slice(0, MAX_AGENTS).forEach((entry, index) => {
+    const parsed = AgentEntry.safeParse(entry);
+    const label = labelOf(entry, index);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
+      problems.push(`The registry's agent ${label} was skipped: ${issue?.message ?? 'it is invalid'}${where}.`);
+      return;
+    }
+    if (seen.has(parsed.data.id)) {
+      problems.push(`The registry's agent ${label} was skipped: its id is listed twice.`);
+      return;
+    }
+    seen.add(parsed.data.id);
+    agents.push(parsed.data);
+  });
+  return { registry: { version, agents }, problems };
+}
+
+function labelOf(entry: unknown, index: number): string {
+  const id = entry && typeof entry === 'object' ? (entry as Record<string, unknown>)['id'] : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? JSON.stringify(id) : `#${index + 1}`;
+}
+
+/** This machine's registry target, or undefined on an OS or CPU the registry has no key for. */
+export function platformKey(platform: NodeJS.Platform, arch: string): PlatformKey | undefined {
+  const os = platform === 'darwin' ? 'darwin' : platform === 'linux' ? 'linux' : platform === 'win32' ? 'windows' : undefined;
+  const cpu = arch === 'arm64' ? 'aarch64' : arch === 'x64' ? 'x86_64' : undefined;
+  return os && cpu ? `${os}-${cpu}` : undefined;
+}
+
+/** How an agent would run here: the first of binary, npx, uvx that this platform can use, or why none can. */
+export type HowToRun =
+  | { readonly kind: 'binary'; readonly target: BinaryTarget; readonly platform: PlatformKey }
+  | { readonly kind: 'npx' | 'uvx'; readonly target: PackageTarget }
+  | { readonly kind: 'unsupported'; readonly why: string };
+
+export function howToRun(agent: RegistryAgent, platform: PlatformKey | undefined): HowToRun {
+  const { binary, npx, uvx } = agent.distribution;
+  const target = platform ? binary?.[platform] : undefined;
+  if (target && platform) return { kind: 'binary', target, platform };
+  if (npx) return { kind: 'npx', target: npx };
+  if (uvx) return { kind: 'uvx', target: uvx };
+  const offered = Object.keys(binary ?? {}).join(', ');
+  return {
+    kind: 'unsupported',
+    why: platform ? `it has no build for ${platform} (only ${offered || 'none'})` : `this OS or CPU has no registry target (it has ${offered || 'none'})`,
+  };
+}
+
+/** The package spec pinned to the agent's version: `pkg@version` for npx, `pkg==version` for uvx. A spec that names a version already is kept. */
+export function pinnedPackage(kind: 'npx' | 'uvx', spec: string, version: string): string {
+  if (kind === 'npx') {
+    // `@scope/name@1.2.3` or `name@1.2.3`: a version is an `@` after the first character.
+    return spec.indexOf('@', 1) > 0 ? spec : `${spec}@${version}`;
+  }
+  return /[=<>~!@]/.test(spec) ? spec : `${spec}==${version}`;
+}
+
+/** The command line of a package-run agent, pinned. `-y`/`--yes` keeps npx from asking on stdin, which is the protocol's pipe. */
+export function packageCommand(kind: 'npx' | 'uvx', target: PackageTarget, version: string): { command: string; args: string[] } {
+  const pinned = pinnedPackage(kind, target.package, version);
+  return kind === 'npx' ? { command: 'npx', args: ['-y', pinned, ...(target.args ?? [])] } : { command: 'uvx', args: [pinned, ...(target.args ?? [])] };
+}
+
+/** Compares `x.y.z[-pre]` versions: negative when a < b. Pre-releases sort before their release; unknown parts compare as text. */
+export function compareVersions(a: string, b: string): number {
+  const split = (v: string) => {
+    const [core = '', pre] = v.split(/[-+]/, 2);
+    return { nums: core.split('.').map((n) => Number.parseInt(n, 10) || 0), pre };
+  };
+  const x = split(a);
+  const y = split(b);
+  for (let i = 0; i < Math.max(x.nums.length, y.nums.length); i++) {
+    const d = (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  if (x.pre === y.pre) return 0;
+  if (x.pre === undefined) return 1;
+  if (y.pre === undefined) return -1;
+  return x.pre.localeCompare(y.pre, 'en', { numeric: true });
+}
