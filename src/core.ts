@@ -28,6 +28,9 @@ import { Checkpoints } from './checkpoints/checkpoints';
 import { AgentChangeDecorations } from './checkpoints/decorations';
 import { Feedback } from './checkpoints/feedback';
 import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
+import { AgentCatalog } from './agents/catalog';
+import { RegistryState } from './registry/state';
+import { RegistryCommands } from './registry/commands';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {
@@ -75,6 +78,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const follow = new FollowAgent(log);
   const checkpoints = new Checkpoints(context.globalStorageUri, log);
   const mirrors = new TerminalMirrors();
+  const registry = new RegistryState(context.globalStorageUri, context.extensionUri, log);
+  const catalog = new AgentCatalog(() => registry.sources(), registry.onDidChange);
   const agents = new AgentManager(
     (config, quirks) => {
       const files = new EditorFiles({
@@ -96,6 +101,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     clientInfo,
     log,
     (agentName) => messageTracer(log, agentName, () => trace),
+    catalog,
   );
   const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
   const actions = new EditorChatActions(diffs, mirrors, showLog);
@@ -120,9 +126,13 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));
   hosts.status.connect(agents, chats);
 
+  const learnSecrets = (env: Readonly<Record<string, string>>) => sinks.scrubber.learn(Object.entries(env).map(([name, value]) => ({ name, value })));
   context.subscriptions.push(
     chats,
     agents,
+    catalog,
+    registry,
+    new RegistryCommands(registry, agents, context.globalState, hosts.sessionsTree, log, learnSecrets),
     diffs,
     reviews,
     permissions,

@@ -1,6 +1,7 @@
 // ESLint for the whole repository (run by `npm run lint`, part of `npm test`). Besides typescript-eslint's
 // recommended rules, it holds the layering that ARCHITECTURE.md describes:
 //   - src/acp is the protocol core: it imports neither `vscode` nor anything of the host;
+//   - src/registry, but for its host side (state.ts, commands.ts), runs in plain Node: no `vscode`;
 //   - webview/ reaches src/ only through the shared protocol module (src/chat/protocol.ts);
 //   - no import cycles anywhere in src/ or webview/;
 //   - shipped code logs through the Logger, never console.
@@ -48,6 +49,18 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'src/acp is the protocol core: it runs in plain Node and never imports vscode.' }],
           patterns: [{ regex: '^\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }],
         },
+      ],
+    },
+  },
+  {
+    // The registry's reading, downloading, unpacking and installing run in plain Node (unit-tested there); only
+    // state.ts and commands.ts belong to the host.
+    files: ['src/registry/**/*.ts'],
+    ignores: ['src/registry/state.ts', 'src/registry/commands.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'This part of src/registry runs in plain Node; the host side is state.ts and commands.ts.' }] },
       ],
     },
   },

@@ -11,7 +11,7 @@ import type * as S from '../acp/schema.gen';
 import { presetEntry } from '../settings/agentConfig';
 import { UntrustedWorkspaceError, type AgentManager } from './manager';
 import type { Chats } from '../chats/chats';
-import { openAgentSettings, readAgentSettings, SECTION, type AgentConfig } from '../settings/config';
+import { openAgentSettings, SECTION, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
 
 /** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
@@ -61,20 +61,22 @@ export class AgentCommands implements vscode.Disposable {
 
   /** "ACP: Select Agent…": sets `acp.defaultAgent`; a preset can be copied into the settings to edit it. */
   async selectAgent(): Promise<string | undefined> {
-    const { agents, defaultAgent } = readAgentSettings();
+    const { agents, defaultAgent } = this.agents.catalog.read();
     const copy: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Copy to Settings for Editing') };
     const edit: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('gear'), tooltip: vscode.l10n.t('Edit in Settings') };
     const quickPick = vscode.window.createQuickPick<AgentItem>();
     quickPick.title = vscode.l10n.t('Select Agent');
     quickPick.placeholder = vscode.l10n.t('The agent that New Chat uses');
-    quickPick.items = agentItems(agents, defaultAgent).map((item) => (item.agent ? { ...item, buttons: [item.agent.preset ? copy : edit] } : item));
+    quickPick.items = agentItems(agents, defaultAgent).map((item) =>
+      item.agent ? { ...item, buttons: [item.agent.preset || item.agent.installed ? copy : edit] } : item,
+    );
     const chosen = await new Promise<AgentItem | undefined>((resolve) => {
       quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
       quickPick.onDidHide(() => resolve(undefined));
       quickPick.onDidTriggerItemButton((event) => {
         const agent = event.item.agent;
         quickPick.hide();
-        if (agent?.preset) void this.copyPreset(agent);
+        if (agent?.preset || agent?.installed) void this.copyPreset(agent);
         else void openAgentSettings();
       });
       quickPick.show();
@@ -118,7 +120,7 @@ export class AgentCommands implements vscode.Disposable {
       return found;
     }
     if (agents.length === 1) return agents[0];
-    const pick = await vscode.window.showQuickPick(agentItems(agents, readAgentSettings().defaultAgent), { title });
+    const pick = await vscode.window.showQuickPick(agentItems(agents, this.agents.catalog.read().defaultAgent), { title });
     return pick?.agent;
   }
 
@@ -127,7 +129,7 @@ export class AgentCommands implements vscode.Disposable {
    * it failed, with its stderr) in a read-only document, and stops it. Resolves to the report's URI.
    */
   async testConnection(requested?: string): Promise<vscode.Uri | undefined> {
-    const agent = await this.pick(vscode.l10n.t('Test Agent Connection'), readAgentSettings().agents, requested);
+    const agent = await this.pick(vscode.l10n.t('Test Agent Connection'), this.agents.catalog.read().agents, requested);
     if (!agent) return undefined;
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showErrorMessage(new UntrustedWorkspaceError().message);
@@ -158,7 +160,7 @@ export class AgentCommands implements vscode.Disposable {
 
   /** "ACP: Sign Out…": `logout` with the running agent, or with one started for it. */
   async signOut(requested?: string): Promise<void> {
-    const agent = await this.pick(vscode.l10n.t('Sign Out'), readAgentSettings().agents, requested);
+    const agent = await this.pick(vscode.l10n.t('Sign Out'), this.agents.catalog.read().agents, requested);
     if (!agent) return;
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showErrorMessage(new UntrustedWorkspaceError().message);
@@ -193,7 +195,7 @@ export class AgentCommands implements vscode.Disposable {
 
   /** "ACP: Stop Agent…": ends a running agent's process; its chats offer Restart Agent. */
   async stopAgent(requested?: string): Promise<void> {
-    const running = readAgentSettings().agents.filter((a) => this.agents.status(a.name).phase === 'running');
+    const running = this.agents.catalog.read().agents.filter((a) => this.agents.status(a.name).phase === 'running');
     if (requested !== undefined && !running.some((a) => a.name === requested)) {
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not running.', requested));
       return;

@@ -12,6 +12,7 @@ export function connectionReport(
   const envNames = Object.keys(agent.env);
   lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
   if (agent.preset) lines.push('- A built-in preset');
+  if (agent.installed) lines.push(`- Installed from the ACP Registry: ${agent.installed.id} ${agent.installed.version}`);
   if ('client' in outcome) {
     const init = outcome.client.initialized;
     const info = init.agentInfo;

@@ -10,6 +10,7 @@ import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
 import type * as S from '../acp/schema.gen';
 import type { LineTracer } from '../acp/transport';
 import type { AgentConfig } from '../settings/config';
+import type { AgentCatalog } from './catalog';
 
 /** Where an agent is: starting, running (its client), failed to start (why), or not running. */
 export type AgentStatus =
@@ -39,6 +40,11 @@ export class AgentManager implements vscode.Disposable {
   private readonly statusEmitter = new vscode.EventEmitter<string>();
   /** Fires with an agent's name when its status changes. */
   readonly onDidChangeStatus = this.statusEmitter.event;
+  /** The command of each live process, a replaced one included. */
+  private readonly commands = new Map<AgentClient, string>();
+  private readonly endEmitter = new vscode.EventEmitter<void>();
+  /** Fires when any agent process has ended (one whose settings changed, too). */
+  readonly onDidEndProcess = this.endEmitter.event;
 
   constructor(
     /**
@@ -50,6 +56,8 @@ export class AgentManager implements vscode.Disposable {
     private readonly clientInfo: S.Implementation,
     private readonly log: Logger,
     private readonly tracer: (agentName: string) => LineTracer,
+    /** Which agents there are. */
+    readonly catalog: AgentCatalog,
   ) {}
 
   status(name: string): AgentStatus {
@@ -92,6 +100,7 @@ export class AgentManager implements vscode.Disposable {
             (on.length > 0 ? `, quirks: ${on.join(', ')}` : ''),
         );
         if (this.running.get(config.name) === entry) this.setStatus(config.name, { phase: 'running', client: c });
+        this.commands.set(c, config.command);
         this.subscriptions.set(c, [
           c.onDidExit((end) => {
             if (this.unlist(config.name, entry)) {
@@ -102,6 +111,8 @@ export class AgentManager implements vscode.Disposable {
             }
             for (const d of this.subscriptions.get(c) ?? []) d.dispose();
             this.subscriptions.delete(c);
+            this.commands.delete(c);
+            this.endEmitter.fire();
           }),
           c.onDidChangeSessions(() => {
             if (c.openSessions.length === 0) {
@@ -113,6 +124,7 @@ export class AgentManager implements vscode.Disposable {
       },
       (error: unknown) => {
         if (this.unlist(config.name, entry)) this.setStatus(config.name, { phase: 'failed', error: errorMessage(error) });
+        this.endEmitter.fire();
       },
     );
     return client;
@@ -159,6 +171,11 @@ export class AgentManager implements vscode.Disposable {
     await client.dispose();
   }
 
+  /** The commands of every agent process that runs or is starting, one replaced after its settings changed included. */
+  liveCommands(): string[] {
+    return [...[...this.running.values()].map((r) => r.config.command), ...this.commands.values()];
+  }
+
   /** Stops every agent and waits for their processes to end. */
   async stopAll(): Promise<void> {
     const starting = [...this.running.values()].map((r) => r.client.catch(() => undefined));
@@ -171,6 +188,7 @@ export class AgentManager implements vscode.Disposable {
   dispose(): void {
     void this.stopAll();
     this.statusEmitter.dispose();
+    this.endEmitter.dispose();
   }
 
   // ---- What "ACP: Export Diagnostics" reports. Kept together at the end of the class. ----------------------------
@@ -226,9 +244,10 @@ export class AgentManager implements vscode.Disposable {
   }
 }
 
-/** Any change to the agent's entry (command, args, env or options) needs a new process. */
+/** Any change to what runs (command, args, env or options) needs a new process; news about the agent (an update available) does not. */
 function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  const run = (c: AgentConfig) => JSON.stringify([c.command, c.args, c.env, c.readMissingAsEmpty]);
+  return run(a) === run(b);
 }
 
 function envNames(config: AgentConfig): string {

@@ -4,11 +4,14 @@ import type { AgentConfig } from '../settings/config';
 
 export type AgentItem = vscode.QuickPickItem & { agent?: AgentConfig };
 
-/** Quick pick items for agents: the configured ones, then the presets, each with its command line. */
+/** Quick pick items for agents: the configured ones, those installed from the registry, then the presets, each with its command line. */
 export function agentItems(agents: readonly AgentConfig[], current?: string): AgentItem[] {
   const item = (agent: AgentConfig): AgentItem => ({
     label: agent.name,
-    description: [agent.command, ...agent.args].join(' '),
+    description: agent.installed
+      ? vscode.l10n.t('{0} from the ACP Registry', agent.installed.version) +
+        (agent.installed.update ? ' · ' + vscode.l10n.t('{0} available', agent.installed.update) : '')
+      : [agent.command, ...agent.args].join(' '),
     ...(agent.name === current ? { detail: vscode.l10n.t('$(check) New chats use this agent') } : {}),
     agent,
   });
@@ -17,7 +20,11 @@ export function agentItems(agents: readonly AgentConfig[], current?: string): Ag
   return [
     ...group(
       vscode.l10n.t('Configured'),
-      agents.filter((a) => !a.preset),
+      agents.filter((a) => !a.preset && !a.installed),
+    ),
+    ...group(
+      vscode.l10n.t('Installed'),
+      agents.filter((a) => a.installed),
     ),
     ...group(
       vscode.l10n.t('Presets'),

@@ -12,7 +12,7 @@ import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
 import { ChatPanel, type ChatDeps } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
-import { openAgentSettings, readAgentSettings, type AgentConfig, type AgentSettings } from '../settings/config';
+import { openAgentSettings, type AgentConfig, type AgentSettings } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
 import type { FollowAgent } from '../editor/follow';
 import type { Permissions } from '../permissions/permissions';
@@ -73,7 +73,7 @@ export class Chats implements vscode.Disposable {
 
   /** Opens a chat with `agentName`, or with the default agent, or with the one the user picks. */
   async newChat(agentName?: string): Promise<ChatPanel | undefined> {
-    const settings = readAgentSettings();
+    const settings = this.agents.catalog.read();
     this.reportProblems(settings);
     const agent = await this.chooseAgent(settings, agentName);
     if (!agent) return undefined;
@@ -112,7 +112,7 @@ export class Chats implements vscode.Disposable {
   /** Sign In, from a chat whose agent refused a message until the user signs in. */
   private async signInFrom(panel: ChatPanel): Promise<void> {
     const name = panel.agentName;
-    const config = readAgentSettings().agents.find((a) => a.name === name);
+    const config = this.agents.catalog.read().agents.find((a) => a.name === name);
     const client = panel.session?.client;
     if (!config || !client || client.hasExited) {
       await this.restartAgent(name);
@@ -178,7 +178,7 @@ export class Chats implements vscode.Disposable {
 
   private async reconnect(panel: ChatPanel, previous: Omit<SessionTarget, 'agent'> | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
     const name = panel.agentName;
-    const config = readAgentSettings().agents.find((a) => a.name === name);
+    const config = this.agents.catalog.read().agents.find((a) => a.name === name);
     if (!config) {
       panel.fail(
         vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name),
@@ -292,7 +292,7 @@ export class Chats implements vscode.Disposable {
       shown.reveal();
       return shown;
     }
-    const agent = readAgentSettings().agents.find((a) => a.name === agentName);
+    const agent = this.agents.catalog.read().agents.find((a) => a.name === agentName);
     if (!agent) {
       void this.offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', agentName));
       return undefined;

@@ -8,7 +8,7 @@ import { ConnectionClosedError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
-import { openAgentSettings, readAgentSettings, type AgentConfig } from '../settings/config';
+import { openAgentSettings, type AgentConfig } from '../settings/config';
 import type { SessionTarget } from '../common/sessionTarget';
 import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
@@ -41,7 +41,7 @@ export class PreviousSessions {
 
   /** The agent's earlier sessions, newest first (the agent is stopped again if no chat uses it). */
   async list(agentName: string): Promise<PreviousSessionItem[]> {
-    const agent = readAgentSettings().agents.find((a) => a.name === agentName);
+    const agent = this.agents.catalog.read().agents.find((a) => a.name === agentName);
     if (!agent) return this.local(agentName);
     const listing = await this.listing(agent);
     this.stopIdle(listing.client);
@@ -165,7 +165,7 @@ export class PreviousSessions {
   }
 
   private async chooseAgent(): Promise<AgentConfig | undefined> {
-    const { agents } = readAgentSettings();
+    const { agents } = this.agents.catalog.read();
     if (agents.length === 0) {
       const open = vscode.l10n.t('Open Settings');
       const pick = await vscode.window.showErrorMessage(vscode.l10n.t('No agents are configured. Add one to the "acp.agents" setting.'), open);

@@ -8,7 +8,6 @@ import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { SessionTarget } from '../common/sessionTarget';
-import { readAgentSettings } from '../settings/config';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptSummary } from './format';
 import type { TranscriptStore } from './transcripts';
@@ -43,9 +42,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
       checkpoints.onDidChange(refresh),
       agents.onDidChangeStatus(refresh),
       { dispose: () => stored.dispose() },
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('acp.agents')) refresh();
-      }),
+      agents.catalog.onDidChange(refresh),
     );
   }
 
@@ -62,7 +59,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
 
   async getChildren(node?: SessionNode): Promise<SessionNode[]> {
     if (!node) {
-      return readAgentSettings().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
+      return this.agents.catalog.read().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
     }
     if (node.kind !== 'agent') return [];
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
@@ -98,7 +95,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
           status.phase === 'running' ? 'vm-running' : 'vm-outline',
           status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined,
         );
-        item.contextValue = 'acp.agent';
+        const installed = this.agents.catalog.read().agents.find((a) => a.name === node.name)?.installed;
+        if (installed?.update) {
+          item.description = vscode.l10n.t('{0} · {1} available', item.description as string, installed.update);
+        }
+        // `acp.agent.installed[.update]`: the menus match `acp.agent` as a prefix, and Update/Uninstall only installed agents.
+        item.contextValue = installed ? `acp.agent.installed${installed.update ? '.update' : ''}` : 'acp.agent';
         return item;
       }
       case 'chat': {

@@ -196,7 +196,11 @@ function consume(source: Readable, sink: tar.Parser | tar.Unpack, event: 'end' |
       if (settled) return;
       settled = true;
       source.destroy();
-      reject(error instanceof UnsafeArchiveError || error instanceof CorruptArchiveError ? error : new CorruptArchiveError(`the archive is damaged (${messageOf(error)})`));
+      reject(
+        error instanceof UnsafeArchiveError || error instanceof CorruptArchiveError
+          ? error
+          : new CorruptArchiveError(`the archive is damaged (${messageOf(error)})`),
+      );
     };
     source.on('error', fail);
     sink.on('error', fail);
@@ -245,7 +249,8 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
 function zipError(error: unknown): Error {
   const message = messageOf(error);
   // yauzl's own name checks: refusals, not damage.
-  if (/absolute path|invalid relative path|invalid characters/.test(message)) return new UnsafeArchiveError(`The archive was refused: a member's ${message}.`);
+  if (/absolute path|invalid relative path|invalid characters/.test(message))
+    return new UnsafeArchiveError(`The archive was refused: a member's ${message}.`);
   return new CorruptArchiveError(`the archive is damaged (${message})`);
 }
 
@@ -296,7 +301,9 @@ async function scanZip(file: string, bounds: ExtractBounds): Promise<void> {
 }
 
 function openZipStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(zipError(error)) : resolve(stream))));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(zipError(error)) : resolve(stream))),
+  );
 }
 
 async function readZipText(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number): Promise<string> {

@@ -15,10 +15,15 @@ const MAX_ENV = 64;
 
 const text = (max = MAX_TEXT) => z.string().max(max);
 const args = z.array(text()).max(MAX_ARGS);
-const env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is not a variable name').max(200), text()).refine(
-  (value) => Object.keys(value).length <= MAX_ENV,
-  'too many env values',
-);
+const env = z
+  .record(
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is not a variable name')
+      .max(200),
+    text(),
+  )
+  .refine((value) => Object.keys(value).length <= MAX_ENV, 'too many env values');
 
 const BinaryTarget = z.object({
   archive: text(2000).url(),
@@ -33,7 +38,10 @@ const PackageTarget = z.object({
 });
 
 const AgentEntry = z.object({
-  id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'its id is not lowercase letters, digits and hyphens').max(100),
+  id: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, 'its id is not lowercase letters, digits and hyphens')
+    .max(100),
   name: text(100).trim().min(1),
   version: text(100).regex(/^[0-9]+\.[0-9]+\.[0-9]+/, 'its version is not x.y.z'),
   description: text(),
@@ -124,7 +132,9 @@ export function howToRun(agent: RegistryAgent, platform: PlatformKey | undefined
   const offered = Object.keys(binary ?? {}).join(', ');
   return {
     kind: 'unsupported',
-    why: platform ? `it has no build for ${platform} (only ${offered || 'none'})` : `this OS or CPU has no registry target (it has ${offered || 'none'})`,
+    why: platform
+      ? `it has no build for ${platform} (only ${offered || 'none'})`
+      : `this OS or CPU has no registry target (it has ${offered || 'none'})`,
   };
 }
 
@@ -140,7 +150,9 @@ export function pinnedPackage(kind: 'npx' | 'uvx', spec: string, version: string
 /** The command line of a package-run agent, pinned. `-y`/`--yes` keeps npx from asking on stdin, which is the protocol's pipe. */
 export function packageCommand(kind: 'npx' | 'uvx', target: PackageTarget, version: string): { command: string; args: string[] } {
   const pinned = pinnedPackage(kind, target.package, version);
-  return kind === 'npx' ? { command: 'npx', args: ['-y', pinned, ...(target.args ?? [])] } : { command: 'uvx', args: [pinned, ...(target.args ?? [])] };
+  return kind === 'npx'
+    ? { command: 'npx', args: ['-y', pinned, ...(target.args ?? [])] }
+    : { command: 'uvx', args: [pinned, ...(target.args ?? [])] };
 }
 
 /** Compares `x.y.z[-pre]` versions: negative when a < b. Pre-releases sort before their release; unknown parts compare as text. */

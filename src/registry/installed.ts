@@ -90,7 +90,9 @@ export class InstalledAgents {
       json = JSON.parse(readFileSync(this.file, 'utf8'));
     } catch (error) {
       this.keepDamaged();
-      this.log.warn(`[registry] ${this.file} could not be read (${error instanceof Error ? error.message : String(error)}); no installed agents are listed`);
+      this.log.warn(
+        `[registry] ${this.file} could not be read (${error instanceof Error ? error.message : String(error)}); no installed agents are listed`,
+      );
       return [];
     }
     const file = File_.safeParse(json);

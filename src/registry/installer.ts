@@ -85,7 +85,8 @@ export class Installer {
       await fs.rm(final, { recursive: true, force: true });
     }
     const kind = archiveKind(how.target.archive);
-    if (typeof kind !== 'string') throw new InstallError(`${agent.name}'s download is a ${kind.unsupported} file, which this extension cannot unpack.`);
+    if (typeof kind !== 'string')
+      throw new InstallError(`${agent.name}'s download is a ${kind.unsupported} file, which this extension cannot unpack.`);
     await fs.mkdir(this.root, { recursive: true });
     const temp = path.join(this.root, `.install-${agent.id}-${randomUUID()}`);
     const archive = `${temp}.download`;
@@ -101,7 +102,10 @@ export class Installer {
           const step = Math.floor((fraction ?? 0) * 20);
           if (step === reported) return;
           reported = step;
-          options.progress?.report(`Downloading ${agent.name} ${agent.version}: ${megabytes(received)}${total ? ` of ${megabytes(total)}` : ''}`, fraction);
+          options.progress?.report(
+            `Downloading ${agent.name} ${agent.version}: ${megabytes(received)}${total ? ` of ${megabytes(total)}` : ''}`,
+            fraction,
+          );
         },
       });
       options.signal?.throwIfAborted();

@@ -13,8 +13,10 @@ export interface AgentConfig extends AgentCommand {
    * otherwise follows what the agent says it is in `initialize`. Absent unless the entry sets it.
    */
   readonly readMissingAsEmpty?: boolean;
-  /** A built-in preset rather than an entry of `acp.agents`. */
+  /** A built-in preset rather than an entry of `acp.agents` (pinned to the registry's version when it lists it). */
   readonly preset?: true;
+  /** Installed from the ACP Registry: its id and version, and the registry's newer version when there is one. */
+  readonly installed?: { readonly id: string; readonly version: string; readonly update?: string };
 }
 
 /**
@@ -28,17 +30,27 @@ export const PRESETS: readonly AgentConfig[] = [
   { name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp'], env: {}, preset: true },
 ];
 
-/** The configured agents, then the presets that no configured agent replaces. */
-export function withPresets(configured: readonly AgentConfig[], presets: readonly AgentConfig[] = PRESETS): AgentConfig[] {
+/**
+ * The agents offered: the configured ones, then those installed from the registry, then the presets, each layer
+ * without the names an earlier one has (so an entry of `acp.agents` replaces an installed agent or a preset).
+ */
+export function withPresets(
+  configured: readonly AgentConfig[],
+  presets: readonly AgentConfig[] = PRESETS,
+  installed: readonly AgentConfig[] = [],
+): AgentConfig[] {
   const names = new Set(configured.map((a) => a.name));
-  return [...configured, ...presets.filter((p) => !names.has(p.name))];
+  const fromRegistry = installed.filter((a) => !names.has(a.name));
+  for (const a of fromRegistry) names.add(a.name);
+  return [...configured, ...fromRegistry, ...presets.filter((p) => !names.has(p.name))];
 }
 
-/** A preset as an `acp.agents` entry, to copy into the user's settings for editing. */
+/** A preset or an installed agent as an `acp.agents` entry, to copy into the user's settings for editing. */
 export function presetEntry(preset: AgentConfig): Record<string, unknown> {
   return {
     command: preset.command,
     args: [...preset.args],
+    ...(Object.keys(preset.env).length > 0 ? { env: { ...preset.env } } : {}),
     ...(preset.readMissingAsEmpty !== undefined ? { readMissingAsEmpty: preset.readMissingAsEmpty } : {}),
   };
 }

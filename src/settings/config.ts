@@ -24,13 +24,26 @@ export interface AgentSettings {
 
 export type TraceSetting = TraceLevel;
 
-export function readAgentSettings(): AgentSettings {
+/** Agents that do not come from `acp.agents`: those installed from the registry, and the presets (the registry's pins when it lists them). */
+export interface AgentSources {
+  readonly installed: readonly AgentConfig[];
+  readonly presets: readonly AgentConfig[];
+}
+
+export function readAgentSettings(sources?: AgentSources): AgentSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   // Machine scope already keeps workspaces out; reading only the user layer makes that explicit.
   const inspected = config.inspect<unknown>('agents');
   const { agents, problems } = parseAgents(inspected?.globalValue ?? inspected?.defaultValue);
   const defaultAgent = config.get<string>('defaultAgent')?.trim() || undefined;
-  return { agents: withPresets(agents), problems, defaultAgent };
+  return { agents: withPresets(agents, sources?.presets, sources?.installed), problems, defaultAgent };
+}
+
+/** `acp.registry.url`: machine scope, and only the user's layer is read, so a workspace can never point it elsewhere. */
+export function readRegistryUrl(fallback: string): string {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('registry.url');
+  const value = inspected?.globalValue ?? inspected?.defaultValue;
+  return typeof value === 'string' && value.trim() ? value.trim() : fallback;
 }
 
 /** `acp.mcpServers` (user settings only: a workspace must not choose programs to run). */

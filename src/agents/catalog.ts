@@ -1,0 +1,33 @@
+// Which agents there are: the user's `acp.agents`, the agents installed from the registry and the presets, read in
+// one place. Everything that lists or finds an agent asks the catalog, so an install shows up everywhere at once.
+import * as vscode from 'vscode';
+import { readAgentSettings, type AgentSettings, type AgentSources } from '../settings/config';
+
+export class AgentCatalog implements vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the list of agents may have changed: `acp.agents` or `acp.defaultAgent` changed, or an install did. */
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    /** The agents from beyond the settings, read at each use. */
+    private readonly sources: () => AgentSources,
+    sourcesChanged: vscode.Event<void>,
+  ) {
+    this.disposables = [
+      this.changeEmitter,
+      sourcesChanged(() => this.changeEmitter.fire()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('acp.agents') || event.affectsConfiguration('acp.defaultAgent')) this.changeEmitter.fire();
+      }),
+    ];
+  }
+
+  read(): AgentSettings {
+    return readAgentSettings(this.sources());
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
