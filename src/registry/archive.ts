@@ -2,7 +2,7 @@
 // unbzip2-stream for bzip2), or a raw executable. Every archive is read twice: first every member is checked (its
 // path stays inside the folder, links point inside, no devices, the total size and count are bounded), and only an
 // archive that passes all of it is written. One bad member fails the whole install. Plain Node.
-import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import { createReadStream, createWriteStream, linkSync, mkdirSync, openSync, promises as fs, realpathSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -183,13 +183,54 @@ async function scanTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', bounds:
 }
 
 async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', folder: string, bounds: ExtractBounds): Promise<void> {
-  // node-tar also refuses to write through a symlink or outside `cwd`; the scan above already refused such archives.
-  const unpack = new tar.Unpack({ cwd: folder, strict: true, preservePaths: false, preserveOwner: false, noMtime: true });
-  await consume(tarStream(file, kind, bounds), unpack, 'close');
+  // node-tar reads the format; the members are written here, the same way as a zip's, so both kinds get the same
+  // checks where a file is created (and node-tar's own Unpack can stall on a link to a file in a sibling folder).
+  const writes: Promise<void>[] = [];
+  let failure: unknown;
+  const root = realpathSync(folder);
+  const parser = new tar.Parser({
+    strict: true,
+    onReadEntry: (entry) => {
+      if (failure) {
+        entry.resume();
+        return;
+      }
+      try {
+        const target = inside(folder, entry.path);
+        if (entry.type === 'Directory' || entry.type === 'GNUDumpDir') {
+          mkdirSync(target, { recursive: true });
+          entry.resume();
+          return;
+        }
+        mkdirSync(path.dirname(target), { recursive: true });
+        refuseThroughLinkSync(root, path.dirname(target), entry.path);
+        if (entry.type === 'SymbolicLink') {
+          symlinkSync(entry.linkpath ?? '', target);
+          entry.resume();
+        } else if (entry.type === 'Link') {
+          linkSync(inside(folder, entry.linkpath ?? ''), target);
+          entry.resume();
+        } else {
+          // Opened at once, so a hard link later in the archive finds it; `wx` never writes through what is there.
+          const fd = openSync(target, 'wx', (entry.mode ?? 0o644) & 0o777);
+          writes.push(pipeline(entry as unknown as Readable, createWriteStream('', { fd })));
+        }
+      } catch (error) {
+        failure = error;
+        entry.resume();
+      }
+    },
+  });
+  await consume(tarStream(file, kind, bounds), parser, 'end');
+  const settled = await Promise.allSettled(writes);
+  if (failure)
+    throw failure instanceof UnsafeArchiveError ? failure : new CorruptArchiveError(`the archive could not be written (${messageOf(failure)})`);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw new CorruptArchiveError(`the archive could not be written (${messageOf(failed.reason)})`);
 }
 
-/** Pipes `source` into a node-tar stream and settles when it is done (`event`) or on the first error of either. */
-function consume(source: Readable, sink: tar.Parser | tar.Unpack, event: 'end' | 'close'): Promise<void> {
+/** Pipes `source` into a node-tar parser and settles when it is done (`event`) or on the first error of either. */
+function consume(source: Readable, sink: tar.Parser, event: 'end'): Promise<void> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown) => {
@@ -230,7 +271,7 @@ function zipMemberKind(entry: yauzl.Entry): ZipMember | { other: string } {
   const madeBy = entry.versionMadeBy >> 8;
   const unixMode = madeBy === 3 ? (entry.externalFileAttributes >>> 16) & 0xffff : 0;
   const type = unixMode & S_IFMT;
-  if (entry.fileName.endsWith('/')) return { entry, kind: 'dir', mode: 0o755 };
+  if (zipName(entry).endsWith('/')) return { entry, kind: 'dir', mode: 0o755 };
   if (type === S_IFLNK) return { entry, kind: 'symlink', mode: 0o777 };
   if (type === S_IFDIR) return { entry, kind: 'dir', mode: 0o755 };
   if (type !== 0 && type !== S_IFREG) return { other: 'a device or other special file' };
@@ -239,7 +280,8 @@ function zipMemberKind(entry: yauzl.Entry): ZipMember | { other: string } {
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true, strictFileNames: false, decodeStrings: true }, (error, zip) => {
+    // Names are decoded and checked here (decodeStrings off), so a zip's refusals read like a tar's.
+    yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: false }, (error, zip) => {
       if (error || !zip) reject(zipError(error));
       else resolve(zip);
     });
@@ -247,11 +289,14 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
 }
 
 function zipError(error: unknown): Error {
-  const message = messageOf(error);
-  // yauzl's own name checks: refusals, not damage.
-  if (/absolute path|invalid relative path|invalid characters/.test(message))
-    return new UnsafeArchiveError(`The archive was refused: a member's ${message}.`);
-  return new CorruptArchiveError(`the archive is damaged (${message})`);
+  return new CorruptArchiveError(`the archive is damaged (${messageOf(error)})`);
+}
+
+/** A member's name: UTF-8 when its flag says so, else the old DOS code page, read as Latin-1 (names are checked, not shown). */
+function zipName(entry: yauzl.Entry): string {
+  const raw = entry.fileName as unknown as Buffer | string;
+  if (typeof raw === 'string') return raw;
+  return raw.toString(entry.generalPurposeBitFlag & 0x800 ? 'utf8' : 'latin1');
 }
 
 /** Visits each member in order; `visit` may be async. Rejects on the first error. */
@@ -284,7 +329,7 @@ async function scanZip(file: string, bounds: ExtractBounds): Promise<void> {
   await eachZipMember(zip, async (entry) => {
     members++;
     bytes += entry.uncompressedSize;
-    const name = entry.fileName;
+    const name = zipName(entry);
     if (members > bounds.maxMembers) throw new UnsafeArchiveError(`The archive has more than ${bounds.maxMembers} members.`);
     if (bytes > bounds.maxBytes) throw new UnsafeArchiveError(`The archive unpacks to more than ${mb(bounds.maxBytes)}.`);
     const problem = unsafeMemberName(name);
@@ -307,7 +352,7 @@ function openZipStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable
 }
 
 async function readZipText(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number): Promise<string> {
-  if (entry.uncompressedSize > max) throw new UnsafeArchiveError(`The archive was refused: its link "${short(entry.fileName)}" is too long.`);
+  if (entry.uncompressedSize > max) throw new UnsafeArchiveError(`The archive was refused: its link "${short(zipName(entry))}" is too long.`);
   const chunks: Buffer[] = [];
   for await (const chunk of await openZipStream(zip, entry)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -317,15 +362,16 @@ async function extractZip(file: string, folder: string, bounds: ExtractBounds): 
   const zip = await openZip(file);
   let written = 0;
   await eachZipMember(zip, async (entry) => {
+    const name = zipName(entry);
     const member = zipMemberKind(entry);
-    if ('other' in member) throw new UnsafeArchiveError(`The archive was refused: its member "${short(entry.fileName)}" is ${member.other}.`);
-    const target = inside(folder, entry.fileName);
+    if ('other' in member) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" is ${member.other}.`);
+    const target = inside(folder, name);
     if (member.kind === 'dir') {
       await fs.mkdir(target, { recursive: true });
       return;
     }
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await refuseThroughLink(folder, path.dirname(target), entry.fileName);
+    await refuseThroughLink(folder, path.dirname(target), name);
     if (member.kind === 'symlink') {
       await fs.symlink(await readZipText(zip, entry, 4096), target);
       return;
@@ -350,6 +396,13 @@ function inside(folder: string, name: string): string {
     throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" leaves the folder.`);
   }
   return target;
+}
+
+function refuseThroughLinkSync(root: string, parent: string, name: string): void {
+  const relative = path.relative(root, realpathSync(parent));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" would be written through a link.`);
+  }
 }
 
 /** A member whose parent folder is (through) a link the archive made is refused: it would write wherever the link points. */

@@ -178,10 +178,11 @@ function once(
           else done();
         },
       });
+      const cut = () => new DownloadError(`the connection closed after ${received}${claimed !== undefined ? ` of ${claimed}` : ''} bytes`);
       res.on('close', () => {
-        if (!res.complete) bounded.destroy(new DownloadError(`the connection closed after ${received} bytes`));
+        if (!res.complete) bounded.destroy(cut());
       });
-      res.on('error', (error) => bounded.destroy(error));
+      res.on('error', (error) => bounded.destroy(res.complete ? error : cut()));
       res.pipe(bounded);
       read(bounded, claimed).then(() => resolve({ status, headers: res.headers, url }), reject);
     });

@@ -1,5 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { compareVersions, howToRun, packageCommand, parseRegistry, pinnedPackage, platformKey, type RegistryAgent } from '../../../src/registry/format';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../lib/transcripts';
+import {
+  compareVersions,
+  howToRun,
+  packageCommand,
+  parseRegistry,
+  pinnedPackage,
+  platformKey,
+  type RegistryAgent,
+} from '../../../src/registry/format';
 import { installedConfigs, registryPresets } from '../../../src/registry/presets';
 import { PRESETS, withPresets } from '../../../src/settings/agentConfig';
 
@@ -86,7 +97,7 @@ describe('howToRun and the pinned command line', () => {
     assert.equal(platformKey('linux', 'ia32'), undefined);
   });
 
-  it('prefers this platform\'s binary, then npx, then uvx, and says why none fits', () => {
+  it("prefers this platform's binary, then npx, then uvx, and says why none fits", () => {
     assert.equal(howToRun(sample[0]!, 'linux-x86_64').kind, 'binary');
     assert.equal(howToRun(sample[0]!, 'windows-x86_64').kind, 'npx');
     const none = howToRun(sample[1]!, 'linux-x86_64');
@@ -101,7 +112,10 @@ describe('howToRun and the pinned command line', () => {
     assert.equal(pinnedPackage('uvx', 'sample-agent', '0.3.1'), 'sample-agent==0.3.1');
     assert.equal(pinnedPackage('uvx', 'sample-agent==0.3.0', '0.3.1'), 'sample-agent==0.3.0');
     assert.deepEqual(packageCommand('npx', { package: '@s/a', args: ['--acp'] }, '1.0.0'), { command: 'npx', args: ['-y', '@s/a@1.0.0', '--acp'] });
-    assert.deepEqual(packageCommand('uvx', { package: 'sample-agent', args: ['acp'] }, '0.3.1'), { command: 'uvx', args: ['sample-agent==0.3.1', 'acp'] });
+    assert.deepEqual(packageCommand('uvx', { package: 'sample-agent', args: ['acp'] }, '0.3.1'), {
+      command: 'uvx',
+      args: ['sample-agent==0.3.1', 'acp'],
+    });
   });
 
   it('compares versions numerically, with pre-releases before their release', () => {
@@ -117,7 +131,12 @@ describe('registry presets and installed agents', () => {
   const registry = parseRegistry({
     version: '1.0.0',
     agents: [
-      agent({ id: 'gemini', name: 'Gemini CLI', version: '0.27.3', distribution: { npx: { package: '@google/gemini-cli@0.27.3', args: ['--experimental-acp'] } } }),
+      agent({
+        id: 'gemini',
+        name: 'Gemini CLI',
+        version: '0.27.3',
+        distribution: { npx: { package: '@google/gemini-cli@0.27.3', args: ['--experimental-acp'] } },
+      }),
       agent({ id: 'codex-acp', name: 'Codex CLI', version: '0.9.2', distribution: { binary: { 'linux-x86_64': binary('./codex-acp') } } }),
       agent({ id: 'sample', version: '2.0.0' }),
     ],
@@ -152,11 +171,22 @@ describe('registry presets and installed agents', () => {
     const all = withPresets(configured, PRESETS, installed);
     assert.deepEqual(
       all.map((a) => [a.name, a.command]),
-      [
-        ['Mine', 'mine'],
-        ['Gemini CLI', '/g/agent'],
-        ...PRESETS.filter((p) => p.name !== 'Gemini CLI').map((p) => [p.name, p.command]),
-      ],
+      [['Mine', 'mine'], ['Gemini CLI', '/g/agent'], ...PRESETS.filter((p) => p.name !== 'Gemini CLI').map((p) => [p.name, p.command])],
     );
+  });
+});
+
+describe('the shipped registry snapshot', () => {
+  it('is a registry this extension reads without skipping an entry, and says its date and source', () => {
+    const snapshot = JSON.parse(readFileSync(join(repoRoot(), 'media', 'registry-snapshot.json'), 'utf8')) as {
+      date: string;
+      source: string;
+      registry: unknown;
+    };
+    assert.ok(!Number.isNaN(Date.parse(snapshot.date)));
+    assert.match(snapshot.source, /agentclientprotocol/);
+    const { registry, problems } = parseRegistry(snapshot.registry);
+    assert.deepEqual(problems, []);
+    assert.ok(registry.agents.length > 0);
   });
 });
