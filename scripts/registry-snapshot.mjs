@@ -7,6 +7,7 @@
 //
 // The file says where the list came from and the date of its data: the day it was fetched, or the checkout's last
 // commit. Only the fields the registry's format defines are kept.
+/* global fetch, AbortSignal */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
