@@ -47,22 +47,22 @@ export function archiveKind(url: string): ArchiveKind | { unsupported: string } 
  * so a name cannot climb out on either OS; a drive letter or a UNC start is as absolute as a leading slash.
  */
 export function unsafeMemberName(name: string): string | undefined {
-  if (name.length === 0) return 'it has no name';
-  if (name.length > 1024) return 'its name is too long';
-  if (name.includes('\0')) return 'its name holds a NUL character';
-  if (/^[A-Za-z]:/.test(name)) return 'it names a drive';
-  if (name.startsWith('/') || name.startsWith('\\')) return 'its path is absolute';
-  if (name.split(/[\\/]+/).includes('..')) return 'its path climbs out with ".."';
+  if (name.length === 0) return 'has no name';
+  if (name.length > 1024) return 'has a name over 1,024 characters';
+  if (name.includes('\0')) return 'has a NUL character in its name';
+  if (/^[A-Za-z]:/.test(name)) return 'names a drive';
+  if (name.startsWith('/') || name.startsWith('\\')) return 'has an absolute path';
+  if (name.split(/[\\/]+/).includes('..')) return 'climbs out of the folder with ".."';
   return undefined;
 }
 
 /** Why a link at `member` pointing at `target` leaves the folder, or undefined. `relativeTo` is 'member' for symlinks, 'root' for hard links. */
 export function unsafeLinkTarget(member: string, target: string, relativeTo: 'member' | 'root'): string | undefined {
-  if (target.length === 0) return 'its link has no target';
-  if (/^[A-Za-z]:/.test(target) || target.startsWith('/') || target.startsWith('\\')) return `it links to an absolute path (${short(target)})`;
+  if (target.length === 0) return 'is a link with no target';
+  if (/^[A-Za-z]:/.test(target) || target.startsWith('/') || target.startsWith('\\')) return `links to an absolute path (${short(target)})`;
   const base = relativeTo === 'member' ? path.posix.dirname(member.replace(/\\/g, '/')) : '.';
   const resolved = path.posix.normalize(path.posix.join(base, target.replace(/\\/g, '/')));
-  if (resolved === '..' || resolved.startsWith('../')) return `it links outside the folder (${short(target)})`;
+  if (resolved === '..' || resolved.startsWith('../')) return `links outside the folder (${short(target)})`;
   return undefined;
 }
 
@@ -92,7 +92,7 @@ export async function extract(file: string, kind: ArchiveKind, folder: string, b
   await checkMagic(file, kind);
   if (kind === 'raw') {
     const problem = unsafeMemberName(rawName);
-    if (problem) throw new UnsafeArchiveError(`The command "${short(rawName)}" cannot be placed: ${problem}.`);
+    if (problem) throw new UnsafeArchiveError(`The registry's command "${short(rawName)}" cannot be placed: it ${problem}.`);
     const size = (await fs.stat(file)).size;
     if (size > bounds.maxBytes) throw new UnsafeArchiveError(`The executable is over the limit of ${mb(bounds.maxBytes)}.`);
     const target = path.join(folder, rawName);
@@ -149,7 +149,7 @@ async function scanTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', bounds:
   let bytes = 0;
   let refusal: UnsafeArchiveError | undefined;
   const refuse = (name: string, why: string) => {
-    refusal ??= new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" ${why.replace(/^it /, '')}.`);
+    refusal ??= new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" ${why}.`);
   };
   const parser = new tar.Parser({
     strict: true,
@@ -161,7 +161,7 @@ async function scanTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', bounds:
       const name = entry.path;
       if (members > bounds.maxMembers) refusal = new UnsafeArchiveError(`The archive has more than ${bounds.maxMembers} members.`);
       else if (bytes > bounds.maxBytes) refusal = new UnsafeArchiveError(`The archive unpacks to more than ${mb(bounds.maxBytes)}.`);
-      else if (!TAR_TYPES_ALLOWED.has(entry.type)) refuse(name, `it is a ${entry.type}, not a file, folder or link`);
+      else if (!TAR_TYPES_ALLOWED.has(entry.type)) refuse(name, `is a ${entry.type}, not a file, folder or link`);
       else {
         const problem = unsafeMemberName(name);
         if (problem) refuse(name, problem);
@@ -333,13 +333,13 @@ async function scanZip(file: string, bounds: ExtractBounds): Promise<void> {
     if (members > bounds.maxMembers) throw new UnsafeArchiveError(`The archive has more than ${bounds.maxMembers} members.`);
     if (bytes > bounds.maxBytes) throw new UnsafeArchiveError(`The archive unpacks to more than ${mb(bounds.maxBytes)}.`);
     const problem = unsafeMemberName(name);
-    if (problem) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" ${problem.replace(/^it /, '')}.`);
+    if (problem) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" ${problem}.`);
     const member = zipMemberKind(entry);
     if ('other' in member) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" is ${member.other}.`);
     if (member.kind === 'symlink') {
       const target = await readZipText(zip, entry, 4096);
       const linkProblem = unsafeLinkTarget(name, target, 'member');
-      if (linkProblem) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" ${linkProblem.replace(/^it /, '')}.`);
+      if (linkProblem) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" ${linkProblem}.`);
     }
   });
   if (members === 0) throw new CorruptArchiveError('the archive is empty');

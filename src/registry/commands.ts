@@ -65,21 +65,47 @@ export class RegistryCommands implements vscode.Disposable {
 
   /** "ACP: Add Agent from Registry…": the registry's agents, then an install of the one picked. */
   async addFromRegistry(startOn?: string): Promise<RegistryOutcome> {
-    const loaded = await this.load();
-    if (!loaded.ok) return { done: 'nothing', message: loaded.message };
-    const platform = platformKey(process.platform, process.arch);
-    const installed = new Map(this.state.installed.list().map((a) => [a.id, a]));
-    const items: RegistryItem[] = [...loaded.list.registry.agents]
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((agent) => this.item(agent, howToRun(agent, platform), installed.get(agent.id)));
+    // The pick opens at once and is busy while the list is read; closing it stops the read.
     const quickPick = vscode.window.createQuickPick<RegistryItem>();
     quickPick.title = vscode.l10n.t('Add Agent from Registry');
-    const skipped = loaded.list.problems.length;
-    quickPick.placeholder =
-      originSentence(loaded.list) + (skipped > 0 ? ' ' + vscode.l10n.t('{0} entries were skipped (see the log).', skipped) : '');
+    quickPick.placeholder = vscode.l10n.t('Reading the ACP Registry…');
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
+    quickPick.busy = true;
+    const controller = new AbortController();
+    const picked = new Promise<RegistryItem | undefined>((resolve) => {
+      quickPick.onDidAccept(() => {
+        const item = quickPick.selectedItems[0];
+        if (item?.agent) resolve(item); // Enter while the list is still being read does nothing
+      });
+      quickPick.onDidHide(() => {
+        controller.abort();
+        resolve(undefined);
+      });
+    });
+    quickPick.show();
+    let list: LoadedRegistry;
+    try {
+      list = await this.state.refresh(controller.signal);
+    } catch (error) {
+      quickPick.dispose();
+      return { done: 'nothing', message: this.sayLoadFailed(error) };
+    }
+    if (controller.signal.aborted) {
+      quickPick.dispose();
+      return { done: 'nothing' };
+    }
+    const platform = platformKey(process.platform, process.arch);
+    const installed = new Map(this.state.installed.list().map((a) => [a.id, a]));
+    // Agents that can run here first, each group by name.
+    const items: RegistryItem[] = list.registry.agents
+      .map((agent) => ({ agent, how: howToRun(agent, platform) }))
+      .sort((a, b) => Number(a.how.kind === 'unsupported') - Number(b.how.kind === 'unsupported') || a.agent.name.localeCompare(b.agent.name))
+      .map(({ agent, how }) => this.item(agent, how, installed.get(agent.id)));
+    const skipped = list.problems.length;
+    quickPick.placeholder = originSentence(list) + (skipped > 0 ? ' ' + vscode.l10n.t('{0} entries were skipped (see the log).', skipped) : '');
     quickPick.items = items;
+    quickPick.busy = false;
     const start = items.find((item) => item.agent?.id === startOn);
     if (start) quickPick.activeItems = [start];
     else if (startOn !== undefined) {
@@ -91,15 +117,11 @@ export class RegistryCommands implements vscode.Disposable {
       void vscode.window.showWarningMessage(message);
       return { done: 'nothing', message };
     }
-    const picked = await new Promise<RegistryItem | undefined>((resolve) => {
-      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
-      quickPick.onDidHide(() => resolve(undefined));
-      quickPick.show();
-    });
+    const chosen = await picked;
     quickPick.dispose();
-    if (!picked?.agent || !picked.how) return { done: 'nothing' };
-    const agent = picked.agent;
-    const how = picked.how;
+    if (!chosen?.agent || !chosen.how) return { done: 'nothing' };
+    const agent = chosen.agent;
+    const how = chosen.how;
     if (how.kind === 'unsupported') {
       const message = vscode.l10n.t('{0} cannot run here: {1}.', agent.name, how.why);
       void vscode.window.showWarningMessage(message);
@@ -116,7 +138,7 @@ export class RegistryCommands implements vscode.Disposable {
       });
       return { done: 'nothing', message };
     }
-    return this.install(agent, how, current, loaded.list.origin);
+    return this.install(agent, how, current, list.origin);
   }
 
   private item(agent: RegistryAgent, how: HowToRun, installed: InstalledAgent | undefined): RegistryItem {
@@ -278,23 +300,24 @@ export class RegistryCommands implements vscode.Disposable {
   private async load(): Promise<{ ok: true; list: LoadedRegistry } | { ok: false; message: string }> {
     try {
       const list = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading the ACP Registry…'), cancellable: true },
-        (_progress, token) => {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
-          return this.state.refresh(controller.signal);
-        },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the ACP Registry…') },
+        () => this.state.refresh(),
       );
       return { ok: true, list };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const message = error instanceof RefusedUrlError ? reason : vscode.l10n.t('The ACP Registry could not be read: {0}', reason);
-      const open = vscode.l10n.t('Open Settings');
-      void vscode.window.showErrorMessage(message, open).then((choice) => {
-        if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'acp.registry.url');
-      });
-      return { ok: false, message };
+      return { ok: false, message: this.sayLoadFailed(error) };
     }
+  }
+
+  /** Says why the registry could not be read (a refused URL, with the setting to change), and returns the sentence. */
+  private sayLoadFailed(error: unknown): string {
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = error instanceof RefusedUrlError ? reason : vscode.l10n.t('The ACP Registry could not be read: {0}', reason);
+    const open = vscode.l10n.t('Open Settings');
+    void vscode.window.showErrorMessage(message, open).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'acp.registry.url');
+    });
+    return message;
   }
 
   /** Removes install folders that no record names and no running process uses; leftovers of failed installs too. */

@@ -120,7 +120,8 @@ export class Installer {
       return { ...base, kind: 'binary', command, args: [...(how.target.args ?? [])], env: { ...how.target.env }, dir: final };
     } catch (error) {
       if (options.signal?.aborted) throw new InstallError(CANCELLED);
-      if (error instanceof InstallError || error instanceof UnsafeArchiveError) throw error;
+      if (error instanceof InstallError) throw error;
+      if (error instanceof UnsafeArchiveError) throw new InstallError(`${agent.name} ${agent.version} was not installed. ${error.message}`);
       throw new InstallError(`${agent.name} could not be installed: ${error instanceof Error ? error.message : String(error)}.`);
     } finally {
       await fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);

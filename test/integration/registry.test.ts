@@ -299,12 +299,8 @@ describe('agents from the ACP Registry', function () {
     await useRegistry(url);
     await withPath(`${bin}:${saved}`, async () => {
       assert.equal(installed(await addFromRegistry('cached-agent')).origin, 'network');
-      const again = installed(
-        await addFromRegistry('cached-agent')
-          .then(() => vscode.commands.executeCommand<RegistryOutcome>('acp.uninstallAgent', 'Cached Agent'))
-          .then(() => addFromRegistry('cached-agent')),
-      );
-      assert.equal(again.origin, 'network');
+      await vscode.commands.executeCommand('acp.uninstallAgent', 'Cached Agent');
+      assert.equal(installed(await addFromRegistry('cached-agent')).origin, 'network', 'unchanged (304) is as good as fetched');
       const asked = server.requests.filter((r) => r.path === '/cached/registry.json');
       assert.ok(asked.length >= 2);
       assert.ok(asked[asked.length - 1]?.headers['if-none-match'], 'the second read asked with the ETag of the first');
@@ -361,7 +357,7 @@ describe('agents from the ACP Registry', function () {
         name: 'a "../" member',
         path: '/dotdot.tar.gz',
         body: () => tgz([...launcher(), { name: `../${sentinel}.txt`, content: 'x' }]),
-        expect: /climbs out with "\.\."/,
+        expect: /was not installed\. The archive was refused: its member "\.\.\/escape-[\w-]+\.txt" climbs out of the folder with "\.\."/,
       },
       {
         name: 'a nested "../" member',
@@ -373,7 +369,7 @@ describe('agents from the ACP Registry', function () {
         name: 'an absolute member',
         path: '/absolute.tar.gz',
         body: () => tgz([...launcher(), { name: absolute, content: 'x' }]),
-        expect: /its path is absolute/,
+        expect: /its member "[^"]+-absolute\.txt" has an absolute path/,
       },
       {
         name: 'a drive-letter member',
@@ -403,7 +399,7 @@ describe('agents from the ACP Registry', function () {
         name: 'a member claiming more than the extracted bound',
         path: '/bomb.tar.gz',
         body: () => tgz([...launcher(), { name: 'fixture-agent/huge', content: Buffer.alloc(0), claimSize: 3 * 1024 * 1024 * 1024 } as Member]),
-        expect: /unpacks to more than|damaged/,
+        expect: /unpacks to more than 2048 MB/,
       },
       { name: 'a truncated archive', path: '/truncated.tar.gz', body: () => tgz(launcher()).subarray(0, 40), expect: /damaged/ },
       {

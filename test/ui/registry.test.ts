@@ -1,0 +1,118 @@
+// Agents from the ACP Registry as a user meets them: Add Agent from Registry lists a registry served on loopback
+// (how each agent would run here, which cannot), a pick installs one with a progress notification, and a New Chat
+// with it answers; a hostile archive is refused with a sentence that names its member.
+import * as assert from 'node:assert/strict';
+import { platformKey } from '../../src/registry/format';
+import { launcher, tgz } from '../lib/archives';
+import { RegistryServer } from '../lib/registryServer';
+import { FIXTURE_AGENT, openWorkbench, type Workbench } from './lib/workbench';
+
+const PLATFORM = platformKey(process.platform, process.arch);
+
+describe('registry UI', function () {
+  this.timeout(120_000);
+  let workbench: Workbench;
+  let server: RegistryServer;
+
+  before(async () => {
+    if (!PLATFORM) throw new Error(`no registry target for ${process.platform}-${process.arch}`);
+    server = await RegistryServer.start();
+    const env = { ACP_FIXTURE_NODE: process.execPath, ACP_FIXTURE_AGENT_JS: FIXTURE_AGENT, ACP_FIXTURE_MAX_LIFETIME_MS: '300000' };
+    const binary = (path: string) => ({
+      [PLATFORM]: { archive: server.url(path), cmd: './fixture-agent/bin/fixture-agent', args: ['--scenario', 'echo'], env },
+    });
+    // Slow enough that the progress notification is on screen while it downloads.
+    server.route('/fixture-agent-1.4.0.tar.gz', { body: tgz(launcher()), chunkDelayMs: 300, chunkBytes: 64 });
+    server.route('/hostile-0.1.0.tar.gz', { body: tgz([...launcher(), { name: '../escaped.txt', content: 'x' }]) });
+    const agents = [
+      {
+        id: 'fixture-agent',
+        name: 'Fixture Registry Agent',
+        version: '1.4.0',
+        description: 'The test suite’s scripted agent, as a binary download',
+        distribution: { binary: binary('/fixture-agent-1.4.0.tar.gz') },
+      },
+      {
+        id: 'hostile',
+        name: 'Hostile Archive',
+        version: '0.1.0',
+        description: 'An archive with a member that climbs out of its folder',
+        distribution: { binary: binary('/hostile-0.1.0.tar.gz') },
+      },
+      {
+        id: 'elsewhere',
+        name: 'Elsewhere Only',
+        version: '2.0.0',
+        description: 'Built for one platform that is not this one',
+        distribution: {
+          binary: { [PLATFORM === 'windows-aarch64' ? 'darwin-x86_64' : 'windows-aarch64']: { archive: server.url('/none.zip'), cmd: './x.exe' } },
+        },
+      },
+      {
+        id: 'npx-sample',
+        name: 'Npx Sample',
+        version: '0.9.1',
+        description: 'Runs with npx, pinned to 0.9.1',
+        distribution: { npx: { package: '@acp-test/npx-sample', args: ['--acp'] } },
+      },
+    ];
+    server.route('/registry.json', { body: JSON.stringify({ version: '1.0.0', agents, extensions: [] }), etag: true });
+    workbench = await openWorkbench('registry', { machine: { 'acp.registry.url': server.url('/registry.json') } });
+  });
+
+  afterEach(async function () {
+    await workbench.cleanUp(this.currentTest);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    await server?.close();
+  });
+
+  it('installs an agent from the registry with a progress notification, and a new chat with it answers', async () => {
+    const page = workbench.page;
+    await workbench.runCommand('ACP: Add Agent from Registry…');
+    const row = (name: string) => page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
+    await row('Fixture Registry Agent').waitFor();
+    assert.match(await row('Fixture Registry Agent').innerText(), new RegExp(`1\\.4\\.0 · binary for ${PLATFORM}`));
+    assert.match(await row('Npx Sample').innerText(), /0\.9\.1 · npx/);
+    assert.match(await row('Elsewhere Only').innerText(), /Cannot run here: it has no build for/);
+    await workbench.pick('Fixture Registry Agent');
+
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Installing Fixture Registry Agent 1.4.0' }).waitFor();
+    const done = page.locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Registry Agent 1.4.0 is installed.' });
+    await done.waitFor({ timeout: 30_000 });
+    await done.getByRole('button', { name: 'New Chat' }).click();
+    const chat = workbench.chat();
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await message.waitFor();
+    await message.fill('hello from the registry');
+    await message.press('Enter');
+    await chat.getByRole('region', { name: 'Agent' }).getByText('You said: hello from the registry').waitFor({ timeout: 30_000 });
+
+    // Listed again, it is marked as installed: the README's picture.
+    await workbench.runCommand('ACP: Add Agent from Registry…');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Installed' }).first().waitFor();
+    await workbench.screenshot('add-agent-from-registry');
+    await page.keyboard.press('Escape');
+  });
+
+  it('refuses an archive whose member climbs out of its folder, and says which', async () => {
+    const page = workbench.page;
+    await workbench.runCommand('ACP: Add Agent from Registry…');
+    await workbench.pick('Hostile Archive');
+    await page
+      .locator('.notifications-toasts .notification-toast', {
+        hasText: 'Hostile Archive 0.1.0 was not installed. The archive was refused: its member "../escaped.txt" climbs out of the folder with "..".',
+      })
+      .waitFor({ timeout: 30_000 });
+    await workbench.runCommand('ACP: New Chat');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Fixture Registry Agent' }).first().waitFor();
+    assert.equal(
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Hostile Archive' }).count(),
+      0,
+      'the refused agent is not listed',
+    );
+    await page.keyboard.press('Escape');
+  });
+});
