@@ -330,6 +330,36 @@ describe('agents from the ACP Registry', function () {
     });
   });
 
+  it('pins a built-in preset to the registry\u2019s version once the registry has been read', async () => {
+    const readList = async () =>
+      assert.match(refused(await vscode.commands.executeCommand<RegistryOutcome>('acp.addAgentFromRegistry', 'no-such-agent')), /does not list/);
+    const gemini = {
+      id: 'gemini',
+      name: 'Gemini CLI',
+      version: '0.99.0',
+      description: 'g',
+      distribution: { npx: { package: '@google/gemini-cli@0.99.0', args: ['--experimental-acp'] } },
+    };
+    await useRegistry(serveRegistry([gemini], '/presets/registry.json'));
+    await readList();
+    const bin = fakePackageRunners();
+    const saved = process.env['PATH'] ?? '';
+    try {
+      await withPath(`${bin}:${saved}`, async () => {
+        const uri = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Gemini CLI');
+        const text = (await vscode.workspace.openTextDocument(uri)).getText();
+        assert.match(text, /Command: `npx -y @google\/gemini-cli@0\.99\.0 --experimental-acp`/);
+        assert.match(text, /A built-in preset/);
+        assert.match(text, /Result: connected/);
+      });
+    } finally {
+      // The list without it puts the built-in preset back, for the tests that follow.
+      serveRegistry([], '/presets/registry.json');
+      await readList();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('refuses registry URLs that are not https or loopback http, and a workspace cannot set the URL', async () => {
     await useRegistry('http://example.com/registry.json');
     assert.match(

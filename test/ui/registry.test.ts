@@ -13,18 +13,19 @@ describe('registry UI', function () {
   this.timeout(120_000);
   let workbench: Workbench;
   let server: RegistryServer;
+  let agents: { id: string; name: string; version: string; description: string; distribution: unknown }[];
+  const env = { ACP_FIXTURE_NODE: process.execPath, ACP_FIXTURE_AGENT_JS: FIXTURE_AGENT, ACP_FIXTURE_MAX_LIFETIME_MS: '300000' };
+  const binary = (path: string) => ({
+    [String(PLATFORM)]: { archive: server.url(path), cmd: './fixture-agent/bin/fixture-agent', args: ['--scenario', 'echo'], env },
+  });
 
   before(async () => {
     if (!PLATFORM) throw new Error(`no registry target for ${process.platform}-${process.arch}`);
     server = await RegistryServer.start();
-    const env = { ACP_FIXTURE_NODE: process.execPath, ACP_FIXTURE_AGENT_JS: FIXTURE_AGENT, ACP_FIXTURE_MAX_LIFETIME_MS: '300000' };
-    const binary = (path: string) => ({
-      [PLATFORM]: { archive: server.url(path), cmd: './fixture-agent/bin/fixture-agent', args: ['--scenario', 'echo'], env },
-    });
     // Slow enough that the progress notification is on screen while it downloads.
     server.route('/fixture-agent-1.4.0.tar.gz', { body: tgz(launcher()), chunkDelayMs: 300, chunkBytes: 64 });
     server.route('/hostile-0.1.0.tar.gz', { body: tgz([...launcher(), { name: '../escaped.txt', content: 'x' }]) });
-    const agents = [
+    agents = [
       {
         id: 'fixture-agent',
         name: 'Fixture Registry Agent',
@@ -90,11 +91,45 @@ describe('registry UI', function () {
     await message.press('Enter');
     await chat.getByRole('region', { name: 'Agent' }).getByText('You said: hello from the registry').waitFor({ timeout: 30_000 });
 
+    // The turn has ended (the composer takes the focus back then, which would close a quick pick opened before).
+    await chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached' });
     // Listed again, it is marked as installed: the README's picture.
     await workbench.runCommand('ACP: Add Agent from Registry…');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Installed' }).first().waitFor();
     await workbench.screenshot('add-agent-from-registry');
     await page.keyboard.press('Escape');
+  });
+
+  it('shows an update in the Sessions view with a badge on its container, and Update Agent there installs it', async () => {
+    const page = workbench.page;
+    server.route('/fixture-agent-1.5.0.tar.gz', { body: tgz(launcher()) });
+    server.route('/registry.json', {
+      body: JSON.stringify({
+        version: '1.0.0',
+        agents: [{ ...agents[0], version: '1.5.0', distribution: { binary: binary('/fixture-agent-1.5.0.tar.gz') } }, ...agents.slice(1)],
+        extensions: [],
+      }),
+      etag: true,
+    });
+    // Reading the list (as the daily check does) is what finds the update.
+    await workbench.runCommand('ACP: Add Agent from Registry…');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Installed 1.4.0: update to 1.5.0 available' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    const container = page.locator('.activitybar').getByRole('tab', { name: /ACP/ });
+    await container.locator('.badge-content', { hasText: '1' }).waitFor();
+    if (!(await page.getByRole('tree', { name: 'Sessions' }).isVisible())) await container.click();
+    const row = page.getByRole('tree', { name: 'Sessions' }).getByRole('treeitem').filter({ hasText: 'Fixture Registry Agent' });
+    await row.filter({ hasText: '1.5.0 available' }).waitFor();
+    await row.click({ button: 'right' });
+    // The workbench's menus act on mouse-up after a hover, or on Enter for the focused item.
+    await page.getByRole('menuitem', { name: 'Update Agent…' }).hover();
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Registry Agent is updated to 1.5.0.' })
+      .waitFor({ timeout: 30_000 });
+    await row.filter({ hasNotText: 'available' }).waitFor();
+    await container.locator('.badge-content', { hasText: /\d/ }).waitFor({ state: 'detached' });
   });
 
   it('refuses an archive whose member climbs out of its folder, and says which', async () => {

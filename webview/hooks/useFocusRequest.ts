@@ -1,5 +1,5 @@
-// When the composer takes the focus: once the chat has loaded (the box is disabled before), and whenever the host
-// asks (an attachment came from the editor).
+// When the composer takes the focus: once the chat has loaded or a turn has ended (the box is disabled before) if the
+// chat has the focus, and whenever the host asks (an attachment came from the editor).
 import type { RefObject } from 'preact';
 import { useEffect } from 'preact/hooks';
 
@@ -17,6 +17,7 @@ export function useFocusRequest(box: RefObject<HTMLTextAreaElement | null>, focu
     };
   }, [focusRequest]);
   useEffect(() => {
-    if (!disabled) box.current?.focus();
+    // Only while the chat has the focus: a turn that ends while the user is in the editor or a quick pick leaves them there.
+    if (!disabled && document.hasFocus()) box.current?.focus();
   }, [disabled]);
 }
