@@ -1,7 +1,7 @@
 // When the composer takes the focus: once the chat has loaded or a turn has ended (the box is disabled before) if the
 // chat has the focus, and whenever the host asks (an attachment came from the editor).
 import type { RefObject } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 
 export function useFocusRequest(box: RefObject<HTMLTextAreaElement | null>, focusRequest: number, disabled: boolean): void {
   useEffect(() => {
@@ -16,8 +16,12 @@ export function useFocusRequest(box: RefObject<HTMLTextAreaElement | null>, focu
       window.removeEventListener('focus', refocus);
     };
   }, [focusRequest]);
+  const loaded = useRef(false);
   useEffect(() => {
-    // Only while the chat has the focus: a turn that ends while the user is in the editor or a quick pick leaves them there.
-    if (!disabled && document.hasFocus()) box.current?.focus();
+    if (disabled) return;
+    // The first time: the chat just opened. Later (a turn ended), only while the chat has the focus: a turn that ends
+    // while the user is in the editor or a quick pick leaves them there.
+    if (!loaded.current || document.hasFocus()) box.current?.focus();
+    loaded.current = true;
   }, [disabled]);
 }
