@@ -270,6 +270,17 @@ describe('agents from the ACP Registry', function () {
     old.close();
     await waitFor(() => !existsSync(dirname(dirname(dirname(first.command)))), { what: 'the old version to be removed once nothing runs it' });
     assert.ok(existsSync(second.command), 'the new version stays');
+
+    // An update that fails switches nothing: 2.0.0 stays installed and runs.
+    server.route('/upd-3.0.0.tar.gz', { body: tgz([...launcher(), { name: '../../outside.txt', content: 'x' }]) });
+    serveRegistry([binaryEntry('upd', '3.0.0', '/upd-3.0.0.tar.gz')]);
+    assert.match(refused(await vscode.commands.executeCommand<RegistryOutcome>('acp.updateAgent', 'Registry upd')), /3\.0\.0 was not installed/);
+    assert.ok(!existsSync(join(dirname(dirname(dirname(second.command))), '..', '3.0.0')), 'no 3.0.0 folder');
+    const after = await newChat('Registry upd');
+    assert.equal(await within(after.send('three?'), 15_000, 'a turn after the failed update'), 'end_turn');
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Registry upd');
+    assert.match((await vscode.workspace.openTextDocument(uri)).getText(), /Installed from the ACP Registry: upd 2\.0\.0/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('uninstalls: the agent leaves the lists at once, and its files go when its last chat closes', async () => {
