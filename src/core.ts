@@ -31,6 +31,8 @@ import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
 import { AgentCatalog } from './agents/catalog';
 import { RegistryState } from './registry/state';
 import { RegistryCommands } from './registry/commands';
+import { ViewBadge } from './common/viewBadge';
+import { AttentionWatch } from './chats/attentionWatch';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {
@@ -126,13 +128,15 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));
   hosts.status.connect(agents, chats);
 
+  const badge = new ViewBadge(hosts.sessionsTree);
   const learnSecrets = (env: Readonly<Record<string, string>>) => sinks.scrubber.learn(Object.entries(env).map(([name, value]) => ({ name, value })));
   context.subscriptions.push(
     chats,
     agents,
     catalog,
     registry,
-    new RegistryCommands(registry, agents, context.globalState, hosts.sessionsTree, log, learnSecrets),
+    new RegistryCommands(registry, agents, context.globalState, badge, log, learnSecrets),
+    new AttentionWatch(chats, badge),
     diffs,
     reviews,
     permissions,

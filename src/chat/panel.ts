@@ -31,6 +31,7 @@ import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } fro
 import { CHAT_VIEW_TYPE } from '../ids';
 import { ACCEPTS_NOTHING } from '../acp/capabilities';
 import type { SessionTarget } from '../common/sessionTarget';
+import { attentionMark, attentionOf, type Attention } from './attention';
 
 export { CHAT_VIEW_TYPE };
 
@@ -90,9 +91,16 @@ export class ChatPanel implements vscode.Disposable {
   /** Acts on a changes card's button or file, Restore Checkpoint, or an answer (whoever tracks the checkpoints). */
   private checkpointHandler: ((request: CheckpointRequest) => Promise<void>) | undefined;
   private readonly titleEmitter = new vscode.EventEmitter<void>();
+  /** The user has seen the chat since its last turn ended (see attention.ts). */
+  private seen = true;
+  private attentionState: Attention = 'none';
+  private readonly attentionEmitter = new vscode.EventEmitter<{ readonly before: Attention; readonly after: Attention }>();
+  /** What the chat asks of its user changed: working, needs you, done and not yet seen, failed, or nothing. */
+  readonly onDidChangeAttention = this.attentionEmitter.event;
   /** The tab's title changed (the session's title, or the count of waiting permission requests). */
   readonly onDidChangeTitle = this.titleEmitter.event;
   private current: AgentSession | undefined;
+  private plainTitle: string;
   private agentError: AgentErrorView | null = null;
   private notice: string | undefined;
   /** An earlier session's entries, kept for reading when a restart could not bring the conversation back. */
@@ -125,13 +133,16 @@ export class ChatPanel implements vscode.Disposable {
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.png');
     panel.title = agentName;
+    this.plainTitle = agentName;
     panel.webview.html = chatHtml(panel.webview, deps.extensionUri, agentName);
     this.sync = new ViewSync(panel.webview, { update: (changes) => this.update(changes), state: () => this.state() });
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState((event) => {
         if (event.webviewPanel.active) this.activeEmitter.fire();
+        this.look();
       }),
+      vscode.window.onDidChangeWindowState(() => this.look()),
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
     );
   }
@@ -171,9 +182,13 @@ export class ChatPanel implements vscode.Disposable {
             this.sync.entryChanged(change.index);
             break;
           case 'turn':
+            // A turn that ends while the user looks elsewhere is "done, not yet seen" until they look.
+            if (session.model.turn.phase === 'idle') this.seen = this.inView();
+            this.refreshAttention();
             this.sync.changed('turn');
             break;
           case 'permission':
+            this.refreshAttention();
             this.updateTitle();
             this.sync.changed('permissions');
             break;
@@ -189,6 +204,7 @@ export class ChatPanel implements vscode.Disposable {
       }),
       session.onDidEndAgent((end) => this.agentEnded(end)),
     ];
+    this.refreshAttention();
     this.updateTitle();
     if (this.sync.ready) this.sync.postState();
     if (session.ended) this.agentEnded(session.ended);
@@ -198,7 +214,43 @@ export class ChatPanel implements vscode.Disposable {
   /** Starting or reopening the agent failed: the chat shows why, with what the user can do (Restart Agent first). */
   fail(message: string, stderr: readonly string[], actions: readonly ErrorAction[] = ['restart', 'showLog']): void {
     this.agentError = { message: capitalize(message), stderr: stderr.slice(-STDERR_LINES_SHOWN), actions: [...actions] };
+    this.refreshAttention();
     this.sync.changed('error');
+  }
+
+  /** What the chat asks of its user now. */
+  get attention(): Attention {
+    return this.attentionState;
+  }
+
+  /** The chat is in front of the user: its tab active in a window that has the focus. */
+  private inView(): boolean {
+    return this.panel.active && this.panel.visible && vscode.window.state.focused;
+  }
+
+  /** The user may have just looked at the chat. */
+  private look(): void {
+    if (this.disposed || !this.inView() || this.seen) return;
+    this.seen = true;
+    this.refreshAttention();
+  }
+
+  private refreshAttention(): void {
+    const model = this.current?.model;
+    const turn = model?.turn ?? { phase: 'idle' as const };
+    const after = attentionOf({
+      phase: turn.phase,
+      stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
+      error: turn.phase === 'idle' ? turn.error : undefined,
+      waiting: model?.permissions.length ?? 0,
+      agentFailed: this.agentError !== null,
+      seen: this.seen,
+    });
+    const before = this.attentionState;
+    if (after === before) return;
+    this.attentionState = after;
+    this.updateTitle();
+    this.attentionEmitter.fire({ before, after });
   }
 
   /**
@@ -215,19 +267,25 @@ export class ChatPanel implements vscode.Disposable {
     return session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals));
   }
 
-  /** The tab shows the session's title (or the agent's name), and how many permission requests wait. */
+  /**
+   * The tab shows the session's title (or the agent's name), how many permission requests wait, and in front the
+   * mark of what the chat asks of its user (see attention.ts).
+   */
   private updateTitle(): void {
     const model = this.current?.model;
     const base = model?.title || this.agentName;
     const waiting = model?.permissions.length ?? 0;
     const title = waiting > 0 ? `(${waiting}) ${base}` : base;
-    if (title === this.panel.title) return;
-    this.panel.title = title;
+    const tab = attentionMark(this.attentionState) + title;
+    if (title === this.plainTitle && tab === this.panel.title) return;
+    this.plainTitle = title;
+    this.panel.title = tab;
     this.titleEmitter.fire();
   }
 
+  /** The title without the attention mark: what lists and the Sessions view show beside the state in words. */
   get title(): string {
-    return this.panel.title;
+    return this.plainTitle;
   }
 
   get viewColumn(): vscode.ViewColumn | undefined {
@@ -516,7 +574,7 @@ export class ChatPanel implements vscode.Disposable {
     this.panel.dispose();
     // Whoever attached the session closes it with the rest of what lives as long as it (see ChatSession).
     this.disposeEmitter.fire();
-    for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter, this.titleEmitter]) emitter.dispose();
+    for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter, this.titleEmitter, this.attentionEmitter]) emitter.dispose();
   }
 }
 

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
+import type { Attention } from '../chat/attention';
 import { agentItems } from '../agents/pickers';
 import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
@@ -43,6 +44,9 @@ export class Chats implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** A chat opened or closed, became active, got a new session or a new title, or its agent started or stopped. */
   readonly onDidChange = this.changeEmitter.event;
+  private readonly attentionEmitter = new vscode.EventEmitter<{ readonly panel: ChatPanel; readonly before: Attention; readonly after: Attention }>();
+  /** What a chat asks of its user changed (see chat/attention.ts). */
+  readonly onDidChangeAttention = this.attentionEmitter.event;
 
   constructor(
     private readonly agents: AgentManager,
@@ -213,6 +217,10 @@ export class Chats implements vscode.Disposable {
       }),
       panel.onDidRequestAction((action) => void (action === 'restart' ? this.restartAgent(panel.agentName) : this.signInFrom(panel))),
       panel.onDidChangeTitle(() => this.changeEmitter.fire()),
+      panel.onDidChangeAttention(({ before, after }) => {
+        this.changeEmitter.fire();
+        this.attentionEmitter.fire({ panel, before, after });
+      }),
     ];
     panel.onDidDispose(() => {
       for (const d of subscriptions) d.dispose();
@@ -363,5 +371,6 @@ export class Chats implements vscode.Disposable {
     for (const panel of [...this.open]) panel.dispose();
     for (const d of this.subscriptions) d.dispose();
     this.changeEmitter.dispose();
+    this.attentionEmitter.dispose();
   }
 }

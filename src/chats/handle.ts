@@ -2,6 +2,7 @@
 // one (New Chat, Open Previous Session). A handle reads what the chat shows, in the chat view's own plain shapes, and
 // acts only as the user can (send, stop, answer a permission request, choose a mode or a config option, close). The
 // panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
+import type { Attention } from '../chat/attention';
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
 import type { ChatPanel } from '../chat/panel';
@@ -29,6 +30,8 @@ export interface ChatHandle {
   readonly agentName: string;
   /** The tab's title: the session's title (or the agent's name), with the count of waiting permission requests. */
   readonly title: string;
+  /** What the chat asks of its user: working, needs you, done and not yet seen, failed, or nothing (see chat/attention.ts). */
+  readonly attention: Attention;
   /** The session shown, while one is attached (a chat waiting for workspace trust, or that failed to start, has none). */
   readonly sessionId: string | undefined;
   /** The agent's process (shared by every chat with that agent), while it runs. */
@@ -79,7 +82,7 @@ export interface ChatHandle {
 /** The members of a chat panel a handle reads. */
 export type HandledChat = Pick<
   ChatPanel,
-  'agentName' | 'title' | 'session' | 'earlierEntries' | 'pendingAttachments' | 'send' | 'dispose' | 'checkpoints' | 'requestCheckpoint'
+  'agentName' | 'title' | 'attention' | 'session' | 'earlierEntries' | 'pendingAttachments' | 'send' | 'dispose' | 'checkpoints' | 'requestCheckpoint'
 >;
 
 const handles = new WeakMap<HandledChat, ChatHandle>();
@@ -108,6 +111,10 @@ class PanelHandle implements ChatHandle {
 
   get title(): string {
     return this.panel.title;
+  }
+
+  get attention(): Attention {
+    return this.panel.attention;
   }
 
   get sessionId(): string | undefined {

@@ -7,6 +7,7 @@ import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import type { Checkpoints } from '../checkpoints/checkpoints';
+import type { Attention } from '../chat/attention';
 import type { SessionTarget } from '../common/sessionTarget';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptSummary } from './format';
@@ -108,12 +109,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         const item = new vscode.TreeItem(panel.title, vscode.TreeItemCollapsibleState.None);
         item.id = `chat:${this.chatId(panel)}`;
         const totals = panel.session ? this.checkpoints.of(panel.session.sessionId)?.totals() : undefined;
+        const state = attentionWords(panel.attention);
         item.description =
-          totals && (totals.added > 0 || totals.removed > 0)
-            ? vscode.l10n.t('open · +{0} −{1}', totals.added, totals.removed)
-            : vscode.l10n.t('open');
+          totals && (totals.added > 0 || totals.removed > 0) ? vscode.l10n.t('{0} · +{1} −{2}', state, totals.added, totals.removed) : state;
         item.tooltip = vscode.l10n.t('{0}: an open chat with {1}', panel.title, panel.agentName);
-        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.iconPath =
+          panel.attention === 'needsYou'
+            ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground'))
+            : panel.attention === 'failed'
+              ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+              : new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'acp.chat';
         item.command = { command: 'acp.sessions.revealChat', title: vscode.l10n.t('Show Chat'), arguments: [node] };
         return item;
@@ -149,5 +154,21 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     this.changeEmitter.dispose();
+  }
+}
+
+/** A chat's state in words, for its row: what it asks of the user, else that it is open. */
+function attentionWords(attention: Attention): string {
+  switch (attention) {
+    case 'needsYou':
+      return vscode.l10n.t('needs you');
+    case 'working':
+      return vscode.l10n.t('working');
+    case 'unseen':
+      return vscode.l10n.t('done');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'none':
+      return vscode.l10n.t('open');
   }
 }

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { tagged, type Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
+import type { ViewBadge } from '../common/viewBadge';
 import type { AgentConfig } from '../settings/agentConfig';
 import { compareVersions, howToRun, platformKey, type HowToRun, type RegistryAgent } from './format';
 import type { InstalledAgent } from './installed';
@@ -42,7 +43,7 @@ export class RegistryCommands implements vscode.Disposable {
     private readonly state: RegistryState,
     private readonly agents: AgentManager,
     private readonly memento: vscode.Memento,
-    private readonly badgeOn: vscode.TreeView<unknown>,
+    private readonly badge: ViewBadge,
     log: Logger,
     /** Teaches the log's scrubber the values of an installed agent's env. */
     private readonly learnSecrets: (env: Readonly<Record<string, string>>) => void,
@@ -366,16 +367,13 @@ export class RegistryCommands implements vscode.Disposable {
 
   private showBadge(): void {
     const updates = this.agents.catalog.read().agents.filter((a: AgentConfig) => a.installed?.update);
-    this.badgeOn.badge =
-      updates.length > 0
-        ? {
-            value: updates.length,
-            tooltip:
-              updates.length === 1
-                ? vscode.l10n.t('An update of {0} is available', updates[0]!.name)
-                : vscode.l10n.t('{0} agent updates are available', updates.length),
-          }
-        : undefined;
+    this.badge.set(
+      'updates',
+      updates.length,
+      updates.length === 1
+        ? vscode.l10n.t('An update of {0} is available', updates[0]!.name)
+        : vscode.l10n.t('{0} agent updates are available', updates.length),
+    );
   }
 
   dispose(): void {
