@@ -18,6 +18,8 @@ export function post(message: WebviewMessage): void {
 export interface Saved {
   readonly draft?: string;
   readonly restore?: SessionTarget;
+  /** The texts of the queued messages, so a window reload keeps them (they then wait for the user's Send). */
+  readonly queued?: readonly string[];
 }
 
 export function loadSaved(): Saved {

@@ -1,6 +1,6 @@
 // What the user asks of the host, one named function per intent. Components call these instead of writing message
 // literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
-import type { CheckpointAnswer, ErrorAction } from '../src/chat/protocol';
+import type { CheckpointAnswer, ErrorAction, WhileBusyMode } from '../src/chat/protocol';
 import { post } from './api';
 
 /** The view is listening: the host sends the whole state. */
@@ -8,9 +8,19 @@ export function ready(): void {
   post({ type: 'ready' });
 }
 
-/** Sends a prompt with the attachments (by id) the host holds for it. */
-export function sendPrompt(text: string, attachments: readonly string[]): void {
-  post({ type: 'send', text, attachments: [...attachments] });
+/** Sends a prompt with the attachments (by id) the host holds for it; while a turn runs, as `mode` says (default: the setting). */
+export function sendPrompt(text: string, attachments: readonly string[], mode?: WhileBusyMode): void {
+  post({ type: 'send', text, attachments: [...attachments], ...(mode ? { mode } : {}) });
+}
+
+/** A queued message's buttons: back into the composer, out of the queue, up or down. */
+export function changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
+  post({ type: 'queue', action, id });
+}
+
+/** Send on a held queue. */
+export function sendQueued(): void {
+  post({ type: 'sendQueued' });
 }
 
 /** Stops the running turn. */

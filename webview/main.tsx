@@ -2,12 +2,13 @@
 // no protocol logic: the host turns the session into views, and the view keeps only what the user is writing.
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
-import { HostMessage } from '../src/chat/protocol';
+import { HostMessage, type WhileBusyMode } from '../src/chat/protocol';
 import { loadSaved, save } from './api';
 import { Announcer } from './components/announcer';
 import { Composer } from './components/composer';
 import { Conversation } from './components/conversation';
 import { Header, Plan } from './components/header';
+import { Queue } from './components/queue';
 import { ready, sendPrompt } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
@@ -34,16 +35,28 @@ function App() {
     return () => window.removeEventListener('message', onMessage);
   }, []);
 
-  useEffect(() => save({ draft: state.draft, ...(state.restore ? { restore: state.restore } : {}) }), [state.draft, state.restore]);
+  useEffect(
+    () =>
+      save({
+        draft: state.draft,
+        ...(state.restore ? { restore: state.restore } : {}),
+        ...(state.queue.items.length > 0 ? { queued: state.queue.items.map((item) => item.text) } : {}),
+      }),
+    [state.draft, state.restore, state.queue],
+  );
 
-  const send = useCallback(() => {
-    if (state.draft.trim() === '' && state.attachments.length === 0) return;
-    sendPrompt(
-      state.draft,
-      state.attachments.map((a) => a.id),
-    );
-    dispatch({ type: 'sent' });
-  }, [state.draft, state.attachments]);
+  const send = useCallback(
+    (mode?: WhileBusyMode) => {
+      if (state.draft.trim() === '' && state.attachments.length === 0) return;
+      sendPrompt(
+        state.draft,
+        state.attachments.map((a) => a.id),
+        mode,
+      );
+      dispatch({ type: 'sent' });
+    },
+    [state.draft, state.attachments],
+  );
   const setDraft = useCallback((text: string) => dispatch({ type: 'draft', text }), []);
   const tell = useCallback((text: string) => dispatch({ type: 'localNotice', text }), []);
   // The same array while the prompts are the same, so that streaming entries do not render the composer again.
@@ -69,6 +82,7 @@ function App() {
         agentError={state.agentError}
         checkpoints={state.checkpoints}
       />
+      <Queue queue={state.queue} busy={state.turn.phase !== 'idle'} />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />
       {state.notice && (
         <p class="notice" role="status">
@@ -82,6 +96,7 @@ function App() {
         setDraft={setDraft}
         send={send}
         turn={state.turn}
+        queue={state.queue}
         disabled={!state.loaded}
         session={state.session}
         attachments={state.attachments}

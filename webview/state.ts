@@ -1,6 +1,7 @@
 // The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
 import {
+  EMPTY_QUEUE,
   EMPTY_SESSION,
   NO_CHECKPOINTS,
   type AgentErrorView,
@@ -11,6 +12,7 @@ import {
   type FileMatch,
   type HostMessage,
   type PermissionView,
+  type QueueView,
   type SessionTarget,
   type SessionView,
   type TurnView,
@@ -36,6 +38,8 @@ export interface ChatState {
   readonly attachments: readonly AttachmentView[];
   /** The changes card of each turn, and the user messages whose checkpoint can be restored. */
   readonly checkpoints: CheckpointsView;
+  /** Messages written while a turn ran, waiting for it to end. */
+  readonly queue: QueueView;
   readonly notice?: string;
   readonly draft: string;
   /** Bumped when the composer should take focus (an attachment came from the editor). */
@@ -65,6 +69,7 @@ export function initialState(draft = ''): ChatState {
     session: EMPTY_SESSION,
     attachments: [],
     checkpoints: NO_CHECKPOINTS,
+    queue: EMPTY_QUEUE,
     draft,
     focusRequest: 0,
   };
@@ -73,9 +78,9 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, ...rest } = action;
+      const { type: _type, notice, restore, divider, queue, ...rest } = action;
       void _type;
-      const next: ChatState = { ...state, ...rest, loaded: true, files: undefined };
+      const next: ChatState = { ...state, ...rest, queue: queue ?? EMPTY_QUEUE, loaded: true, files: undefined };
       return withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'divider', divider);
     }
     case 'update': {
@@ -96,8 +101,12 @@ export function reduce(state: ChatState, action: Action): ChatState {
         agentError: action.agentError === undefined ? state.agentError : action.agentError,
         session: action.session ?? state.session,
         checkpoints: action.checkpoints ?? state.checkpoints,
+        queue: action.queue ?? state.queue,
       };
     }
+    case 'editQueued':
+      // The queued message comes back to be edited, in front of anything typed since.
+      return { ...state, draft: state.draft.trim() === '' ? action.text : `${action.text}\n${state.draft}` };
     case 'sendFailed':
       // The draft comes back, keeping anything typed since.
       return {

@@ -2,7 +2,7 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { AgentCapabilities, capabilityName, mcpFeature, mcpTransport } from './capabilities';
+import { advertisedCapabilities, AgentCapabilities, capabilityName, mcpFeature, mcpTransport } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
@@ -75,7 +75,7 @@ export class AgentClient implements SessionOwner {
     readonly closeTimeoutMs: number,
   ) {
     this.log = log;
-    this.capabilities = new AgentCapabilities(initialized.agentCapabilities);
+    this.capabilities = new AgentCapabilities(advertisedCapabilities(initialized));
     terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
     terminals?.onDidExit((event) => this.sessions.get(event.sessionId)?.model.terminalExit(event.terminalId, event.exitStatus));
     void process.exited.then((end) => {

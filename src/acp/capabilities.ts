@@ -16,12 +16,16 @@ export type AgentFeature =
   | 'mcpSse'
   | 'promptImage'
   | 'promptAudio'
-  | 'promptEmbeddedContext';
+  | 'promptEmbeddedContext'
+  /** Not ACP v1: the adapters' `_session/steering` (see methods.ts, ExtensionMethods). */
+  | 'steering';
 
 interface FeatureDef {
   /** The capability's path in `agentCapabilities`, for messages and the log. */
   readonly capability: string;
   readonly advertised: (caps: S.AgentCapabilities) => boolean;
+  /** Advertised in `_meta`, outside the protocol's schema (an extension some agents have). */
+  readonly extension?: true;
 }
 
 const FEATURES: Record<AgentFeature, FeatureDef> = {
@@ -40,10 +44,30 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   promptImage: { capability: 'promptCapabilities.image', advertised: (c) => c.promptCapabilities?.image === true },
   promptAudio: { capability: 'promptCapabilities.audio', advertised: (c) => c.promptCapabilities?.audio === true },
   promptEmbeddedContext: { capability: 'promptCapabilities.embeddedContext', advertised: (c) => c.promptCapabilities?.embeddedContext === true },
+  steering: { capability: '_meta.steering', advertised: (c) => isAdvertised(c._meta?.['steering']), extension: true },
 };
 
-/** Every feature, for tests that check each against the schema. */
-export const AGENT_FEATURES = Object.keys(FEATURES) as readonly AgentFeature[];
+/** `true` or an object (of options) advertises an extension; anything else does not. */
+function isAdvertised(value: unknown): boolean {
+  return value === true || (typeof value === 'object' && value !== null && !Array.isArray(value));
+}
+
+/**
+ * The capabilities an `initialize` answer advertises. Adapters put extensions (steering) in the answer's own `_meta`
+ * rather than in `agentCapabilities`; they are read as part of the capabilities here, so one place answers for both.
+ */
+export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agentCapabilities' | '_meta'>): S.AgentCapabilities {
+  const caps = result.agentCapabilities ?? {};
+  const steering = result._meta?.['steering'];
+  if (steering === undefined || caps._meta?.['steering'] !== undefined) return caps;
+  return { ...caps, _meta: { ...caps._meta, steering } };
+}
+
+/** Every feature of the protocol's schema, for tests that check each against it. */
+export const AGENT_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => !FEATURES[f].extension) as readonly AgentFeature[];
+
+/** The features that are extensions some agents advertise in `_meta`, outside the schema. */
+export const EXTENSION_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].extension) as readonly AgentFeature[];
 
 /** Whether the agent advertised `feature`. An agent not yet initialized supports nothing optional. */
 export function supports(caps: S.AgentCapabilities | null | undefined, feature: AgentFeature): boolean {

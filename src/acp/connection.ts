@@ -13,7 +13,7 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
-import { capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
+import { advertisedCapabilities, capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
 import { AcpError, ConnectionClosedError, ErrorCodes, errorMessage, NotSupportedError, ProtocolVersionError } from './errors';
 import { silentLogger, type Logger } from './log';
 import {
@@ -21,6 +21,7 @@ import {
   AgentNotifications,
   ClientMethods,
   ClientNotifications,
+  ExtensionMethods,
   type ClientMethodName,
   type GatedRequestDef,
   type RequestDef,
@@ -163,7 +164,7 @@ export class AcpClientConnection {
     }
     this.described = {
       protocolVersion: result.protocolVersion,
-      capabilities: result.agentCapabilities ?? {},
+      capabilities: advertisedCapabilities(result),
       info: result.agentInfo ?? undefined,
       authMethods: result.authMethods ?? [],
     };
@@ -201,6 +202,11 @@ export class AcpClientConnection {
 
   deleteSession(params: Params<typeof AgentMethods.deleteSession>, signal?: AbortSignal) {
     return this.call(AgentMethods.deleteSession, params, signal);
+  }
+
+  /** Adds a message to the running turn (the adapters' steering; see ExtensionMethods). */
+  steer(params: Params<typeof ExtensionMethods.steer>, signal?: AbortSignal) {
+    return this.call(ExtensionMethods.steer, params, signal);
   }
 
   setMode(params: Params<typeof AgentMethods.setMode>, signal?: AbortSignal) {

@@ -1,6 +1,6 @@
 // Every ACP v1 method, declared once: its wire name, the schemas of its params and result, and, for the
 // optional ones, the feature the agent must have advertised before it may be called (see capabilities.ts).
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AgentFeature } from './capabilities';
 import * as S from './schema.gen';
 
@@ -47,6 +47,22 @@ export const AgentMethods = {
   setMode: request('session/set_mode', S.SetSessionModeRequest, S.SetSessionModeResponse),
   setConfigOption: request('session/set_config_option', S.SetSessionConfigOptionRequest, S.SetSessionConfigOptionResponse),
   prompt: request('session/prompt', S.PromptRequest, S.PromptResponse),
+} as const;
+
+/**
+ * Steering: a message added to the running turn. Not in ACP v1: claude-agent-acp and codex-acp advertise it in
+ * `initialize`'s `_meta.steering` and answer how it went. The spec's draft (`session/inject`) would replace it; only
+ * this declaration and the feature's test in capabilities.ts would change.
+ */
+export const SteeringRequest = z.looseObject({ sessionId: z.string(), prompt: z.array(S.ContentBlock) });
+export const SteeringResponse = z.looseObject({
+  /** `injected` (into the running turn), `startedNewTurn` (the turn had ended), `failed`; anything else counts as failed. */
+  outcome: z.string().max(100).catch('failed'),
+});
+
+/** Requests to the agent outside the protocol's schema, each gated on the extension the agent advertised. */
+export const ExtensionMethods = {
+  steer: gated('_session/steering', SteeringRequest, SteeringResponse, 'steering'),
 } as const;
 
 /** Notifications the client sends to the agent. */

@@ -23,6 +23,9 @@ export interface LeftOutServer {
   readonly transport: 'http' | 'sse';
 }
 
+/** How a message sent into a running turn went. */
+export type SteerOutcome = 'injected' | 'startedNewTurn' | 'failed';
+
 /** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
 export class PromptRefusedError extends Error {
   override readonly name = 'PromptRefusedError';
@@ -55,6 +58,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
   private agentEnd: AgentEnd | undefined;
   private readonly gates = new Set<PromptGate>();
+  /** Settles when the running turn's prompt has gone to the agent (or will not): steering waits for it. */
+  private promptOut: Promise<void> = Promise.resolve();
 
   constructor(
     readonly client: Owner,
@@ -84,17 +89,23 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
     if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
     const turn = this.model.beginTurn(prompt);
+    let out!: () => void;
+    this.promptOut = new Promise<void>((resolve) => (out = resolve));
     try {
       for (const gate of this.gates) await gate(turn).catch((error: unknown) => this.log.warn(`before the prompt: ${errorMessage(error)}`));
       // Stopped (or closed) while the gates ran: the agent never hears of this turn.
       if (this.stoppedBeforeSending()) {
+        out();
         this.model.endTurn('cancelled');
         return 'cancelled';
       }
-      const response = await this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
-      this.model.endTurn(response.stopReason);
-      return response.stopReason;
+      const response = this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
+      out(); // on its way: a steered message may follow it
+      const { stopReason } = await response;
+      this.model.endTurn(stopReason);
+      return stopReason;
     } catch (error) {
+      out();
       if (error instanceof AcpError && error.isCancelled) {
         this.model.endTurn('cancelled');
         return 'cancelled';
@@ -104,6 +115,29 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       this.model.failTurn(reason);
       throw error;
     }
+  }
+
+  /**
+   * Sends a message into the running turn (steering), for an agent that advertised it. The message shows in the
+   * conversation at once, and then how it went. Refused (PromptRefusedError) when no turn runs.
+   */
+  async steer(prompt: S.ContentBlock[]): Promise<SteerOutcome> {
+    if (this.closed) throw new PromptRefusedError('this chat is closed');
+    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
+    if (this.model.turn.phase === 'idle' || this.model.turn.phase === 'cancelling') throw new PromptRefusedError('no turn is running');
+    const index = this.model.steerMessage(prompt);
+    // Into the turn the agent has: not before its prompt has gone out (a checkpoint may still be running).
+    await this.promptOut;
+    let outcome: SteerOutcome;
+    try {
+      const answer = await this.client.process.connection.steer({ sessionId: this.sessionId, prompt });
+      outcome = answer.outcome === 'injected' || answer.outcome === 'startedNewTurn' ? answer.outcome : 'failed';
+    } catch (error) {
+      this.log.warn(`steering failed: ${errorMessage(error)}`);
+      outcome = 'failed';
+    }
+    this.model.setSteer(index, outcome);
+    return outcome;
   }
 
   private stoppedBeforeSending(): boolean {

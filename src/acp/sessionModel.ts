@@ -32,8 +32,19 @@ export interface AutoAnswer {
 
 export type MessageRole = 'user' | 'agent' | 'thought';
 
+/** How a message sent into a running turn (steering) went: on its way, added to the turn, a new turn, or not at all. */
+export type SteerState = 'sending' | 'injected' | 'startedNewTurn' | 'failed';
+
 export type Entry =
-  | { readonly id: number; readonly type: 'message'; readonly role: MessageRole; readonly messageId?: string; readonly content: S.ContentBlock[] }
+  | {
+      readonly id: number;
+      readonly type: 'message';
+      readonly role: MessageRole;
+      readonly messageId?: string;
+      readonly content: S.ContentBlock[];
+      /** A message the user sent into a running turn, and how that went. */
+      readonly steer?: SteerState;
+    }
   | { readonly id: number; readonly type: 'tool'; readonly call: ToolCallState };
 
 export interface PendingPermission {
@@ -401,6 +412,22 @@ export class SessionModel {
     this.addMessage('user', prompt.map(ownBlock));
     this.setTurn({ phase: 'running' });
     return this.nextId - 1;
+  }
+
+  /** The user sent a message into the running turn (steering). Returns its entry's index. */
+  steerMessage(prompt: S.ContentBlock[]): number {
+    this.addMessage('user', prompt.map(ownBlock));
+    const index = this.entries.length - 1;
+    this.setSteer(index, 'sending');
+    return index;
+  }
+
+  /** How a steered message went. */
+  setSteer(index: number, steer: SteerState): void {
+    const entry = this.entries[index];
+    if (entry?.type !== 'message') return;
+    this.entries[index] = { ...entry, steer };
+    this.fire({ type: 'entry', index, added: false });
   }
 
   /** The user asked to stop: pending permissions are answered `cancelled`, unfinished tool calls are cancelled. */

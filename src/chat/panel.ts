@@ -5,7 +5,9 @@
 // whenever it (re)loads, so it need not be kept alive while hidden. Its page is in html.ts.
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
-import { PromptRefusedError } from '../acp/sessionHandle';
+import { PromptRefusedError, type SteerOutcome } from '../acp/sessionHandle';
+import { WhileBusyMessages } from './whileBusy';
+import type { WhileBusy } from './queue';
 import { AcpError, AgentExitError, errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentEnd } from '../acp/process';
@@ -23,6 +25,7 @@ import {
   type EntryView,
   type ErrorAction,
   type FileMatch,
+  type QueueView,
 } from './protocol';
 import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 import { chatHtml, translations, webviewOptions } from './html';
@@ -110,6 +113,8 @@ export class ChatPanel implements vscode.Disposable {
   /** What the line below the earlier entries says, when it is not a restart. */
   private divider: string | undefined;
   private readonly attachments = new Attachments();
+  /** Messages written while a turn runs: queued, steered into it, or sent once it is stopped. */
+  private readonly whileBusy: WhileBusyMessages<Attachment>;
   private checkpointsView: CheckpointsView = NO_CHECKPOINTS;
   private disposed = false;
 
@@ -136,6 +141,21 @@ export class ChatPanel implements vscode.Disposable {
     this.plainTitle = agentName;
     panel.webview.html = chatHtml(panel.webview, deps.extensionUri, agentName);
     this.sync = new ViewSync(panel.webview, { update: (changes) => this.update(changes), state: () => this.state() });
+    this.whileBusy = new WhileBusyMessages<Attachment>(
+      {
+        send: (text, attachments) => this.sendTaken(text, attachments),
+        steer: (text, attachments) => this.steerTaken(text, attachments),
+        canSteer: () => this.current?.client.capabilities.supports('steering') ?? false,
+        busy: () => (this.current?.model.turn.phase ?? 'idle') !== 'idle',
+        cancel: () => this.current?.cancel() ?? Promise.resolve(),
+        giveBack: (text, attachments, reason) => this.giveBack(text, attachments, reason),
+        changed: () => {
+          if (!this.disposed) this.sync.changed('queue');
+        },
+        tell: (text) => this.tell(text),
+      },
+      agentName,
+    );
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState((event) => {
@@ -173,6 +193,8 @@ export class ChatPanel implements vscode.Disposable {
     }
     this.current = session;
     this.agentError = null;
+    // A restarted agent or a reloaded chat gets nothing that waited without the user's word.
+    if (previous !== session) this.whileBusy.hold();
     const subscriptions = [
       session.model.onDidChange((change) => {
         // A closed panel has no title to change, though its subscriptions end with the session, a moment later.
@@ -181,12 +203,15 @@ export class ChatPanel implements vscode.Disposable {
           case 'entry':
             this.sync.entryChanged(change.index);
             break;
-          case 'turn':
+          case 'turn': {
+            const turn = session.model.turn;
             // A turn that ends while the user looks elsewhere is "done, not yet seen" until they look.
-            if (session.model.turn.phase === 'idle') this.seen = this.inView();
+            if (turn.phase === 'idle') this.seen = this.inView();
             this.refreshAttention();
             this.sync.changed('turn');
+            if (turn.phase === 'idle') this.whileBusy.turnEnded({ stopReason: turn.stopReason, failed: turn.error !== undefined });
             break;
+          }
           case 'permission':
             this.refreshAttention();
             this.updateTitle();
@@ -398,7 +423,13 @@ export class ChatPanel implements vscode.Disposable {
         this.sync.load();
         break;
       case 'send':
-        this.sendFromComposer(message.text, message.attachments);
+        this.submitFromComposer(message.text, message.attachments, message.mode);
+        break;
+      case 'queue':
+        this.changeQueued(message.id, message.action);
+        break;
+      case 'sendQueued':
+        this.whileBusy.sendHeld();
         break;
       case 'cancel':
         void session?.cancel();
@@ -466,17 +497,78 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
-  private sendFromComposer(text: string, ids: readonly string[]): void {
+  /** Enter or a send button: sent now, or (while a turn runs) queued, steered or sent after a stop (see whileBusy.ts). */
+  private submitFromComposer(text: string, ids: readonly string[], mode: WhileBusy | undefined): void {
     this.notice = undefined; // the composer clears it as it sends
-    this.sendWith(text, ids).catch((error: unknown) => {
-      // An error answer from the agent already shows in the turn; a refused send gives the draft back, and so does
-      // one the agent refused until the user signs in, which starts signing in.
-      if (error instanceof PromptRefusedError) void this.sync.post({ type: 'sendFailed', text, reason: errorMessage(error) });
+    const chosen = this.attachments.take(ids);
+    this.postAttachments(false);
+    this.whileBusy.submit(text, chosen, mode);
+  }
+
+  /** Sends the message as a turn, as the user would from the composer and as "submit" does from the queue. */
+  submit(text: string, mode?: WhileBusy): void {
+    this.submitFromComposer(text, this.attachments.ids, mode);
+  }
+
+  /** What waits for the running turn, as the chat shows it. */
+  get queued(): QueueView {
+    return this.whileBusy.view();
+  }
+
+  /** A queued message's buttons: back into the composer to edit, out of the queue, up or down. */
+  changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
+    if (action === 'edit') this.whileBusy.edit(id);
+    else if (action === 'remove') this.whileBusy.remove(id);
+    else this.whileBusy.move(id, action === 'up' ? -1 : 1);
+  }
+
+  /** Messages that were queued when the window closed: they wait for the user's Send. */
+  restoreQueued(texts: readonly string[]): void {
+    this.whileBusy.queue.restore(texts.map((text) => ({ text, attachments: [] })));
+    this.sync.changed('queue');
+  }
+
+  /** Sends a held queue, as its Send button does. */
+  sendQueued(): void {
+    this.whileBusy.sendHeld();
+  }
+
+  /**
+   * Sends a message whose attachments already left the composer. A refused send gives the draft and the
+   * attachments back; one the agent refused until the user signs in also starts signing in.
+   */
+  private async sendTaken(text: string, chosen: readonly Attachment[]): Promise<S.StopReason> {
+    try {
+      return await this.sendPrompt(text, chosen);
+    } catch (error) {
+      if (error instanceof PromptRefusedError) this.giveBack(text, chosen, errorMessage(error));
       else if (error instanceof AcpError && error.isAuthRequired) {
-        void this.sync.post({ type: 'sendFailed', text, reason: vscode.l10n.t('{0} needs you to sign in first.', this.agentName) });
+        this.giveBack(text, chosen, vscode.l10n.t('{0} needs you to sign in first.', this.agentName));
         this.actionEmitter.fire('signIn');
       }
-    });
+      throw error;
+    }
+  }
+
+  /** Sends a message into the running turn; a refusal (the turn just ended) queues it instead. */
+  private async steerTaken(text: string, chosen: readonly Attachment[]): Promise<SteerOutcome> {
+    const session = this.current;
+    try {
+      if (!session) throw new PromptRefusedError(vscode.l10n.t('{0} is not connected yet', this.agentName));
+      const prompt = buildPrompt(text, chosen, new Map(), this.accepts);
+      return await session.steer(prompt);
+    } catch (error) {
+      if (!(error instanceof PromptRefusedError)) throw error;
+      this.whileBusy.submit(text, chosen, 'queue');
+      return 'failed';
+    }
+  }
+
+  private giveBack(text: string, attachments: readonly Attachment[], reason: string): void {
+    this.attachments.giveBack(attachments);
+    this.postAttachments(false);
+    if (this.disposed) return;
+    void this.sync.post(reason ? { type: 'sendFailed', text, reason } : { type: 'editQueued', text });
   }
 
   /** Sends with the chosen attachments, which leave the composer; a refused send gives them back. */
@@ -537,6 +629,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.error ? { agentError: this.agentError } : {}),
       ...(changes.session && model ? { session: sessionView(model, this.accepts) } : {}),
       ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
+      ...(changes.queue ? { queue: this.whileBusy.view() } : {}),
     };
   }
 
@@ -561,6 +654,7 @@ export class ChatPanel implements vscode.Disposable {
       session: model ? sessionView(model, this.accepts) : EMPTY_SESSION,
       attachments: this.attachments.views,
       checkpoints: this.checkpointsView,
+      queue: this.whileBusy.view(),
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),
     };

@@ -64,6 +64,8 @@ export const EntryView = z.discriminatedUnion('kind', [
     /** Markdown, rendered with HTML off. */
     text: z.string(),
     chips: z.array(ChipView),
+    /** A message sent into a running turn (steering), and how that went. */
+    steer: z.enum(['sending', 'injected', 'startedNewTurn', 'failed']).optional(),
   }),
   z.object({
     id: z.number(),
@@ -243,6 +245,31 @@ export const NO_CHECKPOINTS: CheckpointsView = { cards: [], restorable: [] };
 export const ChangesAction = z.enum(['review', 'undo', 'redo', 'keep', 'feedback']);
 export type ChangesAction = z.infer<typeof ChangesAction>;
 
+/** What Enter does while a turn runs (`acp.chat.whileBusy`). */
+export const WhileBusyMode = z.enum(['queue', 'steer', 'stopAndSend']);
+export type WhileBusyMode = z.infer<typeof WhileBusyMode>;
+
+/** The messages waiting for the running turn to end, and whether they wait for the user's word. */
+export const QueueView = z.object({
+  items: z.array(
+    z.object({
+      id: z.number(),
+      text: z.string(),
+      /** How many attachments it carries. */
+      attachments: z.number(),
+      /** Stop and Send: it goes as soon as the stopped turn has returned. */
+      next: z.boolean().optional(),
+    }),
+  ),
+  /** The last turn did not end with end_turn: nothing goes until the user says Send. */
+  held: z.boolean(),
+  whileBusy: WhileBusyMode,
+  /** The agent takes messages into a running turn. */
+  canSteer: z.boolean(),
+});
+export type QueueView = z.infer<typeof QueueView>;
+export const EMPTY_QUEUE: QueueView = { items: [], held: false, whileBusy: 'queue', canSteer: false };
+
 export const FileMatch = z.object({ path: z.string(), name: z.string(), folder: z.string() });
 export type FileMatch = z.infer<typeof FileMatch>;
 
@@ -265,6 +292,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     attachments: z.array(AttachmentView),
     /** What each turn changed, and which messages have a checkpoint. */
     checkpoints: CheckpointsView,
+    /** The messages waiting for the running turn (absent: none). */
+    queue: QueueView.optional(),
     /** The last quiet line, so a chat that was hidden still shows it. */
     notice: z.string().optional(),
     /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
@@ -279,7 +308,10 @@ export const HostMessage = z.discriminatedUnion('type', [
     agentError: AgentErrorView.nullable().optional(),
     session: SessionView.optional(),
     checkpoints: CheckpointsView.optional(),
+    queue: QueueView.optional(),
   }),
+  /** A queued message the user took back to edit: its text goes into the composer (its attachments come separately). */
+  z.object({ type: z.literal('editQueued'), text: z.string() }),
   /** A message could not be sent: the draft goes back into the composer, with the reason. */
   z.object({ type: z.literal('sendFailed'), text: z.string(), reason: z.string() }),
   /** A quiet line for the user (where the agent went while they were typing, why an image was not attached). */
@@ -323,7 +355,11 @@ const index = z.number().int().nonnegative();
 
 export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string(), attachments: z.array(z.string()) }),
+  /** Enter or a send button: while a turn runs, `mode` says what the message becomes (default: the setting). */
+  z.object({ type: z.literal('send'), text: z.string(), attachments: z.array(z.string()), mode: WhileBusyMode.optional() }),
+  /** A queued message: back into the composer, out of the queue, up or down; or Send for a held queue. */
+  z.object({ type: z.literal('queue'), action: z.enum(['edit', 'remove', 'up', 'down']), id: z.number() }),
+  z.object({ type: z.literal('sendQueued') }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string() }),
   /** A button of the agent error: restart, sign in, manage trust, settings or the log. */

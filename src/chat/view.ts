@@ -12,7 +12,14 @@ export const TERMINAL_VIEW_LIMIT = 64 * 1024;
 
 /** The view of one entry. `cwd` makes paths short; `terminals` is the session's command output. */
 export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): EntryView {
-  if (entry.type === 'message') return { id: entry.id, kind: 'message', role: entry.role, ...messageParts(entry.role, entry.content, cwd) };
+  if (entry.type === 'message')
+    return {
+      id: entry.id,
+      kind: 'message',
+      role: entry.role,
+      ...messageParts(entry.role, entry.content, cwd),
+      ...(entry.steer ? { steer: entry.steer } : {}),
+    };
   const call = entry.call;
   const rawInput = rawJson(call.rawInput);
   const rawOutput = rawJson(call.rawOutput);

@@ -15,6 +15,7 @@ export interface ViewChanges {
   readonly error: boolean;
   readonly session: boolean;
   readonly checkpoints: boolean;
+  readonly queue: boolean;
 }
 
 /** What the view shows, as the panel builds it: an update with what changed, or the whole state. */
@@ -23,7 +24,7 @@ export interface ViewSource {
   state(): StateMessage;
 }
 
-type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints';
+type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints' | 'queue';
 
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
@@ -38,6 +39,7 @@ export class ViewSync {
   private dirtyError = false;
   private dirtySession = false;
   private dirtyCheckpoints = false;
+  private dirtyQueue = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** An update was posted and VS Code has not yet handed it to the webview. */
   private inFlight = false;
@@ -69,6 +71,7 @@ export class ViewSync {
     else if (part === 'permissions') this.dirtyPermissions = true;
     else if (part === 'error') this.dirtyError = true;
     else if (part === 'checkpoints') this.dirtyCheckpoints = true;
+    else if (part === 'queue') this.dirtyQueue = true;
     else this.dirtySession = true;
     this.schedule();
   }
@@ -98,7 +101,15 @@ export class ViewSync {
   }
 
   private get dirty(): boolean {
-    return this.dirtyEntries.size > 0 || this.dirtyTurn || this.dirtyPermissions || this.dirtyError || this.dirtySession || this.dirtyCheckpoints;
+    return (
+      this.dirtyEntries.size > 0 ||
+      this.dirtyTurn ||
+      this.dirtyPermissions ||
+      this.dirtyError ||
+      this.dirtySession ||
+      this.dirtyCheckpoints ||
+      this.dirtyQueue
+    );
   }
 
   private flush(): void {
@@ -111,6 +122,7 @@ export class ViewSync {
       error: this.dirtyError,
       session: this.dirtySession,
       checkpoints: this.dirtyCheckpoints,
+      queue: this.dirtyQueue,
     });
     this.inFlight = true;
     this.lastPostAt = Date.now();
@@ -129,7 +141,7 @@ export class ViewSync {
 
   private clear(): void {
     this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = this.dirtyCheckpoints = false;
+    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = this.dirtyCheckpoints = this.dirtyQueue = false;
   }
 
   /** Stops the flushes: what is still marked is never posted. */

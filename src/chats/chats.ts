@@ -4,6 +4,7 @@
 // ends in one sentence that says what to do, and the log has the details (failures.ts). Each chat's conversation is
 // kept on this computer (see history/), so a chat the agent cannot replay still shows its earlier messages. What
 // lives as long as one attached session is its ChatSession, created here on attach and disposed on detach.
+import { MAX_QUEUED } from '../chat/queue';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
@@ -25,7 +26,11 @@ import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
-const RestoreState = z.object({ restore: SessionTarget });
+const RestoreState = z.object({
+  restore: SessionTarget,
+  /** The texts of the messages that were queued when the window closed (their attachments are not kept). */
+  queued: z.array(z.string().max(1_000_000)).max(MAX_QUEUED).optional().catch(undefined),
+});
 
 /** An earlier session to open again: from the agent's `session/list`, or from the local history. */
 export interface PreviousSession {
@@ -144,6 +149,7 @@ export class Chats implements vscode.Disposable {
     const { agent, sessionId, cwd } = saved.data.restore;
     const panel = this.track(new ChatPanel(webviewPanel, agent, this.deps));
     panel.restoreLater = { sessionId, cwd };
+    if (saved.data.queued?.length) panel.restoreQueued(saved.data.queued);
     if (!vscode.workspace.isTrusted) {
       explainRestricted(panel);
       return;

@@ -2,6 +2,8 @@
 // one (New Chat, Open Previous Session). A handle reads what the chat shows, in the chat view's own plain shapes, and
 // acts only as the user can (send, stop, answer a permission request, choose a mode or a config option, close). The
 // panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
+import type { WhileBusy } from '../chat/queue';
+import type { QueueView } from '../chat/protocol';
 import type { Attention } from '../chat/attention';
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
@@ -67,6 +69,17 @@ export interface ChatHandle {
   answerCheckpoint(id: number, answer: CheckpointAnswer): Promise<void>;
   /** Sends a message as the user would, with everything attached; resolves when the turn ends, rejects when it cannot be sent. */
   send(text: string): Promise<S.StopReason>;
+  /**
+   * Enter in the composer with `text` (and what is attached): sent now when nothing runs, otherwise queued, sent into
+   * the running turn or sent after a stop, as `mode` (or the setting acp.chat.whileBusy) says.
+   */
+  submit(text: string, mode?: WhileBusy): void;
+  /** The messages waiting for the running turn, and whether they wait for the user's word. */
+  readonly queued: QueueView;
+  /** A queued message's buttons, as the chat shows them. */
+  changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void;
+  /** Send on a held queue. */
+  sendQueued(): void;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
   cancel(): Promise<void>;
   /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
@@ -82,7 +95,20 @@ export interface ChatHandle {
 /** The members of a chat panel a handle reads. */
 export type HandledChat = Pick<
   ChatPanel,
-  'agentName' | 'title' | 'attention' | 'session' | 'earlierEntries' | 'pendingAttachments' | 'send' | 'dispose' | 'checkpoints' | 'requestCheckpoint'
+  | 'agentName'
+  | 'title'
+  | 'attention'
+  | 'session'
+  | 'earlierEntries'
+  | 'submit'
+  | 'queued'
+  | 'changeQueued'
+  | 'sendQueued'
+  | 'pendingAttachments'
+  | 'send'
+  | 'dispose'
+  | 'checkpoints'
+  | 'requestCheckpoint'
 >;
 
 const handles = new WeakMap<HandledChat, ChatHandle>();
@@ -115,6 +141,22 @@ class PanelHandle implements ChatHandle {
 
   get attention(): Attention {
     return this.panel.attention;
+  }
+
+  submit(text: string, mode?: WhileBusy): void {
+    this.panel.submit(text, mode);
+  }
+
+  get queued(): QueueView {
+    return this.panel.queued;
+  }
+
+  changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
+    this.panel.changeQueued(id, action);
+  }
+
+  sendQueued(): void {
+    this.panel.sendQueued();
   }
 
   get sessionId(): string | undefined {

@@ -1,14 +1,15 @@
-// Never missing a chat that needs you, as a user sees it: a permission waiting puts a badge on the ACP container,
-// "needs you" on the chat's row in the Sessions view and a mark on its tab; answering it clears all three.
+// While the agent works, as a user sees it: a permission waiting puts a badge on the ACP container, "needs you" on
+// the chat's row in the Sessions view and a mark on its tab, and answering it clears all three; a message written
+// during a turn is queued under it (Enter, or the send button's menu) and goes when the turn ends.
 import { join } from 'node:path';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
 const workRoot = process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui');
 
-describe('attention UI', function () {
+describe('while the agent works UI', function () {
   this.timeout(120_000);
   let workbench: Workbench;
-  const { settings } = fixtureAgents(join(workRoot, 'attention'), { 'Fixture Asks': 'permission' });
+  const { settings } = fixtureAgents(join(workRoot, 'attention'), { 'Fixture Asks': 'permission', 'Fixture Slow': 'slow' });
 
   before(async () => {
     workbench = await openWorkbench('attention', { machine: { 'acp.agents': settings } });
@@ -40,5 +41,28 @@ describe('attention UI', function () {
     await container.locator('.badge-content', { hasText: /\d/ }).waitFor({ state: 'detached' });
     await rows.filter({ hasText: 'needs you' }).waitFor({ state: 'detached' });
     await page.locator('.tab', { hasText: '● ' }).waitFor({ state: 'detached' });
+  });
+
+  it('queues a message written during a turn, shows it under the turn, and sends it when the turn ends', async () => {
+    const page = workbench.page;
+    const { chat, message } = await workbench.chatWith('Fixture Slow', 'think about it');
+    await chat.getByRole('button', { name: 'Stop' }).waitFor();
+    await message.fill('and then this');
+    await message.press('Enter');
+    const queue = chat.getByRole('region', { name: 'Queued messages' });
+    await queue.getByText('and then this').waitFor();
+    await queue.getByText('Queued').waitFor();
+    // The send button's menu offers the three ways, from the keyboard.
+    await chat.getByRole('button', { name: 'More ways to send' }).focus();
+    await page.keyboard.press('Enter');
+    const menu = chat.getByRole('menu', { name: 'Send while the agent works' });
+    for (const name of ['Add to Queue', 'Steer with Message', 'Stop and Send']) await menu.getByRole('menuitem', { name }).waitFor();
+    await workbench.screenshot('queued-message');
+    await page.keyboard.press('Escape');
+    // The slow agent's turn ends only when stopped: the queue then waits for the user's word.
+    await chat.getByRole('button', { name: 'Stop' }).click();
+    await chat.getByRole('group', { name: 'Send the queued messages?' }).getByRole('button', { name: 'Send' }).click();
+    await chat.getByRole('log').getByText('and then this').waitFor();
+    await queue.waitFor({ state: 'detached' });
   });
 });

@@ -1,8 +1,8 @@
 // The composer: the message box with slash-command and @-file completions, attachment chips, the mode and config
 // pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
 // The completions, the prompt history, image paste and drop, and the focus are hooks (webview/hooks/).
-import { useRef } from 'preact/hooks';
-import type { AttachmentView, FileMatch, SessionView, TurnView } from '../../src/chat/protocol';
+import { useRef, useState } from 'preact/hooks';
+import type { AttachmentView, FileMatch, QueueView, SessionView, TurnView, WhileBusyMode } from '../../src/chat/protocol';
 import { useCompletions } from '../hooks/useCompletions';
 import { useFocusRequest } from '../hooks/useFocusRequest';
 import { useImageDrop } from '../hooks/useImageDrop';
@@ -17,8 +17,10 @@ export function Composer(props: {
   agent: string;
   draft: string;
   setDraft: (text: string) => void;
-  send: () => void;
+  /** Sends the draft; while a turn runs, as `mode` says (default: the setting). */
+  send: (mode?: WhileBusyMode) => void;
   turn: TurnView;
+  queue: QueueView;
   disabled: boolean;
   session: SessionView;
   attachments: readonly AttachmentView[];
@@ -51,10 +53,9 @@ export function Composer(props: {
     if (completionKey(event) || recall.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey) {
       event.preventDefault();
-      if (!busy) {
-        recall.reset();
-        send();
-      }
+      // While a turn runs, Enter does what acp.chat.whileBusy says (queue, by default).
+      recall.reset();
+      send();
     }
   };
 
@@ -125,15 +126,73 @@ export function Composer(props: {
         ))}
         <span class="spacer" />
         {busy ? (
-          <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={() => cancelTurn()}>
-            <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('Stop')}
-          </button>
+          <>
+            <WhileBusyButtons queue={props.queue} disabled={disabled || (draft.trim() === '' && attachments.length === 0)} send={send} />
+            <button type="button" class="secondary" disabled={turn.phase === 'cancelling'} onClick={() => cancelTurn()}>
+              <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('Stop')}
+            </button>
+          </>
         ) : (
-          <button type="button" class="primary" disabled={disabled || (draft.trim() === '' && attachments.length === 0)} onClick={send}>
+          <button type="button" class="primary" disabled={disabled || (draft.trim() === '' && attachments.length === 0)} onClick={() => send()}>
             <span class="codicon codicon-send" aria-hidden="true" /> {t('Send')}
           </button>
         )}
       </div>
+    </div>
+  );
+}
+
+const MODE_WORDS: Record<WhileBusyMode, () => string> = {
+  queue: () => t('Add to Queue'),
+  steer: () => t('Steer with Message'),
+  stopAndSend: () => t('Stop and Send'),
+};
+
+/** While a turn runs: the default way to send (a split button), and a menu with all three, keyboard reachable. */
+function WhileBusyButtons({ queue, disabled, send }: { queue: QueueView; disabled: boolean; send: (mode?: WhileBusyMode) => void }) {
+  const [open, setOpen] = useState(false);
+  const main: WhileBusyMode = queue.whileBusy === 'steer' && !queue.canSteer ? 'queue' : queue.whileBusy;
+  const choose = (mode: WhileBusyMode) => {
+    setOpen(false);
+    send(mode);
+  };
+  return (
+    <div class="split-button">
+      <button type="button" class="primary" disabled={disabled} onClick={() => choose(main)}>
+        <span class="codicon codicon-send" aria-hidden="true" /> {MODE_WORDS[main]()}
+      </button>
+      <button
+        type="button"
+        class="primary split-toggle"
+        aria-label={t('More ways to send')}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') setOpen(false);
+        }}
+      >
+        <span class="codicon codicon-chevron-down" aria-hidden="true" />
+      </button>
+      {open && (
+        <div class="split-menu" role="menu" aria-label={t('Send while the agent works')}>
+          {(['queue', 'steer', 'stopAndSend'] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              role="menuitem"
+              disabled={disabled || (mode === 'steer' && !queue.canSteer)}
+              title={mode === 'steer' && !queue.canSteer ? t('This agent does not take messages during a turn') : undefined}
+              onClick={() => choose(mode)}
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setOpen(false);
+              }}
+            >
+              {MODE_WORDS[mode]()}
+            </button>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

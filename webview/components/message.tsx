@@ -25,6 +25,14 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
+/** How a message sent into a running turn went, in the user's words. */
+const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
+  sending: () => t('Sending into the running turn…'),
+  injected: () => t('Added to the running turn'),
+  startedNewTurn: () => t('Started a new turn'),
+  failed: () => t('Not added to the turn'),
+};
+
 /** A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it. */
 export const Message = memo(function Message({ entry, restorable }: { entry: MessageView; restorable?: boolean }) {
   if (entry.text === '' && entry.chips.length === 0) return null;
@@ -62,6 +70,11 @@ export const Message = memo(function Message({ entry, restorable }: { entry: Mes
         )}
       </div>
       {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
+      {entry.steer && (
+        <p class={`steer ${entry.steer}`} role="status">
+          {STEER_WORDS[entry.steer]()}
+        </p>
+      )}
       {entry.chips.length > 0 && (
         <div class="chips" role="list" aria-label={t('Attachments')}>
           {entry.chips.map((chip, i) => (
