@@ -29,6 +29,7 @@ import { AgentChangeDecorations } from './checkpoints/decorations';
 import { Feedback } from './checkpoints/feedback';
 import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
 import { AgentCatalog } from './agents/catalog';
+import { askOutsideChat } from './chat/askOutsideChat';
 import { RegistryState } from './registry/state';
 import { RegistryCommands } from './registry/commands';
 import { ViewBadge } from './common/viewBadge';
@@ -98,6 +99,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
           checkpoints.aroundWrite(params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal)),
         decidePermission: (request) => policy.decidePermission(request),
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
+        declined: (why) => log.warn(`[${config.name}] ${why}`),
+        elicitOutsideSession: (question, signal) => askOutsideChat(config.name, question, signal),
       };
     },
     clientInfo,

@@ -1,6 +1,6 @@
 // What the user asks of the host, one named function per intent. Components call these instead of writing message
 // literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
-import type { CheckpointAnswer, ErrorAction, WhileBusyMode } from '../src/chat/protocol';
+import type { CheckpointAnswer, ErrorAction, FieldInput, WhileBusyMode } from '../src/chat/protocol';
 import { post } from './api';
 
 /** The view is listening: the host sends the whole state. */
@@ -16,6 +16,16 @@ export function sendPrompt(text: string, attachments: readonly string[], mode?: 
 /** A queued message's buttons: back into the composer, out of the queue, up or down. */
 export function changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
   post({ type: 'queue', action, id });
+}
+
+/** The user's answer to a question from the agent: Submit with what each field holds, Decline or Cancel. */
+export function answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values?: Record<string, FieldInput>): void {
+  post({ type: 'elicitation', id, action, ...(values ? { values } : {}) });
+}
+
+/** Open on a url question: the host opens the page in the browser. */
+export function openElicitationUrl(id: number): void {
+  post({ type: 'openElicitationUrl', id });
 }
 
 /** Send on a held queue. */

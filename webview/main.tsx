@@ -77,6 +77,7 @@ function App() {
         {...(state.divider ? { divider: state.divider } : {})}
         entries={state.entries}
         permissions={state.permissions}
+        elicitations={state.elicitations}
         turn={state.turn}
         notices={state.session.notices}
         agentError={state.agentError}

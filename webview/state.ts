@@ -8,6 +8,7 @@ import {
   type AttachmentView,
   type ChangesView,
   type CheckpointsView,
+  type ElicitationView,
   type EntryView,
   type FileMatch,
   type HostMessage,
@@ -33,6 +34,8 @@ export interface ChatState {
   readonly entries: readonly EntryView[];
   readonly turn: TurnView;
   readonly permissions: readonly PermissionView[];
+  /** The agent's questions waiting for the user. */
+  readonly elicitations: readonly ElicitationView[];
   readonly agentError: AgentErrorView | null;
   readonly session: SessionView;
   readonly attachments: readonly AttachmentView[];
@@ -65,6 +68,7 @@ export function initialState(draft = ''): ChatState {
     entries: [],
     turn: { phase: 'idle' },
     permissions: [],
+    elicitations: [],
     agentError: null,
     session: EMPTY_SESSION,
     attachments: [],
@@ -78,9 +82,9 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, queue, ...rest } = action;
+      const { type: _type, notice, restore, divider, queue, elicitations, ...rest } = action;
       void _type;
-      const next: ChatState = { ...state, ...rest, queue: queue ?? EMPTY_QUEUE, loaded: true, files: undefined };
+      const next: ChatState = { ...state, ...rest, queue: queue ?? EMPTY_QUEUE, elicitations: elicitations ?? [], loaded: true, files: undefined };
       return withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'divider', divider);
     }
     case 'update': {
@@ -98,6 +102,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
         entries,
         turn: action.turn ?? state.turn,
         permissions: action.permissions ?? state.permissions,
+        elicitations: action.elicitations ?? state.elicitations,
         agentError: action.agentError === undefined ? state.agentError : action.agentError,
         session: action.session ?? state.session,
         checkpoints: action.checkpoints ?? state.checkpoints,

@@ -102,6 +102,8 @@ export class AgentClient implements SessionOwner {
       capabilities: {
         _meta: { terminal_output: true },
         session: { notices: {}, configOptions: { boolean: {} } },
+        // Questions from the agent: forms in the chat, and urls the user opens (see elicitations.ts).
+        elicitation: { form: {}, url: {} },
         ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
       },
     };

@@ -6,6 +6,7 @@ import { AcpError, ErrorCodes } from './errors';
 import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
 import type { ToolCallState } from './sessionModel';
+import type { PendingElicitation } from './elicitations';
 import type { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 
@@ -17,6 +18,10 @@ export interface HostServices {
   decidePermission?(request: PermissionContext): PermissionDecision | undefined;
   /** The user answered a permission request (an "always" answer can become a rule). */
   permissionAnswered?(request: PermissionContext, option: S.PermissionOption): void;
+  /** A question tied to a request outside any session (during sign-in or setup): the host asks it its own way. */
+  elicitOutsideSession?(question: Omit<PendingElicitation, 'id'>, signal: AbortSignal): Promise<S.CreateElicitationResponse>;
+  /** Hears of what the client declined without asking (an unknown elicitation mode), for the log. */
+  declined?(why: string): void;
 }
 
 /** A permission request with what the client knows of its tool call (an earlier `tool_call` may carry the title). */
@@ -33,6 +38,8 @@ export interface PermissionDecision {
   readonly reason: string;
 }
 
+const MAX_URL_ELICITATIONS = 256;
+
 /** The handler for one agent: `route` finds an open session, `unknown` hears of ids that are not open. */
 export function clientHandler(
   services: HostServices,
@@ -45,6 +52,8 @@ export function clientHandler(
     if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
     return found;
   };
+  /** Which session asked each url elicitation still waiting, so `elicitation/complete` finds it. */
+  const urlSessions = new Map<string, string>();
   const handler: ClientHandler = {
     async requestPermission(params, signal) {
       const target = session(params.sessionId);
@@ -65,6 +74,32 @@ export function clientHandler(
       const picked = outcome.outcome === 'selected' ? params.options.find((o) => o.optionId === outcome.optionId) : undefined;
       if (picked) services.permissionAnswered?.(context, picked);
       return { outcome };
+    },
+    async createElicitation(params, signal) {
+      const question = elicitationQuestion(params);
+      if (!question) {
+        services.declined?.(
+          `elicitation/create with the unknown mode ${preview(String(params.mode))} was declined: ${preview(JSON.stringify(params))}`,
+        );
+        return { action: 'decline' };
+      }
+      if ('sessionId' in params && typeof params.sessionId === 'string') {
+        const target = session(params.sessionId);
+        if (question.url) {
+          // Kept until `elicitation/complete` (a url the user opened stays until then); bounded, oldest first out.
+          urlSessions.set(question.url.elicitationId, params.sessionId);
+          if (urlSessions.size > MAX_URL_ELICITATIONS) urlSessions.delete(urlSessions.keys().next().value as string);
+        }
+        return target.model.elicitations.ask(question, signal);
+      }
+      if (!services.elicitOutsideSession) return { action: 'decline' };
+      return services.elicitOutsideSession(question, signal);
+    },
+    completeElicitation(notification) {
+      const sessionId = urlSessions.get(notification.elicitationId);
+      urlSessions.delete(notification.elicitationId);
+      // After the user agreed, the question stays (opened) until this; an id nobody knows is ignored.
+      if (sessionId !== undefined) route(sessionId)?.model.elicitations.complete(notification.elicitationId);
     },
     sessionUpdate(notification) {
       const target = route(notification.sessionId);
@@ -94,4 +129,15 @@ export function clientHandler(
     handler.releaseTerminal = async (params) => terminals.release(params);
   }
   return handler;
+}
+
+/** A form or url question from `elicitation/create`, or undefined for a mode this client does not know. */
+export function elicitationQuestion(params: S.CreateElicitationRequest): Omit<PendingElicitation, 'id'> | undefined {
+  const toolCallId = 'toolCallId' in params && typeof params.toolCallId === 'string' ? params.toolCallId : undefined;
+  const base = { message: params.message, ...(toolCallId ? { toolCallId } : {}) };
+  if (params.mode === 'form' && 'requestedSchema' in params) return { ...base, form: params.requestedSchema as S.ElicitationSchema };
+  if (params.mode === 'url' && 'url' in params && 'elicitationId' in params) {
+    return { ...base, url: { elicitationId: String(params.elicitationId), url: String(params.url) } };
+  }
+  return undefined;
 }

@@ -4,6 +4,7 @@
 // time. The turn state is explicit and kept apart from the `session/prompt` response: in ACP v1 the prompt
 // response ends a turn, in the v2 draft a `state_change` will; both call the same `endTurn`.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import { Elicitations } from './elicitations';
 import type * as S from './schema.gen';
 
 /** A tool call's status as shown to the user: the protocol's four, plus "cancelled" when a turn ends early. */
@@ -61,7 +62,7 @@ export type TurnState =
 
 export type SessionChange =
   | { readonly type: 'entry'; readonly index: number; readonly added: boolean }
-  | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' }
+  | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' }
   | { readonly type: 'permission'; readonly id: number; readonly settled: boolean }
   /** A command's output grew (`appended`), or it exited (`appended` is empty). */
   | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };
@@ -129,6 +130,11 @@ export class SessionModel {
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
   private turnState: TurnState = { phase: 'idle' };
+  /** The agent's questions to the user (elicitation/create), each waiting for an answer. */
+  readonly elicitations = new Elicitations(() => {
+    this.fire({ type: 'elicitation' });
+    this.checkAwaiting();
+  });
 
   private nextId = 1;
   private readonly tools = new Map<string, number>();
@@ -398,7 +404,14 @@ export class SessionModel {
     this.pending.delete(id);
     pending.settle(outcome);
     this.fire({ type: 'permission', id, settled: true });
-    if (this.pending.size === 0 && this.turnState.phase === 'awaiting-user') this.setTurn({ phase: 'running' });
+    this.checkAwaiting();
+  }
+
+  /** The turn waits for the user while a permission or a question waits, and runs again once none does. */
+  private checkAwaiting(): void {
+    const waiting = this.pending.size + this.elicitations.waiting;
+    if (waiting === 0 && this.turnState.phase === 'awaiting-user') this.setTurn({ phase: 'running' });
+    else if (waiting > 0 && this.turnState.phase === 'running') this.setTurn({ phase: 'awaiting-user' });
   }
 
   private settleAllPermissions(): void {
@@ -432,6 +445,7 @@ export class SessionModel {
 
   /** The user asked to stop: pending permissions are answered `cancelled`, unfinished tool calls are cancelled. */
   cancelTurn(): void {
+    this.elicitations.cancelAll();
     if (this.turnState.phase === 'idle') return;
     this.settleAllPermissions();
     this.closeUnfinishedTools();
@@ -447,6 +461,7 @@ export class SessionModel {
 
   /** The turn failed (an error answer, the agent exited). */
   failTurn(error: string): void {
+    this.elicitations.cancelAll();
     this.settleAllPermissions();
     this.closeUnfinishedTools();
     this.setTurn({ phase: 'idle', error });
@@ -473,6 +488,7 @@ export class SessionModel {
 
   dispose(): void {
     this.settleAllPermissions();
+    this.elicitations.cancelAll();
     this.emitter.dispose();
   }
 }

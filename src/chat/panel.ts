@@ -17,6 +17,7 @@ import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
 import {
   EMPTY_SESSION,
   NO_CHECKPOINTS,
+  fieldValue,
   imageRefusal,
   WebviewMessage,
   type AgentErrorView,
@@ -24,10 +25,12 @@ import {
   type CheckpointsView,
   type EntryView,
   type ErrorAction,
+  type ElicitationView,
+  type FieldInput,
   type FileMatch,
   type QueueView,
 } from './protocol';
-import { entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
+import { elicitationViews, entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
 import { chatHtml, translations, webviewOptions } from './html';
 import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } from './viewSync';
 
@@ -219,6 +222,10 @@ export class ChatPanel implements vscode.Disposable {
             break;
           case 'terminal':
             return; // the tool entries that show it change too
+          case 'elicitation':
+            this.refreshAttention();
+            this.sync.changed('elicitations');
+            break;
           case 'info':
             this.updateTitle();
             this.sync.changed('session');
@@ -267,7 +274,7 @@ export class ChatPanel implements vscode.Disposable {
       phase: turn.phase,
       stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
       error: turn.phase === 'idle' ? turn.error : undefined,
-      waiting: model?.permissions.length ?? 0,
+      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0),
       agentFailed: this.agentError !== null,
       seen: this.seen,
     });
@@ -428,6 +435,12 @@ export class ChatPanel implements vscode.Disposable {
       case 'queue':
         this.changeQueued(message.id, message.action);
         break;
+      case 'elicitation':
+        this.answerElicitation(message.id, message.action, message.values ?? {});
+        break;
+      case 'openElicitationUrl':
+        void this.openElicitationUrl(message.id);
+        break;
       case 'sendQueued':
         this.whileBusy.sendHeld();
         break;
@@ -513,6 +526,64 @@ export class ChatPanel implements vscode.Disposable {
   /** What waits for the running turn, as the chat shows it. */
   get queued(): QueueView {
     return this.whileBusy.view();
+  }
+
+  /** The agent's questions waiting for the user, as the chat shows them. */
+  get elicitations(): readonly ElicitationView[] {
+    const model = this.current?.model;
+    return model ? elicitationViews(model.elicitations.all) : [];
+  }
+
+  /**
+   * The user's answer to a question: Submit (each field's value checked and typed as its schema says), Decline or
+   * Cancel. Returns why a Submit was refused (the chat shows the same messages), or undefined when it was answered.
+   */
+  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values: Readonly<Record<string, FieldInput>>): string | undefined {
+    const elicitations = this.current?.model.elicitations;
+    const question = elicitations?.all.find((q) => q.id === id);
+    if (!elicitations || !question) return vscode.l10n.t('The question is no longer waiting.');
+    if (action !== 'accept') {
+      if (question.opened) elicitations.dismiss(id);
+      else elicitations.answer(id, { action });
+      return undefined;
+    }
+    if (question.url) return vscode.l10n.t('Open the page to answer this question.');
+    const form = elicitationViews([question])[0]?.form;
+    if (!form || form.unsupported.length > 0) return vscode.l10n.t('This question cannot be answered here; decline or cancel it.');
+    const content: Record<string, string | number | boolean | string[]> = {};
+    for (const field of form.fields) {
+      const { value, error } = fieldValue(vscode.l10n.t, field, values[field.name]);
+      if (error) return `${field.label}: ${error}`;
+      if (value !== undefined) content[field.name] = value;
+    }
+    elicitations.answer(id, { action: 'accept', content });
+    return undefined;
+  }
+
+  /** Open on a url question: the page opens in the browser (only http and https), and the agent hears the user agreed. */
+  async openElicitationUrl(id: number): Promise<boolean> {
+    const elicitations = this.current?.model.elicitations;
+    const question = elicitations?.all.find((q) => q.id === id);
+    if (!elicitations || !question?.url || question.opened) return false;
+    let uri: vscode.Uri;
+    try {
+      const url = new URL(question.url.url);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(url.protocol);
+      uri = vscode.Uri.parse(url.toString(), true);
+    } catch {
+      this.tell(vscode.l10n.t('The agent asked to open "{0}", which is not a web address, so it was not opened.', question.url.url.slice(0, 200)));
+      elicitations.answer(id, { action: 'decline' });
+      return false;
+    }
+    // VS Code may ask the user first (a site they have not trusted): the agent hears "accept" only once it opened.
+    let opened = false;
+    try {
+      opened = await vscode.env.openExternal(uri);
+    } catch (error) {
+      this.tell(vscode.l10n.t('The page could not be opened: {0}', errorMessage(error)));
+    }
+    if (opened) elicitations.answer(id, { action: 'accept' });
+    return opened;
   }
 
   /** A queued message's buttons: back into the composer to edit, out of the queue, up or down. */
@@ -630,6 +701,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.session && model ? { session: sessionView(model, this.accepts) } : {}),
       ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
       ...(changes.queue ? { queue: this.whileBusy.view() } : {}),
+      ...(changes.elicitations && model ? { elicitations: elicitationViews(model.elicitations.all) } : {}),
     };
   }
 
@@ -655,6 +727,7 @@ export class ChatPanel implements vscode.Disposable {
       attachments: this.attachments.views,
       checkpoints: this.checkpointsView,
       queue: this.whileBusy.view(),
+      elicitations: model ? elicitationViews(model.elicitations.all) : [],
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),
     };

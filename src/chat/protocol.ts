@@ -245,6 +245,90 @@ export const NO_CHECKPOINTS: CheckpointsView = { cards: [], restorable: [] };
 export const ChangesAction = z.enum(['review', 'undo', 'redo', 'keep', 'feedback']);
 export type ChangesAction = z.infer<typeof ChangesAction>;
 
+/** One field of an agent's question (elicitation form), as the chat renders it. */
+export const ElicitationFieldView = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string().optional(),
+  required: z.boolean(),
+  kind: z.enum(['text', 'number', 'integer', 'boolean', 'select', 'multiselect']),
+  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+  minLength: z.number().optional(),
+  maxLength: z.number().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  minItems: z.number().optional(),
+  maxItems: z.number().optional(),
+  options: z.array(z.object({ value: z.string(), title: z.string() })).optional(),
+  default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
+});
+export type ElicitationFieldView = z.infer<typeof ElicitationFieldView>;
+
+/** A question the agent asks the user: a form, or a url to open (never fetched by the chat). */
+export const ElicitationView = z.object({
+  id: z.number(),
+  message: z.string(),
+  toolCallId: z.string().optional(),
+  form: z
+    .object({
+      title: z.string().optional(),
+      fields: z.array(ElicitationFieldView),
+      /** Fields of a kind the chat cannot show: it can only decline or cancel. */
+      unsupported: z.array(z.string()),
+    })
+    .optional(),
+  url: z.object({ url: z.string(), host: z.string(), opened: z.boolean() }).optional(),
+});
+export type ElicitationView = z.infer<typeof ElicitationView>;
+
+/** What the user typed, picked or ticked in one field. */
+export const FieldInput = z.union([z.string().max(100_000), z.boolean(), z.array(z.string().max(10_000)).max(1000)]);
+export type FieldInput = z.infer<typeof FieldInput>;
+
+/**
+ * One field's value, typed as its schema says (`3`, not `"3"`), or why it is not valid. Both sides use it: the view
+ * shows the messages before Submit, the host checks again before it answers the agent. An empty optional field has
+ * no value.
+ */
+export function fieldValue(
+  t: Translate,
+  field: ElicitationFieldView,
+  input: FieldInput | undefined,
+): { value?: string | number | boolean | string[]; error?: string } {
+  const empty = input === undefined || input === '' || (Array.isArray(input) && input.length === 0 && field.kind !== 'multiselect');
+  if (field.kind === 'boolean') return { value: input === true };
+  if (field.kind === 'multiselect') {
+    const picked = Array.isArray(input) ? input : [];
+    const allowed = new Set((field.options ?? []).map((o) => o.value));
+    if (picked.some((v) => !allowed.has(v))) return { error: t('Pick from the list.') };
+    if (field.required && picked.length === 0) return { error: t('Pick at least one.') };
+    if (field.minItems !== undefined && picked.length < field.minItems) return { error: t('Pick at least {0}.', field.minItems) };
+    if (field.maxItems !== undefined && picked.length > field.maxItems) return { error: t('Pick at most {0}.', field.maxItems) };
+    return picked.length > 0 || field.required ? { value: picked } : {};
+  }
+  if (empty) return field.required ? { error: t('This is required.') } : {};
+  const text = String(input).trim();
+  if (field.kind === 'select') {
+    return (field.options ?? []).some((o) => o.value === text) ? { value: text } : { error: t('Pick from the list.') };
+  }
+  if (field.kind === 'number' || field.kind === 'integer') {
+    const n = Number(text);
+    if (text === '' || !Number.isFinite(n)) return { error: t('Enter a number.') };
+    if (field.kind === 'integer' && !Number.isInteger(n)) return { error: t('Enter a whole number.') };
+    if (field.minimum !== undefined && n < field.minimum) return { error: t('Enter {0} or more.', field.minimum) };
+    if (field.maximum !== undefined && n > field.maximum) return { error: t('Enter {0} or less.', field.maximum) };
+    return { value: n };
+  }
+  const value = String(input);
+  if (field.minLength !== undefined && value.length < field.minLength) return { error: t('Enter at least {0} characters.', field.minLength) };
+  if (field.maxLength !== undefined && value.length > field.maxLength) return { error: t('Enter at most {0} characters.', field.maxLength) };
+  if (field.format === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) return { error: t('Enter an email address.') };
+  if (field.format === 'uri' && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(text)) return { error: t('Enter an address such as https://example.com.') };
+  if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(text)) return { error: t('Enter a date as YYYY-MM-DD.') };
+  if (field.format === 'date-time' && Number.isNaN(Date.parse(text))) return { error: t('Enter a date and time.') };
+  return { value };
+}
+
 /** What Enter does while a turn runs (`acp.chat.whileBusy`). */
 export const WhileBusyMode = z.enum(['queue', 'steer', 'stopAndSend']);
 export type WhileBusyMode = z.infer<typeof WhileBusyMode>;
@@ -287,6 +371,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     entries: z.array(EntryView),
     turn: TurnView,
     permissions: z.array(PermissionView),
+    /** The agent's questions waiting for the user (absent: none). */
+    elicitations: z.array(ElicitationView).optional(),
     agentError: AgentErrorView.nullable(),
     session: SessionView,
     attachments: z.array(AttachmentView),
@@ -305,6 +391,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     entries: z.array(z.object({ index: z.number().int().nonnegative(), entry: EntryView })),
     turn: TurnView.optional(),
     permissions: z.array(PermissionView).optional(),
+    elicitations: z.array(ElicitationView).optional(),
     agentError: AgentErrorView.nullable().optional(),
     session: SessionView.optional(),
     checkpoints: CheckpointsView.optional(),
@@ -360,6 +447,15 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** A queued message: back into the composer, out of the queue, up or down; or Send for a held queue. */
   z.object({ type: z.literal('queue'), action: z.enum(['edit', 'remove', 'up', 'down']), id: z.number() }),
   z.object({ type: z.literal('sendQueued') }),
+  /** The user's answer to one of the agent's questions: Submit (with what each field holds), Decline or Cancel. */
+  z.object({
+    type: z.literal('elicitation'),
+    id: z.number(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+    values: z.record(z.string().max(200), FieldInput).optional(),
+  }),
+  /** Open on a url question: the host opens it in the browser, on this click only. */
+  z.object({ type: z.literal('openElicitationUrl'), id: z.number() }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string() }),
   /** A button of the agent error: restart, sign in, manage trust, settings or the log. */

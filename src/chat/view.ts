@@ -5,7 +5,18 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { plainTerminalText } from './ansi';
-import type { ChipView, EntryView, PermissionView, PickerView, SessionView, TerminalView, TurnView } from './protocol';
+import type {
+  ChipView,
+  ElicitationFieldView,
+  ElicitationView,
+  EntryView,
+  PermissionView,
+  PickerView,
+  SessionView,
+  TerminalView,
+  TurnView,
+} from './protocol';
+import type { PendingElicitation } from '../acp/elicitations';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 export const TERMINAL_VIEW_LIMIT = 64 * 1024;
@@ -188,6 +199,104 @@ export function permissionViews(model: SessionModel): PermissionView[] {
       options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
   });
+}
+
+/** Bounds on a question's size the chat shows, whatever the agent sends. */
+const MAX_FIELDS = 50;
+const MAX_OPTIONS = 200;
+const MAX_TEXT = 2000;
+
+/** The agent's questions waiting for the user, as the chat shows them. */
+export function elicitationViews(questions: readonly PendingElicitation[]): ElicitationView[] {
+  return questions.map((q) => ({
+    id: q.id,
+    message: clip(q.message, 8 * MAX_TEXT),
+    ...(q.toolCallId ? { toolCallId: q.toolCallId } : {}),
+    ...(q.form ? { form: formView(q.form) } : {}),
+    ...(q.url ? { url: urlView(q.url.url, q.opened === true) } : {}),
+  }));
+}
+
+function clip(text: string, max = MAX_TEXT): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function urlView(url: string, opened: boolean): { url: string; host: string; opened: boolean } {
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Not a URL: shown whole, and Open refuses it.
+  }
+  return { url: clip(url, 8192), host, opened };
+}
+
+function formView(schema: S.ElicitationSchema): NonNullable<ElicitationView['form']> {
+  const required = new Set(schema.required ?? []);
+  const fields: ElicitationFieldView[] = [];
+  const unsupported: string[] = [];
+  for (const [name, property] of Object.entries(schema.properties ?? {}).slice(0, MAX_FIELDS)) {
+    const field = fieldView(name, property, required.has(name));
+    if (field) fields.push(field);
+    else unsupported.push(clip(name, 200));
+  }
+  return { ...(schema.title ? { title: clip(schema.title) } : {}), fields, unsupported };
+}
+
+function fieldView(name: string, p: S.ElicitationPropertySchema, required: boolean): ElicitationFieldView | undefined {
+  const prop = p as Record<string, unknown>;
+  const num = (key: string) => (typeof prop[key] === 'number' ? { [key]: prop[key] as number } : {});
+  const text = (key: string) => (typeof prop[key] === 'string' && prop[key] !== '' ? clip(prop[key] as string) : undefined);
+  const description = text('description');
+  const base = { name: clip(name, 200), label: text('title') ?? clip(name, 200), ...(description ? { description } : {}), required };
+  const options = (list: unknown): { value: string; title: string }[] | undefined => {
+    if (!Array.isArray(list)) return undefined;
+    return list.slice(0, MAX_OPTIONS).flatMap((o: unknown) => {
+      if (typeof o === 'string') return [{ value: clip(o, 500), title: clip(o, 500) }];
+      const option = o as { const?: unknown; title?: unknown };
+      return typeof option?.const === 'string'
+        ? [{ value: option.const, title: clip(typeof option.title === 'string' ? option.title : option.const, 500) }]
+        : [];
+    });
+  };
+  switch (prop['type']) {
+    case 'string': {
+      const choices = options(prop['oneOf']) ?? options(prop['enum']);
+      const format = prop['format'];
+      const dflt = typeof prop['default'] === 'string' ? { default: prop['default'] } : {};
+      if (choices) return { ...base, kind: 'select', options: choices, ...dflt };
+      return {
+        ...base,
+        kind: 'text',
+        ...(format === 'email' || format === 'uri' || format === 'date' || format === 'date-time' ? { format } : {}),
+        ...num('minLength'),
+        ...num('maxLength'),
+        ...dflt,
+      };
+    }
+    case 'number':
+    case 'integer':
+      return {
+        ...base,
+        kind: prop['type'],
+        ...num('minimum'),
+        ...num('maximum'),
+        ...(typeof prop['default'] === 'number' ? { default: prop['default'] } : {}),
+      };
+    case 'boolean':
+      return { ...base, kind: 'boolean', ...(typeof prop['default'] === 'boolean' ? { default: prop['default'] } : {}) };
+    case 'array': {
+      const items = prop['items'] as Record<string, unknown> | undefined;
+      const choices = options(items?.['anyOf']) ?? options(items?.['enum']);
+      if (!choices) return undefined;
+      const dflt = Array.isArray(prop['default'])
+        ? { default: (prop['default'] as unknown[]).filter((v): v is string => typeof v === 'string') }
+        : {};
+      return { ...base, kind: 'multiselect', options: choices, ...num('minItems'), ...num('maxItems'), ...dflt };
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** What the agent accepts in a prompt besides text and links (from its `promptCapabilities`). */

@@ -16,6 +16,7 @@ export interface ViewChanges {
   readonly session: boolean;
   readonly checkpoints: boolean;
   readonly queue: boolean;
+  readonly elicitations: boolean;
 }
 
 /** What the view shows, as the panel builds it: an update with what changed, or the whole state. */
@@ -24,7 +25,7 @@ export interface ViewSource {
   state(): StateMessage;
 }
 
-type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints' | 'queue';
+type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints' | 'queue' | 'elicitations';
 
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
@@ -40,6 +41,7 @@ export class ViewSync {
   private dirtySession = false;
   private dirtyCheckpoints = false;
   private dirtyQueue = false;
+  private dirtyElicitations = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** An update was posted and VS Code has not yet handed it to the webview. */
   private inFlight = false;
@@ -72,6 +74,7 @@ export class ViewSync {
     else if (part === 'error') this.dirtyError = true;
     else if (part === 'checkpoints') this.dirtyCheckpoints = true;
     else if (part === 'queue') this.dirtyQueue = true;
+    else if (part === 'elicitations') this.dirtyElicitations = true;
     else this.dirtySession = true;
     this.schedule();
   }
@@ -123,6 +126,7 @@ export class ViewSync {
       session: this.dirtySession,
       checkpoints: this.dirtyCheckpoints,
       queue: this.dirtyQueue,
+      elicitations: this.dirtyElicitations,
     });
     this.inFlight = true;
     this.lastPostAt = Date.now();
@@ -141,7 +145,14 @@ export class ViewSync {
 
   private clear(): void {
     this.dirtyEntries = new Set();
-    this.dirtyTurn = this.dirtyPermissions = this.dirtyError = this.dirtySession = this.dirtyCheckpoints = this.dirtyQueue = false;
+    this.dirtyTurn =
+      this.dirtyPermissions =
+      this.dirtyError =
+      this.dirtySession =
+      this.dirtyCheckpoints =
+      this.dirtyQueue =
+      this.dirtyElicitations =
+        false;
   }
 
   /** Stops the flushes: what is still marked is never posted. */

@@ -3,7 +3,7 @@
 // acts only as the user can (send, stop, answer a permission request, choose a mode or a config option, close). The
 // panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
 import type { WhileBusy } from '../chat/queue';
-import type { QueueView } from '../chat/protocol';
+import type { ElicitationView, FieldInput, QueueView } from '../chat/protocol';
 import type { Attention } from '../chat/attention';
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
@@ -80,6 +80,12 @@ export interface ChatHandle {
   changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void;
   /** Send on a held queue. */
   sendQueued(): void;
+  /** The agent's questions waiting for the user. */
+  readonly elicitations: readonly ElicitationView[];
+  /** Submit (with what each field holds), Decline or Cancel on a question; returns why a Submit was refused. */
+  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values?: Readonly<Record<string, FieldInput>>): string | undefined;
+  /** Open on a url question (opens the page in the browser). */
+  openElicitationUrl(id: number): Promise<boolean>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
   cancel(): Promise<void>;
   /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
@@ -104,6 +110,9 @@ export type HandledChat = Pick<
   | 'queued'
   | 'changeQueued'
   | 'sendQueued'
+  | 'elicitations'
+  | 'answerElicitation'
+  | 'openElicitationUrl'
   | 'pendingAttachments'
   | 'send'
   | 'dispose'
@@ -157,6 +166,18 @@ class PanelHandle implements ChatHandle {
 
   sendQueued(): void {
     this.panel.sendQueued();
+  }
+
+  get elicitations(): readonly ElicitationView[] {
+    return this.panel.elicitations;
+  }
+
+  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values: Readonly<Record<string, FieldInput>> = {}): string | undefined {
+    return this.panel.answerElicitation(id, action, values);
+  }
+
+  openElicitationUrl(id: number): Promise<boolean> {
+    return this.panel.openElicitationUrl(id);
   }
 
   get sessionId(): string | undefined {

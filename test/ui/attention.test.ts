@@ -1,6 +1,8 @@
 // While the agent works, as a user sees it: a permission waiting puts a badge on the ACP container, "needs you" on
 // the chat's row in the Sessions view and a mark on its tab, and answering it clears all three; a message written
-// during a turn is queued under it (Enter, or the send button's menu) and goes when the turn ends.
+// during a turn is queued under it (Enter, or the send button's menu) and goes when the turn ends; the agent's
+// questions are a form answered from the keyboard, or a url shown whole and never fetched.
+import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
@@ -9,7 +11,12 @@ const workRoot = process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', '
 describe('while the agent works UI', function () {
   this.timeout(120_000);
   let workbench: Workbench;
-  const { settings } = fixtureAgents(join(workRoot, 'attention'), { 'Fixture Asks': 'permission', 'Fixture Slow': 'slow' });
+  const { settings } = fixtureAgents(join(workRoot, 'attention'), {
+    'Fixture Asks': 'permission',
+    'Fixture Slow': 'slow',
+    'Fixture Form': 'elicit-form',
+    'Fixture Url': 'elicit-url',
+  });
 
   before(async () => {
     workbench = await openWorkbench('attention', { machine: { 'acp.agents': settings } });
@@ -64,5 +71,39 @@ describe('while the agent works UI', function () {
     await chat.getByRole('group', { name: 'Send the queued messages?' }).getByRole('button', { name: 'Send' }).click();
     await chat.getByRole('log').getByText('and then this').waitFor();
     await queue.waitFor({ state: 'detached' });
+  });
+
+  it('answers a question form from the keyboard, with the messages of invalid fields before Submit', async () => {
+    const page = workbench.page;
+    const { chat } = await workbench.chatWith('Fixture Form', 'set it up');
+    const form = chat.getByRole('group', { name: 'Fixture Form asks: How should the project be set up?' });
+    await form.getByRole('button', { name: 'Submit' }).waitFor();
+    await form.getByRole('textbox', { name: 'Name', exact: true }).focus();
+    await page.keyboard.type('x');
+    await page.keyboard.press('Enter'); // submits the form
+    await form.getByText('Enter at least 2 characters.').waitFor();
+    assert.equal(await form.getByText('This is required.').count(), 2, 'Email and Count are required');
+    await workbench.screenshot('question-form');
+    await page.keyboard.type('yz');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('me@example.com');
+    await form.getByRole('spinbutton', { name: 'Count', exact: true }).focus();
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await chat
+      .getByRole('log')
+      .getByText('answer:{"action":"accept","content":{"name":"xyz","email":"me@example.com","count":3,"strict":true}}')
+      .waitFor();
+    await form.waitFor({ state: 'detached' });
+  });
+
+  it('shows a url question whole, with its host emphasized, and Cancel answers it', async () => {
+    const { chat } = await workbench.chatWith('Fixture Url', 'sign me in');
+    const card = chat.getByRole('group', { name: 'Fixture Url asks: Sign in to the example service' });
+    await card.getByText('http://localhost:9/authorize?client=acp').waitFor();
+    assert.equal(await card.locator('strong').innerText(), 'localhost:9');
+    await card.getByRole('button', { name: 'Open' }).waitFor();
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    await chat.getByRole('log').getByText('answer:{"action":"cancel"}').waitFor();
   });
 });

@@ -1,12 +1,13 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AgentErrorView, CheckpointsView, EntryView, NoticeView, PermissionView, TurnView } from '../../src/chat/protocol';
+import type { AgentErrorView, CheckpointsView, ElicitationView, EntryView, NoticeView, PermissionView, TurnView } from '../../src/chat/protocol';
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
 import { copyCode, insertCode, openLink } from '../intents';
 import { t } from '../l10n';
 import { cardsAfter, turnEnds, WINDOW } from '../state';
 import { Changes } from './changes';
+import { Elicitation } from './elicitation';
 import { CheckpointQuestion, Restored } from './checkpointQuestion';
 import { Message } from './message';
 import { Permission } from './permission';
@@ -21,6 +22,7 @@ export function Conversation(props: {
   divider?: string;
   entries: readonly EntryView[];
   permissions: readonly PermissionView[];
+  elicitations: readonly ElicitationView[];
   turn: TurnView;
   notices: readonly NoticeView[];
   agentError: AgentErrorView | null;
@@ -61,6 +63,9 @@ export function Conversation(props: {
   const questionAfter = question ? ends.get(question.turn) : undefined;
   const restoredAfter = restored ? ends.get(restored.turn) : undefined;
   const orphans = permissions.filter((p) => !entries.some((e) => e.kind === 'tool' && e.toolCallId === p.toolCallId));
+  // A question goes under the tool call it belongs to, or at the end.
+  const questionsAt = (toolCallId: string) => props.elicitations.filter((q) => q.toolCallId === toolCallId);
+  const loose = props.elicitations.filter((q) => !q.toolCallId || !entries.some((e) => e.kind === 'tool' && e.toolCallId === q.toolCallId));
 
   const deferred = useDeferredRows(rows, visible, stick.current);
 
@@ -112,6 +117,9 @@ export function Conversation(props: {
             ) : (
               <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
             )}
+            {!row.earlier &&
+              row.entry.kind === 'tool' &&
+              questionsAt(row.entry.toolCallId).map((q) => <Elicitation key={`q${q.id}`} question={q} agent={agent} />)}
             {card && <Changes card={card} />}
             {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
             {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}
@@ -125,6 +133,9 @@ export function Conversation(props: {
       })}
       {orphans.map((p) => (
         <Permission key={p.id} permission={p} agent={agent} />
+      ))}
+      {loose.map((q) => (
+        <Elicitation key={`q${q.id}`} question={q} agent={agent} />
       ))}
       {props.notices.map((n, i) => (
         <p key={`notice${i}`} class={`agent-notice ${n.severity}`} role="note">
