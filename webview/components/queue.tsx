@@ -20,44 +20,10 @@ export function Queue({ queue, busy }: { queue: QueueView; busy: boolean }) {
               <span class="quiet">{item.attachments === 1 ? t('(1 attachment)') : t('({0} attachments)', item.attachments)}</span>
             )}
             <span class="queued-actions">
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={t('Edit queued message')}
-                title={t('Edit')}
-                onClick={() => changeQueued(item.id, 'edit')}
-              >
-                <span class="codicon codicon-edit" aria-hidden="true" />
-              </button>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={t('Move up')}
-                title={t('Move up')}
-                disabled={i === 0}
-                onClick={() => changeQueued(item.id, 'up')}
-              >
-                <span class="codicon codicon-arrow-up" aria-hidden="true" />
-              </button>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={t('Move down')}
-                title={t('Move down')}
-                disabled={i === last}
-                onClick={() => changeQueued(item.id, 'down')}
-              >
-                <span class="codicon codicon-arrow-down" aria-hidden="true" />
-              </button>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={t('Remove queued message')}
-                title={t('Remove')}
-                onClick={() => changeQueued(item.id, 'remove')}
-              >
-                <span class="codicon codicon-close" aria-hidden="true" />
-              </button>
+              <QueueButton icon="edit" label={t('Edit queued message')} title={t('Edit')} onClick={() => changeQueued(item.id, 'edit')} />
+              <QueueButton icon="arrow-up" label={t('Move up')} disabled={i === 0} onClick={() => changeQueued(item.id, 'up')} />
+              <QueueButton icon="arrow-down" label={t('Move down')} disabled={i === last} onClick={() => changeQueued(item.id, 'down')} />
+              <QueueButton icon="close" label={t('Remove queued message')} title={t('Remove')} onClick={() => changeQueued(item.id, 'remove')} />
             </span>
           </li>
         ))}
@@ -71,5 +37,20 @@ export function Queue({ queue, busy }: { queue: QueueView; busy: boolean }) {
         </div>
       )}
     </section>
+  );
+}
+
+function QueueButton(props: { icon: string; label: string; title?: string; disabled?: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      class="icon-button"
+      aria-label={props.label}
+      title={props.title ?? props.label}
+      disabled={props.disabled}
+      onClick={props.onClick}
+    >
+      <span class={`codicon codicon-${props.icon}`} aria-hidden="true" />
+    </button>
   );
 }
