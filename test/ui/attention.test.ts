@@ -106,4 +106,18 @@ describe('while the agent works UI', function () {
     await card.getByRole('button', { name: 'Cancel' }).click();
     await chat.getByRole('log').getByText('answer:{"action":"cancel"}').waitFor();
   });
+
+  it('keeps queued messages across a window reload, waiting for the user\u2019s Send', async () => {
+    const { chat, message } = await workbench.chatWith('Fixture Slow', 'take your time');
+    await chat.getByRole('button', { name: 'Stop' }).waitFor();
+    await message.fill('for after the reload');
+    await message.press('Enter');
+    await chat.getByRole('region', { name: 'Queued messages' }).getByText('for after the reload').waitFor();
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    const restored = workbench.chat();
+    await restored.getByRole('region', { name: 'Queued messages' }).getByText('for after the reload').waitFor({ timeout: 60_000 });
+    await restored.getByRole('group', { name: 'Send the queued messages?' }).getByRole('button', { name: 'Send' }).click();
+    await restored.getByRole('log').getByRole('region', { name: 'You' }).getByText('for after the reload').waitFor();
+  });
 });
