@@ -19,13 +19,18 @@ export function changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'dow
 }
 
 /** The user's answer to a question from the agent: Submit with what each field holds, Decline or Cancel. */
-export function answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values?: Record<string, FieldInput>): void {
-  post({ type: 'elicitation', id, action, ...(values ? { values } : {}) });
+export function answerElicitation(
+  id: number,
+  action: 'accept' | 'decline' | 'cancel',
+  values?: Record<string, FieldInput>,
+  sessionId?: string,
+): void {
+  post({ type: 'elicitation', id, action, ...(values ? { values } : {}), ...(sessionId ? { sessionId } : {}) });
 }
 
 /** Open on a url question: the host opens the page in the browser. */
-export function openElicitationUrl(id: number): void {
-  post({ type: 'openElicitationUrl', id });
+export function openElicitationUrl(id: number, sessionId?: string): void {
+  post({ type: 'openElicitationUrl', id, ...(sessionId ? { sessionId } : {}) });
 }
 
 /** Send on a held queue. */
@@ -38,9 +43,14 @@ export function cancelTurn(): void {
   post({ type: 'cancel' });
 }
 
-/** Answers a permission request with one of its options. */
-export function answerPermission(id: number, optionId: string): void {
-  post({ type: 'permission', id, optionId });
+/** Answers a permission request with one of its options (a subagent's when `sessionId` names it). */
+export function answerPermission(id: number, optionId: string, sessionId?: string): void {
+  post({ type: 'permission', id, optionId, ...(sessionId ? { sessionId } : {}) });
+}
+
+/** Cancel on a subagent's card. */
+export function cancelSubagent(sessionId: string): void {
+  post({ type: 'cancelSubagent', sessionId });
 }
 
 /** A button of the agent error: restart, sign in, manage trust, settings or the log. */

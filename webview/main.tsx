@@ -78,6 +78,7 @@ function App() {
         entries={state.entries}
         permissions={state.permissions}
         elicitations={state.elicitations}
+        subagents={state.subagents}
         turn={state.turn}
         notices={state.session.notices}
         agentError={state.agentError}

@@ -16,6 +16,7 @@ import {
   type QueueView,
   type SessionTarget,
   type SessionView,
+  type SubagentView,
   type TurnView,
 } from '../src/chat/protocol';
 import { t } from './l10n';
@@ -36,6 +37,8 @@ export interface ChatState {
   readonly permissions: readonly PermissionView[];
   /** The agent's questions waiting for the user. */
   readonly elicitations: readonly ElicitationView[];
+  /** The children of this chat's session (subagents). */
+  readonly subagents: readonly SubagentView[];
   readonly agentError: AgentErrorView | null;
   readonly session: SessionView;
   readonly attachments: readonly AttachmentView[];
@@ -69,6 +72,7 @@ export function initialState(draft = ''): ChatState {
     turn: { phase: 'idle' },
     permissions: [],
     elicitations: [],
+    subagents: [],
     agentError: null,
     session: EMPTY_SESSION,
     attachments: [],
@@ -82,9 +86,17 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, queue, elicitations, ...rest } = action;
+      const { type: _type, notice, restore, divider, queue, elicitations, subagents, ...rest } = action;
       void _type;
-      const next: ChatState = { ...state, ...rest, queue: queue ?? EMPTY_QUEUE, elicitations: elicitations ?? [], loaded: true, files: undefined };
+      const next: ChatState = {
+        ...state,
+        ...rest,
+        queue: queue ?? EMPTY_QUEUE,
+        elicitations: elicitations ?? [],
+        subagents: subagents ?? [],
+        loaded: true,
+        files: undefined,
+      };
       return withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'divider', divider);
     }
     case 'update': {
@@ -103,6 +115,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
         turn: action.turn ?? state.turn,
         permissions: action.permissions ?? state.permissions,
         elicitations: action.elicitations ?? state.elicitations,
+        subagents: action.subagents ?? state.subagents,
         agentError: action.agentError === undefined ? state.agentError : action.agentError,
         session: action.session ?? state.session,
         checkpoints: action.checkpoints ?? state.checkpoints,

@@ -11,6 +11,7 @@ import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
 import { Session, type LeftOutServer, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
+import { MAX_SUBAGENTS, type SubagentUpdate } from './subagents';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 import type { LineTracer } from './transport';
@@ -49,6 +50,8 @@ export class AgentStartFailure extends Error {
 
 export class AgentClient implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
+  /** The children the open sessions announced (subagents), routed like sessions while their parent is open. */
+  private readonly children = new Map<string, { readonly session: AgentSession; readonly parent: string }>();
   private readonly log: Logger;
   private readonly unknownSessions = new Set<string>();
   private moreUnknownSessions = 0;
@@ -93,7 +96,13 @@ export class AgentClient implements SessionOwner {
     let client: AgentClient | undefined;
     const route = (sessionId: string) => client?.sessionFor(sessionId);
     const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'));
-    const handler = clientHandler(services, terminals, route, (sessionId) => client?.unknownSession(sessionId));
+    const handler = clientHandler(
+      services,
+      terminals,
+      route,
+      (sessionId) => client?.unknownSession(sessionId),
+      (parentId, update) => client?.adoptSubagent(parentId, update),
+    );
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
@@ -104,6 +113,8 @@ export class AgentClient implements SessionOwner {
         session: { notices: {}, configOptions: { boolean: {} } },
         // Questions from the agent: forms in the chat, and urls the user opens (see elicitations.ts).
         elicitation: { form: {}, url: {} },
+        // Unstable (schema.unstable.json): children of a session show as cards in its chat (see subagents.ts).
+        subagents: {},
         ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
       },
     };
@@ -259,6 +270,12 @@ export class AgentClient implements SessionOwner {
   /** @internal Called by Session.close. */
   forget(session: AgentSession): void {
     this.terminals?.releaseAll(session.sessionId);
+    // Its children go with it (their models with its model).
+    for (const [id, child] of this.children) {
+      if (child.parent !== session.sessionId) continue;
+      this.children.delete(id);
+      this.terminals?.releaseAll(id);
+    }
     if (this.sessions.get(session.sessionId) === session) {
       this.sessions.delete(session.sessionId);
       this.sessionsEmitter.fire();
@@ -266,7 +283,25 @@ export class AgentClient implements SessionOwner {
   }
 
   private sessionFor(sessionId: string): AgentSession | undefined {
-    return this.sessions.get(sessionId);
+    return this.sessions.get(sessionId) ?? this.children.get(sessionId)?.session;
+  }
+
+  /** A parent announced a child or patched it: from now on the child's traffic goes to its model, under the parent. */
+  private adoptSubagent(parentId: string, update: SubagentUpdate): void {
+    const parent = this.sessionFor(parentId);
+    if (!parent) {
+      this.unknownSession(parentId);
+      return;
+    }
+    const model = parent.model.noteSubagent(update);
+    if (!model) {
+      this.log.warn(`session ${shortId(parentId)} announced more than ${MAX_SUBAGENTS} subagents; ${shortId(update.sessionId)} was skipped`);
+      return;
+    }
+    if (this.children.has(update.sessionId) || this.sessions.has(update.sessionId)) return;
+    const cwd = update.cwd ?? parent.cwd;
+    const child = new Session<AgentClient>(this, model, cwd, tagged(this.log, `subagent ${shortId(update.sessionId)}`));
+    this.children.set(update.sessionId, { session: child, parent: parentId });
   }
 
   private unknownSession(sessionId: string): void {

@@ -7,6 +7,7 @@ import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
 import type { ToolCallState } from './sessionModel';
 import type { PendingElicitation } from './elicitations';
+import type { SubagentUpdate } from './subagents';
 import type { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 
@@ -46,6 +47,8 @@ export function clientHandler(
   terminals: TerminalManager | undefined,
   route: (sessionId: string) => Session | undefined,
   unknown: (sessionId: string) => void,
+  /** A parent announced a child (subagents); the owner routes the child's traffic from then on. */
+  adopt?: (parentSessionId: string, update: SubagentUpdate) => void,
 ): ClientHandler {
   const session = (sessionId: string): Session => {
     const found = route(sessionId);
@@ -101,6 +104,7 @@ export function clientHandler(
       // After the user agreed, the question stays (opened) until this; an id nobody knows is ignored.
       if (sessionId !== undefined) route(sessionId)?.model.elicitations.complete(notification.elicitationId);
     },
+    ...(adopt ? { subagentUpdate: adopt } : {}),
     sessionUpdate(notification) {
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);

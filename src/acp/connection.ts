@@ -30,6 +30,7 @@ import type * as S from './schema.gen';
 import { parseTolerant, preview } from './tolerance';
 import { COALESCED_METHOD, type CoalescedParams } from './transport';
 import { mapLegacyToolCall, readSessionUpdate } from './updates';
+import { SubagentUpdate } from './subagents';
 
 /** The protocol version we send, and the ones we accept back. */
 export const PROTOCOL_VERSION = 1;
@@ -59,6 +60,13 @@ export interface ClientHandler {
   /** A valid `session/update`; unknown kinds and invalid updates are logged and never reach here. */
   sessionUpdate(notification: S.SessionNotification): void;
   completeElicitation?(notification: S.CompleteElicitationNotification): void;
+  /** Unstable: a parent session announced a child or patched it (see subagents.ts). */
+  subagentUpdate?(parentSessionId: string, update: SubagentUpdate): void;
+}
+
+function isSubagentUpdate(params: unknown): boolean {
+  const update = (params as { update?: unknown } | null)?.update;
+  return typeof update === 'object' && update !== null && (update as { sessionUpdate?: unknown }).sessionUpdate === 'subagent_update';
 }
 
 /** How many of one session's requests may be served at once; past it, a request is refused with an error. */
@@ -417,7 +425,15 @@ export class AcpClientConnection {
 
   private notification(method: string, params: unknown): void {
     try {
-      if (method === ClientNotifications.sessionUpdate.method) {
+      if (method === ClientNotifications.sessionUpdate.method && isSubagentUpdate(params)) {
+        // Unstable: read strictly, and only by a handler that advertised subagents.
+        const update = SubagentUpdate.safeParse((params as { update: unknown }).update);
+        const sessionId = (params as { sessionId?: unknown }).sessionId;
+        if (!this.handler.subagentUpdate) this.log.debug('ignored subagent_update: subagents are not advertised');
+        else if (!update.success || typeof sessionId !== 'string')
+          this.log.warn(`skipped a malformed subagent_update: ${preview(JSON.stringify(params))}`);
+        else this.handler.subagentUpdate(sessionId, update.data);
+      } else if (method === ClientNotifications.sessionUpdate.method) {
         const r = readSessionUpdate(params);
         this.logWarnings(method, r.warnings);
         if (r.ok) this.handler.sessionUpdate(r.value);

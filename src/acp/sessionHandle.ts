@@ -164,6 +164,14 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     this.model.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 
+  /** Stops a child's work (subagents), when the agent said the child may be cancelled. False when it may not. */
+  async cancelSubagent(childId: string): Promise<boolean> {
+    const child = this.model.subagents.find((c) => c.info.sessionId === childId);
+    if (!child?.info.canCancel) return false;
+    await this.client.process.connection.cancel({ sessionId: childId });
+    return true;
+  }
+
   /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */
   async cancel(): Promise<void> {
     if (this.model.turn.phase === 'idle') return;

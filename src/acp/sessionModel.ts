@@ -5,6 +5,7 @@
 // response ends a turn, in the v2 draft a `state_change` will; both call the same `endTurn`.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { Elicitations } from './elicitations';
+import { applySubagentUpdate, MAX_SUBAGENTS, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
 
 /** A tool call's status as shown to the user: the protocol's four, plus "cancelled" when a turn ends early. */
@@ -62,7 +63,7 @@ export type TurnState =
 
 export type SessionChange =
   | { readonly type: 'entry'; readonly index: number; readonly added: boolean }
-  | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' }
+  | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' | 'subagent' }
   | { readonly type: 'permission'; readonly id: number; readonly settled: boolean }
   /** A command's output grew (`appended`), or it exited (`appended` is empty). */
   | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };
@@ -130,6 +131,8 @@ export class SessionModel {
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
   private turnState: TurnState = { phase: 'idle' };
+  /** The children this session announced (subagents), each with a model of its own for its traffic. */
+  private readonly children = new Map<string, { info: SubagentInfo; model: SessionModel; listening: { dispose(): void } }>();
   /** The agent's questions to the user (elicitation/create), each waiting for an answer. */
   readonly elicitations = new Elicitations(() => {
     this.fire({ type: 'elicitation' });
@@ -418,6 +421,39 @@ export class SessionModel {
     for (const id of [...this.pending.keys()]) this.settle(id, { outcome: 'cancelled' });
   }
 
+  // ---- subagents -----------------------------------------------------------------------------------------------
+
+  /** The children announced so far, oldest first. */
+  get subagents(): readonly { readonly info: SubagentInfo; readonly model: SessionModel }[] {
+    return [...this.children.values()];
+  }
+
+  /**
+   * A `subagent_update` for this session: the child is announced (a model of its own) or its metadata patched.
+   * Returns the child's model, or undefined past the bound on children. Whatever changes in a child is a change here.
+   */
+  noteSubagent(update: SubagentUpdate): SessionModel | undefined {
+    const known = this.children.get(update.sessionId);
+    if (!known && this.children.size >= MAX_SUBAGENTS) return undefined;
+    const info = applySubagentUpdate(known?.info, update);
+    if (known) {
+      known.info = info;
+    } else {
+      const model = new SessionModel(update.sessionId);
+      const listening = model.onDidChange(() => this.fire({ type: 'subagent' }));
+      this.children.set(update.sessionId, { info, model, listening });
+    }
+    this.fire({ type: 'subagent' });
+    return this.children.get(update.sessionId)?.model;
+  }
+
+  /** Permissions and questions waiting in the children. */
+  get waitingInSubagents(): number {
+    let waiting = 0;
+    for (const child of this.children.values()) waiting += child.model.permissions.length + child.model.elicitations.waiting;
+    return waiting;
+  }
+
   // ---- the turn ------------------------------------------------------------------------------------------------
 
   /** The user sent a prompt. Returns the id of the user's message entry. */
@@ -487,6 +523,11 @@ export class SessionModel {
   }
 
   dispose(): void {
+    for (const child of this.children.values()) {
+      child.listening.dispose();
+      child.model.dispose();
+    }
+    this.children.clear();
     this.settleAllPermissions();
     this.elicitations.cancelAll();
     this.emitter.dispose();

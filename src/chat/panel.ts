@@ -29,8 +29,10 @@ import {
   type FieldInput,
   type FileMatch,
   type QueueView,
+  type SubagentView,
 } from './protocol';
-import { elicitationViews, entryView, permissionViews, sessionView, turnView, type PromptAccepts } from './view';
+import { elicitationViews, entryView, permissionViews, sessionView, subagentViews, turnView, type PromptAccepts } from './view';
+import type { SessionModel } from '../acp/sessionModel';
 import { chatHtml, translations, webviewOptions } from './html';
 import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } from './viewSync';
 
@@ -226,6 +228,10 @@ export class ChatPanel implements vscode.Disposable {
             this.refreshAttention();
             this.sync.changed('elicitations');
             break;
+          case 'subagent':
+            this.refreshAttention();
+            this.sync.changed('subagents');
+            break;
           case 'info':
             this.updateTitle();
             this.sync.changed('session');
@@ -274,7 +280,7 @@ export class ChatPanel implements vscode.Disposable {
       phase: turn.phase,
       stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
       error: turn.phase === 'idle' ? turn.error : undefined,
-      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0),
+      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0),
       agentFailed: this.agentError !== null,
       seen: this.seen,
     });
@@ -436,10 +442,13 @@ export class ChatPanel implements vscode.Disposable {
         this.changeQueued(message.id, message.action);
         break;
       case 'elicitation':
-        this.answerElicitation(message.id, message.action, message.values ?? {});
+        this.answerElicitation(message.id, message.action, message.values ?? {}, message.sessionId);
         break;
       case 'openElicitationUrl':
-        void this.openElicitationUrl(message.id);
+        void this.openElicitationUrl(message.id, message.sessionId);
+        break;
+      case 'cancelSubagent':
+        void session?.cancelSubagent(message.sessionId);
         break;
       case 'sendQueued':
         this.whileBusy.sendHeld();
@@ -448,7 +457,7 @@ export class ChatPanel implements vscode.Disposable {
         void session?.cancel();
         break;
       case 'permission':
-        session?.model.resolvePermission(message.id, message.optionId);
+        this.modelOf(message.sessionId)?.resolvePermission(message.id, message.optionId);
         break;
       case 'errorAction':
         if (message.action === 'restart' || message.action === 'signIn') this.actionEmitter.fire(message.action);
@@ -528,6 +537,29 @@ export class ChatPanel implements vscode.Disposable {
     return this.whileBusy.view();
   }
 
+  /** The chat's own model, or one of its subagents' (by session id). */
+  private modelOf(sessionId: string | undefined): SessionModel | undefined {
+    const model = this.current?.model;
+    if (sessionId === undefined || sessionId === model?.sessionId) return model;
+    return model?.subagents.find((c) => c.info.sessionId === sessionId)?.model;
+  }
+
+  /** The children this chat's session announced (subagents), as their cards show them. */
+  get subagents(): readonly SubagentView[] {
+    const session = this.current;
+    return session ? subagentViews(session.model, session.cwd) : [];
+  }
+
+  /** A subagent's permission request answered, as a click on its card does. */
+  answerSubagentPermission(sessionId: string, id: number, optionId: string): boolean {
+    return this.modelOf(sessionId)?.resolvePermission(id, optionId) ?? false;
+  }
+
+  /** Cancel on a subagent's card. */
+  cancelSubagent(sessionId: string): Promise<boolean> {
+    return this.current?.cancelSubagent(sessionId) ?? Promise.resolve(false);
+  }
+
   /** The agent's questions waiting for the user, as the chat shows them. */
   get elicitations(): readonly ElicitationView[] {
     const model = this.current?.model;
@@ -538,8 +570,13 @@ export class ChatPanel implements vscode.Disposable {
    * The user's answer to a question: Submit (each field's value checked and typed as its schema says), Decline or
    * Cancel. Returns why a Submit was refused (the chat shows the same messages), or undefined when it was answered.
    */
-  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values: Readonly<Record<string, FieldInput>>): string | undefined {
-    const elicitations = this.current?.model.elicitations;
+  answerElicitation(
+    id: number,
+    action: 'accept' | 'decline' | 'cancel',
+    values: Readonly<Record<string, FieldInput>>,
+    sessionId?: string,
+  ): string | undefined {
+    const elicitations = this.modelOf(sessionId)?.elicitations;
     const question = elicitations?.all.find((q) => q.id === id);
     if (!elicitations || !question) return vscode.l10n.t('The question is no longer waiting.');
     if (action !== 'accept') {
@@ -561,8 +598,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** Open on a url question: the page opens in the browser (only http and https), and the agent hears the user agreed. */
-  async openElicitationUrl(id: number): Promise<boolean> {
-    const elicitations = this.current?.model.elicitations;
+  async openElicitationUrl(id: number, sessionId?: string): Promise<boolean> {
+    const elicitations = this.modelOf(sessionId)?.elicitations;
     const question = elicitations?.all.find((q) => q.id === id);
     if (!elicitations || !question?.url || question.opened) return false;
     let uri: vscode.Uri;
@@ -702,6 +739,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
       ...(changes.queue ? { queue: this.whileBusy.view() } : {}),
       ...(changes.elicitations && model ? { elicitations: elicitationViews(model.elicitations.all) } : {}),
+      ...(changes.subagents && session ? { subagents: subagentViews(session.model, session.cwd) } : {}),
     };
   }
 
@@ -728,6 +766,7 @@ export class ChatPanel implements vscode.Disposable {
       checkpoints: this.checkpointsView,
       queue: this.whileBusy.view(),
       elicitations: model ? elicitationViews(model.elicitations.all) : [],
+      subagents: session ? subagentViews(session.model, session.cwd) : [],
       ...(this.notice ? { notice: this.notice } : {}),
       ...translations(),
     };

@@ -281,6 +281,22 @@ export const ElicitationView = z.object({
 });
 export type ElicitationView = z.infer<typeof ElicitationView>;
 
+/** A child session of this chat's (a subagent): its name and task, its state, and what it has done so far. */
+export const SubagentView = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+  /** `running`, `idle`, `requires_action`, `unknown`, or the agent's own; absent while unconfirmed. */
+  state: z.string().optional(),
+  canCancel: z.boolean(),
+  entries: z.array(EntryView),
+  /** How many earlier entries are left out (the card shows the latest). */
+  earlier: z.number(),
+  permissions: z.array(PermissionView),
+  elicitations: z.array(ElicitationView),
+});
+export type SubagentView = z.infer<typeof SubagentView>;
+
 /** What the user typed, picked or ticked in one field. */
 export const FieldInput = z.union([z.string().max(100_000), z.boolean(), z.array(z.string().max(10_000)).max(1000)]);
 export type FieldInput = z.infer<typeof FieldInput>;
@@ -373,6 +389,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     permissions: z.array(PermissionView),
     /** The agent's questions waiting for the user (absent: none). */
     elicitations: z.array(ElicitationView).optional(),
+    /** The children this session announced (absent: none). */
+    subagents: z.array(SubagentView).optional(),
     agentError: AgentErrorView.nullable(),
     session: SessionView,
     attachments: z.array(AttachmentView),
@@ -392,6 +410,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     turn: TurnView.optional(),
     permissions: z.array(PermissionView).optional(),
     elicitations: z.array(ElicitationView).optional(),
+    subagents: z.array(SubagentView).optional(),
     agentError: AgentErrorView.nullable().optional(),
     session: SessionView.optional(),
     checkpoints: CheckpointsView.optional(),
@@ -451,13 +470,18 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('elicitation'),
     id: z.number(),
+    /** A subagent's question (the chat's own otherwise). */
+    sessionId: z.string().max(1000).optional(),
     action: z.enum(['accept', 'decline', 'cancel']),
     values: z.record(z.string().max(200), FieldInput).optional(),
   }),
   /** Open on a url question: the host opens it in the browser, on this click only. */
-  z.object({ type: z.literal('openElicitationUrl'), id: z.number() }),
+  z.object({ type: z.literal('openElicitationUrl'), id: z.number(), sessionId: z.string().max(1000).optional() }),
   z.object({ type: z.literal('cancel') }),
-  z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string() }),
+  /** A permission request's option; `sessionId` names a subagent's request (the chat's own otherwise). */
+  z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string(), sessionId: z.string().max(1000).optional() }),
+  /** Cancel on a subagent's card. */
+  z.object({ type: z.literal('cancelSubagent'), sessionId: z.string().max(1000) }),
   /** A button of the agent error: restart, sign in, manage trust, settings or the log. */
   z.object({ type: z.literal('errorAction'), action: ErrorAction }),
   /** The user's clicks on a tool card: which card, and which of its diffs, locations or terminals. */

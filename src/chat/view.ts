@@ -13,6 +13,7 @@ import type {
   PermissionView,
   PickerView,
   SessionView,
+  SubagentView,
   TerminalView,
   TurnView,
 } from './protocol';
@@ -197,6 +198,27 @@ export function permissionViews(model: SessionModel): PermissionView[] {
       toolKind: call?.kind ?? 'other',
       hasDiff: call !== undefined && diffsOf(call).length > 0,
       options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+    };
+  });
+}
+
+/** The latest entries a subagent's card shows. */
+const SUBAGENT_ENTRIES = 40;
+
+/** The children of a session (subagents), each as a card: name, task, state, its latest entries and what waits. */
+export function subagentViews(model: SessionModel, cwd: string): SubagentView[] {
+  return model.subagents.map(({ info, model: child }) => {
+    const entries = child.entries.slice(-SUBAGENT_ENTRIES);
+    return {
+      sessionId: info.sessionId,
+      title: info.title ?? info.sessionId.slice(0, 40),
+      ...(info.description ? { description: info.description } : {}),
+      ...(info.state ? { state: info.state } : {}),
+      canCancel: info.canCancel,
+      entries: entries.map((entry) => entryView(entry, info.cwd ?? cwd, child.terminals)),
+      earlier: child.entries.length - entries.length,
+      permissions: permissionViews(child),
+      elicitations: elicitationViews(child.elicitations.all),
     };
   });
 }

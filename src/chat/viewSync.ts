@@ -17,6 +17,7 @@ export interface ViewChanges {
   readonly checkpoints: boolean;
   readonly queue: boolean;
   readonly elicitations: boolean;
+  readonly subagents: boolean;
 }
 
 /** What the view shows, as the panel builds it: an update with what changed, or the whole state. */
@@ -25,7 +26,7 @@ export interface ViewSource {
   state(): StateMessage;
 }
 
-type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints' | 'queue' | 'elicitations';
+type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints' | 'queue' | 'elicitations' | 'subagents';
 
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
@@ -42,6 +43,7 @@ export class ViewSync {
   private dirtyCheckpoints = false;
   private dirtyQueue = false;
   private dirtyElicitations = false;
+  private dirtySubagents = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** An update was posted and VS Code has not yet handed it to the webview. */
   private inFlight = false;
@@ -75,6 +77,7 @@ export class ViewSync {
     else if (part === 'checkpoints') this.dirtyCheckpoints = true;
     else if (part === 'queue') this.dirtyQueue = true;
     else if (part === 'elicitations') this.dirtyElicitations = true;
+    else if (part === 'subagents') this.dirtySubagents = true;
     else this.dirtySession = true;
     this.schedule();
   }
@@ -111,7 +114,9 @@ export class ViewSync {
       this.dirtyError ||
       this.dirtySession ||
       this.dirtyCheckpoints ||
-      this.dirtyQueue
+      this.dirtyQueue ||
+      this.dirtyElicitations ||
+      this.dirtySubagents
     );
   }
 
@@ -127,6 +132,7 @@ export class ViewSync {
       checkpoints: this.dirtyCheckpoints,
       queue: this.dirtyQueue,
       elicitations: this.dirtyElicitations,
+      subagents: this.dirtySubagents,
     });
     this.inFlight = true;
     this.lastPostAt = Date.now();
@@ -152,6 +158,7 @@ export class ViewSync {
       this.dirtyCheckpoints =
       this.dirtyQueue =
       this.dirtyElicitations =
+      this.dirtySubagents =
         false;
   }
 

@@ -3,7 +3,7 @@
 // acts only as the user can (send, stop, answer a permission request, choose a mode or a config option, close). The
 // panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
 import type { WhileBusy } from '../chat/queue';
-import type { ElicitationView, FieldInput, QueueView } from '../chat/protocol';
+import type { ElicitationView, FieldInput, QueueView, SubagentView } from '../chat/protocol';
 import type { Attention } from '../chat/attention';
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
@@ -86,6 +86,12 @@ export interface ChatHandle {
   answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values?: Readonly<Record<string, FieldInput>>): string | undefined;
   /** Open on a url question (opens the page in the browser). */
   openElicitationUrl(id: number): Promise<boolean>;
+  /** The children the session announced (subagents), as their cards show them. */
+  readonly subagents: readonly SubagentView[];
+  /** Answers a subagent's permission request, as a click on its card does. */
+  answerSubagentPermission(sessionId: string, id: number, optionId: string): boolean;
+  /** Cancel on a subagent's card; false when the agent did not allow it. */
+  cancelSubagent(sessionId: string): Promise<boolean>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
   cancel(): Promise<void>;
   /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
@@ -113,6 +119,9 @@ export type HandledChat = Pick<
   | 'elicitations'
   | 'answerElicitation'
   | 'openElicitationUrl'
+  | 'subagents'
+  | 'answerSubagentPermission'
+  | 'cancelSubagent'
   | 'pendingAttachments'
   | 'send'
   | 'dispose'
@@ -178,6 +187,18 @@ class PanelHandle implements ChatHandle {
 
   openElicitationUrl(id: number): Promise<boolean> {
     return this.panel.openElicitationUrl(id);
+  }
+
+  get subagents(): readonly SubagentView[] {
+    return this.panel.subagents;
+  }
+
+  answerSubagentPermission(sessionId: string, id: number, optionId: string): boolean {
+    return this.panel.answerSubagentPermission(sessionId, id, optionId);
+  }
+
+  cancelSubagent(sessionId: string): Promise<boolean> {
+    return this.panel.cancelSubagent(sessionId);
   }
 
   get sessionId(): string | undefined {

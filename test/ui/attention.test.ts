@@ -1,7 +1,8 @@
 // While the agent works, as a user sees it: a permission waiting puts a badge on the ACP container, "needs you" on
 // the chat's row in the Sessions view and a mark on its tab, and answering it clears all three; a message written
 // during a turn is queued under it (Enter, or the send button's menu) and goes when the turn ends; the agent's
-// questions are a form answered from the keyboard, or a url shown whole and never fetched.
+// questions are a form answered from the keyboard, or a url shown whole and never fetched; a subagent is a card
+// with its own traffic and its own permission request.
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
@@ -16,6 +17,7 @@ describe('while the agent works UI', function () {
     'Fixture Slow': 'slow',
     'Fixture Form': 'elicit-form',
     'Fixture Url': 'elicit-url',
+    'Fixture Parent': 'subagents',
   });
 
   before(async () => {
@@ -119,5 +121,18 @@ describe('while the agent works UI', function () {
     await restored.getByRole('region', { name: 'Queued messages' }).getByText('for after the reload').waitFor({ timeout: 60_000 });
     await restored.getByRole('group', { name: 'Send the queued messages?' }).getByRole('button', { name: 'Send' }).click();
     await restored.getByRole('log').getByRole('region', { name: 'You' }).getByText('for after the reload').waitFor();
+  });
+
+  it('shows a subagent as a card with its own messages, and its permission request labelled with its name', async () => {
+    const { chat } = await workbench.chatWith('Fixture Parent', 'research it');
+    const card = chat.locator('details.subagent', { hasText: 'Researcher' });
+    await card.getByText('Find the docs').waitFor();
+    await card.getByText('Reading the docs').waitFor();
+    const question = card.getByRole('group', { name: 'Permission: Read docs/index.md' });
+    await question.getByText('Fixture Parent › Researcher asks permission', { exact: false }).waitFor();
+    await workbench.screenshot('subagent-card');
+    await question.getByRole('button', { name: 'Allow', exact: true }).click();
+    await card.getByText('(outcome:allow)', { exact: false }).waitFor();
+    await chat.getByRole('log').getByText('Researcher finished').waitFor();
   });
 });

@@ -1,13 +1,23 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AgentErrorView, CheckpointsView, ElicitationView, EntryView, NoticeView, PermissionView, TurnView } from '../../src/chat/protocol';
+import type {
+  AgentErrorView,
+  CheckpointsView,
+  ElicitationView,
+  EntryView,
+  NoticeView,
+  PermissionView,
+  SubagentView,
+  TurnView,
+} from '../../src/chat/protocol';
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
 import { copyCode, insertCode, openLink } from '../intents';
 import { t } from '../l10n';
 import { cardsAfter, turnEnds, WINDOW } from '../state';
 import { Changes } from './changes';
 import { Elicitation } from './elicitation';
+import { Subagent } from './subagent';
 import { CheckpointQuestion, Restored } from './checkpointQuestion';
 import { Message } from './message';
 import { Permission } from './permission';
@@ -23,6 +33,7 @@ export function Conversation(props: {
   entries: readonly EntryView[];
   permissions: readonly PermissionView[];
   elicitations: readonly ElicitationView[];
+  subagents: readonly SubagentView[];
   turn: TurnView;
   notices: readonly NoticeView[];
   agentError: AgentErrorView | null;
@@ -136,6 +147,9 @@ export function Conversation(props: {
       ))}
       {loose.map((q) => (
         <Elicitation key={`q${q.id}`} question={q} agent={agent} />
+      ))}
+      {props.subagents.map((child) => (
+        <Subagent key={`s${child.sessionId}`} child={child} agent={agent} />
       ))}
       {props.notices.map((n, i) => (
         <p key={`notice${i}`} class={`agent-notice ${n.severity}`} role="note">

@@ -7,14 +7,15 @@ import { fieldValue, type ElicitationFieldView, type ElicitationView, type Field
 import { answerElicitation, openElicitationUrl } from '../intents';
 import { t } from '../l10n';
 
-export function Elicitation({ question, agent }: { question: ElicitationView; agent: string }) {
+/** `sessionId`: a subagent's question, answered on its session (the chat's own otherwise). */
+export function Elicitation({ question, agent, sessionId }: { question: ElicitationView; agent: string; sessionId?: string }) {
   return (
     <section class="elicitation" role="group" aria-label={t('{0} asks: {1}', agent, question.message)}>
       <p class="elicitation-message">
         <span class="codicon codicon-question" aria-hidden="true" /> {question.message}
       </p>
-      {question.form && <Form question={question} form={question.form} />}
-      {question.url && <UrlQuestion id={question.id} url={question.url} />}
+      {question.form && <Form question={question} form={question.form} sessionId={sessionId} />}
+      {question.url && <UrlQuestion id={question.id} url={question.url} sessionId={sessionId} />}
     </section>
   );
 }
@@ -24,7 +25,15 @@ function initial(field: ElicitationFieldView): FieldInput | undefined {
   return typeof field.default === 'number' ? String(field.default) : field.default;
 }
 
-function Form({ question, form }: { question: ElicitationView; form: NonNullable<ElicitationView['form']> }) {
+function Form({
+  question,
+  form,
+  sessionId,
+}: {
+  question: ElicitationView;
+  form: NonNullable<ElicitationView['form']>;
+  sessionId: string | undefined;
+}) {
   const [values, setValues] = useState<Record<string, FieldInput>>(() => {
     const start: Record<string, FieldInput> = {};
     for (const field of form.fields) {
@@ -41,7 +50,7 @@ function Form({ question, form }: { question: ElicitationView; form: NonNullable
     event.preventDefault();
     setTried(true);
     if (Object.values(errors).some((e) => e !== undefined)) return;
-    answerElicitation(question.id, 'accept', values);
+    answerElicitation(question.id, 'accept', values, sessionId);
   };
   const answerable = form.unsupported.length === 0;
   return (
@@ -71,10 +80,10 @@ function Form({ question, form }: { question: ElicitationView; form: NonNullable
         <button type="submit" class="primary" disabled={!answerable}>
           {t('Submit')}
         </button>
-        <button type="button" class="secondary" onClick={() => answerElicitation(question.id, 'decline')}>
+        <button type="button" class="secondary" onClick={() => answerElicitation(question.id, 'decline', undefined, sessionId)}>
           {t('Decline')}
         </button>
-        <button type="button" class="secondary" onClick={() => answerElicitation(question.id, 'cancel')}>
+        <button type="button" class="secondary" onClick={() => answerElicitation(question.id, 'cancel', undefined, sessionId)}>
           {t('Cancel')}
         </button>
       </div>
@@ -196,7 +205,7 @@ function Field(props: {
   );
 }
 
-function UrlQuestion({ id, url }: { id: number; url: NonNullable<ElicitationView['url']> }) {
+function UrlQuestion({ id, url, sessionId }: { id: number; url: NonNullable<ElicitationView['url']>; sessionId: string | undefined }) {
   const at = url.host ? url.url.indexOf(url.host) : -1;
   return (
     <div class="elicitation-url">
@@ -218,11 +227,11 @@ function UrlQuestion({ id, url }: { id: number; url: NonNullable<ElicitationView
       ) : null}
       <div class="elicitation-actions">
         {!url.opened && (
-          <button type="button" class="primary" onClick={() => openElicitationUrl(id)}>
+          <button type="button" class="primary" onClick={() => openElicitationUrl(id, sessionId)}>
             {t('Open')}
           </button>
         )}
-        <button type="button" class="secondary" onClick={() => answerElicitation(id, 'cancel')}>
+        <button type="button" class="secondary" onClick={() => answerElicitation(id, 'cancel', undefined, sessionId)}>
           {t('Cancel')}
         </button>
       </div>

@@ -10,7 +10,8 @@ const OPTION_HINTS: Record<string, () => string> = {
   reject_always: () => t('Reject, and remember it for this kind of tool call'),
 };
 
-export function Permission({ permission, agent }: { permission: PermissionView; agent: string }) {
+/** `sessionId`: a subagent's request, answered on its session (the chat's own otherwise). */
+export function Permission({ permission, agent, sessionId }: { permission: PermissionView; agent: string; sessionId?: string }) {
   return (
     <div class="permission" role="group" aria-label={t('Permission: {0}', permission.title || t('Tool call'))}>
       <p>
@@ -25,7 +26,7 @@ export function Permission({ permission, agent }: { permission: PermissionView; 
             class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
             data-kind={o.kind}
             title={OPTION_HINTS[o.kind]?.()}
-            onClick={() => answerPermission(permission.id, o.optionId)}
+            onClick={() => answerPermission(permission.id, o.optionId, sessionId)}
           >
             {o.name}
           </button>

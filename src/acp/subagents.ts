@@ -1,0 +1,60 @@
+// Subagents (unstable: the `subagents` client capability of the SDK's schema.unstable.json). A parent session
+// announces a child with `subagent_update`; the child's own traffic is ordinary `session/update` (and requests) with
+// the child's session id. The shape may still change, so it is read strictly here: a malformed update is skipped
+// with a log line, and an agent that never sends one changes nothing.
+import { z } from 'zod';
+
+const text = z.string().max(2000);
+
+/** `subagent_update`, as far as this client uses it. Omitted fields keep their value; `null` clears them. */
+export const SubagentUpdate = z.object({
+  sessionUpdate: z.literal('subagent_update'),
+  sessionId: z.string().min(1).max(1000),
+  title: text.nullable().optional(),
+  description: text.nullable().optional(),
+  state: z
+    .looseObject({ state: z.string().max(100) })
+    .nullable()
+    .optional(),
+  capabilities: z
+    .looseObject({ cancel: z.looseObject({}).nullable().optional() })
+    .nullable()
+    .optional(),
+  cwd: z.string().max(4096).nullable().optional(),
+});
+export type SubagentUpdate = z.infer<typeof SubagentUpdate>;
+
+/** What the parent knows of one child: its display metadata, its work state, and what the client may do to it. */
+export interface SubagentInfo {
+  readonly sessionId: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** `running`, `idle`, `requires_action`, `unknown`, or an agent's own; absent while unconfirmed. */
+  readonly state?: string;
+  readonly canCancel: boolean;
+  readonly cwd?: string;
+}
+
+/** The info after `update` (a patch: omitted keeps, null clears). */
+export function applySubagentUpdate(previous: SubagentInfo | undefined, update: SubagentUpdate): SubagentInfo {
+  const pick = <K extends 'title' | 'description' | 'cwd'>(key: K): string | undefined => {
+    const value = update[key];
+    return value === undefined ? previous?.[key] : (value ?? undefined);
+  };
+  const title = pick('title');
+  const description = pick('description');
+  const cwd = pick('cwd');
+  const state = update.state === undefined ? previous?.state : (update.state?.state ?? undefined);
+  const canCancel = update.capabilities === undefined ? (previous?.canCancel ?? false) : update.capabilities?.cancel != null;
+  return {
+    sessionId: update.sessionId,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(state ? { state } : {}),
+    canCancel,
+    ...(cwd ? { cwd } : {}),
+  };
+}
+
+/** At most this many children per parent; more are skipped with a log line. */
+export const MAX_SUBAGENTS = 32;

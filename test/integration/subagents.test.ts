@@ -1,0 +1,55 @@
+// Subagents (unstable) in a real extension host with the fixture agent: a child announced by its parent gets a card
+// with its name, task and state; its own traffic streams into the card; its permission request reaches the user and
+// is answered on its session; Cancel goes to the child; a malformed announcement is skipped and logged.
+import * as assert from 'node:assert/strict';
+import { waitFor, within } from '../lib/wait';
+import { acpLog, closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
+
+describe('subagents', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await closeAllChats();
+  });
+
+  it('shows a child as a card with its own traffic, and its permission request is answered on its session', async () => {
+    const fixture = await useFixtureAgent('subagents');
+    const chat = await newChat();
+    const turn = chat.send('research it');
+    const child = await waitFor(() => chat.subagents[0]?.permissions[0] && chat.subagents[0], { what: 'the subagent and its permission request' });
+    assert.equal(child.sessionId, 'child-1');
+    assert.equal(child.title, 'Researcher');
+    assert.equal(child.description, 'Find the docs');
+    assert.equal(child.state, 'running');
+    assert.equal(child.canCancel, true);
+    assert.deepEqual(
+      child.entries.map((e) => (e.kind === 'message' ? e.text : e.title)),
+      ['Reading the docs', 'Read docs/index.md'],
+    );
+    assert.equal(chat.attention, 'needsYou', 'a child waiting for the user makes the chat need the user');
+    assert.equal(chat.answerSubagentPermission('child-1', child.permissions[0]!.id, 'allow'), true);
+    assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');
+    const done = chat.subagents[0]!;
+    assert.equal(done.state, 'idle');
+    assert.match(done.entries.map((e) => (e.kind === 'message' ? e.text : '')).join(''), /outcome:allow/);
+    assert.equal(chat.subagents.length, 1, 'the malformed announcement made no card');
+    const answer = recorded(fixture.recordFile).find(
+      (m) => (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome?.optionId === 'allow',
+    );
+    assert.ok(answer, 'the agent got the answer');
+    await waitFor(() => acpLog().includes('skipped a malformed subagent_update'), { what: 'the malformed update in the log' });
+  });
+
+  it('sends Cancel to the child', async () => {
+    const fixture = await useFixtureAgent('subagent-cancel');
+    const chat = await newChat();
+    const turn = chat.send('long job');
+    await waitFor(() => chat.subagents[0]?.state === 'running', { what: 'the running subagent' });
+    assert.equal(await chat.cancelSubagent('child-2'), true);
+    await waitFor(() => recorded(fixture.recordFile).some((m) => m.method === 'session/cancel' && m.params?.['sessionId'] === 'child-2'), {
+      what: 'session/cancel for the child',
+    });
+    await chat.cancel();
+    assert.equal(await within(turn, 15_000, 'the turn'), 'cancelled');
+  });
+});

@@ -1,0 +1,42 @@
+import * as assert from 'node:assert/strict';
+import { SessionModel } from '../../../src/acp/sessionModel';
+import { applySubagentUpdate, MAX_SUBAGENTS, SubagentUpdate } from '../../../src/acp/subagents';
+
+const update = (fields: Record<string, unknown>) => SubagentUpdate.parse({ sessionUpdate: 'subagent_update', sessionId: 'c1', ...fields });
+
+describe('subagents', () => {
+  it('patches a child: omitted keeps, null clears, a state replaces the last', () => {
+    const first = applySubagentUpdate(
+      undefined,
+      update({ title: 'Researcher', description: 'Docs', state: { state: 'running' }, capabilities: { cancel: {} } }),
+    );
+    assert.deepEqual(first, { sessionId: 'c1', title: 'Researcher', description: 'Docs', state: 'running', canCancel: true });
+    const second = applySubagentUpdate(first, update({ description: null, state: { state: 'idle' } }));
+    assert.deepEqual(second, { sessionId: 'c1', title: 'Researcher', state: 'idle', canCancel: true });
+    assert.equal(applySubagentUpdate(second, update({ capabilities: null })).canCancel, false, 'null capabilities disable cancel');
+    assert.equal(applySubagentUpdate(second, update({ state: null })).state, undefined);
+  });
+
+  it('reads strictly: no session id, a wrong type or an oversized title is refused', () => {
+    assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', title: 'x' }).success, false);
+    assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', sessionId: 'c', title: 3 }).success, false);
+    assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', sessionId: 'c', title: 'x'.repeat(5000) }).success, false);
+  });
+
+  it('gives each child a model of its own, forwards its changes to the parent, and bounds the number of children', () => {
+    const parent = new SessionModel('p');
+    let changes = 0;
+    parent.onDidChange((c) => {
+      if (c.type === 'subagent') changes++;
+    });
+    const child = parent.noteSubagent(update({ title: 'A' }));
+    assert.ok(child);
+    assert.equal(parent.noteSubagent(update({ title: 'B' })), child, 'the same child, patched');
+    child.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } });
+    assert.ok(changes >= 3);
+    assert.equal(parent.subagents[0]?.info.title, 'B');
+    for (let i = 1; i < MAX_SUBAGENTS; i++) assert.ok(parent.noteSubagent(update({ sessionId: `c${i + 1}` })));
+    assert.equal(parent.noteSubagent(update({ sessionId: 'one-too-many' })), undefined);
+    parent.dispose();
+  });
+});
