@@ -71,8 +71,31 @@ export class ChatSession implements vscode.Disposable {
         (text) => panel.tell(text),
       ),
       session.onDidEndAgent(onDidEndAgent),
+      this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
     ];
+  }
+
+  /** A subagent's permission requests reach the user like the chat's own, labelled with its name. */
+  private watchSubagents(session: AgentSession, deps: ChatSessionDeps, panel: ChatPanel): vscode.Disposable {
+    const watched = new Map<string, vscode.Disposable>();
+    const look = () => {
+      for (const { info, model } of session.model.subagents) {
+        if (watched.has(info.sessionId)) continue;
+        const name = `${panel.agentName} \u203a ${info.title ?? info.sessionId.slice(0, 40)}`;
+        watched.set(
+          info.sessionId,
+          deps.permissions.watch({ model, sessionId: info.sessionId }, name, () => panel.reveal()),
+        );
+      }
+    };
+    const subscription = session.model.onDidChange((change) => {
+      if (change.type === 'subagent') look();
+    });
+    return new vscode.Disposable(() => {
+      subscription.dispose();
+      for (const d of watched.values()) d.dispose();
+    });
   }
 
   /**

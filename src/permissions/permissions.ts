@@ -4,6 +4,9 @@
 // whose request was already settled (answered in the chat, cancelled, the agent gone) finds nothing to resolve.
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
+
+/** What a watch needs of a session: its model and id (a chat's session, or one of its subagents). */
+export type WatchedSession = Pick<AgentSession, 'model' | 'sessionId'>;
 import type { PermissionContext, PermissionDecision } from '../acp/clientHandler';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
@@ -41,13 +44,13 @@ function scopeName(scope: RuleScope): string {
 }
 
 interface Waiting {
-  readonly session: AgentSession;
+  readonly session: WatchedSession;
   readonly agent: string;
   readonly reveal: () => void;
 }
 
 export class Permissions implements vscode.Disposable {
-  private readonly waiting = new Map<AgentSession, Waiting>();
+  private readonly waiting = new Map<WatchedSession, Waiting>();
   private readonly status: vscode.StatusBarItem;
   private arrivedInBackground = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -83,8 +86,11 @@ export class Permissions implements vscode.Disposable {
     };
   }
 
-  /** Shows one chat's permission requests as notifications, and counts them for the status bar. */
-  watch(session: AgentSession, agent: string, reveal: () => void): vscode.Disposable {
+  /**
+   * Shows one chat's permission requests as notifications, and counts them for the status bar. A subagent of the
+   * chat is watched the same way, with its name in `agent`.
+   */
+  watch(session: WatchedSession, agent: string, reveal: () => void): vscode.Disposable {
     const model = session.model;
     const subscription = model.onDidChange((change) => {
       if (change.type !== 'permission') return;
@@ -107,7 +113,7 @@ export class Permissions implements vscode.Disposable {
     });
   }
 
-  private notify(session: AgentSession, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
+  private notify(session: WatchedSession, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
     const labels = uniqueLabels(options.map((o) => o.name));
     const edit = diffsOf(call)[0];
     const showDiff = vscode.l10n.t('Show Diff');

@@ -130,6 +130,10 @@ describe('while the agent works UI', function () {
     await card.getByText('Reading the docs').waitFor();
     const question = card.getByRole('group', { name: 'Permission: Read docs/index.md' });
     await question.getByText('Fixture Parent › Researcher asks permission', { exact: false }).waitFor();
+    // It reaches the user like the chat's own requests: a notification, labelled with the subagent's name.
+    await workbench.page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Parent › Researcher asks permission — Read: Read docs/index.md' })
+      .waitFor();
     await workbench.screenshot('subagent-card');
     await question.getByRole('button', { name: 'Allow', exact: true }).click();
     await card.getByText('(outcome:allow)', { exact: false }).waitFor();

@@ -11,7 +11,8 @@ import { t } from '../l10n';
 export function Elicitation({ question, agent, sessionId }: { question: ElicitationView; agent: string; sessionId?: string }) {
   return (
     <section class="elicitation" role="group" aria-label={t('{0} asks: {1}', agent, question.message)}>
-      <p class="elicitation-message">
+      {/* A live region: a screen reader hears the question when it appears. */}
+      <p class="elicitation-message" role="status">
         <span class="codicon codicon-question" aria-hidden="true" /> {question.message}
       </p>
       {question.form && <Form question={question} form={question.form} sessionId={sessionId} />}
