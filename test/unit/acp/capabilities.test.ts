@@ -3,7 +3,9 @@
 import * as assert from 'node:assert/strict';
 import {
   ACCEPTS_NOTHING,
+  advertisedCapabilities,
   AGENT_FEATURES,
+  EXTENSION_FEATURES,
   AgentCapabilities,
   capabilityName,
   mcpFeature,
@@ -68,5 +70,20 @@ describe('agent capabilities', () => {
   it('says what a prompt may carry besides text and links', () => {
     assert.deepEqual(new AgentCapabilities({ promptCapabilities: { image: true } }).accepts, { image: true, audio: false, embeddedContext: false });
     assert.deepEqual(new AgentCapabilities(EVERYTHING).accepts, { image: true, audio: true, embeddedContext: true });
+  });
+});
+
+describe('extensions advertised outside the schema', () => {
+  it('reads steering from the initialize answer\u2019s _meta (where the adapters put it) or from agentCapabilities._meta', () => {
+    assert.deepEqual(EXTENSION_FEATURES, ['steering']);
+    assert.equal(supports(advertisedCapabilities({ agentCapabilities: {}, _meta: { steering: true } }), 'steering'), true);
+    assert.equal(supports(advertisedCapabilities({ agentCapabilities: { _meta: { steering: {} } } }), 'steering'), true);
+    assert.equal(supports(advertisedCapabilities({ agentCapabilities: {} }), 'steering'), false);
+    assert.equal(
+      supports(advertisedCapabilities({ agentCapabilities: {}, _meta: { steering: 'yes' } }), 'steering'),
+      false,
+      'only true or an object advertise it',
+    );
+    assert.ok(!AGENT_FEATURES.includes('steering'), 'the schema checks leave it out');
   });
 });
