@@ -34,6 +34,8 @@ import { RegistryState } from './registry/state';
 import { RegistryCommands } from './registry/commands';
 import { ViewBadge } from './common/viewBadge';
 import { AttentionWatch } from './chats/attentionWatch';
+import { SideBarChatView } from './chats/sideBar';
+import { registerPlaceCommands } from './chats/placeCommands';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {
@@ -115,6 +117,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   // Send Feedback reaches a chat through the registry, which is made after it.
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (sessionId: string) => feedback?.sendSession(sessionId) ?? Promise.resolve() };
+  const sideBar = new SideBarChatView(log);
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files },
@@ -123,6 +126,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     new SignIn(log),
     transcripts,
     checkpointing,
+    sideBar,
   );
   feedback = new Feedback(checkpoints, (sessionId, text, attachments) => chats.sendContext(sessionId, text, attachments));
   transcripts.onDidRemove((sessionId) => void checkpoints.forget(sessionId));
@@ -135,6 +139,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const learnSecrets = (env: Readonly<Record<string, string>>) => sinks.scrubber.learn(Object.entries(env).map(([name, value]) => ({ name, value })));
   context.subscriptions.push(
     chats,
+    sideBar,
+    ...registerPlaceCommands(chats),
     agents,
     catalog,
     registry,

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { AgentStatusItem } from './agents/statusItem';
 import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
-import { CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
+import { CHAT_SIDE_BAR_VIEW_ID, CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
 import type { PreviousSessionItem } from './history/previousSessions';
 
 /**
@@ -111,7 +111,20 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
           panel.webview.html = `<!DOCTYPE html><p>${escapeHtml(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''))}</p>`;
           return;
         }
-        return loadedCore.chats.restore(panel, state);
+        return loadedCore.chats.restoreTab(panel, state);
+      },
+    }),
+    // The chat view in the secondary side bar: it may be visible at startup, with the chat that was there to restore.
+    vscode.window.registerWebviewViewProvider(CHAT_SIDE_BAR_VIEW_ID, {
+      resolveWebviewView: async (view, resolveContext) => {
+        let loadedCore: Core;
+        try {
+          loadedCore = await core();
+        } catch {
+          view.webview.html = `<!DOCTYPE html><p>${escapeHtml(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''))}</p>`;
+          return;
+        }
+        return loadedCore.chats.resolveSideBar(view, resolveContext.state);
       },
     }),
   );

@@ -9,3 +9,6 @@ export const SESSIONS_VIEW_ID = 'acp.sessions';
 
 /** The extension's settings section. */
 export const SECTION = 'acp';
+
+/** The chat view in the secondary side bar (a webview view). */
+export const CHAT_SIDE_BAR_VIEW_ID = 'acp.chatView';

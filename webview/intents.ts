@@ -9,6 +9,11 @@ export function ready(): void {
 }
 
 /** Sends a prompt with the attachments (by id) the host holds for it; while a turn runs, as `mode` says (default: the setting). */
+/** What the user is writing, for the host to keep (a chat that moves takes it along). */
+export function tellDraft(text: string): void {
+  post({ type: 'draft', text });
+}
+
 export function sendPrompt(text: string, attachments: readonly string[], mode?: WhileBusyMode): void {
   post({ type: 'send', text, attachments: [...attachments], ...(mode ? { mode } : {}) });
 }

@@ -9,7 +9,7 @@ import { Composer } from './components/composer';
 import { Conversation } from './components/conversation';
 import { Header, Plan } from './components/header';
 import { Queue } from './components/queue';
-import { ready, sendPrompt } from './intents';
+import { ready, sendPrompt, tellDraft } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
 import { initialState, promptHistory, reduce } from './state';
@@ -19,6 +19,9 @@ const ComposerPart = memo(Composer);
 const HeaderPart = memo(Header);
 const PlanPart = memo(Plan);
 const ConversationPart = memo(Conversation);
+
+/** How long after the last key the draft is told to the host. */
+const DRAFT_DELAY_MS = 300;
 
 function App() {
   const [state, dispatch] = useReducer(reduce, undefined, () => initialState(loadSaved().draft ?? ''));
@@ -44,6 +47,12 @@ function App() {
       }),
     [state.draft, state.restore, state.queue],
   );
+
+  // The host keeps the draft too (a little after the last key), so a chat that moves to another place keeps it.
+  useEffect(() => {
+    const timer = setTimeout(() => tellDraft(state.draft), DRAFT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [state.draft]);
 
   const send = useCallback(
     (mode?: WhileBusyMode) => {

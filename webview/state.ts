@@ -86,11 +86,13 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, queue, elicitations, subagents, ...rest } = action;
+      const { type: _type, notice, restore, divider, queue, elicitations, subagents, draft, ...rest } = action;
       void _type;
       const next: ChatState = {
         ...state,
         ...rest,
+        // A page that takes over a chat that moved starts with what the user was writing; one that reloads keeps its own.
+        draft: state.draft === '' && draft !== undefined ? draft : state.draft,
         queue: queue ?? EMPTY_QUEUE,
         elicitations: elicitations ?? [],
         subagents: subagents ?? [],

@@ -40,6 +40,7 @@ import { CHAT_VIEW_TYPE } from '../ids';
 import { ACCEPTS_NOTHING } from '../acp/capabilities';
 import type { SessionTarget } from '../common/sessionTarget';
 import { attentionMark, attentionOf, type Attention } from './attention';
+import { editorSurface, type ChatLocation, type ChatSurface } from './surface';
 
 export { CHAT_VIEW_TYPE };
 
@@ -122,30 +123,45 @@ export class ChatPanel implements vscode.Disposable {
   private readonly whileBusy: WhileBusyMessages<Attachment>;
   private checkpointsView: CheckpointsView = NO_CHECKPOINTS;
   private disposed = false;
+  /** Where the chat is shown now: an editor tab or the side bar; `moveTo` changes it. */
+  private surface: ChatSurface;
+  private surfaceSubscriptions: vscode.Disposable[] = [];
+  /** The tab's title as last set, with its attention mark. */
+  private shownTitle = '';
+  /** What the user is writing, as the view last told it: a view that takes over (a move) starts with it. */
+  private draft = '';
 
-  /** Opens a new panel beside the editor. */
-  static open(agentName: string, deps: ChatDeps): ChatPanel {
+  /** An editor tab for a chat, beside the active editor. */
+  static editorTab(deps: ChatDeps, title: string): ChatSurface {
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
-      agentName,
+      title,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       webviewOptions(deps.extensionUri),
     );
-    return new ChatPanel(panel, agentName, deps);
+    return ChatPanel.adopt(panel, deps);
   }
 
-  /** Takes over `panel`: a new one, or one VS Code restored after a reload. */
+  /** An editor tab VS Code made (a new one, or one it restored after a reload), as a chat's surface. */
+  static adopt(panel: vscode.WebviewPanel, deps: ChatDeps): ChatSurface {
+    return editorSurface(panel, vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.png'));
+  }
+
+  /** Opens a new chat in an editor tab beside the editor. */
+  static open(agentName: string, deps: ChatDeps): ChatPanel {
+    return new ChatPanel(ChatPanel.editorTab(deps, agentName), agentName, deps);
+  }
+
+  /** Shows the chat in `surface`: an editor tab or the side bar's view. */
   constructor(
-    private readonly panel: vscode.WebviewPanel,
+    surface: ChatSurface,
     readonly agentName: string,
     private readonly deps: ChatDeps,
   ) {
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.png');
-    panel.title = agentName;
+    this.surface = surface;
     this.plainTitle = agentName;
-    panel.webview.html = chatHtml(panel.webview, deps.extensionUri, agentName);
-    this.sync = new ViewSync(panel.webview, { update: (changes) => this.update(changes), state: () => this.state() });
+    this.sync = new ViewSync(surface.webview, { update: (changes) => this.update(changes), state: () => this.state() });
+    this.bind(surface);
     this.whileBusy = new WhileBusyMessages<Attachment>(
       {
         send: (text, attachments) => this.sendTaken(text, attachments),
@@ -161,15 +177,43 @@ export class ChatPanel implements vscode.Disposable {
       },
       agentName,
     );
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.onDidChangeViewState((event) => {
-        if (event.webviewPanel.active) this.activeEmitter.fire();
+    this.disposables.push(vscode.window.onDidChangeWindowState(() => this.look()));
+  }
+
+  /** Shows the chat's page in `surface` and listens to it. */
+  private bind(surface: ChatSurface): void {
+    surface.webview.options = webviewOptions(this.deps.extensionUri);
+    surface.webview.html = chatHtml(surface.webview, this.deps.extensionUri, this.agentName);
+    this.shownTitle = attentionMark(this.attentionState) + this.plainTitle;
+    surface.setTitle(this.shownTitle);
+    this.surfaceSubscriptions = [
+      surface.onDidClose(() => this.dispose()),
+      surface.onDidChangeViewState(({ active }) => {
+        if (active) this.activeEmitter.fire();
         this.look();
       }),
-      vscode.window.onDidChangeWindowState(() => this.look()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-    );
+      surface.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+    ];
+  }
+
+  /** Where the chat is shown: an editor tab or the side bar. */
+  get location(): ChatLocation {
+    return this.surface.location;
+  }
+
+  /**
+   * Shows the chat in `surface` from now on (Move Chat to Side Bar / to Editor). The conversation, the draft, the
+   * attachments and a running turn stay: they live here, not in the page, which the new surface loads afresh.
+   */
+  moveTo(surface: ChatSurface): void {
+    if (this.disposed) return;
+    const previous = this.surface;
+    for (const d of this.surfaceSubscriptions) d.dispose();
+    this.surface = surface;
+    this.sync.rebind(surface.webview);
+    this.bind(surface);
+    previous.release();
+    this.activeEmitter.fire();
   }
 
   /** The session shown, if one is attached. */
@@ -263,7 +307,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** The chat is in front of the user: its tab active in a window that has the focus. */
   private inView(): boolean {
-    return this.panel.active && this.panel.visible && vscode.window.state.focused;
+    return this.surface.active && this.surface.visible && vscode.window.state.focused;
   }
 
   /** The user may have just looked at the chat. */
@@ -315,9 +359,10 @@ export class ChatPanel implements vscode.Disposable {
     const waiting = model?.permissions.length ?? 0;
     const title = waiting > 0 ? `(${waiting}) ${base}` : base;
     const tab = attentionMark(this.attentionState) + title;
-    if (title === this.plainTitle && tab === this.panel.title) return;
+    if (title === this.plainTitle && tab === this.shownTitle) return;
     this.plainTitle = title;
-    this.panel.title = tab;
+    this.shownTitle = tab;
+    this.surface.setTitle(tab);
     this.titleEmitter.fire();
   }
 
@@ -327,11 +372,11 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   get viewColumn(): vscode.ViewColumn | undefined {
-    return this.panel.viewColumn;
+    return this.surface.viewColumn;
   }
 
   get active(): boolean {
-    return this.panel.active;
+    return this.surface.active;
   }
 
   /** What the chat's turns changed, and which of its messages have a checkpoint (see src/checkpoints). */
@@ -365,13 +410,13 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   reveal(): void {
-    this.panel.reveal();
+    this.surface.reveal(false);
   }
 
   /** Adds context to the message being written (from the editor's commands), and brings the chat forward. */
   addAttachment(attachment: NewAttachment): void {
     this.attachments.add(attachment);
-    this.panel.reveal(undefined, false);
+    this.surface.reveal(false);
     this.postAttachments(true);
   }
 
@@ -412,7 +457,7 @@ export class ChatPanel implements vscode.Disposable {
   private agentEnded(end: AgentEnd): void {
     if (end instanceof AgentExitError && end.expected) return;
     this.fail(end.message, end instanceof AgentExitError ? end.stderrTail : []);
-    if (!this.panel.visible) {
+    if (!this.surface.visible) {
       const show = vscode.l10n.t('Show Chat');
       const log = vscode.l10n.t('Show Log');
       void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', this.agentName, end.message), show, log).then((pick) => {
@@ -434,6 +479,9 @@ export class ChatPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.sync.load();
+        break;
+      case 'draft':
+        this.draft = message.text;
         break;
       case 'send':
         this.submitFromComposer(message.text, message.attachments, message.mode);
@@ -768,6 +816,7 @@ export class ChatPanel implements vscode.Disposable {
       elicitations: model ? elicitationViews(model.elicitations.all) : [],
       subagents: session ? subagentViews(session.model, session.cwd) : [],
       ...(this.notice ? { notice: this.notice } : {}),
+      ...(this.draft ? { draft: this.draft } : {}),
       ...translations(),
     };
   }
@@ -777,7 +826,8 @@ export class ChatPanel implements vscode.Disposable {
     this.disposed = true;
     this.sync.dispose();
     for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+    for (const d of this.surfaceSubscriptions) d.dispose();
+    this.surface.release();
     // Whoever attached the session closes it with the rest of what lives as long as it (see ChatSession).
     this.disposeEmitter.fire();
     for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter, this.titleEmitter, this.attentionEmitter]) emitter.dispose();

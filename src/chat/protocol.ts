@@ -400,6 +400,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     queue: QueueView.optional(),
     /** The last quiet line, so a chat that was hidden still shows it. */
     notice: z.string().optional(),
+    /** What the user was writing, for a page that takes over a chat that moved (it keeps its own draft otherwise). */
+    draft: z.string().optional(),
     /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
     l10n: z.record(z.string(), z.string()).optional(),
   }),
@@ -461,6 +463,8 @@ const index = z.number().int().nonnegative();
 
 export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** What the user is writing, told as it changes (a little after the last key), so a chat that moves keeps it. */
+  z.object({ type: z.literal('draft'), text: z.string().max(1_000_000) }),
   /** Enter or a send button: while a turn runs, `mode` says what the message becomes (default: the setting). */
   z.object({ type: z.literal('send'), text: z.string(), attachments: z.array(z.string()), mode: WhileBusyMode.optional() }),
   /** A queued message: back into the composer, out of the queue, up or down; or Send for a held queue. */

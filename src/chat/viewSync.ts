@@ -50,9 +50,21 @@ export class ViewSync {
   private lastPostAt = 0;
 
   constructor(
-    private readonly webview: vscode.Webview,
+    private webview: vscode.Webview,
     private readonly source: ViewSource,
   ) {}
+
+  /**
+   * Posts to `webview` from now on (the chat moved): nothing goes until it has loaded and said so, and then it gets
+   * the whole state. An update still on its way to the old one no longer holds the flushes back.
+   */
+  rebind(webview: vscode.Webview): void {
+    this.webview = webview;
+    this.loaded = false;
+    this.inFlight = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+  }
 
   /** The webview has loaded and takes messages. */
   get ready(): boolean {

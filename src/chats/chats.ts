@@ -24,6 +24,9 @@ import { explainRestricted, reportFailure, showFailure, withNotes } from './fail
 import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
 import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
+import type { ChatLocation, ChatSurface } from '../chat/surface';
+import { readChatLocation } from '../settings/config';
+import type { SideBarChatView } from './sideBar';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({
@@ -61,6 +64,7 @@ export class Chats implements vscode.Disposable {
     private readonly signIn: SignIn,
     private readonly transcripts: TranscriptStore,
     private readonly checkpointing: SessionCheckpointing,
+    private readonly sideBar: SideBarChatView,
   ) {
     this.opener = new SessionOpener(agents, signIn, transcripts, deps.log, (name, except) => this.reconnectAll(name, except));
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
@@ -81,7 +85,7 @@ export class Chats implements vscode.Disposable {
   }
 
   /** Opens a chat with `agentName`, or with the default agent, or with the one the user picks. */
-  async newChat(agentName?: string): Promise<ChatPanel | undefined> {
+  async newChat(agentName?: string, location: ChatLocation = readChatLocation()): Promise<ChatPanel | undefined> {
     const settings = this.agents.catalog.read();
     this.reportProblems(settings);
     const agent = await this.chooseAgent(settings, agentName);
@@ -96,7 +100,7 @@ export class Chats implements vscode.Disposable {
     const cwd = folder.uri.fsPath;
     if (!vscode.workspace.isTrusted) {
       // The chat opens anyway and says why nothing runs; granting trust connects it.
-      const panel = this.track(ChatPanel.open(agent.name, this.deps));
+      const panel = this.track(await this.openPanel(agent.name, location));
       explainRestricted(panel);
       return panel;
     }
@@ -105,7 +109,7 @@ export class Chats implements vscode.Disposable {
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting {0}…', agent.name) },
         async () => {
           const { session } = await this.opener.open(agent, cwd, undefined);
-          const panel = this.track(ChatPanel.open(agent.name, this.deps));
+          const panel = this.track(await this.openPanel(agent.name, location));
           this.attach(panel, session, false);
           const notes = setupNotes(session);
           if (notes.length > 0) panel.tell(notes.join(' '));
@@ -138,16 +142,60 @@ export class Chats implements vscode.Disposable {
     panel?.addAttachment(attachment);
   }
 
+  /** A new chat's panel, in an editor tab or in the side bar (whose chat, if any, moves to an editor tab). */
+  private async openPanel(agentName: string, location: ChatLocation): Promise<ChatPanel> {
+    if (location === 'editor') return ChatPanel.open(agentName, this.deps);
+    this.vacateSideBar();
+    return new ChatPanel(await this.sideBar.take(), agentName, this.deps);
+  }
+
+  /** The side bar's chat, if there is one, moves to an editor tab: nothing is closed to make room. */
+  private vacateSideBar(): void {
+    const occupant = this.all.find((p) => p.location === 'sideBar');
+    if (occupant) occupant.moveTo(ChatPanel.editorTab(this.deps, occupant.title));
+  }
+
+  /** Move Chat to Side Bar: the conversation, the draft and a running turn go along. */
+  async moveToSideBar(panel: ChatPanel): Promise<void> {
+    if (panel.location === 'sideBar' || !this.open.has(panel)) return;
+    this.vacateSideBar();
+    panel.moveTo(await this.sideBar.take());
+  }
+
+  /** Move Chat to Editor: the side bar's chat goes to an editor tab beside the editor. */
+  moveToEditor(panel: ChatPanel): void {
+    if (panel.location === 'editor' || !this.open.has(panel)) return;
+    panel.moveTo(ChatPanel.editorTab(this.deps, panel.title));
+  }
+
+  /** The chat in the side bar, if one is there. */
+  get inSideBar(): ChatPanel | undefined {
+    return this.all.find((p) => p.location === 'sideBar');
+  }
+
+  /** VS Code resolved the side bar's chat view: after a reload, the chat that was there comes back. */
+  async resolveSideBar(view: vscode.WebviewView, state: unknown): Promise<void> {
+    this.sideBar.resolved(view);
+    // A view resolved again while a chat held it had been closed: that chat closed with it.
+    if (!RestoreState.safeParse(state).success || this.inSideBar) return;
+    await this.restore(await this.sideBar.take(), state);
+  }
+
   /** Brings back a chat VS Code restored after a reload: the same agent, and its session when the agent can. */
-  async restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const saved = RestoreState.safeParse(state);
-    if (!saved.success) {
+  async restoreTab(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    if (!RestoreState.safeParse(state).success) {
       // A chat closed before its session opened has nothing to come back to.
       webviewPanel.dispose();
       return;
     }
+    await this.restore(ChatPanel.adopt(webviewPanel, this.deps), state);
+  }
+
+  private async restore(surface: ChatSurface, state: unknown): Promise<void> {
+    const saved = RestoreState.safeParse(state);
+    if (!saved.success) return;
     const { agent, sessionId, cwd } = saved.data.restore;
-    const panel = this.track(new ChatPanel(webviewPanel, agent, this.deps));
+    const panel = this.track(new ChatPanel(surface, agent, this.deps));
     panel.restoreLater = { sessionId, cwd };
     if (saved.data.queued?.length) panel.restoreQueued(saved.data.queued);
     if (!vscode.workspace.isTrusted) {
@@ -324,7 +372,7 @@ export class Chats implements vscode.Disposable {
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening the session with {0}…', agentName) },
         async () => {
           const opened = await this.opener.open(agent, cwd, target.sessionId, { transcript: true });
-          const panel = this.track(ChatPanel.open(agentName, this.deps));
+          const panel = this.track(await this.openPanel(agentName, readChatLocation()));
           this.present(panel, opened, previousNote(agentName, opened.how, opened.stored !== undefined));
           return panel;
         },

@@ -30,6 +30,8 @@ export interface AgentEndView {
 export interface ChatHandle {
   /** The configured agent the chat talks to. */
   readonly agentName: string;
+  /** Where the chat is shown: an editor tab or the secondary side bar. */
+  readonly location: 'editor' | 'sideBar';
   /** The tab's title: the session's title (or the agent's name), with the count of waiting permission requests. */
   readonly title: string;
   /** What the chat asks of its user: working, needs you, done and not yet seen, failed, or nothing (see chat/attention.ts). */
@@ -108,6 +110,7 @@ export interface ChatHandle {
 export type HandledChat = Pick<
   ChatPanel,
   | 'agentName'
+  | 'location'
   | 'title'
   | 'attention'
   | 'session'
@@ -151,6 +154,10 @@ class PanelHandle implements ChatHandle {
 
   get agentName(): string {
     return this.panel.agentName;
+  }
+
+  get location(): 'editor' | 'sideBar' {
+    return this.panel.location;
   }
 
   get title(): string {

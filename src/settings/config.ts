@@ -69,6 +69,11 @@ export function readReviewPolicy(): ReviewPolicy {
   return vscode.workspace.getConfiguration(SECTION).get<string>('edits.review') === 'ask' ? 'ask' : 'off';
 }
 
+/** Where New Chat opens a chat (`acp.chat.location`): an editor tab, or the secondary side bar. */
+export function readChatLocation(): 'editor' | 'sideBar' {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('chat.location') === 'sideBar' ? 'sideBar' : 'editor';
+}
+
 export function readShowDiffOnPermission(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('edits.showDiffOnPermission') !== false;
 }

@@ -1,0 +1,111 @@
+// Where a chat is shown: an editor tab (a WebviewPanel) or the secondary side bar (a WebviewView). The chat panel
+// talks only to this face, so that a chat can move from one to the other and keep its conversation, its draft and
+// its running turn: the panel stays, only its surface changes.
+import * as vscode from 'vscode';
+
+/** Where a chat lives: an editor tab, or the side bar's chat view (`acp.chat.location`). */
+export type ChatLocation = 'editor' | 'sideBar';
+
+export interface ChatSurface {
+  readonly location: ChatLocation;
+  readonly webview: vscode.Webview;
+  /** The tab's title, or the view's description (the view keeps its own name). */
+  setTitle(title: string): void;
+  readonly visible: boolean;
+  /** An editor tab that is the active one; the side bar's view while it is visible. */
+  readonly active: boolean;
+  /** The editor column, for opening diffs beside the chat; undefined in the side bar. */
+  readonly viewColumn: vscode.ViewColumn | undefined;
+  reveal(preserveFocus: boolean): void;
+  /** The user closed the tab, or the view went away. Not fired by `release()`. */
+  readonly onDidClose: vscode.Event<void>;
+  /** It became visible, hidden, active or not. */
+  readonly onDidChangeViewState: vscode.Event<{ readonly active: boolean }>;
+  /** Lets go of the surface when the chat moves elsewhere: a tab closes, the view shows that it is empty. */
+  release(): void;
+}
+
+/** A chat in an editor tab. */
+export function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): ChatSurface {
+  panel.iconPath = icon;
+  const closed = new vscode.EventEmitter<void>();
+  const state = new vscode.EventEmitter<{ readonly active: boolean }>();
+  let released = false;
+  const subscriptions = [
+    panel.onDidDispose(() => {
+      if (!released) closed.fire();
+      closed.dispose();
+      state.dispose();
+      for (const d of subscriptions) d.dispose();
+    }),
+    panel.onDidChangeViewState((event) => state.fire({ active: event.webviewPanel.active })),
+  ];
+  return {
+    location: 'editor',
+    webview: panel.webview,
+    setTitle: (title) => {
+      panel.title = title;
+    },
+    get visible() {
+      return panel.visible;
+    },
+    get active() {
+      return panel.active;
+    },
+    get viewColumn() {
+      return panel.viewColumn;
+    },
+    reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus),
+    onDidClose: closed.event,
+    onDidChangeViewState: state.event,
+    release: () => {
+      released = true;
+      panel.dispose();
+    },
+  };
+}
+
+/**
+ * A chat in the side bar's chat view. `onRelease` gives the view back to its owner (which shows that it is empty);
+ * `reveal` shows the view (its owner knows how).
+ */
+export function sideBarSurface(view: vscode.WebviewView, reveal: (preserveFocus: boolean) => void, onRelease: () => void): ChatSurface {
+  const closed = new vscode.EventEmitter<void>();
+  const state = new vscode.EventEmitter<{ readonly active: boolean }>();
+  let released = false;
+  const subscriptions = [
+    view.onDidDispose(() => {
+      if (!released) closed.fire();
+      dispose();
+    }),
+    view.onDidChangeVisibility(() => state.fire({ active: view.visible })),
+  ];
+  const dispose = () => {
+    closed.dispose();
+    state.dispose();
+    for (const d of subscriptions) d.dispose();
+  };
+  return {
+    location: 'sideBar',
+    webview: view.webview,
+    setTitle: (title) => {
+      view.description = title;
+    },
+    get visible() {
+      return view.visible;
+    },
+    get active() {
+      return view.visible;
+    },
+    viewColumn: undefined,
+    reveal,
+    onDidClose: closed.event,
+    onDidChangeViewState: state.event,
+    release: () => {
+      if (released) return;
+      released = true;
+      dispose();
+      onRelease();
+    },
+  };
+}
