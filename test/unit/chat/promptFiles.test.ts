@@ -82,7 +82,10 @@ describe('prompt files', () => {
 
   describe('inputs', () => {
     it('lists each input once, in order, with its placeholder when it has one', () => {
-      const file = parsePromptFile('r.prompt.md', 'Review ${input:file:Which file?} for ${input:concern}, then ${input:file} again ${input:concern:What?}');
+      const file = parsePromptFile(
+        'r.prompt.md',
+        'Review ${input:file:Which file?} for ${input:concern}, then ${input:file} again ${input:concern:What?}',
+      );
       assert.deepEqual(file.inputs, [
         { name: 'file', placeholder: 'Which file?' },
         { name: 'concern', placeholder: 'What?' },
