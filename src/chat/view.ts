@@ -153,7 +153,7 @@ export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][n
 }
 
 /** The terminals a tool call shows: its `terminal` content, then any whose output only came through `_meta`. */
-function terminalIds(call: ToolCallState, terminals: ReadonlyMap<string, TerminalState>): string[] {
+export function terminalIds(call: ToolCallState, terminals: ReadonlyMap<string, TerminalState>): string[] {
   const ids = call.content.flatMap((c) => (c.type === 'terminal' ? [c.terminalId] : []));
   // codex-acp names the terminal after the tool call and may send no terminal content at all.
   if (terminals.has(call.toolCallId) && !ids.includes(call.toolCallId)) ids.push(call.toolCallId);

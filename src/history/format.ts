@@ -148,7 +148,7 @@ export function storedEntries(model: SessionModel): StoredEntry[] {
 }
 
 /** The last segment of a URI's path ("a.ts" for file:///w/src/a.ts#L3), or the URI itself. */
-function nameOf(uri: string): string {
+export function nameOf(uri: string): string {
   const path = uri.replace(/[?#].*$/, '');
   const last = path.slice(path.lastIndexOf('/') + 1);
   try {
