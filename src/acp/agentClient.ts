@@ -161,6 +161,14 @@ export class AgentClient implements SessionOwner {
     return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
   }
 
+  /** Unstable `session/fork`: a new session in `cwd` with the context of `sessionId`, which stays as it is. */
+  async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
+    const setup = this.sessionSetup(options);
+    const response = await this.process.connection.forkSession({ sessionId, cwd, ...setup.params });
+    const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
+    return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
+  }
+
   /**
    * What goes into session/new, load and resume: the MCP servers the agent can use, and the additional folders
    * when it accepts them. What is left out is logged (by name only: env and header values can hold secrets), and

@@ -18,7 +18,10 @@ export type AgentFeature =
   | 'promptAudio'
   | 'promptEmbeddedContext'
   /** Not ACP v1: the adapters' `_session/steering` (see methods.ts, ExtensionMethods). */
-  | 'steering';
+  | 'steering'
+  /** Unstable (schema.unstable.json): `session/fork` and `session/set_title` (see methods.ts, UnstableMethods). */
+  | 'forkSession'
+  | 'setSessionTitle';
 
 interface FeatureDef {
   /** The capability's path in `agentCapabilities`, for messages and the log. */
@@ -26,6 +29,8 @@ interface FeatureDef {
   readonly advertised: (caps: S.AgentCapabilities) => boolean;
   /** Advertised in `_meta`, outside the protocol's schema (an extension some agents have). */
   readonly extension?: true;
+  /** In the SDK's unstable schema only, not ACP v1. */
+  readonly unstable?: true;
 }
 
 const FEATURES: Record<AgentFeature, FeatureDef> = {
@@ -45,7 +50,15 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   promptAudio: { capability: 'promptCapabilities.audio', advertised: (c) => c.promptCapabilities?.audio === true },
   promptEmbeddedContext: { capability: 'promptCapabilities.embeddedContext', advertised: (c) => c.promptCapabilities?.embeddedContext === true },
   steering: { capability: '_meta.steering', advertised: (c) => isAdvertised(c._meta?.['steering']), extension: true },
+  forkSession: { capability: 'sessionCapabilities.fork', advertised: (c) => unstableSession(c, 'fork'), unstable: true },
+  setSessionTitle: { capability: 'sessionCapabilities.title', advertised: (c) => unstableSession(c, 'title'), unstable: true },
 };
+
+/** An unstable session capability: an object (`{}` or with options) advertises it, as the stable ones. */
+function unstableSession(caps: S.AgentCapabilities, name: string): boolean {
+  const value = (caps.sessionCapabilities as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** `true` or an object (of options) advertises an extension; anything else does not. */
 function isAdvertised(value: unknown): boolean {
@@ -64,7 +77,12 @@ export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agent
 }
 
 /** Every feature of the protocol's schema, for tests that check each against it. */
-export const AGENT_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => !FEATURES[f].extension) as readonly AgentFeature[];
+export const AGENT_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter(
+  (f) => !FEATURES[f].extension && !FEATURES[f].unstable,
+) as readonly AgentFeature[];
+
+/** The features of the SDK's unstable schema, for tests that check each against it. */
+export const UNSTABLE_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].unstable) as readonly AgentFeature[];
 
 /** The features that are extensions some agents advertise in `_meta`, outside the schema. */
 export const EXTENSION_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].extension) as readonly AgentFeature[];

@@ -22,6 +22,7 @@ import {
   ClientMethods,
   ClientNotifications,
   ExtensionMethods,
+  UnstableMethods,
   type ClientMethodName,
   type GatedRequestDef,
   type RequestDef,
@@ -210,6 +211,16 @@ export class AcpClientConnection {
 
   deleteSession(params: Params<typeof AgentMethods.deleteSession>, signal?: AbortSignal) {
     return this.call(AgentMethods.deleteSession, params, signal);
+  }
+
+  /** Unstable: a new session with the context of `sessionId` (see UnstableMethods). */
+  forkSession(params: Params<typeof UnstableMethods.forkSession>, signal?: AbortSignal) {
+    return this.call(UnstableMethods.forkSession, params, signal);
+  }
+
+  /** Unstable: sets a session's title; answers the title the agent stored. */
+  setSessionTitle(params: Params<typeof UnstableMethods.setSessionTitle>, signal?: AbortSignal) {
+    return this.call(UnstableMethods.setSessionTitle, params, signal);
   }
 
   /** Adds a message to the running turn (the adapters' steering; see ExtensionMethods). */

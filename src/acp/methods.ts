@@ -65,6 +65,26 @@ export const ExtensionMethods = {
   steer: gated('_session/steering', SteeringRequest, SteeringResponse, 'steering'),
 } as const;
 
+/**
+ * Unstable methods (the SDK's schema.unstable.json, not ACP v1), each gated on the capability the agent advertised
+ * in `sessionCapabilities`: forking a session (a new one with the same context) and setting a session's title.
+ */
+export const ForkSessionRequest = z.looseObject({
+  sessionId: z.string(),
+  cwd: z.string(),
+  mcpServers: z.array(S.McpServer).optional(),
+  additionalDirectories: z.array(z.string()).optional(),
+});
+export const SetSessionTitleRequest = z.looseObject({ sessionId: z.string(), title: z.string() });
+/** The title the agent stored (it may have normalized it): what the client shows. */
+export const SetSessionTitleResponse = z.looseObject({ title: z.string().max(10_000) });
+
+export const UnstableMethods = {
+  /** Answers like session/new: the new session's id, modes and config options. */
+  forkSession: gated('session/fork', ForkSessionRequest, S.NewSessionResponse, 'forkSession'),
+  setSessionTitle: gated('session/set_title', SetSessionTitleRequest, SetSessionTitleResponse, 'setSessionTitle'),
+} as const;
+
 /** Notifications the client sends to the agent. */
 export const AgentNotifications = {
   cancel: { method: 'session/cancel', params: S.CancelNotification },

@@ -117,6 +117,8 @@ type Outcome = S.RequestPermissionOutcome;
 
 /** Characters of a command's output the session keeps for display (the agent's own copy has its own limit). */
 export const TERMINAL_TEXT_LIMIT = 256 * 1024;
+/** Turn endings kept for the export. */
+const MAX_TURN_ENDS = 10_000;
 
 const FINISHED: ReadonlySet<ToolStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -128,6 +130,10 @@ export class SessionModel {
   configOptions: S.SessionConfigOption[] = [];
   usage: Usage | undefined;
   title: string | undefined;
+  /** How each turn ended: after which entry, with which stop reason (the latest MAX_TURN_ENDS). */
+  readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason }[] = [];
+  /** The user renamed the session: the agent's titles no longer replace it. */
+  private titleFromUser = false;
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
   private turnState: TurnState = { phase: 'idle' };
@@ -211,7 +217,8 @@ export class SessionModel {
         this.configOptions = update.configOptions;
         return this.fire({ type: 'config' });
       case 'session_info_update':
-        if (update.title !== undefined) this.title = update.title ?? undefined;
+        // A title the user gave stays: an agent that cannot store it would otherwise replace it with its own.
+        if (update.title !== undefined && !this.titleFromUser) this.title = update.title ?? undefined;
         if (update.updatedAt !== undefined) this.updatedAt = update.updatedAt ?? undefined;
         return this.fire({ type: 'info' });
       case 'usage_update':
@@ -489,7 +496,17 @@ export class SessionModel {
   }
 
   /** The turn ended (v1: the prompt response; v2: a state change to idle). No tool call is left running. */
+  /** The user renamed the session (Rename Chat): the title the agent stored, or the user's own. */
+  rename(title: string): void {
+    this.titleFromUser = true;
+    this.title = title;
+    this.fire({ type: 'info' });
+  }
+
   endTurn(stopReason: S.StopReason): void {
+    // How each turn ended, after its last entry (Export Chat says so); bounded like everything the agent drives.
+    this.turnEnds.push({ afterEntry: this.entries.length - 1, stopReason });
+    if (this.turnEnds.length > MAX_TURN_ENDS) this.turnEnds.splice(0, this.turnEnds.length - MAX_TURN_ENDS);
     this.settleAllPermissions();
     this.closeUnfinishedTools();
     this.setTurn({ phase: 'idle', stopReason });

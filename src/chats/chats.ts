@@ -24,9 +24,16 @@ import { explainRestricted, reportFailure, showFailure, withNotes } from './fail
 import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
 import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
+import { errorMessage } from '../acp/errors';
+import { entryView } from '../chat/view';
+import { storedEntries } from '../history/format';
+import { exportMarkdown } from '../history/exportMarkdown';
 import type { ChatLocation, ChatSurface } from '../chat/surface';
 import { readChatLocation } from '../settings/config';
 import type { SideBarChatView } from './sideBar';
+
+/** Titles are cut to this many characters. */
+const MAX_TITLE = 200;
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({
@@ -269,7 +276,14 @@ export class Chats implements vscode.Disposable {
         this.recent = [...this.recent.filter((p) => p !== panel), panel];
         this.changeEmitter.fire();
       }),
-      panel.onDidRequestAction((action) => void (action === 'restart' ? this.restartAgent(panel.agentName) : this.signInFrom(panel))),
+      panel.onDidRequestAction(
+        (action) =>
+          void (action === 'restart'
+            ? this.restartAgent(panel.agentName)
+            : action === 'signIn'
+              ? this.signInFrom(panel)
+              : this.fork(panel, action.fork)),
+      ),
       panel.onDidChangeTitle(() => this.changeEmitter.fire()),
       panel.onDidChangeAttention(({ before, after }) => {
         this.changeEmitter.fire();
@@ -310,6 +324,86 @@ export class Chats implements vscode.Disposable {
     this.sessions.set(panel, new ChatSession(panel, session, keepEarlier, carry, deps, () => this.changeEmitter.fire()));
     previous?.dispose();
     this.changeEmitter.fire();
+  }
+
+  /**
+   * Fork from Here: a new chat whose session is the agent's fork of this one (unstable `session/fork`), showing the
+   * conversation before `entryId` (a user message; the whole conversation without one) with that message in its
+   * composer, to send again or change. ACP forks a whole session: the agent's copy remembers everything up to now,
+   * and the new chat says so when the fork is from an earlier message.
+   */
+  async fork(panel: ChatPanel, entryId?: number): Promise<ChatPanel | undefined> {
+    const session = panel.session;
+    if (!session || !session.client.capabilities.supports('forkSession')) {
+      panel.tell(vscode.l10n.t('{0} cannot fork sessions.', panel.agentName));
+      return undefined;
+    }
+    const model = session.model;
+    const at = entryId === undefined ? -1 : model.entries.findIndex((e) => e.id === entryId && e.type === 'message' && e.role === 'user');
+    if (entryId !== undefined && at < 0) {
+      panel.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
+      return undefined;
+    }
+    const upTo = at < 0 ? model.entries.length : at;
+    const message = at < 0 ? undefined : model.entries[at];
+    const draft = message?.type === 'message' ? message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') : '';
+    const laterMessages = model.entries.slice(upTo + 1).some((e) => e.type === 'message' && e.role === 'user');
+    let forked: AgentSession;
+    try {
+      forked = await session.client.forkSession(session.sessionId, session.cwd, this.opener.sessionOptions(session.cwd));
+    } catch (error) {
+      panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, errorMessage(error)));
+      return undefined;
+    }
+    const before = model.entries.slice(0, upTo).map((entry) => entryView(entry, session.cwd, model.terminals));
+    const carried = this.sessions.get(panel)?.carried();
+    const prefix = carried ? carried.entries.length - storedEntries(model).length : 0;
+    const kept = [...(carried?.entries.slice(0, Math.max(0, prefix)) ?? []), ...storedEntries(model, upTo)];
+    const copy = this.track(await this.openPanel(panel.agentName, 'editor'));
+    copy.showEarlier([...panel.earlierEntries, ...before], vscode.l10n.t('Forked from "{0}"', panel.title));
+    this.attach(copy, forked, true, { entries: kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId });
+    if (draft) copy.setDraft(draft);
+    copy.tell(
+      laterMessages
+        ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
+        : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
+    );
+    return copy;
+  }
+
+  /** Rename Chat: kept on this computer, and given to the agent when it stores titles (unstable `session/set_title`). */
+  async rename(panel: ChatPanel, title: string): Promise<void> {
+    const session = panel.session;
+    if (!session) return;
+    let stored = title.trim().slice(0, MAX_TITLE);
+    if (stored === '') return;
+    if (session.client.capabilities.supports('setSessionTitle')) {
+      try {
+        // The agent may normalize it: the chat shows what it stored.
+        const answer = await session.client.process.connection.setSessionTitle({ sessionId: session.sessionId, title: stored });
+        stored = answer.title.trim().slice(0, MAX_TITLE) || stored;
+      } catch (error) {
+        this.deps.log.warn(`[chats] ${panel.agentName} did not store the title: ${errorMessage(error)}`);
+        panel.tell(vscode.l10n.t('{0} did not store the title ({1}); it is kept on this computer.', panel.agentName, errorMessage(error)));
+      }
+    }
+    session.model.rename(stored);
+  }
+
+  /** Export Chat as Markdown: the conversation kept above the session (if any), then the session's own. */
+  exportMarkdown(panel: ChatPanel): string {
+    const session = panel.session;
+    const carried = this.sessions.get(panel)?.carried();
+    const own = session ? storedEntries(session.model).length : 0;
+    const earlier = carried ? carried.entries.slice(0, Math.max(0, carried.entries.length - own)) : [];
+    return exportMarkdown({
+      title: panel.title,
+      agent: panel.agentName,
+      cwd: session?.cwd ?? workspaceRoots()[0] ?? '',
+      exportedAt: new Date(),
+      earlier,
+      ...(session ? { model: session.model, turnEnds: session.model.turnEnds } : {}),
+    });
   }
 
   /** The chat that shows this session of this agent, if one does. */

@@ -30,6 +30,10 @@ export interface AgentEndView {
 export interface ChatHandle {
   /** The configured agent the chat talks to. */
   readonly agentName: string;
+  /** What the composer holds (as the chat view last told the host, a moment after the last key). */
+  readonly composerText: string;
+  /** Fork from Here on a user message (by entry id), as its button does: a new chat opens when the agent forks sessions. */
+  forkFrom(entryId: number): void;
   /** Where the chat is shown: an editor tab or the secondary side bar. */
   readonly location: 'editor' | 'sideBar';
   /** The tab's title: the session's title (or the agent's name), with the count of waiting permission requests. */
@@ -111,6 +115,8 @@ export type HandledChat = Pick<
   ChatPanel,
   | 'agentName'
   | 'location'
+  | 'composerText'
+  | 'forkFrom'
   | 'title'
   | 'attention'
   | 'session'
@@ -158,6 +164,14 @@ class PanelHandle implements ChatHandle {
 
   get location(): 'editor' | 'sideBar' {
     return this.panel.location;
+  }
+
+  get composerText(): string {
+    return this.panel.composerText;
+  }
+
+  forkFrom(entryId: number): void {
+    this.panel.forkFrom(entryId);
   }
 
   get title(): string {

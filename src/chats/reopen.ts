@@ -115,7 +115,7 @@ export class SessionOpener {
   }
 
   /** What sessions open with: the MCP servers of `acp.mcpServers`, and the other workspace folders. */
-  private sessionOptions(cwd: string): SessionOptions {
+  sessionOptions(cwd: string): SessionOptions {
     const { servers, problems } = readMcpServers();
     const reported = problems.join('\n');
     if (reported !== this.reportedMcpProblems) {

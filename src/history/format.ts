@@ -125,9 +125,9 @@ export function boundTranscript(transcript: Transcript, limit: number): Transcri
 }
 
 /** The compact entries of a session model: messages as text and links, tool calls by title, kind and status. */
-export function storedEntries(model: SessionModel): StoredEntry[] {
+export function storedEntries(model: SessionModel, upTo = model.entries.length): StoredEntry[] {
   const stored: StoredEntry[] = [];
-  for (const entry of model.entries) {
+  for (const entry of model.entries.slice(0, upTo)) {
     if (entry.type === 'tool') {
       const call = entry.call;
       stored.push({ t: 'tool', id: call.toolCallId, title: call.title, kind: call.kind, status: call.status });

@@ -10,6 +10,7 @@ import type { Chats } from '../chats/chats';
 import { SessionTarget } from '../common/sessionTarget';
 import { handleOrNone } from '../chats/handle';
 import { PreviousSessions } from './previousSessions';
+import { ChatCommands } from './chatCommands';
 import { SessionsView, type SessionNode } from './sessionsView';
 import { workspaceKey } from './format';
 import { TranscriptStore } from './transcripts';
@@ -57,6 +58,7 @@ export function registerSessions(
     disposables: [
       view,
       store,
+      new ChatCommands(chats, agents, store, log),
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);
         if (parsed.success) return handleOrNone(await chats.openPrevious(parsed.data.agent, parsed.data));

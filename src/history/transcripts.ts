@@ -101,6 +101,14 @@ export class TranscriptStore {
     return this.enqueue(fileName(bounded.agent, bounded.sessionId), { kind: 'save', transcript: bounded, text, replaces });
   }
 
+  /** Rename Chat on a session that is not open: its kept transcript gets the title. False when none is kept. */
+  async retitle(agent: string, sessionId: string, title: string): Promise<boolean> {
+    const transcript = await this.read(agent, sessionId);
+    if (!transcript) return false;
+    await this.save({ ...transcript, title });
+    return true;
+  }
+
   remove(agent: string, sessionId: string): Promise<void> {
     this.removeEmitter.fire(sessionId);
     return this.enqueue(fileName(agent, sessionId), { kind: 'remove' });

@@ -1,0 +1,208 @@
+// What the user can do with a chat as a whole, open or kept: Rename Chat, Delete Chat, Fork Chat and Export Chat as
+// Markdown. Each takes the chat it is run on: a row of the Sessions view, a session (`{agent, sessionId}`), or
+// with nothing, the chat the user last worked in. Deleting asks first, and removes the transcript, the checkpoints
+// and (when the agent advertises `session/delete`) the agent's own copy.
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import type { AgentManager } from '../agents/manager';
+import type { ChatPanel } from '../chat/panel';
+import type { Chats } from '../chats/chats';
+import { handleOrNone } from '../chats/handle';
+import { SessionTarget } from '../common/sessionTarget';
+import { workspaceRoots } from '../common/workspace';
+import { exportMarkdown } from './exportMarkdown';
+import { summaryLabel, type TranscriptSummary } from './format';
+import type { SessionNode } from './sessionsView';
+import type { TranscriptStore } from './transcripts';
+
+/** A chat a command acts on: open in a panel, or only kept on this computer. */
+type Target = { readonly open: ChatPanel } | { readonly kept: TranscriptSummary };
+
+const NamedSession = SessionTarget.partial({ cwd: true });
+
+export class ChatCommands implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly chats: Chats,
+    private readonly agents: AgentManager,
+    private readonly store: TranscriptStore,
+    private readonly log: Logger,
+  ) {
+    this.disposables = [
+      vscode.commands.registerCommand('acp.renameChat', (target?: unknown, title?: unknown) =>
+        this.rename(target, typeof title === 'string' ? title : undefined),
+      ),
+      vscode.commands.registerCommand('acp.deleteChat', (target?: unknown) => this.delete(target)),
+      vscode.commands.registerCommand('acp.forkChat', async (target?: unknown) => {
+        const found = await this.target(target);
+        if (!found) return undefined;
+        if (!('open' in found)) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('Open the chat first: only an open chat can be forked.'));
+          return undefined;
+        }
+        return handleOrNone(await this.chats.fork(found.open));
+      }),
+      vscode.commands.registerCommand('acp.exportChat', (target?: unknown, file?: unknown) =>
+        this.export(target, file instanceof vscode.Uri ? file : undefined),
+      ),
+    ];
+  }
+
+  /** The chat `value` names, else the one the user last worked in; undefined (after saying why) when there is none. */
+  private async target(value: unknown): Promise<Target | undefined> {
+    const node = value && typeof value === 'object' && 'kind' in value ? (value as SessionNode) : undefined;
+    if (node?.kind === 'chat' && this.chats.all.includes(node.panel)) return { open: node.panel };
+    if (node?.kind === 'history') return this.named(node.summary.agent, node.summary.sessionId);
+    const named = NamedSession.safeParse(value);
+    if (named.success) return this.named(named.data.agent, named.data.sessionId);
+    const panel = this.chats.target;
+    if (panel) return { open: panel };
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first, or choose a session in the Sessions view.'));
+    return undefined;
+  }
+
+  private async named(agent: string, sessionId: string): Promise<Target | undefined> {
+    const open = this.chats.showing(agent, sessionId);
+    if (open) return { open };
+    const kept = (await this.store.list()).find((s) => s.agent === agent && s.sessionId === sessionId);
+    if (kept) return { kept };
+    void vscode.window.showWarningMessage(vscode.l10n.t('That session is not kept on this computer.'));
+    return undefined;
+  }
+
+  /** Rename Chat: `title`, or what the user types. */
+  private async rename(value: unknown, given: string | undefined): Promise<void> {
+    const target = await this.target(value);
+    if (!target) return;
+    const current = 'open' in target ? target.open.title : summaryLabel(target.kept);
+    const title =
+      given ??
+      (await vscode.window.showInputBox({
+        title: vscode.l10n.t('Rename Chat'),
+        value: current,
+        prompt: vscode.l10n.t('The chat keeps this title on this computer (and with the agent, when it stores titles).'),
+        validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Type a title.') : undefined),
+      }));
+    if (title === undefined || title.trim() === '') return;
+    if ('open' in target) await this.chats.rename(target.open, title);
+    else await this.store.retitle(target.kept.agent, target.kept.sessionId, title.trim().slice(0, 200));
+  }
+
+  /** Delete Chat, after the user confirms: the chat closes, and what this computer and the agent keep of it goes. */
+  private async delete(value: unknown): Promise<boolean> {
+    const target = await this.target(value);
+    if (!target) return false;
+    const panel = 'open' in target ? target.open : undefined;
+    const agent = panel?.agentName ?? ('kept' in target ? target.kept.agent : '');
+    const sessionId = panel?.session?.sessionId ?? ('kept' in target ? target.kept.sessionId : undefined);
+    const cwd = panel?.session?.cwd ?? ('kept' in target ? target.kept.cwd : undefined);
+    const title = panel ? panel.title : summaryLabel((target as { kept: TranscriptSummary }).kept);
+    const remove = vscode.l10n.t('Delete');
+    const pick = await vscode.window.showQuickPick(
+      [
+        {
+          label: `$(trash) ${remove}`,
+          detail: vscode.l10n.t("Its messages, its checkpoints and the agent's copy (when the agent can delete sessions) are removed."),
+          remove: true,
+        },
+        { label: vscode.l10n.t('Cancel'), remove: false },
+      ],
+      { title: vscode.l10n.t('Delete the chat "{0}"?', title), placeHolder: vscode.l10n.t('This cannot be undone.') },
+    );
+    if (!pick?.remove) return false;
+    panel?.dispose();
+    if (sessionId === undefined) return true;
+    await this.store.remove(agent, sessionId);
+    await this.deleteAtAgent(agent, sessionId, cwd);
+    return true;
+  }
+
+  /** `session/delete` when the agent advertises it (the agent is started for it, and stopped again if idle). */
+  private async deleteAtAgent(agentName: string, sessionId: string, cwd: string | undefined): Promise<void> {
+    const config = this.agents.catalog.read().agents.find((a) => a.name === agentName);
+    const folder = cwd ?? workspaceRoots()[0];
+    if (!config || !folder || !vscode.workspace.isTrusted) return;
+    let client;
+    try {
+      client = await this.agents.connect(config, folder);
+    } catch (error) {
+      this.log.warn(`[history] could not start ${agentName} to delete session ${sessionId}: ${errorMessage(error)}`);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('The chat was deleted on this computer, but {0} could not start to delete its own copy: {1}', agentName, errorMessage(error)),
+      );
+      return;
+    }
+    try {
+      if (client.capabilities.supports('deleteSession')) await client.process.connection.deleteSession({ sessionId });
+    } catch (error) {
+      this.log.warn(`[history] ${agentName} did not delete session ${sessionId}: ${errorMessage(error)}`);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('The chat was deleted on this computer, but {0} did not delete its own copy: {1}', agentName, errorMessage(error)),
+      );
+    } finally {
+      void this.agents.release(client);
+    }
+  }
+
+  /** Export Chat as Markdown… to `file`, or where the user chooses. Returns where it was written. */
+  private async export(value: unknown, file: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+    const target = await this.target(value);
+    if (!target) return undefined;
+    let markdown: string;
+    let title: string;
+    if ('open' in target) {
+      markdown = this.chats.exportMarkdown(target.open);
+      title = target.open.title;
+    } else {
+      const transcript = await this.store.read(target.kept.agent, target.kept.sessionId);
+      if (!transcript) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('That session is not kept on this computer.'));
+        return undefined;
+      }
+      title = summaryLabel(target.kept);
+      markdown = exportMarkdown({ title, agent: transcript.agent, cwd: transcript.cwd, exportedAt: new Date(), earlier: transcript.entries });
+    }
+    const folder = workspaceRoots()[0];
+    const destination =
+      file ??
+      (await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export Chat as Markdown'),
+        filters: { Markdown: ['md'] },
+        ...(folder ? { defaultUri: vscode.Uri.file(join(folder, `${fileNameOf(title)}.md`)) } : {}),
+      }));
+    if (!destination) return undefined;
+    try {
+      await vscode.workspace.fs.writeFile(destination, new TextEncoder().encode(markdown));
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The chat was not exported: {0}', errorMessage(error)));
+      return undefined;
+    }
+    if (!file) {
+      const open = vscode.l10n.t('Open');
+      void vscode.window
+        .showInformationMessage(vscode.l10n.t('Exported the chat to {0}.', vscode.workspace.asRelativePath(destination)), open)
+        .then((pick) => {
+          if (pick === open) void vscode.window.showTextDocument(destination);
+        });
+    }
+    return destination;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** A title as a file name: no path separators or characters that some systems refuse, not too long. */
+function fileNameOf(title: string): string {
+  return (
+    title
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'chat'
+  );
+}

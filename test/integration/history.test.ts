@@ -1,0 +1,177 @@
+// What the user does with a chat as a whole, in a real extension host with the fixture agent: Rename Chat (kept
+// here, and given to an agent that stores titles), Delete Chat (after the user confirms in the quick pick; the
+// agent's copy too when it advertises session/delete), Fork (only when the agent advertises the unstable
+// session/fork) and Export Chat as Markdown.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatHandle } from '../../src/chats/handle';
+import type { PreviousSessionItem } from '../../src/history/previousSessions';
+import { waitFor } from '../lib/wait';
+import { api, closeAllChats, messages, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+// No session/list: Open Previous Session then lists what this computer keeps, which these tests look at.
+const STABLE = { loadSession: true, promptCapabilities: { embeddedContext: true }, sessionCapabilities: { close: {}, resume: {} } };
+const ALL = { ...STABLE, sessionCapabilities: { ...STABLE.sessionCapabilities, delete: {}, fork: {}, title: {} } };
+
+function withCapabilities(caps: object): { env: Record<string, string> } {
+  return { env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(caps) } };
+}
+
+async function kept(agent: string): Promise<PreviousSessionItem[]> {
+  return (await (await api()).previousSessions(agent)).filter((s) => s.source === 'local');
+}
+
+/** Runs a command that asks in a quick pick, and accepts the first item (Delete) as the user's Enter would. */
+async function confirming<T>(run: () => Thenable<T>): Promise<T> {
+  const result = Promise.resolve(run());
+  let settled = false;
+  void result.finally(() => (settled = true));
+  await waitFor(
+    async () => {
+      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return settled;
+    },
+    { timeoutMs: 15_000, what: 'the command to finish' },
+  );
+  return result;
+}
+
+describe('a chat as a whole: rename, delete, fork, export', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await closeAllChats();
+  });
+
+  it('renames a chat: the agent that stores titles gets session/set_title and the chat shows the title it stored', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(ALL));
+    const chat = await newChat();
+    await chat.send('hello');
+    await vscode.commands.executeCommand('acp.renameChat', undefined, '  Release notes  ');
+    await waitFor(() => chat.title === 'Release notes', { what: 'the new title' });
+    const call = recorded(fixture.recordFile).find((m) => m.method === 'session/set_title');
+    assert.deepEqual(call?.params, { sessionId: chat.sessionId, title: 'Release notes' });
+  });
+
+  it('renames a chat on this computer only when the agent does not store titles, and keeps the title with the transcript', async () => {
+    const fixture = await useFixtureAgent('titled', withCapabilities(STABLE));
+    const chat = await newChat();
+    await chat.send('first');
+    await waitFor(() => chat.title === 'About first', { what: "the agent's title" });
+    await vscode.commands.executeCommand('acp.renameChat', undefined, 'Mine');
+    await waitFor(() => chat.title === 'Mine', { what: 'the new title' });
+    assert.ok(!recorded(fixture.recordFile).some((m) => m.method === 'session/set_title'), 'not called when not advertised');
+    const sessionId = chat.sessionId!;
+    chat.close();
+    await waitFor(async () => (await kept(fixture.name)).some((s) => s.sessionId === sessionId && s.title === 'Mine'), {
+      what: 'the kept transcript to have the title',
+    });
+  });
+
+  it('deletes a chat after the user confirms: the transcript goes, and session/delete when the agent advertises it', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(ALL));
+    const chat = await newChat();
+    await chat.send('to be deleted');
+    const sessionId = chat.sessionId!;
+    await waitFor(async () => (await kept(fixture.name)).some((s) => s.sessionId === sessionId), { what: 'the transcript to be kept' });
+    assert.equal(await confirming(() => vscode.commands.executeCommand<boolean>('acp.deleteChat')), true);
+    assert.ok(!(await api()).chats.includes(chat), 'the chat closed');
+    await waitFor(async () => !(await kept(fixture.name)).some((s) => s.sessionId === sessionId), { what: 'the transcript to go' });
+    await waitFor(() => recorded(fixture.recordFile).some((m) => m.method === 'session/delete' && m.params?.['sessionId'] === sessionId), {
+      what: 'session/delete',
+    });
+  });
+
+  it('deletes a kept session without calling session/delete on an agent that does not advertise it; Cancel keeps it', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(STABLE));
+    const chat = await newChat();
+    await chat.send('kept for a while');
+    const sessionId = chat.sessionId!;
+    chat.close();
+    await waitFor(async () => (await kept(fixture.name)).some((s) => s.sessionId === sessionId), { what: 'the transcript to be kept' });
+    const target = { agent: fixture.name, sessionId };
+
+    // Escape on the question: nothing is deleted.
+    const cancelled = Promise.resolve(vscode.commands.executeCommand<boolean>('acp.deleteChat', target));
+    let settled = false;
+    void cancelled.finally(() => (settled = true));
+    await waitFor(
+      async () => {
+        if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        return settled;
+      },
+      { what: 'the question to close' },
+    );
+    assert.equal(await cancelled, false);
+    assert.ok(
+      (await kept(fixture.name)).some((s) => s.sessionId === sessionId),
+      'still kept',
+    );
+
+    assert.equal(await confirming(() => vscode.commands.executeCommand<boolean>('acp.deleteChat', target)), true);
+    await waitFor(async () => !(await kept(fixture.name)).some((s) => s.sessionId === sessionId), { what: 'the transcript to go' });
+    assert.ok(!recorded(fixture.recordFile).some((m) => m.method === 'session/delete'), 'session/delete is not called when not advertised');
+  });
+
+  it('forks a chat from one of its messages: the conversation before it, and the message in the new composer', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(ALL));
+    const chat = await newChat();
+    await chat.send('one');
+    await chat.send('two');
+    const second = chat.entries.filter((e) => e.kind === 'message' && e.role === 'user')[1]!;
+    chat.forkFrom(second.id);
+    await waitFor(async () => (await api()).chats.length === 2, { what: 'the fork to open' });
+    const fork = (await api()).chats.find((c) => c !== chat)!;
+    await waitFor(() => fork.sessionId !== undefined, { what: 'the fork to have its session' });
+    assert.deepEqual(messages(fork, 'user'), ['one'], 'the conversation up to the message it was forked at');
+    assert.equal(fork.composerText, 'two', 'that message is in the composer, to send again or change');
+    assert.ok(recorded(fixture.recordFile).some((m) => m.method === 'session/fork'));
+  });
+
+  it('forks a whole chat with Fork Chat when the agent advertises session/fork', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(ALL));
+    const chat = await newChat();
+    await chat.send('one');
+    await chat.send('two');
+    const fork = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.forkChat');
+    assert.ok(fork, 'a fork opened');
+    assert.notEqual(fork.sessionId, chat.sessionId);
+    const call = recorded(fixture.recordFile).find((m) => m.method === 'session/fork');
+    assert.equal(call?.params?.['sessionId'], chat.sessionId);
+    // The fork shows the conversation it came from, and goes on by itself.
+    assert.deepEqual(messages(fork, 'user'), ['one', 'two']);
+    assert.equal(await fork.send('three'), 'end_turn');
+    assert.deepEqual(messages(fork, 'user'), ['one', 'two', 'three']);
+    assert.deepEqual(messages(chat, 'user'), ['one', 'two'], 'the original stays as it was');
+  });
+
+  it('does not fork when the agent does not advertise session/fork', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(STABLE));
+    const chat = await newChat();
+    await chat.send('one');
+    const fork = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.forkChat');
+    assert.equal(fork, undefined);
+    assert.equal((await api()).chats.length, 1);
+    assert.ok(!recorded(fixture.recordFile).some((m) => m.method === 'session/fork'));
+  });
+
+  it('exports a chat as Markdown: messages, tool calls with their diffs, the plan and how turns stopped', async () => {
+    await useFixtureAgent('tools');
+    const chat = await newChat();
+    await chat.send('do the tools');
+    const file = vscode.Uri.file(join(workspaceFolder(), 'exported-chat.md'));
+    try {
+      const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.exportChat', undefined, file);
+      assert.equal(written?.fsPath, file.fsPath);
+      const markdown = readFileSync(file.fsPath, 'utf8');
+      assert.match(markdown, /^# /m);
+      assert.match(markdown, /do the tools/);
+      assert.match(markdown, /```diff/);
+      assert.match(markdown, /## Plan/);
+    } finally {
+      if (existsSync(file.fsPath)) rmSync(file.fsPath);
+    }
+  });
+});
