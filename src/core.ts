@@ -24,6 +24,8 @@ import { openTranscriptStore, registerSessions, type SessionsViewHost } from './
 import { EditReviews } from './editor/review';
 import { TerminalMirrors } from './editor/terminalMirror';
 import { WorkspaceFiles } from './chat/workspaceFiles';
+import { Mentions } from './chat/mentions';
+import type { ShellHistory } from './editor/shellHistory';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { AgentChangeDecorations } from './checkpoints/decorations';
 import { Feedback } from './checkpoints/feedback';
@@ -55,6 +57,8 @@ export interface Core {
 export interface CoreHosts extends SessionsViewHost {
   readonly channel: vscode.LogOutputChannel;
   readonly status: AgentStatusItem;
+  /** Each terminal's last command, watched from activation on (for `@terminal`). */
+  readonly shell: ShellHistory;
 }
 
 export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): Core {
@@ -113,6 +117,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
+  const mentions = new Mentions(files, hosts.shell, log);
   const transcripts = openTranscriptStore(context, log);
   // Send Feedback reaches a chat through the registry, which is made after it.
   let feedback: Feedback | undefined;
@@ -120,7 +125,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const sideBar = new SideBarChatView(log);
   const chats = new Chats(
     agents,
-    { extensionUri: context.extensionUri, log, actions, files },
+    { extensionUri: context.extensionUri, log, actions, files: mentions },
     permissions,
     follow,
     new SignIn(log),
@@ -153,6 +158,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     mirrors,
     actions,
     files,
+    mentions,
     checkpoints,
     feedback,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointDocuments(checkpoints, log)),

@@ -5,6 +5,7 @@
 // reported (the log, a notification with Show Log, the Sessions view's message), and the stand-ins stay to say so.
 import * as vscode from 'vscode';
 import { AgentStatusItem } from './agents/statusItem';
+import { ShellHistory } from './editor/shellHistory';
 import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
 import { CHAT_SIDE_BAR_VIEW_ID, CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
@@ -28,9 +29,11 @@ let loaded: Core | undefined;
 export function activate(context: vscode.ExtensionContext): AcpApi {
   const channel = vscode.window.createOutputChannel('ACP', { log: true });
   const status = new AgentStatusItem();
+  // A command's output can only be read while it runs: watched from the start, for `@terminal`.
+  const shell = new ShellHistory();
   const sessions = new DeferredTree(() => core());
   const sessionsTree = vscode.window.createTreeView<unknown>(SESSIONS_VIEW_ID, { treeDataProvider: sessions });
-  context.subscriptions.push(channel, status, sessions, sessionsTree);
+  context.subscriptions.push(channel, status, shell, sessions, sessionsTree);
 
   const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
   const standIns: vscode.Disposable[] = [];
@@ -80,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
         for (const standIn of standIns.splice(0)) standIn.dispose();
         let started: Core | undefined;
         try {
-          started = startCore(context, { channel, status, sessionsTree, provideSessions: (provider) => sessions.provide(provider) });
+          started = startCore(context, { channel, status, shell, sessionsTree, provideSessions: (provider) => sessions.provide(provider) });
         } finally {
           if (!started) registerStandIns();
         }

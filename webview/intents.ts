@@ -1,6 +1,6 @@
 // What the user asks of the host, one named function per intent. Components call these instead of writing message
 // literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
-import type { CheckpointAnswer, ErrorAction, FieldInput, WhileBusyMode } from '../src/chat/protocol';
+import type { CheckpointAnswer, ErrorAction, FieldInput, MentionKind, WhileBusyMode } from '../src/chat/protocol';
 import { post } from './api';
 
 /** The view is listening: the host sends the whole state. */
@@ -97,8 +97,13 @@ export function searchFiles(requestId: number, query: string): void {
 }
 
 /** Attaches a workspace file found by `searchFiles` (its workspace-relative path). */
-export function mentionFile(path: string): void {
-  post({ type: 'mention', path });
+export function mention(kind: MentionKind, path: string): void {
+  post({ type: 'mention', path, kind });
+}
+
+/** Attach Anyway on a chip larger than the bound. */
+export function confirmAttachment(id: string): void {
+  post({ type: 'confirmAttachment', id });
 }
 
 /** Attaches a pasted or dropped image (`data` in base64). */
@@ -156,6 +161,11 @@ export function restoreCheckpoint(turn: number): void {
 }
 
 /** Redo Changes after a Restore Checkpoint. */
+/** Fork from Here on a user message. */
+export function forkFrom(entryId: number): void {
+  post({ type: 'fork', entryId });
+}
+
 export function redoRestore(): void {
   post({ type: 'redoRestore' });
 }

@@ -49,10 +49,12 @@ function App() {
   );
 
   // The host keeps the draft too (a little after the last key), so a chat that moves to another place keeps it.
+  // Only once the host's state is in: until then the page's draft may be one the host is about to give it.
   useEffect(() => {
+    if (!state.loaded) return;
     const timer = setTimeout(() => tellDraft(state.draft), DRAFT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [state.draft]);
+  }, [state.draft, state.loaded]);
 
   const send = useCallback(
     (mode?: WhileBusyMode) => {
@@ -92,6 +94,7 @@ function App() {
         notices={state.session.notices}
         agentError={state.agentError}
         checkpoints={state.checkpoints}
+        canFork={state.session.canFork ?? false}
       />
       <Queue queue={state.queue} busy={state.turn.phase !== 'idle'} />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />

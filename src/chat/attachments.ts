@@ -13,6 +13,11 @@ export class Attachments {
     this.items.push({ ...attachment, id: String(this.next++) } as Attachment);
   }
 
+  /** The user agreed to send a large one. */
+  confirm(id: string): void {
+    this.items = this.items.map((a) => (a.id === id && a.confirm ? ({ ...a, confirm: false } as Attachment) : a));
+  }
+
   remove(id: string): void {
     this.items = this.items.filter((a) => a.id !== id);
   }

@@ -19,6 +19,7 @@ import {
   NO_CHECKPOINTS,
   fieldValue,
   imageRefusal,
+  sizeLabel,
   WebviewMessage,
   type AgentErrorView,
   type AttachmentView,
@@ -28,6 +29,7 @@ import {
   type ElicitationView,
   type FieldInput,
   type FileMatch,
+  type MentionKind,
   type QueueView,
   type SubagentView,
 } from './protocol';
@@ -40,6 +42,7 @@ import { CHAT_VIEW_TYPE } from '../ids';
 import { ACCEPTS_NOTHING } from '../acp/capabilities';
 import type { SessionTarget } from '../common/sessionTarget';
 import { attentionMark, attentionOf, type Attention } from './attention';
+import { ASK_BYTES } from './contextText';
 import { editorSurface, type ChatLocation, type ChatSurface } from './surface';
 
 export { CHAT_VIEW_TYPE };
@@ -65,9 +68,11 @@ export type CheckpointRequest = Extract<
   { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }
 >;
 
-/** The workspace files a chat can mention. */
+/** What a chat can mention with `@`: workspace files and folders, symbols, problems, the terminal, the changes. */
 export interface ChatFiles {
   search(query: string): Promise<FileMatch[]>;
+  /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
+  attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
   /** The absolute path of a path `search` returned, when it is a file inside the workspace. */
   resolve(path: string): string | undefined;
   /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
@@ -88,10 +93,10 @@ export class ChatPanel implements vscode.Disposable {
   private readonly sync: ViewSync;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
-  private readonly actionEmitter = new vscode.EventEmitter<'restart' | 'signIn'>();
+  private readonly actionEmitter = new vscode.EventEmitter<'restart' | 'signIn' | { readonly fork: number }>();
   /**
    * The chat needs the agent restarted (the user pressed Restart Agent) or the user signed in (Sign In, or a
-   * message the agent refused until the user signs in).
+   * message the agent refused until the user signs in), or the user asked for a fork from one of their messages.
    */
   readonly onDidRequestAction = this.actionEmitter.event;
   private readonly activeEmitter = new vscode.EventEmitter<void>();
@@ -194,6 +199,22 @@ export class ChatPanel implements vscode.Disposable {
       }),
       surface.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
     ];
+  }
+
+  /** What the composer holds, as the view last told it. */
+  get composerText(): string {
+    return this.draft;
+  }
+
+  /** Fork from Here on a user message, as its button does (whoever owns the chats opens the fork). */
+  forkFrom(entryId: number): void {
+    if (!this.disposed) this.actionEmitter.fire({ fork: entryId });
+  }
+
+  /** Puts `text` in the composer (a fork starts with the message it was forked at). */
+  setDraft(text: string): void {
+    this.draft = text;
+    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'editQueued', text });
   }
 
   /** Where the chat is shown: an editor tab or the side bar. */
@@ -415,9 +436,15 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Adds context to the message being written (from the editor's commands), and brings the chat forward. */
   addAttachment(attachment: NewAttachment): void {
-    this.attachments.add(attachment);
+    const large = (attachment.size ?? 0) > ASK_BYTES;
+    this.attachments.add(large ? { ...attachment, confirm: true } : attachment);
     this.surface.reveal(false);
     this.postAttachments(true);
+  }
+
+  /** Whether the agent forks sessions: user messages then offer Fork. */
+  private get canFork(): boolean {
+    return this.current?.client.capabilities.supports('forkSession') ?? false;
   }
 
   private get accepts(): PromptAccepts {
@@ -537,12 +564,12 @@ export class ChatPanel implements vscode.Disposable {
           (error: unknown) => this.deps.log.warn(`[chat] file search failed: ${errorMessage(error)}`),
         );
         break;
-      case 'mention': {
-        const path = this.deps.files.resolve(message.path);
-        if (path) this.addAttachment({ kind: 'file', path, label: message.path });
-        else this.tell(vscode.l10n.t('{0} is not a file in this workspace, so it was not attached.', message.path));
+      case 'mention':
+        void this.mention(message.kind ?? 'file', message.path);
         break;
-      }
+      case 'confirmAttachment':
+        this.confirmAttachment(message.id);
+        break;
       case 'attachImage':
         this.attachImage(message.name, message.mimeType, message.data);
         break;
@@ -560,6 +587,9 @@ export class ChatPanel implements vscode.Disposable {
       case 'checkpointAnswer':
         void this.requestCheckpoint(message);
         break;
+      case 'fork':
+        this.forkFrom(message.entryId);
+        break;
       case 'setConfig':
         if (session)
           void session.setConfigOption(message.configId, message.value).catch((error: unknown) => this.pickerFailed(message.configId, error));
@@ -567,9 +597,34 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
+  /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
+  async mention(kind: MentionKind, id: string): Promise<void> {
+    const found = await this.deps.files.attach(kind, id, this.current?.cwd);
+    if (this.disposed) return;
+    if (typeof found === 'string') this.tell(found);
+    else this.addAttachment(found);
+  }
+
+  /** Attach Anyway on a chip past the bound. */
+  confirmAttachment(id: string): void {
+    this.attachments.confirm(id);
+    this.postAttachments(false);
+  }
+
   /** Enter or a send button: sent now, or (while a turn runs) queued, steered or sent after a stop (see whileBusy.ts). */
   private submitFromComposer(text: string, ids: readonly string[], mode: WhileBusy | undefined): void {
     this.notice = undefined; // the composer clears it as it sends
+    const waiting = this.attachments.views.find((a) => ids.includes(a.id) && a.confirm);
+    if (waiting) {
+      const reason = vscode.l10n.t(
+        '{0} is {1}: choose Attach Anyway on it, or remove it, before sending.',
+        waiting.label,
+        sizeLabel(waiting.size ?? 0),
+      );
+      this.tell(reason);
+      void this.sync.post({ type: 'sendFailed', text, reason });
+      return;
+    }
     const chosen = this.attachments.take(ids);
     this.postAttachments(false);
     this.whileBusy.submit(text, chosen, mode);
@@ -783,7 +838,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.turn && model ? { turn: turnView(model.turn) } : {}),
       ...(changes.permissions && model ? { permissions: permissionViews(model) } : {}),
       ...(changes.error ? { agentError: this.agentError } : {}),
-      ...(changes.session && model ? { session: sessionView(model, this.accepts) } : {}),
+      ...(changes.session && model ? { session: sessionView(model, this.accepts, this.canFork) } : {}),
       ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
       ...(changes.queue ? { queue: this.whileBusy.view() } : {}),
       ...(changes.elicitations && model ? { elicitations: elicitationViews(model.elicitations.all) } : {}),
@@ -809,7 +864,7 @@ export class ChatPanel implements vscode.Disposable {
       turn: model ? turnView(model.turn) : { phase: 'idle' },
       permissions: model ? permissionViews(model) : [],
       agentError: this.agentError,
-      session: model ? sessionView(model, this.accepts) : EMPTY_SESSION,
+      session: model ? sessionView(model, this.accepts, this.canFork) : EMPTY_SESSION,
       attachments: this.attachments.views,
       checkpoints: this.checkpointsView,
       queue: this.whileBusy.view(),

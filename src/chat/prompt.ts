@@ -5,27 +5,66 @@ import type * as S from '../acp/schema.gen';
 import type { AttachmentView } from './protocol';
 import type { PromptAccepts } from './view';
 
+/** What the user must agree to before it is sent, and what the chip says of its size. */
+interface Sized {
+  /** Bytes it adds to the message, when known. */
+  readonly size?: number;
+  /** Past the bound: it waits for Attach Anyway. */
+  readonly confirm?: boolean;
+}
+
 /** Something attached to the message being written. The host keeps it; the view shows its chip. */
-export type Attachment =
-  | { readonly id: string; readonly kind: 'file'; readonly path: string; readonly label: string }
-  | {
-      readonly id: string;
-      readonly kind: 'selection';
-      readonly path: string;
-      readonly label: string;
-      readonly text: string;
-      /** 1-based, inclusive. */
-      readonly startLine: number;
-      readonly endLine: number;
-      readonly languageId: string;
-    }
-  | { readonly id: string; readonly kind: 'image'; readonly label: string; readonly mimeType: string; readonly data: string };
+export type Attachment = Sized &
+  (
+    | { readonly id: string; readonly kind: 'file'; readonly path: string; readonly label: string }
+    /** A folder: linked, with a listing of what is in it. */
+    | { readonly id: string; readonly kind: 'folder'; readonly path: string; readonly label: string; readonly listing: string }
+    /**
+     * What VS Code knows that the agent does not (the problems, the terminal's last command, the uncommitted changes),
+     * as text; `uri` names it when it is embedded, `link` is a file it is about.
+     */
+    | {
+        readonly id: string;
+        readonly kind: 'problems' | 'terminal' | 'changes';
+        readonly label: string;
+        readonly text: string;
+        readonly uri: string;
+        readonly mimeType: string;
+        readonly link?: string;
+      }
+    | {
+        readonly id: string;
+        /** A selection in an editor, or a symbol (its file and range). */
+        readonly kind: 'selection' | 'symbol';
+        readonly path: string;
+        readonly label: string;
+        readonly text: string;
+        /** 1-based, inclusive. */
+        readonly startLine: number;
+        readonly endLine: number;
+        readonly languageId: string;
+      }
+    | { readonly id: string; readonly kind: 'image'; readonly label: string; readonly mimeType: string; readonly data: string }
+  );
 
 /** An attachment before the panel gave it an id. */
 export type NewAttachment = Attachment extends infer A ? (A extends Attachment ? Omit<A, 'id'> : never) : never;
 
 export function attachmentView(a: Attachment): AttachmentView {
-  return { id: a.id, kind: a.kind, label: a.label, detail: a.kind === 'image' ? a.mimeType : a.path };
+  const detail = a.kind === 'image' ? a.mimeType : 'path' in a ? a.path : a.link;
+  return {
+    id: a.id,
+    kind: a.kind,
+    label: a.label,
+    ...(detail !== undefined ? { detail } : {}),
+    ...(a.size !== undefined ? { size: a.size } : {}),
+    ...(a.confirm ? { confirm: true } : {}),
+  };
+}
+
+/** The text an attachment adds to a message, in bytes (a file's is read when it is sent). */
+export function textSize(text: string): number {
+  return Buffer.byteLength(text);
 }
 
 /**
@@ -49,14 +88,32 @@ export function buildPrompt(
         else blocks.push({ type: 'resource_link', uri, name: basename(a.path) });
         break;
       }
-      case 'selection': {
+      case 'folder': {
+        const uri = pathToFileURL(a.path).href.replace(/\/?$/, '/');
+        if (accepts.embeddedContext) blocks.push({ type: 'resource', resource: { uri, mimeType: 'text/plain', text: a.listing } });
+        else {
+          blocks.push({ type: 'text', text: quoted(`${a.label}`, 'text', a.listing) });
+          blocks.push({ type: 'resource_link', uri, name: `${basename(a.path)}/` });
+        }
+        break;
+      }
+      case 'problems':
+      case 'terminal':
+      case 'changes':
+        if (accepts.embeddedContext) blocks.push({ type: 'resource', resource: { uri: a.uri, mimeType: a.mimeType, text: a.text } });
+        else {
+          blocks.push({ type: 'text', text: quoted(a.label, a.kind === 'changes' ? 'diff' : 'text', a.text) });
+          if (a.link) blocks.push({ type: 'resource_link', uri: a.link, name: basename(new URL(a.link).pathname) });
+        }
+        break;
+      case 'selection':
+      case 'symbol': {
         const uri = `${pathToFileURL(a.path).href}#L${a.startLine}-L${a.endLine}`;
         if (accepts.embeddedContext) {
           blocks.push({ type: 'resource', resource: { uri, text: a.text } });
         } else {
           // Without embedded context the agent gets the selection as text, with where it comes from.
-          const fence = '`'.repeat(Math.max(3, longestBacktickRun(a.text) + 1));
-          blocks.push({ type: 'text', text: `\n${a.label}:\n${fence}${a.languageId}\n${a.text}\n${fence}\n` });
+          blocks.push({ type: 'text', text: quoted(a.label, a.languageId, a.text) });
           blocks.push({ type: 'resource_link', uri: pathToFileURL(a.path).href, name: basename(a.path) });
         }
         break;
@@ -67,6 +124,12 @@ export function buildPrompt(
     }
   }
   return blocks;
+}
+
+/** `text` in a fence no line of it can close, under its label. */
+function quoted(label: string, language: string, text: string): string {
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return `\n${label}:\n${fence}${language}\n${text}\n${fence}\n`;
 }
 
 function longestBacktickRun(text: string): number {

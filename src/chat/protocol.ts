@@ -167,18 +167,28 @@ export const SessionView = z.object({
   notices: z.array(NoticeView),
   /** What the agent accepts in a prompt besides text and links. */
   accepts: z.object({ image: z.boolean(), embeddedContext: z.boolean() }),
+  /** The agent forks sessions (unstable `session/fork`): user messages offer Fork. */
+  canFork: z.boolean().optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 
 /** A chat without a session yet (or whose agent is gone): nothing to show, and only text and links to send. */
 export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
 
+/** What an `@` mention can name: a file, a folder, a symbol, the problems, the terminal's last command, the uncommitted changes. */
+export const MentionKind = z.enum(['file', 'folder', 'symbol', 'problems', 'terminal', 'changes']);
+export type MentionKind = z.infer<typeof MentionKind>;
+
 /** Something attached to the message being written; the host keeps its content, the view shows the chip. */
 export const AttachmentView = z.object({
   id: z.string(),
-  kind: z.enum(['file', 'selection', 'image']),
+  kind: z.enum(['file', 'selection', 'image', 'folder', 'symbol', 'problems', 'terminal', 'changes']),
   label: z.string(),
   detail: z.string().optional(),
+  /** How many bytes it adds to the message, when known: shown on the chip. */
+  size: z.number().int().nonnegative().optional(),
+  /** Larger than a message should carry without the user's word: it is not sent until they say Attach Anyway. */
+  confirm: z.boolean().optional(),
 });
 export type AttachmentView = z.infer<typeof AttachmentView>;
 
@@ -370,7 +380,8 @@ export const QueueView = z.object({
 export type QueueView = z.infer<typeof QueueView>;
 export const EMPTY_QUEUE: QueueView = { items: [], held: false, whileBusy: 'queue', canSteer: false };
 
-export const FileMatch = z.object({ path: z.string(), name: z.string(), folder: z.string() });
+/** One `@` completion: `path` names it for the host (a workspace path, or what the host listed it as). */
+export const FileMatch = z.object({ kind: MentionKind, path: z.string(), name: z.string(), folder: z.string() });
 export type FileMatch = z.infer<typeof FileMatch>;
 
 export const HostMessage = z.discriminatedUnion('type', [
@@ -430,6 +441,13 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('files'), requestId: z.number(), files: z.array(FileMatch) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
+
+/** "12 B", "3.4 KB", "2.1 MB": a chip's size. */
+export function sizeLabel(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
 /** A prompt's images travel as base64; this bounds one (the host checks it again). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -497,8 +515,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string() }),
   z.object({ type: z.literal('insert'), text: z.string() }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number(), query: z.string().max(512) }),
-  /** Attach a workspace file found by `searchFiles` (its workspace-relative path). */
-  z.object({ type: z.literal('mention'), path: z.string().max(4096) }),
+  /** Attach what `searchFiles` found: a workspace file or folder (its workspace-relative path), a symbol, the problems, … */
+  z.object({ type: z.literal('mention'), path: z.string().max(4096), kind: MentionKind.optional() }),
+  /** Attach Anyway on a chip larger than the bound. */
+  z.object({ type: z.literal('confirmAttachment'), id: z.string().max(100) }),
   z.object({
     type: z.literal('attachImage'),
     name: z.string().max(512),
@@ -515,6 +535,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openChange'), turn: z.number(), index }),
   /** Restore Checkpoint on a user message: every file back to how it was before that message. */
   z.object({ type: z.literal('restoreCheckpoint'), turn: z.number() }),
+  /** Fork on a user message: a new chat from there (the agent must fork sessions). */
+  z.object({ type: z.literal('fork'), entryId: z.number().int().nonnegative() }),
   /** Redo Changes after a Restore Checkpoint: the files back to how they were before the restore. */
   z.object({ type: z.literal('redoRestore') }),
   /** The user's answer to the checkpoint question shown. */

@@ -330,8 +330,9 @@ export interface PromptAccepts {
 /** Notices kept in the view: the latest few. */
 const NOTICES_SHOWN = 5;
 
-export function sessionView(model: SessionModel, accepts: PromptAccepts): SessionView {
+export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork = false): SessionView {
   return {
+    ...(canFork ? { canFork } : {}),
     ...(model.title ? { title: model.title } : {}),
     plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })),
     commands: model.commands.map((c) => ({ name: c.name, description: c.description, ...(c.input?.hint ? { hint: c.input.hint } : {}) })),

@@ -4,17 +4,17 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
 import { rankFiles } from './fuzzy';
-import type { ChatFiles } from './panel';
 import type { FileMatch } from './protocol';
 
 /** Files listed at most; a larger workspace is listed in part (the log says so). */
 const MAX_FILES = 50_000;
-const MATCHES_SHOWN = 50;
+const MATCHES_SHOWN = 40;
+const FOLDERS_SHOWN = 10;
 /** Text larger than this is linked, not embedded. */
 const MAX_EMBEDDED_BYTES = 1024 * 1024;
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/.git/**'];
 
-export class WorkspaceFiles implements ChatFiles, vscode.Disposable {
+export class WorkspaceFiles implements vscode.Disposable {
   /** Workspace-relative path (with "/") → URI. */
   private index: Promise<Map<string, vscode.Uri>> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -28,17 +28,53 @@ export class WorkspaceFiles implements ChatFiles, vscode.Disposable {
     );
   }
 
+  /** The files, then the folders, that best match `query`. */
   async search(query: string): Promise<FileMatch[]> {
     const index = await this.files();
-    return rankFiles(query, index.keys(), MATCHES_SHOWN).map((path) => {
+    const match = (kind: 'file' | 'folder') => (path: string) => {
       const slash = path.lastIndexOf('/');
-      return { path, name: path.slice(slash + 1), folder: slash >= 0 ? path.slice(0, slash) : '' };
-    });
+      return { kind, path, name: path.slice(slash + 1), folder: slash >= 0 ? path.slice(0, slash) : '' };
+    };
+    return [
+      ...rankFiles(query, index.keys(), MATCHES_SHOWN).map(match('file')),
+      ...rankFiles(query, this.folders(index), FOLDERS_SHOWN).map(match('folder')),
+    ];
   }
+
+  /** The folders that hold the listed files (workspace-relative), found again only when the list changed. */
+  private folders(index: Map<string, vscode.Uri>): Set<string> {
+    if (this.folderCache?.size === index.size && this.folderCache.of === index) return this.folderCache.folders;
+    const folders = new Set<string>();
+    for (const path of index.keys()) {
+      for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+        const folder = path.slice(0, slash);
+        if (folders.has(folder)) break;
+        folders.add(folder);
+      }
+    }
+    this.folderCache = { of: index, size: index.size, folders };
+    return folders;
+  }
+
+  private folderCache: { of: Map<string, vscode.Uri>; size: number; folders: Set<string> } | undefined;
 
   resolve(path: string): string | undefined {
     // Only what the list has; the list is built before any mention can be picked.
     return this.known?.get(path)?.fsPath;
+  }
+
+  /** The absolute path of a listed folder (one that holds listed files). */
+  resolveFolder(path: string): string | undefined {
+    const index = this.known;
+    if (!index || !this.folders(index).has(path)) return undefined;
+    const [any] = [...index.entries()].find(([file]) => file.startsWith(`${path}/`)) ?? [];
+    const uri = any === undefined ? undefined : index.get(any);
+    if (!uri) return undefined;
+    // The file's path less its part below the folder.
+    const below = any!.slice(path.length).split('/').length - 1;
+    let folder = uri;
+    for (let i = 0; i < below; i++) folder = vscode.Uri.joinPath(folder, '..');
+    return folder.fsPath;
   }
 
   async readText(path: string): Promise<string | undefined> {

@@ -8,7 +8,7 @@ import { useFocusRequest } from '../hooks/useFocusRequest';
 import { useImageDrop } from '../hooks/useImageDrop';
 import { usePromptHistory } from '../hooks/usePromptHistory';
 import { commandHint } from '../hooks/completions';
-import { cancelTurn, removeAttachment } from '../intents';
+import { cancelTurn, confirmAttachment, removeAttachment } from '../intents';
 import { t } from '../l10n';
 import { Chip } from './chip';
 import { Picker } from './picker';
@@ -65,13 +65,20 @@ export function Composer(props: {
       {attachments.length > 0 && (
         <div class="chips" role="list" aria-label={t('Attached to your message')}>
           {attachments.map((a) => (
-            <Chip key={a.id} kind={a.kind} label={a.label} onRemove={() => removeAttachment(a.id)} />
+            <Chip
+              key={a.id}
+              kind={a.kind}
+              label={a.label}
+              {...(a.size !== undefined ? { size: a.size } : {})}
+              {...(a.confirm ? { onConfirm: () => confirmAttachment(a.id) } : {})}
+              onRemove={() => removeAttachment(a.id)}
+            />
           ))}
         </div>
       )}
       <div class="input">
         {open && (
-          <ul class="completions" id={listId} role="listbox" aria-label={completion?.kind === 'command' ? t('Commands') : t('Files')}>
+          <ul class="completions" id={listId} role="listbox" aria-label={completion?.kind === 'command' ? t('Commands') : t('Context')}>
             {options.map((o, i) => (
               <li
                 key={o.id}
@@ -85,6 +92,7 @@ export function Composer(props: {
                 }}
                 onMouseEnter={() => setActive(i)}
               >
+                {o.icon && <span class={`codicon codicon-${o.icon}`} aria-hidden="true" />}
                 <span class="completion-label">{o.label}</span>
                 <span class="completion-detail">{o.detail}</span>
               </li>
@@ -98,7 +106,9 @@ export function Composer(props: {
           aria-controls={open ? listId : undefined}
           aria-activedescendant={current?.id}
           placeholder={
-            props.agent ? t('Message {0} — / for commands, @ for files', props.agent) : t('Message the agent — / for commands, @ for files')
+            props.agent
+              ? t('Message {0} — / for commands and prompts, @ for context', props.agent)
+              : t('Message the agent — / for commands and prompts, @ for context')
           }
           rows={3}
           value={draft}

@@ -38,6 +38,8 @@ export function Conversation(props: {
   notices: readonly NoticeView[];
   agentError: AgentErrorView | null;
   checkpoints: CheckpointsView;
+  /** The agent forks sessions: user messages offer Fork from Here. */
+  canFork?: boolean;
 }) {
   const { agent, earlier, entries, permissions } = props;
   const ref = useRef<HTMLDivElement>(null);
@@ -124,7 +126,7 @@ export function Conversation(props: {
         return (
           <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
             {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
-              <Message entry={row.entry} restorable={!row.earlier && restorable.has(row.entry.id)} />
+              <Message entry={row.entry} restorable={!row.earlier && restorable.has(row.entry.id)} forkable={!row.earlier && props.canFork} />
             ) : (
               <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
             )}

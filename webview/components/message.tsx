@@ -1,7 +1,7 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
 import { useMemo } from 'preact/hooks';
 import type { MessageView } from '../../src/chat/protocol';
-import { restoreCheckpoint } from '../intents';
+import { forkFrom, restoreCheckpoint } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
@@ -34,7 +34,7 @@ const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
 };
 
 /** A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it. */
-export const Message = memo(function Message({ entry, restorable }: { entry: MessageView; restorable?: boolean }) {
+export const Message = memo(function Message({ entry, restorable, forkable }: { entry: MessageView; restorable?: boolean; forkable?: boolean }) {
   if (entry.text === '' && entry.chips.length === 0) return null;
   if (entry.role === 'thought') {
     const words = entry.text.trim().split(/\s+/).length;
@@ -55,17 +55,30 @@ export const Message = memo(function Message({ entry, restorable }: { entry: Mes
         <div class="role" aria-hidden="true">
           {user ? t('You') : t('Agent')}
         </div>
-        {user && restorable && (
+        {user && (restorable || forkable) && (
           <div class="message-actions">
-            <button
-              type="button"
-              class="icon-button"
-              title={t('Restore all files to how they were before this message')}
-              aria-label={t('Restore Checkpoint')}
-              onClick={() => restoreCheckpoint(entry.id)}
-            >
-              <span class="codicon codicon-discard" aria-hidden="true" />
-            </button>
+            {forkable && (
+              <button
+                type="button"
+                class="icon-button"
+                title={t("Fork: a new chat from this message, with the agent's copy of this conversation")}
+                aria-label={t('Fork from Here')}
+                onClick={() => forkFrom(entry.id)}
+              >
+                <span class="codicon codicon-repo-forked" aria-hidden="true" />
+              </button>
+            )}
+            {restorable && (
+              <button
+                type="button"
+                class="icon-button"
+                title={t('Restore all files to how they were before this message')}
+                aria-label={t('Restore Checkpoint')}
+                onClick={() => restoreCheckpoint(entry.id)}
+              >
+                <span class="codicon codicon-discard" aria-hidden="true" />
+              </button>
+            )}
           </div>
         )}
       </div>

@@ -3,16 +3,28 @@
 // draft.
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { CommandView, FileMatch } from '../../src/chat/protocol';
-import { mentionFile, searchFiles } from '../intents';
+import type { CommandView, FileMatch, MentionKind } from '../../src/chat/protocol';
+import { mention, searchFiles } from '../intents';
 import { commandDetail, completionAt, matchingCommands, replaceRange, stepOption, type Completion } from './completions';
 
 export interface Option {
   readonly id: string;
   readonly label: string;
   readonly detail: string;
+  /** A codicon, for what an `@` option names. */
+  readonly icon?: string;
   readonly apply: () => void;
 }
+
+/** The icon of each kind of `@` option. */
+export const MENTION_ICONS: Record<MentionKind, string> = {
+  file: 'file',
+  folder: 'folder',
+  symbol: 'symbol-class',
+  problems: 'warning',
+  terminal: 'terminal',
+  changes: 'git-compare',
+};
 
 export interface Completions {
   readonly completion: Completion;
@@ -59,12 +71,15 @@ export function useCompletions(
     // Only the answer to the latest search: an older one may arrive after it.
     const found = files && files.requestId === searchId.current ? files.files : [];
     return found.map((f) => ({
-      id: `file-${f.path}`,
-      label: f.name,
+      id: `${f.kind}-${f.path}`,
+      label: f.kind === 'folder' ? `${f.name}/` : f.name,
       detail: f.folder,
+      icon: MENTION_ICONS[f.kind],
       apply: () => {
-        replace(completion.start, caret, `@${f.path} `);
-        mentionFile(f.path);
+        // The draft names what was attached: a path for a file or folder, the word or the name otherwise.
+        const named = f.kind === 'file' ? f.path : f.kind === 'folder' ? `${f.path}/` : f.name;
+        replace(completion.start, caret, `@${named} `);
+        mention(f.kind, f.path);
       },
     }));
   }, [completion?.kind, completion?.query, commands, files, caret, draft]);

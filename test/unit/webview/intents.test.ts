@@ -26,7 +26,8 @@ describe('webview intents', () => {
     intents.copyCode('x');
     intents.insertCode('y');
     intents.searchFiles(7, 'src/a');
-    intents.mentionFile('src/a.ts');
+    intents.mention('file', 'src/a.ts');
+    intents.confirmAttachment('a1');
     intents.attachImage('a.png', 'image/png', 'AAAA');
     intents.removeAttachment('a1');
     intents.setMode('plan');
@@ -58,6 +59,7 @@ describe('webview intents', () => {
       'insert',
       'searchFiles',
       'mention',
+      'confirmAttachment',
       'attachImage',
       'removeAttachment',
       'setMode',
@@ -73,13 +75,13 @@ describe('webview intents', () => {
     ]);
     assert.deepEqual(posted[1], { type: 'send', text: 'hello', attachments: ['a1'] });
     assert.deepEqual(posted[3], { type: 'permission', id: 3, optionId: 'allow' });
-    assert.deepEqual(posted[17], { type: 'setConfig', configId: 'thinking', value: true });
+    assert.deepEqual(posted[18], { type: 'setConfig', configId: 'thinking', value: true });
     assert.deepEqual(
-      posted.slice(18, 23).map((m) => (m as { action: string }).action),
+      posted.slice(19, 24).map((m) => (m as { action: string }).action),
       ['review', 'undo', 'redo', 'keep', 'feedback'],
       'each button of the changes card asks its own action',
     );
-    assert.deepEqual(posted[23], { type: 'openChange', turn: 4, index: 2 });
-    assert.deepEqual(posted[24], { type: 'restoreCheckpoint', turn: 4 });
+    assert.deepEqual(posted[24], { type: 'openChange', turn: 4, index: 2 });
+    assert.deepEqual(posted[25], { type: 'restoreCheckpoint', turn: 4 });
   });
 });

@@ -201,7 +201,7 @@ describe('chat view state', () => {
     assert.equal(state.attachments.length, 1);
     state = reduce(state, { type: 'attachments', attachments: [], focus: false });
     assert.equal(state.focusRequest, 1);
-    state = reduce(state, { type: 'files', requestId: 4, files: [{ path: 'src/a.ts', name: 'a.ts', folder: 'src' }] });
+    state = reduce(state, { type: 'files', requestId: 4, files: [{ kind: 'file', path: 'src/a.ts', name: 'a.ts', folder: 'src' }] });
     assert.equal(state.files?.requestId, 4);
   });
 

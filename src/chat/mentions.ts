@@ -1,0 +1,255 @@
+// What `@` can mention, and what each mention attaches: workspace files and folders (WorkspaceFiles), symbols (the
+// workspace symbol providers), the problems (of the file last active in an editor, or all), the active terminal's
+// last command with its output (shell integration), and the uncommitted or staged changes (the git extension's
+// API). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
+import { readdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as vscode from 'vscode';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import type { ShellHistory } from '../editor/shellHistory';
+import { folderListing, MAX_MENTION_BYTES, problemsText, specialMentions, terminalText, type Problem } from './contextText';
+import type { ChatFiles } from './panel';
+import { textSize, type NewAttachment } from './prompt';
+import type { FileMatch, MentionKind } from './protocol';
+import type { WorkspaceFiles } from './workspaceFiles';
+
+const SYMBOLS_SHOWN = 15;
+/** A symbol provider that has not answered by then is left out of this list. */
+const SYMBOL_TIMEOUT_MS = 1500;
+/** Lines of a symbol's text sent at most. */
+const MAX_SYMBOL_LINES = 2000;
+
+/** The part of the git extension's API this uses (extensions/git/src/api/git.d.ts). */
+interface GitApi {
+  readonly repositories: readonly GitRepository[];
+}
+interface GitRepository {
+  readonly rootUri: vscode.Uri;
+  diff(cached?: boolean): Promise<string>;
+}
+
+export class Mentions implements ChatFiles, vscode.Disposable {
+  /** The symbols of the last search, by the id the list gave them. */
+  private symbols = new Map<string, vscode.SymbolInformation>();
+  /** The text editor the user was last in: a chat tab in front has none active. */
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly files: WorkspaceFiles,
+    private readonly shell: ShellHistory,
+    private readonly log: Logger,
+  ) {
+    this.disposables = [
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor) this.lastEditor = editor;
+      }),
+    ];
+  }
+
+  /** What `@query` offers: problems, terminal and changes (when the word matches), files, folders, symbols. */
+  async search(query: string): Promise<FileMatch[]> {
+    const active = this.activeFile();
+    const special = specialMentions(vscode.l10n.t, query, {
+      activeProblems: active ? vscode.languages.getDiagnostics(active).length : undefined,
+      allProblems: vscode.languages.getDiagnostics().reduce((n, [, d]) => n + d.length, 0),
+    });
+    const [paths, symbols] = await Promise.all([this.files.search(query), this.searchSymbols(query)]);
+    return [...special, ...paths, ...symbols];
+  }
+
+  resolve(path: string): string | undefined {
+    return this.files.resolve(path);
+  }
+
+  readText(path: string): Promise<string | undefined> {
+    return this.files.readText(path);
+  }
+
+  /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
+  async attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string> {
+    try {
+      switch (kind) {
+        case 'file':
+          return await this.file(id);
+        case 'folder':
+          return await this.folder(id);
+        case 'symbol':
+          return await this.symbol(id);
+        case 'problems':
+          return this.problems(id === 'all');
+        case 'terminal':
+          return this.terminal();
+        case 'changes':
+          return await this.changes(id === 'staged', cwd);
+      }
+    } catch (error) {
+      this.log.warn(`[mentions] @${kind} could not be attached: ${errorMessage(error)}`);
+      return vscode.l10n.t('@{0} could not be attached: {1}', kind, errorMessage(error));
+    }
+  }
+
+  private async file(id: string): Promise<NewAttachment | string> {
+    const path = this.files.resolve(id);
+    if (!path) return vscode.l10n.t('{0} is not a file in this workspace, so it was not attached.', id);
+    const size = (await vscode.workspace.fs.stat(vscode.Uri.file(path))).size;
+    return { kind: 'file', path, label: id, size };
+  }
+
+  private async folder(id: string): Promise<NewAttachment | string> {
+    const path = this.files.resolveFolder(id);
+    if (!path) return vscode.l10n.t('{0} is not a folder in this workspace, so it was not attached.', id);
+    const entries = await readdir(path, { withFileTypes: true });
+    const listing = folderListing(entries.map((e) => ({ name: e.name, folder: e.isDirectory() })));
+    return { kind: 'folder', path, label: `${id}/`, listing, size: textSize(listing) };
+  }
+
+  private async searchSymbols(query: string): Promise<FileMatch[]> {
+    this.symbols = new Map();
+    if (query.trim().length < 2) return [];
+    let timer: NodeJS.Timeout | undefined;
+    const found = await Promise.race([
+      Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)).catch(
+        (error: unknown) => {
+          this.log.warn(`[mentions] the symbol search failed: ${errorMessage(error)}`);
+          return undefined;
+        },
+      ),
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SYMBOL_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    const matches: FileMatch[] = [];
+    for (const symbol of (found ?? []).filter((s) => s.location.uri.scheme === 'file').slice(0, SYMBOLS_SHOWN)) {
+      const id = `${matches.length}:${symbol.name}`;
+      this.symbols.set(id, symbol);
+      const where = `${vscode.workspace.asRelativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`;
+      matches.push({ kind: 'symbol', path: id, name: symbol.name, folder: symbol.containerName ? `${symbol.containerName} · ${where}` : where });
+    }
+    return matches;
+  }
+
+  private async symbol(id: string): Promise<NewAttachment | string> {
+    const symbol = this.symbols.get(id);
+    if (!symbol) return vscode.l10n.t('That symbol is no longer in the list; type @ and its name again.');
+    const document = await vscode.workspace.openTextDocument(symbol.location.uri);
+    let range = symbol.location.range;
+    // A provider that gives only the name's range (one line) still gets the whole line.
+    if (range.isSingleLine) range = document.lineAt(range.start.line).range;
+    const endLine = Math.min(range.end.line, range.start.line + MAX_SYMBOL_LINES - 1);
+    const text = document.getText(new vscode.Range(range.start.line, 0, endLine, document.lineAt(endLine).text.length));
+    const start = range.start.line + 1;
+    const end = endLine + 1;
+    const label = `${symbol.name} (${vscode.workspace.asRelativePath(document.uri)}:${start === end ? start : `${start}-${end}`})`;
+    return {
+      kind: 'symbol',
+      path: document.uri.fsPath,
+      label,
+      text,
+      startLine: start,
+      endLine: end,
+      languageId: document.languageId,
+      size: textSize(text),
+    };
+  }
+
+  /** The file of the text editor the user was last in. */
+  private activeFile(): vscode.Uri | undefined {
+    const editor = [this.lastEditor, ...vscode.window.visibleTextEditors].find((e) => e && e.document.uri.scheme === 'file' && !e.document.isClosed);
+    return editor?.document.uri;
+  }
+
+  private problems(all: boolean): NewAttachment | string {
+    const active = this.activeFile();
+    if (!all && !active) return vscode.l10n.t('No file is open in an editor; choose @problems:all for every problem.');
+    const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = all
+      ? vscode.languages.getDiagnostics()
+      : [[active!, vscode.languages.getDiagnostics(active!)]];
+    const problems: Problem[] = entries.flatMap(([uri, diagnostics]) =>
+      diagnostics.map((d) => ({
+        path: vscode.workspace.asRelativePath(uri),
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        severity: SEVERITIES[d.severity],
+        message: d.message,
+        ...(d.source ? { source: d.source } : {}),
+        ...(d.code !== undefined ? { code: String(typeof d.code === 'object' ? d.code.value : d.code) } : {}),
+      })),
+    );
+    const text = problemsText(problems);
+    const label = all
+      ? vscode.l10n.t('Problems ({0})', problems.length)
+      : vscode.l10n.t('Problems in {0} ({1})', basename(active!.fsPath), problems.length);
+    return {
+      kind: 'problems',
+      label,
+      text,
+      uri: all ? 'vscode-problems:all' : `vscode-problems:${active!.toString()}`,
+      mimeType: 'text/plain',
+      ...(all ? {} : { link: active!.toString() }),
+      size: textSize(text),
+    };
+  }
+
+  private terminal(): NewAttachment | string {
+    const terminal = vscode.window.activeTerminal;
+    if (!terminal) return vscode.l10n.t('No terminal is open, so there is no last command to attach.');
+    const command = this.shell.lastCommand(terminal);
+    if (!command) {
+      return terminal.shellIntegration
+        ? vscode.l10n.t('No command has run in the terminal "{0}" since ACP started watching it.', terminal.name)
+        : vscode.l10n.t(
+            'The terminal "{0}" has no shell integration, so its last command and output cannot be read. Run the command in a terminal with shell integration (terminal.integrated.shellIntegration.enabled).',
+            terminal.name,
+          );
+    }
+    const text = terminalText(command);
+    return {
+      kind: 'terminal',
+      label: vscode.l10n.t('Terminal: {0}', command.commandLine.slice(0, 60)),
+      text,
+      uri: `vscode-terminal:${encodeURIComponent(terminal.name)}`,
+      mimeType: 'text/plain',
+      size: textSize(text),
+    };
+  }
+
+  private async changes(staged: boolean, cwd: string | undefined): Promise<NewAttachment | string> {
+    const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+    if (!extension) return vscode.l10n.t('The Git extension is not available, so the changes cannot be read.');
+    const git = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
+    const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // The repository that holds the chat's folder (the deepest one), else the only one.
+    const repository =
+      [...git.repositories]
+        .filter((r) => folder !== undefined && (folder === r.rootUri.fsPath || folder.startsWith(`${r.rootUri.fsPath}/`)))
+        .sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length)[0] ?? (git.repositories.length === 1 ? git.repositories[0] : undefined);
+    if (!repository)
+      return vscode.l10n.t('This workspace folder is not in a Git repository that VS Code has open, so there are no changes to attach.');
+    const diff = await repository.diff(staged);
+    if (diff.trim() === '')
+      return staged ? vscode.l10n.t('Nothing is staged.') : vscode.l10n.t('There are no uncommitted changes (untracked files are not included).');
+    const size = textSize(diff);
+    if (size > MAX_MENTION_BYTES) return vscode.l10n.t('The changes are {0} MB, too large to attach.', (size / 1024 / 1024).toFixed(1));
+    return {
+      kind: 'changes',
+      label: staged ? vscode.l10n.t('Staged changes') : vscode.l10n.t('Uncommitted changes'),
+      text: diff,
+      uri: `${pathToFileURL(repository.rootUri.fsPath).href}?${staged ? 'staged' : 'changes'}`,
+      mimeType: 'text/x-diff',
+      size,
+    };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+const SEVERITIES: Record<vscode.DiagnosticSeverity, Problem['severity']> = {
+  [vscode.DiagnosticSeverity.Error]: 'error',
+  [vscode.DiagnosticSeverity.Warning]: 'warning',
+  [vscode.DiagnosticSeverity.Information]: 'info',
+  [vscode.DiagnosticSeverity.Hint]: 'hint',
+};
