@@ -95,6 +95,7 @@ function App() {
         agentError={state.agentError}
         checkpoints={state.checkpoints}
         canFork={state.session.canFork ?? false}
+        reveal={state.reveal}
       />
       <Queue queue={state.queue} busy={state.turn.phase !== 'idle'} />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />

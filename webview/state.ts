@@ -48,6 +48,8 @@ export interface ChatState {
   readonly queue: QueueView;
   readonly notice?: string;
   readonly draft: string;
+  /** The row to bring into view (its key, as the conversation names rows), bumped each time it is asked. */
+  readonly reveal: { readonly key: string | undefined; readonly seq: number };
   /** Bumped when the composer should take focus (an attachment came from the editor). */
   readonly focusRequest: number;
   /** The latest answer to a file search, for `@` completions. */
@@ -80,13 +82,14 @@ export function initialState(draft = ''): ChatState {
     queue: EMPTY_QUEUE,
     draft,
     focusRequest: 0,
+    reveal: { key: undefined, seq: 0 },
   };
 }
 
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, queue, elicitations, subagents, draft, ...rest } = action;
+      const { type: _type, notice, restore, divider, queue, elicitations, subagents, draft, reveal, ...rest } = action;
       void _type;
       const next: ChatState = {
         ...state,
@@ -98,6 +101,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
         subagents: subagents ?? [],
         loaded: true,
         files: undefined,
+        reveal: reveal ? { key: `${reveal.earlier ? 'e' : 'n'}${reveal.entryId}`, seq: state.reveal.seq + 1 } : state.reveal,
       };
       return withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'divider', divider);
     }
@@ -142,6 +146,8 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return { ...state, files: { requestId: action.requestId, files: action.files } };
     case 'draft':
       return { ...state, draft: action.text };
+    case 'reveal':
+      return { ...state, reveal: { key: `${action.earlier ? 'e' : 'n'}${action.entryId}`, seq: state.reveal.seq + 1 } };
     case 'sent':
       return withOptional({ ...state, draft: '' }, 'notice', undefined);
     case 'localNotice':

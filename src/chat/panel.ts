@@ -135,6 +135,9 @@ export class ChatPanel implements vscode.Disposable {
   private shownTitle = '';
   /** What the user is writing, as the view last told it: a view that takes over (a move) starts with it. */
   private draft = '';
+  /** The entry a search result brought into view, for a page that loads after (a chat just opened). */
+  private revealed: { earlier: boolean; entryId: number } | undefined;
+  private revealedEntry: EntryView | undefined;
 
   /** An editor tab for a chat, beside the active editor. */
   static editorTab(deps: ChatDeps, title: string): ChatSurface {
@@ -209,6 +212,46 @@ export class ChatPanel implements vscode.Disposable {
   /** Fork from Here on a user message, as its button does (whoever owns the chats opens the fork). */
   forkFrom(entryId: number): void {
     if (!this.disposed) this.actionEmitter.fire({ fork: entryId });
+  }
+
+  /**
+   * Brings into view the entry a search found: the `roleIndex`-th entry of its role (earlier entries first, as the
+   * chat shows them), or the nearest one of that role that holds `text`. Returns the entry, or undefined.
+   */
+  revealMatch(match: {
+    readonly role: 'user' | 'agent' | 'thought' | 'tool';
+    readonly roleIndex: number;
+    readonly text: string;
+  }): EntryView | undefined {
+    const session = this.current;
+    const rows = [
+      ...this.earlier.map((entry) => ({ earlier: true, entry })),
+      ...(session ? this.viewsOf(session) : []).map((entry) => ({ earlier: false, entry })),
+    ];
+    const ofRole = rows.filter(({ entry }) => (entry.kind === 'tool' ? match.role === 'tool' : entry.role === match.role));
+    const needle = match.text.toLowerCase();
+    const holds = (row: (typeof rows)[number]) =>
+      (row.entry.kind === 'tool' ? row.entry.title : row.entry.text).toLowerCase().includes(needle) ||
+      (row.entry.kind === 'message' && row.entry.chips.some((c) => c.label.toLowerCase().includes(needle)));
+    const exact = ofRole[match.roleIndex];
+    const found =
+      exact && holds(exact)
+        ? exact
+        : (ofRole
+            .map((row, i) => ({ row, distance: Math.abs(i - match.roleIndex) }))
+            .filter(({ row }) => holds(row))
+            .sort((a, b) => a.distance - b.distance)[0]?.row ?? exact);
+    if (!found) return undefined;
+    this.revealed = { earlier: found.earlier, entryId: found.entry.id };
+    this.revealedEntry = found.entry;
+    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'reveal', ...this.revealed });
+    this.reveal();
+    return found.entry;
+  }
+
+  /** The entry a search result last brought into view. */
+  get revealedMatch(): EntryView | undefined {
+    return this.revealedEntry;
   }
 
   /** Puts `text` in the composer (a fork starts with the message it was forked at). */
@@ -872,6 +915,7 @@ export class ChatPanel implements vscode.Disposable {
       subagents: session ? subagentViews(session.model, session.cwd) : [],
       ...(this.notice ? { notice: this.notice } : {}),
       ...(this.draft ? { draft: this.draft } : {}),
+      ...(this.revealed ? { reveal: this.revealed } : {}),
       ...translations(),
     };
   }

@@ -413,6 +413,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     notice: z.string().optional(),
     /** What the user was writing, for a page that takes over a chat that moved (it keeps its own draft otherwise). */
     draft: z.string().optional(),
+    /** The entry to bring into view (a search result opened at its match). */
+    reveal: z.object({ earlier: z.boolean(), entryId: z.number() }).optional(),
     /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
     l10n: z.record(z.string(), z.string()).optional(),
   }),
@@ -433,6 +435,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('editQueued'), text: z.string() }),
   /** A message could not be sent: the draft goes back into the composer, with the reason. */
   z.object({ type: z.literal('sendFailed'), text: z.string(), reason: z.string() }),
+  /** Brings an entry into view and marks it: a search result opened at its match. */
+  z.object({ type: z.literal('reveal'), earlier: z.boolean(), entryId: z.number() }),
   /** A quiet line for the user (where the agent went while they were typing, why an image was not attached). */
   z.object({ type: z.literal('notice'), text: z.string() }),
   /** The attachments of the message being written, after one was added or removed. */

@@ -143,6 +143,11 @@ export class ChatSession implements vscode.Disposable {
     ];
   }
 
+  /** Writes the transcript now if it changed since the last write (a search must see what was just said). */
+  saveTranscript(): Promise<void> {
+    return this.recorder.flush();
+  }
+
   /** What a chat that keeps this conversation above its next session carries on. */
   carried(): Carried {
     const recorder = this.recorder;

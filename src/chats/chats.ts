@@ -390,6 +390,11 @@ export class Chats implements vscode.Disposable {
     session.model.rename(stored);
   }
 
+  /** Writes every open chat's transcript now, if it changed since its last write: a search then sees all of it. */
+  async saveTranscripts(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.saveTranscript()));
+  }
+
   /** Export Chat as Markdown: the conversation kept above the session (if any), then the session's own. */
   exportMarkdown(panel: ChatPanel): string {
     const session = panel.session;

@@ -30,6 +30,8 @@ export interface AgentEndView {
 export interface ChatHandle {
   /** The configured agent the chat talks to. */
   readonly agentName: string;
+  /** The entry a search result last brought into view (Search Chats opens a chat at its match). */
+  readonly revealedMatch: EntryView | undefined;
   /** What the composer holds (as the chat view last told the host, a moment after the last key). */
   readonly composerText: string;
   /** Fork from Here on a user message (by entry id), as its button does: a new chat opens when the agent forks sessions. */
@@ -116,6 +118,7 @@ export type HandledChat = Pick<
   | 'agentName'
   | 'location'
   | 'composerText'
+  | 'revealedMatch'
   | 'forkFrom'
   | 'title'
   | 'attention'
@@ -164,6 +167,10 @@ class PanelHandle implements ChatHandle {
 
   get location(): 'editor' | 'sideBar' {
     return this.panel.location;
+  }
+
+  get revealedMatch(): EntryView | undefined {
+    return this.panel.revealedMatch;
   }
 
   get composerText(): string {

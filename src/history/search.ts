@@ -37,6 +37,11 @@ export interface SearchHit {
    */
   readonly occurrence: number;
   readonly role: 'user' | 'agent' | 'thought' | 'tool';
+  /**
+   * How many entries of the same role come before it: a chat the agent replayed has its own entries, in the same
+   * order by role, so this finds the message there.
+   */
+  readonly roleIndex: number;
   /** About 120 characters of context around the first match, on one line, with "…" where cut. */
   readonly snippet: string;
   /** Where the match is in `snippet` (start, length), for highlighting. */
@@ -59,6 +64,8 @@ export interface ChatSearchOptions {
 
 const DEFAULT_LIMIT = 50;
 const DEFAULT_MAX_HITS = 500;
+/** Hits from one chat at most: the list shows many chats rather than one chat's every mention. */
+const PER_CHAT = 5;
 /** Longer words are not indexed (hashes, base64, minified code): they would only fill the index. */
 const MAX_WORD_CHARS = 64;
 const SNIPPET_CHARS = 120;
@@ -651,24 +658,53 @@ function lowerBound(sorted: readonly string[], word: string): number {
   return low;
 }
 
-/** Adds the hits of one transcript, in the order of its entries, up to `limit` in all. */
+/**
+ * Adds the hits of one transcript, in the order of its entries, at most PER_CHAT of them and `limit` in all: the
+ * entries that hold every word. A chat that holds every word, but never in one entry, still counts: it gets one
+ * hit, at the entry that holds the most of them (so every chat the index found is a result, and the first results
+ * come after one read).
+ */
 function scan(transcript: Transcript, summary: TranscriptSummary, query: Query, hits: SearchHit[], limit: number): void {
   const title = summaryLabel(summary);
+  const hit = (entry: number, occurrence: number, match: EntryMatch): SearchHit => ({
+    agent: summary.agent,
+    sessionId: summary.sessionId,
+    cwd: summary.cwd,
+    title,
+    updatedAt: summary.updatedAt,
+    entry,
+    occurrence,
+    role: (transcript.entries[entry] as StoredEntry).t,
+    roleIndex: transcript.entries.slice(0, entry).filter((e) => e.t === transcript.entries[entry]?.t).length,
+    ...match,
+  });
   let occurrence = 0;
-  for (let entry = 0; entry < transcript.entries.length && hits.length < limit; entry++) {
-    const stored = transcript.entries[entry] as StoredEntry;
-    const match = matchEntry(stored, query);
-    if (!match) continue;
-    hits.push({
-      agent: summary.agent,
-      sessionId: summary.sessionId,
-      cwd: summary.cwd,
-      title,
-      updatedAt: summary.updatedAt,
-      entry,
-      occurrence: occurrence++,
-      role: stored.t,
-      ...match,
-    });
+  for (let entry = 0; entry < transcript.entries.length && hits.length < limit && occurrence < PER_CHAT; entry++) {
+    const match = matchEntry(transcript.entries[entry] as StoredEntry, query);
+    if (match) hits.push(hit(entry, occurrence++, match));
   }
+  if (occurrence > 0 || hits.length >= limit) return;
+  const best = closest(transcript, query);
+  if (best) hits.push(hit(best.entry, best.occurrence, best.match));
+}
+
+/** The entry that holds the most of the query's words, and a snippet at the first of them. */
+function closest(transcript: Transcript, query: Query): { entry: number; occurrence: number; match: EntryMatch } | undefined {
+  const words = [...query.words, ...(query.prefix !== undefined ? [query.prefix] : [])];
+  let best: { entry: number; count: number; word: string } | undefined;
+  transcript.entries.forEach((stored, entry) => {
+    const folded = fieldsOf(stored).map(fold);
+    const present = words.filter((word) => folded.some((text) => text.includes(word)));
+    if (present.length > (best?.count ?? 0)) best = { entry, count: present.length, word: present[0] as string };
+  });
+  if (!best) return undefined;
+  const { entry, word } = best;
+  // The snippet is at that word (as a whole word, or as the prefix it was typed as).
+  const single: Query = query.words.has(word) ? { words: new Set([word]), prefix: undefined } : { words: new Set(), prefix: word };
+  const match = matchEntry(transcript.entries[entry] as StoredEntry, single);
+  if (!match) return undefined;
+  // Which of the entries that hold that word this is, for the chat to find the same one.
+  let occurrence = 0;
+  for (let i = 0; i < entry; i++) if (matchEntry(transcript.entries[i] as StoredEntry, single)) occurrence++;
+  return { entry, occurrence, match };
 }

@@ -11,6 +11,7 @@ import { SessionTarget } from '../common/sessionTarget';
 import { handleOrNone } from '../chats/handle';
 import { PreviousSessions } from './previousSessions';
 import { ChatCommands } from './chatCommands';
+import { SearchChats } from './searchChats';
 import { SessionsView, type SessionNode } from './sessionsView';
 import { workspaceKey } from './format';
 import { TranscriptStore } from './transcripts';
@@ -59,6 +60,7 @@ export function registerSessions(
       view,
       store,
       new ChatCommands(chats, agents, store, log),
+      new SearchChats(chats, store, log),
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);
         if (parsed.success) return handleOrNone(await chats.openPrevious(parsed.data.agent, parsed.data));

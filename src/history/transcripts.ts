@@ -3,7 +3,7 @@
 // extension gives it a folder (in its global storage, one per workspace), and it is unit-tested in plain Node. What
 // a transcript holds is in format.ts; the recorder that keeps an open session's up to date is in recorder.ts.
 //
-// Bounds: at most 100 sessions per workspace (the least recently updated go first) and 1 MiB per transcript (its
+// Bounds: at most 500 sessions per workspace (the least recently updated go first) and 1 MiB per transcript (its
 // oldest entries go first). Files are written whole to a temporary name and renamed, and everything read back is
 // validated; a file that does not validate is skipped with a log line. All of it asynchronous: a streaming chat
 // saves up to once a second, and the extension host thread must never wait for the disk.
@@ -23,7 +23,7 @@ export interface TranscriptLimits {
   readonly bytes: number;
 }
 
-export const TRANSCRIPT_LIMITS: TranscriptLimits = { sessions: 100, bytes: 1024 * 1024 };
+export const TRANSCRIPT_LIMITS: TranscriptLimits = { sessions: 500, bytes: 1024 * 1024 };
 
 const Index = z.object({ v: z.literal(1), sessions: z.array(TranscriptSummary) });
 
@@ -57,6 +57,10 @@ export class TranscriptStore {
   private readonly removeEmitter = new Emitter<string>();
   /** A session's transcript was removed (deleted, or dropped past the limit): by its session id. */
   readonly onDidRemove: Event<string> = this.removeEmitter.event;
+
+  private readonly touchEmitter = new Emitter<{ readonly agent: string; readonly sessionId: string }>();
+  /** A session's transcript was asked to be saved or removed (the search index reads it again when it is next used). */
+  readonly onDidTouch: Event<{ readonly agent: string; readonly sessionId: string }> = this.touchEmitter.event;
 
   constructor(
     /** This workspace's folder; created on the first save. */
@@ -98,6 +102,8 @@ export class TranscriptStore {
       bounded = boundTranscript(transcript, this.limits.bytes);
       text = JSON.stringify(bounded);
     }
+    this.touchEmitter.fire({ agent: bounded.agent, sessionId: bounded.sessionId });
+    if (replaces !== undefined) this.touchEmitter.fire({ agent: bounded.agent, sessionId: replaces });
     return this.enqueue(fileName(bounded.agent, bounded.sessionId), { kind: 'save', transcript: bounded, text, replaces });
   }
 
@@ -111,6 +117,7 @@ export class TranscriptStore {
 
   remove(agent: string, sessionId: string): Promise<void> {
     this.removeEmitter.fire(sessionId);
+    this.touchEmitter.fire({ agent, sessionId });
     return this.enqueue(fileName(agent, sessionId), { kind: 'remove' });
   }
 
@@ -123,6 +130,7 @@ export class TranscriptStore {
   dispose(): void {
     this.changeEmitter.dispose();
     this.removeEmitter.dispose();
+    this.touchEmitter.dispose();
   }
 
   private enqueue(name: string, request: Pending): Promise<void> {

@@ -40,6 +40,8 @@ export function Conversation(props: {
   checkpoints: CheckpointsView;
   /** The agent forks sessions: user messages offer Fork from Here. */
   canFork?: boolean;
+  /** The row to bring into view and mark (a search result opened at its match). */
+  reveal?: { readonly key: string | undefined; readonly seq: number };
 }) {
   const { agent, earlier, entries, permissions } = props;
   const ref = useRef<HTMLDivElement>(null);
@@ -91,6 +93,17 @@ export function Conversation(props: {
   useEffect(() => {
     if (stick.current && shown > WINDOW && rows.length > 0) setShown(WINDOW);
   }, [rows.length]);
+  // A search result opened at its match: its row is shown (earlier rows too, when it is among them), scrolled to
+  // and marked; the view lets go of the bottom so that it stays there.
+  const revealKey = props.reveal?.key;
+  useEffect(() => {
+    if (revealKey === undefined) return;
+    const index = rows.findIndex((row) => row.key === revealKey);
+    if (index < 0) return;
+    stick.current = false;
+    if (rows.length - index > shown) setShown(rows.length - index + 10);
+    requestAnimationFrame(() => ref.current?.querySelector(`[data-key="${revealKey}"]`)?.scrollIntoView({ block: 'center' }));
+  }, [props.reveal?.seq, revealKey, rows.length > 0]);
   const onScroll = () => {
     const el = ref.current;
     if (!el) return;
@@ -124,7 +137,7 @@ export function Conversation(props: {
       {visible.map((row) => {
         const card = row.earlier ? undefined : cards.get(row.entry.id);
         return (
-          <div key={row.key} class={row.earlier ? 'entry earlier' : 'entry'}>
+          <div key={row.key} data-key={row.key} class={`${row.earlier ? 'entry earlier' : 'entry'}${row.key === revealKey ? ' revealed' : ''}`}>
             {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
               <Message entry={row.entry} restorable={!row.earlier && restorable.has(row.entry.id)} forkable={!row.earlier && props.canFork} />
             ) : (

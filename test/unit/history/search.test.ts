@@ -83,6 +83,7 @@ describe('chat search', () => {
           entry: 0,
           occurrence: 0,
           role: 'user',
+          roleIndex: 0,
           snippet: undefined,
           highlight: undefined,
         },
@@ -104,9 +105,11 @@ describe('chat search', () => {
       );
     });
 
-    it('needs every word in the same entry', async () => {
+    it('finds the entries with every word; a chat with the words apart comes once, at the entry with the most of them', async () => {
       assert.deepEqual(where(await search.search('parser race')), ['a#1']);
-      assert.deepEqual(where(await search.search('flaky race')), [], 'flaky and race are in different entries');
+      assert.deepEqual(where(await search.search('flaky race')), ['a#0'], 'flaky and race are in different entries: one hit, at the first');
+      assert.deepEqual(where(await search.search('flaky race cache')), ['a#1'], 'the entry with two of the three words');
+      assert.deepEqual(where(await search.search('flaky nowhere')), [], 'a word in no entry: no hit');
       assert.deepEqual(where(await search.search('flaky tokenizer')), ['a#0'], 'a link name counts as the entry');
       assert.deepEqual(where(await search.search('')), []);
       assert.deepEqual(where(await search.search(' .,; ')), []);
