@@ -25,6 +25,7 @@ import { EditReviews } from './editor/review';
 import { TerminalMirrors } from './editor/terminalMirror';
 import { WorkspaceFiles } from './chat/workspaceFiles';
 import { Mentions } from './chat/mentions';
+import { PromptLibrary } from './chat/promptLibrary';
 import type { ShellHistory } from './editor/shellHistory';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { AgentChangeDecorations } from './checkpoints/decorations';
@@ -118,6 +119,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
   const mentions = new Mentions(files, hosts.shell, log);
+  // VS Code keeps the user's prompt files in <user data>/User/prompts, beside the extensions' global storage.
+  const promptFiles = new PromptLibrary(vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts'), log);
   const transcripts = openTranscriptStore(context, log);
   // Send Feedback reaches a chat through the registry, which is made after it.
   let feedback: Feedback | undefined;
@@ -125,7 +128,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const sideBar = new SideBarChatView(log);
   const chats = new Chats(
     agents,
-    { extensionUri: context.extensionUri, log, actions, files: mentions },
+    { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles },
     permissions,
     follow,
     new SignIn(log),
@@ -159,6 +162,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     actions,
     files,
     mentions,
+    promptFiles,
     checkpoints,
     feedback,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointDocuments(checkpoints, log)),

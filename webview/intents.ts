@@ -101,6 +101,11 @@ export function mention(kind: MentionKind, path: string): void {
   post({ type: 'mention', path, kind });
 }
 
+/** A prompt file picked under `/`. */
+export function usePrompt(name: string, source: 'workspace' | 'user'): void {
+  post({ type: 'usePrompt', name, source });
+}
+
 /** Attach Anyway on a chip larger than the bound. */
 export function confirmAttachment(id: string): void {
   post({ type: 'confirmAttachment', id });

@@ -115,6 +115,7 @@ function App() {
         disabled={!state.loaded}
         session={state.session}
         attachments={state.attachments}
+        prompts={state.prompts}
         files={state.files}
         history={history}
         focusRequest={state.focusRequest}

@@ -13,6 +13,7 @@ import {
   type FileMatch,
   type HostMessage,
   type PermissionView,
+  type PromptView,
   type QueueView,
   type SessionTarget,
   type SessionView,
@@ -48,6 +49,8 @@ export interface ChatState {
   readonly queue: QueueView;
   readonly notice?: string;
   readonly draft: string;
+  /** The prompt files offered under `/`. */
+  readonly prompts: readonly PromptView[];
   /** The row to bring into view (its key, as the conversation names rows), bumped each time it is asked. */
   readonly reveal: { readonly key: string | undefined; readonly seq: number };
   /** Bumped when the composer should take focus (an attachment came from the editor). */
@@ -83,13 +86,14 @@ export function initialState(draft = ''): ChatState {
     draft,
     focusRequest: 0,
     reveal: { key: undefined, seq: 0 },
+    prompts: [],
   };
 }
 
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, queue, elicitations, subagents, draft, reveal, ...rest } = action;
+      const { type: _type, notice, restore, divider, queue, elicitations, subagents, draft, reveal, prompts, ...rest } = action;
       void _type;
       const next: ChatState = {
         ...state,
@@ -99,6 +103,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
         queue: queue ?? EMPTY_QUEUE,
         elicitations: elicitations ?? [],
         subagents: subagents ?? [],
+        prompts: prompts ?? [],
         loaded: true,
         files: undefined,
         reveal: reveal ? { key: `${reveal.earlier ? 'e' : 'n'}${reveal.entryId}`, seq: state.reveal.seq + 1 } : state.reveal,
@@ -146,6 +151,8 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return { ...state, files: { requestId: action.requestId, files: action.files } };
     case 'draft':
       return { ...state, draft: action.text };
+    case 'prompts':
+      return { ...state, prompts: action.prompts };
     case 'reveal':
       return { ...state, reveal: { key: `${action.earlier ? 'e' : 'n'}${action.entryId}`, seq: state.reveal.seq + 1 } };
     case 'sent':

@@ -21,9 +21,15 @@ export const MAX_PENDING_ELICITATIONS = 16;
 
 export class Elicitations {
   private readonly pending = new Map<number, { question: PendingElicitation; settle?: (answer: ElicitationAnswer) => void }>();
-  private nextId = 1;
+  private nextId: number;
 
-  constructor(private readonly changed: () => void) {}
+  /** `firstId` keeps the ids of another set of questions apart (the client's own, shown beside the agent's). */
+  constructor(
+    private readonly changed: () => void,
+    firstId = 1,
+  ) {
+    this.nextId = firstId;
+  }
 
   get all(): readonly PendingElicitation[] {
     return [...this.pending.values()].map((p) => p.question);

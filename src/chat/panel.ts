@@ -30,6 +30,7 @@ import {
   type FieldInput,
   type FileMatch,
   type MentionKind,
+  type PromptView,
   type QueueView,
   type SubagentView,
 } from './protocol';
@@ -43,6 +44,8 @@ import { ACCEPTS_NOTHING } from '../acp/capabilities';
 import type { SessionTarget } from '../common/sessionTarget';
 import { attentionMark, attentionOf, type Attention } from './attention';
 import { ASK_BYTES } from './contextText';
+import { fillPrompt, type PromptFile } from './promptFiles';
+import { Elicitations } from '../acp/elicitations';
 import { editorSurface, type ChatLocation, type ChatSurface } from './surface';
 
 export { CHAT_VIEW_TYPE };
@@ -79,12 +82,23 @@ export interface ChatFiles {
   readText(path: string): Promise<string | undefined>;
 }
 
+/** The prompt files a chat offers under `/` (see promptLibrary.ts). */
+export interface ChatPrompts {
+  list(): Promise<PromptView[]>;
+  read(name: string, source: PromptView['source']): Promise<PromptFile | undefined>;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export interface ChatDeps {
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
   readonly actions: ChatActions;
   readonly files: ChatFiles;
+  readonly prompts: ChatPrompts;
 }
+
+/** The client's own questions (a prompt file's inputs) have ids of their own, apart from the agent's. */
+const LOCAL_QUESTION_IDS = 1_000_000;
 
 const STDERR_LINES_SHOWN = 20;
 
@@ -138,6 +152,10 @@ export class ChatPanel implements vscode.Disposable {
   /** The entry a search result brought into view, for a page that loads after (a chat just opened). */
   private revealed: { earlier: boolean; entryId: number } | undefined;
   private revealedEntry: EntryView | undefined;
+  /** The prompt files offered under `/`, as last listed. */
+  private promptViews: PromptView[] = [];
+  /** The client's own questions in the chat: a prompt file's inputs. */
+  private readonly localQuestions: Elicitations;
 
   /** An editor tab for a chat, beside the active editor. */
   static editorTab(deps: ChatDeps, title: string): ChatSurface {
@@ -185,7 +203,68 @@ export class ChatPanel implements vscode.Disposable {
       },
       agentName,
     );
-    this.disposables.push(vscode.window.onDidChangeWindowState(() => this.look()));
+    this.localQuestions = new Elicitations(() => {
+      if (this.disposed) return;
+      this.refreshAttention();
+      this.sync.changed('elicitations');
+    }, LOCAL_QUESTION_IDS);
+    this.disposables.push(
+      vscode.window.onDidChangeWindowState(() => this.look()),
+      deps.prompts.onDidChange(() => void this.listPrompts()),
+    );
+    void this.listPrompts();
+  }
+
+  /** The prompt files, listed again, for the view's `/` list. */
+  private async listPrompts(): Promise<void> {
+    try {
+      this.promptViews = await this.deps.prompts.list();
+    } catch (error) {
+      this.deps.log.warn(`[chat] the prompt files could not be listed: ${errorMessage(error)}`);
+      return;
+    }
+    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'prompts', prompts: this.promptViews });
+  }
+
+  /**
+   * A prompt file picked under `/`: its `${input:…}` variables are asked in the chat (one form), then its text, filled
+   * in, goes into the composer for the user to read, change and send. Resolves with that text, or undefined.
+   */
+  async usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
+    const file = await this.deps.prompts.read(name, source);
+    if (!file) {
+      this.tell(vscode.l10n.t('The prompt file "{0}" could not be read.', name));
+      return undefined;
+    }
+    const values: Record<string, string> = {};
+    if (file.inputs.length > 0) {
+      const answer = await this.localQuestions.ask({
+        message: vscode.l10n.t('The prompt "{0}" needs these values.', file.name),
+        form: {
+          type: 'object',
+          properties: Object.fromEntries(
+            file.inputs.map((input) => [
+              input.name,
+              { type: 'string', title: input.name, ...(input.placeholder ? { description: input.placeholder } : {}) },
+            ]),
+          ),
+          required: file.inputs.map((input) => input.name),
+        },
+      });
+      if (answer.action !== 'accept') {
+        this.tell(vscode.l10n.t('The prompt "{0}" was not used.', file.name));
+        return undefined;
+      }
+      for (const [key, value] of Object.entries(answer.content ?? {})) values[key] = String(value);
+    }
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    const text = fillPrompt(file, values, {
+      ...(editor && !editor.selection.isEmpty ? { selection: editor.document.getText(editor.selection) } : {}),
+      ...(editor?.document.uri.scheme === 'file' ? { file: editor.document.uri.fsPath } : {}),
+      ...(this.current?.cwd ? { workspaceFolder: this.current.cwd } : {}),
+    });
+    this.setDraft(text);
+    return text;
   }
 
   /** Shows the chat's page in `surface` and listens to it. */
@@ -388,7 +467,7 @@ export class ChatPanel implements vscode.Disposable {
       phase: turn.phase,
       stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
       error: turn.phase === 'idle' ? turn.error : undefined,
-      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0),
+      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0) + this.localQuestions.waiting,
       agentFailed: this.agentError !== null,
       seen: this.seen,
     });
@@ -610,6 +689,9 @@ export class ChatPanel implements vscode.Disposable {
       case 'mention':
         void this.mention(message.kind ?? 'file', message.path);
         break;
+      case 'usePrompt':
+        void this.usePrompt(message.name, message.source);
+        break;
       case 'confirmAttachment':
         this.confirmAttachment(message.id);
         break;
@@ -638,6 +720,16 @@ export class ChatPanel implements vscode.Disposable {
           void session.setConfigOption(message.configId, message.value).catch((error: unknown) => this.pickerFailed(message.configId, error));
         break;
     }
+  }
+
+  /** What `@query` offers, as the composer's list shows it. */
+  completeMention(query: string): Promise<FileMatch[]> {
+    return this.deps.files.search(query);
+  }
+
+  /** The prompt files offered under `/`. */
+  get promptFiles(): readonly PromptView[] {
+    return this.promptViews;
   }
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
@@ -708,8 +800,18 @@ export class ChatPanel implements vscode.Disposable {
 
   /** The agent's questions waiting for the user, as the chat shows them. */
   get elicitations(): readonly ElicitationView[] {
+    return this.questionViews();
+  }
+
+  /** The agent's questions, then the chat's own (a prompt file's inputs). */
+  private questionViews(): ElicitationView[] {
     const model = this.current?.model;
-    return model ? elicitationViews(model.elicitations.all) : [];
+    return [...(model ? elicitationViews(model.elicitations.all) : []), ...elicitationViews(this.localQuestions.all)];
+  }
+
+  /** The chat's own questions when `id` is one of them, else the agent's (or a subagent's). */
+  private questionsOf(id: number, sessionId: string | undefined): Elicitations | undefined {
+    return this.localQuestions.all.some((q) => q.id === id) ? this.localQuestions : this.modelOf(sessionId)?.elicitations;
   }
 
   /**
@@ -722,7 +824,7 @@ export class ChatPanel implements vscode.Disposable {
     values: Readonly<Record<string, FieldInput>>,
     sessionId?: string,
   ): string | undefined {
-    const elicitations = this.modelOf(sessionId)?.elicitations;
+    const elicitations = this.questionsOf(id, sessionId);
     const question = elicitations?.all.find((q) => q.id === id);
     if (!elicitations || !question) return vscode.l10n.t('The question is no longer waiting.');
     if (action !== 'accept') {
@@ -745,7 +847,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Open on a url question: the page opens in the browser (only http and https), and the agent hears the user agreed. */
   async openElicitationUrl(id: number, sessionId?: string): Promise<boolean> {
-    const elicitations = this.modelOf(sessionId)?.elicitations;
+    const elicitations = this.questionsOf(id, sessionId);
     const question = elicitations?.all.find((q) => q.id === id);
     if (!elicitations || !question?.url || question.opened) return false;
     let uri: vscode.Uri;
@@ -884,7 +986,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.session && model ? { session: sessionView(model, this.accepts, this.canFork) } : {}),
       ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
       ...(changes.queue ? { queue: this.whileBusy.view() } : {}),
-      ...(changes.elicitations && model ? { elicitations: elicitationViews(model.elicitations.all) } : {}),
+      ...(changes.elicitations ? { elicitations: this.questionViews() } : {}),
       ...(changes.subagents && session ? { subagents: subagentViews(session.model, session.cwd) } : {}),
     };
   }
@@ -911,7 +1013,8 @@ export class ChatPanel implements vscode.Disposable {
       attachments: this.attachments.views,
       checkpoints: this.checkpointsView,
       queue: this.whileBusy.view(),
-      elicitations: model ? elicitationViews(model.elicitations.all) : [],
+      elicitations: this.questionViews(),
+      ...(this.promptViews.length > 0 ? { prompts: this.promptViews } : {}),
       subagents: session ? subagentViews(session.model, session.cwd) : [],
       ...(this.notice ? { notice: this.notice } : {}),
       ...(this.draft ? { draft: this.draft } : {}),
@@ -924,6 +1027,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.sync.dispose();
+    this.localQuestions.cancelAll();
     for (const d of this.disposables) d.dispose();
     for (const d of this.surfaceSubscriptions) d.dispose();
     this.surface.release();

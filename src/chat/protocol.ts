@@ -380,6 +380,14 @@ export const QueueView = z.object({
 export type QueueView = z.infer<typeof QueueView>;
 export const EMPTY_QUEUE: QueueView = { items: [], held: false, whileBusy: 'queue', canSteer: false };
 
+/** A VS Code prompt file (`*.prompt.md`) the chat offers under `/`, from the workspace or the user's prompts folder. */
+export const PromptView = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  source: z.enum(['workspace', 'user']),
+});
+export type PromptView = z.infer<typeof PromptView>;
+
 /** One `@` completion: `path` names it for the host (a workspace path, or what the host listed it as). */
 export const FileMatch = z.object({ kind: MentionKind, path: z.string(), name: z.string(), folder: z.string() });
 export type FileMatch = z.infer<typeof FileMatch>;
@@ -413,6 +421,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     notice: z.string().optional(),
     /** What the user was writing, for a page that takes over a chat that moved (it keeps its own draft otherwise). */
     draft: z.string().optional(),
+    /** The prompt files offered under `/` (absent: none). */
+    prompts: z.array(PromptView).optional(),
     /** The entry to bring into view (a search result opened at its match). */
     reveal: z.object({ earlier: z.boolean(), entryId: z.number() }).optional(),
     /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
@@ -431,10 +441,15 @@ export const HostMessage = z.discriminatedUnion('type', [
     checkpoints: CheckpointsView.optional(),
     queue: QueueView.optional(),
   }),
-  /** A queued message the user took back to edit: its text goes into the composer (its attachments come separately). */
+  /**
+   * Text for the composer: a queued message the user took back to edit (its attachments come separately), the
+   * message a fork was made at, a prompt file's body.
+   */
   z.object({ type: z.literal('editQueued'), text: z.string() }),
   /** A message could not be sent: the draft goes back into the composer, with the reason. */
   z.object({ type: z.literal('sendFailed'), text: z.string(), reason: z.string() }),
+  /** The prompt files offered under `/`, after one was added, changed or removed. */
+  z.object({ type: z.literal('prompts'), prompts: z.array(PromptView) }),
   /** Brings an entry into view and marks it: a search result opened at its match. */
   z.object({ type: z.literal('reveal'), earlier: z.boolean(), entryId: z.number() }),
   /** A quiet line for the user (where the agent went while they were typing, why an image was not attached). */
@@ -521,6 +536,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('searchFiles'), requestId: z.number(), query: z.string().max(512) }),
   /** Attach what `searchFiles` found: a workspace file or folder (its workspace-relative path), a symbol, the problems, … */
   z.object({ type: z.literal('mention'), path: z.string().max(4096), kind: MentionKind.optional() }),
+  /** A prompt file picked under `/`: the host asks its inputs and puts its text in the composer. */
+  z.object({ type: z.literal('usePrompt'), name: z.string().max(500), source: z.enum(['workspace', 'user']) }),
   /** Attach Anyway on a chip larger than the bound. */
   z.object({ type: z.literal('confirmAttachment'), id: z.string().max(100) }),
   z.object({

@@ -3,7 +3,7 @@
 // acts only as the user can (send, stop, answer a permission request, choose a mode or a config option, close). The
 // panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
 import type { WhileBusy } from '../chat/queue';
-import type { ElicitationView, FieldInput, QueueView, SubagentView } from '../chat/protocol';
+import type { ElicitationView, FieldInput, FileMatch, MentionKind, PromptView, QueueView, SubagentView } from '../chat/protocol';
 import type { Attention } from '../chat/attention';
 import type * as S from '../acp/schema.gen';
 import type { LeftOutServer } from '../acp/sessionHandle';
@@ -30,6 +30,16 @@ export interface AgentEndView {
 export interface ChatHandle {
   /** The configured agent the chat talks to. */
   readonly agentName: string;
+  /** What `@query` offers in the composer: problems, terminal, changes, files, folders, symbols. */
+  completeMention(query: string): Promise<FileMatch[]>;
+  /** Picks one of those, as Enter in the list does: it is attached (with its size), or the chat says why not. */
+  mention(kind: MentionKind, id: string): Promise<void>;
+  /** Attach Anyway on a chip past the size bound. */
+  confirmAttachment(id: string): void;
+  /** The prompt files the composer offers under `/`. */
+  readonly promptFiles: readonly PromptView[];
+  /** Picks a prompt file under `/`: its inputs are asked in the chat, then its text goes into the composer (resolves with it). */
+  usePrompt(name: string, source: PromptView['source']): Promise<string | undefined>;
   /** The entry a search result last brought into view (Search Chats opens a chat at its match). */
   readonly revealedMatch: EntryView | undefined;
   /** What the composer holds (as the chat view last told the host, a moment after the last key). */
@@ -119,6 +129,11 @@ export type HandledChat = Pick<
   | 'location'
   | 'composerText'
   | 'revealedMatch'
+  | 'completeMention'
+  | 'mention'
+  | 'confirmAttachment'
+  | 'promptFiles'
+  | 'usePrompt'
   | 'forkFrom'
   | 'title'
   | 'attention'
@@ -167,6 +182,26 @@ class PanelHandle implements ChatHandle {
 
   get location(): 'editor' | 'sideBar' {
     return this.panel.location;
+  }
+
+  completeMention(query: string): Promise<FileMatch[]> {
+    return this.panel.completeMention(query);
+  }
+
+  mention(kind: MentionKind, id: string): Promise<void> {
+    return this.panel.mention(kind, id);
+  }
+
+  confirmAttachment(id: string): void {
+    this.panel.confirmAttachment(id);
+  }
+
+  get promptFiles(): readonly PromptView[] {
+    return this.panel.promptFiles;
+  }
+
+  usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
+    return this.panel.usePrompt(name, source);
   }
 
   get revealedMatch(): EntryView | undefined {

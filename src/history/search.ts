@@ -688,23 +688,28 @@ function scan(transcript: Transcript, summary: TranscriptSummary, query: Query, 
   if (best) hits.push(hit(best.entry, best.occurrence, best.match));
 }
 
-/** The entry that holds the most of the query's words, and a snippet at the first of them. */
+/** The entry that holds the most of the query's words (as words), and a snippet at the first of them. */
 function closest(transcript: Transcript, query: Query): { entry: number; occurrence: number; match: EntryMatch } | undefined {
   const words = [...query.words, ...(query.prefix !== undefined ? [query.prefix] : [])];
-  let best: { entry: number; count: number; word: string } | undefined;
-  transcript.entries.forEach((stored, entry) => {
-    const folded = fieldsOf(stored).map(fold);
-    const present = words.filter((word) => folded.some((text) => text.includes(word)));
-    if (present.length > (best?.count ?? 0)) best = { entry, count: present.length, word: present[0] as string };
-  });
-  if (!best) return undefined;
-  const { entry, word } = best;
-  // The snippet is at that word (as a whole word, or as the prefix it was typed as).
-  const single: Query = query.words.has(word) ? { words: new Set([word]), prefix: undefined } : { words: new Set(), prefix: word };
-  const match = matchEntry(transcript.entries[entry] as StoredEntry, single);
-  if (!match) return undefined;
-  // Which of the entries that hold that word this is, for the chat to find the same one.
-  let occurrence = 0;
-  for (let i = 0; i < entry; i++) if (matchEntry(transcript.entries[i] as StoredEntry, single)) occurrence++;
-  return { entry, occurrence, match };
+  const single = (word: string): Query =>
+    query.words.has(word) ? { words: new Set([word]), prefix: undefined } : { words: new Set(), prefix: word };
+  // Counted as substrings first (cheap), then checked as words, best first: a substring of a longer word is no match.
+  const ranked = transcript.entries
+    .map((stored, entry) => {
+      const folded = fieldsOf(stored).map(fold);
+      return { entry, present: words.filter((word) => folded.some((text) => text.includes(word))) };
+    })
+    .filter((r) => r.present.length > 0)
+    .sort((a, b) => b.present.length - a.present.length || a.entry - b.entry);
+  for (const { entry, present } of ranked) {
+    for (const word of present) {
+      const match = matchEntry(transcript.entries[entry] as StoredEntry, single(word));
+      if (!match) continue;
+      // Which of the entries that hold that word this is, for the chat to find the same one.
+      let occurrence = 0;
+      for (let i = 0; i < entry; i++) if (matchEntry(transcript.entries[i] as StoredEntry, single(word))) occurrence++;
+      return { entry, occurrence, match };
+    }
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@
 // pickers, and Send (Stop while a turn runs). Enter sends, Shift+Enter adds a line, Up recalls earlier prompts.
 // The completions, the prompt history, image paste and drop, and the focus are hooks (webview/hooks/).
 import { useRef, useState } from 'preact/hooks';
-import type { AttachmentView, FileMatch, QueueView, SessionView, TurnView, WhileBusyMode } from '../../src/chat/protocol';
+import type { AttachmentView, FileMatch, PromptView, QueueView, SessionView, TurnView, WhileBusyMode } from '../../src/chat/protocol';
 import { useCompletions } from '../hooks/useCompletions';
 import { useFocusRequest } from '../hooks/useFocusRequest';
 import { useImageDrop } from '../hooks/useImageDrop';
@@ -24,6 +24,8 @@ export function Composer(props: {
   disabled: boolean;
   session: SessionView;
   attachments: readonly AttachmentView[];
+  /** The prompt files offered under `/`. */
+  prompts: readonly PromptView[];
   files: { readonly requestId: number; readonly files: readonly FileMatch[] } | undefined;
   history: readonly string[];
   focusRequest: number;
@@ -40,7 +42,7 @@ export function Composer(props: {
     setActive,
     setCaret,
     onKeyDown: completionKey,
-  } = useCompletions(draft, setDraft, session.commands, props.files, box);
+  } = useCompletions(draft, setDraft, session.commands, props.prompts, props.files, box);
   const open = options.length > 0;
   const recall = usePromptHistory(props.history, draft, setDraft);
   const { onPaste, onDrop } = useImageDrop(props.agent, session.accepts, props.tell);

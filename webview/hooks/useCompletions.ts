@@ -3,8 +3,9 @@
 // draft.
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { CommandView, FileMatch, MentionKind } from '../../src/chat/protocol';
-import { mention, searchFiles } from '../intents';
+import type { CommandView, FileMatch, MentionKind, PromptView } from '../../src/chat/protocol';
+import { t } from '../l10n';
+import { mention, searchFiles, usePrompt } from '../intents';
 import { commandDetail, completionAt, matchingCommands, replaceRange, stepOption, type Completion } from './completions';
 
 export interface Option {
@@ -14,6 +15,12 @@ export interface Option {
   /** A codicon, for what an `@` option names. */
   readonly icon?: string;
   readonly apply: () => void;
+}
+
+/** A prompt file's line in the `/` list: its description, and that it is a prompt file (not the agent's command). */
+function promptDetail(prompt: PromptView): string {
+  const kind = prompt.source === 'workspace' ? t('prompt file (workspace)') : t('prompt file (yours)');
+  return prompt.description ? `${prompt.description} — ${kind}` : kind;
 }
 
 /** The icon of each kind of `@` option. */
@@ -42,6 +49,7 @@ export function useCompletions(
   draft: string,
   setDraft: (text: string) => void,
   commands: readonly CommandView[],
+  prompts: readonly PromptView[],
   files: { readonly requestId: number; readonly files: readonly FileMatch[] } | undefined,
   box: RefObject<HTMLTextAreaElement | null>,
 ): Completions {
@@ -61,12 +69,29 @@ export function useCompletions(
   const options = useMemo<Option[]>(() => {
     if (!completion) return [];
     if (completion.kind === 'command') {
-      return matchingCommands(commands, completion.query).map((c) => ({
-        id: `cmd-${c.name}`,
-        label: `/${c.name}`,
-        detail: commandDetail(c),
-        apply: () => replace(0, caret, `/${c.name} `),
-      }));
+      // The agent's own commands, then the prompt files (which the host fills in and puts in the composer).
+      const q = completion.query.toLowerCase();
+      return [
+        ...matchingCommands(commands, completion.query).map((c) => ({
+          id: `cmd-${c.name}`,
+          label: `/${c.name}`,
+          detail: commandDetail(c),
+          icon: 'zap',
+          apply: () => replace(0, caret, `/${c.name} `),
+        })),
+        ...prompts
+          .filter((p) => p.name.toLowerCase().startsWith(q))
+          .map((p) => ({
+            id: `prompt-${p.source}-${p.name}`,
+            label: `/${p.name}`,
+            detail: promptDetail(p),
+            icon: 'note',
+            apply: () => {
+              replace(0, caret, '');
+              usePrompt(p.name, p.source);
+            },
+          })),
+      ];
     }
     // Only the answer to the latest search: an older one may arrive after it.
     const found = files && files.requestId === searchId.current ? files.files : [];
@@ -82,7 +107,7 @@ export function useCompletions(
         mention(f.kind, f.path);
       },
     }));
-  }, [completion?.kind, completion?.query, commands, files, caret, draft]);
+  }, [completion?.kind, completion?.query, commands, prompts, files, caret, draft]);
   const open = options.length > 0;
   const current = open ? options[Math.min(active, options.length - 1)] : undefined;
   useEffect(() => setActive(0), [completion?.kind, completion?.query]);

@@ -1,0 +1,107 @@
+// VS Code's prompt files for every agent: the `*.prompt.md` files of the workspace (`.github/prompts/`) and of the
+// user's prompts folder, listed under `/` with their description. Parsing is in promptFiles.ts (pure); this finds
+// the files, keeps the list up to date with file watchers, and reads one when it is picked.
+import * as vscode from 'vscode';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import { isPromptFileName, MAX_PROMPT_BYTES, parsePromptFile, type PromptFile } from './promptFiles';
+import type { PromptView } from './protocol';
+
+/** Prompt files listed at most, from each place. */
+const MAX_FILES = 200;
+const WORKSPACE_GLOB = '.github/prompts/**/*.prompt.md';
+
+interface Found extends PromptView {
+  readonly uri: vscode.Uri;
+}
+
+export class PromptLibrary implements vscode.Disposable {
+  private listing: Promise<Found[]> | undefined;
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** A prompt file was added, changed or removed. */
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    /** The user's prompts folder (`<user data>/User/prompts`). */
+    private readonly userFolder: vscode.Uri,
+    private readonly log: Logger,
+  ) {
+    const changed = () => {
+      this.listing = undefined;
+      this.changeEmitter.fire();
+    };
+    const watchers = [
+      vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_GLOB}`),
+      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(userFolder, '*.prompt.md')),
+    ];
+    this.disposables = [
+      ...watchers,
+      ...watchers.flatMap((w) => [w.onDidCreate(changed), w.onDidChange(changed), w.onDidDelete(changed)]),
+      vscode.workspace.onDidChangeWorkspaceFolders(changed),
+      this.changeEmitter,
+    ];
+  }
+
+  /** The prompt files, the workspace's first, each by name once (a workspace file hides a user one of the same name). */
+  async list(): Promise<PromptView[]> {
+    return (await this.found()).map(({ name, description, source }) => ({ name, ...(description ? { description } : {}), source }));
+  }
+
+  /** A listed prompt file, parsed; undefined (logged) when it cannot be read. */
+  async read(name: string, source: PromptView['source']): Promise<PromptFile | undefined> {
+    const found = (await this.found()).find((f) => f.name === name && f.source === source);
+    return found ? this.parse(found.uri) : undefined;
+  }
+
+  private found(): Promise<Found[]> {
+    return (this.listing ??= this.find());
+  }
+
+  private async find(): Promise<Found[]> {
+    const workspace = vscode.workspace.isTrusted ? await vscode.workspace.findFiles(WORKSPACE_GLOB, '**/node_modules/**', MAX_FILES) : [];
+    let user: vscode.Uri[] = [];
+    try {
+      user = (await vscode.workspace.fs.readDirectory(this.userFolder))
+        .filter(([name, type]) => type === vscode.FileType.File && isPromptFileName(name))
+        .slice(0, MAX_FILES)
+        .map(([name]) => vscode.Uri.joinPath(this.userFolder, name));
+    } catch {
+      // No prompts folder: no user prompt files.
+    }
+    const found: Found[] = [];
+    const names = new Set<string>();
+    for (const [uris, source] of [
+      [workspace, 'workspace'],
+      [user, 'user'],
+    ] as const) {
+      for (const uri of [...uris].sort((a, b) => a.path.localeCompare(b.path))) {
+        const file = await this.parse(uri);
+        if (!file || names.has(file.name)) continue;
+        names.add(file.name);
+        found.push({ name: file.name, ...(file.description ? { description: file.description } : {}), source, uri });
+      }
+    }
+    return found;
+  }
+
+  private async parse(uri: vscode.Uri): Promise<PromptFile | undefined> {
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      // parsePromptFile cuts a long body with a note; more than that is never read.
+      if (stat.size > 4 * MAX_PROMPT_BYTES) {
+        this.log.warn(`[prompts] ${uri.fsPath} is ${stat.size} bytes; prompt files over ${4 * MAX_PROMPT_BYTES} bytes are left out`);
+        return undefined;
+      }
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      return parsePromptFile(uri.path.slice(uri.path.lastIndexOf('/') + 1), text);
+    } catch (error) {
+      this.log.warn(`[prompts] could not read ${uri.fsPath}: ${errorMessage(error)}`);
+      return undefined;
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
