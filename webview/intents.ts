@@ -101,6 +101,11 @@ export function mention(kind: MentionKind, path: string): void {
   post({ type: 'mention', path, kind });
 }
 
+/** Files or folders dropped on the composer (from the Explorer or a tab), as URIs. */
+export function dropUris(uris: readonly string[]): void {
+  post({ type: 'dropUris', uris: [...uris] });
+}
+
 /** A prompt file picked under `/`. */
 export function usePrompt(name: string, source: 'workspace' | 'user'): void {
   post({ type: 'usePrompt', name, source });

@@ -14,6 +14,8 @@ import type { ChatFiles } from './panel';
 import { textSize, type NewAttachment } from './prompt';
 import type { FileMatch, MentionKind } from './protocol';
 import type { WorkspaceFiles } from './workspaceFiles';
+import { checkPath } from '../common/paths';
+import { workspaceRoots } from '../common/workspace';
 
 const SYMBOLS_SHOWN = 15;
 /** A symbol provider that has not answered by then is left out of this list. */
@@ -89,6 +91,33 @@ export class Mentions implements ChatFiles, vscode.Disposable {
       this.log.warn(`[mentions] @${kind} could not be attached: ${errorMessage(error)}`);
       return vscode.l10n.t('@{0} could not be attached: {1}', kind, errorMessage(error));
     }
+  }
+
+  /** A file or folder dropped from the Explorer or a tab: attached when it is inside the workspace. */
+  async attachUri(text: string): Promise<NewAttachment | string> {
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(text, true);
+    } catch {
+      return vscode.l10n.t('"{0}" is not a file, so it was not attached.', text.slice(0, 200));
+    }
+    if (uri.scheme !== 'file') return vscode.l10n.t('Only files on this computer can be attached; {0} is not.', uri.toString(true).slice(0, 200));
+    if (checkPath(uri.fsPath, workspaceRoots()).kind !== 'inside') {
+      return vscode.l10n.t('Only files inside the workspace can be attached; {0} is not.', uri.fsPath);
+    }
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch (error) {
+      return vscode.l10n.t('{0} could not be attached: {1}', uri.fsPath, errorMessage(error));
+    }
+    const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    if (stat.type & vscode.FileType.Directory) {
+      const entries = await readdir(uri.fsPath, { withFileTypes: true });
+      const listing = folderListing(entries.map((e) => ({ name: e.name, folder: e.isDirectory() })));
+      return { kind: 'folder', path: uri.fsPath, label: `${label}/`, listing, size: textSize(listing) };
+    }
+    return { kind: 'file', path: uri.fsPath, label, size: stat.size };
   }
 
   private async file(id: string): Promise<NewAttachment | string> {
@@ -218,6 +247,8 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   private async changes(staged: boolean, cwd: string | undefined): Promise<NewAttachment | string> {
     const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
     if (!extension) return vscode.l10n.t('The Git extension is not available, so the changes cannot be read.');
+    if (vscode.workspace.getConfiguration('git').get<boolean>('enabled') === false)
+      return vscode.l10n.t('Git is turned off in VS Code ("git.enabled"), so the changes cannot be read.');
     const git = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
     const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     // The repository that holds the chat's folder (the deepest one), else the only one.

@@ -76,6 +76,8 @@ export interface ChatFiles {
   search(query: string): Promise<FileMatch[]>;
   /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
   attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
+  /** A dropped file or folder (its URI), or why it cannot be attached. */
+  attachUri(uri: string): Promise<NewAttachment | string>;
   /** The absolute path of a path `search` returned, when it is a file inside the workspace. */
   resolve(path: string): string | undefined;
   /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
@@ -689,6 +691,9 @@ export class ChatPanel implements vscode.Disposable {
       case 'mention':
         void this.mention(message.kind ?? 'file', message.path);
         break;
+      case 'dropUris':
+        void this.dropUris(message.uris);
+        break;
       case 'usePrompt':
         void this.usePrompt(message.name, message.source);
         break;
@@ -720,6 +725,21 @@ export class ChatPanel implements vscode.Disposable {
           void session.setConfigOption(message.configId, message.value).catch((error: unknown) => this.pickerFailed(message.configId, error));
         break;
     }
+  }
+
+  /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */
+  async dropUris(uris: readonly string[]): Promise<void> {
+    for (const uri of uris) {
+      const found = await this.deps.files.attachUri(uri);
+      if (this.disposed) return;
+      if (typeof found === 'string') this.tell(found);
+      else this.addAttachment(found);
+    }
+  }
+
+  /** The quiet line the chat shows last (why something was not attached, where the agent went, …). */
+  get lastNotice(): string | undefined {
+    return this.notice;
   }
 
   /** What `@query` offers, as the composer's list shows it. */

@@ -30,6 +30,8 @@ export interface AgentEndView {
 export interface ChatHandle {
   /** The configured agent the chat talks to. */
   readonly agentName: string;
+  /** The quiet line the chat shows last (why something was not attached, …). */
+  readonly lastNotice: string | undefined;
   /** What `@query` offers in the composer: problems, terminal, changes, files, folders, symbols. */
   completeMention(query: string): Promise<FileMatch[]>;
   /** Picks one of those, as Enter in the list does: it is attached (with its size), or the chat says why not. */
@@ -130,6 +132,7 @@ export type HandledChat = Pick<
   | 'composerText'
   | 'revealedMatch'
   | 'completeMention'
+  | 'lastNotice'
   | 'mention'
   | 'confirmAttachment'
   | 'promptFiles'
@@ -182,6 +185,10 @@ class PanelHandle implements ChatHandle {
 
   get location(): 'editor' | 'sideBar' {
     return this.panel.location;
+  }
+
+  get lastNotice(): string | undefined {
+    return this.panel.lastNotice;
   }
 
   completeMention(query: string): Promise<FileMatch[]> {

@@ -1,7 +1,8 @@
 // Images pasted into or dropped on the composer are attached (sent to the host in base64), unless the agent does
-// not take them or they are too big: then the view says why, in its notice line.
+// not take them or they are too big: then the view says why, in its notice line. Files and folders dropped from
+// the Explorer or an editor tab are attached by the host, from their URIs.
 import { imageRefusal, type SessionView } from '../../src/chat/protocol';
-import { attachImage } from '../intents';
+import { attachImage, dropUris } from '../intents';
 import { t } from '../l10n';
 
 export interface ImageDrop {
@@ -36,6 +37,13 @@ export function useImageDrop(agent: string, accepts: SessionView['accepts'], tel
     }
   };
   const onDrop = (event: DragEvent) => {
+    // Files and folders from VS Code's Explorer or an editor tab come as URIs: the host attaches them.
+    const uris = droppedUris(event.dataTransfer);
+    if (uris.length > 0) {
+      event.preventDefault();
+      dropUris(uris);
+      return;
+    }
     const files = [...(event.dataTransfer?.files ?? [])];
     if (files.length > 0) {
       event.preventDefault();
@@ -44,3 +52,17 @@ export function useImageDrop(agent: string, accepts: SessionView['accepts'], tel
   };
   return { onPaste, onDrop };
 }
+
+/** The URIs VS Code puts on a drag from the Explorer or a tab (its own type first, then the standard list). */
+export function droppedUris(data: Pick<DataTransfer, 'getData'> | null | undefined): string[] {
+  if (!data) return [];
+  const list = data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list');
+  return list
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .slice(0, MAX_DROPPED);
+}
+
+/** URIs taken from one drop at most. */
+const MAX_DROPPED = 100;
