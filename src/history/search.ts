@@ -658,6 +658,14 @@ function lowerBound(sorted: readonly string[], word: string): number {
   return low;
 }
 
+/** The hits of one transcript for `query`, as a search finds them there (for a baseline that reads every transcript). */
+export function hitsIn(transcript: Transcript, summary: TranscriptSummary, query: string): SearchHit[] {
+  const parsed = parseQuery(query);
+  const hits: SearchHit[] = [];
+  if (parsed) scan(transcript, summary, parsed, hits, Number.POSITIVE_INFINITY);
+  return hits;
+}
+
 /**
  * Adds the hits of one transcript, in the order of its entries, at most PER_CHAT of them and `limit` in all: the
  * entries that hold every word. A chat that holds every word, but never in one entry, still counts: it gets one
@@ -693,6 +701,8 @@ function closest(transcript: Transcript, query: Query): { entry: number; occurre
   const words = [...query.words, ...(query.prefix !== undefined ? [query.prefix] : [])];
   const single = (word: string): Query =>
     query.words.has(word) ? { words: new Set([word]), prefix: undefined } : { words: new Set(), prefix: word };
+  // Only a chat that holds every word (as a word, somewhere) counts: the index finds no other.
+  if (!words.every((word) => transcript.entries.some((stored) => matchEntry(stored, single(word))))) return undefined;
   // Counted as substrings first (cheap), then checked as words, best first: a substring of a longer word is no match.
   const ranked = transcript.entries
     .map((stored, entry) => {

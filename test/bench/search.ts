@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../src/acp/log';
 import type { StoredEntry, Transcript, TranscriptSummary } from '../../src/history/format';
-import { ChatSearch, fold, type SearchHit, type SearchSource } from '../../src/history/search';
+import { ChatSearch, fold, hitsIn, type SearchHit, type SearchSource } from '../../src/history/search';
 import { TranscriptStore } from '../../src/history/transcripts';
 import { brokenExitCode, out, runBench } from './lib/run';
 
@@ -142,24 +142,12 @@ function queryFrom(transcript: Transcript, n: number): string | undefined {
   return undefined;
 }
 
-/** The baseline: every transcript read and every entry scanned, as a search without an index would. */
+/** The baseline: every transcript read and every entry scanned, as a search without an index would, matching alike. */
 async function naiveSearch(store: TranscriptStore, summaries: readonly TranscriptSummary[], query: string): Promise<string[]> {
-  const words = fold(query).match(WORD) ?? [];
-  const prefix = words.pop() ?? '';
   const found: string[] = [];
   for (const summary of summaries) {
     const transcript = await store.read(summary.agent, summary.sessionId);
-    transcript?.entries.forEach((e, i) => {
-      const fields = e.t === 'tool' ? [e.title] : [e.text, ...(e.links ?? []).map((l) => l.name)];
-      const tokens = new Set(fields.flatMap((f) => fold(f).match(WORD) ?? []).filter((t) => t.length <= 64));
-      if (!words.every((w) => tokens.has(w))) return;
-      for (const token of tokens) {
-        if (token.startsWith(prefix)) {
-          found.push(`${summary.sessionId}#${i}`);
-          return;
-        }
-      }
-    });
+    if (transcript) for (const hit of hitsIn(transcript, summary, query)) found.push(`${hit.sessionId}#${hit.entry}`);
   }
   return found;
 }

@@ -8,7 +8,7 @@ import { useFocusRequest } from '../hooks/useFocusRequest';
 import { useImageDrop } from '../hooks/useImageDrop';
 import { usePromptHistory } from '../hooks/usePromptHistory';
 import { commandHint } from '../hooks/completions';
-import { cancelTurn, confirmAttachment, removeAttachment } from '../intents';
+import { cancelTurn, confirmAttachment, removeAttachment, tellDraft } from '../intents';
 import { t } from '../l10n';
 import { Chip } from './chip';
 import { Picker } from './picker';
@@ -122,6 +122,8 @@ export function Composer(props: {
             recall.reset();
           }}
           onKeyUp={(event) => setCaret(event.currentTarget.selectionStart)}
+          // Leaving the box (for the command palette, say) tells the host the draft at once: a move follows.
+          onBlur={(event) => tellDraft(event.currentTarget.value)}
           onClick={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}

@@ -128,7 +128,9 @@ export function Conversation(props: {
   const lastEarlier = earlier.length > 0 ? `e${earlier[earlier.length - 1]?.id ?? ''}` : undefined;
   return (
     <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label={t('Conversation')} aria-live="off">
-      {empty && <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and @ mentions a file.', agent)}</p>}
+      {empty && (
+        <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and prompt files, @ adds context.', agent)}</p>
+      )}
       {hidden > 0 && (
         <button type="button" class="show-earlier secondary" onClick={showEarlier}>
           {t('Show earlier messages ({0})', hidden)}

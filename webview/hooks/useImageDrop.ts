@@ -3,6 +3,7 @@
 // the Explorer or an editor tab are attached by the host, from their URIs.
 import { imageRefusal, type SessionView } from '../../src/chat/protocol';
 import { attachImage, dropUris } from '../intents';
+import { droppedUris } from './dropped';
 import { t } from '../l10n';
 
 export interface ImageDrop {
@@ -52,17 +53,3 @@ export function useImageDrop(agent: string, accepts: SessionView['accepts'], tel
   };
   return { onPaste, onDrop };
 }
-
-/** The URIs VS Code puts on a drag from the Explorer or a tab (its own type first, then the standard list). */
-export function droppedUris(data: Pick<DataTransfer, 'getData'> | null | undefined): string[] {
-  if (!data) return [];
-  const list = data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list');
-  return list
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .slice(0, MAX_DROPPED);
-}
-
-/** URIs taken from one drop at most. */
-const MAX_DROPPED = 100;

@@ -386,3 +386,27 @@ describe('SessionModel', () => {
     });
   });
 });
+
+describe('SessionModel titles and turn endings', () => {
+  it('keeps a title the user gave over the agent\u2019s later ones', () => {
+    const model = new SessionModel('s');
+    model.apply({ sessionUpdate: 'session_info_update', title: 'From the agent' });
+    assert.equal(model.title, 'From the agent');
+    model.rename('Mine');
+    model.apply({ sessionUpdate: 'session_info_update', title: 'Agent again' });
+    assert.equal(model.title, 'Mine');
+  });
+
+  it('records how each turn ended, after its last entry', () => {
+    const model = new SessionModel('s');
+    model.beginTurn([{ type: 'text', text: 'one' }]);
+    model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } });
+    model.endTurn('end_turn');
+    model.beginTurn([{ type: 'text', text: 'two' }]);
+    model.endTurn('cancelled');
+    assert.deepEqual(model.turnEnds, [
+      { afterEntry: 1, stopReason: 'end_turn' },
+      { afterEntry: 2, stopReason: 'cancelled' },
+    ]);
+  });
+});

@@ -87,3 +87,17 @@ describe('composer prompt history', () => {
     assert.equal(recallOlder([], undefined, 'draft'), undefined);
   });
 });
+
+describe('files dropped on the composer', () => {
+  it('takes the URIs of VS Code\u2019s own drag type first, then the standard list, without comments or blanks', async () => {
+    const { droppedUris } = await import('../../../webview/hooks/dropped');
+    const data = (types: Record<string, string>) => ({ getData: (type: string) => types[type] ?? '' });
+    assert.deepEqual(droppedUris(data({ 'application/vnd.code.uri-list': 'file:///w/a.ts\r\nfile:///w/src', 'text/uri-list': 'x' })), [
+      'file:///w/a.ts',
+      'file:///w/src',
+    ]);
+    assert.deepEqual(droppedUris(data({ 'text/uri-list': '# a comment\nfile:///w/b.ts\n\n' })), ['file:///w/b.ts']);
+    assert.deepEqual(droppedUris(data({})), []);
+    assert.deepEqual(droppedUris(null), []);
+  });
+});
