@@ -1,0 +1,70 @@
+// VS Code's prompt files with every agent, in a real extension host: the workspace's .github/prompts files are
+// offered under / (and follow the files as they change), and picking one asks its ${input:…} values in the chat,
+// answered like any question, before its text goes into the composer.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from '../lib/wait';
+import { closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+describe('prompt files', function () {
+  this.timeout(60_000);
+  let folder: string;
+
+  before(() => {
+    folder = join(workspaceFolder(), '.github', 'prompts');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'explain.prompt.md'),
+      '---\ndescription: "Explain code to a newcomer"\nmode: ask\n---\nExplain ${input:topic:what to explain} to ${input:who}. Then ${input:topic} again.\n',
+    );
+  });
+
+  after(() => {
+    rmSync(join(workspaceFolder(), '.github'), { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    await closeAllChats();
+  });
+
+  it('offers the workspace prompt files with their description, and follows new ones', async () => {
+    await useFixtureAgent('echo');
+    const chat = await newChat();
+    await waitFor(() => chat.promptFiles.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
+    assert.deepEqual(
+      chat.promptFiles.find((p) => p.name === 'explain'),
+      { name: 'explain', description: 'Explain code to a newcomer', source: 'workspace' },
+    );
+    writeFileSync(join(folder, 'later.prompt.md'), 'No front matter, no inputs.\n');
+    await waitFor(() => chat.promptFiles.some((p) => p.name === 'later'), { what: 'a new prompt file to be offered' });
+  });
+
+  it('asks the inputs in the chat, then puts the filled text in the composer; Cancel puts nothing', async () => {
+    await useFixtureAgent('echo');
+    const chat = await newChat();
+    await waitFor(() => chat.promptFiles.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
+
+    const used = chat.usePrompt('explain', 'workspace');
+    await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked' });
+    const question = chat.elicitations[0]!;
+    assert.deepEqual(
+      question.form?.fields.map((f) => [f.name, f.description, f.required]),
+      [
+        ['topic', 'what to explain', true],
+        ['who', undefined, true],
+      ],
+    );
+    assert.equal(chat.answerElicitation(question.id, 'accept', { topic: 'the parser' }), 'who: This is required.');
+    assert.equal(chat.answerElicitation(question.id, 'accept', { topic: 'the parser', who: 'Ada' }), undefined);
+    assert.equal(await used, 'Explain the parser to Ada. Then the parser again.\n');
+    await waitFor(() => chat.composerText === 'Explain the parser to Ada. Then the parser again.\n', { what: 'the text in the composer' });
+    assert.equal(chat.elicitations.length, 0);
+
+    const cancelled = chat.usePrompt('explain', 'workspace');
+    await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked again' });
+    chat.answerElicitation(chat.elicitations[0]!.id, 'cancel');
+    assert.equal(await cancelled, undefined);
+    assert.match(chat.lastNotice ?? '', /was not used/);
+  });
+});
