@@ -125,7 +125,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   // Send Feedback reaches a chat through the registry, which is made after it.
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (sessionId: string) => feedback?.sendSession(sessionId) ?? Promise.resolve() };
-  const sideBar = new SideBarChatView(log);
+  const sideBar = new SideBarChatView(context.extensionUri, log);
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles },

@@ -16,7 +16,10 @@ export class SideBarChatView implements vscode.Disposable {
   private held: ChatSurface | undefined;
   private readonly resolvedEmitter = new vscode.EventEmitter<vscode.WebviewView>();
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: Logger,
+  ) {}
 
   /** Whether a chat is in the side bar now. */
   get occupied(): boolean {
@@ -75,14 +78,16 @@ export class SideBarChatView implements vscode.Disposable {
     return this.view ?? resolved;
   }
 
-  /** The page of an empty view: no script, one link that starts a chat here. */
+  /** The page of an empty view: no script, a stylesheet of the extension's own, one link that starts a chat here. */
   private showEmpty(view: vscode.WebviewView): void {
     view.description = undefined;
-    view.webview.options = { enableScripts: false, enableCommandUris: ['acp.newChatInSideBar'], localResourceRoots: [] };
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: false, enableCommandUris: ['acp.newChatInSideBar'], localResourceRoots: [media] };
+    const css = view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'empty-chat.css')).toString();
     const words = vscode.l10n.t('No chat here yet.');
     const start = vscode.l10n.t('Start a new chat here');
     const move = vscode.l10n.t('or choose Move Chat to Side Bar in a chat.');
-    view.webview.html = `<!DOCTYPE html><html><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><style>body{padding:8px 12px;color:var(--vscode-foreground);font-family:var(--vscode-font-family);font-size:var(--vscode-font-size)}a{color:var(--vscode-textLink-foreground)}</style></head><body><p>${escapeHtml(words)}</p><p><a href="command:acp.newChatInSideBar">${escapeHtml(start)}</a>, ${escapeHtml(move)}</p></body></html>`;
+    view.webview.html = `<!DOCTYPE html><html><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${view.webview.cspSource}"><link rel="stylesheet" href="${css}"></head><body><p>${escapeHtml(words)}</p><p><a href="command:acp.newChatInSideBar">${escapeHtml(start)}</a>, ${escapeHtml(move)}</p></body></html>`;
   }
 
   dispose(): void {

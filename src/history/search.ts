@@ -68,6 +68,13 @@ const DEFAULT_MAX_HITS = 500;
 const PER_CHAT = 5;
 /** Longer words are not indexed (hashes, base64, minified code): they would only fill the index. */
 const MAX_WORD_CHARS = 64;
+/**
+ * Distinct words indexed per chat. A chat with more (an agent can fill one with random tokens) is not indexed
+ * further: it is read by every search instead, so the index's memory stays bounded and nothing is missed.
+ */
+const MAX_WORDS_PER_CHAT = 50_000;
+/** Distinct words in the whole index (about 60 bytes each); a chat that would add more is read by every search. */
+const MAX_WORDS = 2_000_000;
 const SNIPPET_CHARS = 120;
 /** Within one transcript, the indexer yields after about this much text, so a large one does not hold the thread. */
 const YIELD_CHARS = 256 * 1024;
@@ -272,6 +279,8 @@ interface Doc {
   state: 'pending' | 'indexing' | 'indexed' | 'failed';
   /** Counts changes, so that an indexing that a change overtook is not committed. */
   generation: number;
+  /** It held more distinct words than are indexed per chat: every search reads it (it may hold any word). */
+  partial?: boolean;
   /** For a search waiting for the indexer to read it: resolved with the transcript once read. */
   ready?: { readonly promise: Promise<Transcript | undefined>; readonly resolve: (t: Transcript | undefined) => void };
 }
@@ -467,6 +476,7 @@ export class ChatSearch {
     const generation = doc.generation;
     const current = () => !this.disposed && this.docs.get(doc.key) === doc && doc.generation === generation;
     doc.state = 'indexing';
+    doc.partial = false;
     const transcript = await this.read(doc);
     // A search waiting for this chat scans it now, while its words are gathered; one that asks meanwhile waits anew.
     handOver(doc, transcript);
@@ -480,7 +490,8 @@ export class ChatSearch {
       let since = 0;
       for (const entry of transcript.entries) {
         for (const field of fieldsOf(entry)) {
-          for (const word of fold(field).match(WORD) ?? []) if (word.length <= MAX_WORD_CHARS) words.add(word);
+          for (const word of fold(field).match(WORD) ?? []) if (word.length <= MAX_WORD_CHARS && words.size < MAX_WORDS_PER_CHAT) words.add(word);
+          if (words.size >= MAX_WORDS_PER_CHAT) doc.partial = true;
           since += field.length;
         }
         if (since >= YIELD_CHARS) {
@@ -496,6 +507,10 @@ export class ChatSearch {
       doc.state = 'indexed';
       for (const word of words) {
         const postings = this.postings.get(word);
+        if (postings === undefined && this.postings.size >= MAX_WORDS) {
+          doc.partial = true;
+          continue;
+        }
         if (postings === undefined) {
           const key = detach(word);
           this.postings.set(key, id);
@@ -556,7 +571,7 @@ export class ChatSearch {
     const keep = (mark: (hit: Uint8Array) => void) => {
       const hit = new Uint8Array(size);
       mark(hit);
-      for (let id = 0; id < size; id++) if (!hit[id]) result[id] = 0;
+      for (let id = 0; id < size; id++) if (!hit[id] && !this.byId[id]?.partial) result[id] = 0;
     };
     const setIn = (hit: Uint8Array) => (id: number) => {
       hit[id] = 1;

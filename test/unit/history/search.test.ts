@@ -199,6 +199,17 @@ describe('chat search', () => {
     assert.deepEqual(where(await search.search('common uniq')).length, 5);
   });
 
+  it('indexes a bounded number of words per chat, and still finds what is past the bound by reading that chat', async () => {
+    // An agent can fill a chat with random tokens: past the bound the chat is read by every search, not indexed.
+    const flood = Array.from({ length: 55_000 }, (_, i) => `tok${i.toString(36)}x`).join(' ');
+    await store.save(transcript('flood', day(1), [{ t: 'agent', text: `${flood} needle` }]));
+    await store.save(transcript('plain', day(2), [{ t: 'user', text: 'nothing here' }]));
+    assert.deepEqual(where(await search.search('needle')), ['flood#0'], 'the word past the bound is found');
+    source.reads.length = 0;
+    assert.deepEqual(where(await search.search('nothing')), ['plain#0']);
+    assert.deepEqual(source.reads.sort(), ['flood', 'plain'], 'the chat past the bound is read, as a candidate for every word');
+  });
+
   it('re-indexes an invalidated chat at the next search: new text found, old text gone', async () => {
     await store.save(transcript('a', day(1), [{ t: 'user', text: 'first version' }]));
     await store.save(transcript('b', day(2), [{ t: 'user', text: 'other chat' }]));
