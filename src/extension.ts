@@ -101,34 +101,28 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
       }
     }));
 
+  /** Hands a chat page VS Code shows to the core; a core that cannot load says so in the page instead. */
+  const withCore = async (webview: vscode.Webview, show: (loaded: Core) => Promise<void>): Promise<void> => {
+    let loadedCore: Core;
+    try {
+      loadedCore = await core();
+    } catch {
+      webview.html = `<!DOCTYPE html><p>${escapeHtml(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''))}</p>`;
+      return;
+    }
+    await show(loadedCore);
+  };
+
   registerStandIns();
   context.subscriptions.push(
     { dispose: () => standIns.forEach((d) => d.dispose()) },
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => {
-        let loadedCore: Core;
-        try {
-          loadedCore = await core();
-        } catch {
-          panel.webview.html = `<!DOCTYPE html><p>${escapeHtml(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''))}</p>`;
-          return;
-        }
-        return loadedCore.chats.restoreTab(panel, state);
-      },
+      deserializeWebviewPanel: (panel, state: unknown) => withCore(panel.webview, (loaded) => loaded.chats.restoreTab(panel, state)),
     }),
     // The chat view in the secondary side bar: it may be visible at startup, with the chat that was there to restore.
     vscode.window.registerWebviewViewProvider(CHAT_SIDE_BAR_VIEW_ID, {
-      resolveWebviewView: async (view, resolveContext) => {
-        let loadedCore: Core;
-        try {
-          loadedCore = await core();
-        } catch {
-          view.webview.html = `<!DOCTYPE html><p>${escapeHtml(vscode.l10n.t('ACP Client could not start: {0}', failure ?? ''))}</p>`;
-          return;
-        }
-        return loadedCore.chats.resolveSideBar(view, resolveContext.state);
-      },
+      resolveWebviewView: (view, resolveContext) => withCore(view.webview, (loaded) => loaded.chats.resolveSideBar(view, resolveContext.state)),
     }),
   );
 

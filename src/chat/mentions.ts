@@ -251,23 +251,38 @@ export class Mentions implements ChatFiles, vscode.Disposable {
       return vscode.l10n.t('Git is turned off in VS Code ("git.enabled"), so the changes cannot be read.');
     const git = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
     const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    // The repository that holds the chat's folder (the deepest one), else the only one.
-    const repository =
-      [...git.repositories]
-        .filter((r) => folder !== undefined && (folder === r.rootUri.fsPath || folder.startsWith(`${r.rootUri.fsPath}/`)))
-        .sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length)[0] ?? (git.repositories.length === 1 ? git.repositories[0] : undefined);
-    if (!repository)
+    const inside = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
+    // The repository that holds the chat's folder (the deepest one); else the ones inside that folder, together.
+    const holding = [...git.repositories]
+      .filter((r) => folder !== undefined && inside(folder, r.rootUri.fsPath))
+      .sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length)
+      .slice(0, 1);
+    const within = [...git.repositories]
+      .filter((r) => folder !== undefined && inside(r.rootUri.fsPath, folder))
+      .sort((a, b) => a.rootUri.fsPath.localeCompare(b.rootUri.fsPath));
+    const repositories = holding.length > 0 ? holding : within.length > 0 ? within : git.repositories.length === 1 ? [...git.repositories] : [];
+    if (repositories.length === 0)
       return vscode.l10n.t('This workspace folder is not in a Git repository that VS Code has open, so there are no changes to attach.');
-    const diff = await repository.diff(staged);
-    if (diff.trim() === '')
+    const diffs: string[] = [];
+    let size = 0;
+    for (const repository of repositories) {
+      const diff = await repository.diff(staged);
+      if (diff.trim() === '') continue;
+      // Several repositories: each diff under its folder, as the paths in it are the repository's own.
+      const text = repositories.length > 1 ? `# ${vscode.workspace.asRelativePath(repository.rootUri)}\n${diff}` : diff;
+      size += textSize(text);
+      if (size > MAX_MENTION_BYTES) return vscode.l10n.t('The changes are over {0} MB, too large to attach.', MAX_MENTION_BYTES / 1024 / 1024);
+      diffs.push(text);
+    }
+    if (diffs.length === 0)
       return staged ? vscode.l10n.t('Nothing is staged.') : vscode.l10n.t('There are no uncommitted changes (untracked files are not included).');
-    const size = textSize(diff);
-    if (size > MAX_MENTION_BYTES) return vscode.l10n.t('The changes are {0} MB, too large to attach.', (size / 1024 / 1024).toFixed(1));
+    const diff = diffs.join('\n');
+    const root = repositories.length === 1 ? repositories[0]!.rootUri.fsPath : (folder ?? repositories[0]!.rootUri.fsPath);
     return {
       kind: 'changes',
       label: staged ? vscode.l10n.t('Staged changes') : vscode.l10n.t('Uncommitted changes'),
       text: diff,
-      uri: `${pathToFileURL(repository.rootUri.fsPath).href}?${staged ? 'staged' : 'changes'}`,
+      uri: `${pathToFileURL(root).href}?${staged ? 'staged' : 'changes'}`,
       mimeType: 'text/x-diff',
       size,
     };

@@ -22,13 +22,16 @@ function lastPrompt(recordFile: string): Block[] {
 
 const NO_EMBEDDED = { env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ loadSession: true, promptCapabilities: {} }) } };
 
-async function attach(chat: ChatHandle, query: string, kind: string): Promise<void> {
+/** Picks the `kind` (and `path`) option that `@query` offers, and waits for its chip (or says what the chat said). */
+async function attach(chat: ChatHandle, query: string, kind: string, path?: string): Promise<void> {
   const before = chat.attachments.length;
   const offered = await chat.completeMention(query);
-  const pick = offered.find((m) => m.kind === kind);
+  const pick = offered.find((m) => m.kind === kind && (path === undefined || m.path === path));
   assert.ok(pick, `@${query} offers a ${kind}: ${JSON.stringify(offered.map((m) => `${m.kind}:${m.name}`))}`);
   await chat.mention(pick.kind, pick.path);
-  await waitFor(() => chat.attachments.length === before + 1, { what: `the ${kind} chip` });
+  await waitFor(() => chat.attachments.length === before + 1, { what: `the ${kind} chip` }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; the chat says: ${chat.lastNotice ?? 'nothing'}`);
+  });
 }
 
 describe('context in the composer', function () {
@@ -83,7 +86,7 @@ describe('context in the composer', function () {
     const fixture = await useFixtureAgent('echo');
     const chat = await newChat();
     await attach(chat, 'Widg', 'symbol');
-    await attach(chat, 'problems', 'problems');
+    await attach(chat, 'problems', 'problems', 'all');
     await attach(chat, 'ctx/li', 'folder');
     assert.ok(
       chat.attachments.every((a) => typeof a.size === 'number' && a.size > 0),
@@ -110,7 +113,7 @@ describe('context in the composer', function () {
     const fixture = await useFixtureAgent('echo', NO_EMBEDDED);
     const chat = await newChat();
     await attach(chat, 'Widg', 'symbol');
-    await attach(chat, 'problems', 'problems');
+    await attach(chat, 'problems', 'problems', 'all');
     await attach(chat, 'ctx/li', 'folder');
     await chat.send('look at these');
     const blocks = lastPrompt(fixture.recordFile);

@@ -5,8 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import * as vscode from 'vscode';
-import { acpLog, agentText, closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 async function question(chat: ChatHandle) {
   return waitFor(() => chat.elicitations[0], { what: 'the agent\u2019s question' });
@@ -111,21 +110,8 @@ describe('the agent\u2019s questions', function () {
 
   it('asks a question outside any chat (during setup) in the quick input, and answers with what was picked', async () => {
     const fixture = await useFixtureAgent('elicit-setup');
-    const opening = newChat();
-    let opened = false;
-    void opening.then(
-      () => (opened = true),
-      () => (opened = true),
-    );
     // The question is a quick pick (Yes, No); Enter takes the first, as the user would.
-    await waitFor(
-      async () => {
-        if (!opened) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-        return opened;
-      },
-      { timeoutMs: 20_000, what: 'the chat to open once the question was answered' },
-    );
-    await opening;
+    await answeringQuickInput(() => newChat(), ENTER, 'the chat to open once the question was answered');
     const answer = recorded(fixture.recordFile).find((m) => (m.result as { action?: string } | undefined)?.action !== undefined);
     assert.deepEqual(answer?.result, { action: 'accept', content: { ready: true } });
   });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import type { PreviousSessionItem } from '../../src/history/previousSessions';
 import { waitFor } from '../lib/wait';
-import { api, closeAllChats, messages, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { answeringQuickInput, api, closeAllChats, ENTER, messages, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 // No session/list: Open Previous Session then lists what this computer keeps, which these tests look at.
 const STABLE = { loadSession: true, promptCapabilities: { embeddedContext: true }, sessionCapabilities: { close: {}, resume: {} } };
@@ -24,18 +24,8 @@ async function kept(agent: string): Promise<PreviousSessionItem[]> {
 }
 
 /** Runs a command that asks in a quick pick, and accepts the first item (Delete) as the user's Enter would. */
-async function confirming<T>(run: () => Thenable<T>): Promise<T> {
-  const result = Promise.resolve(run());
-  let settled = false;
-  void result.finally(() => (settled = true));
-  await waitFor(
-    async () => {
-      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return settled;
-    },
-    { timeoutMs: 15_000, what: 'the command to finish' },
-  );
-  return result;
+function confirming<T>(run: () => Thenable<T>): Promise<T> {
+  return answeringQuickInput(run, ENTER, 'the command to finish', 15_000);
 }
 
 describe('a chat as a whole: rename, delete, fork, export', function () {
@@ -94,15 +84,10 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     const target = { agent: fixture.name, sessionId };
 
     // Escape on the question: nothing is deleted.
-    const cancelled = Promise.resolve(vscode.commands.executeCommand<boolean>('acp.deleteChat', target));
-    let settled = false;
-    void cancelled.finally(() => (settled = true));
-    await waitFor(
-      async () => {
-        if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-        return settled;
-      },
-      { what: 'the question to close' },
+    const cancelled = answeringQuickInput(
+      () => vscode.commands.executeCommand<boolean>('acp.deleteChat', target),
+      'workbench.action.closeQuickOpen',
+      'the question to close',
     );
     assert.equal(await cancelled, false);
     assert.ok(

@@ -13,7 +13,7 @@ import type { RegistryOutcome } from '../../src/registry/commands';
 import { launcher, launcherTarBz2, tarArchive, tgz, zipArchive, type Member } from '../lib/archives';
 import { RegistryServer } from '../lib/registryServer';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, agentText, alive, api, closeAllChats, EXTENSION_ID, FIXTURE_AGENT, newChat } from './lib/fixture';
+import { acpLog, agentText, alive, answeringQuickInput, api, closeAllChats, ENTER, EXTENSION_ID, FIXTURE_AGENT, newChat } from './lib/fixture';
 
 const PLATFORM = platformKey(process.platform, process.arch);
 const CMD = './fixture-agent/bin/fixture-agent';
@@ -77,17 +77,12 @@ async function useRegistry(url: string): Promise<void> {
 /** Runs "ACP: Add Agent from Registry…" starting on `id`, and accepts the quick pick as the user's Enter would. */
 async function addFromRegistry(id: string): Promise<RegistryOutcome> {
   await api();
-  const result = Promise.resolve(vscode.commands.executeCommand<RegistryOutcome>('acp.addAgentFromRegistry', id));
-  let settled = false;
-  void result.finally(() => (settled = true));
-  await waitFor(
-    async () => {
-      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return settled;
-    },
-    { timeoutMs: 30_000, what: `the install of ${id}` },
+  return answeringQuickInput(
+    () => vscode.commands.executeCommand<RegistryOutcome>('acp.addAgentFromRegistry', id),
+    ENTER,
+    `the install of ${id}`,
+    30_000,
   );
-  return result;
 }
 
 function installed(outcome: RegistryOutcome): Extract<RegistryOutcome, { command: string }> {

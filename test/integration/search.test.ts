@@ -4,21 +4,15 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor } from '../lib/wait';
-import { api, closeAllChats, newChat, useFixtureAgent } from './lib/fixture';
+import { answeringQuickInput, api, closeAllChats, ENTER, newChat, useFixtureAgent } from './lib/fixture';
 
 /** Runs Search Chats for `query` and accepts the first result once there is one, as the user's Enter would. */
-async function searchAndOpen(query: string): Promise<ChatHandle | undefined> {
-  const result = Promise.resolve(vscode.commands.executeCommand<ChatHandle | undefined>('acp.searchChats', query));
-  let settled = false;
-  void result.finally(() => (settled = true));
-  await waitFor(
-    async () => {
-      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return settled;
-    },
-    { timeoutMs: 20_000, what: `a result for "${query}" to open` },
+function searchAndOpen(query: string): Promise<ChatHandle | undefined> {
+  return answeringQuickInput(
+    () => vscode.commands.executeCommand<ChatHandle | undefined>('acp.searchChats', query),
+    ENTER,
+    `a result for "${query}" to open`,
   );
-  return result;
 }
 
 describe('Search Chats', function () {

@@ -12,6 +12,16 @@ import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/wo
 
 const workRoot = process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui');
 
+/** Opens a workspace file with Quick Open, as a user does, and waits for its tab. */
+async function openFile(workbench: Workbench, name: string): Promise<void> {
+  const page = workbench.page;
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget .quick-input-box input').fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tab', { hasText: name }).waitFor();
+}
+
 /** Waits, within the bound, until the text box holds `expected` (in its own frame, as the page changes). */
 async function valueIs(box: Locator, expected: string): Promise<void> {
   const element = await box.elementHandle();
@@ -51,10 +61,7 @@ describe('context and history UI', function () {
   it('attaches @problems from the keyboard, with the chip\u2019s size, and sends it', async () => {
     const page = workbench.page;
     // Open the broken file: VS Code's JSON support reports its problems.
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget .quick-input-box input').fill('broken.json');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'broken.json' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await openFile(workbench, 'broken.json');
     await page.locator('#status\\.problems', { hasText: /[1-9]/ }).waitFor({ timeout: 60_000 });
     const { chat, message } = await workbench.chatWith('Fixture Echo');
     await message.fill('what is wrong? @prob');
@@ -76,13 +83,8 @@ describe('context and history UI', function () {
   });
 
   it('attaches a symbol picked with @ and the arrow keys', async () => {
-    const page = workbench.page;
     // TypeScript's workspace symbols: the language service starts with the first TypeScript file opened.
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget .quick-input-box input').fill('hello.ts');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'hello.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tab', { hasText: 'hello.ts' }).waitFor();
+    await openFile(workbench, 'hello.ts');
     const { chat, message } = await workbench.chatWith('Fixture Echo');
     const option = chat.getByRole('listbox', { name: 'Context' }).getByRole('option', { name: /^hello.*src\/hello\.ts:1/ });
     // The language service may still be starting: each keystroke asks the symbols again (a user types on, too).

@@ -166,7 +166,7 @@ describe('conversation UI', function () {
   it('mentions a workspace file with @ and sends it as an embedded resource', async () => {
     const { chat, message } = await workbench.chatWith('Fixture Echo');
     await message.pressSequentially('look at @hel');
-    const files = chat.getByRole('listbox', { name: 'Files' });
+    const files = chat.getByRole('listbox', { name: 'Context' });
     await files.getByRole('option', { name: /hello\.ts/ }).waitFor();
     await message.press('Enter');
     assert.equal(await message.inputValue(), 'look at @src/hello.ts ');

@@ -93,6 +93,28 @@ export function recorded(file: string): Recorded[] {
     });
 }
 
+/**
+ * Runs a command that asks in a quick input, and answers it with `key` (a workbench command: Enter is
+ * `workbench.action.acceptSelectedQuickOpenItem`, Escape `workbench.action.closeQuickOpen`) until the command is
+ * done, as a user would once the list is there. Resolves with what the command returned.
+ */
+export async function answeringQuickInput<T>(run: () => Thenable<T>, key: string, what: string, timeoutMs = 20_000): Promise<T> {
+  const result = Promise.resolve(run());
+  let settled = false;
+  void result.finally(() => (settled = true));
+  await waitFor(
+    async () => {
+      if (!settled) await vscode.commands.executeCommand(key);
+      return settled;
+    },
+    { timeoutMs, what },
+  );
+  return result;
+}
+
+/** Enter on a quick input: see answeringQuickInput. */
+export const ENTER = 'workbench.action.acceptSelectedQuickOpenItem';
+
 /** Closes every chat and waits until no agent process of theirs is alive. */
 export async function closeAllChats(): Promise<void> {
   const acp = await api();
