@@ -10,7 +10,7 @@ import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { ShellHistory } from '../editor/shellHistory';
 import { folderListing, MAX_MENTION_BYTES, problemsText, specialMentions, terminalText, type Problem } from './contextText';
-import type { ChatFiles } from './panel';
+import type { ChatFiles } from './composerContext';
 import { textSize, type NewAttachment } from './prompt';
 import type { FileMatch, MentionKind } from './protocol';
 import type { WorkspaceFiles } from './workspaceFiles';

@@ -17,7 +17,6 @@ import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
 import {
   EMPTY_SESSION,
   NO_CHECKPOINTS,
-  fieldValue,
   imageRefusal,
   sizeLabel,
   WebviewMessage,
@@ -34,7 +33,7 @@ import {
   type QueueView,
   type SubagentView,
 } from './protocol';
-import { elicitationViews, entryView, permissionViews, sessionView, subagentViews, turnView, type PromptAccepts } from './view';
+import { entryView, permissionViews, sessionView, subagentViews, turnView, type PromptAccepts } from './view';
 import type { SessionModel } from '../acp/sessionModel';
 import { chatHtml, translations, webviewOptions } from './html';
 import { ViewSync, type StateMessage, type UpdateMessage, type ViewChanges } from './viewSync';
@@ -44,8 +43,8 @@ import { ACCEPTS_NOTHING } from '../acp/capabilities';
 import type { SessionTarget } from '../common/sessionTarget';
 import { attentionMark, attentionOf, type Attention } from './attention';
 import { ASK_BYTES } from './contextText';
-import { fillPrompt, type PromptFile } from './promptFiles';
-import { Elicitations } from '../acp/elicitations';
+import { ComposerContext, type ChatFiles, type ChatPrompts } from './composerContext';
+import { ChatQuestions } from './questions';
 import { editorSurface, type ChatLocation, type ChatSurface } from './surface';
 
 export { CHAT_VIEW_TYPE };
@@ -71,26 +70,6 @@ export type CheckpointRequest = Extract<
   { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }
 >;
 
-/** What a chat can mention with `@`: workspace files and folders, symbols, problems, the terminal, the changes. */
-export interface ChatFiles {
-  search(query: string): Promise<FileMatch[]>;
-  /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
-  attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
-  /** A dropped file or folder (its URI), or why it cannot be attached. */
-  attachUri(uri: string): Promise<NewAttachment | string>;
-  /** The absolute path of a path `search` returned, when it is a file inside the workspace. */
-  resolve(path: string): string | undefined;
-  /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
-  readText(path: string): Promise<string | undefined>;
-}
-
-/** The prompt files a chat offers under `/` (see promptLibrary.ts). */
-export interface ChatPrompts {
-  list(): Promise<PromptView[]>;
-  read(name: string, source: PromptView['source']): Promise<PromptFile | undefined>;
-  readonly onDidChange: vscode.Event<void>;
-}
-
 export interface ChatDeps {
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
@@ -98,9 +77,6 @@ export interface ChatDeps {
   readonly files: ChatFiles;
   readonly prompts: ChatPrompts;
 }
-
-/** The client's own questions (a prompt file's inputs) have ids of their own, apart from the agent's. */
-const LOCAL_QUESTION_IDS = 1_000_000;
 
 const STDERR_LINES_SHOWN = 20;
 
@@ -154,10 +130,10 @@ export class ChatPanel implements vscode.Disposable {
   /** The entry a search result brought into view, for a page that loads after (a chat just opened). */
   private revealed: { earlier: boolean; entryId: number } | undefined;
   private revealedEntry: EntryView | undefined;
-  /** The prompt files offered under `/`, as last listed. */
-  private promptViews: PromptView[] = [];
-  /** The client's own questions in the chat: a prompt file's inputs. */
-  private readonly localQuestions: Elicitations;
+  /** Mentions, drops and prompt files: what the composer gathers besides the text. */
+  private readonly context: ComposerContext;
+  /** The questions the chat shows: the agent's, and its own (a prompt file's inputs). */
+  private readonly questions: ChatQuestions;
 
   /** An editor tab for a chat, beside the active editor. */
   static editorTab(deps: ChatDeps, title: string): ChatSurface {
@@ -205,68 +181,40 @@ export class ChatPanel implements vscode.Disposable {
       },
       agentName,
     );
-    this.localQuestions = new Elicitations(() => {
-      if (this.disposed) return;
-      this.refreshAttention();
-      this.sync.changed('elicitations');
-    }, LOCAL_QUESTION_IDS);
+    this.questions = new ChatQuestions(
+      (sessionId) => this.modelOf(sessionId)?.elicitations,
+      () => {
+        if (this.disposed) return;
+        this.refreshAttention();
+        this.sync.changed('elicitations');
+      },
+      (text) => this.tell(text),
+    );
+    this.context = new ComposerContext(
+      deps.files,
+      deps.prompts,
+      {
+        cwd: () => this.current?.cwd,
+        attach: (attachment) => this.addAttachment(attachment),
+        tell: (text) => this.tell(text),
+        setDraft: (text) => this.setDraft(text),
+        ask: (question) => this.questions.ask(question),
+        promptsChanged: (prompts) => {
+          if (this.sync.ready) void this.sync.post({ type: 'prompts', prompts: [...prompts] });
+        },
+        closed: () => this.disposed,
+      },
+      deps.log,
+    );
     this.disposables.push(
       vscode.window.onDidChangeWindowState(() => this.look()),
-      deps.prompts.onDidChange(() => void this.listPrompts()),
+      this.context,
     );
-    void this.listPrompts();
   }
 
-  /** The prompt files, listed again, for the view's `/` list. */
-  private async listPrompts(): Promise<void> {
-    try {
-      this.promptViews = await this.deps.prompts.list();
-    } catch (error) {
-      this.deps.log.warn(`[chat] the prompt files could not be listed: ${errorMessage(error)}`);
-      return;
-    }
-    if (this.sync.ready && !this.disposed) void this.sync.post({ type: 'prompts', prompts: this.promptViews });
-  }
-
-  /**
-   * A prompt file picked under `/`: its `${input:…}` variables are asked in the chat (one form), then its text, filled
-   * in, goes into the composer for the user to read, change and send. Resolves with that text, or undefined.
-   */
-  async usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
-    const file = await this.deps.prompts.read(name, source);
-    if (!file) {
-      this.tell(vscode.l10n.t('The prompt file "{0}" could not be read.', name));
-      return undefined;
-    }
-    const values: Record<string, string> = {};
-    if (file.inputs.length > 0) {
-      const answer = await this.localQuestions.ask({
-        message: vscode.l10n.t('The prompt "{0}" needs these values.', file.name),
-        form: {
-          type: 'object',
-          properties: Object.fromEntries(
-            file.inputs.map((input) => [
-              input.name,
-              { type: 'string', title: input.name, ...(input.placeholder ? { description: input.placeholder } : {}) },
-            ]),
-          ),
-          required: file.inputs.map((input) => input.name),
-        },
-      });
-      if (answer.action !== 'accept') {
-        this.tell(vscode.l10n.t('The prompt "{0}" was not used.', file.name));
-        return undefined;
-      }
-      for (const [key, value] of Object.entries(answer.content ?? {})) values[key] = String(value);
-    }
-    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
-    const text = fillPrompt(file, values, {
-      ...(editor && !editor.selection.isEmpty ? { selection: editor.document.getText(editor.selection) } : {}),
-      ...(editor?.document.uri.scheme === 'file' ? { file: editor.document.uri.fsPath } : {}),
-      ...(this.current?.cwd ? { workspaceFolder: this.current.cwd } : {}),
-    });
-    this.setDraft(text);
-    return text;
+  /** A prompt file picked under `/` (see ComposerContext.usePrompt). */
+  usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
+    return this.context.usePrompt(name, source);
   }
 
   /** Shows the chat's page in `surface` and listens to it. */
@@ -469,7 +417,7 @@ export class ChatPanel implements vscode.Disposable {
       phase: turn.phase,
       stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
       error: turn.phase === 'idle' ? turn.error : undefined,
-      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0) + this.localQuestions.waiting,
+      waiting: (model?.permissions.length ?? 0) + (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0) + this.questions.waiting,
       agentFailed: this.agentError !== null,
       seen: this.seen,
     });
@@ -727,14 +675,9 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
-  /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */
-  async dropUris(uris: readonly string[]): Promise<void> {
-    for (const uri of uris) {
-      const found = await this.deps.files.attachUri(uri);
-      if (this.disposed) return;
-      if (typeof found === 'string') this.tell(found);
-      else this.addAttachment(found);
-    }
+  /** Files and folders dropped on the composer (see ComposerContext.drop). */
+  dropUris(uris: readonly string[]): Promise<void> {
+    return this.context.drop(uris);
   }
 
   /** The quiet line the chat shows last (why something was not attached, where the agent went, …). */
@@ -744,20 +687,17 @@ export class ChatPanel implements vscode.Disposable {
 
   /** What `@query` offers, as the composer's list shows it. */
   completeMention(query: string): Promise<FileMatch[]> {
-    return this.deps.files.search(query);
+    return this.context.complete(query);
   }
 
   /** The prompt files offered under `/`. */
   get promptFiles(): readonly PromptView[] {
-    return this.promptViews;
+    return this.context.promptViews;
   }
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
-  async mention(kind: MentionKind, id: string): Promise<void> {
-    const found = await this.deps.files.attach(kind, id, this.current?.cwd);
-    if (this.disposed) return;
-    if (typeof found === 'string') this.tell(found);
-    else this.addAttachment(found);
+  mention(kind: MentionKind, id: string): Promise<void> {
+    return this.context.mention(kind, id);
   }
 
   /** Attach Anyway on a chip past the bound. */
@@ -818,77 +758,24 @@ export class ChatPanel implements vscode.Disposable {
     return this.current?.cancelSubagent(sessionId) ?? Promise.resolve(false);
   }
 
-  /** The agent's questions waiting for the user, as the chat shows them. */
+  /** The questions waiting for the user (the agent's, then the chat's own), as the chat shows them. */
   get elicitations(): readonly ElicitationView[] {
-    return this.questionViews();
+    return this.questions.views();
   }
 
-  /** The agent's questions, then the chat's own (a prompt file's inputs). */
-  private questionViews(): ElicitationView[] {
-    const model = this.current?.model;
-    return [...(model ? elicitationViews(model.elicitations.all) : []), ...elicitationViews(this.localQuestions.all)];
-  }
-
-  /** The chat's own questions when `id` is one of them, else the agent's (or a subagent's). */
-  private questionsOf(id: number, sessionId: string | undefined): Elicitations | undefined {
-    return this.localQuestions.all.some((q) => q.id === id) ? this.localQuestions : this.modelOf(sessionId)?.elicitations;
-  }
-
-  /**
-   * The user's answer to a question: Submit (each field's value checked and typed as its schema says), Decline or
-   * Cancel. Returns why a Submit was refused (the chat shows the same messages), or undefined when it was answered.
-   */
+  /** The user's answer to a question (see ChatQuestions.answer): why a Submit was refused, or undefined. */
   answerElicitation(
     id: number,
     action: 'accept' | 'decline' | 'cancel',
     values: Readonly<Record<string, FieldInput>>,
     sessionId?: string,
   ): string | undefined {
-    const elicitations = this.questionsOf(id, sessionId);
-    const question = elicitations?.all.find((q) => q.id === id);
-    if (!elicitations || !question) return vscode.l10n.t('The question is no longer waiting.');
-    if (action !== 'accept') {
-      if (question.opened) elicitations.dismiss(id);
-      else elicitations.answer(id, { action });
-      return undefined;
-    }
-    if (question.url) return vscode.l10n.t('Open the page to answer this question.');
-    const form = elicitationViews([question])[0]?.form;
-    if (!form || form.unsupported.length > 0) return vscode.l10n.t('This question cannot be answered here; decline or cancel it.');
-    const content: Record<string, string | number | boolean | string[]> = {};
-    for (const field of form.fields) {
-      const { value, error } = fieldValue(vscode.l10n.t, field, values[field.name]);
-      if (error) return `${field.label}: ${error}`;
-      if (value !== undefined) content[field.name] = value;
-    }
-    elicitations.answer(id, { action: 'accept', content });
-    return undefined;
+    return this.questions.answer(id, action, values, sessionId);
   }
 
-  /** Open on a url question: the page opens in the browser (only http and https), and the agent hears the user agreed. */
-  async openElicitationUrl(id: number, sessionId?: string): Promise<boolean> {
-    const elicitations = this.questionsOf(id, sessionId);
-    const question = elicitations?.all.find((q) => q.id === id);
-    if (!elicitations || !question?.url || question.opened) return false;
-    let uri: vscode.Uri;
-    try {
-      const url = new URL(question.url.url);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(url.protocol);
-      uri = vscode.Uri.parse(url.toString(), true);
-    } catch {
-      this.tell(vscode.l10n.t('The agent asked to open "{0}", which is not a web address, so it was not opened.', question.url.url.slice(0, 200)));
-      elicitations.answer(id, { action: 'decline' });
-      return false;
-    }
-    // VS Code may ask the user first (a site they have not trusted): the agent hears "accept" only once it opened.
-    let opened = false;
-    try {
-      opened = await vscode.env.openExternal(uri);
-    } catch (error) {
-      this.tell(vscode.l10n.t('The page could not be opened: {0}', errorMessage(error)));
-    }
-    if (opened) elicitations.answer(id, { action: 'accept' });
-    return opened;
+  /** Open on a url question (see ChatQuestions.openUrl). */
+  openElicitationUrl(id: number, sessionId?: string): Promise<boolean> {
+    return this.questions.openUrl(id, sessionId);
   }
 
   /** A queued message's buttons: back into the composer to edit, out of the queue, up or down. */
@@ -1006,7 +893,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(changes.session && model ? { session: sessionView(model, this.accepts, this.canFork) } : {}),
       ...(changes.checkpoints ? { checkpoints: this.checkpointsView } : {}),
       ...(changes.queue ? { queue: this.whileBusy.view() } : {}),
-      ...(changes.elicitations ? { elicitations: this.questionViews() } : {}),
+      ...(changes.elicitations ? { elicitations: this.questions.views() } : {}),
       ...(changes.subagents && session ? { subagents: subagentViews(session.model, session.cwd) } : {}),
     };
   }
@@ -1033,8 +920,8 @@ export class ChatPanel implements vscode.Disposable {
       attachments: this.attachments.views,
       checkpoints: this.checkpointsView,
       queue: this.whileBusy.view(),
-      elicitations: this.questionViews(),
-      ...(this.promptViews.length > 0 ? { prompts: this.promptViews } : {}),
+      elicitations: this.questions.views(),
+      ...(this.context.promptViews.length > 0 ? { prompts: [...this.context.promptViews] } : {}),
       subagents: session ? subagentViews(session.model, session.cwd) : [],
       ...(this.notice ? { notice: this.notice } : {}),
       ...(this.draft ? { draft: this.draft } : {}),
@@ -1047,7 +934,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.sync.dispose();
-    this.localQuestions.cancelAll();
+    this.questions.cancelAll();
     for (const d of this.disposables) d.dispose();
     for (const d of this.surfaceSubscriptions) d.dispose();
     this.surface.release();

@@ -31,8 +31,11 @@ export class PromptLibrary implements vscode.Disposable {
       this.listing = undefined;
       this.changeEmitter.fire();
     };
+    // The folders too: a folder made with its files in it may be reported as the folder alone.
     const watchers = [
       vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_GLOB}`),
+      vscode.workspace.createFileSystemWatcher('**/.github'),
+      vscode.workspace.createFileSystemWatcher('**/.github/prompts'),
       vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(userFolder, '*.prompt.md')),
     ];
     this.disposables = [

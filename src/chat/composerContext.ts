@@ -1,0 +1,150 @@
+// What the composer gathers for a message, besides what the user types: `@` mentions (files, folders, symbols,
+// problems, the terminal, the changes), files and folders dropped on it, and the prompt files under `/` with their
+// inputs asked in the chat. The panel owns one per chat; this talks to the panel only through ComposerHost.
+import * as vscode from 'vscode';
+import type { ElicitationAnswer, PendingElicitation } from '../acp/elicitations';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import { fillPrompt, type PromptFile } from './promptFiles';
+import type { NewAttachment } from './prompt';
+import type { FileMatch, MentionKind, PromptView } from './protocol';
+
+/** What a chat can mention with `@`: workspace files and folders, symbols, problems, the terminal, the changes. */
+export interface ChatFiles {
+  search(query: string): Promise<FileMatch[]>;
+  /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
+  attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
+  /** A dropped file or folder (its URI), or why it cannot be attached. */
+  attachUri(uri: string): Promise<NewAttachment | string>;
+  /** The absolute path of a path `search` returned, when it is a file inside the workspace. */
+  resolve(path: string): string | undefined;
+  /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
+  readText(path: string): Promise<string | undefined>;
+}
+
+/** The prompt files a chat offers under `/` (see promptLibrary.ts). */
+export interface ChatPrompts {
+  list(): Promise<PromptView[]>;
+  read(name: string, source: PromptView['source']): Promise<PromptFile | undefined>;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** What the composer's context needs of its chat. */
+export interface ComposerHost {
+  /** The folder of the chat's session, if one is attached. */
+  cwd(): string | undefined;
+  attach(attachment: NewAttachment): void;
+  tell(text: string): void;
+  setDraft(text: string): void;
+  /** Asks the user in the chat (the client's own question, beside the agent's). */
+  ask(question: Omit<PendingElicitation, 'id'>): Promise<ElicitationAnswer>;
+  /** The prompt files changed: the view's `/` list is told. */
+  promptsChanged(prompts: readonly PromptView[]): void;
+  /** Whether the chat is gone: what arrives after is dropped. */
+  closed(): boolean;
+}
+
+export class ComposerContext implements vscode.Disposable {
+  private prompts: PromptView[] = [];
+  /** Listings asked for so far. */
+  private listings = 0;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly files: ChatFiles,
+    private readonly promptFiles: ChatPrompts,
+    private readonly host: ComposerHost,
+    private readonly log: Logger,
+  ) {
+    this.subscription = promptFiles.onDidChange(() => void this.listPrompts());
+    void this.listPrompts();
+  }
+
+  /** The prompt files offered under `/`, as last listed. */
+  get promptViews(): readonly PromptView[] {
+    return this.prompts;
+  }
+
+  /** What `@query` offers, as the composer's list shows it. */
+  complete(query: string): Promise<FileMatch[]> {
+    return this.files.search(query);
+  }
+
+  /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
+  async mention(kind: MentionKind, id: string): Promise<void> {
+    this.settle(await this.files.attach(kind, id, this.host.cwd()));
+  }
+
+  /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */
+  async drop(uris: readonly string[]): Promise<void> {
+    for (const uri of uris) this.settle(await this.files.attachUri(uri));
+  }
+
+  /**
+   * A prompt file picked under `/`: its `${input:…}` variables are asked in the chat (one form), then its text, filled
+   * in, goes into the composer for the user to read, change and send. Resolves with that text, or undefined.
+   */
+  async usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
+    const file = await this.promptFiles.read(name, source);
+    if (!file) {
+      this.host.tell(vscode.l10n.t('The prompt file "{0}" could not be read.', name));
+      return undefined;
+    }
+    const values: Record<string, string> = {};
+    if (file.inputs.length > 0) {
+      const answer = await this.host.ask({
+        message: vscode.l10n.t('The prompt "{0}" needs these values.', file.name),
+        form: {
+          type: 'object',
+          properties: Object.fromEntries(
+            file.inputs.map((input) => [
+              input.name,
+              { type: 'string', title: input.name, ...(input.placeholder ? { description: input.placeholder } : {}) },
+            ]),
+          ),
+          required: file.inputs.map((input) => input.name),
+        },
+      });
+      if (answer.action !== 'accept') {
+        this.host.tell(vscode.l10n.t('The prompt "{0}" was not used.', file.name));
+        return undefined;
+      }
+      for (const [key, value] of Object.entries(answer.content ?? {})) values[key] = String(value);
+    }
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    const cwd = this.host.cwd();
+    const text = fillPrompt(file, values, {
+      ...(editor && !editor.selection.isEmpty ? { selection: editor.document.getText(editor.selection) } : {}),
+      ...(editor?.document.uri.scheme === 'file' ? { file: editor.document.uri.fsPath } : {}),
+      ...(cwd ? { workspaceFolder: cwd } : {}),
+    });
+    this.host.setDraft(text);
+    return text;
+  }
+
+  /** An attachment becomes a chip; a sentence says why not. Nothing once the chat is gone. */
+  private settle(found: NewAttachment | string): void {
+    if (this.host.closed()) return;
+    if (typeof found === 'string') this.host.tell(found);
+    else this.host.attach(found);
+  }
+
+  private async listPrompts(): Promise<void> {
+    // Files change in bursts: only the latest listing counts, though an earlier one may finish after it.
+    const asked = ++this.listings;
+    let prompts: PromptView[];
+    try {
+      prompts = await this.promptFiles.list();
+    } catch (error) {
+      this.log.warn(`[chat] the prompt files could not be listed: ${errorMessage(error)}`);
+      return;
+    }
+    if (asked !== this.listings) return;
+    this.prompts = prompts;
+    if (!this.host.closed()) this.host.promptsChanged(this.prompts);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
