@@ -202,6 +202,11 @@ export class Chats implements vscode.Disposable {
     const saved = RestoreState.safeParse(state);
     if (!saved.success) return;
     const { agent, sessionId, cwd } = saved.data.restore;
+    // One chat per session: a chat that moved between a tab and the side bar may have left its state in both.
+    if (this.all.some((p) => p.agentName === agent && (p.session?.sessionId === sessionId || p.restoreLater?.sessionId === sessionId))) {
+      surface.release();
+      return;
+    }
     const panel = this.track(new ChatPanel(surface, agent, this.deps));
     panel.restoreLater = { sessionId, cwd };
     if (saved.data.queued?.length) panel.restoreQueued(saved.data.queued);

@@ -1,6 +1,7 @@
 // The chat view in the secondary side bar, as VS Code's own chat has it: one chat at a time, with the same page,
 // state and restore as a chat in an editor tab. The view is VS Code's (it resolves it when it is first shown, and
 // again after it was closed); this hands it to one chat as its surface, and shows a short page when no chat is there.
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
@@ -78,16 +79,21 @@ export class SideBarChatView implements vscode.Disposable {
     return this.view ?? resolved;
   }
 
-  /** The page of an empty view: no script, a stylesheet of the extension's own, one link that starts a chat here. */
+  /**
+   * The page of an empty view: a stylesheet of the extension's own, one link that starts a chat here, and one line
+   * of script that forgets the state a chat's page kept in this view (so a reload does not bring back a chat that
+   * moved to a tab).
+   */
   private showEmpty(view: vscode.WebviewView): void {
     view.description = undefined;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    view.webview.options = { enableScripts: false, enableCommandUris: ['acp.newChatInSideBar'], localResourceRoots: [media] };
+    view.webview.options = { enableScripts: true, enableCommandUris: ['acp.newChatInSideBar'], localResourceRoots: [media] };
     const css = view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'empty-chat.css')).toString();
+    const nonce = randomBytes(16).toString('base64');
     const words = vscode.l10n.t('No chat here yet.');
     const start = vscode.l10n.t('Start a new chat here');
     const move = vscode.l10n.t('or choose Move Chat to Side Bar in a chat.');
-    view.webview.html = `<!DOCTYPE html><html><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${view.webview.cspSource}"><link rel="stylesheet" href="${css}"></head><body><p>${escapeHtml(words)}</p><p><a href="command:acp.newChatInSideBar">${escapeHtml(start)}</a>, ${escapeHtml(move)}</p></body></html>`;
+    view.webview.html = `<!DOCTYPE html><html><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${view.webview.cspSource}; script-src 'nonce-${nonce}'"><link rel="stylesheet" href="${css}"></head><body><p>${escapeHtml(words)}</p><p><a href="command:acp.newChatInSideBar">${escapeHtml(start)}</a>, ${escapeHtml(move)}</p><script nonce="${nonce}">acquireVsCodeApi().setState(null);</script></body></html>`;
   }
 
   dispose(): void {

@@ -37,7 +37,12 @@ async function valueIs(box: Locator, expected: string): Promise<void> {
 describe('context and history UI', function () {
   this.timeout(120_000);
   let workbench: Workbench;
-  const { settings } = fixtureAgents(join(workRoot, 'context'), { 'Fixture Echo': 'echo' });
+  // The side bar's chat has an agent of its own that keeps its sessions on disk, as real agents do: after a reload
+  // the new process replays the conversation (session/load).
+  const { settings } = fixtureAgents(join(workRoot, 'context'), {
+    'Fixture Echo': 'echo',
+    'Fixture Side': { scenario: 'echo', env: { ACP_FIXTURE_STATE_DIR: join(workRoot, 'context', 'side-state') } },
+  });
 
   before(async () => {
     workbench = await openWorkbench('context', { machine: { 'acp.agents': settings } });
@@ -148,22 +153,28 @@ describe('context and history UI', function () {
     await workbench.chat().locator('.entry.revealed', { hasText: 'narwhal inventory' }).first().waitFor();
   });
 
-  it('runs a chat in the secondary side bar, and moves it to an editor tab with its conversation and draft', async () => {
+  it('runs a chat in the secondary side bar (back after a reload), and moves it to an editor tab with its conversation and draft', async () => {
     const page = workbench.page;
     await workbench.runCommand('ACP: New Chat in Side Bar');
-    await workbench.pick('Fixture Echo');
+    await workbench.pick('Fixture Side');
     // The chat is in the secondary side bar's ACP Chat view; no editor tab holds it.
     await page.locator('.part.auxiliarybar').getByText('ACP Chat').first().waitFor();
-    assert.equal(await page.locator('.tab', { hasText: 'Fixture Echo' }).count(), 0);
+    assert.equal(await page.locator('.tab', { hasText: 'Fixture Side' }).count(), 0);
     const chat = workbench.chat();
     const message = chat.getByRole('textbox', { name: 'Message' });
     await message.fill('hello from the side bar');
     await message.press('Enter');
     await chat.getByRole('log').getByText('You said: hello from the side bar').waitFor();
+    // A reload brings the chat back in the side bar, with its conversation.
+    await workbench.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await page.locator('.part.auxiliarybar').getByText('ACP Chat').first().waitFor({ timeout: 60_000 });
+    await chat.getByRole('log').getByText('You said: hello from the side bar').waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.tab', { hasText: 'Fixture Side' }).count(), 0, 'not in a tab as well');
     await message.fill('a draft to keep');
     await workbench.screenshot('chat-in-side-bar');
     await workbench.runCommand('ACP: Move Chat to Editor');
-    await page.locator('.tab', { hasText: 'Fixture Echo' }).waitFor();
+    await page.locator('.tab', { hasText: 'Fixture Side' }).waitFor();
     // The side bar, now empty, is put away, so the only chat page is the tab's.
     await workbench.runCommand('View: Hide Secondary Side Bar');
     await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden' });
