@@ -34,6 +34,9 @@ export class AttentionWatch implements vscode.Disposable {
       vscode.workspace.getConfiguration(SECTION).get<string>('notify') === 'never' ? 'never' : ('whenUnfocused' satisfies NotifySetting);
     const what = notificationFor(before, after, vscode.window.state.focused, setting);
     if (!what) return;
+    // A permission request has a notification of its own (and a reminder when the window comes back): one is enough.
+    const questions = panel.elicitations.length + panel.subagents.reduce((n, child) => n + child.elicitations.length, 0);
+    if (what === 'needsYou' && questions === 0) return;
     const show = vscode.l10n.t('Show Chat');
     const message = what === 'needsYou' ? vscode.l10n.t('{0} needs your answer', panel.agentName) : vscode.l10n.t('{0} finished', panel.agentName);
     void vscode.window.showInformationMessage(`${message}: ${panel.title}`, show).then((choice) => {

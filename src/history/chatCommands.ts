@@ -110,7 +110,8 @@ export class ChatCommands implements vscode.Disposable {
         },
         { label: vscode.l10n.t('Cancel'), remove: false },
       ],
-      { title: vscode.l10n.t('Delete the chat "{0}"?', title), placeHolder: vscode.l10n.t('This cannot be undone.') },
+      // A chat that takes the focus meanwhile (its turn ending) must not answer for the user.
+      { title: vscode.l10n.t('Delete the chat "{0}"?', title), placeHolder: vscode.l10n.t('This cannot be undone.'), ignoreFocusOut: true },
     );
     if (!pick?.remove) return false;
     panel?.dispose();
