@@ -126,8 +126,9 @@ describe('editor bridge UI', function () {
     await message.press('Enter');
     await toast('Fixture Calls asks permission \u2014 Run command: npm run deploy').waitFor();
     await setFocus(true);
-    const back = toast('While VS Code was in the background, Fixture Calls is waiting for your permission.');
+    const back = await workbench.notification('While VS Code was in the background, Fixture Calls is waiting for your permission.');
     await back.getByRole('button', { name: 'Show Chat' }).waitFor();
+    await workbench.page.keyboard.press('Escape'); // the notification centre, if it was opened
     await workbench.chat().getByRole('group', { name: 'Permission: npm run deploy' }).getByRole('button', { name: 'Reject', exact: true }).click();
     await workbench.chat().getByRole('log').getByText('session/request_permission:{"outcome":{"outcome":"selected","optionId":"reject"}}').waitFor();
   });

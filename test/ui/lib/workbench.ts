@@ -46,6 +46,11 @@ export interface Workbench {
   screenshot(name: string): Promise<void>;
   /** Saves a screenshot, the browser console and the server logs for a failed test. */
   saveFailure(testTitle: string): Promise<string>;
+  /**
+   * The notification with `text`, as a toast or, when the workbench put it straight into the notification centre
+   * (it does so now and then under load), there: the user is told either way, and its buttons work in both.
+   */
+  notification(text: string): Promise<Locator>;
   close(): Promise<void>;
 }
 
@@ -177,6 +182,20 @@ export async function openWorkbench(
         // Close the chat (and with it the agent) so the next test starts from an empty editor area.
         await workbench.runCommand('View: Close All Editors');
         await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
+      },
+      async notification(text) {
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text });
+        if (
+          await toast.waitFor({ timeout: 15_000 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return toast;
+        const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
+        if (!(await page.locator('.notifications-center.visible').isVisible())) await page.locator('#status\\.notifications').click();
+        await item.waitFor({ timeout: 15_000 });
+        return item;
       },
       async pick(label, options) {
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
