@@ -16,8 +16,6 @@ export interface ChatFiles {
   attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
   /** A dropped file or folder (its URI), or why it cannot be attached. */
   attachUri(uri: string): Promise<NewAttachment | string>;
-  /** The absolute path of a path `search` returned, when it is a file inside the workspace. */
-  resolve(path: string): string | undefined;
   /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
   readText(path: string): Promise<string | undefined>;
 }

@@ -62,10 +62,6 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     return [...special, ...paths, ...symbols];
   }
 
-  resolve(path: string): string | undefined {
-    return this.files.resolve(path);
-  }
-
   readText(path: string): Promise<string | undefined> {
     return this.files.readText(path);
   }
@@ -112,11 +108,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
       return vscode.l10n.t('{0} could not be attached: {1}', uri.fsPath, errorMessage(error));
     }
     const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-    if (stat.type & vscode.FileType.Directory) {
-      const entries = await readdir(uri.fsPath, { withFileTypes: true });
-      const listing = folderListing(entries.map((e) => ({ name: e.name, folder: e.isDirectory() })));
-      return { kind: 'folder', path: uri.fsPath, label: `${label}/`, listing, size: textSize(listing) };
-    }
+    if (stat.type & vscode.FileType.Directory) return folderAttachment(uri.fsPath, label);
     return { kind: 'file', path: uri.fsPath, label, size: stat.size };
   }
 
@@ -130,9 +122,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   private async folder(id: string): Promise<NewAttachment | string> {
     const path = this.files.resolveFolder(id);
     if (!path) return vscode.l10n.t('{0} is not a folder in this workspace, so it was not attached.', id);
-    const entries = await readdir(path, { withFileTypes: true });
-    const listing = folderListing(entries.map((e) => ({ name: e.name, folder: e.isDirectory() })));
-    return { kind: 'folder', path, label: `${id}/`, listing, size: textSize(listing) };
+    return folderAttachment(path, id);
   }
 
   private async searchSymbols(query: string): Promise<FileMatch[]> {
@@ -291,6 +281,13 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A folder as an attachment: linked, with a listing of what is in it (`label` is its workspace-relative path). */
+async function folderAttachment(path: string, label: string): Promise<NewAttachment> {
+  const entries = await readdir(path, { withFileTypes: true });
+  const listing = folderListing(entries.map((e) => ({ name: e.name, folder: e.isDirectory() })));
+  return { kind: 'folder', path, label: `${label}/`, listing, size: textSize(listing) };
 }
 
 const SEVERITIES: Record<vscode.DiagnosticSeverity, Problem['severity']> = {

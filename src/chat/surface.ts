@@ -25,21 +25,43 @@ export interface ChatSurface {
   release(): void;
 }
 
-/** A chat in an editor tab. */
-export function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): ChatSurface {
-  panel.iconPath = icon;
+/**
+ * What both surfaces share: a close event that their own going away fires (a release does not), the view-state
+ * event, and their disposal.
+ */
+function lifetime(onDidDispose: vscode.Event<void>, watchState: (fire: (active: boolean) => void) => vscode.Disposable) {
   const closed = new vscode.EventEmitter<void>();
   const state = new vscode.EventEmitter<{ readonly active: boolean }>();
   let released = false;
+  const end = () => {
+    closed.dispose();
+    state.dispose();
+    for (const d of subscriptions) d.dispose();
+  };
   const subscriptions = [
-    panel.onDidDispose(() => {
+    onDidDispose(() => {
       if (!released) closed.fire();
-      closed.dispose();
-      state.dispose();
-      for (const d of subscriptions) d.dispose();
+      end();
     }),
-    panel.onDidChangeViewState((event) => state.fire({ active: event.webviewPanel.active })),
+    watchState((active) => state.fire({ active })),
   ];
+  return {
+    onDidClose: closed.event,
+    onDidChangeViewState: state.event,
+    /** Lets go of the events (its going away is no close from now on); false when it was released already. */
+    release(): boolean {
+      if (released) return false;
+      released = true;
+      end();
+      return true;
+    },
+  };
+}
+
+/** A chat in an editor tab. */
+export function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): ChatSurface {
+  panel.iconPath = icon;
+  const life = lifetime(panel.onDidDispose, (fire) => panel.onDidChangeViewState((event) => fire(event.webviewPanel.active)));
   return {
     location: 'editor',
     webview: panel.webview,
@@ -56,11 +78,10 @@ export function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): Cha
       return panel.viewColumn;
     },
     reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus),
-    onDidClose: closed.event,
-    onDidChangeViewState: state.event,
+    onDidClose: life.onDidClose,
+    onDidChangeViewState: life.onDidChangeViewState,
     release: () => {
-      released = true;
-      panel.dispose();
+      if (life.release()) panel.dispose();
     },
   };
 }
@@ -70,21 +91,7 @@ export function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): Cha
  * `reveal` shows the view (its owner knows how).
  */
 export function sideBarSurface(view: vscode.WebviewView, reveal: (preserveFocus: boolean) => void, onRelease: () => void): ChatSurface {
-  const closed = new vscode.EventEmitter<void>();
-  const state = new vscode.EventEmitter<{ readonly active: boolean }>();
-  let released = false;
-  const subscriptions = [
-    view.onDidDispose(() => {
-      if (!released) closed.fire();
-      dispose();
-    }),
-    view.onDidChangeVisibility(() => state.fire({ active: view.visible })),
-  ];
-  const dispose = () => {
-    closed.dispose();
-    state.dispose();
-    for (const d of subscriptions) d.dispose();
-  };
+  const life = lifetime(view.onDidDispose, (fire) => view.onDidChangeVisibility(() => fire(view.visible)));
   return {
     location: 'sideBar',
     webview: view.webview,
@@ -99,13 +106,10 @@ export function sideBarSurface(view: vscode.WebviewView, reveal: (preserveFocus:
     },
     viewColumn: undefined,
     reveal,
-    onDidClose: closed.event,
-    onDidChangeViewState: state.event,
+    onDidClose: life.onDidClose,
+    onDidChangeViewState: life.onDidChangeViewState,
     release: () => {
-      if (released) return;
-      released = true;
-      dispose();
-      onRelease();
+      if (life.release()) onRelease();
     },
   };
 }

@@ -13,21 +13,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShadowRepo } from '../../src/checkpoints/shadowGit';
+import { random } from './lib/random';
 import { brokenExitCode, out, runBench } from './lib/run';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,10000,50000').split(',').map(Number);
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 5));
 const BUDGET_MS = 200;
 const CHANGED = 10;
-
-/** A fixed sequence, so every run builds the same trees. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** `count` files under packages/ (nested: package / src / module / part), 1 to 4 KB each, plus an ignored build folder. */
 function makeTree(folder: string, count: number): string[] {

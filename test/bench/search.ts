@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/acp/log';
 import type { StoredEntry, Transcript, TranscriptSummary } from '../../src/history/format';
 import { ChatSearch, fold, hitsIn, type SearchHit, type SearchSource } from '../../src/history/search';
 import { TranscriptStore } from '../../src/history/transcripts';
+import { random } from './lib/random';
 import { brokenExitCode, out, runBench } from './lib/run';
 
 const CHATS = Math.max(1, Number(process.env['BENCH_CHATS'] ?? 500));
@@ -26,15 +27,6 @@ const QUERIES = Math.max(1, Number(process.env['BENCH_QUERIES'] ?? 20));
 const NAIVE = Math.max(1, Math.min(QUERIES, Number(process.env['BENCH_NAIVE'] ?? 3)));
 const LIMIT = 50;
 const VOCABULARY = 20_000;
-
-/** A fixed sequence, so every run writes the same chats. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const next = random(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
