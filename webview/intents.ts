@@ -106,6 +106,11 @@ export function dropUris(uris: readonly string[]): void {
   post({ type: 'dropUris', uris: [...uris] });
 }
 
+/** The `/` list opened: the host reads the prompt files again. */
+export function listPrompts(): void {
+  post({ type: 'listPrompts' });
+}
+
 /** A prompt file picked under `/`. */
 export function usePrompt(name: string, source: 'workspace' | 'user'): void {
   post({ type: 'usePrompt', name, source });

@@ -22,7 +22,8 @@ export interface ChatFiles {
 
 /** The prompt files a chat offers under `/` (see promptLibrary.ts). */
 export interface ChatPrompts {
-  list(): Promise<PromptView[]>;
+  /** `fresh`: read again, not from what was last listed. */
+  list(fresh?: boolean): Promise<PromptView[]>;
   read(name: string, source: PromptView['source']): Promise<PromptFile | undefined>;
   readonly onDidChange: vscode.Event<void>;
 }
@@ -127,12 +128,18 @@ export class ComposerContext implements vscode.Disposable {
     else this.host.attach(found);
   }
 
-  private async listPrompts(): Promise<void> {
+  /** The prompt files read again (the `/` list opened), told to the view; resolves with them. */
+  async refreshPrompts(): Promise<readonly PromptView[]> {
+    await this.listPrompts(true);
+    return this.prompts;
+  }
+
+  private async listPrompts(fresh = false): Promise<void> {
     // Files change in bursts: only the latest listing counts, though an earlier one may finish after it.
     const asked = ++this.listings;
     let prompts: PromptView[];
     try {
-      prompts = await this.promptFiles.list();
+      prompts = await this.promptFiles.list(fresh);
     } catch (error) {
       this.log.warn(`[chat] the prompt files could not be listed: ${errorMessage(error)}`);
       return;

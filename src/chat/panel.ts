@@ -642,6 +642,9 @@ export class ChatPanel implements vscode.Disposable {
       case 'dropUris':
         void this.dropUris(message.uris);
         break;
+      case 'listPrompts':
+        void this.context.refreshPrompts();
+        break;
       case 'usePrompt':
         void this.usePrompt(message.name, message.source);
         break;
@@ -680,6 +683,13 @@ export class ChatPanel implements vscode.Disposable {
     return this.context.drop(uris);
   }
 
+  /** How many questions wait for the user: the agent's, its subagents', and the chat's own. */
+  get questionsWaiting(): number {
+    const model = this.current?.model;
+    const inSubagents = model?.subagents.reduce((n, child) => n + child.model.elicitations.waiting, 0) ?? 0;
+    return (model?.elicitations.waiting ?? 0) + inSubagents + this.questions.waiting;
+  }
+
   /** The quiet line the chat shows last (why something was not attached, where the agent went, …). */
   get lastNotice(): string | undefined {
     return this.notice;
@@ -693,6 +703,11 @@ export class ChatPanel implements vscode.Disposable {
   /** The prompt files offered under `/`. */
   get promptFiles(): readonly PromptView[] {
     return this.context.promptViews;
+  }
+
+  /** The prompt files read again, as the `/` list does when it opens. */
+  listPromptFiles(): Promise<readonly PromptView[]> {
+    return this.context.refreshPrompts();
   }
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */

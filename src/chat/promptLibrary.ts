@@ -10,6 +10,8 @@ import type { PromptView } from './protocol';
 /** Prompt files listed at most, from each place. */
 const MAX_FILES = 200;
 const WORKSPACE_GLOB = '.github/prompts/**/*.prompt.md';
+/** Folders below a workspace's `.github/prompts` that are read. */
+const MAX_DEPTH = 3;
 
 interface Found extends PromptView {
   readonly uri: vscode.Uri;
@@ -46,8 +48,12 @@ export class PromptLibrary implements vscode.Disposable {
     ];
   }
 
-  /** The prompt files, the workspace's first, each by name once (a workspace file hides a user one of the same name). */
-  async list(): Promise<PromptView[]> {
+  /**
+   * The prompt files, the workspace's first, each by name once (a workspace file hides a user one of the same name).
+   * `fresh` reads the folders again: the watchers can miss a change, and the `/` list asks for it when it opens.
+   */
+  async list(fresh = false): Promise<PromptView[]> {
+    if (fresh) this.listing = undefined;
     return (await this.found()).map(({ name, description, source }) => ({ name, ...(description ? { description } : {}), source }));
   }
 
@@ -62,16 +68,11 @@ export class PromptLibrary implements vscode.Disposable {
   }
 
   private async find(): Promise<Found[]> {
-    const workspace = vscode.workspace.isTrusted ? await vscode.workspace.findFiles(WORKSPACE_GLOB, '**/node_modules/**', MAX_FILES) : [];
-    let user: vscode.Uri[] = [];
-    try {
-      user = (await vscode.workspace.fs.readDirectory(this.userFolder))
-        .filter(([name, type]) => type === vscode.FileType.File && isPromptFileName(name))
-        .slice(0, MAX_FILES)
-        .map(([name]) => vscode.Uri.joinPath(this.userFolder, name));
-    } catch {
-      // No prompts folder: no user prompt files.
-    }
+    // Read from the folders themselves (not the search service, which may not have seen a file just made).
+    const roots = vscode.workspace.isTrusted ? (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file') : [];
+    const workspace: vscode.Uri[] = [];
+    for (const root of roots) workspace.push(...(await promptFilesIn(vscode.Uri.joinPath(root.uri, '.github', 'prompts'), MAX_DEPTH)));
+    const user = await promptFilesIn(this.userFolder, 0);
     const found: Found[] = [];
     const names = new Set<string>();
     for (const [uris, source] of [
@@ -107,4 +108,22 @@ export class PromptLibrary implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The prompt files in `folder` and, `depth` levels down, in its subfolders; none when it does not exist. */
+async function promptFilesIn(folder: vscode.Uri, depth: number): Promise<vscode.Uri[]> {
+  let entries: [string, vscode.FileType][];
+  try {
+    entries = await vscode.workspace.fs.readDirectory(folder);
+  } catch {
+    return []; // no such folder: no prompt files there
+  }
+  const files: vscode.Uri[] = [];
+  for (const [name, type] of entries) {
+    if (files.length >= MAX_FILES) break;
+    const uri = vscode.Uri.joinPath(folder, name);
+    if (type === vscode.FileType.File && isPromptFileName(name)) files.push(uri);
+    else if (type === vscode.FileType.Directory && depth > 0) files.push(...(await promptFilesIn(uri, depth - 1)));
+  }
+  return files.slice(0, MAX_FILES);
 }

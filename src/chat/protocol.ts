@@ -538,6 +538,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mention'), path: z.string().max(4096), kind: MentionKind.optional() }),
   /** Files or folders dropped on the composer from the Explorer or an editor tab: the host attaches those in the workspace. */
   z.object({ type: z.literal('dropUris'), uris: z.array(z.string().max(8192)).max(100) }),
+  /** The `/` list opened: the host reads the prompt files again and sends them. */
+  z.object({ type: z.literal('listPrompts') }),
   /** A prompt file picked under `/`: the host asks its inputs and puts its text in the composer. */
   z.object({ type: z.literal('usePrompt'), name: z.string().max(500), source: z.enum(['workspace', 'user']) }),
   /** Attach Anyway on a chip larger than the bound. */

@@ -40,6 +40,8 @@ export interface ChatHandle {
   confirmAttachment(id: string): void;
   /** The prompt files the composer offers under `/`. */
   readonly promptFiles: readonly PromptView[];
+  /** The prompt files read again, as typing `/` does. */
+  listPromptFiles(): Promise<readonly PromptView[]>;
   /** Picks a prompt file under `/`: its inputs are asked in the chat, then its text goes into the composer (resolves with it). */
   usePrompt(name: string, source: PromptView['source']): Promise<string | undefined>;
   /** The entry a search result last brought into view (Search Chats opens a chat at its match). */
@@ -136,6 +138,7 @@ export type HandledChat = Pick<
   | 'mention'
   | 'confirmAttachment'
   | 'promptFiles'
+  | 'listPromptFiles'
   | 'usePrompt'
   | 'forkFrom'
   | 'title'
@@ -205,6 +208,10 @@ class PanelHandle implements ChatHandle {
 
   get promptFiles(): readonly PromptView[] {
     return this.panel.promptFiles;
+  }
+
+  listPromptFiles(): Promise<readonly PromptView[]> {
+    return this.panel.listPromptFiles();
   }
 
   usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {

@@ -37,8 +37,8 @@ describe('prompt files', function () {
       { name: 'explain', description: 'Explain code to a newcomer', source: 'workspace' },
     );
     writeFileSync(join(folder, 'later.prompt.md'), 'No front matter, no inputs.\n');
-    // Through VS Code's file watcher, which may take a moment to report on a loaded machine.
-    await waitFor(() => chat.promptFiles.some((p) => p.name === 'later'), { timeoutMs: 20_000, what: 'a new prompt file to be offered' });
+    // Offered when the `/` list opens next (it reads the folders again; the file watcher may report it sooner).
+    await waitFor(async () => (await chat.listPromptFiles()).some((p) => p.name === 'later'), { what: 'a new prompt file to be offered' });
   });
 
   it('asks the inputs in the chat, then puts the filled text in the composer; Cancel puts nothing', async () => {

@@ -5,7 +5,7 @@ import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CommandView, FileMatch, MentionKind, PromptView } from '../../src/chat/protocol';
 import { t } from '../l10n';
-import { mention, searchFiles, usePrompt } from '../intents';
+import { listPrompts, mention, searchFiles, usePrompt } from '../intents';
 import { commandDetail, completionAt, matchingCommands, replaceRange, stepOption, type Completion } from './completions';
 
 export interface Option {
@@ -65,6 +65,12 @@ export function useCompletions(
     const requestId = ++searchId.current;
     searchFiles(requestId, fileQuery);
   }, [fileQuery]);
+
+  // The prompt files are read again each time the `/` list opens: a file watcher can miss a change.
+  const commandListOpen = completion?.kind === 'command';
+  useEffect(() => {
+    if (commandListOpen) listPrompts();
+  }, [commandListOpen]);
 
   const options = useMemo<Option[]>(() => {
     if (!completion) return [];
