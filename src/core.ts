@@ -31,6 +31,7 @@ import { Checkpoints } from './checkpoints/checkpoints';
 import { AgentChangeDecorations } from './checkpoints/decorations';
 import { Feedback } from './checkpoints/feedback';
 import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
+import { PresetConsent } from './agents/presetConsent';
 import { AgentCatalog } from './agents/catalog';
 import { askOutsideChat } from './chat/askOutsideChat';
 import { RegistryState } from './registry/state';
@@ -89,7 +90,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const checkpoints = new Checkpoints(context.globalStorageUri, log);
   const mirrors = new TerminalMirrors();
   const registry = new RegistryState(context.globalStorageUri, context.extensionUri, log);
-  const catalog = new AgentCatalog(() => registry.sources(), registry.onDidChange);
+  const catalog = new AgentCatalog(() => registry.sources(), registry.onDidChange, new PresetConsent(context.globalState, log));
   const agents = new AgentManager(
     (config, quirks) => {
       const files = new EditorFiles({

@@ -2,6 +2,7 @@
 // one place. Everything that lists or finds an agent asks the catalog, so an install shows up everywhere at once.
 import * as vscode from 'vscode';
 import { readAgentSettings, type AgentSettings, type AgentSources } from '../settings/config';
+import type { PresetConsent } from './presetConsent';
 
 export class AgentCatalog implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -13,6 +14,8 @@ export class AgentCatalog implements vscode.Disposable {
     /** The agents from beyond the settings, read at each use. */
     private readonly sources: () => AgentSources,
     sourcesChanged: vscode.Event<void>,
+    /** What the user agreed a preset runs: every start of a preset asks it first. */
+    readonly consent: PresetConsent,
   ) {
     this.disposables = [
       this.changeEmitter,

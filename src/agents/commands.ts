@@ -129,12 +129,13 @@ export class AgentCommands implements vscode.Disposable {
    * it failed, with its stderr) in a read-only document, and stops it. Resolves to the report's URI.
    */
   async testConnection(requested?: string): Promise<vscode.Uri | undefined> {
-    const agent = await this.pick(vscode.l10n.t('Test Agent Connection'), this.agents.catalog.read().agents, requested);
-    if (!agent) return undefined;
+    const picked = await this.pick(vscode.l10n.t('Test Agent Connection'), this.agents.catalog.read().agents, requested);
+    if (!picked) return undefined;
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showErrorMessage(new UntrustedWorkspaceError().message);
       return undefined;
     }
+    const agent = await this.agents.catalog.consent.approve(picked);
     const started = Date.now();
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Testing {0}…', agent.name) },
@@ -171,7 +172,7 @@ export class AgentCommands implements vscode.Disposable {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing out of {0}…', agent.name) },
         async () => {
-          const client = running ?? (await this.startApart(agent));
+          const client = running ?? (await this.startApart(await this.agents.catalog.consent.approve(agent)));
           try {
             if (!client.capabilities.supports('logout')) {
               void vscode.window.showInformationMessage(

@@ -73,6 +73,12 @@ export class AgentManager implements vscode.Disposable {
   /** The agent's running client, or a new one. Concurrent callers share one start. */
   connect(config: AgentConfig, cwd: string): Promise<AgentClient> {
     if (!vscode.workspace.isTrusted) return Promise.reject(new UntrustedWorkspaceError());
+    // A preset whose command line the user has not agreed to asks first (src/agents/presetConsent.ts).
+    const settled = this.catalog.consent.settled(config);
+    return settled ? this.start(settled, cwd) : this.catalog.consent.approve(config).then((approved) => this.start(approved, cwd));
+  }
+
+  private start(config: AgentConfig, cwd: string): Promise<AgentClient> {
     const existing = this.running.get(config.name);
     if (existing && sameCommand(existing.config, config)) return existing.client;
     const log = tagged(this.log, config.name);

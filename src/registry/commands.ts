@@ -155,10 +155,13 @@ export class RegistryCommands implements vscode.Disposable {
         ? vscode.l10n.t('$(arrow-up) Installed {0}: update to {1} available', installed.version, agent.version)
         : vscode.l10n.t('$(check) Installed');
     const why = how.kind === 'unsupported' ? vscode.l10n.t('$(circle-slash) Cannot run here: {0}.', how.why) : undefined;
+    // What the install would set in the agent's environment is part of what the user agrees to by picking it.
+    const env = how.kind === 'unsupported' ? [] : Object.entries(how.target.env ?? {});
+    const sets = env.length > 0 ? vscode.l10n.t('Sets {0}.', env.map(([name, value]) => `${name}=${value.slice(0, 80)}`).join(' ')) : undefined;
     return {
       label: agent.name,
       description: `${agent.version} · ${runs}`,
-      detail: [state, why, agent.description.slice(0, 300)].filter(Boolean).join('  '),
+      detail: [state, why, sets, agent.description.slice(0, 300)].filter(Boolean).join('  '),
       agent,
       how,
     };

@@ -23,7 +23,39 @@ const env = z
       .max(200),
     text(),
   )
-  .refine((value) => Object.keys(value).length <= MAX_ENV, 'too many env values');
+  .refine((value) => Object.keys(value).length <= MAX_ENV, 'too many env values')
+  .superRefine((value, context) => {
+    const loader = Object.keys(value).find(isLoaderVariable);
+    if (loader) context.addIssue({ code: 'custom', message: `it sets ${loader}, which changes what runs or where code is loaded from` });
+  });
+
+/**
+ * Variables that change which program runs, what it loads or where a package manager fetches from: a registry entry
+ * may not set them, since the user reads "npx @vendor/agent" and would run something else. Compared without case,
+ * as Windows does.
+ */
+const LOADER_VARIABLES = new Set([
+  'PATH', 'PATHEXT', 'COMSPEC', 'SYSTEMROOT', 'HOME', 'USERPROFILE',
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'ELECTRON_RUN_AS_NODE',
+  'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONEXECUTABLE', 'PYTHONINSPECT', 'PYTHONWARNINGS',
+  'PYTHONBREAKPOINT', 'PYTHONPLATLIBDIR',
+  'BASH_ENV', 'ENV', 'ZDOTDIR', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'PROMPT_COMMAND', 'IFS',
+  'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'GEM_PATH', 'GEM_HOME',
+  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
+  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
+]);
+const LOADER_PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'YARN_', 'PNPM_', 'COREPACK_', 'UV_', 'PIP_', 'GIT_', 'BASH_FUNC_'];
+
+/** True for a variable a registry entry may not set (see LOADER_VARIABLES). */
+export function isLoaderVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return LOADER_VARIABLES.has(upper) || LOADER_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
+/** An npm package spec: `name` or `@scope/name`, with an optional `@version`; never an option (`-…`). */
+const NPM_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]{0,213}\/)?[a-z0-9][a-z0-9._~-]{0,213}(?:@[A-Za-z0-9._+~^<>=|-]{1,100})?$/i;
+/** A PyPI requirement as uvx takes it: a name, optional extras, an optional version specifier or `@version`. */
+const PYPI_SPEC = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,200}[A-Za-z0-9])?(?:\[[A-Za-z0-9._-]{1,100}(?:,[A-Za-z0-9._-]{1,100}){0,20}\])?(?:(?:===?|[<>!~]=|[<>@])[A-Za-z0-9.*+!_-]{1,100})?$/;
 
 const BinaryTarget = z.object({
   archive: text(2000).url(),
@@ -31,8 +63,13 @@ const BinaryTarget = z.object({
   args: args.optional(),
   env: env.optional(),
 });
-const PackageTarget = z.object({
-  package: text(300).min(1),
+const NpxTarget = z.object({
+  package: text(300).regex(NPM_SPEC, 'its package is not an npm package name'),
+  args: args.optional(),
+  env: env.optional(),
+});
+const UvxTarget = z.object({
+  package: text(300).regex(PYPI_SPEC, 'its package is not a PyPI package name'),
   args: args.optional(),
   env: env.optional(),
 });
@@ -43,7 +80,8 @@ const AgentEntry = z.object({
     .regex(/^[a-z][a-z0-9-]*$/, 'its id is not lowercase letters, digits and hyphens')
     .max(100),
   name: text(100).trim().min(1),
-  version: text(100).regex(/^[0-9]+\.[0-9]+\.[0-9]+/, 'its version is not x.y.z'),
+  // Semantic versions only: a version names a folder and pins a package, so it holds no separators or spaces.
+  version: text(100).regex(/^[0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'its version is not x.y.z'),
   description: text(),
   repository: text(2000).optional(),
   authors: z.array(text(200)).max(50).optional(),
@@ -52,15 +90,15 @@ const AgentEntry = z.object({
   distribution: z
     .object({
       binary: z.partialRecord(z.enum(PLATFORM_KEYS), BinaryTarget).optional(),
-      npx: PackageTarget.optional(),
-      uvx: PackageTarget.optional(),
+      npx: NpxTarget.optional(),
+      uvx: UvxTarget.optional(),
     })
     .refine((d) => d.binary !== undefined || d.npx !== undefined || d.uvx !== undefined, 'it has no distribution'),
 });
 
 export type RegistryAgent = z.infer<typeof AgentEntry>;
 export type BinaryTarget = z.infer<typeof BinaryTarget>;
-export type PackageTarget = z.infer<typeof PackageTarget>;
+export type PackageTarget = z.infer<typeof NpxTarget>;
 
 export interface Registry {
   readonly version: string;
@@ -145,6 +183,15 @@ export function pinnedPackage(kind: 'npx' | 'uvx', spec: string, version: string
     return spec.indexOf('@', 1) > 0 ? spec : `${spec}@${version}`;
   }
   return /[=<>~!@]/.test(spec) ? spec : `${spec}==${version}`;
+}
+
+/** A package spec's name without its version (and, for PyPI, its extras), to compare two specs' packages. */
+export function packageName(kind: 'npx' | 'uvx', spec: string): string {
+  if (kind === 'npx') {
+    const at = spec.indexOf('@', 1);
+    return at > 0 ? spec.slice(0, at) : spec;
+  }
+  return (/^[A-Za-z0-9._-]+/.exec(spec)?.[0] ?? '').toLowerCase().replace(/[-_.]+/g, '-');
 }
 
 /** The command line of a package-run agent, pinned. `-y`/`--yes` keeps npx from asking on stdin, which is the protocol's pipe. */

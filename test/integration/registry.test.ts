@@ -21,7 +21,6 @@ const CMD = './fixture-agent/bin/fixture-agent';
 /** What the launcher needs to start the fixture agent, as the registry's `env` gives it. */
 function launcherEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
-    ELECTRON_RUN_AS_NODE: '1',
     ACP_FIXTURE_NODE: process.execPath,
     ACP_FIXTURE_AGENT_JS: FIXTURE_AGENT,
     ACP_FIXTURE_MAX_LIFETIME_MS: '90000',
@@ -336,27 +335,43 @@ describe('agents from the ACP Registry', function () {
     });
   });
 
-  it('pins a built-in preset to the registry\u2019s version once the registry has been read', async () => {
+  it('pins a built-in preset to the registry\u2019s version only, after the user agreed to the new command line', async () => {
     const readList = async () =>
       assert.match(refused(await vscode.commands.executeCommand<RegistryOutcome>('acp.addAgentFromRegistry', 'no-such-agent')), /does not list/);
-    const gemini = {
+    const gemini = (version: string, pkg = '@google/gemini-cli') => ({
       id: 'gemini',
       name: 'Gemini CLI',
-      version: '0.99.0',
+      version,
       description: 'g',
-      distribution: { npx: { package: '@google/gemini-cli@0.99.0', args: ['--experimental-acp'] } },
+      // The registry's args and env are not the preset's: only the version may change.
+      distribution: { npx: { package: `${pkg}@${version}`, args: ['--experimental-acp'], env: { GEMINI_SOMETHING: '1' } } },
+    });
+    const testConnection = async (answer?: string) => {
+      const run = () => vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Gemini CLI');
+      const uri = answer ? await answeringQuickInput(run, answer, 'the question about the new command line') : await within(Promise.resolve(run()), 20_000, 'Test Connection');
+      const text = (await vscode.workspace.openTextDocument(uri)).getText();
+      assert.match(text, /A built-in preset/);
+      assert.match(text, /Result: connected/);
+      assert.doesNotMatch(text, /GEMINI_SOMETHING|experimental-acp/);
+      return /Command: `([^`]*)`/.exec(text)?.[1];
     };
-    await useRegistry(serveRegistry([gemini], '/presets/registry.json'));
-    await readList();
     const bin = fakePackageRunners();
     const saved = process.env['PATH'] ?? '';
     try {
       await withPath(`${bin}:${saved}`, async () => {
-        const uri = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Gemini CLI');
-        const text = (await vscode.workspace.openTextDocument(uri)).getText();
-        assert.match(text, /Command: `npx -y @google\/gemini-cli@0\.99\.0 --experimental-acp`/);
-        assert.match(text, /A built-in preset/);
-        assert.match(text, /Result: connected/);
+        await useRegistry(serveRegistry([gemini('0.99.0')], '/presets/registry.json'));
+        await readList();
+        // Enter runs the new command line, and it is not asked again.
+        assert.equal(await testConnection(ENTER), 'npx -y @google/gemini-cli@0.99.0 --acp');
+        assert.equal(await testConnection(), 'npx -y @google/gemini-cli@0.99.0 --acp');
+        // A newer pin asks again; Escape keeps what was agreed, this time.
+        serveRegistry([gemini('0.99.1')], '/presets/registry.json');
+        await readList();
+        assert.equal(await testConnection('workbench.action.closeQuickOpen'), 'npx -y @google/gemini-cli@0.99.0 --acp');
+        // Another package under the preset's id changes nothing, and asks nothing.
+        serveRegistry([gemini('5.0.0', 'gemini-cli-but-not-google')], '/presets/registry.json');
+        await readList();
+        assert.equal(await testConnection(), 'npx -y @google/gemini-cli --acp');
       });
     } finally {
       // The list without it puts the built-in preset back, for the tests that follow.

@@ -32,13 +32,14 @@ export function launcherTarBz2(): string {
 
 /**
  * The fixture agent as a registry download: `fixture-agent/bin/fixture-agent`, a launcher that runs the compiled
- * fixture agent with the Node the registry entry's `env` names.
+ * fixture agent with the Node the registry entry's `env` names (as plain Node under Electron: a registry's env may not
+ * set ELECTRON_RUN_AS_NODE, a loader variable).
  */
 export function launcher(): Member[] {
   return [
     { name: 'fixture-agent/', type: 'dir' },
     { name: 'fixture-agent/bin/', type: 'dir' },
-    { name: 'fixture-agent/bin/fixture-agent', mode: 0o755, content: '#!/bin/sh\nexec "$ACP_FIXTURE_NODE" "$ACP_FIXTURE_AGENT_JS" "$@"\n' },
+    { name: 'fixture-agent/bin/fixture-agent', mode: 0o755, content: '#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "$ACP_FIXTURE_NODE" "$ACP_FIXTURE_AGENT_JS" "$@"\n' },
     { name: 'fixture-agent/README', content: 'The ACP test fixture agent, packaged the way registry agents are.\n' },
   ];
 }

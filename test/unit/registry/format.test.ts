@@ -142,16 +142,68 @@ describe('registry presets and installed agents', () => {
     ],
   }).registry;
 
-  it('pins a preset the registry lists as a package, and keeps a binary-only one as built in', () => {
+  it('pins a preset the registry lists as a package to its version only, and keeps a binary-only one as built in', () => {
     const presets = registryPresets(PRESETS, registry);
     const gemini = presets.find((p) => p.name === 'Gemini CLI');
-    assert.deepEqual([gemini?.command, ...(gemini?.args ?? [])], ['npx', '-y', '@google/gemini-cli@0.27.3', '--experimental-acp']);
+    // The registry's args (--experimental-acp) are not the preset's: only the version is taken.
+    assert.deepEqual([gemini?.command, ...(gemini?.args ?? [])], ['npx', '-y', '@google/gemini-cli@0.27.3', '--acp']);
+    assert.deepEqual(gemini?.env, {});
     assert.equal(gemini?.preset, true);
     assert.deepEqual(
       presets.find((p) => p.name === 'Codex'),
       PRESETS.find((p) => p.name === 'Codex'),
     );
     assert.deepEqual(registryPresets(PRESETS, undefined), [...PRESETS]);
+  });
+
+  it('never lets the registry change a preset\u2019s package, args or env', () => {
+    const hostile = parseRegistry({
+      version: '1.0.0',
+      agents: [
+        // Another package under the preset's id: the preset stays as built in.
+        agent({ id: 'claude-acp', version: '9.9.9', distribution: { npx: { package: 'other-package', args: ['--evil'], env: { TOKEN: 'x' } } } }),
+        // The same package with args and env: only the version is taken.
+        agent({
+          id: 'gemini',
+          version: '1.2.3',
+          distribution: { npx: { package: '@google/gemini-cli@1.2.3', args: ['--yolo'], env: { GEMINI_FLAG: '1' } } },
+        }),
+        // A package whose name only starts like the preset's.
+        agent({ id: 'codex-acp', version: '1.0.0', distribution: { npx: { package: '@zed-industries/codex-acp-evil' } } }),
+      ],
+    });
+    assert.deepEqual(hostile.problems, []);
+    const presets = registryPresets(PRESETS, hostile.registry);
+    const byName = (name: string) => presets.find((p) => p.name === name);
+    assert.deepEqual(byName('Claude Code'), PRESETS.find((p) => p.name === 'Claude Code'));
+    assert.deepEqual(byName('Codex'), PRESETS.find((p) => p.name === 'Codex'));
+    assert.deepEqual(byName('Gemini CLI'), { ...PRESETS.find((p) => p.name === 'Gemini CLI')!, args: ['-y', '@google/gemini-cli@1.2.3', '--acp'] });
+  });
+
+  it('refuses loader and search-path variables, option-like or invalid package names and versions that are not semver', () => {
+    const refused = (distribution: unknown, version = '1.0.0') => {
+      const { registry: r, problems } = parseRegistry({ version: '1.0.0', agents: [agent({ distribution, version })] });
+      assert.equal(r.agents.length, 0, JSON.stringify(distribution) + ' ' + version);
+      return problems[0] ?? '';
+    };
+    for (const name of ['NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PATH', 'Path', 'PYTHONPATH', 'PYTHONSTARTUP', 'NODE_PATH', 'BASH_ENV', 'ENV', 'npm_config_registry', 'UV_INDEX_URL', 'GIT_SSH_COMMAND']) {
+      assert.match(refused({ npx: { package: 'x', env: { [name]: 'v' } } }), new RegExp(`sets ${name}, which changes what runs`));
+      assert.match(refused({ binary: { 'linux-x86_64': { ...binary(), env: { [name]: 'v' } } } }), /which changes what runs/);
+    }
+    for (const pkg of ['-y', '--package=evil', '@scope', 'a b', 'x;rm', '../x', '@a/b/c', '']) {
+      assert.match(refused({ npx: { package: pkg } }), /not an npm package name|too_small|Too small/i, pkg);
+    }
+    for (const pkg of ['-e', '--from=x', 'a b', 'x;y', '.x']) assert.match(refused({ uvx: { package: pkg } }), /not a PyPI package name/, pkg);
+    for (const version of ['1.0.0/../../x', '1.0.0 --evil', '1.0.0\n', '1.0']) refused({ npx: { package: 'x' } }, version);
+    const fine = parseRegistry({
+      version: '1.0.0',
+      agents: [
+        agent({ id: 'a', distribution: { npx: { package: '@scope/name@1.2.3-beta.1', env: { MY_AGENT_MODE: 'acp' } } } }),
+        agent({ id: 'b', version: '2.0.0-rc.1+build.5', distribution: { uvx: { package: 'my_agent[acp]==2.0.0' } } }),
+      ],
+    });
+    assert.deepEqual(fine.problems, []);
+    assert.equal(fine.registry.agents.length, 2);
   });
 
   it('lists installed agents with the newer version the registry has', () => {

@@ -1,0 +1,95 @@
+// The user's agreement to what a built-in preset runs. The registry may pin a preset to a new version (and only
+// that: src/registry/presets.ts); before the first start with a command line the user has not seen, this shows the
+// old and the new one and asks, once. Declining keeps the old command line, and the same new one is not asked again.
+import * as vscode from 'vscode';
+import type { Logger } from '../acp/log';
+import { PRESETS, type AgentConfig } from '../settings/agentConfig';
+
+const KEY = 'acp.presetCommandLines';
+
+/** What the user said of a preset's command lines: the one agreed to last, and the last one declined. */
+interface Said {
+  readonly agreed?: readonly string[];
+  readonly declined?: readonly string[];
+}
+
+/** A command line as the words that run: the command, then its arguments. */
+const lineOf = (config: AgentConfig): readonly string[] => [config.command, ...config.args];
+const same = (a: readonly string[] | undefined, b: readonly string[]) => a !== undefined && a.length === b.length && a.every((w, i) => w === b[i]);
+/** A command line as the user reads it. */
+export const shown = (line: readonly string[]): string => line.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
+
+export class PresetConsent {
+  /** One question per preset at a time: chats that start together share it. */
+  private readonly asking = new Map<string, Promise<AgentConfig>>();
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * The config to run for `config` without asking, or undefined when the user must be asked first. Anything but a
+   * preset runs as it is; so does a preset as built in, or with the command line the user agreed to.
+   */
+  settled(config: AgentConfig): AgentConfig | undefined {
+    if (!config.preset) return config;
+    const line = lineOf(config);
+    const builtIn = PRESETS.find((p) => p.name === config.name);
+    if (builtIn && same(lineOf(builtIn), line)) return config;
+    const agreed = this.agreed(config);
+    if (same(agreed, line)) return config;
+    if (same(this.said(config.name).declined, line)) return { ...config, command: agreed[0]!, args: agreed.slice(1) };
+    return undefined;
+  }
+
+  /** The config to run for `config`: settled, or after the user chose between the old and the new command line. */
+  approve(config: AgentConfig): Promise<AgentConfig> {
+    const settled = this.settled(config);
+    if (settled) return Promise.resolve(settled);
+    let question = this.asking.get(config.name);
+    if (!question) {
+      question = this.ask(config).finally(() => this.asking.delete(config.name));
+      this.asking.set(config.name, question);
+    }
+    return question;
+  }
+
+  private async ask(config: AgentConfig): Promise<AgentConfig> {
+    const before = this.agreed(config);
+    const after = lineOf(config);
+    const run = { label: vscode.l10n.t('Run the New Command Line'), detail: shown(after), line: after };
+    const keep = { label: vscode.l10n.t('Keep the Old Command Line'), detail: shown(before), line: before };
+    const choice = await vscode.window.showQuickPick([run, keep], {
+      title: vscode.l10n.t('The ACP Registry pins {0} to a new version', config.name),
+      placeHolder: vscode.l10n.t('{0} would now run "{1}" instead of "{2}". Choose what runs.', config.name, shown(after), shown(before)),
+      ignoreFocusOut: true,
+    });
+    const answer: Said | undefined = choice === run ? { agreed: after } : choice === keep ? { agreed: before, declined: after } : undefined;
+    if (answer) {
+      await this.memento.update(KEY, { ...this.all(), [config.name]: answer });
+      this.log.info(`[agents] ${config.name}: the user ${choice === run ? 'agreed to' : 'declined'} "${shown(after)}"`);
+    }
+    // Escape keeps the old command line for this start and asks again at the next.
+    return choice === run ? config : { ...config, command: before[0]!, args: before.slice(1) };
+  }
+
+  /** The command line the user agreed to last: the built-in one until they agree to another. */
+  private agreed(config: AgentConfig): readonly string[] {
+    const said = this.said(config.name).agreed;
+    if (said && said.length > 0) return said;
+    const builtIn = PRESETS.find((p) => p.name === config.name);
+    return builtIn ? lineOf(builtIn) : lineOf(config);
+  }
+
+  private said(name: string): Said {
+    const value = this.all()[name];
+    const words = (v: unknown) => (Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string') ? (v as string[]) : undefined);
+    return value && typeof value === 'object' ? { agreed: words((value as Said).agreed), declined: words((value as Said).declined) } : {};
+  }
+
+  private all(): Record<string, unknown> {
+    const value = this.memento.get<unknown>(KEY);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  }
+}
