@@ -2,7 +2,7 @@
 // unbzip2-stream for bzip2), or a raw executable. Every archive is read twice: first every member is checked (its
 // path stays inside the folder, links point inside, no devices, the total size and count are bounded), and only an
 // archive that passes all of it is written. One bad member fails the whole install. Plain Node.
-import { createReadStream, createWriteStream, linkSync, mkdirSync, openSync, promises as fs, realpathSync, symlinkSync } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,9 @@ import { createGunzip } from 'node:zlib';
 import * as tar from 'tar';
 import bz2 from 'unbzip2-stream';
 import * as yauzl from 'yauzl';
+import { SafeTree, short, UnsafeArchiveError } from './safeTree';
+
+export { UnsafeArchiveError } from './safeTree';
 
 export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'tar' | 'raw';
 
@@ -18,11 +21,6 @@ export interface ExtractBounds {
   readonly maxBytes: number;
   /** The most members. */
   readonly maxMembers: number;
-}
-
-/** A refusal: the sentence says which member and why. */
-export class UnsafeArchiveError extends Error {
-  override readonly name = 'UnsafeArchiveError';
 }
 
 export class CorruptArchiveError extends Error {
@@ -64,10 +62,6 @@ export function unsafeLinkTarget(member: string, target: string, relativeTo: 'me
   const resolved = path.posix.normalize(path.posix.join(base, target.replace(/\\/g, '/')));
   if (resolved === '..' || resolved.startsWith('../')) return `links outside the folder (${short(target)})`;
   return undefined;
-}
-
-function short(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 /** Checks the file's first bytes against what its URL claimed, so a wrong or damaged file fails with a sentence. */
@@ -183,11 +177,11 @@ async function scanTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', bounds:
 }
 
 async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', folder: string, bounds: ExtractBounds): Promise<void> {
-  // node-tar reads the format; the members are written here, the same way as a zip's, so both kinds get the same
-  // checks where a file is created (and node-tar's own Unpack can stall on a link to a file in a sibling folder).
+  // node-tar reads the format; the members are written here, by the same SafeTree as a zip's (node-tar's own Unpack
+  // can stall on a link to a file in a sibling folder, and follows links it made itself).
   const writes: Promise<void>[] = [];
   let failure: unknown;
-  const root = realpathSync(folder);
+  const tree = new SafeTree(folder);
   const parser = new tar.Parser({
     strict: true,
     onReadEntry: (entry) => {
@@ -196,25 +190,16 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', fold
         return;
       }
       try {
-        const target = inside(folder, entry.path);
-        if (entry.type === 'Directory' || entry.type === 'GNUDumpDir') {
-          mkdirSync(target, { recursive: true });
-          entry.resume();
+        if (entry.type === 'Directory' || entry.type === 'GNUDumpDir') tree.folder(entry.path);
+        else if (entry.type === 'SymbolicLink') tree.symlink(entry.path, entry.linkpath ?? '');
+        else if (entry.type === 'Link') tree.hardLink(entry.path, entry.linkpath ?? '');
+        else {
+          // Opened at once, so a hard link later in the archive finds it.
+          const fd = tree.file(entry.path, entry.mode ?? 0o644);
+          writes.push(pipeline(entry as unknown as Readable, createWriteStream('', { fd })));
           return;
         }
-        mkdirSync(path.dirname(target), { recursive: true });
-        refuseThroughLinkSync(root, path.dirname(target), entry.path);
-        if (entry.type === 'SymbolicLink') {
-          symlinkSync(entry.linkpath ?? '', target);
-          entry.resume();
-        } else if (entry.type === 'Link') {
-          linkSync(inside(folder, entry.linkpath ?? ''), target);
-          entry.resume();
-        } else {
-          // Opened at once, so a hard link later in the archive finds it; `wx` never writes through what is there.
-          const fd = openSync(target, 'wx', (entry.mode ?? 0o644) & 0o777);
-          writes.push(pipeline(entry as unknown as Readable, createWriteStream('', { fd })));
-        }
+        entry.resume();
       } catch (error) {
         failure = error;
         entry.resume();
@@ -223,6 +208,13 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2' | 'tar', fold
   });
   await consume(tarStream(file, kind, bounds), parser, 'end');
   const settled = await Promise.allSettled(writes);
+  if (!failure) {
+    try {
+      tree.finish();
+    } catch (error) {
+      failure = error;
+    }
+  }
   if (failure)
     throw failure instanceof UnsafeArchiveError ? failure : new CorruptArchiveError(`the archive could not be written (${messageOf(failure)})`);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -360,22 +352,14 @@ async function readZipText(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number):
 
 async function extractZip(file: string, folder: string, bounds: ExtractBounds): Promise<void> {
   const zip = await openZip(file);
+  const tree = new SafeTree(folder);
   let written = 0;
   await eachZipMember(zip, async (entry) => {
     const name = zipName(entry);
     const member = zipMemberKind(entry);
     if ('other' in member) throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" is ${member.other}.`);
-    const target = inside(folder, name);
-    if (member.kind === 'dir') {
-      await fs.mkdir(target, { recursive: true });
-      return;
-    }
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await refuseThroughLink(folder, path.dirname(target), name);
-    if (member.kind === 'symlink') {
-      await fs.symlink(await readZipText(zip, entry, 4096), target);
-      return;
-    }
+    if (member.kind === 'dir') return tree.folder(name);
+    if (member.kind === 'symlink') return tree.symlink(name, await readZipText(zip, entry, 4096));
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         written += chunk.length;
@@ -383,34 +367,8 @@ async function extractZip(file: string, folder: string, bounds: ExtractBounds): 
         else done(null, chunk);
       },
     });
-    // `wx`: a member listed twice, or a name that is already a link, is never written through.
-    await pipeline(await openZipStream(zip, entry), counter, createWriteStream(target, { flags: 'wx', mode: member.mode }));
+    const stream = await openZipStream(zip, entry);
+    await pipeline(stream, counter, createWriteStream('', { fd: tree.file(name, member.mode) }));
   });
-}
-
-/** `name` under `folder`, checked again where it is used. */
-function inside(folder: string, name: string): string {
-  const target = path.resolve(folder, name.replace(/\\/g, '/'));
-  const relative = path.relative(folder, target);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" leaves the folder.`);
-  }
-  return target;
-}
-
-function refuseThroughLinkSync(root: string, parent: string, name: string): void {
-  const relative = path.relative(root, realpathSync(parent));
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" would be written through a link.`);
-  }
-}
-
-/** A member whose parent folder is (through) a link the archive made is refused: it would write wherever the link points. */
-async function refuseThroughLink(folder: string, parent: string, name: string): Promise<void> {
-  const real = await fs.realpath(parent);
-  const root = await fs.realpath(folder);
-  const relative = path.relative(root, real);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new UnsafeArchiveError(`The archive was refused: its member "${short(name)}" would be written through a link.`);
-  }
+  tree.finish();
 }

@@ -131,6 +131,82 @@ describe('extract', () => {
     });
   }
 
+  // Chains of links that each look inside when read alone: `d/l1` is the folder itself, `d/lk` is `d/l(k-1)` again,
+  // and `esc` is `d/ln/..`, which reads as `d` but on disk is the folder's parent.
+  const chain = (depth: number): Member[] => [
+    { name: 'd/', type: 'dir' },
+    { name: 'd/l1', type: 'symlink', target: '..' },
+    ...Array.from({ length: depth - 1 }, (_, i): Member => ({ name: `d/l${i + 2}`, type: 'symlink', target: `l${i + 1}/d/l${i + 1}` })),
+    { name: 'esc', type: 'symlink', target: `d/l${depth}/..` },
+  ];
+  const through: [string, (depth: number) => Member[]][] = [
+    ['a directory member under the chain', (n) => [...chain(n), { name: 'esc/pwned/', type: 'dir' }]],
+    ['a file member under the chain', (n) => [...chain(n), { name: 'esc/pwned/file', content: 'x' }]],
+    ['a link inside a linked folder', (n) => [...chain(n), { name: `d/l${n}/d/pwned`, type: 'symlink', target: '.' }]],
+    ['the chain alone', (n) => chain(n)],
+  ];
+  for (let depth = 1; depth <= 5; depth++) {
+    for (const [what, members] of through) {
+      it(`refuses a chain of ${depth} link${depth > 1 ? 's' : ''} out with ${what}, in tar and zip, creating nothing outside`, async () => {
+        for (const [kind, body] of [
+          ['tar', tarArchive([...launcher(), ...members(depth)])],
+          ['zip', zipArchive([...launcher(), ...members(depth)])],
+        ] as const) {
+          const parent = join(work, kind);
+          mkdirSync(join(parent, 'folder'), { recursive: true });
+          const file = join(work, `download.${kind}`);
+          writeFileSync(file, body);
+          await assert.rejects(extract(file, kind, join(parent, 'folder'), BOUNDS.extract, 'x'), /refused/, kind);
+          assert.deepEqual(readdirSync(parent), ['folder'], `${kind}: nothing was made beside the folder`);
+        }
+      });
+    }
+  }
+
+  it('refuses a link to a parent folder, a missing target, a loop, and a hard link to anything but a file it wrote', async () => {
+    const refusedWith = async (extra: Member[], expected: RegExp) => {
+      const parent = join(work, randomUUID());
+      mkdirSync(join(parent, 'folder'), { recursive: true });
+      writeFileSync(join(parent, 'secret'), 'the user\u2019s file');
+      const file = join(work, 'download.tar');
+      writeFileSync(file, tarArchive([...launcher(), ...extra]));
+      await assert.rejects(extract(file, 'tar', join(parent, 'folder'), BOUNDS.extract, 'x'), expected);
+      assert.deepEqual(readdirSync(parent).sort(), ['folder', 'secret']);
+      assert.equal(statSync(join(parent, 'secret')).nlink, 1, 'the outside file got no new link');
+    };
+    await refusedWith([{ name: 'up', type: 'symlink', target: '..' }], /links outside/);
+    await refusedWith([{ name: 'a/', type: 'dir' }, { name: 'a/up', type: 'symlink', target: '../..' }], /links outside/);
+    await refusedWith([{ name: 'gone', type: 'symlink', target: 'nowhere' }], /not in the archive/);
+    await refusedWith(
+      [
+        { name: 'x', type: 'symlink', target: 'y' },
+        { name: 'y', type: 'symlink', target: 'x' },
+      ],
+      /not in the archive/,
+    );
+    // A hard link through a chain to the user's file, to a link, to a folder, and to a file it has not written yet.
+    await refusedWith([...chain(2), { name: 'h', type: 'hardlink', target: 'esc/secret' }], /not a file of this archive/);
+    await refusedWith([{ name: 's', type: 'symlink', target: 'fixture-agent/README' }, { name: 'h', type: 'hardlink', target: 's' }], /not a file of this archive/);
+    await refusedWith([{ name: 'h', type: 'hardlink', target: 'fixture-agent/bin' }], /not a file of this archive/);
+    await refusedWith([{ name: 'h', type: 'hardlink', target: 'later' }, { name: 'later', content: 'x' }], /not a file of this archive/);
+  });
+
+  it('keeps links that stay inside, however they are chained, and hard links to its own files', async () => {
+    const folder = await run(
+      'tar',
+      tarArchive([
+        ...launcher(),
+        { name: 'lib/', type: 'dir' },
+        { name: 'lib/self', type: 'symlink', target: '.' },
+        { name: 'alias', type: 'symlink', target: 'lib/self/self/../README' },
+        { name: 'README', content: 'inside' },
+        { name: 'again', type: 'hardlink', target: 'README' },
+      ]),
+    );
+    assert.equal(readFileSync(join(folder, 'alias'), 'utf8'), 'inside');
+    assert.equal(readFileSync(join(folder, 'again'), 'utf8'), 'inside');
+  });
+
   it('refuses a hard link out of the folder, and a device', async () => {
     await assert.rejects(run('tar.gz', tgz([...launcher(), { name: 'h', type: 'hardlink', target: '../../etc/passwd' }])), /links outside/);
   });
