@@ -131,6 +131,7 @@ export class Installer {
 
   /** The absolute path of `cmd` in `folder`: it must resolve (links followed) to a file inside the folder. Made executable. */
   private async commandInside(folder: string, cmd: string): Promise<string> {
+    // fs.promises.realpath is the OS's resolution (the synchronous JS one folds `link/..` before following the link).
     const root = await fs.realpath(folder);
     const target = path.resolve(root, cmd.replace(/\\/g, '/'));
     const outside = (p: string) => {
@@ -145,7 +146,7 @@ export class Installer {
       throw new InstallError(`The download has no "${cmd}", the command the registry names.`);
     }
     if (outside(real)) throw new InstallError(`The registry's command "${cmd}" links outside the install folder, so it was not run.`);
-    const stat = await fs.stat(real);
+    const stat = await fs.lstat(real);
     if (!stat.isFile()) throw new InstallError(`The registry's command "${cmd}" is not a file in the download.`);
     if (process.platform !== 'win32') {
       await fs.chmod(real, (stat.mode & 0o777) | 0o111);
