@@ -35,10 +35,27 @@ export function problemsText(problems: readonly Problem[]): string {
   );
   const lines = sorted.slice(0, MAX_PROBLEMS).map((p) => {
     const origin = [p.source, p.code].filter((part) => part !== undefined && part !== '').join(' ');
-    return `${p.path}:${p.line}:${p.column} ${p.severity}: ${p.message.replace(/\s*\n\s*/g, ' ')}${origin ? ` (${origin})` : ''}`;
+    return `${p.path}:${p.line}:${p.column} ${p.severity}: ${oneLine(p.message)}${origin ? ` (${origin})` : ''}`;
   });
   if (sorted.length > MAX_PROBLEMS) lines.push(`… and ${sorted.length - MAX_PROBLEMS} more`);
   return lines.join('\n');
+}
+
+/**
+ * The text on one line: each line break, with the whitespace around it, becomes one space. By hand, in one pass: the
+ * regular expression `\s*\n\s*` backtracks quadratically over a long run of spaces without a line break.
+ */
+export function oneLine(text: string): string {
+  const lines = text.split('\n');
+  const last = lines.length - 1;
+  let out = lines[0]!;
+  if (last === 0) return out;
+  out = out.trimEnd();
+  for (let i = 1; i <= last; i++) {
+    const line = i === last ? lines[i]!.trimStart() : lines[i]!.trim();
+    if (line !== '' || i === last) out += ' ' + line;
+  }
+  return out;
 }
 
 /** The terminal's last command as the agent reads it: the prompt line, the output (plain text), how it ended. */

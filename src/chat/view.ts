@@ -227,6 +227,9 @@ export function subagentViews(model: SessionModel, cwd: string): SubagentView[] 
 const MAX_FIELDS = 50;
 const MAX_OPTIONS = 200;
 const MAX_TEXT = 2000;
+/** The longest choice value or default kept: a longer one is left out whole (cutting it would change the answer). */
+const MAX_VALUE = 10_000;
+const fits = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_VALUE;
 
 /** The agent's questions waiting for the user, as the chat shows them. */
 export function elicitationViews(questions: readonly PendingElicitation[]): ElicitationView[] {
@@ -274,18 +277,16 @@ function fieldView(name: string, p: S.ElicitationPropertySchema, required: boole
   const options = (list: unknown): { value: string; title: string }[] | undefined => {
     if (!Array.isArray(list)) return undefined;
     return list.slice(0, MAX_OPTIONS).flatMap((o: unknown) => {
-      if (typeof o === 'string') return [{ value: clip(o, 500), title: clip(o, 500) }];
+      if (fits(o)) return [{ value: o, title: clip(o, 500) }];
       const option = o as { const?: unknown; title?: unknown };
-      return typeof option?.const === 'string'
-        ? [{ value: option.const, title: clip(typeof option.title === 'string' ? option.title : option.const, 500) }]
-        : [];
+      return fits(option?.const) ? [{ value: option.const, title: clip(typeof option.title === 'string' ? option.title : option.const, 500) }] : [];
     });
   };
   switch (prop['type']) {
     case 'string': {
       const choices = options(prop['oneOf']) ?? options(prop['enum']);
       const format = prop['format'];
-      const dflt = typeof prop['default'] === 'string' ? { default: prop['default'] } : {};
+      const dflt = fits(prop['default']) ? { default: prop['default'] } : {};
       if (choices) return { ...base, kind: 'select', options: choices, ...dflt };
       return {
         ...base,
@@ -312,7 +313,7 @@ function fieldView(name: string, p: S.ElicitationPropertySchema, required: boole
       const choices = options(items?.['anyOf']) ?? options(items?.['enum']);
       if (!choices) return undefined;
       const dflt = Array.isArray(prop['default'])
-        ? { default: (prop['default'] as unknown[]).filter((v): v is string => typeof v === 'string') }
+        ? { default: (prop['default'] as unknown[]).slice(0, MAX_OPTIONS).filter(fits) }
         : {};
       return { ...base, kind: 'multiselect', options: choices, ...num('minItems'), ...num('maxItems'), ...dflt };
     }
