@@ -225,7 +225,8 @@ export type ChangesView = z.infer<typeof ChangesView>;
  */
 export const CheckpointQuestion = z.object({
   id: z.number(),
-  kind: z.enum(['conflicts', 'restore']),
+  /** conflicts: files the user changed since; restore: what a restore would change; delete: files it would delete. */
+  kind: z.enum(['conflicts', 'restore', 'delete']),
   /** The turn (user message id) whose card or message asks. */
   turn: z.number(),
   transition: z.enum(['undo', 'redo', 'restore']),

@@ -91,9 +91,13 @@ export class Checkpoints implements vscode.Disposable {
     const snapshotter = await this.of(sessionId)?.snapshotter();
     const file = typeof path === 'string' ? locate(path) : undefined;
     if (!(snapshotter instanceof ClientRecord) || !file) return write();
-    const before = await editorIO.current(file).catch((): FileState => ABSENT);
+    // A file that could not be read is not known to be absent: its write is kept, but Undo will not delete it.
+    const before = await editorIO.current(file).then(
+      (state) => ({ state, witnessed: true }),
+      () => ({ state: ABSENT, witnessed: false }),
+    );
     const result = await write();
-    snapshotter.wrote(file, before, { exists: true, bytes: Buffer.from(content, 'utf8') });
+    snapshotter.wrote(file, before.state, { exists: true, bytes: Buffer.from(content, 'utf8') }, before.witnessed);
     return result;
   }
 
@@ -212,7 +216,7 @@ async function executable(path: string): Promise<boolean> {
 
 /**
  * Without git, the diffs the agent showed in the turn that just ended are what is known of the files it changed
- * itself: the record takes them (the turn is the one since the model's last user message).
+ * itself: the record takes them (the turn is the one since the model's last user message), to show, not to undo.
  */
 export function noteToolDiffs(snapshotter: Snapshotter, model: SessionModel): void {
   if (!(snapshotter instanceof ClientRecord)) return;
@@ -229,7 +233,8 @@ export function noteToolDiffs(snapshotter: Snapshotter, model: SessionModel): vo
       const file = locate(content.path);
       if (!file) continue;
       const before: FileState = content.oldText == null ? ABSENT : { exists: true, bytes: Buffer.from(content.oldText, 'utf8') };
-      snapshotter.wrote(file, before, { exists: true, bytes: Buffer.from(content.newText, 'utf8') });
+      // Only reported: shown in the card and Review, never written back (the agent says what the file held).
+      snapshotter.wrote(file, before, { exists: true, bytes: Buffer.from(content.newText, 'utf8') }, false);
     }
   }
 }
@@ -267,7 +272,8 @@ const noteWords: TrackerDeps['words'] = {
     if (binary.length > 0) parts.push(vscode.l10n.t('Not tracked, binary: {0}.', binary.slice(0, 5).join(', ') + (binary.length > 5 ? ' …' : '')));
     return parts.join(' ');
   },
-  clientOnly: () => vscode.l10n.t('Only files written through the chat are tracked (git was not found).'),
+  clientOnly: () =>
+    vscode.l10n.t('Git was not found: only files written through the chat can be undone. Changes the agent only showed can be reviewed.'),
   early: () => vscode.l10n.t('The first checkpoint was still being taken when this turn began.'),
   failed: (reason) => vscode.l10n.t('The changes could not be measured: {0}.', reason),
 };

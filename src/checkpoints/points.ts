@@ -42,6 +42,12 @@ export function touched(change: Change): TrackedFile[] {
 /** A moment of the workspace that can be read back. */
 export interface Point {
   read(file: TrackedFile): Promise<FileState>;
+  /**
+   * Whether what `read` gives for the file was seen by the client itself, so it may be written back. Git's
+   * snapshots always are; the record's states are only when they come from the client's own reads and writes, not
+   * from a diff the agent reported.
+   */
+  witnessed(file: TrackedFile): boolean;
 }
 
 /** How checkpoints are taken: git snapshots, or the client's own record. */
@@ -80,6 +86,10 @@ class GitPoint implements Point {
     if (!commit || !repo) return ABSENT;
     const bytes = await repo.read(commit, file.rel);
     return bytes ? { exists: true, bytes } : ABSENT;
+  }
+
+  witnessed(): boolean {
+    return true;
   }
 }
 
@@ -182,6 +192,8 @@ interface Write {
   readonly file: TrackedFile;
   readonly before: FileState;
   readonly after: FileState;
+  /** The client read `before` and wrote `after` itself; false for a diff the agent only reported (or an unread before). */
+  readonly witnessed: boolean;
 }
 
 /** The most the record keeps, in bytes of file content: past it, the oldest writes are forgotten. */
@@ -194,7 +206,11 @@ class RecordPoint implements Point {
   ) {}
 
   read(file: TrackedFile): Promise<FileState> {
-    return Promise.resolve(this.record.stateAt(this.seq, file));
+    return Promise.resolve(this.record.stateAt(this.seq, file).state);
+  }
+
+  witnessed(file: TrackedFile): boolean {
+    return this.record.stateAt(this.seq, file).witnessed;
   }
 }
 
@@ -211,9 +227,13 @@ export class ClientRecord implements Snapshotter {
   /** Writes before this were forgotten (the record's bound): points before it cannot be read. */
   private forgottenBefore = 0;
 
-  wrote(file: TrackedFile, before: FileState, after: FileState): void {
+  /**
+   * A write of `file`: `witnessed` when the client read `before` and wrote `after` itself (its own
+   * fs/write_text_file); not for a diff the agent reported, which can be shown but never written back by Undo.
+   */
+  wrote(file: TrackedFile, before: FileState, after: FileState, witnessed: boolean): void {
     if (sameState(before, after)) return;
-    this.writes.push({ seq: ++this.seq, file, before, after });
+    this.writes.push({ seq: ++this.seq, file, before, after, witnessed });
     this.bytes += size(before) + size(after);
     while (this.bytes > RECORD_BYTES && this.writes.length > 1) {
       const old = this.writes.shift();
@@ -232,15 +252,16 @@ export class ClientRecord implements Snapshotter {
     return Promise.resolve(new RecordPoint(this.seq, this));
   }
 
-  stateAt(seq: number, file: TrackedFile): FileState {
+  /** The file's state at a point, and whether the client saw it (a state nothing recorded is not seen). */
+  stateAt(seq: number, file: TrackedFile): { state: FileState; witnessed: boolean } {
     const key = fileKey(file);
     let last: Write | undefined;
     for (const w of this.writes) {
       if (fileKey(w.file) !== key) continue;
       if (w.seq <= seq) last = w;
-      else return last ? last.after : w.before;
+      else return last ? { state: last.after, witnessed: last.witnessed } : { state: w.before, witnessed: w.witnessed };
     }
-    return last ? last.after : ABSENT;
+    return last ? { state: last.after, witnessed: last.witnessed } : { state: ABSENT, witnessed: false };
   }
 
   diff(from: Point, to: Point): Promise<Change[]> {
@@ -249,8 +270,8 @@ export class ClientRecord implements Snapshotter {
     for (const w of this.writes) if (w.seq > from.seq && w.seq <= to.seq) files.set(fileKey(w.file), w.file);
     const changes: Change[] = [];
     for (const file of files.values()) {
-      const a = this.stateAt(from.seq, file);
-      const b = this.stateAt(to.seq, file);
+      const a = this.stateAt(from.seq, file).state;
+      const b = this.stateAt(to.seq, file).state;
       if (sameState(a, b)) continue;
       changes.push({ file, status: !a.exists ? 'A' : !b.exists ? 'D' : 'M', ...lineCounts(a, b) });
     }

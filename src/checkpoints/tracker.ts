@@ -393,6 +393,8 @@ export class ChatCheckpoints {
     for (const file of files) {
       if (seen.has(fileKey(file))) continue;
       seen.add(fileKey(file));
+      // What the client did not see itself (a diff the agent only reported) is never written back.
+      if (!target.witnessed(file)) continue;
       const [current, wanted, was] = await Promise.all([this.deps.io.current(file), target.read(file), expected(file)]);
       if (sameState(current, wanted)) continue;
       if (!sameState(current, was)) conflicts.push(file);
@@ -406,6 +408,13 @@ export class ChatCheckpoints {
         const skip = new Set(conflicts.map(fileKey));
         chosen = writes.filter((w) => !skip.has(fileKey(w.file)));
       }
+    }
+    // Without git, nothing is deleted without the user's word: the record knows only what passed through the chat.
+    const deletions = chosen.filter((w) => !w.state.exists).map((w) => w.file);
+    if (deletions.length > 0 && (await this.deps.snapshotter)?.kind === 'client') {
+      const choice = await this.ask('delete', turn, transition, deletions);
+      if (choice !== 'overwrite' && choice !== 'skip') return false;
+      if (choice === 'skip') chosen = chosen.filter((w) => w.state.exists);
     }
     await this.deps.io.apply(chosen);
     return true;

@@ -18,13 +18,17 @@ export function CheckpointQuestion({ question }: { question: Question }) {
       ? count === 1
         ? t('Restore 1 file to how it was before this message?')
         : t('Restore {0} files to how they were before this message?', count)
-      : count === 1
+      : question.kind === 'delete'
+        ? count === 1
+          ? t('This file did not exist before. Delete it?')
+          : t('These {0} files did not exist before. Delete them?', count)
+        : count === 1
         ? t('This file was changed after the agent changed it:')
         : t('{0} files were changed after the agent changed them:', count);
   return (
     <section class="checkpoint-question" role="group" aria-label={heading}>
       <p role="alert">
-        <span class={`codicon codicon-${question.kind === 'restore' ? 'discard' : 'warning'}`} aria-hidden="true" />
+        <span class={`codicon codicon-${question.kind === 'restore' ? 'discard' : question.kind === 'delete' ? 'trash' : 'warning'}`} aria-hidden="true" />
         {heading}
       </p>
       <ul class="checkpoint-files">
@@ -41,6 +45,15 @@ export function CheckpointQuestion({ question }: { question: Question }) {
           <button type="button" class="primary" onClick={() => answerCheckpoint(question.id, 'restore')}>
             {t('Restore')}
           </button>
+        ) : question.kind === 'delete' ? (
+          <>
+            <button type="button" class="primary" onClick={() => answerCheckpoint(question.id, 'skip')}>
+              {t('Keep These Files')}
+            </button>
+            <button type="button" class="secondary" onClick={() => answerCheckpoint(question.id, 'overwrite')}>
+              {t('Delete')}
+            </button>
+          </>
         ) : (
           <>
             <button type="button" class="primary" onClick={() => answerCheckpoint(question.id, 'skip')}>

@@ -81,9 +81,9 @@ describe('checkpoints: points', function () {
     const record = new ClientRecord();
     const file = { folder: '/w', rel: 'a.txt' };
     const start = await record.take();
-    record.wrote(file, state('v0'), state('v1'));
+    record.wrote(file, state('v0'), state('v1'), true);
     const middle = await record.take();
-    record.wrote(file, state('v1'), state('v2'));
+    record.wrote(file, state('v1'), state('v2'), true);
     const end = await record.take();
     assert.equal(text(await start.read(file)), 'v0', 'before its first write, a file is what that write found');
     assert.equal(text(await middle.read(file)), 'v1');
@@ -94,7 +94,7 @@ describe('checkpoints: points', function () {
     );
     assert.deepEqual(await record.diff(end, end), [], 'nothing was written between a point and itself');
     const created = { folder: '/w', rel: 'b.txt' };
-    record.wrote(created, ABSENT, state('new\n'));
+    record.wrote(created, ABSENT, state('new\n'), true);
     assert.deepEqual(
       (await record.diff(end, await record.take())).map((c) => c.status),
       ['A'],

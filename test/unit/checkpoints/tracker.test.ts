@@ -45,7 +45,7 @@ describe('checkpoints: the tracker', () => {
     const before = state(read(rel));
     if (text === undefined) rmSync(path(rel));
     else writeFileSync(path(rel), text);
-    record.wrote(file(rel), before, state(text));
+    record.wrote(file(rel), before, state(text), true);
   }
 
   async function playTurn(turn: number, changes: Record<string, string | undefined>): Promise<void> {
@@ -85,16 +85,55 @@ describe('checkpoints: the tracker', () => {
     ]);
     assert.equal(card?.note, 'client only');
 
-    assert.equal(await tracker.undo(1), true);
+    // Without git, deleting the file the turn created waits for the user's word.
+    const undoing = tracker.undo(1);
+    const question = await waitFor(() => tracker.view().question);
+    assert.equal(question.kind, 'delete');
+    assert.deepEqual(question.files, ['new.txt']);
+    assert.equal(read('a.txt'), 'one\ntwo\n', 'nothing moves while the question waits');
+    tracker.answer(question.id, 'overwrite');
+    assert.equal(await undoing, true);
     assert.equal(read('a.txt'), 'one\n');
     assert.equal(read('gone.txt'), 'bye\n');
     assert.equal(read('new.txt'), undefined);
     assert.equal(tracker.view().cards.find((c) => c.turn === 1)?.state, 'undone');
 
-    assert.equal(await tracker.redo(1), true);
+    const redoing = tracker.redo(1);
+    const again = await waitFor(() => tracker.view().question);
+    assert.deepEqual([again.kind, ...again.files], ['delete', 'gone.txt']);
+    tracker.answer(again.id, 'overwrite');
+    assert.equal(await redoing, true);
     assert.equal(read('a.txt'), 'one\ntwo\n');
     assert.equal(read('gone.txt'), undefined);
     assert.equal(read('new.txt'), 'hi\n');
+  });
+
+  it('without git, keeps the files a turn created when the user says so, and never deletes without asking', async () => {
+    writeFileSync(path('a.txt'), 'one\n');
+    await playTurn(1, { 'a.txt': 'two\n', 'new.txt': 'hi\n' });
+    const undoing = tracker.undo(1);
+    const question = await waitFor(() => tracker.view().question);
+    assert.equal(question.kind, 'delete');
+    tracker.answer(question.id, 'skip');
+    assert.equal(await undoing, true);
+    assert.equal(read('a.txt'), 'one\n');
+    assert.equal(read('new.txt'), 'hi\n', 'kept');
+  });
+
+  it('without git, never writes back what the agent only reported: a diff can be shown, not applied', async () => {
+    writeFileSync(path('users.txt'), 'the user\u2019s file\n');
+    writeFileSync(path('made-up.txt'), 'real text\n');
+    await tracker.beforeTurn(1, 0);
+    // The agent reports a diff that "created" an existing file, and one with an old text the file never held.
+    record.wrote(file('users.txt'), ABSENT, state('agent\n'), false);
+    record.wrote(file('made-up.txt'), state('invented\n'), state('real text\n'), false);
+    await tracker.afterTurn();
+    const card = tracker.view().cards.find((c) => c.turn === 1);
+    assert.deepEqual(card?.files.map((f) => f.path).sort(), ['made-up.txt', 'users.txt'], 'both are shown');
+    assert.equal(await tracker.undo(1), true);
+    assert.equal(tracker.view().question, undefined, 'nothing to ask: nothing is written');
+    assert.equal(read('users.txt'), 'the user\u2019s file\n', 'not deleted');
+    assert.equal(read('made-up.txt'), 'real text\n', 'not overwritten with the made-up text');
   });
 
   it('asks before overwriting a file the user changed since, and skips it when told to', async () => {
@@ -135,6 +174,9 @@ describe('checkpoints: the tracker', () => {
     assert.equal(question.kind, 'restore');
     assert.deepEqual([...question.files].sort(), ['x.txt', 'z.txt']);
     tracker.answer(question.id, 'restore');
+    const deleting = await waitFor(() => (tracker.view().question?.kind === 'delete' ? tracker.view().question : undefined));
+    assert.deepEqual(deleting.files, ['z.txt']);
+    tracker.answer(deleting.id, 'overwrite');
     assert.equal(await restoring, true);
     assert.equal(read('x.txt'), 'x0\n');
     assert.equal(read('z.txt'), undefined);
