@@ -103,6 +103,16 @@ export const ClientMethods = {
   createElicitation: request('elicitation/create', S.CreateElicitationRequest, S.CreateElicitationResponse),
 } as const;
 
+/**
+ * The agent's requests that wait on the user or on a command for as long as that takes. The reader bounds them apart
+ * and never pauses for them: what ends them (the agent's cancel, a release, a later update) must still be read.
+ */
+export const WAITING_METHODS: readonly string[] = [
+  ClientMethods.requestPermission.method,
+  ClientMethods.createElicitation.method,
+  ClientMethods.waitForTerminalExit.method,
+];
+
 /** Notifications the agent sends to the client. */
 export const ClientNotifications = {
   sessionUpdate: { method: 'session/update', params: S.SessionNotification },

@@ -8,7 +8,7 @@ import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } f
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
-import { ClientNotifications } from './methods';
+import { ClientNotifications, WAITING_METHODS } from './methods';
 import { ndjsonTransport, type LineTracer } from './transport';
 
 export interface AgentCommand {
@@ -66,6 +66,7 @@ export class AgentProcess {
       log: tagged(connectionLog, 'transport'),
       coalesce: [ClientNotifications.sessionUpdate.method, ClientNotifications.completeElicitation.method],
       onlyCoalesced: true,
+      waiting: WAITING_METHODS,
       trace: options.trace,
     });
     this.connection = new AcpClientConnection(reader, writer, handler, { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false });

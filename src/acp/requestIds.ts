@@ -16,12 +16,21 @@ export const MAX_INCOMING_IN_FLIGHT = 1024;
  * refused only because we read faster than we serve. The pipe's own backpressure then slows the agent down.
  */
 export const PAUSE_READING_AT = 256;
+/**
+ * How many of the agent's requests that wait on the user or on a command (a permission, a question, a command's
+ * exit) may wait at once; past it, one is answered with an error at once. They are bounded apart and never pause
+ * reading: they end only through what the agent sends next (its cancel, a release, a later update), so reading must
+ * go on while they wait.
+ */
+export const MAX_PARKED = 256;
 
 interface Incoming {
   /** The agent's id as JSON text, exactly as it will go back. */
   readonly raw: string;
   /** The key under which `$/cancel_request` finds it. */
   readonly key: string;
+  /** It waits on the user or a command: counted apart, and never a reason to pause reading. */
+  readonly parked: boolean;
 }
 
 export class RequestIds {
@@ -30,18 +39,25 @@ export class RequestIds {
   private readonly byKey = new Map<string, number>();
   private readonly outgoing = new Set<string | number>();
   private drained: (() => void) | undefined;
+  /** How many of `incoming` are parked. */
+  private parked = 0;
 
-  constructor(readonly maxIncoming = MAX_INCOMING_IN_FLIGHT) {}
+  constructor(
+    readonly maxIncoming = MAX_INCOMING_IN_FLIGHT,
+    readonly maxParked = MAX_PARKED,
+  ) {}
 
   /**
    * Takes in a request of the agent's: returns the id vscode-jsonrpc sees, or undefined when too many are in flight
-   * (the caller answers it at once). `raw` is the id's JSON text when it differs from `JSON.stringify(id)`.
+   * (the caller answers it at once). `raw` is the id's JSON text when it differs from `JSON.stringify(id)`. A
+   * `parked` request waits on the user or a command: it has a bound of its own and never pauses reading.
    */
-  admit(id: string | number | null, raw?: string): number | undefined {
-    if (this.incoming.size >= this.maxIncoming) return undefined;
+  admit(id: string | number | null, raw?: string, parked = false): number | undefined {
+    if (parked ? this.parked >= this.maxParked : this.incoming.size - this.parked >= this.maxIncoming) return undefined;
     const local = this.next++;
     const key = keyOf(id);
-    this.incoming.set(local, { raw: raw ?? JSON.stringify(id), key });
+    this.incoming.set(local, { raw: raw ?? JSON.stringify(id), key, parked });
+    if (parked) this.parked++;
     this.byKey.set(key, local);
     return local;
   }
@@ -57,8 +73,9 @@ export class RequestIds {
     const entry = this.incoming.get(local);
     if (!entry) return undefined;
     this.incoming.delete(local);
+    if (entry.parked) this.parked--;
     if (this.byKey.get(entry.key) === local) this.byKey.delete(entry.key);
-    if (this.drained && this.incoming.size <= PAUSE_READING_AT / 2) {
+    if (this.drained && this.incoming.size - this.parked <= PAUSE_READING_AT / 2) {
       const drained = this.drained;
       this.drained = undefined;
       drained();
@@ -68,7 +85,7 @@ export class RequestIds {
 
   /** True when so many requests wait that reading should pause; `resume` is called once half of them are answered. */
   shouldPause(resume: () => void): boolean {
-    if (this.incoming.size < PAUSE_READING_AT) return false;
+    if (this.incoming.size - this.parked < PAUSE_READING_AT) return false;
     this.drained = resume;
     return true;
   }
@@ -84,8 +101,8 @@ export class RequestIds {
     return this.outgoing.delete(id);
   }
 
-  get inFlight(): { readonly incoming: number; readonly outgoing: number } {
-    return { incoming: this.incoming.size, outgoing: this.outgoing.size };
+  get inFlight(): { readonly incoming: number; readonly parked: number; readonly outgoing: number } {
+    return { incoming: this.incoming.size, parked: this.parked, outgoing: this.outgoing.size };
   }
 }
 

@@ -53,6 +53,11 @@ export interface NdjsonReaderOptions {
    * ids of ours, and answers are checked against our requests. Without it, ids pass through as they are.
    */
   readonly ids?: RequestIds;
+  /**
+   * Request methods that wait on the user or on a command for as long as that takes (a permission, a question, a
+   * command's exit): bounded apart from the others, and they never pause reading (see `MAX_PARKED`).
+   */
+  readonly waiting?: readonly string[];
   /** Answers a request that is refused before vscode-jsonrpc sees it. `rawId` is JSON text; null for no usable id. */
   readonly reply?: (rawId: string | null, code: number, message: string) => void;
 }
@@ -76,6 +81,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private readonly onlyCoalesced: boolean;
   private readonly trace: LineTracer | undefined;
   private readonly ids: RequestIds | undefined;
+  private readonly waiting: ReadonlySet<string>;
   private readonly reply: NdjsonReaderOptions['reply'];
 
   constructor(
@@ -89,6 +95,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.onlyCoalesced = options.onlyCoalesced === true;
     this.trace = options.trace;
     this.ids = options.ids;
+    this.waiting = new Set(options.waiting ?? []);
     this.reply = options.reply;
   }
 
@@ -234,12 +241,15 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       return;
     }
     if (this.ids) {
-      const local = this.ids.admit(id, raw);
+      const parked = this.waiting.has(method);
+      const local = this.ids.admit(id, raw, parked);
       if (local === undefined) {
         this.refuse(
           raw,
           ErrorCodes.InternalError,
-          `${preview(method)} was refused: ${this.ids.maxIncoming} requests are already waiting for an answer`,
+          parked
+            ? `${preview(method)} was refused: ${this.ids.maxParked} requests are already waiting for the user or a command`
+            : `${preview(method)} was refused: ${this.ids.maxIncoming} requests are already waiting for an answer`,
         );
         return;
       }

@@ -7,7 +7,7 @@ import { AcpError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/er
 import type { ClientHandler } from '../../../src/acp/connection';
 import { MAX_REQUESTS_PER_SESSION } from '../../../src/acp/connection';
 import { exceedsDepth, MAX_DEPTH, rawMemberText } from '../../../src/acp/jsonLimits';
-import { MAX_INCOMING_IN_FLIGHT } from '../../../src/acp/requestIds';
+import { MAX_INCOMING_IN_FLIGHT, MAX_PARKED } from '../../../src/acp/requestIds';
 import { waitFor } from '../../lib/wait';
 import { WireAgent, type Json } from '../lib/wire-agent';
 
@@ -25,7 +25,7 @@ function handler(overrides: Partial<ClientHandler> = {}): ClientHandler {
 
 /** The answer lines the client wrote, as raw text: ids are compared as the agent sent them. */
 async function answers(agent: WireAgent, count: number): Promise<string[]> {
-  await waitFor(() => agent.lines.length >= count, { timeoutMs: 3000, what: `${count} answers (have ${agent.lines.length})` });
+  await waitFor(() => agent.lines.length >= count, { timeoutMs: 15_000, what: `${count} answers (have ${agent.lines.length})` });
   return agent.lines.slice(0, count);
 }
 
@@ -58,19 +58,26 @@ describe('hostile wire input', () => {
 
     it('does not let an agent cancel a request by another id of the same text', async () => {
       let aborted = 0;
+      let release: (() => void) | undefined;
       agent = new WireAgent(
         handler({
-          readTextFile: (_params, signal) =>
-            new Promise((resolve) => {
-              signal.addEventListener('abort', () => aborted++);
-              setTimeout(() => resolve({ content: 'late' }), 50);
-            }),
+          // The first request is answered only once the one sent after the cancel is served: by then the cancel
+          // has been read and acted on, whatever the timing.
+          readTextFile: (params, signal) =>
+            params.path === '/first'
+              ? new Promise((resolve) => {
+                  signal.addEventListener('abort', () => aborted++);
+                  release = () => resolve({ content: 'late' });
+                })
+              : Promise.resolve(release?.()).then(() => ({ content: 'second' })),
         }),
       );
-      agent.sendRaw(read('8'));
+      const request = (id: string, path: string) => `{"jsonrpc":"2.0","id":${id},"method":"fs/read_text_file","params":{"sessionId":"s","path":"${path}"}}\n`;
+      agent.sendRaw(request('8', '/first'));
       agent.notify('$/cancel_request', { requestId: '8' });
-      const [line] = await answers(agent, 1);
-      assert.equal(JSON.parse(line!).result.content, 'late');
+      agent.sendRaw(request('9', '/second'));
+      const got = (await answers(agent, 2)).map((line) => JSON.parse(line) as Json);
+      assert.deepEqual(got.map((a) => a['result']?.content).sort(), ['late', 'second']);
       assert.equal(aborted, 0);
     });
   });
@@ -190,6 +197,30 @@ describe('hostile wire input', () => {
       for (let i = 0; i < count; i++) agent.sendRaw(read(String(i)));
       const got = (await answers(agent, count)).map((line) => JSON.parse(line) as Json);
       assert.equal(got.filter((a) => a['error']).length, 0, JSON.stringify(got.find((a) => a['error'])));
+    });
+
+    it('keeps reading while requests wait on the user or a command, and refuses those past their own bound at once', async () => {
+      let updates = 0;
+      agent = new WireAgent(handler({ requestPermission: () => new Promise(() => {}), sessionUpdate: () => void updates++ }));
+      // More than reading pauses for, spread over sessions so that the per-session bound is not the one that bites.
+      const permission = (i: number) =>
+        `{"jsonrpc":"2.0","id":"p${i}","method":"session/request_permission","params":{"sessionId":"s${i % 4}","toolCall":{"toolCallId":"t${i}"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}\n`;
+      const lines: string[] = [];
+      for (let i = 0; i < MAX_PARKED + 3; i++) lines.push(permission(i));
+      agent.sendRaw(lines.join(''));
+      // The three past the bound are refused at once, under their ids; the others wait for the user.
+      const refused = (await answers(agent, 3)).map((line) => JSON.parse(line) as Json);
+      assert.deepEqual(
+        refused.map((a) => [a['id'], a['error'].code]),
+        [0, 1, 2].map((i) => [`p${MAX_PARKED + i}`, ErrorCodes.InternalError]),
+      );
+      assert.match(refused[0]!['error'].message, /waiting for the user or a command/);
+      // What comes next is still read: an update, and a request that is answered.
+      agent.notify('session/update', { sessionId: 's0', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } });
+      agent.sendRaw(read('"after"'));
+      const [answer] = (await answers(agent, 4)).slice(3);
+      assert.equal(JSON.parse(answer!).result.content, 'read /a');
+      await waitFor(() => updates === 1, { what: 'the update sent after them' });
     });
 
     it(`refuses a session's requests past ${MAX_REQUESTS_PER_SESSION} waiting at once, at once and with an error`, async () => {

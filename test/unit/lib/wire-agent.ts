@@ -2,6 +2,7 @@
 // its own. The client end is the real AcpClientConnection over the real NDJSON reader and writer.
 import { PassThrough } from 'node:stream';
 import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from '../../../src/acp/connection';
+import { WAITING_METHODS } from '../../../src/acp/methods';
 import { ndjsonTransport } from '../../../src/acp/transport';
 import { RecordingLogger } from './recording-logger';
 import { waitFor } from '../../lib/wait';
@@ -31,7 +32,7 @@ export class WireAgent {
         this.inbox.push(JSON.parse(line) as Json);
       }
     });
-    const { reader, writer } = ndjsonTransport(this.toClient, this.fromClient, { log: this.log, coalesce: ['session/update'] });
+    const { reader, writer } = ndjsonTransport(this.toClient, this.fromClient, { log: this.log, coalesce: ['session/update'], waiting: WAITING_METHODS });
     this.connection = new AcpClientConnection(reader, writer, handler, {
       clientInfo: { name: 'acp-client-tests', version: '0.0.1' },
       log: this.log,
