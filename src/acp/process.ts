@@ -2,6 +2,7 @@
 // disposing it leaves no orphans; its stderr becomes log lines and a bounded tail for the errors users see.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { commandToSpawn } from './commandPath';
 import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from './connection';
 import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } from './errors';
 
@@ -53,9 +54,11 @@ export class AgentProcess {
   ) {
     this.log = options.log ?? silentLogger;
     this.tailLines = options.stderrTailLines ?? 200;
-    this.child = spawn(command.command, [...(command.args ?? [])], {
+    const env = { ...process.env, ...command.env };
+    // A bare name is looked up in PATH only, never in the working folder (which Windows would try first).
+    this.child = spawn(commandToSpawn(command.command, env), [...(command.args ?? [])], {
       cwd: command.cwd,
-      env: { ...process.env, ...command.env },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       detached: process.platform !== 'win32', // its own process group, so the whole tree can be signalled

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants, existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { findOnPath, HOST } from '../acp/commandPath';
 import type { Logger } from '../acp/log';
 import { archiveKind, extract, UnsafeArchiveError, type ExtractBounds } from './archive';
 import { packageCommand, type HowToRun, type RegistryAgent } from './format';
@@ -34,19 +35,6 @@ export class InstallError extends Error {
   override readonly name = 'InstallError';
 }
 
-/** Where an executable named `tool` is on `PATH`, or undefined. */
-export function findOnPath(tool: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
-  const dirs = (env['PATH'] ?? env['Path'] ?? '').split(path.delimiter).filter(Boolean);
-  const suffixes = platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';').filter(Boolean) : [''];
-  for (const dir of dirs) {
-    for (const suffix of suffixes) {
-      const candidate = path.join(dir, tool + suffix);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
 const TOOL_HINTS = {
   npx: 'npx comes with Node.js: install Node.js (https://nodejs.org), then try again',
   uvx: 'uvx comes with uv: install uv (https://docs.astral.sh/uv/), then try again',
@@ -58,7 +46,7 @@ export class Installer {
     readonly root: string,
     private readonly log: Logger,
     private readonly bounds: InstallBounds = DEFAULT_INSTALL_BOUNDS,
-    private readonly onPath: (tool: string) => string | undefined = findOnPath,
+    private readonly onPath: (tool: string) => string | undefined = (tool) => findOnPath(tool, process.env, HOST),
   ) {}
 
   /** The folder a binary install of this version lives in. */
