@@ -193,7 +193,7 @@ export class RegistryCommands implements vscode.Disposable {
             },
           };
           try {
-            return await this.installer.install(agent, how, { signal: controller.signal, progress: report });
+            return await this.installer.install(agent, how, { signal: controller.signal, progress: report, registry: this.state.url() });
           } finally {
             cancel.dispose();
           }

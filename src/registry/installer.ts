@@ -10,7 +10,7 @@ import type { Logger } from '../acp/log';
 import { archiveKind, extract, UnsafeArchiveError, type ExtractBounds } from './archive';
 import { packageCommand, type HowToRun, type RegistryAgent } from './format';
 import type { InstalledAgent } from './installed';
-import { download, megabytes, type RequestBounds } from './net';
+import { download, isLoopbackUrl, megabytes, type RequestBounds } from './net';
 
 export interface InstallBounds {
   readonly download: RequestBounds;
@@ -55,7 +55,12 @@ export class Installer {
   }
 
   /** Installs `agent` as `how` says. Throws InstallError (or a cancellation) with a sentence; leaves nothing behind on failure. */
-  async install(agent: RegistryAgent, how: HowToRun, options: { signal?: AbortSignal; progress?: InstallProgress } = {}): Promise<InstalledAgent> {
+  /** `registry` is the URL of the list the agent came from: plain http to this machine only when it is on this machine. */
+  async install(
+    agent: RegistryAgent,
+    how: HowToRun,
+    options: { signal?: AbortSignal; progress?: InstallProgress; registry?: string } = {},
+  ): Promise<InstalledAgent> {
     const base = { id: agent.id, name: agent.name, version: agent.version, installedAt: new Date().toISOString() };
     if (how.kind === 'unsupported') throw new InstallError(`${agent.name} cannot run here: ${how.why}.`);
     if (how.kind !== 'binary') {
@@ -85,6 +90,7 @@ export class Installer {
       let reported = -1;
       await download(how.target.archive, archive, this.bounds.download, {
         signal: options.signal,
+        loopbackHttp: options.registry !== undefined && isLoopbackUrl(options.registry),
         progress: (received, total) => {
           const fraction = total ? received / total : undefined;
           const step = Math.floor((fraction ?? 0) * 20);

@@ -8,8 +8,12 @@ import { isIP } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
-/** Why a URL is refused, or undefined when it may be fetched: `https:`, or `http:` to a loopback address. */
-export function refusedUrl(raw: string): string | undefined {
+/**
+ * Why a URL is refused, or undefined when it may be fetched: `https:`, or `http:` to a loopback address when
+ * `loopbackHttp` allows it (only where the registry itself is on this machine: a registry served over https, or a
+ * redirect from one, may not point at a server of this machine over plain http).
+ */
+export function refusedUrl(raw: string, loopbackHttp = true): string | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -18,9 +22,20 @@ export function refusedUrl(raw: string): string | undefined {
   }
   if (url.username || url.password) return `${url.origin} carries a user name or password, which is never sent`;
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) {
+    return loopbackHttp ? undefined : `${url.origin} is plain http on this machine, which is fetched only for a registry on this machine`;
+  }
   if (url.protocol === 'http:') return `${url.origin} is plain http, which is only fetched from this machine (localhost); use https`;
   return `${short(raw)} is not an https URL`;
+}
+
+/** True for a URL whose host is this machine (the registry's, to allow plain http to loopback). */
+export function isLoopbackUrl(raw: string): boolean {
+  try {
+    return isLoopback(new URL(raw).hostname);
+  } catch {
+    return false;
+  }
 }
 
 function isLoopback(hostname: string): boolean {
@@ -66,7 +81,8 @@ export async function getBuffer(
   options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<Response & { body: Buffer }> {
   const chunks: Buffer[] = [];
-  const response = await request(url, bounds, options, async (stream) => {
+  // The registry's own URL decides: plain http to this machine only for a registry on this machine.
+  const response = await request(url, bounds, { ...options, loopbackHttp: isLoopbackUrl(url) }, async (stream) => {
     for await (const chunk of stream) chunks.push(chunk as Buffer);
   });
   return { ...response, body: Buffer.concat(chunks) };
@@ -77,9 +93,14 @@ export async function download(
   url: string,
   file: string,
   bounds: RequestBounds,
-  options: { signal?: AbortSignal; progress?: (received: number, total: number | undefined) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    progress?: (received: number, total: number | undefined) => void;
+    /** Plain http to this machine is allowed: the registry that listed the download is on this machine. */
+    loopbackHttp?: boolean;
+  } = {},
 ): Promise<Response> {
-  const response = await request(url, bounds, { signal: options.signal }, async (stream, total) => {
+  const response = await request(url, bounds, { signal: options.signal, loopbackHttp: options.loopbackHttp === true }, async (stream, total) => {
     let received = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -99,7 +120,7 @@ type BodyReader = (body: NodeJS.ReadableStream, total: number | undefined) => Pr
 async function request(
   url: string,
   bounds: RequestBounds,
-  options: { headers?: Record<string, string>; signal?: AbortSignal },
+  options: { headers?: Record<string, string>; signal?: AbortSignal; loopbackHttp: boolean },
   read: BodyReader,
 ): Promise<Response> {
   const controller = new AbortController();
@@ -114,7 +135,7 @@ async function request(
   try {
     let current = url;
     for (let hop = 0; ; hop++) {
-      const refused = refusedUrl(current);
+      const refused = refusedUrl(current, options.loopbackHttp);
       if (refused) throw new RefusedUrlError(hop === 0 ? refused : `a redirect was refused: ${refused}`);
       const result = await once(current, bounds, options.headers ?? {}, controller.signal, read, (why) => (timedOut = why));
       if ('location' in result) {

@@ -243,11 +243,23 @@ describe('downloads and installs against a loopback server', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   const installer = () => new Installer(root, silentLogger, BOUNDS);
+  /** The registry these agents were listed in: on this machine, so its downloads may be plain http here. */
+  const local = () => ({ registry: server.url('/registry.json') });
+
+  it('fetches a download over plain http to this machine only for a registry on this machine', async () => {
+    server.route('/local.tar.gz', { body: tgz(launcher()) });
+    const { agent, how } = agentWith(server.url('/local.tar.gz'));
+    for (const registry of [undefined, 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json']) {
+      await assert.rejects(installer().install(agent, how, registry ? { registry } : {}), /plain http on this machine/);
+    }
+    assert.deepEqual(readdirSync(root), []);
+    assert.ok((await installer().install(agent, how, local())).dir);
+  });
 
   it('installs into <root>/<id>/<version>, the command executable and inside', async () => {
     server.route('/a-1.0.0.tar.gz', { body: tgz(launcher()) });
     const { agent, how } = agentWith(server.url('/a-1.0.0.tar.gz'));
-    const record = await installer().install(agent, how);
+    const record = await installer().install(agent, how, local());
     assert.equal(record.dir, join(root, 'fixture', '1.0.0'));
     assert.equal(record.command, join(root, 'fixture', '1.0.0', 'fixture-agent', 'bin', 'fixture-agent'));
     assert.equal(statSync(record.command).mode & 0o100, 0o100);
@@ -262,7 +274,7 @@ describe('downloads and installs against a loopback server', () => {
       ['./fixture-agent/bin', /not a file/],
     ] as const) {
       const { agent, how } = agentWith(server.url('/b.tar.gz'), cmd);
-      await assert.rejects(installer().install(agent, how), expected);
+      await assert.rejects(installer().install(agent, how, local()), expected);
       assert.deepEqual(readdirSync(root), [], `${cmd}: nothing is left`);
     }
   });
@@ -272,7 +284,7 @@ describe('downloads and installs against a loopback server', () => {
     server.route('/streamed.tar.gz', { stream: 3 * 1024 * 1024 });
     for (const path of ['/claimed.tar.gz', '/streamed.tar.gz']) {
       const { agent, how } = agentWith(server.url(path));
-      await assert.rejects(installer().install(agent, how), /over the limit of 1\.0 MB/);
+      await assert.rejects(installer().install(agent, how, local()), /over the limit of 1\.0 MB/);
       assert.deepEqual(readdirSync(root), []);
     }
   });
@@ -280,12 +292,12 @@ describe('downloads and installs against a loopback server', () => {
   it('stops a download that goes quiet, one the server cuts short, and one the user cancels', async () => {
     server.route('/hang.tar.gz', { hang: true });
     const quiet = agentWith(server.url('/hang.tar.gz'));
-    await assert.rejects(installer().install(quiet.agent, quiet.how), /nothing arrived for/);
+    await assert.rejects(installer().install(quiet.agent, quiet.how, local()), /nothing arrived for/);
     server.route('/short.tar.gz', { truncate: Buffer.alloc(100), claim: 5000 });
     const short = agentWith(server.url('/short.tar.gz'));
-    await assert.rejects(installer().install(short.agent, short.how), /connection closed after/);
+    await assert.rejects(installer().install(short.agent, short.how, local()), /connection closed after/);
     const controller = new AbortController();
-    const pending = installer().install(quiet.agent, quiet.how, { signal: controller.signal });
+    const pending = installer().install(quiet.agent, quiet.how, { ...local(), signal: controller.signal });
     controller.abort();
     await assert.rejects(pending, /cancelled/);
     assert.deepEqual(readdirSync(root), []);
@@ -295,10 +307,10 @@ describe('downloads and installs against a loopback server', () => {
     server.route('/moved.tar.gz', { status: 302, location: '/a.tar.gz' });
     server.route('/a.tar.gz', { body: tgz(launcher()) });
     const { agent, how } = agentWith(server.url('/moved.tar.gz'));
-    assert.ok((await installer().install(agent, how)).dir);
+    assert.ok((await installer().install(agent, how, local())).dir);
     server.route('/away.tar.gz', { status: 302, location: 'http://example.com/a.tar.gz' });
     const away = agentWith(server.url('/away.tar.gz'), undefined, '2.0.0');
-    await assert.rejects(installer().install(away.agent, away.how), /a redirect was refused/);
+    await assert.rejects(installer().install(away.agent, away.how, local()), /a redirect was refused/);
   });
 
   it('pins package agents, and names the missing tool', async () => {
@@ -311,18 +323,18 @@ describe('downloads and installs against a loopback server', () => {
     const agent = registry.agents[0]!;
     const how: HowToRun = { kind: 'npx', target: agent.distribution.npx! };
     const withTool = new Installer(root, silentLogger, BOUNDS, () => '/usr/bin/npx');
-    const record = await withTool.install(agent, how);
+    const record = await withTool.install(agent, how, local());
     assert.deepEqual([record.command, ...record.args], ['npx', '-y', '@p/agent@1.2.3', '--acp']);
     assert.deepEqual(record.env, { A: 'b' });
     const without = new Installer(root, silentLogger, BOUNDS, () => undefined);
-    await assert.rejects(without.install(agent, how), /P runs with npx, which is not on PATH\. npx comes with Node\.js/);
+    await assert.rejects(without.install(agent, how, local()), /P runs with npx, which is not on PATH\. npx comes with Node\.js/);
   });
 
   it('getBuffer and download report what the server said', async () => {
     server.route('/text', { body: 'hello' });
     assert.equal((await getBuffer(server.url('/text'), BOUNDS.download)).body.toString(), 'hello');
     assert.equal((await getBuffer(server.url('/nothing-here'), BOUNDS.download)).status, 404);
-    await assert.rejects(download(server.url('/nothing-here'), join(root, 'x'), BOUNDS.download), /answered 404/);
+    await assert.rejects(download(server.url('/nothing-here'), join(root, 'x'), BOUNDS.download, { loopbackHttp: true }), /answered 404/);
   });
 
   it('reads the registry with ETags, then from the cache, then from the snapshot', async () => {
