@@ -11,6 +11,7 @@ import type { AgentConfig } from '../settings/agentConfig';
 import { compareVersions, howToRun, platformKey, type HowToRun, type RegistryAgent } from './format';
 import type { InstalledAgent } from './installed';
 import { CANCELLED, InstallError, Installer, type InstallProgress } from './installer';
+import { withLock } from './lock';
 import { RefusedUrlError } from './net';
 import type { LoadedRegistry } from './source';
 import type { RegistryState } from './state';
@@ -38,6 +39,9 @@ export class RegistryCommands implements vscode.Disposable {
   private readonly log: Logger;
   private readonly disposables: vscode.Disposable[];
   private checkTimer: NodeJS.Timeout | undefined;
+  /** A cleanup runs or waits for the lock; one asked for meanwhile runs once after it. */
+  private collecting = false;
+  private collectAgain = false;
 
   constructor(
     private readonly state: RegistryState,
@@ -193,7 +197,15 @@ export class RegistryCommands implements vscode.Disposable {
             },
           };
           try {
-            return await this.installer.install(agent, how, { signal: controller.signal, progress: report, registry: this.state.url() });
+            // From the temporary folder to the record, under the lock: another window's cleanup never sees an
+            // install that is not recorded yet, and never takes its temporary folder for a crashed one's.
+            return await this.locked(async () => {
+              const installed = await this.installer.install(agent, how, { signal: controller.signal, progress: report, registry: this.state.url() });
+              await this.state.installed.put(installed);
+              return installed;
+            }, controller.signal);
+          } catch (error) {
+            throw controller.signal.aborted ? new InstallError(CANCELLED) : error;
           } finally {
             cancel.dispose();
           }
@@ -210,7 +222,6 @@ export class RegistryCommands implements vscode.Disposable {
       return { done: 'nothing', message };
     }
     this.learnSecrets(record.env);
-    await this.state.installed.put(record);
     this.state.changed();
     void this.collectGarbage();
     this.showBadge();
@@ -326,6 +337,30 @@ export class RegistryCommands implements vscode.Disposable {
 
   /** Removes install folders that no record names and no running process uses; leftovers of failed installs too. */
   async collectGarbage(): Promise<void> {
+    if (this.collecting) {
+      this.collectAgain = true;
+      return;
+    }
+    this.collecting = true;
+    try {
+      do {
+        this.collectAgain = false;
+        await this.locked(() => this.collect());
+      } while (this.collectAgain);
+    } catch (error) {
+      this.log.warn(`unused agent files were not removed: ${String(error)}`);
+    } finally {
+      this.collecting = false;
+    }
+  }
+
+  /** Runs `work` under the lock on the folder of installs, shared by every window. */
+  private async locked<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await fs.mkdir(this.state.root, { recursive: true });
+    return withLock(path.join(this.state.root, '.lock'), work, { signal });
+  }
+
+  private async collect(): Promise<void> {
     const root = this.state.root;
     const keep = new Set(this.state.installed.list().flatMap((a) => (a.dir ? [path.resolve(a.dir)] : [])));
     // A running process's files stay, and so do those an entry of `acp.agents` runs (an installed agent copied there).
@@ -337,7 +372,13 @@ export class RegistryCommands implements vscode.Disposable {
       return;
     }
     for (const id of ids) {
-      if (!/^[a-z][a-z0-9-]*$/.test(id)) continue; // installed.json, and the temporary folders of installs under way
+      // Under the lock no install is under way in any window: a temporary folder or download is a crashed one's.
+      if (id.startsWith('.install-')) {
+        this.log.info(`removing ${id}, left by an install that did not finish`);
+        await fs.rm(path.join(root, id), { recursive: true, force: true }).catch((error: unknown) => this.log.warn(`${id} could not be removed: ${String(error)}`));
+        continue;
+      }
+      if (!/^[a-z][a-z0-9-]*$/.test(id)) continue; // installed.json, the lock
       const folder = path.join(root, id);
       let versions: string[];
       try {

@@ -171,10 +171,24 @@ describe('agents from the ACP Registry', function () {
     }
     const root = agentsRoot!;
     assert.deepEqual(
-      readdirSync(root).filter((name) => name.startsWith('.')),
+      readdirSync(root).filter((name) => name.startsWith('.install-')),
       [],
       'no temporary folder or download is left behind',
     );
+  });
+
+  it('removes what an install that crashed left behind, once no window is installing', async () => {
+    const root = agentsRoot!;
+    mkdirSync(join(root, '.install-crashed-1234', 'fixture-agent'), { recursive: true });
+    writeFileSync(join(root, '.install-crashed-1234.download'), 'half an archive');
+    // Any cleanup removes them: one runs after each agent process ends.
+    const chat = await newChat('Registry fixture-zip');
+    assert.equal(await within(chat.send('hello'), 15_000, 'a turn'), 'end_turn');
+    chat.close();
+    await waitFor(() => readdirSync(root).filter((name) => name.startsWith('.install-')).length === 0, {
+      timeoutMs: 15_000,
+      what: 'the leftovers of a crashed install to go',
+    });
   });
 
   it('is tested like any agent: Test Connection names where it came from', async () => {
@@ -484,7 +498,7 @@ describe('agents from the ACP Registry', function () {
         const root = agentsRoot!;
         assert.ok(!existsSync(join(root, id)), 'no install folder');
         assert.deepEqual(
-          readdirSync(root).filter((name) => name.startsWith('.') || name.includes(sentinel)),
+          readdirSync(root).filter((name) => name.startsWith('.install-') || name.includes(sentinel)),
           [],
           'no temporary folder, download or escaped file in the agents folder',
         );
