@@ -483,7 +483,8 @@ function sessionOf(params: unknown): string {
 
 function isInvalidArgument(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE';
+  // E2BIG: the args and env the agent chose are more than the OS lets a command start with.
+  return code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE' || code === 'E2BIG';
 }
 
 function describeBlock(type: string): string {

@@ -178,6 +178,10 @@ export function parseTolerant<S extends z.ZodType>(schema: S, value: unknown): P
   try {
     const r = schema.safeParse(value);
     return r.success ? { ok: true, value: r.data, warnings } : { ok: false, error: describeError(r.error), warnings };
+  } catch (error) {
+    // zod throws rather than reports for some values (an intersection whose sides read a lenient field differently:
+    // "Unmergable intersection"). Still the params' fault, so still invalid params, never an internal error.
+    return { ok: false, error: `the params cannot be read (${error instanceof Error ? error.message.slice(0, 200) : 'unknown'})`, warnings };
   } finally {
     collector = outer;
   }

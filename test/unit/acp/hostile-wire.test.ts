@@ -9,6 +9,7 @@ import { MAX_REQUESTS_PER_SESSION } from '../../../src/acp/connection';
 import { exceedsDepth, MAX_DEPTH, rawMemberText } from '../../../src/acp/jsonLimits';
 import { MAX_INCOMING_IN_FLIGHT, MAX_PARKED } from '../../../src/acp/requestIds';
 import { waitFor } from '../../lib/wait';
+import { TerminalManager } from '../../../src/acp/terminals';
 import { WireAgent, type Json } from '../lib/wire-agent';
 
 const nested = (depth: number, open = '[', close = ']', inner = '0') => `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
@@ -187,6 +188,39 @@ describe('hostile wire input', () => {
       agent.sendRaw(read('1'));
       const [line] = await answers(agent, 1);
       assert.equal(JSON.parse(line!).error.code, ErrorCodes.InvalidParams);
+    });
+
+    it('answers an elicitation whose lenient fields hold wrong values, and an environment too large to start, with -32602', async () => {
+      const terminals = new TerminalManager();
+      agent = new WireAgent(
+        handler({
+          createElicitation: async () => ({ action: 'decline' }),
+          createTerminal: async (params) => terminals.create(params, process.cwd()),
+          terminalOutput: async (params) => terminals.output(params),
+          waitForTerminalExit: (params, signal) => terminals.waitForExit(params, signal),
+          killTerminal: async (params) => terminals.kill(params),
+          releaseTerminal: async (params) => terminals.release(params),
+        }),
+      );
+      const elicit = (id: number, extra: Record<string, unknown>) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'elicitation/create',
+          params: { sessionId: 's', mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: {} }, ...extra },
+        }) + '\n';
+      agent.sendRaw(elicit(1, { requestedSchema: { type: 7, properties: {} } }) + elicit(2, { _meta: 'not an object' }));
+      const huge = 'x'.repeat(4 * 1024 * 1024);
+      agent.sendRaw(
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'terminal/create', params: { sessionId: 's', command: 'true', args: [], env: [{ name: 'BIG', value: huge }] } }) + '\n',
+      );
+      const got = (await answers(agent, 3)).map((line) => JSON.parse(line) as Json);
+      for (const answer of got) {
+        const code = answer['error']?.code ?? 'answered';
+        assert.ok(code === ErrorCodes.InvalidParams || (answer['id'] !== 3 && code === 'answered'), JSON.stringify(answer).slice(0, 300));
+      }
+      assert.equal(got.find((a) => a['id'] === 3)?.['error']?.code, ErrorCodes.InvalidParams);
+      terminals.dispose();
     });
   });
 
