@@ -288,7 +288,11 @@ export const ElicitationView = z.object({
       unsupported: z.array(z.string()),
     })
     .optional(),
-  url: z.object({ url: z.string(), host: z.string(), opened: z.boolean() }).optional(),
+  /**
+   * The address with bidi controls shown by name; its host as written, at `hostAt` in it (-1: none found); the
+   * host's other spelling when it is an international name (punycode or Unicode).
+   */
+  url: z.object({ url: z.string(), host: z.string(), hostAt: z.number(), otherHost: z.string().optional(), opened: z.boolean() }).optional(),
 });
 export type ElicitationView = z.infer<typeof ElicitationView>;
 

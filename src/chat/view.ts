@@ -2,9 +2,10 @@
 import type * as S from '../acp/schema.gen';
 import { diffLines } from 'diff';
 import { isAbsolute, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { domainToUnicode, fileURLToPath } from 'node:url';
 import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { plainTerminalText } from './ansi';
+import { showBidiControls } from './protocol';
 import type {
   ChipView,
   ElicitationFieldView,
@@ -246,14 +247,27 @@ function clip(text: string, max = MAX_TEXT): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-function urlView(url: string, opened: boolean): { url: string; host: string; opened: boolean } {
-  let host = '';
+/**
+ * A url question's address as the chat shows it: bidirectional-text controls as their names (they could make the
+ * address read as another), where its host is in it (as written, in any case), and the host's other spelling when
+ * it is an international name (punycode beside the Unicode, or the Unicode beside the punycode).
+ */
+export function urlView(url: string, opened: boolean): NonNullable<ElicitationView['url']> {
+  const shown = showBidiControls(clip(url, 8192));
+  // scheme://[userinfo@]host — one pass, anchored, over at most 8 KB.
+  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^/?#:@]*)/i.exec(shown);
+  const host = match?.[1] ?? '';
+  const hostAt = match && host ? match[0].length - host.length : -1;
+  let other: string | undefined;
   try {
-    host = new URL(url).host;
+    const ascii = new URL(url).hostname;
+    const unicode = domainToUnicode(ascii);
+    const written = host.toLowerCase();
+    if (unicode && unicode !== ascii) other = written === ascii ? unicode : ascii;
   } catch {
     // Not a URL: shown whole, and Open refuses it.
   }
-  return { url: clip(url, 8192), host, opened };
+  return { url: shown, host, hostAt, ...(other ? { otherHost: other } : {}), opened };
 }
 
 function formView(schema: S.ElicitationSchema): NonNullable<ElicitationView['form']> {

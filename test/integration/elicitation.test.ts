@@ -83,7 +83,7 @@ describe('the agent\u2019s questions', function () {
     const chat = await newChat();
     const turn = chat.send('sign me in');
     const q = await question(chat);
-    assert.deepEqual(q.url, { url: 'http://localhost:9/authorize?client=acp', host: 'localhost:9', opened: false });
+    assert.deepEqual(q.url, { url: 'http://localhost:9/authorize?client=acp', host: 'localhost', hostAt: 7, opened: false });
     assert.equal(await chat.openElicitationUrl(q.id), true, 'opened');
     await waitFor(() => chat.elicitations[0]?.url?.opened === true || chat.elicitations.length === 0, { what: 'the question to be opened' });
     assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');

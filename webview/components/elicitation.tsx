@@ -207,7 +207,7 @@ function Field(props: {
 }
 
 function UrlQuestion({ id, url, sessionId }: { id: number; url: NonNullable<ElicitationView['url']>; sessionId: string | undefined }) {
-  const at = url.host ? url.url.indexOf(url.host) : -1;
+  const at = url.host ? url.hostAt : -1;
   return (
     <div class="elicitation-url">
       <p class="url" aria-label={t('Address: {0}', url.url)}>
@@ -221,6 +221,7 @@ function UrlQuestion({ id, url, sessionId }: { id: number; url: NonNullable<Elic
           url.url
         )}
       </p>
+      {url.otherHost && <p class="quiet">{t('The host is also written {0}.', url.otherHost)}</p>}
       {url.opened ? (
         <p class="quiet" role="status">
           {t('Opened in your browser. Waiting for the agent to hear it is done…')}

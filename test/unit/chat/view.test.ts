@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { HostMessage, WebviewMessage } from '../../../src/chat/protocol';
-import { entryView, permissionViews, sessionView, turnView } from '../../../src/chat/view';
+import { entryView, permissionViews, sessionView, turnView, urlView } from '../../../src/chat/view';
 
 describe('chat view model', () => {
   it('maps messages and tool calls to what the webview renders', () => {
@@ -227,5 +227,31 @@ describe('chat view model', () => {
     );
     assert.ok(!WebviewMessage.safeParse({ type: 'permission', id: '1', optionId: 'y' }).success);
     assert.ok(!WebviewMessage.safeParse({ type: 'eval', code: 'x' }).success);
+  });
+});
+
+describe('a url question\u2019s address', () => {
+  it('shows bidi controls by name, so the address cannot read as another', () => {
+    const view = urlView('https://example.com/\u202Egpj.exe', false);
+    assert.equal(view.url, 'https://example.com/[U+202E]gpj.exe');
+    assert.equal(view.host, 'example.com');
+  });
+
+  it('emphasises the host as written, whatever its case, and never a lookalike in the path', () => {
+    const view = urlView('https://EXAMPLE.com:8443/example.com?x=example.com', false);
+    assert.equal(view.url.slice(view.hostAt, view.hostAt + view.host.length), 'EXAMPLE.com');
+    assert.equal(view.hostAt, 'https://'.length);
+    const userinfo = urlView('https://trusted.com@evil.example/login', false);
+    assert.equal(userinfo.host, 'evil.example', 'the host, not the user name before "@"');
+  });
+
+  it('gives an international host its other spelling: punycode beside the Unicode, and the Unicode beside punycode', () => {
+    const unicode = urlView('https://exämple.com/a', false);
+    assert.equal(unicode.host, 'exämple.com');
+    assert.equal(unicode.otherHost, 'xn--exmple-cua.com');
+    const ascii = urlView('https://xn--exmple-cua.com/a', false);
+    assert.equal(ascii.otherHost, 'exämple.com');
+    assert.equal(urlView('https://example.com', false).otherHost, undefined);
+    assert.deepEqual(urlView('not a url', false), { url: 'not a url', host: '', hostAt: -1, opened: false });
   });
 });
