@@ -1,11 +1,21 @@
-// A question the agent asks outside any chat (request-scoped elicitation, during sign-in or setup): asked in the
-// editor's own quick input, one field at a time, each checked as the chat checks it. Escape cancels; a url question
-// asks before anything is opened.
+// A question the agent asks outside any chat (request-scoped elicitation, during sign-in or setup). It never takes
+// the screen at a moment the agent chose: a notification says there is a question, and only its Show opens it in the
+// editor's own quick input, one field at a time, each checked as the chat checks it. Escape or closing the
+// notification cancels; a url question asks before anything is opened, and accepts only once VS Code opened it.
 import * as vscode from 'vscode';
 import type { PendingElicitation } from '../acp/elicitations';
 import type * as S from '../acp/schema.gen';
 import { fieldValue, type FieldInput } from './protocol';
 import { elicitationViews } from './view';
+
+/** Settles with `promise`, or with undefined once `signal` aborts (the agent withdrew the question, or exited). */
+function unlessAborted<T>(promise: Thenable<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    promise.then(resolve, () => resolve(undefined));
+  });
+}
 
 export async function askOutsideChat(
   agent: string,
@@ -16,27 +26,29 @@ export async function askOutsideChat(
   const cancel = new vscode.CancellationTokenSource();
   signal.addEventListener('abort', () => cancel.cancel(), { once: true });
   try {
+    const show = vscode.l10n.t('Show');
+    const message = view?.message ?? '';
+    const heard = await unlessAborted(
+      vscode.window.showInformationMessage(vscode.l10n.t('{0} has a question: {1}', agent, message.length > 300 ? `${message.slice(0, 300)}…` : message), show),
+      signal,
+    );
+    if (heard !== show || signal.aborted) return { action: 'cancel' };
     if (view?.url) {
-      const open = vscode.l10n.t('Open');
-      const decline = vscode.l10n.t('Decline');
-      const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t('{0} asks: {1}', agent, view.message),
-        { modal: true, detail: vscode.l10n.t('It would open {0}', view.url.url) },
-        open,
-        decline,
-      );
+      const open = { label: vscode.l10n.t('$(link-external) Open {0}', view.url.host || view.url.url.slice(0, 200)), detail: view.url.url };
+      const decline = { label: vscode.l10n.t('Decline') };
+      const choice = await vscode.window.showQuickPick([open, decline], { title: `${agent}: ${message}`, ignoreFocusOut: true }, cancel.token);
       if (choice === decline) return { action: 'decline' };
       if (choice !== open) return { action: 'cancel' };
       let uri: vscode.Uri;
       try {
-        const url = new URL(view.url.url);
+        const url = new URL(question.url?.url ?? '');
         if (url.protocol !== 'https:' && url.protocol !== 'http:') return { action: 'decline' };
         uri = vscode.Uri.parse(url.toString(), true);
       } catch {
         return { action: 'decline' };
       }
-      await vscode.env.openExternal(uri);
-      return { action: 'accept' };
+      // VS Code may ask first about a site the user has not trusted: accepted only once it was opened.
+      return (await vscode.env.openExternal(uri)) ? { action: 'accept' } : { action: 'cancel' };
     }
     const form = view?.form;
     if (!form || form.unsupported.length > 0) return { action: 'decline' };

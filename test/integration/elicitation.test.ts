@@ -3,6 +3,7 @@
 // Decline; Stop answering `cancel`; a url question opened on the user's word and closed by elicitation/complete, or
 // cancelled; an unknown mode declined and logged.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
 import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
@@ -108,10 +109,25 @@ describe('the agent\u2019s questions', function () {
     await waitFor(() => acpLog().includes('telepathy'), { what: 'the declined payload in the log' });
   });
 
-  it('asks a question outside any chat (during setup) in the quick input, and answers with what was picked', async () => {
+  it('tells of a question outside any chat (during setup) in a notification, asks it in the quick input on Show, and answers with what was picked', async () => {
     const fixture = await useFixtureAgent('elicit-setup');
-    // The question is a quick pick (Yes, No); Enter takes the first, as the user would.
-    await answeringQuickInput(() => newChat(), ENTER, 'the chat to open once the question was answered');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // The notification's Show (its primary action, Ctrl+Shift+A), then the quick pick (Yes, No): Enter takes the
+    // first, as the user would. Nothing opens before Show.
+    const opening = newChat();
+    let settled = false;
+    void opening.finally(() => (settled = true));
+    await waitFor(
+      async () => {
+        if (!settled) {
+          await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+          await vscode.commands.executeCommand(ENTER);
+        }
+        return settled;
+      },
+      { timeoutMs: 20_000, what: 'the chat to open once the question was answered' },
+    );
+    await opening;
     const answer = recorded(fixture.recordFile).find((m) => (m.result as { action?: string } | undefined)?.action !== undefined);
     assert.deepEqual(answer?.result, { action: 'accept', content: { ready: true } });
   });
