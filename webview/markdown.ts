@@ -54,8 +54,23 @@ const languages = {
 };
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
 
-/** Code longer than this is shown without highlighting (it would cost more than it gives while streaming). */
+/**
+ * Code longer than this is shown without highlighting (it would cost more than it gives while streaming), and so is
+ * code with a line longer than HIGHLIGHT_LINE: highlight.js's patterns are quadratic in one long token (40,000
+ * letters in a row took 30 s).
+ */
 const HIGHLIGHT_LIMIT = 100_000;
+const HIGHLIGHT_LINE = 1_000;
+
+/** True when no line of `code` is longer than HIGHLIGHT_LINE. */
+function shortLines(code: string): boolean {
+  let start = 0;
+  for (let nl = code.indexOf('\n'); nl !== -1; nl = code.indexOf('\n', start)) {
+    if (nl - start > HIGHLIGHT_LINE) return false;
+    start = nl + 1;
+  }
+  return code.length - start <= HIGHLIGHT_LINE;
+}
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 // `![alt](url)` would fetch from anywhere; the CSP blocks it anyway, so show it as the link it is.
@@ -79,7 +94,7 @@ md.renderer.rules['fence'] = (tokens, index) => {
   const language = token.info.trim().split(/\s+/)[0] ?? '';
   const code = token.content;
   let body: string;
-  if (language && hljs.getLanguage(language) && code.length <= HIGHLIGHT_LIMIT) {
+  if (language && hljs.getLanguage(language) && code.length <= HIGHLIGHT_LIMIT && shortLines(code)) {
     body = hljs.highlight(code, { language, ignoreIllegals: true }).value;
   } else {
     body = escape(code);

@@ -76,26 +76,37 @@ export type SessionChange =
 export class TerminalState {
   truncated = false;
   exitStatus?: S.TerminalExitStatus;
+  /** The output in pieces, from `head` on: dropping the oldest moves `head` (Array.shift copies a large array). */
   private pieces: string[] = [];
+  private head = 0;
   private length = 0;
 
   get text(): string {
-    if (this.pieces.length > 1) this.pieces = [this.pieces.join('')];
+    if (this.pieces.length - this.head > 1 || this.head > 0) {
+      this.pieces = [this.pieces.slice(this.head).join('')];
+      this.head = 0;
+    }
     return this.pieces[0] ?? '';
   }
 
   append(text: string, limit: number): void {
     this.pieces.push(text);
     this.length += text.length;
-    while (this.pieces.length > 1 && this.length - (this.pieces[0]?.length ?? 0) >= limit) {
-      this.length -= this.pieces.shift()?.length ?? 0;
+    while (this.pieces.length - this.head > 1 && this.length - this.pieces[this.head]!.length >= limit) {
+      this.length -= this.pieces[this.head]!.length;
+      this.head++;
       this.truncated = true;
     }
-    const first = this.pieces[0] ?? '';
+    // The dropped pieces go once they are half of the array: each is copied at most once more.
+    if (this.head > 1024 && this.head * 2 > this.pieces.length) {
+      this.pieces = this.pieces.slice(this.head);
+      this.head = 0;
+    }
+    const first = this.pieces[this.head] ?? '';
     if (this.length > limit) {
       let start = this.length - limit;
       if (/[\udc00-\udfff]/.test(first.charAt(start))) start++; // never split a surrogate pair
-      this.pieces[0] = first.slice(start);
+      this.pieces[this.head] = first.slice(start);
       this.length -= start;
       this.truncated = true;
     }

@@ -1,4 +1,26 @@
-// Text helpers for `fs/read_text_file`: pure, so the host adapters stay thin and these stay unit-tested.
+// Text helpers: pure, so the host adapters stay thin and these stay unit-tested. Each is linear in its input, since
+// the text is often the agent's or the workspace's.
+
+/**
+ * `text` without the run of `chars` at its end. A backwards loop: a regular expression such as `/\n+$/` tries every
+ * start of a long run and is quadratic in it.
+ */
+export function trimTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** The longest run of `char` in `text` (to choose a Markdown fence that nothing inside can close). */
+export function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text[i] === char ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
 
 /**
  * The lines `line` (1-based) to `line + limit - 1` of `text`, with their own line endings (LF, CRLF or CR) kept.

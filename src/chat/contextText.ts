@@ -3,6 +3,7 @@
 // unit-tested in Node. Every text is bounded: the chat shows its size, and past a bound asks before it is sent.
 import { plainTerminalText } from './ansi';
 import type { FileMatch, Translate } from './protocol';
+import { trimTrailing } from '../acp/text';
 
 /** Problems listed at most; the rest are counted. */
 export const MAX_PROBLEMS = 500;
@@ -66,7 +67,7 @@ export function terminalText(command: {
   exitCode: number | undefined;
   cwd?: string | undefined;
 }): string {
-  const output = plainTerminalText(command.output).replace(/\n+$/, '');
+  const output = trimTrailing(plainTerminalText(command.output), '\n');
   const ended = command.exitCode === undefined ? '(still running, or the exit code is unknown)' : `(exit code ${command.exitCode})`;
   return [
     `$ ${command.commandLine}`,

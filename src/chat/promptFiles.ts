@@ -4,6 +4,7 @@
 //
 // The front matter is read with a few lines of code rather than a YAML library: only `description` is used, and a
 // prompt file is text the user (or a repository they cloned) wrote, so whatever it holds must never throw here.
+import { trimTrailing } from '../acp/text';
 
 export interface PromptFile {
   /** The file name without `.prompt.md`: what the user picks it by. */
@@ -196,12 +197,12 @@ function contextVariable(name: string, context: PromptContext): string | undefin
 
 /** The last segment of a path, POSIX or Windows (the host may be either). */
 function baseName(path: string): string {
-  const trimmed = path.replace(/[\\/]+$/, '');
+  const trimmed = trimTrailing(path, '\\/');
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
 }
 
 function dirName(path: string): string {
-  const trimmed = path.replace(/[\\/]+$/, '');
+  const trimmed = trimTrailing(path, '\\/');
   const at = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
   return at < 0 ? '' : at === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, at);
 }
@@ -218,6 +219,6 @@ function cutToBytes(text: string, max: number): string {
   if (text.length * 3 <= max) return text;
   const bytes = new TextEncoder().encode(text);
   if (bytes.length <= max) return text;
-  const kept = new TextDecoder().decode(bytes.subarray(0, max)).replace(/\ufffd+$/, '');
+  const kept = trimTrailing(new TextDecoder().decode(bytes.subarray(0, max)), '\ufffd');
   return kept + CUT_NOTE;
 }

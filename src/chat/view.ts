@@ -1,9 +1,9 @@
 // Turns the session model into the view messages the webview renders. Pure: no `vscode`, unit-tested in Node.
 import type * as S from '../acp/schema.gen';
-import { diffLines } from 'diff';
 import { isAbsolute, relative, sep } from 'node:path';
 import { domainToUnicode, fileURLToPath } from 'node:url';
 import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
+import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from './ansi';
 import { showBidiControls } from './protocol';
 import type {
@@ -129,24 +129,9 @@ const counted = new WeakMap<DiffContent, { added: number; removed: number }>();
 export function lineCounts(diff: DiffContent): { added: number; removed: number } {
   const known = counted.get(diff);
   if (known) return known;
-  const changes = diffLines(diff.oldText ?? '', diff.newText, { maxEditLength: 5000 });
-  let result: { added: number; removed: number };
-  if (changes) {
-    result = { added: 0, removed: 0 };
-    for (const change of changes) {
-      if (change.added) result.added += change.count;
-      else if (change.removed) result.removed += change.count;
-    }
-  } else {
-    result = { added: lineCount(diff.newText), removed: lineCount(diff.oldText ?? '') };
-  }
+  const result = lineDelta(diff.oldText ?? '', diff.newText);
   counted.set(diff, result);
   return result;
-}
-
-function lineCount(text: string): number {
-  if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][number], { type: 'diff' }>[] {

@@ -3,7 +3,7 @@
 // writes it made for the agent and the diffs the agent showed. Both answer the same questions: what changed
 // between two points, and what a file held at a point. Plain Node, no `vscode`.
 import { join, sep } from 'node:path';
-import { diffLines } from 'diff';
+import { lineDelta } from '../common/lineDelta';
 import type { FileChange, ShadowRepo, Skipped } from './shadowGit';
 
 /** A file in a workspace folder: the folder's path, and the file's path in it ('/'-separated). */
@@ -299,11 +299,5 @@ function size(state: FileState): number {
 /** Lines added and removed from `a` to `b`, as git's numstat counts them. */
 export function lineCounts(a: FileState, b: FileState): { added: number; removed: number } {
   const text = (s: FileState) => (s.exists ? Buffer.from(s.bytes).toString('utf8') : '');
-  let added = 0;
-  let removed = 0;
-  for (const part of diffLines(text(a), text(b))) {
-    if (part.added) added += part.count ?? 0;
-    else if (part.removed) removed += part.count ?? 0;
-  }
-  return { added, removed };
+  return lineDelta(text(a), text(b));
 }

@@ -159,9 +159,11 @@ async function userCommonDir(folder: string): Promise<string | undefined> {
   let gitDir = dotGit;
   if (stat.isFile()) {
     const text = (await readOrUndefined(dotGit))?.toString('utf8') ?? '';
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-    if (!match?.[1]) return undefined;
-    gitDir = path.resolve(folder, match[1]);
+    // The `gitdir:` line, found and trimmed by hand (a lazy regex rescanned trailing spaces quadratically).
+    const line = text.split('\n').find((l) => l.startsWith('gitdir:'));
+    const target = line?.slice('gitdir:'.length).trim();
+    if (!target) return undefined;
+    gitDir = path.resolve(folder, target);
   } else if (!stat.isDirectory()) {
     return undefined;
   }

@@ -3,6 +3,7 @@
 import { capLength, detached } from '../acp/log';
 import { redact, type SecretScrubber } from '../acp/redact';
 import type { AgentSnapshot } from '../agents/manager';
+import { longestRun } from '../acp/text';
 
 /** How many of an agent's last stderr lines the report shows. */
 const MAX_STDERR_LINES = 100;
@@ -150,14 +151,13 @@ function agentSection(a: AgentSnapshot): string[] {
 
 /** A fenced block whose fence is longer than any run of backticks inside, so nothing can close it early. */
 export function fenced(language: string, body: string): string[] {
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  // A loop, not Math.max(...runs): 200,000 runs of backticks overflow the stack as arguments.
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
   return [`${fence}${language}`, body, fence];
 }
 
 function inlineCode(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const ticks = '`'.repeat(longest + 1);
+  const ticks = '`'.repeat(longestRun(text, '`') + 1);
   return `${ticks}${text.startsWith('`') || text.endsWith('`') ? ` ${text} ` : text}${ticks}`;
 }
 

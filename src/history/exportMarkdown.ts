@@ -10,6 +10,7 @@ import type { Entry, SessionModel, TerminalState, ToolCallState } from '../acp/s
 import { plainTerminalText } from '../chat/ansi';
 import { diffsOf, shortPath, terminalIds } from '../chat/view';
 import { nameOf, type StoredEntry } from './format';
+import { longestRun } from '../acp/text';
 
 export interface ExportInput {
   readonly title: string;
@@ -261,16 +262,6 @@ function inlineCode(text: string): string {
   const ticks = '`'.repeat(longestRun(line, '`') + 1);
   const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${line}${pad}${ticks}`;
-}
-
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    run = text[i] === char ? run + 1 : 0;
-    if (run > longest) longest = run;
-  }
-  return longest;
 }
 
 /** A fence opening a code block (CommonMark: up to three spaces, three or more backticks or tildes). */

@@ -149,7 +149,9 @@ export function storedEntries(model: SessionModel, upTo = model.entries.length):
 
 /** The last segment of a URI's path ("a.ts" for file:///w/src/a.ts#L3), or the URI itself. */
 export function nameOf(uri: string): string {
-  const path = uri.replace(/[?#].*$/, '');
+  // The first ? or # cuts: one search (`/[?#].*$/` rescanned to the end from each ? and # before a line break).
+  const cut = uri.search(/[?#]/);
+  const path = cut < 0 ? uri : uri.slice(0, cut);
   const last = path.slice(path.lastIndexOf('/') + 1);
   try {
     return decodeURIComponent(last) || uri;
