@@ -301,7 +301,7 @@ describe('Checkpoints', function () {
     assert.deepEqual(dotGit(), before.files);
   });
 
-  it('without git, tracks what went through the client and the diffs the agent showed, and says why once', async () => {
+  it('without git, tracks what went through the client and the diffs the agent showed, undoes only the client\u2019s own writes, and says why once', async () => {
     const dir = folderWith('ck-nogit', { 'via-client.txt': 'before\n', 'via-diff.txt': 'before\n' });
     const path = process.env['PATH'];
     const git = vscode.workspace.getConfiguration('git');
@@ -319,7 +319,7 @@ describe('Checkpoints', function () {
       assert.match(view.note ?? '', /git was not found/i);
       await chat.changes(view.turn, 'undo');
       assert.equal(text(`${dir}/via-client.txt`), 'before\n');
-      assert.equal(text(`${dir}/via-diff.txt`), 'before\n');
+      assert.equal(text(`${dir}/via-diff.txt`), 'after\n', 'a diff the agent only reported is shown, never applied');
       assert.equal(text(`${dir}/unseen.txt`), 'not seen\n', 'what the client never saw is left alone');
     } finally {
       process.env['PATH'] = path;
