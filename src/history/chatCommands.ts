@@ -46,7 +46,7 @@ export class ChatCommands implements vscode.Disposable {
         return handleOrNone(await this.chats.fork(found.open));
       }),
       vscode.commands.registerCommand('acp.exportChat', (target?: unknown, file?: unknown) =>
-        this.export(target, file instanceof vscode.Uri ? file : undefined),
+        this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
       ),
     ];
   }
@@ -166,14 +166,14 @@ export class ChatCommands implements vscode.Disposable {
       title = summaryLabel(target.kept);
       markdown = exportMarkdown({ title, agent: transcript.agent, cwd: transcript.cwd, exportedAt: new Date(), earlier: transcript.entries });
     }
+    // Always asked, even when a caller names a file (a command link, another extension): that is only the suggestion.
     const folder = workspaceRoots()[0];
-    const destination =
-      file ??
-      (await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Export Chat as Markdown'),
-        filters: { Markdown: ['md'] },
-        ...(folder ? { defaultUri: vscode.Uri.file(join(folder, `${fileNameOf(title)}.md`)) } : {}),
-      }));
+    const suggested = file ?? (folder ? vscode.Uri.file(join(folder, `${fileNameOf(title)}.md`)) : undefined);
+    const destination = await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Export Chat as Markdown'),
+      filters: { Markdown: ['md'] },
+      ...(suggested ? { defaultUri: suggested } : {}),
+    });
     if (!destination) return undefined;
     try {
       await vscode.workspace.fs.writeFile(destination, new TextEncoder().encode(markdown));
@@ -181,14 +181,12 @@ export class ChatCommands implements vscode.Disposable {
       void vscode.window.showErrorMessage(vscode.l10n.t('The chat was not exported: {0}', errorMessage(error)));
       return undefined;
     }
-    if (!file) {
-      const open = vscode.l10n.t('Open');
-      void vscode.window
-        .showInformationMessage(vscode.l10n.t('Exported the chat to {0}.', vscode.workspace.asRelativePath(destination)), open)
-        .then((pick) => {
-          if (pick === open) void vscode.window.showTextDocument(destination);
-        });
-    }
+    const open = vscode.l10n.t('Open');
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('Exported the chat to {0}.', vscode.workspace.asRelativePath(destination)), open)
+      .then((pick) => {
+        if (pick === open) void vscode.window.showTextDocument(destination);
+      });
     return destination;
   }
 

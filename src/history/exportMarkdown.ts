@@ -99,13 +99,15 @@ export function exportMarkdown(input: ExportInput): string {
 function entryBlocks(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): string[] {
   if (entry.type === 'tool') return toolBlocks(entry.call, cwd, terminals);
   const { text, links } = messageParts(entry.role === 'user', entry.content);
-  return entry.role === 'thought' ? [thinking(text, links)] : [closeOpenFence(text), links.join('\n')];
+  if (entry.role === 'thought') return [thinking(text, links)];
+  return [entry.role === 'user' ? closeOpenFence(text) : quoted(text), links.join('\n')];
 }
 
 function storedBlocks(entry: StoredEntry): string[] {
   if (entry.t === 'tool') return [`### ${toolTitle(entry.title)}`, statusLine(entry.kind, entry.status)];
   const links = (entry.links ?? []).map((l) => `- ${link(l.name, l.uri)}`);
-  return entry.t === 'thought' ? [thinking(entry.text, links)] : [closeOpenFence(entry.text), links.join('\n')];
+  if (entry.t === 'thought') return [thinking(entry.text, links)];
+  return [entry.t === 'user' ? closeOpenFence(entry.text) : quoted(entry.text), links.join('\n')];
 }
 
 /**
@@ -140,7 +142,7 @@ function messageParts(fromUser: boolean, content: readonly S.ContentBlock[]): { 
 
 /** A thought, folded: readers want the answer first. A `</details>` in it would close the fold early. */
 function thinking(text: string, links: readonly string[]): string {
-  const body = [closeOpenFence(text), links.join('\n')].filter((b) => b !== '').join('\n\n');
+  const body = [quoted(text), links.join('\n')].filter((b) => b !== '').join('\n\n');
   return `<details><summary>Thinking</summary>\n\n${body.replace(/<\/details/gi, '&lt;/details')}\n\n</details>`;
 }
 
@@ -156,14 +158,27 @@ function toolBlocks(call: ToolCallState, cwd: string, terminals: ReadonlyMap<str
   for (const c of call.content) {
     if (c.type !== 'content') continue;
     const { text, links } = messageParts(false, [c.content]);
-    blocks.push(closeOpenFence(text), links.join('\n'));
+    blocks.push(quoted(text), links.join('\n'));
   }
   return blocks;
 }
 
-/** A tool call's title as a heading: one line, without codicons (`$(check)`), never empty. */
+/** A tool call's title as a heading: one line, without codicons (`$(check)`), never empty, its marks escaped. */
 function toolTitle(title: string): string {
-  return oneLine(title.replace(/\$\([\w~-]+\)/g, '')) || 'Tool call';
+  return escapeInline(oneLine(title.replace(/\$\([\w~-]+\)/g, ''))) || 'Tool call';
+}
+
+/**
+ * What the agent wrote, as a quote: none of its lines can start a heading of the document's own (a fake "## You"),
+ * an HTML comment that hides the rest of the file, or a fence left open, since a quote ends where its lines do
+ * (CommonMark closes an HTML block or a fence with the quote that holds it).
+ */
+function quoted(text: string): string {
+  if (text === '') return '';
+  return closeOpenFence(text)
+    .split('\n')
+    .map((line) => (line === '' ? '>' : `> ${line}`))
+    .join('\n');
 }
 
 /** `_Edit · completed_`: the kind and the status in words. */

@@ -146,9 +146,14 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     await useFixtureAgent('tools');
     const chat = await newChat();
     await chat.send('do the tools');
-    const file = vscode.Uri.file(join(workspaceFolder(), 'exported-chat.md'));
+    const file = vscode.Uri.file(join(workspaceFolder(), `exported-chat-${Date.now()}.md`));
     try {
-      const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('acp.exportChat', undefined, file);
+      // A file named by the caller is only suggested: the save dialog still asks, and Enter takes the suggestion.
+      const written = await answeringQuickInput(
+        () => vscode.commands.executeCommand<vscode.Uri | undefined>('acp.exportChat', undefined, file),
+        ENTER,
+        'the save dialog to take the suggested file',
+      );
       assert.equal(written?.fsPath, file.fsPath);
       const markdown = readFileSync(file.fsPath, 'utf8');
       assert.match(markdown, /^# /m);
