@@ -104,7 +104,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
       return {
         readTextFile: (params) => files.readTextFile(params),
         writeTextFile: (params, signal) =>
-          checkpoints.aroundWrite(params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal)),
+          checkpoints.aroundWrite(config.name, params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal)),
         decidePermission: (request) => policy.decidePermission(request),
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
         declined: (why) => log.warn(`[${config.name}] ${why}`),
@@ -125,7 +125,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const transcripts = openTranscriptStore(context, log);
   // Send Feedback reaches a chat through the registry, which is made after it.
   let feedback: Feedback | undefined;
-  const checkpointing = { checkpoints, sendFeedback: (sessionId: string) => feedback?.sendSession(sessionId) ?? Promise.resolve() };
+  const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };
   const sideBar = new SideBarChatView(context.extensionUri, log);
   const chats = new Chats(
     agents,
@@ -138,7 +138,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     sideBar,
   );
   feedback = new Feedback(checkpoints, (sessionId, text, attachments) => chats.sendContext(sessionId, text, attachments));
-  transcripts.onDidRemove((sessionId) => void checkpoints.forget(sessionId));
+  transcripts.onDidRemove(({ agent, sessionId }) => void checkpoints.forget(agent, sessionId));
   const sessions = registerSessions(chats, agents, transcripts, log, hosts, checkpoints);
   const decorations = new AgentChangeDecorations(checkpoints);
   const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));

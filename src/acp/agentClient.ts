@@ -157,6 +157,7 @@ export class AgentClient implements SessionOwner {
   async newSession(cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
     const setup = this.sessionSetup(options);
     const response = await this.process.connection.newSession({ cwd, ...setup.params });
+    this.refuseOpenId('session/new', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
   }
@@ -165,6 +166,7 @@ export class AgentClient implements SessionOwner {
   async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
     const setup = this.sessionSetup(options);
     const response = await this.process.connection.forkSession({ sessionId, cwd, ...setup.params });
+    this.refuseOpenId('session/fork', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
   }
@@ -267,6 +269,15 @@ export class AgentClient implements SessionOwner {
       await session.discard();
       throw error;
     }
+  }
+
+  /**
+   * A new session must not take the id of one already open (or of a subagent's): its updates, permissions and
+   * checkpoints would reach the other chat. Refused with a sentence; the open one is left as it is.
+   */
+  private refuseOpenId(method: string, sessionId: string): void {
+    if (!this.sessions.has(sessionId) && !this.children.has(sessionId)) return;
+    throw new AcpError(ErrorCodes.InternalError, `the agent answered ${method} with the id of a session already open (${preview(sessionId, 80)}), so it was not used`);
   }
 
   private add(session: AgentSession): AgentSession {

@@ -26,7 +26,8 @@ export interface Carried {
 /** The chats' checkpoints, and Send Feedback (the comments the user wrote on a chat's changes). */
 export interface SessionCheckpointing {
   readonly checkpoints: Checkpoints;
-  sendFeedback(sessionId: string): Promise<void>;
+  /** Sends the comments held for the chat named by its key (`chatKey`). */
+  sendFeedback(key: string): Promise<void>;
 }
 
 export interface ChatSessionDeps {
@@ -104,17 +105,17 @@ export class ChatSession implements vscode.Disposable {
    */
   private trackChanges({ checkpoints, sendFeedback }: SessionCheckpointing): vscode.Disposable[] {
     const { panel, session } = this;
-    const tracked = checkpoints.track(session.sessionId, () => panel.title, userMessages(session.model));
+    const tracked = checkpoints.track(panel.agentName, session.sessionId, () => panel.title, userMessages(session.model));
     const tracker = tracked.tracker;
     panel.showCheckpoints(tracker.view());
     const act = (request: CheckpointRequest): Promise<unknown> => {
-      if (request.type === 'openChange') return openChange(checkpoints, session.sessionId, request.turn, request.index, panel.viewColumn);
+      if (request.type === 'openChange') return openChange(checkpoints, tracked.key, request.turn, request.index, panel.viewColumn);
       if (request.type === 'restoreCheckpoint') return tracker.restore(request.turn);
       if (request.type === 'redoRestore') return tracker.redoRestore();
       if (request.type === 'checkpointAnswer') return Promise.resolve(tracker.answer(request.id, request.answer));
       switch (request.action) {
         case 'review':
-          return reviewChanges(checkpoints, session.sessionId, request.turn, panel.title, panel.viewColumn);
+          return reviewChanges(checkpoints, tracked.key, request.turn, panel.title, panel.viewColumn);
         case 'undo':
           return tracker.undo(request.turn);
         case 'redo':
@@ -123,7 +124,7 @@ export class ChatSession implements vscode.Disposable {
           tracker.keep(request.turn);
           return Promise.resolve();
         case 'feedback':
-          return sendFeedback(session.sessionId);
+          return sendFeedback(tracked.key);
       }
     };
     return [

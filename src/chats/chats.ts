@@ -31,6 +31,7 @@ import { exportMarkdown } from '../history/exportMarkdown';
 import type { ChatLocation, ChatSurface } from '../chat/surface';
 import { readChatLocation } from '../settings/config';
 import type { SideBarChatView } from './sideBar';
+import { chatKey } from '../checkpoints/checkpoints';
 
 /** Titles are cut to this many characters. */
 const MAX_TITLE = 200;
@@ -430,8 +431,9 @@ export class Chats implements vscode.Disposable {
    * Sends a message with its own context in the chat of `sessionId` (Send Feedback), once the turn running there has
    * ended. Resolves when the message has been sent; a chat that is gone or refuses it rejects with the reason.
    */
-  async sendContext(sessionId: string, text: string, context: readonly NewAttachment[]): Promise<void> {
-    const panel = this.all.find((p) => p.session?.sessionId === sessionId);
+  /** Sends `text` with `context` to the chat named by its key (`chatKey`: its agent and session). */
+  async sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
+    const panel = this.all.find((p) => p.session && chatKey(p.agentName, p.session.sessionId) === key);
     const session = panel?.session;
     if (!panel || !session) throw new Error(vscode.l10n.t('The chat these comments belong to is closed.'));
     if (session.model.turn.phase !== 'idle') {

@@ -25,8 +25,16 @@ export interface TrackedChat extends vscode.Disposable {
   readonly tracker: ChatCheckpoints;
   /** The chat's title, for tooltips ("Changed by …"). */
   readonly title: () => string;
-  /** The chat's session id: its checkpoints' refs are under it. */
-  readonly sessionId: string;
+  /** Which agent's session (`chatKey`): its checkpoints' refs and kept turns are under it. */
+  readonly key: string;
+}
+
+/**
+ * One chat's name for its checkpoints, feedback and kept turns: the agent and the session, since two agents may
+ * give their sessions the same id.
+ */
+export function chatKey(agent: string, sessionId: string): string {
+  return JSON.stringify([agent, sessionId]);
 }
 
 export class Checkpoints implements vscode.Disposable {
@@ -46,15 +54,17 @@ export class Checkpoints implements vscode.Disposable {
   }
 
   /** Starts tracking the turns of a chat session; the caller disposes the tracker with the session. */
-  track(sessionId: string, title: () => string, userMessages: readonly number[] = []): TrackedChat {
+  track(agent: string, sessionId: string, title: () => string, userMessages: readonly number[] = []): TrackedChat {
+    const key = chatKey(agent, sessionId);
     const deps: TrackerDeps = {
       snapshotter: this.snapshotter(),
       io: editorIO,
       label: labelOf,
       words: noteWords,
       log: this.log,
-      refPrefix: refSafe(sessionId),
-      store: fileTurnStore(this.turnsFile(sessionId), this.log),
+      refPrefix: refSafe(key),
+      // Turns kept before they were keyed by agent too are still read (by the session id alone).
+      store: fileTurnStore(this.turnsFile(key), this.log, this.turnsFile(sessionId)),
       userMessages,
     };
     const tracker = new ChatCheckpoints(deps);
@@ -62,7 +72,7 @@ export class Checkpoints implements vscode.Disposable {
     const chat: TrackedChat = {
       tracker,
       title,
-      sessionId,
+      key,
       dispose: () => {
         if (!this.chats.delete(chat)) return;
         changed.dispose();
@@ -78,17 +88,20 @@ export class Checkpoints implements vscode.Disposable {
     return [...this.chats];
   }
 
-  /** The tracker of a session, if it is open. */
-  of(sessionId: string): ChatCheckpoints | undefined {
-    return [...this.chats].find((c) => c.sessionId === sessionId)?.tracker;
+  /** The tracker of a chat, by its key (`chatKey`) or by its agent and session, if it is open. */
+  of(key: string): ChatCheckpoints | undefined;
+  of(agent: string, sessionId: string): ChatCheckpoints | undefined;
+  of(keyOrAgent: string, sessionId?: string): ChatCheckpoints | undefined {
+    const key = sessionId === undefined ? keyOrAgent : chatKey(keyOrAgent, sessionId);
+    return [...this.chats].find((c) => c.key === key)?.tracker;
   }
 
   /**
    * Runs the client's write of a file for an agent. Where there is no git to see it, the record keeps the file's text
    * before and after; with git, the write is simply run (the next checkpoint sees it).
    */
-  async aroundWrite<T>(sessionId: string, path: string, content: string, write: () => Promise<T>): Promise<T> {
-    const snapshotter = await this.of(sessionId)?.snapshotter();
+  async aroundWrite<T>(agent: string, sessionId: string, path: string, content: string, write: () => Promise<T>): Promise<T> {
+    const snapshotter = await this.of(agent, sessionId)?.snapshotter();
     const file = typeof path === 'string' ? locate(path) : undefined;
     if (!(snapshotter instanceof ClientRecord) || !file) return write();
     // A file that could not be read is not known to be absent: its write is kept, but Undo will not delete it.
@@ -101,17 +114,20 @@ export class Checkpoints implements vscode.Disposable {
     return result;
   }
 
-  private turnsFile(sessionId: string): string {
-    return join(this.storage.fsPath, 'checkpoints', 'chats', `${refSafe(sessionId)}.json`);
+  private turnsFile(name: string): string {
+    return join(this.storage.fsPath, 'checkpoints', 'chats', `${refSafe(name)}.json`);
   }
 
-  /** A chat's history was deleted: its checkpoints go too. */
-  async forget(sessionId: string): Promise<void> {
-    await removeTurnStore(this.turnsFile(sessionId)).catch(() => {});
-    for (const repo of this.repos.values()) {
-      await repo
-        .then((r) => r.deleteRefs(refSafe(sessionId)))
-        .catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
+  /** A chat's history was deleted: its checkpoints go too (and those kept before they were keyed by agent). */
+  async forget(agent: string, sessionId: string): Promise<void> {
+    const key = chatKey(agent, sessionId);
+    for (const name of [key, sessionId]) {
+      await removeTurnStore(this.turnsFile(name)).catch(() => {});
+      for (const repo of this.repos.values()) {
+        await repo
+          .then((r) => r.deleteRefs(refSafe(name)))
+          .catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
+      }
     }
   }
 

@@ -7,11 +7,13 @@ import type { Checkpoints, TrackedChat } from './checkpoints';
 import { uriOf } from './io';
 
 /** Sends a message with attachments in a chat, after its running turn (if any) has ended. */
-export type SendFeedback = (sessionId: string, text: string, attachments: readonly NewAttachment[]) => Promise<void>;
+/** Sends feedback to the chat named by its key (`chatKey`). */
+export type SendFeedback = (key: string, text: string, attachments: readonly NewAttachment[]) => Promise<void>;
 
 interface Held {
   readonly thread: vscode.CommentThread;
-  readonly sessionId: string;
+  /** The chat's key (`chatKey`). */
+  readonly key: string;
 }
 
 export class Feedback implements vscode.Disposable {
@@ -52,34 +54,34 @@ export class Feedback implements vscode.Disposable {
     reply.thread.canReply = true;
     reply.thread.label = vscode.l10n.t('Feedback for {0}', chat.title());
     reply.thread.contextValue = 'acpFeedback';
-    if (!this.held.some((h) => h.thread === reply.thread)) this.held.push({ thread: reply.thread, sessionId: chat.sessionId });
-    this.count(chat.sessionId);
+    if (!this.held.some((h) => h.thread === reply.thread)) this.held.push({ thread: reply.thread, key: chat.key });
+    this.count(chat.key);
   }
 
   private discard(thread: vscode.CommentThread): void {
     const index = this.held.findIndex((h) => h.thread === thread);
-    const sessionId = index >= 0 ? this.held[index]?.sessionId : undefined;
+    const key = index >= 0 ? this.held[index]?.key : undefined;
     if (index >= 0) this.held.splice(index, 1);
     thread.dispose();
-    if (sessionId) this.count(sessionId);
+    if (key) this.count(key);
   }
 
-  private count(sessionId: string): void {
-    const tracker = this.checkpoints.of(sessionId);
+  private count(key: string): void {
+    const tracker = this.checkpoints.of(key);
     if (!tracker) return;
-    tracker.comments = this.held.filter((h) => h.sessionId === sessionId).reduce((n, h) => n + h.thread.comments.length, 0);
+    tracker.comments = this.held.filter((h) => h.key === key).reduce((n, h) => n + h.thread.comments.length, 0);
     tracker.fire();
   }
 
   /** Send Feedback from a thread's title (that thread's chat) or from a card (`sessionFor`). */
   private sendFor(thread: vscode.CommentThread | undefined): Promise<void> {
-    const sessionId = this.held.find((h) => h.thread === thread)?.sessionId ?? this.held[this.held.length - 1]?.sessionId;
-    return sessionId ? this.sendSession(sessionId) : Promise.resolve();
+    const key = this.held.find((h) => h.thread === thread)?.key ?? this.held[this.held.length - 1]?.key;
+    return key ? this.sendSession(key) : Promise.resolve();
   }
 
   /** Every comment held for a chat becomes one message: what to change, where, quoted. */
-  async sendSession(sessionId: string): Promise<void> {
-    const threads = this.held.filter((h) => h.sessionId === sessionId).map((h) => h.thread);
+  async sendSession(key: string): Promise<void> {
+    const threads = this.held.filter((h) => h.key === key).map((h) => h.thread);
     if (threads.length === 0) return;
     const lines: string[] = [vscode.l10n.t('Feedback on your changes:')];
     const attachments: NewAttachment[] = [];
@@ -93,7 +95,7 @@ export class Feedback implements vscode.Disposable {
       const text = document.getText(new vscode.Range(start - 1, 0, end, 0));
       attachments.push({ kind: 'selection', path: thread.uri.fsPath, label, text, startLine: start, endLine: end, languageId: document.languageId });
     }
-    await this.send(sessionId, lines.join('\n'), attachments);
+    await this.send(key, lines.join('\n'), attachments);
     for (const thread of threads) this.discard(thread);
   }
 

@@ -108,7 +108,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         const panel = node.panel;
         const item = new vscode.TreeItem(panel.title, vscode.TreeItemCollapsibleState.None);
         item.id = `chat:${this.chatId(panel)}`;
-        const totals = panel.session ? this.checkpoints.of(panel.session.sessionId)?.totals() : undefined;
+        const totals = panel.session ? this.checkpoints.of(panel.agentName, panel.session.sessionId)?.totals() : undefined;
         const state = attentionWords(panel.attention);
         item.description =
           totals && (totals.added > 0 || totals.removed > 0) ? vscode.l10n.t('{0} · +{1} −{2}', state, totals.added, totals.removed) : state;

@@ -54,9 +54,9 @@ export class TranscriptStore {
   private readonly changeEmitter = new Emitter<void>();
   /** Fires when a transcript is saved or removed. */
   readonly onDidChange: Event<void> = this.changeEmitter.event;
-  private readonly removeEmitter = new Emitter<string>();
+  private readonly removeEmitter = new Emitter<{ readonly agent: string; readonly sessionId: string }>();
   /** A session's transcript was removed (deleted, or dropped past the limit): by its session id. */
-  readonly onDidRemove: Event<string> = this.removeEmitter.event;
+  readonly onDidRemove: Event<{ readonly agent: string; readonly sessionId: string }> = this.removeEmitter.event;
 
   private readonly touchEmitter = new Emitter<{ readonly agent: string; readonly sessionId: string }>();
   /** A session's transcript was asked to be saved or removed (the search index reads it again when it is next used). */
@@ -116,7 +116,7 @@ export class TranscriptStore {
   }
 
   remove(agent: string, sessionId: string): Promise<void> {
-    this.removeEmitter.fire(sessionId);
+    this.removeEmitter.fire({ agent, sessionId });
     this.touchEmitter.fire({ agent, sessionId });
     return this.enqueue(fileName(agent, sessionId), { kind: 'remove' });
   }
@@ -156,7 +156,7 @@ export class TranscriptStore {
         sessions.sort(newestFirst);
         for (const old of sessions.splice(this.limits.sessions)) {
           await this.removeFile(fileName(old.agent, old.sessionId));
-          this.removeEmitter.fire(old.sessionId);
+          this.removeEmitter.fire({ agent: old.agent, sessionId: old.sessionId });
         }
         this.index = Promise.resolve(sessions);
         await this.writeIndex(sessions);
@@ -190,7 +190,7 @@ export class TranscriptStore {
         if (request.replaces !== undefined && request.replaces !== transcript.sessionId) {
           const replaced = fileName(transcript.agent, request.replaces);
           await this.removeFile(replaced);
-          this.removeEmitter.fire(request.replaces);
+          this.removeEmitter.fire({ agent: transcript.agent, sessionId: request.replaces });
           kept = kept.filter((s) => fileName(s.agent, s.sessionId) !== replaced);
         }
         return kept;

@@ -58,6 +58,14 @@ describe('AgentClient sessions', function () {
 
   const capabilities = (caps: Record<string, unknown>) => ({ ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(caps) });
 
+  it('refuses a new session that takes the id of one already open, and keeps the open one', async () => {
+    const { client } = await start('same-session-id');
+    const first = await client.newSession(dir);
+    await assert.rejects(client.newSession(dir), /the id of a session already open \("sess-same"\)/);
+    assert.deepEqual(client.openSessions, [first]);
+    assert.equal(await first.prompt([{ type: 'text', text: 'still mine' }]), 'end_turn');
+  });
+
   describe('close', () => {
     it('sends session/close for the closed session only, and the agent keeps serving the other', async () => {
       const { client } = await start('echo');

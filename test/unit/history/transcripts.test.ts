@@ -117,7 +117,7 @@ describe('transcripts', () => {
     it('keeps at most the configured number of sessions, dropping the least recently updated with their files', async () => {
       const store = new TranscriptStore(dir, log, { sessions: 3, bytes: 1024 * 1024 });
       const removed: string[] = [];
-      store.onDidRemove((sessionId) => removed.push(sessionId));
+      store.onDidRemove(({ sessionId }) => removed.push(sessionId));
       for (let i = 1; i <= 5; i++) await store.save(transcript(`s${i}`, `2026-01-0${i}T00:00:00.000Z`));
       assert.deepEqual(removed, ['s1', 's2'], 'whoever keeps more of a session (its checkpoints) hears it went');
       await store.remove('Agent', 's4');
