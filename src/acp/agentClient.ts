@@ -51,7 +51,7 @@ export class AgentStartFailure extends Error {
 export class AgentClient implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
   /** The children the open sessions announced (subagents), routed like sessions while their parent is open. */
-  private readonly children = new Map<string, { readonly session: AgentSession; readonly parent: string }>();
+  private readonly children = new Map<string, { readonly session: AgentSession; readonly parent: string; readonly root: string }>();
   private readonly log: Logger;
   private readonly unknownSessions = new Set<string>();
   private moreUnknownSessions = 0;
@@ -95,7 +95,8 @@ export class AgentClient implements SessionOwner {
     // The handler needs the client, which exists only after initialize: route through a late-bound reference.
     let client: AgentClient | undefined;
     const route = (sessionId: string) => client?.sessionFor(sessionId);
-    const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'));
+    const accountOf = (sessionId: string) => client?.accountOf(sessionId) ?? sessionId;
+    const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'), accountOf);
     const handler = clientHandler(
       services,
       terminals,
@@ -106,6 +107,7 @@ export class AgentClient implements SessionOwner {
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
+      accountOf,
       // Agents that run commands themselves stream the output in `_meta` (quirks.ts); the session model shows it. The chat
       // shows notices and boolean config options (as a checkbox).
       capabilities: {
@@ -289,9 +291,9 @@ export class AgentClient implements SessionOwner {
   /** @internal Called by Session.close. */
   forget(session: AgentSession): void {
     this.terminals?.releaseAll(session.sessionId);
-    // Its children go with it (their models with its model).
+    // Its subagents go with it, however deeply nested (their models with its model).
     for (const [id, child] of this.children) {
-      if (child.parent !== session.sessionId) continue;
+      if (child.root !== session.sessionId) continue;
       this.children.delete(id);
       this.terminals?.releaseAll(id);
     }
@@ -303,6 +305,14 @@ export class AgentClient implements SessionOwner {
 
   private sessionFor(sessionId: string): AgentSession | undefined {
     return this.sessions.get(sessionId) ?? this.children.get(sessionId)?.session;
+  }
+
+  /**
+   * The session whose bounds `sessionId` counts against: a subagent's (nested or not) is its root session's, so
+   * subagents cannot multiply the requests, terminals and questions one chat may hold.
+   */
+  accountOf(sessionId: string): string {
+    return this.children.get(sessionId)?.root ?? sessionId;
   }
 
   /** A parent announced a child or patched it: from now on the child's traffic goes to its model, under the parent. */
@@ -318,9 +328,15 @@ export class AgentClient implements SessionOwner {
       return;
     }
     if (this.children.has(update.sessionId) || this.sessions.has(update.sessionId)) return;
+    const root = this.accountOf(parentId);
+    // However they nest, a chat holds at most MAX_SUBAGENTS of them in all.
+    if ([...this.children.values()].filter((c) => c.root === root).length >= MAX_SUBAGENTS) {
+      this.log.warn(`session ${shortId(root)} holds ${MAX_SUBAGENTS} subagents in all; ${shortId(update.sessionId)} was skipped`);
+      return;
+    }
     const cwd = update.cwd ?? parent.cwd;
     const child = new Session<AgentClient>(this, model, cwd, tagged(this.log, `subagent ${shortId(update.sessionId)}`));
-    this.children.set(update.sessionId, { session: child, parent: parentId });
+    this.children.set(update.sessionId, { session: child, parent: parentId, root });
   }
 
   private unknownSession(sessionId: string): void {

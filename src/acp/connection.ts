@@ -82,6 +82,8 @@ export interface ConnectionOptions {
   readonly capabilities?: Omit<S.ClientCapabilities, 'fs' | 'terminal'>;
   /** Close when the agent's output ends. A process owner turns this off and closes with the exit reason. */
   readonly closeWhenInputEnds?: boolean;
+  /** The session a request's bound counts against (a subagent's root session); by default its own. */
+  readonly accountOf?: (sessionId: string) => string;
 }
 
 /** What the agent said about itself in `initialize`. */
@@ -380,7 +382,7 @@ export class AcpClientConnection {
     const parsed = parseTolerant(served.def.params, raw);
     this.logWarnings(method, parsed.warnings);
     if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
-    const sessionId = sessionOf(parsed.value);
+    const sessionId = this.options.accountOf?.(sessionOf(parsed.value)) ?? sessionOf(parsed.value);
     const inFlight = this.perSession.get(sessionId) ?? 0;
     if (inFlight >= MAX_REQUESTS_PER_SESSION) {
       throw new ResponseError(

@@ -23,12 +23,21 @@ export class Elicitations {
   private readonly pending = new Map<number, { question: PendingElicitation; settle?: (answer: ElicitationAnswer) => void }>();
   private nextId: number;
 
-  /** `firstId` keeps the ids of another set of questions apart (the client's own, shown beside the agent's). */
+  /**
+   * `firstId` keeps the ids of another set of questions apart (the client's own, shown beside the agent's).
+   * `counted` says how many questions count against the bound: a subagent's count with its root session's.
+   */
   constructor(
     private readonly changed: () => void,
     firstId = 1,
+    private readonly counted: () => number = () => this.pending.size,
   ) {
     this.nextId = firstId;
+  }
+
+  /** How many questions are held (answered url ones included, until completed). */
+  get size(): number {
+    return this.pending.size;
   }
 
   get all(): readonly PendingElicitation[] {
@@ -43,7 +52,7 @@ export class Elicitations {
   /** Holds a form or url question until the user answers, it is cancelled, or `signal` aborts. Always settles. */
   ask(question: Omit<PendingElicitation, 'id'>, signal?: AbortSignal): Promise<ElicitationAnswer> {
     if (signal?.aborted) return Promise.resolve({ action: 'cancel' });
-    if (this.pending.size >= MAX_PENDING_ELICITATIONS) return Promise.resolve({ action: 'decline' });
+    if (this.counted() >= MAX_PENDING_ELICITATIONS) return Promise.resolve({ action: 'decline' });
     return new Promise((resolve) => {
       const id = this.nextId++;
       const onAbort = () => this.answer(id, { action: 'cancel' });

@@ -151,10 +151,14 @@ export class SessionModel {
   /** The children this session announced (subagents), each with a model of its own for its traffic. */
   private readonly children = new Map<string, { info: SubagentInfo; model: SessionModel; listening: { dispose(): void } }>();
   /** The agent's questions to the user (elicitation/create), each waiting for an answer. */
-  readonly elicitations = new Elicitations(() => {
-    this.fire({ type: 'elicitation' });
-    this.checkAwaiting();
-  });
+  readonly elicitations = new Elicitations(
+    () => {
+      this.fire({ type: 'elicitation' });
+      this.checkAwaiting();
+    },
+    1,
+    () => this.root.questionsInTree(),
+  );
 
   private nextId = 1;
   private readonly tools = new Map<string, number>();
@@ -166,10 +170,15 @@ export class SessionModel {
   private readonly emitter = new Emitter<SessionChange>();
   readonly onDidChange: Event<SessionChange> = this.emitter.event;
 
+  /** The session at the top of this one's subagents (itself for a chat's own session): its bounds are shared. */
+  private readonly root: SessionModel;
+
   constructor(
     readonly sessionId: string,
     setup: { modes?: S.SessionModeState | null; configOptions?: S.SessionConfigOption[] | null } = {},
+    root?: SessionModel,
   ) {
+    this.root = root ?? this;
     this.modes = setup.modes ?? undefined;
     this.configOptions = setup.configOptions ?? [];
   }
@@ -457,12 +466,19 @@ export class SessionModel {
     if (known) {
       known.info = info;
     } else {
-      const model = new SessionModel(update.sessionId);
+      const model = new SessionModel(update.sessionId, {}, this.root);
       const listening = model.onDidChange(() => this.fire({ type: 'subagent' }));
       this.children.set(update.sessionId, { info, model, listening });
     }
     this.fire({ type: 'subagent' });
     return this.children.get(update.sessionId)?.model;
+  }
+
+  /** The questions held by this session and every subagent under it: they share one bound. */
+  questionsInTree(): number {
+    let count = this.elicitations.size;
+    for (const child of this.children.values()) count += child.model.questionsInTree();
+    return count;
   }
 
   /** Permissions and questions waiting in the children. */

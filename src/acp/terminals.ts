@@ -214,13 +214,17 @@ export class TerminalManager {
   readonly onDidExit: Event<TerminalExitEvent> = this.exitEmitter.event;
   private clampLogged = false;
 
-  constructor(private readonly log: Logger = silentLogger) {}
+  constructor(
+    private readonly log: Logger = silentLogger,
+    /** The session whose bound a terminal counts against (a subagent's root session); by default its own. */
+    private readonly accountOf: (sessionId: string) => string = (sessionId) => sessionId,
+  ) {}
 
   /** Starts the command and returns at once. `cwd` is the session's folder, used when the agent gives none. */
   create(params: S.CreateTerminalRequest, cwd: string): S.CreateTerminalResponse {
     if (typeof params.command !== 'string' || params.command.trim() === '')
       throw new AcpError(ErrorCodes.InvalidParams, 'command must be a non-empty string');
-    const held = this.countFor(params.sessionId);
+    const held = this.countFor(this.accountOf(params.sessionId));
     if (held >= MAX_TERMINALS_PER_SESSION) {
       throw new AcpError(
         ErrorCodes.InvalidRequest,
@@ -306,9 +310,9 @@ export class TerminalManager {
     return MAX_OUTPUT_LIMIT;
   }
 
-  private countFor(sessionId: string): number {
+  private countFor(account: string): number {
     let count = 0;
-    for (const terminal of this.terminals.values()) if (terminal.sessionId === sessionId) count++;
+    for (const terminal of this.terminals.values()) if (this.accountOf(terminal.sessionId) === account) count++;
     return count;
   }
 

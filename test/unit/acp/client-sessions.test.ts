@@ -66,6 +66,20 @@ describe('AgentClient sessions', function () {
     assert.equal(await first.prompt([{ type: 'text', text: 'still mine' }]), 'end_turn');
   });
 
+  it('counts a nested subagent\u2019s questions against its root session, and forgets it with that session', async () => {
+    const { client } = await start('nested-subagents');
+    const session = await client.newSession(dir);
+    const turn = session.prompt([{ type: 'text', text: 'go' }]);
+    // 10 questions in the session and 10 in the grandchild: 16 are held in all, and the grandchild's last 4 declined.
+    await waitFor(() => session.model.questionsInTree() === 16, { what: 'the questions to be held' });
+    await waitFor(() => (JSON.stringify(session.model.entries).match(/declined grandchild-1/g)?.length ?? 0) === 4, { what: 'four declines' });
+    assert.equal(client.accountOf('grandchild-1'), session.sessionId, 'the grandchild counts against the root session');
+    await session.cancel();
+    assert.equal(await within(turn, 10_000, 'the cancelled turn'), 'cancelled');
+    await session.close();
+    assert.equal(client.accountOf('grandchild-1'), 'grandchild-1', 'the grandchild went with its root session');
+  });
+
   describe('close', () => {
     it('sends session/close for the closed session only, and the agent keeps serving the other', async () => {
       const { client } = await start('echo');
