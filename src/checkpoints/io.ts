@@ -1,6 +1,6 @@
 // The editor as checkpoints see it: what the user sees of a file now (unsaved edits included), and putting files
 // back through the editor, in one WorkspaceEdit, so that one Undo in the editor takes a restore back.
-import { mkdir, readFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { ABSENT, type FileState, type TrackedFile } from './points';
@@ -18,6 +18,13 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 export const editorIO: WorkspaceIO = {
   async current(file) {
     const uri = uriOf(file);
+    // A link is a link: its target, never what it points at (a checkpoint records it so, and puts it back so).
+    const stat = await lstat(uri.fsPath).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw error;
+    });
+    if (!stat) return ABSENT;
+    if (stat.isSymbolicLink()) return { exists: true, bytes: Buffer.from(await readlink(uri.fsPath), 'utf8'), link: true };
     const open = openDocument(uri);
     if (open?.isDirty) return { exists: true, bytes: Buffer.from(open.getText(), 'utf8') };
     try {
@@ -32,8 +39,16 @@ export const editorIO: WorkspaceIO = {
     if (writes.length === 0) return;
     const edit = new vscode.WorkspaceEdit();
     const toSave: vscode.Uri[] = [];
-    for (const { file, state } of writes) {
+    // Links, and whatever replaces a link, are written on disk here: the editor's edits would write through a link.
+    const onDisk: typeof writes[number][] = [];
+    for (const write of writes) {
+      const { file, state } = write;
       const uri = uriOf(file);
+      const isLink = (await lstat(uri.fsPath).catch(() => undefined))?.isSymbolicLink() === true;
+      if ((state.exists && state.link) || isLink) {
+        onDisk.push(write);
+        continue;
+      }
       const open = openDocument(uri);
       if (!state.exists) {
         edit.deleteFile(uri, { ignoreIfNotExists: true });
@@ -45,6 +60,17 @@ export const editorIO: WorkspaceIO = {
         await mkdir(dirname(uri.fsPath), { recursive: true });
         edit.createFile(uri, { overwrite: true, contents: state.bytes });
       }
+    }
+    for (const { file, state } of onDisk) {
+      const path = uriOf(file).fsPath;
+      // The link itself goes (unlink never follows it), then what the checkpoint had is made in its place.
+      await unlink(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      if (!state.exists) continue;
+      await mkdir(dirname(path), { recursive: true });
+      if (state.link) await symlink(Buffer.from(state.bytes).toString('utf8'), path);
+      else await writeFile(path, state.bytes, { flag: 'wx' });
     }
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('VS Code did not apply the changes.'));
     for (const uri of toSave) await openDocument(uri)?.save();

@@ -16,12 +16,14 @@ export function fileKey(file: TrackedFile): string {
   return `${file.folder}\0${file.rel}`;
 }
 
-export type FileState = { readonly exists: false } | { readonly exists: true; readonly bytes: Uint8Array };
+/** What a path held: nothing, a file's bytes, or a symbolic link (`link`, with its target as `bytes`). */
+export type FileState = { readonly exists: false } | { readonly exists: true; readonly bytes: Uint8Array; readonly link?: true };
 
 export const ABSENT: FileState = { exists: false };
 
 export function sameState(a: FileState, b: FileState): boolean {
   if (!a.exists || !b.exists) return a.exists === b.exists;
+  if (a.link !== b.link) return false;
   return Buffer.from(a.bytes.buffer, a.bytes.byteOffset, a.bytes.byteLength).equals(b.bytes);
 }
 
@@ -84,8 +86,9 @@ class GitPoint implements Point {
     const commit = this.commits.get(file.folder);
     const repo = this.repos.get(file.folder);
     if (!commit || !repo) return ABSENT;
-    const bytes = await repo.read(commit, file.rel);
-    return bytes ? { exists: true, bytes } : ABSENT;
+    const read = await repo.read(commit, file.rel);
+    if (!read) return ABSENT;
+    return read.link ? { exists: true, bytes: read.bytes, link: true } : { exists: true, bytes: read.bytes };
   }
 
   witnessed(): boolean {

@@ -323,8 +323,11 @@ export class ShadowRepo {
     });
   }
 
-  /** A file's bytes in a snapshot, or undefined when the snapshot does not have it (or has a folder there). */
-  read(commit: string, file: string): Promise<Buffer | undefined> {
+  /**
+   * A file's bytes in a snapshot (a symbolic link's target, with `link`), or undefined when the snapshot does not
+   * have it (or has a folder there).
+   */
+  read(commit: string, file: string): Promise<{ bytes: Buffer; link: boolean } | undefined> {
     return this.queued('read', async () => {
       const rel = file.replace(/\\/g, '/').replace(/^\/+/, '');
       if (!rel) return undefined;
@@ -333,7 +336,7 @@ export class ShadowRepo {
       const entry = stdout.toString('utf8').split('\0')[0] ?? '';
       const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(entry);
       if (!match || match[2] !== 'blob' || match[4] !== rel) return undefined;
-      return (await this.git(['cat-file', 'blob', match[3] as string])).stdout;
+      return { bytes: (await this.git(['cat-file', 'blob', match[3] as string])).stdout, link: match[1] === '120000' };
     });
   }
 

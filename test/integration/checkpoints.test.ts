@@ -3,7 +3,7 @@
 // work. The fixture agent plays the prompt as a script of changes (test/fixtures/lib/changeScenarios.ts).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -299,6 +299,31 @@ describe('Checkpoints', function () {
     assert.equal(git('stash', 'list'), before.stash);
     assert.equal(git('for-each-ref'), before.refs);
     assert.deepEqual(dotGit(), before.files);
+  });
+
+  it('undoes a turn that changed symbolic links: links come back as links, and nothing is written through one', async () => {
+    const dir = folderWith('ck-links', { 'mine.txt': 'the user\u2019s file\n', 'other.txt': 'other\n' });
+    const root = join(workspaceFolder(), dir);
+    symlinkSync('mine.txt', join(root, 'replaced'));
+    symlinkSync('mine.txt', join(root, 'retargeted'));
+    const chat = await newChat();
+    // The agent replaces one link with a regular file and points the other elsewhere.
+    const view = await turn(chat, [
+      { op: 'run', command: `cd ${root} && rm replaced && printf 'a regular file\\n' > replaced && ln -sfn other.txt retargeted` },
+    ]);
+    assert.deepEqual(
+      view.files.map((f) => f.path).sort(),
+      [`${dir}/replaced`, `${dir}/retargeted`],
+    );
+    await chat.changes(view.turn, 'undo');
+    assert.equal(readlinkSync(join(root, 'replaced')), 'mine.txt', 'the link is a link again');
+    assert.equal(readlinkSync(join(root, 'retargeted')), 'mine.txt');
+    assert.equal(text(`${dir}/mine.txt`), 'the user\u2019s file\n', 'nothing was written through a link');
+    await chat.changes(view.turn, 'redo');
+    assert.equal(lstatSync(join(root, 'replaced')).isSymbolicLink(), false, 'redo puts the regular file back, not through the link');
+    assert.equal(text(`${dir}/replaced`), 'a regular file\n');
+    assert.equal(readlinkSync(join(root, 'retargeted')), 'other.txt');
+    assert.equal(text(`${dir}/mine.txt`), 'the user\u2019s file\n');
   });
 
   it('without git, tracks what went through the client and the diffs the agent showed, undoes only the client\u2019s own writes, and says why once', async () => {

@@ -122,12 +122,12 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     ]);
     assert.deepEqual(await repo.diff(after.commit, after.commit), []);
 
-    assert.deepEqual(await repo.read(before.commit, 'crlf.txt'), Buffer.from('one\r\ntwo\r\n'));
-    assert.deepEqual(await repo.read(before.commit, 'gone.txt'), Buffer.from('bye\n'));
+    assert.deepEqual(await repo.read(before.commit, 'crlf.txt'), { bytes: Buffer.from('one\r\ntwo\r\n'), link: false });
+    assert.deepEqual(await repo.read(before.commit, 'gone.txt'), { bytes: Buffer.from('bye\n'), link: false });
     assert.equal(await repo.read(after.commit, 'gone.txt'), undefined);
-    assert.deepEqual(await repo.read(after.commit, 'dir with space/ünïcode ✓.md'), Buffer.from('hello\nworld\n'));
+    assert.deepEqual(await repo.read(after.commit, 'dir with space/ünïcode ✓.md'), { bytes: Buffer.from('hello\nworld\n'), link: false });
     // The link is recorded as a link (its target), not followed.
-    assert.deepEqual(await repo.read(before.commit, 'link'), Buffer.from('a.txt'));
+    assert.deepEqual(await repo.read(before.commit, 'link'), { bytes: Buffer.from('a.txt'), link: true });
     assert.ok(filesOf(before.commit).includes('120000 link'));
     assert.equal(await repo.read(before.commit, 'empty'), undefined);
     assert.equal(await repo.read(after.commit, 'src'), undefined, 'a folder is not a file');
@@ -243,7 +243,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
       { path: 'small.txt', reason: 'large' },
     ]);
     assert.deepEqual(await repo.diff(first.commit, second.commit), [{ status: 'M', path: 'text.txt', added: 1, removed: 0 }]);
-    assert.deepEqual(await repo.read(second.commit, 'small.txt'), Buffer.from('small\n'));
+    assert.deepEqual(await repo.read(second.commit, 'small.txt'), { bytes: Buffer.from('small\n'), link: false });
     // Still large at the next snapshot: still skipped, still no change.
     const third = await repo.snapshot('c/3');
     assert.deepEqual(
@@ -300,7 +300,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.equal(new Set(results.map((r) => r.commit)).size, 8);
     assert.equal(refs().length, 8);
     const last = results[7]?.commit as string;
-    assert.deepEqual(await one.read(last, 'f7.txt'), Buffer.from('changed 7\n'));
+    assert.deepEqual(await one.read(last, 'f7.txt'), { bytes: Buffer.from('changed 7\n'), link: false });
   });
 
   it('removes an index.lock left behind by a crashed git', async () => {
