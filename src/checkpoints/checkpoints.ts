@@ -282,8 +282,10 @@ export function labelOf(file: TrackedFile): string {
 }
 
 const noteWords: TrackerDeps['words'] = {
-  skipped(large, binary) {
+  skipped(large, binary, budget) {
     const parts: string[] = [];
+    const list = (names: readonly string[]) => names.slice(0, 5).join(', ') + (names.length > 5 ? ' …' : '');
+    if (budget.length > 0) parts.push(vscode.l10n.t('This turn changed more than 256 MB, so not all of it was checkpointed: {0}.', list(budget)));
     if (large.length > 0) parts.push(vscode.l10n.t('Not tracked, over 1 MB: {0}.', large.slice(0, 5).join(', ') + (large.length > 5 ? ' …' : '')));
     if (binary.length > 0) parts.push(vscode.l10n.t('Not tracked, binary: {0}.', binary.slice(0, 5).join(', ') + (binary.length > 5 ? ' …' : '')));
     return parts.join(' ');

@@ -24,7 +24,8 @@ export interface FileChange {
 
 export interface Skipped {
   readonly path: string;
-  readonly reason: 'large' | 'binary';
+  /** large: over maxFileBytes; binary; budget: the snapshot changed more than maxSnapshotBytes, and this was left. */
+  readonly reason: 'large' | 'binary' | 'budget';
 }
 
 export interface Snapshot {
@@ -44,6 +45,10 @@ export interface ShadowOptions {
   readonly workTree: string;
   /** Default 1 MiB: bigger files are not tracked (reported in skipped). */
   readonly maxFileBytes?: number;
+  /** Default 256 MiB: what one snapshot adds past this is not tracked (the largest files first; reported in skipped). */
+  readonly maxSnapshotBytes?: number;
+  /** Default 2 GiB: a repository larger than this on disk drops its oldest checkpoints until it is not. */
+  readonly maxRepoBytes?: number;
   /** Default 100_000: a folder with more files fails the snapshot with a clear CheckpointError. */
   readonly maxFiles?: number;
   /** Default 64 MiB: a git call whose output passes this fails (git is stopped). */
@@ -59,6 +64,8 @@ export class CheckpointError extends Error {
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_REPO_BYTES = 2 * 1024 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 100_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -222,6 +229,8 @@ export class ShadowRepo {
   private readonly gitDir: string;
   private readonly workTree: string;
   private readonly maxFileBytes: number;
+  private readonly maxSnapshotBytes: number;
+  private readonly maxRepoBytes: number;
   private readonly maxFiles: number;
   private readonly maxOutputBytes: number;
   private readonly timeoutMs: number;
@@ -244,6 +253,8 @@ export class ShadowRepo {
     this.gitDir = path.resolve(options.gitDir);
     this.workTree = path.resolve(options.workTree);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
+    this.maxRepoBytes = options.maxRepoBytes ?? DEFAULT_MAX_REPO_BYTES;
     this.maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -310,8 +321,36 @@ export class ShadowRepo {
   }
 
   /** Records the work tree now as a commit kept under refs/acp/<ref> (ref like "<chatKey>/<n>-before"). */
-  snapshot(ref: string): Promise<Snapshot> {
-    return this.queued('snapshot', () => this.snapshotNow(ref));
+  /** Records the work tree now; then, past maxRepoBytes, the oldest checkpoints go. */
+  async snapshot(ref: string): Promise<Snapshot> {
+    const taken = await this.queued('snapshot', () => this.snapshotNow(ref));
+    void this.keepWithinBound().catch((error: unknown) => this.log.warn(`could not keep the checkpoints within their bound: ${errorMessage(error)}`));
+    return taken;
+  }
+
+  /** The repository's objects on disk, in bytes (git count-objects: loose and packed). */
+  sizeOnDisk(): Promise<number> {
+    return this.queued('size', async () => {
+      const text = (await this.git(['count-objects', '-v'])).stdout.toString('utf8');
+      const kib = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return (kib('size') + kib('size-pack')) * 1024;
+    });
+  }
+
+  /**
+   * Past maxRepoBytes, drops the oldest quarter of the checkpoints (never the newest) and repacks, until the
+   * repository is within the bound. Returns how many were dropped.
+   */
+  async keepWithinBound(): Promise<number> {
+    let dropped = 0;
+    for (let round = 0; round < 8 && (await this.sizeOnDisk()) > this.maxRepoBytes; round++) {
+      const count = (await this.queued('refs', () => this.refs(REF_ROOT))).length;
+      if (count <= 1) break;
+      const keep = Math.max(1, Math.floor((count * 3) / 4));
+      dropped += await this.prune({ keep, maxAgeMs: Number.POSITIVE_INFINITY, repack: true });
+    }
+    if (dropped > 0) this.log.info(`dropped the ${dropped} oldest checkpoints of ${this.workTree}: they took more than ${Math.round(this.maxRepoBytes / 1024 / 1024)} MB`);
+    return dropped;
   }
 
   /** What changed from one snapshot commit to another (rename detection on, -M). */
@@ -344,7 +383,7 @@ export class ShadowRepo {
    * Drops the refs beyond the newest `keep`, and the refs older than `maxAgeMs` (either is enough), then lets git
    * prune the objects no ref and not the index reach. Returns how many refs were dropped.
    */
-  prune(options: { keep: number; maxAgeMs: number; now?: number }): Promise<number> {
+  prune(options: { keep: number; maxAgeMs: number; now?: number; repack?: boolean }): Promise<number> {
     return this.queued('prune', async () => {
       const now = options.now ?? Date.now();
       const refs = await this.refs(REF_ROOT);
@@ -355,7 +394,7 @@ export class ShadowRepo {
       // two, repack them into one, which keeps only what refs and the index reach. No delta search: it would cost
       // seconds on a large folder, and files are at most maxFileBytes.
       const packs = (await fs.readdir(path.join(this.gitDir, 'objects', 'pack')).catch(() => [])).filter((name) => name.endsWith('.pack'));
-      if (packs.length > 1) await this.git(['repack', '-a', '-d', '-q', '--window=0']);
+      if (packs.length > 1 || (options.repack && packs.length > 0)) await this.git(['repack', '-a', '-d', '-q', '--window=0']);
       await this.git(['prune', '--expire=now']);
       if (drop.length) this.log.debug(`pruned ${drop.length} of ${refs.length} checkpoints`);
       return drop.length;
@@ -412,8 +451,9 @@ export class ShadowRepo {
       candidates.delete(rel);
       update.push(rel);
     }
+    const sizes = new Map<string, number>();
     await eachLimited([...candidates.keys()], CLASSIFY_CONCURRENCY, async (rel) => {
-      const verdict = await this.classify(rel);
+      const verdict = await this.classify(rel, sizes);
       if (verdict === 'track') update.push(rel);
       else if (verdict === 'large' || verdict === 'binary') skipped.push({ path: rel, reason: verdict });
       // 'gone' with the index entry: remove it (a file that became a folder; its files are listed on their own).
@@ -421,6 +461,20 @@ export class ShadowRepo {
     });
     // A tracked file that grew large or binary is not in `update`: its index entry keeps the last version we could
     // take, so it is neither deleted nor changed in any diff, and it is listed as skipped every time.
+
+    // One snapshot adds at most maxSnapshotBytes: past it, the largest files are left out (and said so).
+    let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+    if (total > this.maxSnapshotBytes) {
+      const largest = [...sizes].sort((a, b) => b[1] - a[1]);
+      const left = new Set<string>();
+      for (const [rel, size] of largest) {
+        if (total <= this.maxSnapshotBytes) break;
+        left.add(rel);
+        total -= size;
+        skipped.push({ path: rel, reason: 'budget' });
+      }
+      for (let i = update.length - 1; i >= 0; i--) if (left.has(update[i]!)) update.splice(i, 1);
+    }
 
     if (update.length) {
       this.tree = undefined;
@@ -448,7 +502,7 @@ export class ShadowRepo {
    * gitlinks, which record only a commit id and so could not be restored. The snapshot names them (`nested`), so
    * that whoever takes checkpoints can keep each in a shadow repository of its own.
    */
-  private async classify(rel: string): Promise<'track' | 'gone' | 'other' | Skipped['reason']> {
+  private async classify(rel: string, sizes: Map<string, number>): Promise<'track' | 'gone' | 'other' | Skipped['reason']> {
     if (rel.endsWith('/')) {
       if (!this.nestedReported.has(rel)) {
         this.nestedReported.add(rel);
@@ -478,7 +532,10 @@ export class ShadowRepo {
     }
     // Only skipped files are remembered: tracked ones are in git's index, which is the stat cache for them.
     if (verdict === 'binary') this.seen.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, verdict });
-    else this.seen.delete(rel);
+    else {
+      this.seen.delete(rel);
+      sizes.set(rel, stat.size); // what this snapshot would add, for its bound
+    }
     return verdict;
   }
 

@@ -44,7 +44,7 @@ export interface TrackerDeps {
   readonly label: (file: TrackedFile) => string;
   /** Words for the card's note: skipped files, the client-only record. Absent parts are left out. */
   readonly words: {
-    skipped(large: readonly string[], binary: readonly string[]): string;
+    skipped(large: readonly string[], binary: readonly string[], budget: readonly string[]): string;
     clientOnly(): string;
     early(): string;
     failed(reason: string): string;
@@ -259,7 +259,7 @@ export class ChatCheckpoints {
     const fresh = snapshotter.skipped(after).filter((s) => !earlier.has(`${s.folder}\0${s.path}`));
     if (fresh.length === 0) return undefined;
     const names = (reason: string) => fresh.filter((s) => s.reason === reason).map((s) => this.deps.label({ folder: s.folder, rel: s.path }));
-    return this.deps.words.skipped(names('large'), names('binary'));
+    return this.deps.words.skipped(names('large'), names('binary'), names('budget'));
   }
 
   // ---- what the user does -----------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -270,6 +270,31 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.deepEqual(await repo.diff(fourth.commit, sixth.commit), [{ status: 'D', path: 'small.txt', added: 0, removed: 1 }]);
   });
 
+  it('adds at most maxSnapshotBytes in one snapshot, leaving the largest files out and saying so', async () => {
+    write(folder, 'a.txt', 'a'.repeat(500));
+    write(folder, 'b.txt', 'b'.repeat(700));
+    write(folder, 'c.txt', 'c'.repeat(300));
+    const repo = await open({ maxSnapshotBytes: 1000 });
+    const first = await repo.snapshot('c/1');
+    assert.deepEqual(first.skipped, [{ path: 'b.txt', reason: 'budget' }]);
+    assert.deepEqual(names(first.commit), ['a.txt', 'c.txt']);
+  });
+
+  it('drops the oldest checkpoints once the repository is over maxRepoBytes, and never the newest', async () => {
+    const repo = await open({ maxRepoBytes: 64 * 1024 });
+    for (let i = 0; i < 8; i++) {
+      // A new version of one file each time (random hex compresses about 2:1): each snapshot adds about 16 KB that
+      // only its checkpoint holds.
+      write(folder, 'f.txt', randomBytes(16 * 1024).toString('hex'));
+      await repo.snapshot(`c/${i}`);
+    }
+    await repo.keepWithinBound();
+    assert.ok((await repo.sizeOnDisk()) <= 64 * 1024, `within the bound: ${await repo.sizeOnDisk()} bytes`);
+    const left = refs();
+    assert.ok(left.length < 8, `some were dropped: ${left.join(', ')}`);
+    assert.ok(left.some((ref) => ref.endsWith('c/7')), 'the newest stays');
+  });
+
   it('handles a file that becomes a folder and a folder that becomes a file', async () => {
     write(folder, 'thing', 'file\n');
     write(folder, 'dir/inner.txt', 'inner\n');
@@ -364,7 +389,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.deepEqual(refs(), ['refs/acp/c/3', 'refs/acp/c/4']);
     assert.throws(() => execFileSync('git', [`--git-dir=${gitDir}`, 'cat-file', '-e', blob], { stdio: 'ignore' }));
     await assert.rejects(repo.read(first.commit, 'unique.txt'), CheckpointError);
-    assert.deepEqual(await repo.read(snaps[3]?.commit as string, 'keep.txt'), Buffer.from('k4\n'));
+    assert.deepEqual(await repo.read(snaps[3]?.commit as string, 'keep.txt'), { bytes: Buffer.from('k4\n'), link: false });
 
     assert.equal(await repo.prune({ keep: 10, maxAgeMs: 60_000, now: Date.now() + 120_000 }), 2);
     assert.deepEqual(refs(), []);
@@ -379,7 +404,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     const first = await repo.snapshot('c/1');
     const packs = () => readdirSync(join(gitDir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
     assert.equal(packs().length, 1);
-    assert.deepEqual(await repo.read(first.commit, 'a/f299.txt'), Buffer.from('first 299\n'));
+    assert.deepEqual(await repo.read(first.commit, 'a/f299.txt'), { bytes: Buffer.from('first 299\n'), link: false });
     const blob = userGit(folder, `--git-dir=${gitDir}`, 'rev-parse', `${first.commit}:a/f0.txt`).trim();
     for (let i = 0; i < 300; i++) write(folder, `a/f${i}.txt`, `second ${i}\n`);
     const second = await repo.snapshot('c/2');
@@ -389,7 +414,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.equal(await repo.prune({ keep: 1, maxAgeMs: 3_600_000 }), 1);
     assert.equal(packs().length, 1);
     assert.throws(() => execFileSync('git', [`--git-dir=${gitDir}`, 'cat-file', '-e', blob], { stdio: 'ignore' }));
-    assert.deepEqual(await repo.read(second.commit, 'a/f299.txt'), Buffer.from('second 299\n'));
+    assert.deepEqual(await repo.read(second.commit, 'a/f299.txt'), { bytes: Buffer.from('second 299\n'), link: false });
     userGit(folder, `--git-dir=${gitDir}`, 'fsck', '--no-dangling');
   });
 
@@ -433,7 +458,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
       const repo = await open();
       const snap = await repo.snapshot('c/1');
       assert.deepEqual(names(snap.commit), ['.gitattributes', 'crlf.txt']);
-      assert.deepEqual(await repo.read(snap.commit, 'crlf.txt'), Buffer.from('a\r\nb\r\n'));
+      assert.deepEqual(await repo.read(snap.commit, 'crlf.txt'), { bytes: Buffer.from('a\r\nb\r\n'), link: false });
       write(folder, 'crlf.txt', 'a\r\nb\r\nc\r\n');
       const next = await repo.snapshot('c/2');
       assert.deepEqual(await repo.diff(snap.commit, next.commit), [{ status: 'M', path: 'crlf.txt', added: 1, removed: 0 }]);
