@@ -40,7 +40,6 @@ const SCOPES_BY_PRECEDENCE: readonly RuleScope[] = ['session', 'workspace', 'glo
 
 export class PermissionRules {
   private readonly sessions = new Map<string, PermissionRule[]>();
-  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly store: RuleStore) {}
 
@@ -74,12 +73,7 @@ export class PermissionRules {
 
   /** A closed session's rules go with it. */
   forgetSession(sessionId: string): void {
-    if (this.sessions.delete(sessionId)) this.changed();
-  }
-
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    this.sessions.delete(sessionId);
   }
 
   private rules(scope: RuleScope, sessionId: string): readonly PermissionRule[] {
@@ -93,11 +87,6 @@ export class PermissionRules {
     } else {
       await this.store.save(scope, rules);
     }
-    this.changed();
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
   }
 }
 

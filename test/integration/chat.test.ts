@@ -39,6 +39,10 @@ describe('chat with the fixture agent', function () {
     const pid = first.agentPid ?? -1;
     assert.equal(second.agentPid, pid, 'one process serves both chats');
     first.close();
+    // Once the first chat is gone, the agent still serves the second: the same process answers a turn.
+    await waitFor(async () => (await api()).chats.length === 1, { what: 'the first chat to close' });
+    assert.equal(await within(second.send('still here'), 10_000, 'a turn after the first chat closed'), 'end_turn');
+    assert.equal(second.agentPid, pid);
     assert.ok(alive(pid), 'the agent lives while a chat is open');
     second.close();
     await waitFor(() => !alive(pid), { timeoutMs: 10_000, what: 'the agent to stop after its last chat closed' });
