@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { api, closeAllChats, messages, newChat, useFixtureAgent } from './lib/fixture';
+import { api, closeAllChats, messages, newChat, releaseTurn, useFixtureAgent } from './lib/fixture';
 
 /** The chat tabs in the editor area. */
 function chatTabs(): vscode.Tab[] {
@@ -44,7 +44,7 @@ describe('where a chat lives', function () {
   });
 
   it('moves a running chat to the side bar and back, keeping its session, its conversation and the running turn', async () => {
-    await useFixtureAgent('paced');
+    const fixture = await useFixtureAgent('paced');
     const chat = await newChat();
     assert.equal(chat.location, 'editor');
     const sessionId = chat.sessionId;
@@ -57,6 +57,7 @@ describe('where a chat lives', function () {
     await waitFor(() => chatTabs().length === 0, { what: 'the chat tab to close' });
     assert.equal(chat.sessionId, sessionId, 'the same session');
     assert.equal(chat.attention, 'working', 'the turn still runs');
+    await releaseTurn(fixture);
     assert.equal(await within(turn, 20_000, 'the turn'), 'end_turn', 'the turn ended normally after the move');
     assert.match(messages(chat, 'agent').at(-1) ?? '', /Done: long job/);
 
@@ -64,7 +65,10 @@ describe('where a chat lives', function () {
     assert.equal(chat.location, 'editor');
     await waitFor(() => chatTabs().length === 1, { what: 'the chat back in a tab' });
     assert.equal(chat.sessionId, sessionId);
-    assert.equal(await chat.send('after the moves'), 'end_turn');
+    const after = chat.send('after the moves');
+    await waitFor(() => messages(chat, 'agent').some((t) => t.includes('Working on: after the moves')), { what: 'the second turn to start' });
+    await releaseTurn(fixture);
+    assert.equal(await after, 'end_turn');
     assert.deepEqual(messages(chat, 'user'), ['long job', 'after the moves']);
   });
 });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { acpLog, agentText, closeAllChats, ENTER, newChat, recorded, releaseTurn, useFixtureAgent } from './lib/fixture';
 
 async function question(chat: ChatHandle) {
   return waitFor(() => chat.elicitations[0], { what: 'the agent\u2019s question' });
@@ -80,13 +80,17 @@ describe('the agent\u2019s questions', function () {
   });
 
   it('shows a url question without fetching it; Open answers accept and the card stays until elicitation/complete', async () => {
-    await useFixtureAgent('elicit-url');
+    const fixture = await useFixtureAgent('elicit-url');
     const chat = await newChat();
     const turn = chat.send('sign me in');
     const q = await question(chat);
     assert.deepEqual(q.url, { url: 'http://localhost:9/authorize?client=acp', host: 'localhost', hostAt: 7, opened: false });
     assert.equal(await chat.openElicitationUrl(q.id), true, 'opened');
-    await waitFor(() => chat.elicitations[0]?.url?.opened === true || chat.elicitations.length === 0, { what: 'the question to be opened' });
+    // The card stays, opened, until the agent says the flow is complete: the test says when it does.
+    await waitFor(() => chat.elicitations[0]?.url?.opened === true, { what: 'the question to show it was opened' });
+    await waitFor(() => /answer:\{"action":"accept"\}/.test(agentText(chat)), { what: 'the agent to hear accept' });
+    assert.equal(chat.elicitations.length, 1, 'still there before elicitation/complete');
+    await releaseTurn(fixture);
     assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');
     assert.match(agentText(chat), /answer:\{"action":"accept"\} completed/);
     await waitFor(() => chat.elicitations.length === 0, { what: 'elicitation/complete to close the card' });

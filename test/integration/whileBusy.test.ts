@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, messages, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { closeAllChats, messages, newChat, recorded, releaseTurn, useFixtureAgent } from './lib/fixture';
 
 /** The texts of the prompts the agent received, in order. */
 function prompts(recordFile: string): string[] {
@@ -45,7 +45,13 @@ describe('writing while the agent works', function () {
       ['three', 'two'],
     );
     assert.equal(two?.text, 'two');
+    // Each turn ends when the test says so: the queue was edited while the first one surely ran.
+    await releaseTurn(fixture);
     assert.equal(await within(first, 15_000, 'the first turn'), 'end_turn');
+    await agentWorking(chat, 'Working on: three');
+    await releaseTurn(fixture);
+    await agentWorking(chat, 'Working on: two');
+    await releaseTurn(fixture);
     await waitFor(() => prompts(fixture.recordFile).length === 3 && idle(chat), { timeoutMs: 20_000, what: 'the queue to be sent' });
     assert.deepEqual(prompts(fixture.recordFile), ['one', 'three', 'two']);
     // Each reply belongs to its own prompt: the agent never had two at once.
@@ -64,6 +70,8 @@ describe('writing while the agent works', function () {
     await waitFor(() => chat.queued.held, { what: 'the queue to be held' });
     assert.deepEqual(prompts(fixture.recordFile), ['one'], 'nothing went without the user');
     chat.sendQueued();
+    await agentWorking(chat, 'Working on: two');
+    await releaseTurn(fixture);
     await waitFor(() => prompts(fixture.recordFile).length === 2 && idle(chat), { what: 'the held message to be sent' });
     assert.deepEqual(messages(chat, 'user'), ['one', 'two']);
   });
@@ -75,6 +83,8 @@ describe('writing while the agent works', function () {
     await agentWorking(chat, 'Working on: long job');
     chat.submit('do this instead', 'stopAndSend');
     assert.equal(await within(first, 15_000, 'the stopped turn'), 'cancelled');
+    await agentWorking(chat, 'Working on: do this instead');
+    await releaseTurn(fixture);
     await waitFor(() => prompts(fixture.recordFile).length === 2 && idle(chat), { what: 'the message to be sent' });
     assert.deepEqual(prompts(fixture.recordFile), ['long job', 'do this instead']);
     assert.match(messages(chat, 'agent').at(-1) ?? '', /Done: do this instead/);
@@ -102,7 +112,10 @@ describe('writing while the agent works', function () {
     await agentWorking(chat, 'Working on: one');
     chat.submit('two', 'steer');
     await waitFor(() => chat.queued.items.length === 1, { what: 'the message to be queued instead' });
+    await releaseTurn(fixture);
     assert.equal(await within(first, 15_000, 'the turn'), 'end_turn');
+    await agentWorking(chat, 'Working on: two');
+    await releaseTurn(fixture);
     await waitFor(() => prompts(fixture.recordFile).length === 2 && idle(chat), { what: 'the queued message to be sent' });
     assert.equal(
       recorded(fixture.recordFile).filter((m) => m.method === '_session/steering').length,

@@ -3,7 +3,7 @@
 // waits on conditions with a bound; nothing sleeps.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -51,6 +51,15 @@ export interface FixtureSetup {
   readonly recordFile: string;
 }
 
+/** The file that releases a waiting turn of the fixture ("paced"): see `releaseTurn`. */
+const releaseFile = (setup: FixtureSetup) => `${setup.recordFile}.release`;
+
+/** Lets the fixture's waiting turn go on, and waits until it has (the fixture takes the file away). */
+export async function releaseTurn(setup: FixtureSetup): Promise<void> {
+  writeFileSync(releaseFile(setup), '');
+  await waitFor(() => !existsSync(releaseFile(setup)), { what: 'the fixture to take the release' });
+}
+
 /** Writes `acp.agents` (user settings) with one fixture agent playing `scenario`, and makes it the default. */
 export async function useFixtureAgent(scenario: string, options: { name?: string; env?: Record<string, string> } = {}): Promise<FixtureSetup> {
   const name = options.name ?? `Fixture (${scenario})`;
@@ -63,7 +72,13 @@ export async function useFixtureAgent(scenario: string, options: { name?: string
         command: process.execPath,
         args: [FIXTURE_AGENT, '--scenario', scenario],
         // ELECTRON_RUN_AS_NODE lets the desktop extension host's binary run the fixture as plain Node.
-        env: { ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...options.env },
+        env: {
+          ELECTRON_RUN_AS_NODE: '1',
+          ACP_FIXTURE_RECORD: recordFile,
+          ACP_FIXTURE_RELEASE: `${recordFile}.release`,
+          ACP_FIXTURE_MAX_LIFETIME_MS: '90000',
+          ...options.env,
+        },
       },
     },
     vscode.ConfigurationTarget.Global,
@@ -182,7 +197,7 @@ export async function useFixtureAgents(
     settings[name] = {
       command: process.execPath,
       args: [FIXTURE_AGENT, '--scenario', scenario],
-      env: { ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...env },
+      env: { ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_RELEASE: `${recordFile}.release`, ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...env },
     };
   }
   const config = vscode.workspace.getConfiguration('acp');

@@ -76,7 +76,7 @@ export function fixtureAgents(
     settings[name] = {
       command: process.execPath,
       args: [FIXTURE_AGENT, '--scenario', scenario],
-      env: { ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_MAX_LIFETIME_MS: '300000', ...env },
+      env: { ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_RELEASE: `${recordFile}.release`, ACP_FIXTURE_MAX_LIFETIME_MS: '300000', ...env },
     };
   }
   return { settings, agents: entries };
