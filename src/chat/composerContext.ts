@@ -11,7 +11,11 @@ import type { FileMatch, MentionKind, PromptView } from './protocol';
 
 /** What a chat can mention with `@`: workspace files and folders, symbols, problems, the terminal, the changes. */
 export interface ChatFiles {
-  search(query: string): Promise<FileMatch[]>;
+  /**
+   * What `@query` offers. A source too slow for the list (a language server still starting) is not lost: `late`
+   * gets the whole list again once it answers, unless a newer search started meanwhile.
+   */
+  search(query: string, late?: (matches: FileMatch[]) => void): Promise<FileMatch[]>;
   /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
   attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
   /** A dropped file or folder (its URI), or why it cannot be attached. */

@@ -35,6 +35,8 @@ interface GitRepository {
 export class Mentions implements ChatFiles, vscode.Disposable {
   /** The symbols of the last search, by the id the list gave them. */
   private symbols = new Map<string, vscode.SymbolInformation>();
+  /** Counts symbol searches: a late answer to one that a newer search replaced is dropped. */
+  private searches = 0;
   /** The text editor the user was last in: a chat tab in front has none active. */
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly disposables: vscode.Disposable[];
@@ -51,15 +53,27 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     ];
   }
 
-  /** What `@query` offers: problems, terminal and changes (when the word matches), files, folders, symbols. */
-  async search(query: string): Promise<FileMatch[]> {
+  /**
+   * What `@query` offers: problems, terminal and changes (when the word matches), files, folders, symbols. Symbols
+   * that come after the list was given (the language server was starting) reach `late` with the rest of the list.
+   */
+  async search(query: string, late?: (matches: FileMatch[]) => void): Promise<FileMatch[]> {
     const active = this.activeFile();
     const special = specialMentions(vscode.l10n.t, query, {
       activeProblems: active ? vscode.languages.getDiagnostics(active).length : undefined,
       allProblems: vscode.languages.getDiagnostics().reduce((n, [, d]) => n + d.length, 0),
     });
-    const [paths, symbols] = await Promise.all([this.files.search(query), this.searchSymbols(query)]);
-    return [...special, ...paths, ...symbols];
+    let listed: FileMatch[] | undefined;
+    let early: FileMatch[] | undefined; // late symbols that came before the files did
+    const [paths, symbols] = await Promise.all([
+      this.files.search(query),
+      this.searchSymbols(query, (lateSymbols) => {
+        if (!listed) early = lateSymbols;
+        else late?.([...listed, ...lateSymbols]);
+      }),
+    ]);
+    listed = [...special, ...paths];
+    return [...listed, ...(early ?? symbols)];
   }
 
   readText(path: string): Promise<string | undefined> {
@@ -125,22 +139,48 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     return folderAttachment(path, id);
   }
 
-  private async searchSymbols(query: string): Promise<FileMatch[]> {
+  /**
+   * The workspace symbols for `query`, waiting at most SYMBOL_TIMEOUT_MS for the list. A provider that answers later
+   * (a language server starting: its first answer can take seconds) gives its symbols to `late`, if no newer
+   * search started meanwhile.
+   */
+  private async searchSymbols(query: string, late: (matches: FileMatch[]) => void): Promise<FileMatch[]> {
+    const generation = ++this.searches;
     this.symbols = new Map();
     if (query.trim().length < 2) return [];
     let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const asked = Promise.resolve(
+      vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query),
+    ).catch((error: unknown) => {
+      this.log.warn(`[mentions] the symbol search failed: ${errorMessage(error)}`);
+      return undefined;
+    });
     const found = await Promise.race([
-      Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)).catch(
-        (error: unknown) => {
-          this.log.warn(`[mentions] the symbol search failed: ${errorMessage(error)}`);
-          return undefined;
-        },
+      asked,
+      new Promise<undefined>(
+        (resolve) =>
+          (timer = setTimeout(() => {
+            timedOut = true;
+            resolve(undefined);
+          }, SYMBOL_TIMEOUT_MS)),
       ),
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SYMBOL_TIMEOUT_MS))),
     ]);
     clearTimeout(timer);
+    if (timedOut) {
+      void asked.then((symbols) => {
+        if (generation !== this.searches || !symbols?.length) return;
+        const matches = this.symbolMatches(symbols);
+        if (matches.length > 0) late(matches);
+      });
+    }
+    return this.symbolMatches(found ?? []);
+  }
+
+  /** Symbols as the list shows them, remembered by the id the list gives them (for the pick). */
+  private symbolMatches(symbols: readonly vscode.SymbolInformation[]): FileMatch[] {
     const matches: FileMatch[] = [];
-    for (const symbol of (found ?? []).filter((s) => s.location.uri.scheme === 'file').slice(0, SYMBOLS_SHOWN)) {
+    for (const symbol of symbols.filter((s) => s.location.uri.scheme === 'file').slice(0, SYMBOLS_SHOWN)) {
       const id = `${matches.length}:${symbol.name}`;
       this.symbols.set(id, symbol);
       const where = `${vscode.workspace.asRelativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`;

@@ -631,10 +631,12 @@ export class ChatPanel implements vscode.Disposable {
         actions.insertAtCursor(message.text);
         break;
       case 'searchFiles':
-        void this.deps.files.search(message.query).then(
-          (files) => this.sync.post({ type: 'files', requestId: message.requestId, files }),
-          (error: unknown) => this.deps.log.warn(`[chat] file search failed: ${errorMessage(error)}`),
-        );
+        void this.deps.files
+          .search(message.query, (files) => void this.sync.post({ type: 'files', requestId: message.requestId, files }))
+          .then(
+            (files) => this.sync.post({ type: 'files', requestId: message.requestId, files }),
+            (error: unknown) => this.deps.log.warn(`[chat] file search failed: ${errorMessage(error)}`),
+          );
         break;
       case 'mention':
         void this.mention(message.kind ?? 'file', message.path);
