@@ -4,7 +4,7 @@
 // drag), a prompt file picked under / with its input asked in the chat, Search Chats opening a chat at its match,
 // and a chat in the secondary side bar moved to an editor tab with its conversation and draft.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator } from 'playwright-core';
@@ -39,7 +39,7 @@ describe('context and history UI', function () {
   let workbench: Workbench;
   // The side bar's chat has an agent of its own that keeps its sessions on disk, as real agents do: after a reload
   // the new process replays the conversation (session/load).
-  const { settings } = fixtureAgents(join(workRoot, 'context'), {
+  const { settings, agents } = fixtureAgents(join(workRoot, 'context'), {
     'Fixture Echo': 'echo',
     'Fixture Side': { scenario: 'echo', env: { ACP_FIXTURE_STATE_DIR: join(workRoot, 'context', 'side-state') } },
   });
@@ -85,6 +85,14 @@ describe('context and history UI', function () {
       .getByRole('log')
       .getByText(/You said: what is wrong\? @problems/)
       .waitFor();
+    // What the agent received: the problems of broken.json, with where they are, beside the message.
+    const prompt = readFileSync(agents['Fixture Echo']!.recordFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"session/prompt"'))
+      .at(-1);
+    assert.ok(prompt, 'the agent got a prompt');
+    assert.match(prompt, /what is wrong\? @problems/);
+    assert.match(prompt, /broken\.json:1:\d+ error: /, 'the problems, each with its file, line and severity');
   });
 
   it('attaches a symbol picked with @ and the arrow keys', async () => {
@@ -92,13 +100,9 @@ describe('context and history UI', function () {
     await openFile(workbench, 'hello.ts');
     const { chat, message } = await workbench.chatWith('Fixture Echo');
     const option = chat.getByRole('listbox', { name: 'Context' }).getByRole('option', { name: /^hello.*src\/hello\.ts:1/ });
-    // The language service may still be starting: each keystroke asks the symbols again (a user types on, too).
-    const deadline = Date.now() + 90_000;
-    for (let word = '@hell'; !(await option.isVisible()); word = word === '@hell' ? '@hello' : '@hell') {
-      if (Date.now() > deadline) throw new Error('no symbol "hello" was offered within 90 s');
-      await message.fill(word);
-      await option.waitFor({ timeout: 5000 }).catch(() => undefined);
-    }
+    // Typed once: the language service may still be starting, and its symbols join the list when it answers.
+    await message.fill('@hello');
+    await option.waitFor({ timeout: 90_000 });
     // Down until the symbol is the highlighted option, then Enter.
     for (let i = 0; i < 60 && (await option.getAttribute('aria-selected')) !== 'true'; i++) await message.press('ArrowDown');
     await message.press('Enter');

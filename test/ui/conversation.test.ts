@@ -60,17 +60,17 @@ describe('conversation UI', function () {
 
     // The plan: a checklist with status and priority.
     const plan = chat.getByRole('list', { name: 'Plan' });
-    assert.deepEqual(
-      await plan
-        .getByRole('listitem')
-        .allInnerTexts()
-        .then((items) => items.map((t) => t.replace(/\s+/g, ' ').trim())),
-      [
-        'Read src/date.ts , done, high priority high',
-        'Fix the time zone , in progress, high priority high',
-        'Run the tests , to do, medium priority',
-      ],
-    );
+    // Each step with its status and priority, in order, however the card lays them out.
+    const steps = await plan.getByRole('listitem').allInnerTexts();
+    const expected = [
+      ['Read src/date.ts', 'done', 'high priority'],
+      ['Fix the time zone', 'in progress', 'high priority'],
+      ['Run the tests', 'to do', 'medium priority'],
+    ];
+    assert.equal(steps.length, expected.length, steps.join(' | '));
+    expected.forEach((parts, i) => {
+      for (const part of parts) assert.ok(steps[i]?.includes(part), `step ${i + 1} says "${part}": ${steps[i]}`);
+    });
 
     // Tool cards: articles named by their title, with status, locations, text, diff summary and raw JSON.
     const read = chat.getByRole('article', { name: /^Read README\.md/ });
@@ -221,7 +221,7 @@ describe('conversation UI', function () {
     assert.equal(await plain.chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
   });
 
-  it('changes the mode and the model from the pickers, which show what the agent confirmed', async () => {
+  it('changes the mode and the model from the pickers, which show what the agent confirmed, and says why a change was refused', async () => {
     const { chat } = await workbench.chatWith('Fixture Showcase');
     const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
     const model = chat.getByRole('combobox', { name: 'Model' });
@@ -230,8 +230,16 @@ describe('conversation UI', function () {
     await waitFor(async () => (await mode.inputValue()) === 'plan', { what: 'the mode the agent confirmed' });
     await model.selectOption({ label: 'Smart' });
     await waitFor(async () => (await model.inputValue()) === 'smart', { what: 'the model the agent confirmed' });
+    // A mode the agent lists but refuses: the chat says why, and the picker goes back to what the agent has.
+    await mode.selectOption({ label: 'Locked' });
+    await chat
+      .getByRole('status')
+      .getByText(/Fixture Showcase did not change the mode: .*the Locked mode is not on this plan/)
+      .waitFor();
+    await waitFor(async () => (await mode.inputValue()) === 'plan', { what: 'the picker back on the mode the agent has' });
     const sent = readFileSync(agents['Fixture Showcase']!.recordFile, 'utf8');
     assert.match(sent, /"method":"session\/set_mode","params":\{"sessionId":"[^"]+","modeId":"plan"\}/);
+    assert.match(sent, /"method":"session\/set_mode","params":\{"sessionId":"[^"]+","modeId":"locked"\}/);
     assert.match(sent, /"method":"session\/set_config_option","params":\{"sessionId":"[^"]+","configId":"model","value":"smart"\}/);
   });
 

@@ -137,7 +137,11 @@ export async function openWorkbench(
         // Right after start the extension host may still be registering contributions, and the palette lists
         // only what exists when it opens: reopen it until the command is there, within a bound.
         const input = page.locator('.quick-input-widget .quick-input-box input');
-        const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+        // The row of exactly this command: "View: Close All Editors" must not take "View: Close All Editors in
+        // Group", which the palette may list first (recently used) and which leaves the chat's group open.
+        const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+        const rows = page.locator('.quick-input-widget .monaco-list-row');
+        const row = rows.filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
         const deadline = Date.now() + 60_000;
         for (;;) {
           // The palette can also close under us (a notification or an editor taking focus as it opens): retry.
@@ -152,6 +156,14 @@ export async function openWorkbench(
           if (found) break;
           await page.keyboard.press('Escape');
           if (Date.now() > deadline) throw new Error(`the command "${title}" did not appear in the palette within 60 s`);
+        }
+        // Enter runs the focused row, and right after F1 that is a recently used command until the filter applies:
+        // wait until this command's row has the focus (the filter puts the best match first), moving down to it
+        // only if another row keeps the focus.
+        const focused = row.and(page.locator('.monaco-list-row.focused'));
+        for (let i = 0; !(await focused.waitFor({ timeout: 3000 }).then(() => true, () => false)); i++) {
+          if (i >= 10) throw new Error(`the command "${title}" did not get the focus in the palette`);
+          await input.press('ArrowDown');
         }
         await input.press('Enter');
       },
