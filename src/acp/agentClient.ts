@@ -279,7 +279,10 @@ export class AgentClient implements SessionOwner {
    */
   private refuseOpenId(method: string, sessionId: string): void {
     if (!this.sessions.has(sessionId) && !this.children.has(sessionId)) return;
-    throw new AcpError(ErrorCodes.InternalError, `the agent answered ${method} with the id of a session already open (${preview(sessionId, 80)}), so it was not used`);
+    throw new AcpError(
+      ErrorCodes.InternalError,
+      `the agent answered ${method} with the id of a session already open (${preview(sessionId, 80)}), so it was not used`,
+    );
   }
 
   private add(session: AgentSession): AgentSession {

@@ -36,9 +36,7 @@ export function findOnPath(command: string, env: NodeJS.ProcessEnv, platform: Pl
   const folders = (variable(env, 'PATH', platform.os) ?? '').split(p.delimiter).filter((dir) => dir !== '' && p.isAbsolute(dir));
   const suffixes =
     platform.os === 'win32'
-      ? (variable(env, 'PATHEXT', platform.os) ?? '.COM;.EXE;.BAT;.CMD')
-          .split(';')
-          .filter((s) => /^\.[A-Za-z0-9]+$/.test(s))
+      ? (variable(env, 'PATHEXT', platform.os) ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((s) => /^\.[A-Za-z0-9]+$/.test(s))
       : [];
   const hasSuffix = suffixes.some((s) => command.toUpperCase().endsWith(s.toUpperCase()));
   const names = platform.os === 'win32' ? [...(hasSuffix ? [command] : []), ...suffixes.map((s) => command + s.toLowerCase())] : [command];

@@ -29,7 +29,10 @@ export async function askOutsideChat(
     const show = vscode.l10n.t('Show');
     const message = view?.message ?? '';
     const heard = await unlessAborted(
-      vscode.window.showInformationMessage(vscode.l10n.t('{0} has a question: {1}', agent, message.length > 300 ? `${message.slice(0, 300)}…` : message), show),
+      vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} has a question: {1}', agent, message.length > 300 ? `${message.slice(0, 300)}…` : message),
+        show,
+      ),
       signal,
     );
     if (heard !== show || signal.aborted) return { action: 'cancel' };

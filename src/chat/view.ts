@@ -311,9 +311,7 @@ function fieldView(name: string, p: S.ElicitationPropertySchema, required: boole
       const items = prop['items'] as Record<string, unknown> | undefined;
       const choices = options(items?.['anyOf']) ?? options(items?.['enum']);
       if (!choices) return undefined;
-      const dflt = Array.isArray(prop['default'])
-        ? { default: (prop['default'] as unknown[]).slice(0, MAX_OPTIONS).filter(fits) }
-        : {};
+      const dflt = Array.isArray(prop['default']) ? { default: (prop['default'] as unknown[]).slice(0, MAX_OPTIONS).filter(fits) } : {};
       return { ...base, kind: 'multiselect', options: choices, ...num('minItems'), ...num('maxItems'), ...dflt };
     }
     default:

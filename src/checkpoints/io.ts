@@ -40,7 +40,7 @@ export const editorIO: WorkspaceIO = {
     const edit = new vscode.WorkspaceEdit();
     const toSave: vscode.Uri[] = [];
     // Links, and whatever replaces a link, are written on disk here: the editor's edits would write through a link.
-    const onDisk: typeof writes[number][] = [];
+    const onDisk: (typeof writes)[number][] = [];
     for (const write of writes) {
       const { file, state } = write;
       const uri = uriOf(file);

@@ -349,7 +349,10 @@ export class ShadowRepo {
       const keep = Math.max(1, Math.floor((count * 3) / 4));
       dropped += await this.prune({ keep, maxAgeMs: Number.POSITIVE_INFINITY, repack: true });
     }
-    if (dropped > 0) this.log.info(`dropped the ${dropped} oldest checkpoints of ${this.workTree}: they took more than ${Math.round(this.maxRepoBytes / 1024 / 1024)} MB`);
+    if (dropped > 0)
+      this.log.info(
+        `dropped the ${dropped} oldest checkpoints of ${this.workTree}: they took more than ${Math.round(this.maxRepoBytes / 1024 / 1024)} MB`,
+      );
     return dropped;
   }
 

@@ -45,8 +45,9 @@ export class ChatCommands implements vscode.Disposable {
         }
         return handleOrNone(await this.chats.fork(found.open));
       }),
-      vscode.commands.registerCommand('acp.exportChat', (target?: unknown, file?: unknown) =>
-        this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
+      vscode.commands.registerCommand(
+        'acp.exportChat',
+        (target?: unknown, file?: unknown) => this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
       ),
     ];
   }

@@ -229,7 +229,7 @@ function matchEntry(entry: StoredEntry, query: Query): EntryMatch | undefined {
  */
 function prefixLength(token: string, folded: number): number {
   let length = 0;
-  for (let end = 0; end < token.length; ) {
+  for (let end = 0; end < token.length;) {
     const width = isHighSurrogate(token.charCodeAt(end)) && isLowSurrogate(token.charCodeAt(end + 1)) ? 2 : 1;
     length += fold(token.slice(end, end + width)).length;
     end += width;

@@ -375,7 +375,9 @@ export class RegistryCommands implements vscode.Disposable {
       // Under the lock no install is under way in any window: a temporary folder or download is a crashed one's.
       if (id.startsWith('.install-')) {
         this.log.info(`removing ${id}, left by an install that did not finish`);
-        await fs.rm(path.join(root, id), { recursive: true, force: true }).catch((error: unknown) => this.log.warn(`${id} could not be removed: ${String(error)}`));
+        await fs
+          .rm(path.join(root, id), { recursive: true, force: true })
+          .catch((error: unknown) => this.log.warn(`${id} could not be removed: ${String(error)}`));
         continue;
       }
       if (!/^[a-z][a-z0-9-]*$/.test(id)) continue; // installed.json, the lock

@@ -35,14 +35,49 @@ const env = z
  * as Windows does.
  */
 const LOADER_VARIABLES = new Set([
-  'PATH', 'PATHEXT', 'COMSPEC', 'SYSTEMROOT', 'HOME', 'USERPROFILE',
-  'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'ELECTRON_RUN_AS_NODE',
-  'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONEXECUTABLE', 'PYTHONINSPECT', 'PYTHONWARNINGS',
-  'PYTHONBREAKPOINT', 'PYTHONPLATLIBDIR',
-  'BASH_ENV', 'ENV', 'ZDOTDIR', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'PROMPT_COMMAND', 'IFS',
-  'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'GEM_PATH', 'GEM_HOME',
-  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
-  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
+  'PATH',
+  'PATHEXT',
+  'COMSPEC',
+  'SYSTEMROOT',
+  'HOME',
+  'USERPROFILE',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+  'ELECTRON_RUN_AS_NODE',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PYTHONUSERBASE',
+  'PYTHONEXECUTABLE',
+  'PYTHONINSPECT',
+  'PYTHONWARNINGS',
+  'PYTHONBREAKPOINT',
+  'PYTHONPLATLIBDIR',
+  'BASH_ENV',
+  'ENV',
+  'ZDOTDIR',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PS4',
+  'PROMPT_COMMAND',
+  'IFS',
+  'PERL5OPT',
+  'PERL5LIB',
+  'PERLLIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'GEM_PATH',
+  'GEM_HOME',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'CLASSPATH',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
 ]);
 const LOADER_PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'YARN_', 'PNPM_', 'COREPACK_', 'UV_', 'PIP_', 'GIT_', 'BASH_FUNC_'];
 
@@ -55,7 +90,8 @@ export function isLoaderVariable(name: string): boolean {
 /** An npm package spec: `name` or `@scope/name`, with an optional `@version`; never an option (`-…`). */
 const NPM_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]{0,213}\/)?[a-z0-9][a-z0-9._~-]{0,213}(?:@[A-Za-z0-9._+~^<>=|-]{1,100})?$/i;
 /** A PyPI requirement as uvx takes it: a name, optional extras, an optional version specifier or `@version`. */
-const PYPI_SPEC = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,200}[A-Za-z0-9])?(?:\[[A-Za-z0-9._-]{1,100}(?:,[A-Za-z0-9._-]{1,100}){0,20}\])?(?:(?:===?|[<>!~]=|[<>@])[A-Za-z0-9.*+!_-]{1,100})?$/;
+const PYPI_SPEC =
+  /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,200}[A-Za-z0-9])?(?:\[[A-Za-z0-9._-]{1,100}(?:,[A-Za-z0-9._-]{1,100}){0,20}\])?(?:(?:===?|[<>!~]=|[<>@])[A-Za-z0-9.*+!_-]{1,100})?$/;
 
 const BinaryTarget = z.object({
   archive: text(2000).url(),

@@ -28,9 +28,7 @@ function alive(pid: number): boolean {
 async function owner(file: string): Promise<Owner | undefined> {
   try {
     const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<Owner>;
-    return typeof parsed.pid === 'number' && typeof parsed.at === 'number' && typeof parsed.token === 'string'
-      ? (parsed as Owner)
-      : undefined;
+    return typeof parsed.pid === 'number' && typeof parsed.at === 'number' && typeof parsed.token === 'string' ? (parsed as Owner) : undefined;
   } catch {
     return undefined;
   }

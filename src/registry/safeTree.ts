@@ -60,7 +60,8 @@ export class SafeTree {
   symlink(name: string, target: string): void {
     this.parts(name);
     if (target.length === 0) throw refused(name, 'is a link with no target');
-    if (/^[A-Za-z]:/.test(target) || target.startsWith('/') || target.startsWith('\\')) throw refused(name, `links to an absolute path (${short(target)})`);
+    if (/^[A-Za-z]:/.test(target) || target.startsWith('/') || target.startsWith('\\'))
+      throw refused(name, `links to an absolute path (${short(target)})`);
     this.links.push({ name, target: target.replace(/\\/g, '/') });
   }
 

@@ -20,14 +20,18 @@ function best(run: (input: unknown) => void, bytes: number, make: (bytes: number
 
 runBench('bench:text', 10 * 60_000, async () => {
   const broken: string[] = [];
-  out(`Worst-case text inputs: ms at ${SMALL / 1024} KB and ${LARGE / 1024} KB, and their ratio (linear ≈ ${LARGE / SMALL}, quadratic ≈ ${(LARGE / SMALL) ** 2})`);
+  out(
+    `Worst-case text inputs: ms at ${SMALL / 1024} KB and ${LARGE / 1024} KB, and their ratio (linear ≈ ${LARGE / SMALL}, quadratic ≈ ${(LARGE / SMALL) ** 2})`,
+  );
   out();
   for (const textCase of TEXT_CASES) {
     const run = textCase.run as (input: unknown) => void;
     try {
       const small = best(run, SMALL, textCase.make);
       const large = best(run, LARGE, textCase.make);
-      out(`${large.toFixed(1).padStart(9)} ms  ${small.toFixed(1).padStart(8)} ms  ×${(large / Math.max(small, 0.01)).toFixed(1).padStart(5)}  ${textCase.name}`);
+      out(
+        `${large.toFixed(1).padStart(9)} ms  ${small.toFixed(1).padStart(8)} ms  ×${(large / Math.max(small, 0.01)).toFixed(1).padStart(5)}  ${textCase.name}`,
+      );
     } catch (error) {
       broken.push(`${textCase.name}: ${error instanceof Error ? error.message : String(error)}`);
     }

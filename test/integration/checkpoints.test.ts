@@ -311,10 +311,7 @@ describe('Checkpoints', function () {
     const view = await turn(chat, [
       { op: 'run', command: `cd ${root} && rm replaced && printf 'a regular file\\n' > replaced && ln -sfn other.txt retargeted` },
     ]);
-    assert.deepEqual(
-      view.files.map((f) => f.path).sort(),
-      [`${dir}/replaced`, `${dir}/retargeted`],
-    );
+    assert.deepEqual(view.files.map((f) => f.path).sort(), [`${dir}/replaced`, `${dir}/retargeted`]);
     await chat.changes(view.turn, 'undo');
     assert.equal(readlinkSync(join(root, 'replaced')), 'mine.txt', 'the link is a link again');
     assert.equal(readlinkSync(join(root, 'retargeted')), 'mine.txt');

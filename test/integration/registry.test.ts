@@ -362,7 +362,9 @@ describe('agents from the ACP Registry', function () {
     });
     const testConnection = async (answer?: string) => {
       const run = () => vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Gemini CLI');
-      const uri = answer ? await answeringQuickInput(run, answer, 'the question about the new command line') : await within(Promise.resolve(run()), 20_000, 'Test Connection');
+      const uri = answer
+        ? await answeringQuickInput(run, answer, 'the question about the new command line')
+        : await within(Promise.resolve(run()), 20_000, 'Test Connection');
       const text = (await vscode.workspace.openTextDocument(uri)).getText();
       assert.match(text, /A built-in preset/);
       assert.match(text, /Result: connected/);

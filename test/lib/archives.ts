@@ -39,7 +39,11 @@ export function launcher(): Member[] {
   return [
     { name: 'fixture-agent/', type: 'dir' },
     { name: 'fixture-agent/bin/', type: 'dir' },
-    { name: 'fixture-agent/bin/fixture-agent', mode: 0o755, content: '#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "$ACP_FIXTURE_NODE" "$ACP_FIXTURE_AGENT_JS" "$@"\n' },
+    {
+      name: 'fixture-agent/bin/fixture-agent',
+      mode: 0o755,
+      content: '#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "$ACP_FIXTURE_NODE" "$ACP_FIXTURE_AGENT_JS" "$@"\n',
+    },
     { name: 'fixture-agent/README', content: 'The ACP test fixture agent, packaged the way registry agents are.\n' },
   ];
 }

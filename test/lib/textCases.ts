@@ -38,7 +38,8 @@ const chat = (text: string): Transcript => ({
   entries: [{ t: 'agent', text }],
 });
 
-const diffLinesOf = (prefix: string, bytes: number) => Array.from({ length: Math.max(1, Math.floor(bytes / 8)) }, (_, i) => `${prefix}${i}`).join('\n');
+const diffLinesOf = (prefix: string, bytes: number) =>
+  Array.from({ length: Math.max(1, Math.floor(bytes / 8)) }, (_, i) => `${prefix}${i}`).join('\n');
 
 export const TEXT_CASES: readonly TextCase[] = [
   {
@@ -52,12 +53,12 @@ export const TEXT_CASES: readonly TextCase[] = [
     run: (t: Transcript) => check(hitsIn(t, summarize(t), 'th').length === 1, 'one hit'),
   },
   {
-    name: "questions: the email check on an address without a dot",
+    name: 'questions: the email check on an address without a dot',
     make: (n) => 'a@' + 'b'.repeat(n),
     run: (text: string) => check(!isEmail(text), 'not an email'),
   },
   {
-    name: "questions: a form whose default and choices are megabytes",
+    name: 'questions: a form whose default and choices are megabytes',
     make: (n) => 'x'.repeat(n),
     run: (big: string) => {
       const [view] = elicitationViews([
@@ -93,7 +94,8 @@ export const TEXT_CASES: readonly TextCase[] = [
   {
     name: '@terminal: output of line breaks',
     make: (n) => 'x' + '\n'.repeat(n) + 'y' + '\n'.repeat(n),
-    run: (output: string) => check(terminalText({ commandLine: 'c', output, truncated: false, exitCode: 0 }).endsWith('y\n(exit code 0)'), 'trailing breaks trimmed'),
+    run: (output: string) =>
+      check(terminalText({ commandLine: 'c', output, truncated: false, exitCode: 0 }).endsWith('y\n(exit code 0)'), 'trailing breaks trimmed'),
   },
   {
     name: 'terminals: ANSI stripping of escape runs and carriage returns',
@@ -145,7 +147,15 @@ export const TEXT_CASES: readonly TextCase[] = [
     name: 'registry: a list whose every field is a megabyte',
     make: (n) => ({
       version: '1.0.0',
-      agents: [{ id: 'a'.repeat(n), name: 'n'.repeat(n), version: '1.0.0' + '.'.repeat(n), description: 'd', distribution: { npx: { package: '@'.repeat(n) } } }],
+      agents: [
+        {
+          id: 'a'.repeat(n),
+          name: 'n'.repeat(n),
+          version: '1.0.0' + '.'.repeat(n),
+          description: 'd',
+          distribution: { npx: { package: '@'.repeat(n) } },
+        },
+      ],
     }),
     run: (doc: unknown) => check(parseRegistry(doc).registry.agents.length === 0, 'skipped'),
   },

@@ -23,12 +23,15 @@ export function CheckpointQuestion({ question }: { question: Question }) {
           ? t('This file did not exist before. Delete it?')
           : t('These {0} files did not exist before. Delete them?', count)
         : count === 1
-        ? t('This file was changed after the agent changed it:')
-        : t('{0} files were changed after the agent changed them:', count);
+          ? t('This file was changed after the agent changed it:')
+          : t('{0} files were changed after the agent changed them:', count);
   return (
     <section class="checkpoint-question" role="group" aria-label={heading}>
       <p role="alert">
-        <span class={`codicon codicon-${question.kind === 'restore' ? 'discard' : question.kind === 'delete' ? 'trash' : 'warning'}`} aria-hidden="true" />
+        <span
+          class={`codicon codicon-${question.kind === 'restore' ? 'discard' : question.kind === 'delete' ? 'trash' : 'warning'}`}
+          aria-hidden="true"
+        />
         {heading}
       </p>
       <ul class="checkpoint-files">

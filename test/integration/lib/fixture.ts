@@ -197,7 +197,13 @@ export async function useFixtureAgents(
     settings[name] = {
       command: process.execPath,
       args: [FIXTURE_AGENT, '--scenario', scenario],
-      env: { ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_RECORD: recordFile, ACP_FIXTURE_RELEASE: `${recordFile}.release`, ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...env },
+      env: {
+        ELECTRON_RUN_AS_NODE: '1',
+        ACP_FIXTURE_RECORD: recordFile,
+        ACP_FIXTURE_RELEASE: `${recordFile}.release`,
+        ACP_FIXTURE_MAX_LIFETIME_MS: '90000',
+        ...env,
+      },
     };
   }
   const config = vscode.workspace.getConfiguration('acp');

@@ -73,7 +73,8 @@ describe('hostile wire input', () => {
               : Promise.resolve(release?.()).then(() => ({ content: 'second' })),
         }),
       );
-      const request = (id: string, path: string) => `{"jsonrpc":"2.0","id":${id},"method":"fs/read_text_file","params":{"sessionId":"s","path":"${path}"}}\n`;
+      const request = (id: string, path: string) =>
+        `{"jsonrpc":"2.0","id":${id},"method":"fs/read_text_file","params":{"sessionId":"s","path":"${path}"}}\n`;
       agent.sendRaw(request('8', '/first'));
       agent.notify('$/cancel_request', { requestId: '8' });
       agent.sendRaw(request('9', '/second'));
@@ -212,7 +213,12 @@ describe('hostile wire input', () => {
       agent.sendRaw(elicit(1, { requestedSchema: { type: 7, properties: {} } }) + elicit(2, { _meta: 'not an object' }));
       const huge = 'x'.repeat(4 * 1024 * 1024);
       agent.sendRaw(
-        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'terminal/create', params: { sessionId: 's', command: 'true', args: [], env: [{ name: 'BIG', value: huge }] } }) + '\n',
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'terminal/create',
+          params: { sessionId: 's', command: 'true', args: [], env: [{ name: 'BIG', value: huge }] },
+        }) + '\n',
       );
       const got = (await answers(agent, 3)).map((line) => JSON.parse(line) as Json);
       for (const answer of got) {

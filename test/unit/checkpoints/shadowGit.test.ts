@@ -292,7 +292,10 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.ok((await repo.sizeOnDisk()) <= 64 * 1024, `within the bound: ${await repo.sizeOnDisk()} bytes`);
     const left = refs();
     assert.ok(left.length < 8, `some were dropped: ${left.join(', ')}`);
-    assert.ok(left.some((ref) => ref.endsWith('c/7')), 'the newest stays');
+    assert.ok(
+      left.some((ref) => ref.endsWith('c/7')),
+      'the newest stays',
+    );
   });
 
   it('handles a file that becomes a folder and a folder that becomes a file', async () => {

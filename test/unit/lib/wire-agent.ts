@@ -32,7 +32,11 @@ export class WireAgent {
         this.inbox.push(JSON.parse(line) as Json);
       }
     });
-    const { reader, writer } = ndjsonTransport(this.toClient, this.fromClient, { log: this.log, coalesce: ['session/update'], waiting: WAITING_METHODS });
+    const { reader, writer } = ndjsonTransport(this.toClient, this.fromClient, {
+      log: this.log,
+      coalesce: ['session/update'],
+      waiting: WAITING_METHODS,
+    });
     this.connection = new AcpClientConnection(reader, writer, handler, {
       clientInfo: { name: 'acp-client-tests', version: '0.0.1' },
       log: this.log,

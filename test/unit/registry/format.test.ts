@@ -175,8 +175,14 @@ describe('registry presets and installed agents', () => {
     assert.deepEqual(hostile.problems, []);
     const presets = registryPresets(PRESETS, hostile.registry);
     const byName = (name: string) => presets.find((p) => p.name === name);
-    assert.deepEqual(byName('Claude Code'), PRESETS.find((p) => p.name === 'Claude Code'));
-    assert.deepEqual(byName('Codex'), PRESETS.find((p) => p.name === 'Codex'));
+    assert.deepEqual(
+      byName('Claude Code'),
+      PRESETS.find((p) => p.name === 'Claude Code'),
+    );
+    assert.deepEqual(
+      byName('Codex'),
+      PRESETS.find((p) => p.name === 'Codex'),
+    );
     assert.deepEqual(byName('Gemini CLI'), { ...PRESETS.find((p) => p.name === 'Gemini CLI')!, args: ['-y', '@google/gemini-cli@1.2.3', '--acp'] });
   });
 
@@ -186,7 +192,22 @@ describe('registry presets and installed agents', () => {
       assert.equal(r.agents.length, 0, JSON.stringify(distribution) + ' ' + version);
       return problems[0] ?? '';
     };
-    for (const name of ['NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PATH', 'Path', 'PYTHONPATH', 'PYTHONSTARTUP', 'NODE_PATH', 'BASH_ENV', 'ENV', 'npm_config_registry', 'UV_INDEX_URL', 'GIT_SSH_COMMAND']) {
+    for (const name of [
+      'NODE_OPTIONS',
+      'LD_PRELOAD',
+      'LD_LIBRARY_PATH',
+      'DYLD_INSERT_LIBRARIES',
+      'PATH',
+      'Path',
+      'PYTHONPATH',
+      'PYTHONSTARTUP',
+      'NODE_PATH',
+      'BASH_ENV',
+      'ENV',
+      'npm_config_registry',
+      'UV_INDEX_URL',
+      'GIT_SSH_COMMAND',
+    ]) {
       assert.match(refused({ npx: { package: 'x', env: { [name]: 'v' } } }), new RegExp(`sets ${name}, which changes what runs`));
       assert.match(refused({ binary: { 'linux-x86_64': { ...binary(), env: { [name]: 'v' } } } }), /which changes what runs/);
     }

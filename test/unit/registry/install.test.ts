@@ -175,7 +175,13 @@ describe('extract', () => {
       assert.equal(statSync(join(parent, 'secret')).nlink, 1, 'the outside file got no new link');
     };
     await refusedWith([{ name: 'up', type: 'symlink', target: '..' }], /links outside/);
-    await refusedWith([{ name: 'a/', type: 'dir' }, { name: 'a/up', type: 'symlink', target: '../..' }], /links outside/);
+    await refusedWith(
+      [
+        { name: 'a/', type: 'dir' },
+        { name: 'a/up', type: 'symlink', target: '../..' },
+      ],
+      /links outside/,
+    );
     await refusedWith([{ name: 'gone', type: 'symlink', target: 'nowhere' }], /not in the archive/);
     await refusedWith(
       [
@@ -186,9 +192,21 @@ describe('extract', () => {
     );
     // A hard link through a chain to the user's file, to a link, to a folder, and to a file it has not written yet.
     await refusedWith([...chain(2), { name: 'h', type: 'hardlink', target: 'esc/secret' }], /not a file of this archive/);
-    await refusedWith([{ name: 's', type: 'symlink', target: 'fixture-agent/README' }, { name: 'h', type: 'hardlink', target: 's' }], /not a file of this archive/);
+    await refusedWith(
+      [
+        { name: 's', type: 'symlink', target: 'fixture-agent/README' },
+        { name: 'h', type: 'hardlink', target: 's' },
+      ],
+      /not a file of this archive/,
+    );
     await refusedWith([{ name: 'h', type: 'hardlink', target: 'fixture-agent/bin' }], /not a file of this archive/);
-    await refusedWith([{ name: 'h', type: 'hardlink', target: 'later' }, { name: 'later', content: 'x' }], /not a file of this archive/);
+    await refusedWith(
+      [
+        { name: 'h', type: 'hardlink', target: 'later' },
+        { name: 'later', content: 'x' },
+      ],
+      /not a file of this archive/,
+    );
   });
 
   it('keeps links that stay inside, however they are chained, and hard links to its own files', async () => {

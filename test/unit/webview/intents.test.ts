@@ -43,7 +43,10 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   listPrompts: { call: (i) => i.listPrompts(), posts: { type: 'listPrompts' } },
   usePrompt: { call: (i) => i.usePrompt('review', 'workspace'), posts: { type: 'usePrompt', name: 'review', source: 'workspace' } },
   confirmAttachment: { call: (i) => i.confirmAttachment('a1'), posts: { type: 'confirmAttachment', id: 'a1' } },
-  attachImage: { call: (i) => i.attachImage('a.png', 'image/png', 'AAAA'), posts: { type: 'attachImage', name: 'a.png', mimeType: 'image/png', data: 'AAAA' } },
+  attachImage: {
+    call: (i) => i.attachImage('a.png', 'image/png', 'AAAA'),
+    posts: { type: 'attachImage', name: 'a.png', mimeType: 'image/png', data: 'AAAA' },
+  },
   removeAttachment: { call: (i) => i.removeAttachment('a1'), posts: { type: 'removeAttachment', id: 'a1' } },
   setMode: { call: (i) => i.setMode('plan'), posts: { type: 'setMode', modeId: 'plan' } },
   setConfig: { call: (i) => i.setConfig('thinking', true), posts: { type: 'setConfig', configId: 'thinking', value: true } },
