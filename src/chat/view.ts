@@ -239,19 +239,22 @@ function clip(text: string, max = MAX_TEXT): string {
  */
 export function urlView(url: string, opened: boolean): NonNullable<ElicitationView['url']> {
   const shown = showBidiControls(clip(url, 8192));
-  // scheme://[userinfo@]host — one pass, anchored, over at most 8 KB.
-  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^/?#:@]*)/i.exec(shown);
-  const host = match?.[1] ?? '';
-  const hostAt = match && host ? match[0].length - host.length : -1;
-  let other: string | undefined;
+  // The host is what the URL parser says (it is where Open goes); the text is searched for it only to emphasise it
+  // where it is written. scheme://[userinfo@]host, one pass, anchored; a backslash ends a host, as for the parser.
+  let parsed: string | undefined;
   try {
-    const ascii = new URL(url).hostname;
-    const unicode = domainToUnicode(ascii);
-    const written = host.toLowerCase();
-    if (unicode && unicode !== ascii) other = written === ascii ? unicode : ascii;
+    parsed = new URL(url).hostname;
   } catch {
     // Not a URL: shown whole, and Open refuses it.
   }
+  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@\\]*@)?(\[[^\]/?#\\]*\]|[^/?#:@\\]*)/i.exec(shown);
+  const written = match?.[1] ?? '';
+  const unicode = parsed ? domainToUnicode(parsed) : '';
+  const same = parsed !== undefined && written !== '' && (written.toLowerCase() === parsed || written.toLowerCase() === unicode);
+  const host = same ? written : (parsed ?? '');
+  const hostAt = same && match ? match[0].length - written.length : -1;
+  // An international host's other spelling: punycode beside the Unicode it is written in, or the reverse.
+  const other = parsed && unicode && unicode !== parsed ? (host.toLowerCase() === parsed ? unicode : parsed) : undefined;
   return { url: shown, host, hostAt, ...(other ? { otherHost: other } : {}), opened };
 }
 

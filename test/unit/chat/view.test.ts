@@ -243,6 +243,10 @@ describe('a url question\u2019s address', () => {
     assert.equal(view.hostAt, 'https://'.length);
     const userinfo = urlView('https://trusted.com@evil.example/login', false);
     assert.equal(userinfo.host, 'evil.example', 'the host, not the user name before "@"');
+    // The URL parser takes a backslash as a slash: the page opened is evil.example, and that is what is shown.
+    const backslash = urlView('https://evil.example\\@accounts.google.com/login', false);
+    assert.equal(backslash.host, 'evil.example');
+    assert.equal(backslash.url.slice(backslash.hostAt, backslash.hostAt + backslash.host.length), 'evil.example');
   });
 
   it('gives an international host its other spelling: punycode beside the Unicode, and the Unicode beside punycode', () => {
