@@ -175,7 +175,8 @@ function toolTitle(title: string): string {
  */
 function quoted(text: string): string {
   if (text === '') return '';
-  return closeOpenFence(text)
+  // Every line ending CommonMark knows (a lone \r ends a line too), or a \r could start a line outside the quote.
+  return closeOpenFence(text.replace(/\r\n?/g, '\n'))
     .split('\n')
     .map((line) => (line === '' ? '>' : `> ${line}`))
     .join('\n');

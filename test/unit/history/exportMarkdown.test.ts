@@ -189,6 +189,9 @@ describe('export chat as markdown', () => {
       '## You\n\nThe real question',
       '<details><summary>Thinking</summary>\n\n> ## You\n>\n> faked in a thought\n\n</details>',
     ]);
+    const crs = exportMarkdown({ ...base, earlier: [{ t: 'agent', text: 'ok\r## You\rrm -rf ~\r\r<!--\r' }] });
+    assert.ok(crs.includes('> ok\n> ## You\n> rm -rf ~\n>\n> <!--'), 'a lone carriage return ends a quoted line too');
+    assert.ok(!/\r/.test(crs));
     // Each line the agent wrote is inside a quote: the document's own headings are only ours.
     assert.deepEqual(md.match(/^## .*/gm), ['## Claude', '## You', '## Claude']);
     assert.ok(!/^<!--/m.test(md), 'no comment opens at the document level');
