@@ -161,8 +161,15 @@ export class GitSnapshotter implements Snapshotter {
     return repo;
   }
 
+  /**
+   * What changed between two points. A file the earlier point left out for its size budget is no change of these
+   * points: it was not recorded then, so it would show as added (or as its stale version) and Undo would delete it
+   * or write that version back.
+   */
   async diff(from: Point, to: Point): Promise<Change[]> {
     if (!(from instanceof GitPoint) || !(to instanceof GitPoint)) return [];
+    const leftOut = new Set(from.skipped.filter((s) => s.reason === 'budget').map((s) => fileKey({ folder: s.folder, rel: s.path })));
+    const recorded = (change: Change) => !leftOut.has(fileKey(change.file)) && !(change.oldFile && leftOut.has(fileKey(change.oldFile)));
     const roots = new Set([...from.commits.keys(), ...to.commits.keys()]);
     const changes = await Promise.all(
       [...roots].map(async (folder) => {
@@ -180,7 +187,7 @@ export class GitSnapshotter implements Snapshotter {
         }));
       }),
     );
-    return changes.flat();
+    return changes.flat().filter(recorded);
   }
 
   skipped(point: Point): readonly (Skipped & { readonly folder: string })[] {

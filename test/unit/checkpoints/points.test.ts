@@ -52,6 +52,24 @@ describe('checkpoints: points', function () {
     for (const repo of repos.values()) repo.dispose();
   });
 
+  it('never counts a file the earlier point left out for its budget as a change of the turn (Undo would delete it)', async () => {
+    const folder = join(root, 'big');
+    mkdirSync(folder);
+    for (let i = 0; i < 10; i++) writeFileSync(join(folder, `data${i}.txt`), `${i}`.repeat(100 * 1024));
+    const repo = await ShadowRepo.open({ git: 'git', gitDir: join(root, 'shadow-big.git'), workTree: folder, maxSnapshotBytes: 350 * 1024 });
+    const snapshotter = new GitSnapshotter(new Map([[folder, repo]]));
+    const before = await snapshotter.take('chat/1-before');
+    assert.equal(snapshotter.skipped(before).filter((s) => s.reason === 'budget').length, 7);
+    writeFileSync(join(folder, 'agent.txt'), 'the agent wrote this\n');
+    const after = await snapshotter.take('chat/1-after');
+    // The second snapshot records more of the files left out before: they are not the turn's.
+    assert.deepEqual(
+      (await snapshotter.diff(before, after)).map((c) => `${c.status} ${c.file.rel}`),
+      ['A agent.txt'],
+    );
+    repo.dispose();
+  });
+
   it('keeps a repository nested in a folder in a shadow of its own, so its files are checkpointed too', async () => {
     const folder = join(root, 'workspace');
     const nested = join(folder, 'lib');
