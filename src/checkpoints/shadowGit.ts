@@ -49,6 +49,8 @@ export interface ShadowOptions {
   readonly maxSnapshotBytes?: number;
   /** Default 2 GiB: a repository larger than this on disk drops its oldest checkpoints until it is not. */
   readonly maxRepoBytes?: number;
+  /** Default 40: the newest checkpoints that the size bound never drops (the open chats' turns are among them). */
+  readonly keepNewest?: number;
   /** Default 100_000: a folder with more files fails the snapshot with a clear CheckpointError. */
   readonly maxFiles?: number;
   /** Default 64 MiB: a git call whose output passes this fails (git is stopped). */
@@ -66,6 +68,7 @@ export class CheckpointError extends Error {
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 const DEFAULT_MAX_REPO_BYTES = 2 * 1024 * 1024 * 1024;
+const DEFAULT_KEEP_NEWEST = 40;
 const DEFAULT_MAX_FILES = 100_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -231,6 +234,7 @@ export class ShadowRepo {
   private readonly maxFileBytes: number;
   private readonly maxSnapshotBytes: number;
   private readonly maxRepoBytes: number;
+  private readonly keepNewest: number;
   private readonly maxFiles: number;
   private readonly maxOutputBytes: number;
   private readonly timeoutMs: number;
@@ -255,6 +259,7 @@ export class ShadowRepo {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
     this.maxRepoBytes = options.maxRepoBytes ?? DEFAULT_MAX_REPO_BYTES;
+    this.keepNewest = options.keepNewest ?? DEFAULT_KEEP_NEWEST;
     this.maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -338,16 +343,21 @@ export class ShadowRepo {
   }
 
   /**
-   * Past maxRepoBytes, drops the oldest quarter of the checkpoints (never the newest) and repacks, until the
-   * repository is within the bound. Returns how many were dropped.
+   * Past maxRepoBytes, drops the oldest quarter of the checkpoints and repacks, until the repository is within the
+   * bound. The newest `keepNewest` stay whatever it costs (the open chats' turns are among them), and it stops when
+   * dropping no longer helps (the files of the work tree itself can be more than the bound). Returns how many went.
    */
   async keepWithinBound(): Promise<number> {
     let dropped = 0;
-    for (let round = 0; round < 8 && (await this.sizeOnDisk()) > this.maxRepoBytes; round++) {
+    let size = await this.sizeOnDisk();
+    for (let round = 0; round < 8 && size > this.maxRepoBytes; round++) {
       const count = (await this.queued('refs', () => this.refs(REF_ROOT))).length;
-      if (count <= 1) break;
-      const keep = Math.max(1, Math.floor((count * 3) / 4));
+      const keep = Math.max(this.keepNewest, Math.floor((count * 3) / 4));
+      if (count <= keep) break;
       dropped += await this.prune({ keep, maxAgeMs: Number.POSITIVE_INFINITY, repack: true });
+      const smaller = await this.sizeOnDisk();
+      if (smaller >= size) break;
+      size = smaller;
     }
     if (dropped > 0)
       this.log.info(

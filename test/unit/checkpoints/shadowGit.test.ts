@@ -281,7 +281,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
   });
 
   it('drops the oldest checkpoints once the repository is over maxRepoBytes, and never the newest', async () => {
-    const repo = await open({ maxRepoBytes: 64 * 1024 });
+    const repo = await open({ maxRepoBytes: 64 * 1024, keepNewest: 2 });
     for (let i = 0; i < 8; i++) {
       // A new version of one file each time (random hex compresses about 2:1): each snapshot adds about 16 KB that
       // only its checkpoint holds.
