@@ -387,7 +387,7 @@ export class ChatCheckpoints {
     expected: (file: TrackedFile) => Promise<FileState>,
     transition: Transition,
   ): Promise<boolean> {
-    const writes: Array<{ file: TrackedFile; state: FileState }> = [];
+    const writes: Array<{ file: TrackedFile; state: FileState; seen: FileState }> = [];
     const conflicts: TrackedFile[] = [];
     const seen = new Set<string>();
     for (const file of files) {
@@ -398,10 +398,12 @@ export class ChatCheckpoints {
       const [current, wanted, was] = await Promise.all([this.deps.io.current(file), target.read(file), expected(file)]);
       if (sameState(current, wanted)) continue;
       if (!sameState(current, was)) conflicts.push(file);
-      writes.push({ file, state: wanted });
+      writes.push({ file, state: wanted, seen: current });
     }
     let chosen = writes;
+    let asked = false;
     if (conflicts.length > 0) {
+      asked = true;
       const choice = await this.ask('conflicts', turn, transition, conflicts);
       if (choice !== 'overwrite' && choice !== 'skip') return false;
       if (choice === 'skip') {
@@ -412,11 +414,18 @@ export class ChatCheckpoints {
     // Without git, nothing is deleted without the user's word: the record knows only what passed through the chat.
     const deletions = chosen.filter((w) => !w.state.exists).map((w) => w.file);
     if (deletions.length > 0 && (await this.deps.snapshotter)?.kind === 'client') {
+      asked = true;
       const choice = await this.ask('delete', turn, transition, deletions);
       if (choice !== 'overwrite' && choice !== 'skip') return false;
       if (choice === 'skip') chosen = chosen.filter((w) => w.state.exists);
     }
-    await this.deps.io.apply(chosen);
+    // A question can wait for minutes: a file that changed meanwhile (the user saved, the agent wrote) is not what
+    // the answer was about, so it is left as it is now.
+    if (asked) {
+      const now = await Promise.all(chosen.map((w) => this.deps.io.current(w.file)));
+      chosen = chosen.filter((w, i) => sameState(now[i]!, w.seen));
+    }
+    await this.deps.io.apply(chosen.map(({ file, state }) => ({ file, state })));
     return true;
   }
 

@@ -120,6 +120,16 @@ describe('checkpoints: the tracker', () => {
     assert.equal(read('new.txt'), 'hi\n', 'kept');
   });
 
+  it('leaves a file that changed while the question waited: the answer was about what was there before', async () => {
+    await playTurn(1, { 'new.txt': 'hi\n' });
+    const undoing = tracker.undo(1);
+    const question = await waitFor(() => tracker.view().question);
+    writeFileSync(path('new.txt'), 'the user saved more\n');
+    tracker.answer(question.id, 'overwrite');
+    assert.equal(await undoing, true);
+    assert.equal(read('new.txt'), 'the user saved more\n', 'not deleted');
+  });
+
   it('without git, never writes back what the agent only reported: a diff can be shown, not applied', async () => {
     writeFileSync(path('users.txt'), 'the user\u2019s file\n');
     writeFileSync(path('made-up.txt'), 'real text\n');
