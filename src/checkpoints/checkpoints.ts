@@ -63,8 +63,7 @@ export class Checkpoints implements vscode.Disposable {
       words: noteWords,
       log: this.log,
       refPrefix: refSafe(key),
-      // Turns kept before they were keyed by agent too are still read (by the session id alone).
-      store: fileTurnStore(this.turnsFile(key), this.log, this.turnsFile(sessionId)),
+      store: fileTurnStore(this.turnsFile(key), this.log),
       userMessages,
     };
     const tracker = new ChatCheckpoints(deps);
@@ -118,16 +117,14 @@ export class Checkpoints implements vscode.Disposable {
     return join(this.storage.fsPath, 'checkpoints', 'chats', `${refSafe(name)}.json`);
   }
 
-  /** A chat's history was deleted: its checkpoints go too (and those kept before they were keyed by agent). */
+  /** A chat's history was deleted: its checkpoints go too. */
   async forget(agent: string, sessionId: string): Promise<void> {
     const key = chatKey(agent, sessionId);
-    for (const name of [key, sessionId]) {
-      await removeTurnStore(this.turnsFile(name)).catch(() => {});
-      for (const repo of this.repos.values()) {
-        await repo
-          .then((r) => r.deleteRefs(refSafe(name)))
-          .catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
-      }
+    await removeTurnStore(this.turnsFile(key)).catch(() => {});
+    for (const repo of this.repos.values()) {
+      await repo
+        .then((r) => r.deleteRefs(refSafe(key)))
+        .catch((error: unknown) => this.log.warn(`could not delete checkpoints: ${errorMessage(error)}`));
     }
   }
 

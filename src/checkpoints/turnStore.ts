@@ -29,8 +29,7 @@ const Saved = z.object({
     .max(10_000),
 });
 
-/** `legacy` is where the turns were kept before (read when `file` is not there yet; written never). */
-export function fileTurnStore(file: string, log: Logger, legacy?: string): TurnStore {
+export function fileTurnStore(file: string, log: Logger): TurnStore {
   let writing: Promise<void> = Promise.resolve();
   let latest: readonly SavedTurn[] | undefined;
   const read = async (from: string): Promise<readonly SavedTurn[] | undefined> => {
@@ -45,7 +44,7 @@ export function fileTurnStore(file: string, log: Logger, legacy?: string): TurnS
   };
   return {
     async load() {
-      return (await read(file)) ?? (legacy ? await read(legacy) : undefined) ?? [];
+      return (await read(file)) ?? [];
     },
     save(turns) {
       // Only the latest state is written; writes go one after another.
