@@ -1,10 +1,11 @@
 // The lock on the folder of installs, shared by windows: real files, a real dead process for a stale owner.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withLock } from '../../../src/registry/lock';
+import { waitFor } from '../../lib/wait';
 
 describe('the install lock', () => {
   let folder: string;
@@ -42,8 +43,33 @@ describe('the install lock', () => {
       '{"pid": 1, "at"',
     ]) {
       writeFileSync(file, content);
+      // A lock that cannot be read may be being written: it is stale only once it is older than a few seconds.
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(file, old, old);
       assert.equal(await withLock(file, async () => 'taken'), 'taken', content);
     }
+  });
+
+  it('renews the lock while the work runs, so a long install is never taken for stale', async () => {
+    let release: (() => void) | undefined;
+    const order: string[] = [];
+    const first = withLock(
+      file,
+      async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        order.push('first');
+      },
+      { renewMs: 20 },
+    );
+    await waitFor(() => existsSync(file) && release !== undefined, { what: 'the first holder' });
+    const taken = (JSON.parse(readFileSync(file, 'utf8')) as { at: number }).at;
+    const second = withLock(file, async () => void order.push('second'), { staleMs: 200 });
+    // Well past the stale bound, renewed all along: the second still waits.
+    await waitFor(() => (JSON.parse(readFileSync(file, 'utf8')) as { at: number }).at > taken + 400, { what: 'the lock renewed past the bound' });
+    assert.deepEqual(order, []);
+    release?.();
+    await Promise.all([first, second]);
+    assert.deepEqual(order, ['first', 'second']);
   });
 
   it('stops waiting when the install is cancelled', async () => {
