@@ -120,11 +120,18 @@ export class AgentClient implements SessionOwner {
         ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
       },
     };
-    const agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
-      log: tagged(log, 'process'),
-      trace: options.trace,
-      killGraceMs: options.killGraceMs,
-    });
+    let agentProcess: AgentProcess;
+    try {
+      agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
+        log: tagged(log, 'process'),
+        trace: options.trace,
+        killGraceMs: options.killGraceMs,
+      });
+    } catch (error) {
+      // spawn throws at once for what the OS refuses outright (EINVAL for a .cmd without a shell on Windows).
+      terminals?.dispose();
+      throw new AgentStartFailure(`${command.command} could not be started: ${errorMessage(error)}`, [], error);
+    }
     const timeoutMs = options.initializeTimeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     let initialized: S.InitializeResponse;
