@@ -161,7 +161,14 @@ export async function openWorkbench(
         // wait until this command's row has the focus (the filter puts the best match first), moving down to it
         // only if another row keeps the focus.
         const focused = row.and(page.locator('.monaco-list-row.focused'));
-        for (let i = 0; !(await focused.waitFor({ timeout: 3000 }).then(() => true, () => false)); i++) {
+        for (
+          let i = 0;
+          !(await focused.waitFor({ timeout: 3000 }).then(
+            () => true,
+            () => false,
+          ));
+          i++
+        ) {
           if (i >= 10) throw new Error(`the command "${title}" did not get the focus in the palette`);
           await input.press('ArrowDown');
         }
