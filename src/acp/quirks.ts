@@ -6,15 +6,16 @@
 //
 // Quirks every agent may show, handled for all of them where the data passes (the notes say where):
 // - Older field names on tool calls (`id`, `name`, `arguments`, status `success`, `output`): mapped by
-//   `mapLegacyToolCall` below, used by updates.ts (session/update) and connection.ts (permission requests).
+//   `mapLegacyToolCall` below, used by updates.ts (session/update) and, through it, connection.ts (permission
+//   requests).
 // - The same `tool_call` id announced twice, first with `rawInput: {}` and then in full: the session model
-//   (session.ts `upsertTool`) upserts by id, so the second announcement updates the entry instead of adding one.
+//   (sessionModel.ts `upsertTool`) upserts by id, so the second announcement updates the entry instead of adding one.
 //   Permission requests and `tool_call_update`s for ids never announced create the entry there too (Gemini
 //   announces edits only through `session/request_permission`).
 // - Agents that run commands themselves (codex-acp) report the output in `_meta.terminal_output {terminal_id, data}`
 //   and `_meta.terminal_exit`, and show it with content `{type: "terminal", terminalId}` for a terminal the client
-//   never created. The client opts in with `clientCapabilities._meta.terminal_output: true` (client.ts `start`),
-//   and the session model (session.ts `applyExtras`) turns it into terminal output.
+//   never created. The client opts in with `clientCapabilities._meta.terminal_output: true` (agentClient.ts `start`),
+//   and the session model (sessionModel.ts `applyExtras`) turns it into terminal output.
 import type * as S from './schema.gen';
 
 /** What the client does differently for one agent. Each fact is false for an agent with no known quirk. */

@@ -423,15 +423,10 @@ export class Chats implements vscode.Disposable {
   }
 
   /**
-   * Opens an earlier session in a new chat, or brings forward the chat that shows it. The agent replays it
-   * (`session/load`) or continues it (`session/resume`, below the transcript kept on this computer, if any); an
-   * agent that can do neither gets a new session below the kept transcript, and the chat says so.
+   * Sends a message with its own context (Send Feedback) in the chat named by `key` (`chatKey`: its agent and
+   * session), once the turn running there has ended. Resolves when the message has been sent; a chat that is gone
+   * or refuses it rejects with the reason.
    */
-  /**
-   * Sends a message with its own context in the chat of `sessionId` (Send Feedback), once the turn running there has
-   * ended. Resolves when the message has been sent; a chat that is gone or refuses it rejects with the reason.
-   */
-  /** Sends `text` with `context` to the chat named by its key (`chatKey`: its agent and session). */
   async sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
     const panel = this.all.find((p) => p.session && chatKey(p.agentName, p.session.sessionId) === key);
     const session = panel?.session;
@@ -454,6 +449,11 @@ export class Chats implements vscode.Disposable {
     );
   }
 
+  /**
+   * Opens an earlier session in a new chat, or brings forward the chat that shows it. The agent replays it
+   * (`session/load`) or continues it (`session/resume`, below the transcript kept on this computer, if any); an
+   * agent that can do neither gets a new session below the kept transcript, and the chat says so.
+   */
   async openPrevious(agentName: string, target: PreviousSession): Promise<ChatPanel | undefined> {
     const shown = this.showing(agentName, target.sessionId);
     if (shown) {

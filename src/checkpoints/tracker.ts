@@ -192,7 +192,7 @@ export class ChatCheckpoints {
     try {
       return await snapshotter.take(`${this.deps.refPrefix}/${name}`);
     } catch (error) {
-      this.deps.log.warn(`[checkpoints] could not take a checkpoint: ${errorMessage(error)}`);
+      this.deps.log.warn(`could not take a checkpoint: ${errorMessage(error)}`);
       throw error;
     }
   }
@@ -516,7 +516,7 @@ export class ChatCheckpoints {
   fire(): void {
     if (this.disposed) return;
     this.changeEmitter.fire();
-    void this.persist().catch((error: unknown) => this.deps.log.warn(`[checkpoints] could not keep the checkpoints: ${errorMessage(error)}`));
+    void this.persist().catch((error: unknown) => this.deps.log.warn(`could not keep the checkpoints: ${errorMessage(error)}`));
   }
 
   dispose(): void {
