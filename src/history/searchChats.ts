@@ -8,7 +8,8 @@ import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
 import { relativeTime } from './relativeTime';
-import { ChatSearch, type SearchHit } from './search';
+import { ChatSearch } from './search';
+import type { SearchHit } from './searchMatch';
 import type { TranscriptStore } from './transcripts';
 
 /** Typing settles for this long before a search runs. */

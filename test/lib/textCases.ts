@@ -13,7 +13,7 @@ import { lineDelta } from '../../src/common/lineDelta';
 import { fenced as reportFence } from '../../src/diagnostics/report';
 import { fenced as exportFence } from '../../src/history/exportMarkdown';
 import { nameOf, summarize, type Transcript } from '../../src/history/format';
-import { fold, hitsIn } from '../../src/history/search';
+import { fold, hitsIn } from '../../src/history/searchMatch';
 import { parseRegistry } from '../../src/registry/format';
 import { renderMarkdown } from '../../webview/markdown';
 

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoredEntry, Transcript, TranscriptSummary } from '../../../src/history/format';
-import { ChatSearch, snippetAround, type SearchHit, type SearchSource } from '../../../src/history/search';
+import { ChatSearch, type SearchSource } from '../../../src/history/search';
+import { snippetAround, type SearchHit } from '../../../src/history/searchMatch';
 import { TranscriptStore } from '../../../src/history/transcripts';
 import { RecordingLogger } from '../lib/recording-logger';
 
