@@ -72,8 +72,11 @@ export const editorIO: WorkspaceIO = {
       if (state.link) await symlink(Buffer.from(state.bytes).toString('utf8'), path);
       else await writeFile(path, state.bytes, { flag: 'wx' });
     }
-    // An empty edit is "not applied" to VS Code: only one with something in it goes.
-    if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('VS Code did not apply the changes.'));
+    // An empty edit is "not applied" to VS Code: only one with something in it goes (its `size` counts text edits
+    // only, not file creations and deletions, so the writes given to it are counted here).
+    if (onDisk.length < writes.length && !(await vscode.workspace.applyEdit(edit))) {
+      throw new Error(vscode.l10n.t('VS Code did not apply the changes.'));
+    }
     for (const uri of toSave) await openDocument(uri)?.save();
   },
 };
