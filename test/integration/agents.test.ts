@@ -46,7 +46,7 @@ describe('agents', function () {
     assert.match(text, /"loadSession": true/);
     assert.match(text, /- Log in to the fixture \(`fixture-login`\): The agent signs you in/);
     assert.match(text, /- Sign in in a terminal \(`fixture-terminal`\) \(in a terminal: `.*agent\.js --scenario auth-terminal --login`\)/);
-    assert.match(text, /environment: ELECTRON_RUN_AS_NODE, ACP_FIXTURE_RECORD, ACP_FIXTURE_MAX_LIFETIME_MS/);
+    assert.match(text, /environment: ELECTRON_RUN_AS_NODE, ACP_FIXTURE_RECORD, ACP_FIXTURE_RELEASE, ACP_FIXTURE_MAX_LIFETIME_MS/);
     const sent = recorded(fixture.recordFile);
     const init = sent.find((m) => m.method === 'initialize');
     assert.deepEqual((init?.params?.['clientCapabilities'] as { auth?: unknown } | undefined)?.auth, { terminal: true });

@@ -103,7 +103,7 @@ describe('while the agent works UI', function () {
     const { chat } = await workbench.chatWith('Fixture Url', 'sign me in');
     const card = chat.getByRole('group', { name: 'Fixture Url asks: Sign in to the example service' });
     await card.getByText('http://localhost:9/authorize?client=acp').waitFor();
-    assert.equal(await card.locator('strong').innerText(), 'localhost:9');
+    assert.equal(await card.locator('strong').innerText(), 'localhost');
     await card.getByRole('button', { name: 'Open' }).waitFor();
     await card.getByRole('button', { name: 'Cancel' }).click();
     await chat.getByRole('log').getByText('answer:{"action":"cancel"}').waitFor();
