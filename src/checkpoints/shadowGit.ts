@@ -7,25 +7,31 @@
 // config left out, and uses only plumbing commands, which run no hooks.
 //
 // Plain Node (no vscode): unit-tested against real git in temporary folders.
-import { spawn } from 'node:child_process';
-import { promises as fs, type Stats } from 'node:fs';
+import type { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../acp/errors';
 import { type Logger, silentLogger, tagged } from '../acp/log';
+import { parseDiff, type FileChange } from './gitDiff';
+import { CheckpointError, globalExcludesFile, runGit, scrubbedEnv, type GitCall, type GitResult } from './gitProcess';
+import {
+  eachLimited,
+  FolderScan,
+  indexEntryCount,
+  readOrUndefined,
+  statOrUndefined,
+  userCommonDir,
+  writeIfChanged,
+  type SkipReason,
+} from './workTree';
 
-export interface FileChange {
-  readonly status: 'M' | 'A' | 'D' | 'R';
-  /** Relative to the work tree, '/'-separated. For R, the new path. */
-  readonly path: string;
-  readonly oldPath?: string; // R only
-  readonly added: number; // lines, from numstat
-  readonly removed: number;
-}
+export { CheckpointError } from './gitProcess';
+export type { FileChange } from './gitDiff';
 
 export interface Skipped {
   readonly path: string;
   /** large: over maxFileBytes; binary; budget: the snapshot changed more than maxSnapshotBytes, and this was left. */
-  readonly reason: 'large' | 'binary' | 'budget';
+  readonly reason: SkipReason;
 }
 
 export interface Snapshot {
@@ -60,11 +66,6 @@ export interface ShadowOptions {
   readonly log?: Logger;
 }
 
-/** A checkpoint operation failed. The message is a sentence a user can read ("git failed: …", "too many files: …"). */
-export class CheckpointError extends Error {
-  override readonly name = 'CheckpointError';
-}
-
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 const DEFAULT_MAX_REPO_BYTES = 2 * 1024 * 1024 * 1024;
@@ -72,9 +73,6 @@ const DEFAULT_KEEP_NEWEST = 40;
 const DEFAULT_MAX_FILES = 100_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** Like git: a file with a NUL in its first 8000 bytes is binary. */
-const BINARY_PROBE_BYTES = 8000;
-const STDERR_TAIL_CHARS = 2000;
 /** How many files are looked at (lstat, first bytes) at once. */
 const CLASSIFY_CONCURRENCY = 32;
 const REF_ROOT = 'refs/acp/';
@@ -96,131 +94,6 @@ const ATTRIBUTES =
 /** One queue per shadow repository in this process, so that concurrent callers never collide on index.lock. */
 const queues = new Map<string, Promise<unknown>>();
 
-interface GitResult {
-  readonly stdout: Buffer;
-  readonly code: number;
-}
-
-interface GitCall {
-  readonly input?: string | Buffer;
-  /** Exit codes that are answers rather than failures (e.g. 1 for `git config --get` of an unset key). */
-  readonly okCodes?: readonly number[];
-  readonly env?: NodeJS.ProcessEnv;
-  readonly cwd?: string;
-}
-
-/** What is known about a file that was looked at, so that an unchanged skipped file is not read again. */
-interface Seen {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
-  readonly verdict: 'track' | Skipped['reason'];
-}
-
-/** The environment without anything git would take from it (GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_*, …). */
-function scrubbedEnv(keep: readonly string[] = []): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    // Windows names are case-insensitive: Git_Dir is GIT_DIR there.
-    if (!/^GIT_/i.test(key) || keep.includes(key.toUpperCase())) env[key] = value;
-  }
-  return env;
-}
-
-/** Whether a path goes through a `.git` (git never lists one; this is a second guard). */
-function isDotGitComponent(rel: string): boolean {
-  return rel.split('/').some((part) => part.toLowerCase() === '.git');
-}
-
-async function statOrUndefined(file: string): Promise<Stats | undefined> {
-  try {
-    return await fs.lstat(file);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readOrUndefined(file: string): Promise<Buffer | undefined> {
-  try {
-    return await fs.readFile(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Writes `content` to `file` unless it already holds exactly that. Returns whether it wrote. */
-async function writeIfChanged(file: string, content: Buffer): Promise<boolean> {
-  const current = await readOrUndefined(file);
-  if (current?.equals(content)) return false;
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, content);
-  return true;
-}
-
-/**
- * The common git dir of the repository whose root is `folder` (its `.git` folder, or where a `.git` file of a
- * linked worktree or submodule points, then its `commondir`), or undefined when `folder` is not a repository's root.
- * Only the root counts: the patterns of a repository above the folder are relative to another root.
- */
-async function userCommonDir(folder: string): Promise<string | undefined> {
-  const dotGit = path.join(folder, '.git');
-  const stat = await statOrUndefined(dotGit);
-  if (!stat) return undefined;
-  let gitDir = dotGit;
-  if (stat.isFile()) {
-    const text = (await readOrUndefined(dotGit))?.toString('utf8') ?? '';
-    // The `gitdir:` line, found and trimmed by hand (a lazy regex rescanned trailing spaces quadratically).
-    const line = text.split('\n').find((l) => l.startsWith('gitdir:'));
-    const target = line?.slice('gitdir:'.length).trim();
-    if (!target) return undefined;
-    gitDir = path.resolve(folder, target);
-  } else if (!stat.isDirectory()) {
-    return undefined;
-  }
-  const common = (await readOrUndefined(path.join(gitDir, 'commondir')))?.toString('utf8').trim();
-  return common ? path.resolve(gitDir, common) : gitDir;
-}
-
-/** The number of entries of a git index file, from its header ("DIRC", version, count), or 0 when there is none. */
-async function indexEntryCount(indexFile: string): Promise<number> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(indexFile, 'r');
-    const header = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(header, 0, 12, 0);
-    if (bytesRead < 12 || header.toString('latin1', 0, 4) !== 'DIRC') return 0;
-    return header.readUInt32BE(8);
-  } catch {
-    return 0;
-  } finally {
-    await handle?.close();
-  }
-}
-
-/** A NUL in the first 8000 bytes, as git decides. */
-async function looksBinary(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const head = Buffer.alloc(BINARY_PROBE_BYTES);
-    const { bytesRead } = await handle.read(head, 0, BINARY_PROBE_BYTES, 0);
-    return head.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Runs `work` on every item, at most `limit` at once. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 /** A commit, tree or ref argument: never something git could read as an option. */
 function revision(value: string, what: string): string {
   if (!value || value.startsWith('-') || /[\s\0]/.test(value)) throw new CheckpointError(`not a valid ${what}: '${value}'`);
@@ -231,7 +104,8 @@ export class ShadowRepo {
   private readonly log: Logger;
   private readonly gitDir: string;
   private readonly workTree: string;
-  private readonly maxFileBytes: number;
+  /** Which listed paths go into a snapshot (files over maxFileBytes and binary ones do not). */
+  private readonly scan: FolderScan;
   private readonly maxSnapshotBytes: number;
   private readonly maxRepoBytes: number;
   private readonly keepNewest: number;
@@ -241,9 +115,6 @@ export class ShadowRepo {
   private readonly env: NodeJS.ProcessEnv;
   private readonly config: readonly string[];
   private readonly children = new Set<ReturnType<typeof spawn>>();
-  private readonly seen = new Map<string, Seen>();
-  /** Nested repositories already reported in the log, so each is said once. */
-  private readonly nestedReported = new Set<string>();
   private userDir: string | undefined;
   /** The tree of the index as last written, while nothing changed the index since. */
   private tree: string | undefined;
@@ -256,7 +127,7 @@ export class ShadowRepo {
     this.log = tagged(options.log ?? silentLogger, 'checkpoints');
     this.gitDir = path.resolve(options.gitDir);
     this.workTree = path.resolve(options.workTree);
-    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.scan = new FolderScan(this.workTree, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, this.log);
     this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
     this.maxRepoBytes = options.maxRepoBytes ?? DEFAULT_MAX_REPO_BYTES;
     this.keepNewest = options.keepNewest ?? DEFAULT_KEEP_NEWEST;
@@ -466,7 +337,7 @@ export class ShadowRepo {
     }
     const sizes = new Map<string, number>();
     await eachLimited([...candidates.keys()], CLASSIFY_CONCURRENCY, async (rel) => {
-      const verdict = await this.classify(rel, sizes);
+      const verdict = await this.scan.classify(rel, sizes);
       if (verdict === 'track') update.push(rel);
       else if (verdict === 'large' || verdict === 'binary') skipped.push({ path: rel, reason: verdict });
       // 'gone' with the index entry: remove it (a file that became a folder; its files are listed on their own).
@@ -505,51 +376,6 @@ export class ShadowRepo {
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.log.trace(`snapshot ${ref}: ${update.length} paths updated, ${skipped.length} skipped, ${Date.now() - at} ms`);
     return { commit, skipped, at, nested };
-  }
-
-  /**
-   * Whether a listed path goes into the snapshot. Regular files over maxFileBytes or with a NUL near the start are
-   * skipped; symlinks are recorded as links (never followed); sockets and the like are left out.
-   *
-   * Nested repositories (a folder with its own .git, which git lists as "dir/") are skipped: git would add them as
-   * gitlinks, which record only a commit id and so could not be restored. The snapshot names them (`nested`), so
-   * that whoever takes checkpoints can keep each in a shadow repository of its own.
-   */
-  private async classify(rel: string, sizes: Map<string, number>): Promise<'track' | 'gone' | 'other' | Skipped['reason']> {
-    if (rel.endsWith('/')) {
-      if (!this.nestedReported.has(rel)) {
-        this.nestedReported.add(rel);
-        this.log.info(`not recording the nested repository ${rel} in checkpoints`);
-      }
-      return 'other';
-    }
-    if (isDotGitComponent(rel)) return 'other';
-    const file = path.join(this.workTree, rel);
-    const stat = await statOrUndefined(file);
-    if (!stat || stat.isDirectory()) {
-      this.seen.delete(rel);
-      return 'gone';
-    }
-    if (stat.isSymbolicLink()) return 'track';
-    if (!stat.isFile()) return 'other';
-    if (stat.size > this.maxFileBytes) return 'large';
-    const known = this.seen.get(rel);
-    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) return known.verdict;
-    let verdict: Seen['verdict'];
-    try {
-      verdict = (await looksBinary(file)) ? 'binary' : 'track';
-    } catch (error) {
-      // Unreadable (permissions, removed meanwhile): git could not add it either, so leave its last version be.
-      this.log.debug(`not recording ${rel}: ${errorMessage(error)}`);
-      return 'other';
-    }
-    // Only skipped files are remembered: tracked ones are in git's index, which is the stat cache for them.
-    if (verdict === 'binary') this.seen.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, verdict });
-    else {
-      this.seen.delete(rel);
-      sizes.set(rel, stat.size); // what this snapshot would add, for its bound
-    }
-    return verdict;
   }
 
   /** Copies the user's .git/info/exclude into the shadow's when it changed, so that what it ignores is ignored here. */
@@ -618,117 +444,4 @@ export class ShadowRepo {
       children: this.children,
     });
   }
-}
-
-/** The user's core.excludesFile from their global config, if set (git then ignores what it lists; so do we). */
-async function globalExcludesFile(git: string, cwd: string, timeoutMs: number): Promise<string | undefined> {
-  const env = scrubbedEnv(['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM']);
-  const { stdout, code } = await runGit(git, ['config', '--global', '--path', '--get', 'core.excludesFile'], {
-    cwd,
-    env,
-    okCodes: [1],
-    timeoutMs,
-    maxOutputBytes: 64 * 1024,
-  });
-  const value = stdout.toString('utf8').trim();
-  return code === 0 && value ? path.resolve(cwd, value) : undefined;
-}
-
-interface RunOptions extends GitCall {
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly timeoutMs: number;
-  readonly maxOutputBytes: number;
-  readonly children?: Set<ReturnType<typeof spawn>>;
-}
-
-/** The git subcommand in `args`, for messages (the first argument that is not an option or an option's value). */
-function subcommand(args: readonly string[]): string {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '-c') i++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return 'git';
-}
-
-function runGit(git: string, args: readonly string[], options: RunOptions): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const name = `git ${subcommand(args)}`;
-    let settled = false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let stderr = '';
-    const child = spawn(git, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    options.children?.add(child);
-    const fail = (message: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.children?.delete(child);
-      child.kill('SIGKILL');
-      reject(new CheckpointError(message));
-    };
-    const timer = setTimeout(() => fail(`git failed: ${name} took longer than ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > options.maxOutputBytes) {
-        fail(`git failed: the output of ${name} passed ${(options.maxOutputBytes / (1024 * 1024)).toFixed(1)} MiB`);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      fail(error.code === 'ENOENT' ? `git was not found (${git}); install git or set its path` : `git failed: ${name}: ${error.message}`);
-    });
-    child.on('close', (code, signal) => {
-      if (settled) return;
-      const exit = code ?? -1;
-      if (exit === 0 || options.okCodes?.includes(exit)) {
-        settled = true;
-        clearTimeout(timer);
-        options.children?.delete(child);
-        resolve({ stdout: Buffer.concat(chunks), code: exit });
-        return;
-      }
-      const tail = stderr.trim().split(/\r?\n/).slice(-3).join(' ');
-      fail(`git failed: ${name} ${signal ? `was killed by ${signal}` : `exited with code ${exit}`}${tail ? `: ${tail}` : ''}`);
-    });
-    // git may exit before reading all of its input (an early error): that is reported by its exit code, not here.
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-/** Parses `git diff-tree -r -z -M --raw --numstat`: first every raw record, then every numstat record, in one order. */
-export function parseDiff(stdout: Buffer): FileChange[] {
-  const tokens = stdout.toString('utf8').split('\0');
-  const raw: { status: FileChange['status']; path: string; oldPath?: string; pair: boolean }[] = [];
-  let i = 0;
-  // A raw record: ":<modes> <oids> <status>", then one path, or two for a rename or copy.
-  while (i < tokens.length && tokens[i]?.startsWith(':')) {
-    const letter = (tokens[i] as string).split(' ').pop()?.[0] ?? 'M';
-    if (letter === 'R' || letter === 'C') {
-      const oldPath = tokens[i + 1] as string;
-      const newPath = tokens[i + 2] as string;
-      raw.push(letter === 'R' ? { status: 'R', path: newPath, oldPath, pair: true } : { status: 'A', path: newPath, pair: true });
-      i += 3;
-    } else {
-      // T (a file became a link or the reverse) is a modification for a user.
-      raw.push({ status: letter === 'A' || letter === 'D' ? letter : 'M', path: tokens[i + 1] as string, pair: false });
-      i += 2;
-    }
-  }
-  const changes: FileChange[] = [];
-  const count = (value: string) => (/^\d+$/.test(value) ? Number(value) : 0);
-  for (const { pair, ...entry } of raw) {
-    // "<added>\t<removed>\t<path>", or "<added>\t<removed>\t" then old and new path for a rename; "-" when binary.
-    const [added = '0', removed = '0'] = (tokens[i] ?? '').split('\t');
-    i += pair ? 3 : 1;
-    changes.push({ ...entry, added: count(added), removed: count(removed) });
-  }
-  return changes;
 }

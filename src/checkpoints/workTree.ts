@@ -1,0 +1,172 @@
+// Looking at a workspace folder for the checkpoints: files that may be missing, the user's repository's own git
+// folder, the index's entry count, whether a file is binary, and work done a few at a time. Plain Node.
+import { promises as fs, type Stats } from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+
+/** Like git: a file with a NUL in its first 8000 bytes is binary. */
+const BINARY_PROBE_BYTES = 8000;
+
+/** Whether a path goes through a `.git` (git never lists one; this is a second guard). */
+export function isDotGitComponent(rel: string): boolean {
+  return rel.split('/').some((part) => part.toLowerCase() === '.git');
+}
+
+export async function statOrUndefined(file: string): Promise<Stats | undefined> {
+  try {
+    return await fs.lstat(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readOrUndefined(file: string): Promise<Buffer | undefined> {
+  try {
+    return await fs.readFile(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `content` to `file` unless it already holds exactly that. Returns whether it wrote. */
+export async function writeIfChanged(file: string, content: Buffer): Promise<boolean> {
+  const current = await readOrUndefined(file);
+  if (current?.equals(content)) return false;
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, content);
+  return true;
+}
+
+/**
+ * The common git dir of the repository whose root is `folder` (its `.git` folder, or where a `.git` file of a
+ * linked worktree or submodule points, then its `commondir`), or undefined when `folder` is not a repository's root.
+ * Only the root counts: the patterns of a repository above the folder are relative to another root.
+ */
+export async function userCommonDir(folder: string): Promise<string | undefined> {
+  const dotGit = path.join(folder, '.git');
+  const stat = await statOrUndefined(dotGit);
+  if (!stat) return undefined;
+  let gitDir = dotGit;
+  if (stat.isFile()) {
+    const text = (await readOrUndefined(dotGit))?.toString('utf8') ?? '';
+    // The `gitdir:` line, found and trimmed by hand (a lazy regex rescanned trailing spaces quadratically).
+    const line = text.split('\n').find((l) => l.startsWith('gitdir:'));
+    const target = line?.slice('gitdir:'.length).trim();
+    if (!target) return undefined;
+    gitDir = path.resolve(folder, target);
+  } else if (!stat.isDirectory()) {
+    return undefined;
+  }
+  const common = (await readOrUndefined(path.join(gitDir, 'commondir')))?.toString('utf8').trim();
+  return common ? path.resolve(gitDir, common) : gitDir;
+}
+
+/** The number of entries of a git index file, from its header ("DIRC", version, count), or 0 when there is none. */
+export async function indexEntryCount(indexFile: string): Promise<number> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(indexFile, 'r');
+    const header = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(header, 0, 12, 0);
+    if (bytesRead < 12 || header.toString('latin1', 0, 4) !== 'DIRC') return 0;
+    return header.readUInt32BE(8);
+  } catch {
+    return 0;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** A NUL in the first 8000 bytes, as git decides. */
+export async function looksBinary(file: string): Promise<boolean> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(BINARY_PROBE_BYTES);
+    const { bytesRead } = await handle.read(head, 0, BINARY_PROBE_BYTES, 0);
+    return head.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Runs `work` on every item, at most `limit` at once. */
+export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Why a file is not in a snapshot: over the size bound, binary, or past the snapshot's budget. */
+export type SkipReason = 'large' | 'binary' | 'budget';
+
+/** What is known about a file that was looked at, so that an unchanged skipped file is not read again. */
+interface Seen {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+  readonly verdict: 'track' | SkipReason;
+}
+
+/** Which listed paths of a folder go into a snapshot, remembering the files it skipped so an unchanged one is not read again. */
+export class FolderScan {
+  private readonly seen = new Map<string, Seen>();
+  /** Nested repositories already reported in the log, so each is said once. */
+  private readonly nestedReported = new Set<string>();
+
+  constructor(
+    private readonly workTree: string,
+    private readonly maxFileBytes: number,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Whether a listed path goes into the snapshot. Regular files over maxFileBytes or with a NUL near the start are
+   * skipped; symlinks are recorded as links (never followed); sockets and the like are left out.
+   *
+   * Nested repositories (a folder with its own .git, which git lists as "dir/") are skipped: git would add them as
+   * gitlinks, which record only a commit id and so could not be restored. The snapshot names them (`nested`), so
+   * that whoever takes checkpoints can keep each in a shadow repository of its own.
+   */
+  async classify(rel: string, sizes: Map<string, number>): Promise<'track' | 'gone' | 'other' | SkipReason> {
+    if (rel.endsWith('/')) {
+      if (!this.nestedReported.has(rel)) {
+        this.nestedReported.add(rel);
+        this.log.info(`not recording the nested repository ${rel} in checkpoints`);
+      }
+      return 'other';
+    }
+    if (isDotGitComponent(rel)) return 'other';
+    const file = path.join(this.workTree, rel);
+    const stat = await statOrUndefined(file);
+    if (!stat || stat.isDirectory()) {
+      this.seen.delete(rel);
+      return 'gone';
+    }
+    if (stat.isSymbolicLink()) return 'track';
+    if (!stat.isFile()) return 'other';
+    if (stat.size > this.maxFileBytes) return 'large';
+    const known = this.seen.get(rel);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) return known.verdict;
+    let verdict: Seen['verdict'];
+    try {
+      verdict = (await looksBinary(file)) ? 'binary' : 'track';
+    } catch (error) {
+      // Unreadable (permissions, removed meanwhile): git could not add it either, so leave its last version be.
+      this.log.debug(`not recording ${rel}: ${errorMessage(error)}`);
+      return 'other';
+    }
+    // Only skipped files are remembered: tracked ones are in git's index, which is the stat cache for them.
+    if (verdict === 'binary') this.seen.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, verdict });
+    else {
+      this.seen.delete(rel);
+      sizes.set(rel, stat.size); // what this snapshot would add, for its bound
+    }
+    return verdict;
+  }
+}
