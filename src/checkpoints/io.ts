@@ -4,7 +4,7 @@ import { lstat, mkdir, readFile, readlink, symlink, unlink, writeFile } from 'no
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { ABSENT, type FileState, type TrackedFile } from './points';
-import type { WorkspaceIO } from './tracker';
+import type { WorkspaceIO } from './moves';
 
 export function uriOf(file: TrackedFile): vscode.Uri {
   return vscode.Uri.file(join(file.folder, ...file.rel.split('/')));

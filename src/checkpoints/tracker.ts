@@ -6,36 +6,11 @@ import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import type { Logger } from '../acp/log';
 import { errorMessage } from '../acp/errors';
 import type { ChangesView, CheckpointAnswer, CheckpointQuestion, CheckpointsView, FileChangeView } from '../chat/protocol';
+import { CheckpointQuestions, moveFiles, type WorkspaceIO } from './moves';
+import type { SavedTurn, TurnStore } from './turnStore';
 import { fileKey, sameState, touched, type Change, type FileState, type Point, type Snapshotter, type TrackedFile } from './points';
 
-/** The editor as the tracker needs it. */
-export interface WorkspaceIO {
-  /** What the user sees of the file now: its editor buffer when it has unsaved edits, else the disk. */
-  current(file: TrackedFile): Promise<FileState>;
-  /** Puts each file in its state: through its editor when it is open (so Undo there works), else on disk. */
-  apply(writes: ReadonlyArray<{ readonly file: TrackedFile; readonly state: FileState }>): Promise<void>;
-}
-
 export type Transition = CheckpointQuestion['transition'];
-
-/** One turn as kept on disk, so a chat opened again (a reload, Open Previous Session) keeps its cards. */
-export interface SavedTurn {
-  /** Which user message of the session started it: 0 for the first. */
-  readonly k: number;
-  readonly n: number;
-  readonly before: Record<string, string>;
-  readonly after?: Record<string, string>;
-  readonly state: ChangesView['state'];
-  readonly note?: string;
-  readonly notable?: boolean;
-}
-
-/** Where a chat's turns are kept between windows. */
-export interface TurnStore {
-  /** The turns kept for this session, or none. */
-  load(): Promise<readonly SavedTurn[]>;
-  save(turns: readonly SavedTurn[]): void;
-}
 
 export interface TrackerDeps {
   readonly snapshotter: Promise<Snapshotter | undefined>;
@@ -77,9 +52,6 @@ interface TurnRecord {
   unrestorable?: boolean;
 }
 
-/** Files a question lists by name; the rest are counted. */
-const LISTED = 10;
-
 /** The last Restore Checkpoint, which Redo Changes can take back. */
 interface Restored {
   readonly turn: number;
@@ -107,8 +79,12 @@ export class ChatCheckpoints {
   private disposed = false;
   /** Comments written on this chat's changes and not yet sent, counted by whoever holds them. */
   comments = 0;
-  private question: { readonly view: CheckpointQuestion; readonly settle: (answer: CheckpointAnswer) => void } | undefined;
-  private questions = 0;
+  /** What the chat asks before files move: one question at a time. */
+  private readonly questions = new CheckpointQuestions(
+    (file) => this.deps.label(file),
+    () => this.fire(),
+    () => this.disposed,
+  );
   private restored: Restored | undefined;
 
   constructor(private readonly deps: TrackerDeps) {
@@ -316,7 +292,7 @@ export class ChatCheckpoints {
       }
       const differing: TrackedFile[] = [];
       for (const { file } of expected.values()) if (!sameState(await this.deps.io.current(file), await target.read(file))) differing.push(file);
-      if (differing.length === 0 || (await this.ask('restore', turn, 'restore', differing)) !== 'restore') return false;
+      if (differing.length === 0 || (await this.questions.ask('restore', turn, 'restore', differing)) !== 'restore') return false;
       const replaced = await this.take(`${++this.counter}-restore`).catch(() => undefined);
       const read = async (file: TrackedFile): Promise<FileState> => {
         const point = await expected.get(fileKey(file))?.point;
@@ -343,90 +319,25 @@ export class ChatCheckpoints {
     }).finally(() => this.fire());
   }
 
-  /** Shows a question in the chat and waits for the answer; a newer question, or the chat closing, cancels it. */
-  private ask(kind: CheckpointQuestion['kind'], turn: number, transition: Transition, files: readonly TrackedFile[]): Promise<CheckpointAnswer> {
-    this.question?.settle('cancel');
-    if (this.disposed) return Promise.resolve('cancel');
-    const id = ++this.questions;
-    return new Promise<CheckpointAnswer>((resolve) => {
-      const view: CheckpointQuestion = {
-        id,
-        kind,
-        turn,
-        transition,
-        files: files.slice(0, LISTED).map(this.deps.label),
-        more: Math.max(0, files.length - LISTED),
-      };
-      this.question = {
-        view,
-        settle: (answer) => {
-          if (this.question?.view.id === id) this.question = undefined;
-          resolve(answer);
-          this.fire();
-        },
-      };
-      this.fire();
-    });
-  }
-
   /** The user answered the question shown. False when it is no longer asked. */
   answer(id: number, answer: CheckpointAnswer): boolean {
-    if (this.question?.view.id !== id) return false;
-    this.question.settle(answer);
-    return true;
+    return this.questions.answer(id, answer);
   }
 
-  /**
-   * Moves `files` to their state at `target`. A file whose current state is not `expected` (the user edited it since)
-   * is a conflict: the user chooses to overwrite, skip those files, or stop. Files already at the target are left.
-   */
-  private async move(
+  /** Moves `files` to their state at `target` (see `moveFiles`), asking in this chat. */
+  private move(
     turn: number,
     files: readonly TrackedFile[],
     target: Point,
     expected: (file: TrackedFile) => Promise<FileState>,
     transition: Transition,
   ): Promise<boolean> {
-    const writes: Array<{ file: TrackedFile; state: FileState; seen: FileState }> = [];
-    const conflicts: TrackedFile[] = [];
-    const seen = new Set<string>();
-    for (const file of files) {
-      if (seen.has(fileKey(file))) continue;
-      seen.add(fileKey(file));
-      // What the client did not see itself (a diff the agent only reported) is never written back.
-      if (!target.witnessed(file)) continue;
-      const [current, wanted, was] = await Promise.all([this.deps.io.current(file), target.read(file), expected(file)]);
-      if (sameState(current, wanted)) continue;
-      if (!sameState(current, was)) conflicts.push(file);
-      writes.push({ file, state: wanted, seen: current });
-    }
-    let chosen = writes;
-    let asked = false;
-    if (conflicts.length > 0) {
-      asked = true;
-      const choice = await this.ask('conflicts', turn, transition, conflicts);
-      if (choice !== 'overwrite' && choice !== 'skip') return false;
-      if (choice === 'skip') {
-        const skip = new Set(conflicts.map(fileKey));
-        chosen = writes.filter((w) => !skip.has(fileKey(w.file)));
-      }
-    }
-    // Without git, nothing is deleted without the user's word: the record knows only what passed through the chat.
-    const deletions = chosen.filter((w) => !w.state.exists).map((w) => w.file);
-    if (deletions.length > 0 && (await this.deps.snapshotter)?.kind === 'client') {
-      asked = true;
-      const choice = await this.ask('delete', turn, transition, deletions);
-      if (choice !== 'overwrite' && choice !== 'skip') return false;
-      if (choice === 'skip') chosen = chosen.filter((w) => w.state.exists);
-    }
-    // A question can wait for minutes: a file that changed meanwhile (the user saved, the agent wrote) is not what
-    // the answer was about, so it is left as it is now.
-    if (asked) {
-      const now = await Promise.all(chosen.map((w) => this.deps.io.current(w.file)));
-      chosen = chosen.filter((w, i) => sameState(now[i]!, w.seen));
-    }
-    await this.deps.io.apply(chosen.map(({ file, state }) => ({ file, state })));
-    return true;
+    return moveFiles(
+      { io: this.deps.io, snapshotter: this.deps.snapshotter, ask: (kind, asked) => this.questions.ask(kind, turn, transition, asked) },
+      files,
+      target,
+      expected,
+    );
   }
 
   // ---- what the chat, the decorations and the Sessions view show --------------------------------------------------
@@ -446,7 +357,7 @@ export class ChatCheckpoints {
     return {
       cards,
       restorable: this.turns.filter((t) => t.state !== 'running' && !t.unrestorable).map((t) => t.turn),
-      ...(this.question ? { question: this.question.view } : {}),
+      ...(this.questions.shown ? { question: this.questions.shown } : {}),
       ...(this.restored ? { restored: { turn: this.restored.turn, files: this.restored.files.length } } : {}),
     };
   }
@@ -521,7 +432,7 @@ export class ChatCheckpoints {
 
   dispose(): void {
     this.disposed = true;
-    this.question?.settle('cancel');
+    this.questions.cancel();
     this.changeEmitter.dispose();
   }
 }

@@ -6,7 +6,26 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
-import type { SavedTurn, TurnStore } from './tracker';
+import type { ChangesView } from '../chat/protocol';
+
+/** One turn as kept on disk, so a chat opened again (a reload, Open Previous Session) keeps its cards. */
+export interface SavedTurn {
+  /** Which user message of the session started it: 0 for the first. */
+  readonly k: number;
+  readonly n: number;
+  readonly before: Record<string, string>;
+  readonly after?: Record<string, string>;
+  readonly state: ChangesView['state'];
+  readonly note?: string;
+  readonly notable?: boolean;
+}
+
+/** Where a chat's turns are kept between windows. */
+export interface TurnStore {
+  /** The turns kept for this session, or none. */
+  load(): Promise<readonly SavedTurn[]>;
+  save(turns: readonly SavedTurn[]): void;
+}
 
 /** Bigger files are not read: hundreds of turns fit in far less. */
 const MAX_BYTES = 1024 * 1024;

@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { silentLogger } from '../../../src/acp/log';
 import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type TrackedFile } from '../../../src/checkpoints/points';
 import { ShadowRepo } from '../../../src/checkpoints/shadowGit';
-import { ChatCheckpoints, type SavedTurn, type TurnStore, type WorkspaceIO } from '../../../src/checkpoints/tracker';
+import type { WorkspaceIO } from '../../../src/checkpoints/moves';
+import { ChatCheckpoints } from '../../../src/checkpoints/tracker';
+import type { SavedTurn, TurnStore } from '../../../src/checkpoints/turnStore';
 import { waitFor } from '../../lib/wait';
 
 const words = {
