@@ -82,3 +82,40 @@ export function mapLegacyToolCall(update: Obj): Obj {
   }
   return mapped;
 }
+
+/** `{terminal_id, ...}` as codex-acp sends it in `_meta`, or undefined. */
+function terminalMeta(value: unknown): (Record<string, unknown> & { id: string }) | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  const id = record['terminal_id'];
+  return typeof id === 'string' && id !== '' ? { ...record, id } : undefined;
+}
+
+/**
+ * A tool call's `_meta` from an agent that runs commands itself (codex-acp): the output it printed
+ * (`terminal_output {terminal_id, data}`), how it ended (`terminal_exit {terminal_id, exit_code, signal}`), and the
+ * rest of the `_meta`, kept as it is.
+ */
+export function readTerminalMeta(meta: Record<string, unknown>): {
+  rest: Record<string, unknown>;
+  output?: { terminalId: string; data: string };
+  exit?: { terminalId: string; status: S.TerminalExitStatus };
+} {
+  const { terminal_output: output, terminal_exit: exit, ...rest } = meta;
+  const printed = terminalMeta(output);
+  const exited = terminalMeta(exit);
+  const code = exited?.['exit_code'];
+  const signal = exited?.['signal'];
+  return {
+    rest,
+    ...(printed && typeof printed['data'] === 'string' ? { output: { terminalId: printed.id, data: printed['data'] } } : {}),
+    ...(exited
+      ? {
+          exit: {
+            terminalId: exited.id,
+            status: { exitCode: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null },
+          },
+        }
+      : {}),
+  };
+}

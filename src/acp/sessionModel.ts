@@ -5,124 +5,25 @@
 // response ends a turn, in the v2 draft a `state_change` will; both call the same `endTurn`.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { Elicitations } from './elicitations';
+import { PendingPermissions } from './permissions';
+import { readTerminalMeta } from './quirks';
 import { applySubagentUpdate, MAX_SUBAGENTS, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
+import {
+  TerminalState,
+  type ToolStatus,
+  type ToolCallState,
+  type MessageRole,
+  type SteerState,
+  type Entry,
+  type PendingPermission,
+  type TurnState,
+  type SessionChange,
+  type Usage,
+} from './sessionState';
 
-/** A tool call's status as shown to the user: the protocol's four, plus "cancelled" when a turn ends early. */
-export type ToolStatus = S.ToolCallStatus | 'cancelled';
-
-export interface ToolCallState {
-  readonly toolCallId: string;
-  title: string;
-  kind: S.ToolKind;
-  status: ToolStatus;
-  content: S.ToolCallContent[];
-  locations: S.ToolCallLocation[];
-  rawInput?: unknown;
-  rawOutput?: unknown;
-  meta?: Record<string, unknown>;
-  /** A permission request the client answered by itself (a rule the user made, or a setting). */
-  autoAnswer?: AutoAnswer;
-}
-
-export interface AutoAnswer {
-  readonly optionName: string;
-  readonly optionKind: S.PermissionOptionKind;
-  /** Why, in words the user recognises ("your rule: always allow …"). */
-  readonly reason: string;
-}
-
-export type MessageRole = 'user' | 'agent' | 'thought';
-
-/** How a message sent into a running turn (steering) went: on its way, added to the turn, a new turn, or not at all. */
-export type SteerState = 'sending' | 'injected' | 'startedNewTurn' | 'failed';
-
-export type Entry =
-  | {
-      readonly id: number;
-      readonly type: 'message';
-      readonly role: MessageRole;
-      readonly messageId?: string;
-      readonly content: S.ContentBlock[];
-      /** A message the user sent into a running turn, and how that went. */
-      readonly steer?: SteerState;
-    }
-  | { readonly id: number; readonly type: 'tool'; readonly call: ToolCallState };
-
-export interface PendingPermission {
-  readonly id: number;
-  readonly toolCallId: string;
-  readonly options: readonly S.PermissionOption[];
-}
-
-export type TurnState =
-  | { readonly phase: 'idle'; readonly stopReason?: S.StopReason; readonly error?: string }
-  | { readonly phase: 'running' }
-  | { readonly phase: 'awaiting-user' }
-  | { readonly phase: 'cancelling' };
-
-export type SessionChange =
-  | { readonly type: 'entry'; readonly index: number; readonly added: boolean }
-  | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' | 'subagent' }
-  | { readonly type: 'permission'; readonly id: number; readonly settled: boolean }
-  /** A command's output grew (`appended`), or it exited (`appended` is empty). */
-  | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };
-
-/**
- * What a command printed, as the chat shows it: the tail, and how it ended. Output arrives in many small pieces and
- * is read far less often, so the pieces are kept as they came and joined only when read: a flood costs each piece
- * once, never a copy of the whole tail per piece.
- */
-export class TerminalState {
-  truncated = false;
-  exitStatus?: S.TerminalExitStatus;
-  /** The output in pieces, from `head` on: dropping the oldest moves `head` (Array.shift copies a large array). */
-  private pieces: string[] = [];
-  private head = 0;
-  private length = 0;
-
-  get text(): string {
-    if (this.pieces.length - this.head > 1 || this.head > 0) {
-      this.pieces = [this.pieces.slice(this.head).join('')];
-      this.head = 0;
-    }
-    return this.pieces[0] ?? '';
-  }
-
-  append(text: string, limit: number): void {
-    this.pieces.push(text);
-    this.length += text.length;
-    while (this.pieces.length - this.head > 1 && this.length - this.pieces[this.head]!.length >= limit) {
-      this.length -= this.pieces[this.head]!.length;
-      this.head++;
-      this.truncated = true;
-    }
-    // The dropped pieces go once they are half of the array: each is copied at most once more.
-    if (this.head > 1024 && this.head * 2 > this.pieces.length) {
-      this.pieces = this.pieces.slice(this.head);
-      this.head = 0;
-    }
-    const first = this.pieces[this.head] ?? '';
-    if (this.length > limit) {
-      let start = this.length - limit;
-      if (/[\udc00-\udfff]/.test(first.charAt(start))) start++; // never split a surrogate pair
-      this.pieces[this.head] = first.slice(start);
-      this.length -= start;
-      this.truncated = true;
-    }
-  }
-
-  /** A plain copy, for tests and comparisons. */
-  toJSON(): { text: string; truncated: boolean; exitStatus?: S.TerminalExitStatus } {
-    return { text: this.text, truncated: this.truncated, ...(this.exitStatus ? { exitStatus: this.exitStatus } : {}) };
-  }
-}
-
-export interface Usage {
-  readonly used: number;
-  readonly size: number;
-  readonly cost?: S.Cost;
-}
+// What the views read of a session, beside the model.
+export { TerminalState, type Entry, type MessageRole, type SessionChange, type ToolCallState, type TurnState } from './sessionState';
 
 type Outcome = S.RequestPermissionOutcome;
 
@@ -166,7 +67,14 @@ export class SessionModel {
   /** Command output by terminal id, and the tool calls that show it. */
   readonly terminals = new Map<string, TerminalState>();
   private readonly terminalTools = new Map<string, Set<number>>();
-  private readonly pending = new Map<number, { request: PendingPermission; settle: (o: Outcome) => void }>();
+  /** The agent's permission requests waiting for the user. */
+  private readonly held = new PendingPermissions(
+    (id, settled) => {
+      this.fire({ type: 'permission', id, settled });
+      this.checkAwaiting();
+    },
+    () => this.nextId++,
+  );
   private readonly emitter = new Emitter<SessionChange>();
   readonly onDidChange: Event<SessionChange> = this.emitter.event;
 
@@ -200,7 +108,7 @@ export class SessionModel {
   }
 
   get permissions(): PendingPermission[] {
-    return [...this.pending.values()].map((p) => p.request);
+    return this.held.all;
   }
 
   toolCall(toolCallId: string): ToolCallState | undefined {
@@ -337,21 +245,16 @@ export class SessionModel {
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
     for (const content of call.content) if (content.type === 'terminal') this.linkTerminal(content.terminalId, index);
-    const meta = update._meta;
-    if (meta == null) return;
-    const { terminal_output: output, terminal_exit: exit, ...rest } = meta;
+    if (update._meta == null) return;
+    const { rest, output, exit } = readTerminalMeta(update._meta);
     if (Object.keys(rest).length > 0) call.meta = { ...call.meta, ...rest };
-    const printed = terminalMeta(output);
-    if (printed && typeof printed['data'] === 'string') {
-      this.linkTerminal(printed.id, index);
-      this.terminalOutput(printed.id, printed['data']);
+    if (output) {
+      this.linkTerminal(output.terminalId, index);
+      this.terminalOutput(output.terminalId, output.data);
     }
-    const exited = terminalMeta(exit);
-    if (exited) {
-      this.linkTerminal(exited.id, index);
-      const code = exited['exit_code'];
-      const signal = exited['signal'];
-      this.terminalExit(exited.id, { exitCode: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null });
+    if (exit) {
+      this.linkTerminal(exit.terminalId, index);
+      this.terminalExit(exit.terminalId, exit.status);
     }
   }
 
@@ -396,19 +299,7 @@ export class SessionModel {
    */
   requestPermission(request: S.RequestPermissionRequest, signal?: AbortSignal): Promise<Outcome> {
     const call = this.upsertTool(request.toolCall);
-    if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
-    return new Promise<Outcome>((resolve) => {
-      const id = this.nextId++;
-      const onAbort = () => this.settle(id, { outcome: 'cancelled' });
-      const settle = (outcome: Outcome) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      this.pending.set(id, { request: { id, toolCallId: call.toolCallId, options: request.options }, settle });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.fire({ type: 'permission', id, settled: false });
-      if (this.turnState.phase === 'running') this.setTurn({ phase: 'awaiting-user' });
-    });
+    return this.held.hold({ toolCallId: call.toolCallId, options: request.options }, signal);
   }
 
   /** The client answered a permission request by itself; the tool call shows that, and why. */
@@ -422,30 +313,14 @@ export class SessionModel {
 
   /** The user chose an option. Returns false when the request is gone (answered, cancelled) or the option unknown. */
   resolvePermission(id: number, optionId: string): boolean {
-    const pending = this.pending.get(id);
-    if (!pending || !pending.request.options.some((o) => o.optionId === optionId)) return false;
-    this.settle(id, { outcome: 'selected', optionId });
-    return true;
-  }
-
-  private settle(id: number, outcome: Outcome): void {
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    this.pending.delete(id);
-    pending.settle(outcome);
-    this.fire({ type: 'permission', id, settled: true });
-    this.checkAwaiting();
+    return this.held.resolve(id, optionId);
   }
 
   /** The turn waits for the user while a permission or a question waits, and runs again once none does. */
   private checkAwaiting(): void {
-    const waiting = this.pending.size + this.elicitations.waiting;
+    const waiting = this.held.size + this.elicitations.waiting;
     if (waiting === 0 && this.turnState.phase === 'awaiting-user') this.setTurn({ phase: 'running' });
     else if (waiting > 0 && this.turnState.phase === 'running') this.setTurn({ phase: 'awaiting-user' });
-  }
-
-  private settleAllPermissions(): void {
-    for (const id of [...this.pending.keys()]) this.settle(id, { outcome: 'cancelled' });
   }
 
   // ---- subagents -----------------------------------------------------------------------------------------------
@@ -517,7 +392,7 @@ export class SessionModel {
   cancelTurn(): void {
     this.elicitations.cancelAll();
     if (this.turnState.phase === 'idle') return;
-    this.settleAllPermissions();
+    this.held.cancelAll();
     this.closeUnfinishedTools();
     this.setTurn({ phase: 'cancelling' });
   }
@@ -534,7 +409,7 @@ export class SessionModel {
     // How each turn ended, after its last entry (Export Chat says so); bounded like everything the agent drives.
     this.turnEnds.push({ afterEntry: this.entries.length - 1, stopReason });
     if (this.turnEnds.length > MAX_TURN_ENDS) this.turnEnds.splice(0, this.turnEnds.length - MAX_TURN_ENDS);
-    this.settleAllPermissions();
+    this.held.cancelAll();
     this.closeUnfinishedTools();
     this.setTurn({ phase: 'idle', stopReason });
   }
@@ -542,7 +417,7 @@ export class SessionModel {
   /** The turn failed (an error answer, the agent exited). */
   failTurn(error: string): void {
     this.elicitations.cancelAll();
-    this.settleAllPermissions();
+    this.held.cancelAll();
     this.closeUnfinishedTools();
     this.setTurn({ phase: 'idle', error });
   }
@@ -572,7 +447,7 @@ export class SessionModel {
       child.model.dispose();
     }
     this.children.clear();
-    this.settleAllPermissions();
+    this.held.cancelAll();
     this.elicitations.cancelAll();
     this.emitter.dispose();
   }
@@ -581,12 +456,4 @@ export class SessionModel {
 /** Text blocks are appended to in place, so the model keeps its own copy of them. */
 function ownBlock(block: S.ContentBlock): S.ContentBlock {
   return block.type === 'text' ? { ...block } : block;
-}
-
-/** `{terminal_id, ...}` as codex-acp sends it in `_meta`, or undefined. */
-function terminalMeta(value: unknown): (Record<string, unknown> & { id: string }) | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const record = value as Record<string, unknown>;
-  const id = record['terminal_id'];
-  return typeof id === 'string' && id !== '' ? { ...record, id } : undefined;
 }
