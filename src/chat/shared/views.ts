@@ -1,0 +1,315 @@
+// What the chat shows, as the host sends it: the views of the session, its entries, the checkpoints, the agent's
+// questions, the queue. zod schemas, so the webview validates what arrives; shared by both sides.
+import { z } from 'zod';
+
+const Role = z.enum(['user', 'agent', 'thought']);
+const ToolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+
+/** A command's output, as plain text (escapes removed), and how it ended (undefined while it runs): a signal or an exit code (null when unknown). */
+export const TerminalView = z.object({
+  id: z.string(),
+  output: z.string(),
+  truncated: z.boolean(),
+  exit: z.union([z.object({ signal: z.string() }), z.object({ code: z.number().nullable() })]).optional(),
+});
+export type TerminalView = z.infer<typeof TerminalView>;
+
+/** What a message carries besides its text, shown as a chip: a file, a selection, an image. */
+export const ChipView = z.object({ kind: z.enum(['file', 'selection', 'image', 'link', 'audio']), label: z.string() });
+export type ChipView = z.infer<typeof ChipView>;
+
+export const DiffView = z.object({ label: z.string(), created: z.boolean(), added: z.number(), removed: z.number() });
+export type DiffView = z.infer<typeof DiffView>;
+
+export const EntryView = z.discriminatedUnion('kind', [
+  z.object({
+    id: z.number(),
+    kind: z.literal('message'),
+    role: Role,
+    /** Markdown, rendered with HTML off. */
+    text: z.string(),
+    chips: z.array(ChipView),
+    /** A message sent into a running turn (steering), and how that went. */
+    steer: z.enum(['sending', 'injected', 'startedNewTurn', 'failed']).optional(),
+  }),
+  z.object({
+    id: z.number(),
+    kind: z.literal('tool'),
+    toolCallId: z.string(),
+    title: z.string(),
+    toolKind: z.string(),
+    status: ToolStatus,
+    /** Where the tool call works, as the user reads it ("src/app.ts:12"); opened by index. */
+    locations: z.array(z.string()),
+    /** Its text content, as markdown. */
+    content: z.array(z.string()),
+    /** The files its diffs change; opened by index. */
+    diffs: z.array(DiffView),
+    terminals: z.array(TerminalView),
+    /** Raw input and output as indented JSON (shortened when long). */
+    rawInput: z.string().optional(),
+    rawOutput: z.string().optional(),
+    /** Set when the client answered its permission request by itself: the option, and why (in the user's words). */
+    autoAnswer: z.object({ option: z.string(), reason: z.string() }).optional(),
+  }),
+]);
+export type EntryView = z.infer<typeof EntryView>;
+export type MessageView = Extract<EntryView, { kind: 'message' }>;
+export type ToolView = Extract<EntryView, { kind: 'tool' }>;
+
+export const TurnView = z.object({
+  phase: z.enum(['idle', 'running', 'awaiting-user', 'cancelling']),
+  stopReason: z.string().optional(),
+  error: z.string().optional(),
+});
+export type TurnView = z.infer<typeof TurnView>;
+
+export const PermissionView = z.object({
+  id: z.number(),
+  toolCallId: z.string(),
+  title: z.string(),
+  /** What kind of tool call asks (`execute`, `edit`, …); the view names it from TOOL_KINDS. */
+  toolKind: z.string(),
+  hasDiff: z.boolean(),
+  options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string() })),
+});
+export type PermissionView = z.infer<typeof PermissionView>;
+
+/** The agent stopped: what happened, and the last lines it wrote to stderr. */
+/** What the user can do about an agent that stopped or could not start; the host carries it out. */
+export const ErrorAction = z.enum(['restart', 'signIn', 'manageTrust', 'openSettings', 'showLog']);
+export type ErrorAction = z.infer<typeof ErrorAction>;
+
+export const AgentErrorView = z.object({ message: z.string(), stderr: z.array(z.string()), actions: z.array(ErrorAction) });
+export type AgentErrorView = z.infer<typeof AgentErrorView>;
+
+export const PlanEntryView = z.object({
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  priority: z.enum(['high', 'medium', 'low']),
+});
+export type PlanEntryView = z.infer<typeof PlanEntryView>;
+
+export const CommandView = z.object({ name: z.string(), description: z.string(), hint: z.string().optional() });
+export type CommandView = z.infer<typeof CommandView>;
+
+/** The mode, or one of the agent's config options (model and others), as a picker. */
+export const PickerView = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('select'),
+    /** "mode" for the session mode; otherwise a config option id. */
+    target: z.enum(['mode', 'config']),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    current: z.string(),
+    options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().optional(), group: z.string().optional() })),
+  }),
+  z.object({
+    type: z.literal('boolean'),
+    target: z.literal('config'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    current: z.boolean(),
+  }),
+]);
+export type PickerView = z.infer<typeof PickerView>;
+
+export const UsageView = z.object({ used: z.number(), size: z.number(), cost: z.string().optional() });
+export type UsageView = z.infer<typeof UsageView>;
+
+export const NoticeView = z.object({ severity: z.string(), title: z.string(), description: z.string().optional() });
+export type NoticeView = z.infer<typeof NoticeView>;
+
+/** Everything about the session besides its entries: small, so it is sent whole when any of it changes. */
+export const SessionView = z.object({
+  title: z.string().optional(),
+  plan: z.array(PlanEntryView),
+  commands: z.array(CommandView),
+  pickers: z.array(PickerView),
+  usage: UsageView.optional(),
+  notices: z.array(NoticeView),
+  /** What the agent accepts in a prompt besides text and links. */
+  accepts: z.object({ image: z.boolean(), embeddedContext: z.boolean() }),
+  /** The agent forks sessions (unstable `session/fork`): user messages offer Fork. */
+  canFork: z.boolean().optional(),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+/** A chat without a session yet (or whose agent is gone): nothing to show, and only text and links to send. */
+export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
+
+/** What an `@` mention can name: a file, a folder, a symbol, the problems, the terminal's last command, the uncommitted changes. */
+export const MentionKind = z.enum(['file', 'folder', 'symbol', 'problems', 'terminal', 'changes']);
+export type MentionKind = z.infer<typeof MentionKind>;
+
+/** Something attached to the message being written; the host keeps its content, the view shows the chip. */
+export const AttachmentView = z.object({
+  id: z.string(),
+  kind: z.enum(['file', 'selection', 'image', 'folder', 'symbol', 'problems', 'terminal', 'changes']),
+  label: z.string(),
+  detail: z.string().optional(),
+  /** How many bytes it adds to the message, when known: shown on the chip. */
+  size: z.number().int().nonnegative().optional(),
+  /** Larger than a message should carry without the user's word: it is not sent until they say Attach Anyway. */
+  confirm: z.boolean().optional(),
+});
+export type AttachmentView = z.infer<typeof AttachmentView>;
+
+/** One file a turn changed, as the changes card lists it. */
+export const FileChangeView = z.object({
+  /** Where the file is, as the user reads it (workspace-relative; the folder's name first in a multi-root workspace). */
+  path: z.string(),
+  /** Where a renamed file was. */
+  oldPath: z.string().optional(),
+  /** Modified, added, deleted, renamed. */
+  status: z.enum(['M', 'A', 'D', 'R']),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+});
+export type FileChangeView = z.infer<typeof FileChangeView>;
+
+/** What one turn changed in the workspace, however it was changed: the changes card under the turn. */
+export const ChangesView = z.object({
+  /** The id of the user message that started the turn. */
+  turn: z.number(),
+  files: z.array(FileChangeView),
+  /** `open` to review; `kept` (the card is one line); `undone` (Redo Changes is offered). */
+  state: z.enum(['open', 'kept', 'undone']),
+  /** What was not tracked, or how the changes were found, in the user's words. */
+  note: z.string().optional(),
+  /** Comments the user wrote on these changes in the diff editor, not sent yet (Send Feedback). */
+  comments: z.number().int().nonnegative(),
+});
+export type ChangesView = z.infer<typeof ChangesView>;
+
+/**
+ * A question before files are moved: `conflicts` lists files the user changed since the agent did (overwrite, skip
+ * them, or cancel); `restore` lists what Restore Checkpoint would change (restore or cancel).
+ */
+export const CheckpointQuestion = z.object({
+  id: z.number(),
+  /** conflicts: files the user changed since; restore: what a restore would change; delete: files it would delete. */
+  kind: z.enum(['conflicts', 'restore', 'delete']),
+  /** The turn (user message id) whose card or message asks. */
+  turn: z.number(),
+  transition: z.enum(['undo', 'redo', 'restore']),
+  /** The first files, as the user reads them; `more` counts the rest. */
+  files: z.array(z.string()),
+  more: z.number().int().nonnegative(),
+});
+export type CheckpointQuestion = z.infer<typeof CheckpointQuestion>;
+
+export const CheckpointAnswer = z.enum(['overwrite', 'skip', 'cancel', 'restore']);
+export type CheckpointAnswer = z.infer<typeof CheckpointAnswer>;
+
+/** The chat's changes cards, and the user messages whose checkpoint can be restored (by entry id). */
+export const CheckpointsView = z.object({
+  cards: z.array(ChangesView),
+  restorable: z.array(z.number()),
+  question: CheckpointQuestion.optional(),
+  /** The last Restore Checkpoint, under its message: how many files it restored (Redo Changes puts them back). */
+  restored: z.object({ turn: z.number(), files: z.number().int().nonnegative() }).optional(),
+});
+export type CheckpointsView = z.infer<typeof CheckpointsView>;
+
+/** A chat with no checkpoints (yet, or at all). */
+export const NO_CHECKPOINTS: CheckpointsView = { cards: [], restorable: [] };
+
+/** What a changes card's buttons ask. */
+export const ChangesAction = z.enum(['review', 'undo', 'redo', 'keep', 'feedback']);
+export type ChangesAction = z.infer<typeof ChangesAction>;
+
+/** One field of an agent's question (elicitation form), as the chat renders it. */
+export const ElicitationFieldView = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string().optional(),
+  required: z.boolean(),
+  kind: z.enum(['text', 'number', 'integer', 'boolean', 'select', 'multiselect']),
+  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+  minLength: z.number().optional(),
+  maxLength: z.number().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  minItems: z.number().optional(),
+  maxItems: z.number().optional(),
+  options: z.array(z.object({ value: z.string(), title: z.string() })).optional(),
+  default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
+});
+export type ElicitationFieldView = z.infer<typeof ElicitationFieldView>;
+
+/** A question the agent asks the user: a form, or a url to open (never fetched by the chat). */
+export const ElicitationView = z.object({
+  id: z.number(),
+  message: z.string(),
+  toolCallId: z.string().optional(),
+  form: z
+    .object({
+      title: z.string().optional(),
+      fields: z.array(ElicitationFieldView),
+      /** Fields of a kind the chat cannot show: it can only decline or cancel. */
+      unsupported: z.array(z.string()),
+    })
+    .optional(),
+  /**
+   * The address with bidi controls shown by name; its host as written, at `hostAt` in it (-1: none found); the
+   * host's other spelling when it is an international name (punycode or Unicode).
+   */
+  url: z.object({ url: z.string(), host: z.string(), hostAt: z.number(), otherHost: z.string().optional(), opened: z.boolean() }).optional(),
+});
+export type ElicitationView = z.infer<typeof ElicitationView>;
+
+/** A child session of this chat's (a subagent): its name and task, its state, and what it has done so far. */
+export const SubagentView = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+  /** `running`, `idle`, `requires_action`, `unknown`, or the agent's own; absent while unconfirmed. */
+  state: z.string().optional(),
+  canCancel: z.boolean(),
+  entries: z.array(EntryView),
+  /** How many earlier entries are left out (the card shows the latest). */
+  earlier: z.number(),
+  permissions: z.array(PermissionView),
+  elicitations: z.array(ElicitationView),
+});
+export type SubagentView = z.infer<typeof SubagentView>;
+
+/** What Enter does while a turn runs (`acp.chat.whileBusy`). */
+export const WhileBusyMode = z.enum(['queue', 'steer', 'stopAndSend']);
+export type WhileBusyMode = z.infer<typeof WhileBusyMode>;
+
+/** The messages waiting for the running turn to end, and whether they wait for the user's word. */
+export const QueueView = z.object({
+  items: z.array(
+    z.object({
+      id: z.number(),
+      text: z.string(),
+      /** How many attachments it carries. */
+      attachments: z.number(),
+      /** Stop and Send: it goes as soon as the stopped turn has returned. */
+      next: z.boolean().optional(),
+    }),
+  ),
+  /** The last turn did not end with end_turn: nothing goes until the user says Send. */
+  held: z.boolean(),
+  whileBusy: WhileBusyMode,
+  /** The agent takes messages into a running turn. */
+  canSteer: z.boolean(),
+});
+export type QueueView = z.infer<typeof QueueView>;
+export const EMPTY_QUEUE: QueueView = { items: [], held: false, whileBusy: 'queue', canSteer: false };
+
+/** A VS Code prompt file (`*.prompt.md`) the chat offers under `/`, from the workspace or the user's prompts folder. */
+export const PromptView = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  source: z.enum(['workspace', 'user']),
+});
+export type PromptView = z.infer<typeof PromptView>;
+
+/** One `@` completion: `path` names it for the host (a workspace path, or what the host listed it as). */
+export const FileMatch = z.object({ kind: MentionKind, path: z.string(), name: z.string(), folder: z.string() });
+export type FileMatch = z.infer<typeof FileMatch>;
