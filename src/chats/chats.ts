@@ -9,12 +9,11 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
 import type { Attention } from '../chat/attention';
-import { agentItems } from '../agents/pickers';
 import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
 import { ChatPanel, type ChatDeps } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
-import { openAgentSettings, type AgentConfig, type AgentSettings } from '../settings/config';
+import { readChatLocation, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
 import type { FollowAgent } from '../editor/follow';
 import type { Permissions } from '../permissions/permissions';
@@ -25,16 +24,11 @@ import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened
 import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
 import { errorMessage } from '../acp/errors';
-import { entryView } from '../chat/view';
-import { storedEntries } from '../history/format';
-import { exportMarkdown } from '../history/exportMarkdown';
 import type { ChatLocation, ChatSurface } from '../chat/surface';
-import { readChatLocation } from '../settings/config';
 import type { SideBarChatView } from './sideBar';
 import { chatKey } from '../checkpoints/checkpoints';
-
-/** Titles are cut to this many characters. */
-const MAX_TITLE = 200;
+import { chatMarkdown, forkPoint, renameChat, sendAfterTurn } from './operations';
+import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({
@@ -95,8 +89,8 @@ export class Chats implements vscode.Disposable {
   /** Opens a chat with `agentName`, or with the default agent, or with the one the user picks. */
   async newChat(agentName?: string, location: ChatLocation = readChatLocation()): Promise<ChatPanel | undefined> {
     const settings = this.agents.catalog.read();
-    this.reportProblems(settings);
-    const agent = await this.chooseAgent(settings, agentName);
+    reportProblems(settings, this.deps.log);
+    const agent = await chooseAgent(settings, agentName);
     if (!agent) return undefined;
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
     if (!folder) {
@@ -344,16 +338,12 @@ export class Chats implements vscode.Disposable {
       panel.tell(vscode.l10n.t('{0} cannot fork sessions.', panel.agentName));
       return undefined;
     }
-    const model = session.model;
-    const at = entryId === undefined ? -1 : model.entries.findIndex((e) => e.id === entryId && e.type === 'message' && e.role === 'user');
-    if (entryId !== undefined && at < 0) {
+    const carried = this.sessions.get(panel)?.carried();
+    const from = forkPoint(session.model, entryId, session.cwd, carried);
+    if (!from) {
       panel.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
       return undefined;
     }
-    const upTo = at < 0 ? model.entries.length : at;
-    const message = at < 0 ? undefined : model.entries[at];
-    const draft = message?.type === 'message' ? message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') : '';
-    const laterMessages = model.entries.slice(upTo + 1).some((e) => e.type === 'message' && e.role === 'user');
     let forked: AgentSession;
     try {
       forked = await session.client.forkSession(session.sessionId, session.cwd, this.opener.sessionOptions(session.cwd));
@@ -361,16 +351,12 @@ export class Chats implements vscode.Disposable {
       panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, errorMessage(error)));
       return undefined;
     }
-    const before = model.entries.slice(0, upTo).map((entry) => entryView(entry, session.cwd, model.terminals));
-    const carried = this.sessions.get(panel)?.carried();
-    const prefix = carried ? carried.entries.length - storedEntries(model).length : 0;
-    const kept = [...(carried?.entries.slice(0, Math.max(0, prefix)) ?? []), ...storedEntries(model, upTo)];
     const copy = this.track(await this.openPanel(panel.agentName, 'editor'));
-    copy.showEarlier([...panel.earlierEntries, ...before], vscode.l10n.t('Forked from "{0}"', panel.title));
-    this.attach(copy, forked, true, { entries: kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId });
-    if (draft) copy.setDraft(draft);
+    copy.showEarlier([...panel.earlierEntries, ...from.before], vscode.l10n.t('Forked from "{0}"', panel.title));
+    this.attach(copy, forked, true, { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId });
+    if (from.draft) copy.setDraft(from.draft);
     copy.tell(
-      laterMessages
+      from.laterMessages
         ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
         : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
     );
@@ -378,22 +364,8 @@ export class Chats implements vscode.Disposable {
   }
 
   /** Rename Chat: kept on this computer, and given to the agent when it stores titles (unstable `session/set_title`). */
-  async rename(panel: ChatPanel, title: string): Promise<void> {
-    const session = panel.session;
-    if (!session) return;
-    let stored = title.trim().slice(0, MAX_TITLE);
-    if (stored === '') return;
-    if (session.client.capabilities.supports('setSessionTitle')) {
-      try {
-        // The agent may normalize it: the chat shows what it stored.
-        const answer = await session.client.process.connection.setSessionTitle({ sessionId: session.sessionId, title: stored });
-        stored = answer.title.trim().slice(0, MAX_TITLE) || stored;
-      } catch (error) {
-        this.deps.log.warn(`[chats] ${panel.agentName} did not store the title: ${errorMessage(error)}`);
-        panel.tell(vscode.l10n.t('{0} did not store the title ({1}); it is kept on this computer.', panel.agentName, errorMessage(error)));
-      }
-    }
-    session.model.rename(stored);
+  rename(panel: ChatPanel, title: string): Promise<void> {
+    return renameChat(panel, title, this.deps.log);
   }
 
   /** Writes every open chat's transcript now, if it changed since its last write: a search then sees all of it. */
@@ -403,18 +375,7 @@ export class Chats implements vscode.Disposable {
 
   /** Export Chat as Markdown: the conversation kept above the session (if any), then the session's own. */
   exportMarkdown(panel: ChatPanel): string {
-    const session = panel.session;
-    const carried = this.sessions.get(panel)?.carried();
-    const own = session ? storedEntries(session.model).length : 0;
-    const earlier = carried ? carried.entries.slice(0, Math.max(0, carried.entries.length - own)) : [];
-    return exportMarkdown({
-      title: panel.title,
-      agent: panel.agentName,
-      cwd: session?.cwd ?? workspaceRoots()[0] ?? '',
-      exportedAt: new Date(),
-      earlier,
-      ...(session ? { model: session.model, turnEnds: session.model.turnEnds } : {}),
-    });
+    return chatMarkdown(panel, this.sessions.get(panel)?.carried());
   }
 
   /** The chat that shows this session of this agent, if one does. */
@@ -427,25 +388,11 @@ export class Chats implements vscode.Disposable {
    * session), once the turn running there has ended. Resolves when the message has been sent; a chat that is gone
    * or refuses it rejects with the reason.
    */
-  async sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
-    const panel = this.all.find((p) => p.session && chatKey(p.agentName, p.session.sessionId) === key);
-    const session = panel?.session;
-    if (!panel || !session) throw new Error(vscode.l10n.t('The chat these comments belong to is closed.'));
-    if (session.model.turn.phase !== 'idle') {
-      panel.tell(vscode.l10n.t('Your feedback will be sent when {0} has finished this turn.', panel.agentName));
-      await new Promise<void>((resolve) => {
-        const waiting = session.model.onDidChange((change) => {
-          if (change.type === 'turn' && session.model.turn.phase === 'idle') {
-            waiting.dispose();
-            resolve();
-          }
-        });
-      });
-    }
-    panel.reveal();
-    const sent = panel.sendContext(text, context);
-    sent.catch((error: unknown) =>
-      panel.tell(vscode.l10n.t('The feedback was not sent: {0}', error instanceof Error ? error.message : String(error))),
+  sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
+    return sendAfterTurn(
+      this.all.find((p) => p.session && chatKey(p.agentName, p.session.sessionId) === key),
+      text,
+      context,
     );
   }
 
@@ -462,7 +409,7 @@ export class Chats implements vscode.Disposable {
     }
     const agent = this.agents.catalog.read().agents.find((a) => a.name === agentName);
     if (!agent) {
-      void this.offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', agentName));
+      void offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', agentName));
       return undefined;
     }
     const roots = workspaceRoots();
@@ -489,42 +436,8 @@ export class Chats implements vscode.Disposable {
     }
   }
 
-  private async chooseAgent(settings: AgentSettings, requested: string | undefined): Promise<AgentConfig | undefined> {
-    const { agents, defaultAgent } = settings;
-    if (requested !== undefined) {
-      const found = agents.find((a) => a.name === requested);
-      if (!found) void this.offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', requested));
-      return found;
-    }
-    if (defaultAgent !== undefined) {
-      const found = agents.find((a) => a.name === defaultAgent);
-      if (found) return found;
-      void vscode.window.showWarningMessage(
-        vscode.l10n.t('"acp.defaultAgent" names "{0}", which is neither in "acp.agents" nor a preset; choose an agent for this chat.', defaultAgent),
-      );
-    }
-    if (agents.length === 1) return agents[0];
-    const pick = await vscode.window.showQuickPick(agentItems(agents), {
-      title: vscode.l10n.t('New Chat'),
-      placeHolder: vscode.l10n.t('Choose the agent for this chat ("ACP: Select Agent…" sets the one New Chat uses)'),
-    });
-    return pick?.agent;
-  }
-
-  private reportProblems(settings: AgentSettings): void {
-    if (settings.problems.length === 0) return;
-    for (const problem of settings.problems) this.deps.log.warn(`[settings] ${problem}`);
-    void this.offerSettings(settings.problems.join(' '));
-  }
-
   private reportFailure(agent: AgentConfig, error: unknown): void {
     reportFailure(agent, error, this.deps.log, { signIn: () => void this.newChat(agent.name), showLog: () => this.deps.actions.showLog() });
-  }
-
-  private async offerSettings(message: string): Promise<void> {
-    const open = vscode.l10n.t('Open Settings');
-    const pick = await vscode.window.showErrorMessage(message, open);
-    if (pick === open) await openAgentSettings();
   }
 
   dispose(): void {
