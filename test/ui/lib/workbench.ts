@@ -137,18 +137,20 @@ export async function openWorkbench(
         // Right after start the extension host may still be registering contributions, and the palette lists
         // only what exists when it opens: reopen it until the command is there, within a bound.
         const input = page.locator('.quick-input-widget .quick-input-box input');
-        // The row of exactly this command: "View: Close All Editors" must not take "View: Close All Editors in
-        // Group", which the palette may list first (recently used) and which leaves the chat's group open.
+        // The row of this command: the one whose label is exactly the title when there is one ("View: Close All
+        // Editors" must not take "View: Close All Editors in Group", which leaves the chat's group open), else the
+        // first that contains it (a title a test shortens, as "File: Save All" for "File: Save All Files").
         const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
         const rows = page.locator('.quick-input-widget .monaco-list-row');
-        const row = rows.filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+        const anyRow = rows.filter({ hasText: title }).first();
+        const exactRow = rows.filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
         const deadline = Date.now() + 60_000;
         for (;;) {
           // The palette can also close under us (a notification or an editor taking focus as it opens): retry.
           const found = await (async () => {
             await page.keyboard.press('F1');
             await input.fill(`>${title}`, { timeout: 5000 });
-            await row.waitFor({ timeout: 3000 });
+            await anyRow.waitFor({ timeout: 3000 });
           })().then(
             () => true,
             () => false,
@@ -160,6 +162,7 @@ export async function openWorkbench(
         // Enter runs the focused row, and right after F1 that is a recently used command until the filter applies:
         // wait until this command's row has the focus (the filter puts the best match first), moving down to it
         // only if another row keeps the focus.
+        const row = (await exactRow.count()) > 0 ? exactRow : anyRow;
         const focused = row.and(page.locator('.monaco-list-row.focused'));
         for (
           let i = 0;
