@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { platformKey } from '../../src/registry/format';
 import { launcher, tgz } from '../lib/archives';
 import { RegistryServer } from '../lib/registryServer';
+import { waitFor } from '../lib/wait';
 import { FIXTURE_AGENT, openWorkbench, type Workbench } from './lib/workbench';
 
 const PLATFORM = platformKey(process.platform, process.arch);
@@ -93,9 +94,19 @@ describe('registry UI', function () {
 
     // The turn has ended (the composer takes the focus back then, which would close a quick pick opened before).
     await chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached' });
-    // Listed again, it is marked as installed: the README's picture.
-    await workbench.runCommand('ACP: Add Agent from Registry…');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Installed' }).first().waitFor();
+    // Listed again, it is marked as installed: the README's picture. A quick pick closes when the focus moves (the
+    // chat may still be taking it back): the user opens it again, within a bound.
+    const installed = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Installed' }).first();
+    await waitFor(
+      async () => {
+        await workbench.runCommand('ACP: Add Agent from Registry…');
+        return installed.waitFor({ timeout: 15_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeoutMs: 60_000, what: 'the registry list with the installed agent' },
+    );
     await workbench.screenshot('add-agent-from-registry');
     await page.keyboard.press('Escape');
   });
