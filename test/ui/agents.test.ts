@@ -102,6 +102,11 @@ describe('agents UI', function () {
     await message.fill('hello');
     await message.press('Enter');
     await chat.getByRole('log').getByText('Hello', { exact: true }).waitFor();
+    // The turn has ended and the composer has the focus again: a quick pick opened now stays open.
+    await chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached' });
+    await waitFor(() => message.evaluate((box) => box.ownerDocument.hasFocus() && box === box.ownerDocument.activeElement), {
+      what: 'the composer to have the focus after the turn',
+    });
 
     // Sign Out: logout with the running agent.
     await workbench.runCommand('ACP: Sign Out…');
