@@ -51,19 +51,16 @@ const Saved = z.object({
 export function fileTurnStore(file: string, log: Logger): TurnStore {
   let writing: Promise<void> = Promise.resolve();
   let latest: readonly SavedTurn[] | undefined;
-  const read = async (from: string): Promise<readonly SavedTurn[] | undefined> => {
-    try {
-      if ((await stat(from)).size > MAX_BYTES) return [];
-      const parsed = Saved.safeParse(JSON.parse(await readFile(from, 'utf8')));
-      if (!parsed.success) log.warn(`ignored the kept checkpoints ${from}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-      return parsed.success ? parsed.data.turns : [];
-    } catch {
-      return undefined;
-    }
-  };
   return {
     async load() {
-      return (await read(file)) ?? [];
+      try {
+        if ((await stat(file)).size > MAX_BYTES) return [];
+        const parsed = Saved.safeParse(JSON.parse(await readFile(file, 'utf8')));
+        if (!parsed.success) log.warn(`ignored the kept checkpoints ${file}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+        return parsed.success ? parsed.data.turns : [];
+      } catch {
+        return [];
+      }
     },
     save(turns) {
       // Only the latest state is written; writes go one after another.
