@@ -12,6 +12,9 @@ import {
   type EntryView,
   type FileMatch,
   type HostMessage,
+  PARTS,
+  type Part,
+  type ViewParts,
   type PermissionView,
   type PromptView,
   type QueueView,
@@ -93,16 +96,13 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, queue, elicitations, subagents, draft, reveal, prompts, ...rest } = action;
+      const { type: _type, notice, restore, divider, draft, reveal, prompts, ...rest } = action;
       void _type;
       const next: ChatState = {
         ...state,
         ...rest,
         // A page that takes over a chat that moved starts with what the user was writing; one that reloads keeps its own.
         draft: state.draft === '' && draft !== undefined ? draft : state.draft,
-        queue: queue ?? EMPTY_QUEUE,
-        elicitations: elicitations ?? [],
-        subagents: subagents ?? [],
         prompts: prompts ?? [],
         loaded: true,
         files: undefined,
@@ -120,18 +120,13 @@ export function reduce(state: ChatState, action: Action): ChatState {
         }
         entries = next;
       }
-      return {
-        ...state,
-        entries,
-        turn: action.turn ?? state.turn,
-        permissions: action.permissions ?? state.permissions,
-        elicitations: action.elicitations ?? state.elicitations,
-        subagents: action.subagents ?? state.subagents,
-        agentError: action.agentError === undefined ? state.agentError : action.agentError,
-        session: action.session ?? state.session,
-        checkpoints: action.checkpoints ?? state.checkpoints,
-        queue: action.queue ?? state.queue,
-      };
+      const { type: _type, entries: _entries, ...parts } = action;
+      void _type;
+      void _entries;
+      // Every view part the update carries replaces the one shown (an absent one is unchanged; null is a value).
+      const changed: Partial<Record<Part, unknown>> = {};
+      for (const part of PARTS) if (parts[part] !== undefined) changed[part] = parts[part];
+      return { ...state, ...(changed as Partial<ViewParts>), entries };
     }
     case 'editQueued':
       // The queued message comes back to be edited, in front of anything typed since.

@@ -33,6 +33,29 @@ export * from './shared/text';
 export * from './shared/toolKinds';
 export * from './shared/views';
 
+/**
+ * The parts of the chat's view that change apart from its entries. The whole state carries each of them, an update
+ * those that changed; the host builds each from one row of its table (chat/snapshot.ts), and the webview takes them
+ * as they come. A new piece of chat state is one field here, one row there, and what the webview shows of it.
+ */
+export const ViewParts = z.object({
+  turn: TurnView,
+  permissions: z.array(PermissionView),
+  /** The agent's questions waiting for the user. */
+  elicitations: z.array(ElicitationView),
+  /** The children this session announced. */
+  subagents: z.array(SubagentView),
+  agentError: AgentErrorView.nullable(),
+  session: SessionView,
+  /** What each turn changed, and which messages have a checkpoint. */
+  checkpoints: CheckpointsView,
+  /** The messages waiting for the running turn. */
+  queue: QueueView,
+});
+export type ViewParts = z.infer<typeof ViewParts>;
+export type Part = keyof ViewParts;
+export const PARTS: readonly Part[] = ViewParts.keyof().options;
+
 export const HostMessage = z.discriminatedUnion('type', [
   /** Everything, when the webview (re)loads. */
   z.object({
@@ -45,19 +68,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     /** The line below the earlier entries when they are not from a restart (a transcript kept on this computer). */
     divider: z.string().max(500).optional(),
     entries: z.array(EntryView),
-    turn: TurnView,
-    permissions: z.array(PermissionView),
-    /** The agent's questions waiting for the user (absent: none). */
-    elicitations: z.array(ElicitationView).optional(),
-    /** The children this session announced (absent: none). */
-    subagents: z.array(SubagentView).optional(),
-    agentError: AgentErrorView.nullable(),
-    session: SessionView,
+    ...ViewParts.shape,
     attachments: z.array(AttachmentView),
-    /** What each turn changed, and which messages have a checkpoint. */
-    checkpoints: CheckpointsView,
-    /** The messages waiting for the running turn (absent: none). */
-    queue: QueueView.optional(),
     /** The last quiet line, so a chat that was hidden still shows it. */
     notice: z.string().optional(),
     /** What the user was writing, for a page that takes over a chat that moved (it keeps its own draft otherwise). */
@@ -73,14 +85,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('update'),
     entries: z.array(z.object({ index: z.number().int().nonnegative(), entry: EntryView })),
-    turn: TurnView.optional(),
-    permissions: z.array(PermissionView).optional(),
-    elicitations: z.array(ElicitationView).optional(),
-    subagents: z.array(SubagentView).optional(),
-    agentError: AgentErrorView.nullable().optional(),
-    session: SessionView.optional(),
-    checkpoints: CheckpointsView.optional(),
-    queue: QueueView.optional(),
+    ...ViewParts.partial().shape,
   }),
   /**
    * Text for the composer: a queued message the user took back to edit (its attachments come separately), the

@@ -2,6 +2,8 @@
 // talks only to this face, so that a chat can move from one to the other and keep its conversation, its draft and
 // its running turn: the panel stays, only its surface changes.
 import * as vscode from 'vscode';
+import { CHAT_VIEW_TYPE } from '../ids';
+import { webviewOptions } from './html';
 
 /** Where a chat lives: an editor tab, or the side bar's chat view (`acp.chat.location`). */
 export type ChatLocation = 'editor' | 'sideBar';
@@ -112,4 +114,20 @@ export function sideBarSurface(view: vscode.WebviewView, reveal: (preserveFocus:
       if (life.release()) onRelease();
     },
   };
+}
+
+/** An editor tab for a chat, beside the active editor. */
+export function editorTab(extensionUri: vscode.Uri, title: string): ChatSurface {
+  const panel = vscode.window.createWebviewPanel(
+    CHAT_VIEW_TYPE,
+    title,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+    webviewOptions(extensionUri),
+  );
+  return adoptTab(panel, extensionUri);
+}
+
+/** An editor tab VS Code made (a new one, or one it restored after a reload), as a chat's surface. */
+export function adoptTab(panel: vscode.WebviewPanel, extensionUri: vscode.Uri): ChatSurface {
+  return editorSurface(panel, vscode.Uri.joinPath(extensionUri, 'media', 'icon.png'));
 }

@@ -1,32 +1,17 @@
 // Keeping the webview in step with the panel: changes are marked as they happen and flushed as one update at most
 // once a frame, never while the last one is still on its way; a webview that (re)loads gets the whole state.
 import type * as vscode from 'vscode';
-import type { HostMessage } from './protocol';
+import type { HostMessage, Part } from './protocol';
 
 export type UpdateMessage = Extract<HostMessage, { type: 'update' }>;
 export type StateMessage = Extract<HostMessage, { type: 'state' }>;
 
-/** What changed since the last update. */
-export interface ViewChanges {
-  /** The indexes of the entries that changed. */
-  readonly entries: ReadonlySet<number>;
-  readonly turn: boolean;
-  readonly permissions: boolean;
-  readonly error: boolean;
-  readonly session: boolean;
-  readonly checkpoints: boolean;
-  readonly queue: boolean;
-  readonly elicitations: boolean;
-  readonly subagents: boolean;
-}
-
 /** What the view shows, as the panel builds it: an update with what changed, or the whole state. */
 export interface ViewSource {
-  update(changes: ViewChanges): UpdateMessage;
+  /** An update with the entries (by index) and the parts that changed. */
+  update(entries: ReadonlySet<number>, parts: ReadonlySet<Part>): UpdateMessage;
   state(): StateMessage;
 }
-
-type Part = 'turn' | 'permissions' | 'error' | 'session' | 'checkpoints' | 'queue' | 'elicitations' | 'subagents';
 
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
@@ -36,14 +21,7 @@ export class ViewSync {
   private loaded = false;
   private disposed = false;
   private dirtyEntries = new Set<number>();
-  private dirtyTurn = false;
-  private dirtyPermissions = false;
-  private dirtyError = false;
-  private dirtySession = false;
-  private dirtyCheckpoints = false;
-  private dirtyQueue = false;
-  private dirtyElicitations = false;
-  private dirtySubagents = false;
+  private dirtyParts = new Set<Part>();
   private flushTimer: NodeJS.Timeout | undefined;
   /** An update was posted and VS Code has not yet handed it to the webview. */
   private inFlight = false;
@@ -83,14 +61,7 @@ export class ViewSync {
   }
 
   changed(part: Part): void {
-    if (part === 'turn') this.dirtyTurn = true;
-    else if (part === 'permissions') this.dirtyPermissions = true;
-    else if (part === 'error') this.dirtyError = true;
-    else if (part === 'checkpoints') this.dirtyCheckpoints = true;
-    else if (part === 'queue') this.dirtyQueue = true;
-    else if (part === 'elicitations') this.dirtyElicitations = true;
-    else if (part === 'subagents') this.dirtySubagents = true;
-    else this.dirtySession = true;
+    this.dirtyParts.add(part);
     this.schedule();
   }
 
@@ -119,33 +90,13 @@ export class ViewSync {
   }
 
   private get dirty(): boolean {
-    return (
-      this.dirtyEntries.size > 0 ||
-      this.dirtyTurn ||
-      this.dirtyPermissions ||
-      this.dirtyError ||
-      this.dirtySession ||
-      this.dirtyCheckpoints ||
-      this.dirtyQueue ||
-      this.dirtyElicitations ||
-      this.dirtySubagents
-    );
+    return this.dirtyEntries.size > 0 || this.dirtyParts.size > 0;
   }
 
   private flush(): void {
     this.flushTimer = undefined;
     if (this.disposed) return;
-    const update = this.source.update({
-      entries: this.dirtyEntries,
-      turn: this.dirtyTurn,
-      permissions: this.dirtyPermissions,
-      error: this.dirtyError,
-      session: this.dirtySession,
-      checkpoints: this.dirtyCheckpoints,
-      queue: this.dirtyQueue,
-      elicitations: this.dirtyElicitations,
-      subagents: this.dirtySubagents,
-    });
+    const update = this.source.update(this.dirtyEntries, this.dirtyParts);
     this.inFlight = true;
     this.lastPostAt = Date.now();
     let timeout: NodeJS.Timeout | undefined;
@@ -163,15 +114,7 @@ export class ViewSync {
 
   private clear(): void {
     this.dirtyEntries = new Set();
-    this.dirtyTurn =
-      this.dirtyPermissions =
-      this.dirtyError =
-      this.dirtySession =
-      this.dirtyCheckpoints =
-      this.dirtyQueue =
-      this.dirtyElicitations =
-      this.dirtySubagents =
-        false;
+    this.dirtyParts = new Set();
   }
 
   /** Stops the flushes: what is still marked is never posted. */

@@ -5,9 +5,9 @@ import type { SteerOutcome } from '../acp/sessionHandle';
 import { MAX_QUEUED, MessageQueue, type Queued, type WhileBusy } from './queue';
 import type { QueueView } from './protocol';
 
-export interface WhileBusyHost<A> {
+export interface WhileBusyHost<A, R = unknown> {
   /** Sends a message as its own turn; resolves when the turn ends. */
-  send(text: string, attachments: readonly A[]): Promise<unknown>;
+  send(text: string, attachments: readonly A[]): Promise<R>;
   /** Sends a message into the running turn. */
   steer(text: string, attachments: readonly A[]): Promise<SteerOutcome>;
   /** Whether the agent takes messages into a running turn. */
@@ -30,7 +30,7 @@ export function readWhileBusy(): WhileBusy {
   return value === 'steer' || value === 'stopAndSend' ? value : 'queue';
 }
 
-export class WhileBusyMessages<A> {
+export class WhileBusyMessages<A, R = unknown> {
   readonly queue = new MessageQueue<A>();
   private saidNoSteer = false;
   /** A message of ours is on its way or its turn runs: from the send until its turn has ended. */
@@ -39,20 +39,20 @@ export class WhileBusyMessages<A> {
   private lastEnded: { readonly stopReason?: string; readonly failed: boolean } = { stopReason: 'end_turn', failed: false };
 
   constructor(
-    private readonly host: WhileBusyHost<A>,
+    private readonly host: WhileBusyHost<A, R>,
     private readonly agentName: string,
   ) {}
 
-  /** A message written while a turn runs (or just as it ended), sent the way `mode` (or the setting) says. */
-  submit(text: string, attachments: readonly A[], mode: WhileBusy = readWhileBusy()): void {
-    if (!this.busy() && !this.queue.held && this.queue.all.length === 0) {
-      void this.sendNow({ id: 0, text, attachments });
-      return;
-    }
+  /**
+   * A message written while a turn runs (or just as it ended), sent the way `mode` (or the setting) says. Returns
+   * the send when it went now as its own turn; undefined when it was queued, steered or given back.
+   */
+  submit(text: string, attachments: readonly A[], mode: WhileBusy = readWhileBusy()): Promise<R> | undefined {
+    if (!this.busy() && !this.queue.held && this.queue.all.length === 0) return this.sendNow({ id: 0, text, attachments });
     if (mode === 'steer' && this.host.busy()) {
       if (this.host.canSteer()) {
         void this.host.steer(text, attachments);
-        return;
+        return undefined;
       }
       if (!this.saidNoSteer) {
         this.saidNoSteer = true;
@@ -62,12 +62,13 @@ export class WhileBusyMessages<A> {
     const queued = this.queue.add(text, attachments, { next: mode === 'stopAndSend' });
     if (!queued) {
       this.host.giveBack(text, attachments, vscode.l10n.t('{0} messages are waiting already; send or remove some first.', MAX_QUEUED));
-      return;
+      return undefined;
     }
     this.host.changed();
     if (mode === 'stopAndSend' && this.host.busy()) void this.host.cancel();
     // Nothing runs (the turn ended as this was written), and nothing holds the queue: it goes now.
     if (!this.busy() && !this.queue.held) this.next({ failed: false, stopReason: 'end_turn' });
+    return undefined;
   }
 
   /** A turn runs, or a message of ours is on its way to becoming one. */
@@ -134,18 +135,21 @@ export class WhileBusyMessages<A> {
     };
   }
 
-  private async sendNow(item: Queued<A>): Promise<void> {
+  /** Sends `item` as its own turn; once that has returned, the next message goes (or the queue holds). */
+  private sendNow(item: Queued<A>): Promise<R> {
     this.sending = true;
-    let failed = false;
-    try {
-      await this.host.send(item.text, item.attachments);
-    } catch {
-      // Refused or failed: the send path already said why (and a refused message went back to the composer).
-      failed = true;
-    } finally {
-      this.sending = false;
-    }
-    // The turn's end was heard while ours was still returning: the next message goes now, or the queue holds.
+    const sent = this.host.send(item.text, item.attachments);
+    // Refused or failed: the send path already said why (and a refused message went back to the composer). The
+    // turn's end was heard while ours was still returning: the next message goes now, or the queue holds.
+    void sent.then(
+      () => this.sent(false),
+      () => this.sent(true),
+    );
+    return sent;
+  }
+
+  private sent(failed: boolean): void {
+    this.sending = false;
     this.next(failed ? { ...this.lastEnded, failed: true } : this.lastEnded);
   }
 }

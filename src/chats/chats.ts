@@ -24,7 +24,7 @@ import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened
 import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
 import { errorMessage } from '../acp/errors';
-import type { ChatLocation, ChatSurface } from '../chat/surface';
+import { adoptTab, editorTab, type ChatLocation, type ChatSurface } from '../chat/surface';
 import type { SideBarChatView } from './sideBar';
 import { chatKey } from '../checkpoints/checkpoints';
 import { chatMarkdown, forkPoint, renameChat, sendAfterTurn } from './operations';
@@ -154,7 +154,7 @@ export class Chats implements vscode.Disposable {
   /** The side bar's chat, if there is one, moves to an editor tab: nothing is closed to make room. */
   private vacateSideBar(): void {
     const occupant = this.all.find((p) => p.location === 'sideBar');
-    if (occupant) occupant.moveTo(ChatPanel.editorTab(this.deps, occupant.title));
+    if (occupant) occupant.moveTo(editorTab(this.deps.extensionUri, occupant.title));
   }
 
   /** Move Chat to Side Bar: the conversation, the draft and a running turn go along. */
@@ -167,7 +167,7 @@ export class Chats implements vscode.Disposable {
   /** Move Chat to Editor: the side bar's chat goes to an editor tab beside the editor. */
   moveToEditor(panel: ChatPanel): void {
     if (panel.location === 'editor' || !this.open.has(panel)) return;
-    panel.moveTo(ChatPanel.editorTab(this.deps, panel.title));
+    panel.moveTo(editorTab(this.deps.extensionUri, panel.title));
   }
 
   /** The chat in the side bar, if one is there. */
@@ -190,7 +190,7 @@ export class Chats implements vscode.Disposable {
       webviewPanel.dispose();
       return;
     }
-    await this.restore(ChatPanel.adopt(webviewPanel, this.deps), state);
+    await this.restore(adoptTab(webviewPanel, this.deps.extensionUri), state);
   }
 
   private async restore(surface: ChatSurface, state: unknown): Promise<void> {

@@ -18,13 +18,9 @@ import type {
   PickerView,
   TurnView,
 } from '../chat/protocol';
-import { entryView, permissionViews, sessionView, turnView } from '../chat/view';
+import type { AgentEndView, ChatSnapshot } from '../chat/snapshot';
 
-/** Why the agent stopped while the chat was open: the sentence the chat shows, and what the agent last wrote to stderr. */
-export interface AgentEndView {
-  readonly message: string;
-  readonly stderr: readonly string[];
-}
+export type { AgentEndView };
 
 /** One open chat. Every property is read when asked: it says what the chat shows now, and is not updated after. */
 export interface ChatHandle {
@@ -89,8 +85,12 @@ export interface ChatHandle {
   redoRestore(): Promise<void>;
   /** Answers the question the checkpoints ask in the chat, as its buttons do. */
   answerCheckpoint(id: number, answer: CheckpointAnswer): Promise<void>;
-  /** Sends a message as the user would, with everything attached; resolves when the turn ends, rejects when it cannot be sent. */
-  send(text: string): Promise<S.StopReason>;
+  /**
+   * Sends a message as the user would, with everything attached (Enter in the composer): resolves with the stop
+   * reason when its turn ends, or with undefined when a turn was running and the message waits in the queue or went
+   * into that turn (see `submit`); rejects when it cannot be sent.
+   */
+  send(text: string): Promise<S.StopReason | undefined>;
   /**
    * Enter in the composer with `text` (and what is attached): sent now when nothing runs, otherwise queued, sent into
    * the running turn or sent after a stop, as `mode` (or the setting acp.chat.whileBusy) says.
@@ -105,19 +105,19 @@ export interface ChatHandle {
   /** The agent's questions waiting for the user. */
   readonly elicitations: readonly ElicitationView[];
   /** Submit (with what each field holds), Decline or Cancel on a question; returns why a Submit was refused. */
-  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values?: Readonly<Record<string, FieldInput>>): string | undefined;
+  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values?: Readonly<Record<string, FieldInput>>): Promise<string | undefined>;
   /** Open on a url question (opens the page in the browser). */
   openElicitationUrl(id: number): Promise<boolean>;
   /** The children the session announced (subagents), as their cards show them. */
   readonly subagents: readonly SubagentView[];
   /** Answers a subagent's permission request, as a click on its card does. */
-  answerSubagentPermission(sessionId: string, id: number, optionId: string): boolean;
+  answerSubagentPermission(sessionId: string, id: number, optionId: string): Promise<boolean>;
   /** Cancel on a subagent's card; false when the agent did not allow it. */
   cancelSubagent(sessionId: string): Promise<boolean>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
   cancel(): Promise<void>;
   /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
-  answerPermission(id: number, optionId: string): boolean;
+  answerPermission(id: number, optionId: string): Promise<boolean>;
   /** Asks the agent for another mode; rejects with the agent's reason when it refuses. */
   setMode(modeId: string): Promise<void>;
   /** Asks the agent to change a config option; rejects with the agent's reason when it refuses. */
@@ -126,41 +126,8 @@ export interface ChatHandle {
   close(): void;
 }
 
-/** The members of a chat panel a handle reads. */
-export type HandledChat = Pick<
-  ChatPanel,
-  | 'agentName'
-  | 'location'
-  | 'composerText'
-  | 'revealedMatch'
-  | 'completeMention'
-  | 'lastNotice'
-  | 'mention'
-  | 'confirmAttachment'
-  | 'promptFiles'
-  | 'listPromptFiles'
-  | 'usePrompt'
-  | 'forkFrom'
-  | 'title'
-  | 'attention'
-  | 'session'
-  | 'earlierEntries'
-  | 'submit'
-  | 'queued'
-  | 'changeQueued'
-  | 'sendQueued'
-  | 'elicitations'
-  | 'answerElicitation'
-  | 'openElicitationUrl'
-  | 'subagents'
-  | 'answerSubagentPermission'
-  | 'cancelSubagent'
-  | 'pendingAttachments'
-  | 'send'
-  | 'dispose'
-  | 'checkpoints'
-  | 'requestCheckpoint'
->;
+/** A chat as its handle sees it: the one way in and the one way out (see chat/dispatch.ts and chat/snapshot.ts). */
+export type HandledChat = Pick<ChatPanel, 'dispatch' | 'snapshot' | 'dispose'>;
 
 const handles = new WeakMap<HandledChat, ChatHandle>();
 
@@ -179,199 +146,153 @@ export function handleOrNone(panel: HandledChat | undefined): ChatHandle | undef
   return panel && handleOf(panel);
 }
 
+/** Reads come from the chat's snapshot; acts are the messages the chat view sends, through the same door. */
 class PanelHandle implements ChatHandle {
-  constructor(private readonly panel: HandledChat) {}
+  constructor(private readonly chat: HandledChat) {}
+
+  private get now(): ChatSnapshot {
+    return this.chat.snapshot();
+  }
 
   get agentName(): string {
-    return this.panel.agentName;
+    return this.now.agentName;
   }
-
   get location(): 'editor' | 'sideBar' {
-    return this.panel.location;
+    return this.now.location;
   }
-
   get lastNotice(): string | undefined {
-    return this.panel.lastNotice;
+    return this.now.notice;
+  }
+  get promptFiles(): readonly PromptView[] {
+    return this.now.prompts;
+  }
+  get revealedMatch(): EntryView | undefined {
+    return this.now.revealed;
+  }
+  get composerText(): string {
+    return this.now.draft;
+  }
+  get title(): string {
+    return this.now.title;
+  }
+  get attention(): Attention {
+    return this.now.attention;
+  }
+  get queued(): QueueView {
+    return this.now.queue;
+  }
+  get elicitations(): readonly ElicitationView[] {
+    return this.now.elicitations;
+  }
+  get subagents(): readonly SubagentView[] {
+    return this.now.subagents;
+  }
+  get sessionId(): string | undefined {
+    return this.now.sessionId;
+  }
+  get agentPid(): number | undefined {
+    return this.now.agentPid;
+  }
+  get entries(): readonly EntryView[] {
+    return this.now.entries;
+  }
+  get turn(): TurnView {
+    return this.now.turn;
+  }
+  get permissions(): readonly PermissionView[] {
+    return this.now.permissions;
+  }
+  get pickers(): readonly PickerView[] {
+    return this.now.session.pickers;
+  }
+  get attachments(): readonly AttachmentView[] {
+    return this.now.attachments;
+  }
+  get leftOut(): readonly LeftOutServer[] {
+    return this.now.leftOut;
+  }
+  get agentEnd(): AgentEndView | undefined {
+    return this.now.agentEnd;
+  }
+  get checkpoints(): CheckpointsView {
+    return this.now.checkpoints;
   }
 
   completeMention(query: string): Promise<FileMatch[]> {
-    return this.panel.completeMention(query);
+    return this.chat.dispatch({ type: 'searchFiles', requestId: 0, query });
   }
-
   mention(kind: MentionKind, id: string): Promise<void> {
-    return this.panel.mention(kind, id);
+    return this.chat.dispatch({ type: 'mention', kind, path: id });
   }
-
   confirmAttachment(id: string): void {
-    this.panel.confirmAttachment(id);
+    void this.chat.dispatch({ type: 'confirmAttachment', id });
   }
-
-  get promptFiles(): readonly PromptView[] {
-    return this.panel.promptFiles;
-  }
-
   listPromptFiles(): Promise<readonly PromptView[]> {
-    return this.panel.listPromptFiles();
+    return this.chat.dispatch({ type: 'listPrompts' });
   }
-
   usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
-    return this.panel.usePrompt(name, source);
+    return this.chat.dispatch({ type: 'usePrompt', name, source });
   }
-
-  get revealedMatch(): EntryView | undefined {
-    return this.panel.revealedMatch;
-  }
-
-  get composerText(): string {
-    return this.panel.composerText;
-  }
-
   forkFrom(entryId: number): void {
-    this.panel.forkFrom(entryId);
+    void this.chat.dispatch({ type: 'fork', entryId });
   }
-
-  get title(): string {
-    return this.panel.title;
-  }
-
-  get attention(): Attention {
-    return this.panel.attention;
-  }
-
   submit(text: string, mode?: WhileBusy): void {
-    this.panel.submit(text, mode);
+    const send = this.chat.dispatch({ type: 'send', text, attachments: this.attachments.map((a) => a.id), ...(mode ? { mode } : {}) });
+    send.catch(() => undefined); // the chat says why, as it does for the composer
   }
-
-  get queued(): QueueView {
-    return this.panel.queued;
-  }
-
   changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
-    this.panel.changeQueued(id, action);
+    void this.chat.dispatch({ type: 'queue', id, action });
   }
-
   sendQueued(): void {
-    this.panel.sendQueued();
+    void this.chat.dispatch({ type: 'sendQueued' });
   }
-
-  get elicitations(): readonly ElicitationView[] {
-    return this.panel.elicitations;
+  answerElicitation(
+    id: number,
+    action: 'accept' | 'decline' | 'cancel',
+    values: Readonly<Record<string, FieldInput>> = {},
+  ): Promise<string | undefined> {
+    return this.chat.dispatch({ type: 'elicitation', id, action, values: { ...values } });
   }
-
-  answerElicitation(id: number, action: 'accept' | 'decline' | 'cancel', values: Readonly<Record<string, FieldInput>> = {}): string | undefined {
-    return this.panel.answerElicitation(id, action, values);
-  }
-
   openElicitationUrl(id: number): Promise<boolean> {
-    return this.panel.openElicitationUrl(id);
+    return this.chat.dispatch({ type: 'openElicitationUrl', id });
   }
-
-  get subagents(): readonly SubagentView[] {
-    return this.panel.subagents;
+  answerSubagentPermission(sessionId: string, id: number, optionId: string): Promise<boolean> {
+    return this.chat.dispatch({ type: 'permission', sessionId, id, optionId });
   }
-
-  answerSubagentPermission(sessionId: string, id: number, optionId: string): boolean {
-    return this.panel.answerSubagentPermission(sessionId, id, optionId);
-  }
-
   cancelSubagent(sessionId: string): Promise<boolean> {
-    return this.panel.cancelSubagent(sessionId);
+    return this.chat.dispatch({ type: 'cancelSubagent', sessionId });
   }
-
-  get sessionId(): string | undefined {
-    return this.panel.session?.sessionId;
-  }
-
-  get agentPid(): number | undefined {
-    return this.panel.session?.client.process.pid;
-  }
-
-  get entries(): readonly EntryView[] {
-    const session = this.panel.session;
-    const own = session ? session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals)) : [];
-    return [...this.panel.earlierEntries, ...own];
-  }
-
-  get turn(): TurnView {
-    const model = this.panel.session?.model;
-    return model ? turnView(model.turn) : { phase: 'idle' };
-  }
-
-  get permissions(): readonly PermissionView[] {
-    const model = this.panel.session?.model;
-    return model ? permissionViews(model) : [];
-  }
-
-  get pickers(): readonly PickerView[] {
-    const session = this.panel.session;
-    return session ? sessionView(session.model, session.client.capabilities.accepts).pickers : [];
-  }
-
-  get attachments(): readonly AttachmentView[] {
-    return this.panel.pendingAttachments;
-  }
-
-  get leftOut(): readonly LeftOutServer[] {
-    return this.panel.session?.leftOut ?? [];
-  }
-
-  get agentEnd(): AgentEndView | undefined {
-    const end = this.panel.session?.ended;
-    if (!end) return undefined;
-    return { message: end.message, stderr: 'stderrTail' in end ? [...end.stderrTail] : [] };
-  }
-
-  get checkpoints(): CheckpointsView {
-    return this.panel.checkpoints;
-  }
-
   changes(turn: number, action: ChangesAction): Promise<void> {
-    return this.panel.requestCheckpoint({ type: 'changes', turn, action });
+    return this.chat.dispatch({ type: 'changes', turn, action });
   }
-
   openChange(turn: number, index: number): Promise<void> {
-    return this.panel.requestCheckpoint({ type: 'openChange', turn, index });
+    return this.chat.dispatch({ type: 'openChange', turn, index });
   }
-
   restoreCheckpoint(turn: number): Promise<void> {
-    return this.panel.requestCheckpoint({ type: 'restoreCheckpoint', turn });
+    return this.chat.dispatch({ type: 'restoreCheckpoint', turn });
   }
-
   redoRestore(): Promise<void> {
-    return this.panel.requestCheckpoint({ type: 'redoRestore' });
+    return this.chat.dispatch({ type: 'redoRestore' });
   }
-
   answerCheckpoint(id: number, answer: CheckpointAnswer): Promise<void> {
-    return this.panel.requestCheckpoint({ type: 'checkpointAnswer', id, answer });
+    return this.chat.dispatch({ type: 'checkpointAnswer', id, answer });
   }
-
-  send(text: string): Promise<S.StopReason> {
-    return this.panel.send(text);
+  send(text: string): Promise<S.StopReason | undefined> {
+    return this.chat.dispatch({ type: 'send', text, attachments: this.attachments.map((a) => a.id) });
   }
-
-  async cancel(): Promise<void> {
-    await this.panel.session?.cancel();
+  cancel(): Promise<void> {
+    return this.chat.dispatch({ type: 'cancel' });
   }
-
-  answerPermission(id: number, optionId: string): boolean {
-    return this.panel.session?.model.resolvePermission(id, optionId) ?? false;
+  answerPermission(id: number, optionId: string): Promise<boolean> {
+    return this.chat.dispatch({ type: 'permission', id, optionId });
   }
-
-  async setMode(modeId: string): Promise<void> {
-    await this.connected().setMode(modeId);
+  setMode(modeId: string): Promise<void> {
+    return this.chat.dispatch({ type: 'setMode', modeId });
   }
-
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    await this.connected().setConfigOption(configId, value);
+  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    return this.chat.dispatch({ type: 'setConfig', configId, value });
   }
-
   close(): void {
-    this.panel.dispose();
-  }
-
-  private connected(): NonNullable<HandledChat['session']> {
-    const session = this.panel.session;
-    if (!session) throw new Error(`the chat with ${this.panel.agentName} is not connected`);
-    return session;
+    this.chat.dispose();
   }
 }

@@ -23,7 +23,7 @@ describe('what a chat asks of its user', function () {
     await waitFor(() => chat.attention === 'needsYou', { what: 'the chat to need the user' });
     await waitFor(() => tabLabels().includes(`● (1) ${chat.agentName}`), { what: `the tab to be marked; tabs: ${tabLabels().join(', ')}` });
     const [request] = chat.permissions;
-    assert.ok(request && chat.answerPermission(request.id, 'allow'));
+    assert.ok(request && (await chat.answerPermission(request.id, 'allow')));
     assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');
     // In front of the user when it ended: nothing more to see.
     await waitFor(() => chat.attention === 'none', { what: `the chat to ask nothing (it is ${chat.attention})` });

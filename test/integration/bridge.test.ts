@@ -134,7 +134,7 @@ describe('the editor bridge', function () {
       assert.equal(chat.title, `(1) ${chat.agentName}`);
       await expectChatActive(chat, 'config.json (agent edit)');
       const [request] = chat.permissions;
-      assert.ok(request && chat.answerPermission(request.id, 'allow'));
+      assert.ok(request && (await chat.answerPermission(request.id, 'allow')));
       assert.deepEqual(await done, [selected('allow')]);
       assert.equal(chat.title, chat.agentName);
     });
@@ -145,7 +145,7 @@ describe('the editor bridge', function () {
         ask({ toolCallId: 'e2', title: 'Edit a', kind: 'edit', content: [{ type: 'diff', path: join(dir, 'a'), newText: 'x' }] }),
       );
       const request = await waitFor(() => chat.permissions[0], { what: 'the request' });
-      chat.answerPermission(request.id, 'reject');
+      await chat.answerPermission(request.id, 'reject');
       assert.deepEqual(await done, [selected('reject')]);
       assert.equal(diffTabs('acp-diff').length, 0);
     });
@@ -158,9 +158,9 @@ describe('the editor bridge', function () {
         ask({ toolCallId: 'c3', title: 'rm -rf build', kind: 'execute' }),
       );
       const first = await waitFor(() => chat.permissions.find((p) => p.toolCallId === 'c1'), { what: 'the first request' });
-      chat.answerPermission(first.id, 'always');
+      await chat.answerPermission(first.id, 'always');
       const third = await waitFor(() => chat.permissions.find((p) => p.toolCallId === 'c3'), { what: 'the request for another command' });
-      chat.answerPermission(third.id, 'reject');
+      await chat.answerPermission(third.id, 'reject');
       assert.deepEqual(await done, [selected('always'), selected('always'), selected('reject')]);
       const auto = toolCard(chat, 'c2');
       assert.equal(auto.autoAnswer?.option, 'Always Allow');
@@ -173,7 +173,7 @@ describe('the editor bridge', function () {
       // The rule was for that chat only: a new chat asks again.
       const next = await startSteps(ask({ toolCallId: 'c4', title: 'npm test', kind: 'execute' }));
       const again = await waitFor(() => next.chat.permissions[0], { what: 'the request in the new chat' });
-      next.chat.answerPermission(again.id, 'reject');
+      await next.chat.answerPermission(again.id, 'reject');
       assert.deepEqual(await next.done, [selected('reject')]);
     });
 
@@ -188,7 +188,7 @@ describe('the editor bridge', function () {
         );
         for (const id of ['r2', 'r3']) {
           const request = await waitFor(() => chat.permissions.find((p) => p.toolCallId === id), { what: `the request ${id}` });
-          chat.answerPermission(request.id, 'reject');
+          await chat.answerPermission(request.id, 'reject');
         }
         assert.deepEqual(await done, [selected('allow'), selected('reject'), selected('reject')]);
         assert.deepEqual(toolCard(chat, 'r1').autoAnswer, {

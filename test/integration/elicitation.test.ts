@@ -48,14 +48,14 @@ describe('the agent\u2019s questions', function () {
     );
     assert.equal(chat.attention, 'needsYou');
     const valid = { name: 'demo', email: 'me@example.com', count: '3', ratio: '0.5', strict: true, license: 'mit', tags: ['web', 'cli'] };
-    assert.equal(chat.answerElicitation(q.id, 'accept', { ...valid, name: 'x' }), 'Name: Enter at least 2 characters.');
-    assert.equal(chat.answerElicitation(q.id, 'accept', { ...valid, email: 'nope' }), 'Email: Enter an email address.');
-    assert.equal(chat.answerElicitation(q.id, 'accept', { ...valid, count: '2.5' }), 'Count: Enter a whole number.');
-    assert.equal(chat.answerElicitation(q.id, 'accept', { ...valid, count: '9' }), 'Count: Enter 5 or less.');
-    assert.equal(chat.answerElicitation(q.id, 'accept', { ...valid, tags: ['web', 'cli', 'lib'] }), 'Tags: Pick at most 2.');
-    assert.equal(chat.answerElicitation(q.id, 'accept', { ...valid, start: '24/11/2026' }), 'Start: Enter a date as YYYY-MM-DD.');
+    assert.equal(await chat.answerElicitation(q.id, 'accept', { ...valid, name: 'x' }), 'Name: Enter at least 2 characters.');
+    assert.equal(await chat.answerElicitation(q.id, 'accept', { ...valid, email: 'nope' }), 'Email: Enter an email address.');
+    assert.equal(await chat.answerElicitation(q.id, 'accept', { ...valid, count: '2.5' }), 'Count: Enter a whole number.');
+    assert.equal(await chat.answerElicitation(q.id, 'accept', { ...valid, count: '9' }), 'Count: Enter 5 or less.');
+    assert.equal(await chat.answerElicitation(q.id, 'accept', { ...valid, tags: ['web', 'cli', 'lib'] }), 'Tags: Pick at most 2.');
+    assert.equal(await chat.answerElicitation(q.id, 'accept', { ...valid, start: '24/11/2026' }), 'Start: Enter a date as YYYY-MM-DD.');
     assert.equal(chat.elicitations.length, 1, 'still waiting after refused answers');
-    assert.equal(chat.answerElicitation(q.id, 'accept', valid), undefined);
+    assert.equal(await chat.answerElicitation(q.id, 'accept', valid), undefined);
     assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');
     assert.deepEqual(answer(chat), {
       action: 'accept',
@@ -68,7 +68,7 @@ describe('the agent\u2019s questions', function () {
     await useFixtureAgent('elicit-form');
     const chat = await newChat();
     const first = chat.send('one');
-    assert.equal(chat.answerElicitation((await question(chat)).id, 'decline'), undefined);
+    assert.equal(await chat.answerElicitation((await question(chat)).id, 'decline'), undefined);
     assert.equal(await within(first, 15_000, 'the declined turn'), 'end_turn');
     assert.deepEqual(answer(chat), { action: 'decline' });
 
@@ -100,7 +100,7 @@ describe('the agent\u2019s questions', function () {
     await useFixtureAgent('elicit-url');
     const chat = await newChat();
     const turn = chat.send('sign me in');
-    chat.answerElicitation((await question(chat)).id, 'cancel');
+    await chat.answerElicitation((await question(chat)).id, 'cancel');
     assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');
     assert.deepEqual(answer(chat), { action: 'cancel' });
   });

@@ -132,7 +132,7 @@ describe('a hostile agent', function () {
       const start = Date.now();
       let turn: Run['turn'] | undefined;
       chat.send(JSON.stringify(config)).then(
-        (stop) => (turn = { outcome: 'stopped', detail: stop, ms: Date.now() - start }),
+        (stop) => (turn = { outcome: 'stopped', detail: stop ?? 'queued', ms: Date.now() - start }),
         (error: unknown) => (turn = { outcome: 'failed', detail: error instanceof Error ? error.message : String(error), ms: Date.now() - start }),
       );
       // Until the turn ends; or, once the agent has answered the prompt (malformed), for the grace period at most.

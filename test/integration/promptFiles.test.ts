@@ -56,15 +56,15 @@ describe('prompt files', function () {
         ['who', undefined, true],
       ],
     );
-    assert.equal(chat.answerElicitation(question.id, 'accept', { topic: 'the parser' }), 'who: This is required.');
-    assert.equal(chat.answerElicitation(question.id, 'accept', { topic: 'the parser', who: 'Ada' }), undefined);
+    assert.equal(await chat.answerElicitation(question.id, 'accept', { topic: 'the parser' }), 'who: This is required.');
+    assert.equal(await chat.answerElicitation(question.id, 'accept', { topic: 'the parser', who: 'Ada' }), undefined);
     assert.equal(await used, 'Explain the parser to Ada. Then the parser again.\n');
     await waitFor(() => chat.composerText === 'Explain the parser to Ada. Then the parser again.\n', { what: 'the text in the composer' });
     assert.equal(chat.elicitations.length, 0);
 
     const cancelled = chat.usePrompt('explain', 'workspace');
     await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked again' });
-    chat.answerElicitation(chat.elicitations[0]!.id, 'cancel');
+    await chat.answerElicitation(chat.elicitations[0]!.id, 'cancel');
     assert.equal(await cancelled, undefined);
     assert.match(chat.lastNotice ?? '', /was not used/);
   });

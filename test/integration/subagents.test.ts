@@ -27,7 +27,7 @@ describe('subagents', function () {
       ['Reading the docs', 'Read docs/index.md'],
     );
     assert.equal(chat.attention, 'needsYou', 'a child waiting for the user makes the chat need the user');
-    assert.equal(chat.answerSubagentPermission('child-1', child.permissions[0]!.id, 'allow'), true);
+    assert.equal(await chat.answerSubagentPermission('child-1', child.permissions[0]!.id, 'allow'), true);
     assert.equal(await within(turn, 15_000, 'the turn'), 'end_turn');
     const done = chat.subagents[0]!;
     assert.equal(done.state, 'idle');

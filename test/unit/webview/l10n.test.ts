@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { imageRefusal, HostMessage } from '../../../src/chat/protocol';
+import { EMPTY_QUEUE, imageRefusal, HostMessage } from '../../../src/chat/protocol';
 import { setBundle, t } from '../../../webview/l10n';
 import { renderMarkdown } from '../../../webview/markdown';
 
@@ -40,6 +40,9 @@ describe('webview translations', () => {
       entries: [],
       turn: { phase: 'idle' },
       permissions: [],
+      elicitations: [],
+      subagents: [],
+      queue: EMPTY_QUEUE,
       agentError: null,
       session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
       attachments: [],

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChangesView, CheckpointsView, EntryView, HostMessage } from '../../../src/chat/protocol';
+import { EMPTY_QUEUE } from '../../../src/chat/protocol';
 import {
   cardsAfter,
   turnEnds,
@@ -45,6 +46,9 @@ function loaded(entries: EntryView[] = [], checkpoints: CheckpointsView = { card
     entries,
     turn: { phase: 'idle' },
     permissions: [],
+    elicitations: [],
+    subagents: [],
+    queue: EMPTY_QUEUE,
     agentError: null,
     session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: true } },
     attachments: [],
@@ -73,6 +77,9 @@ describe('chat view state', () => {
       entries: [],
       turn: { phase: 'idle' },
       permissions: [],
+      elicitations: [],
+      subagents: [],
+      queue: EMPTY_QUEUE,
       agentError: null,
       session: state.session,
       attachments: [],
@@ -86,6 +93,9 @@ describe('chat view state', () => {
       entries: [],
       turn: { phase: 'idle' },
       permissions: [],
+      elicitations: [],
+      subagents: [],
+      queue: EMPTY_QUEUE,
       agentError: null,
       session: state.session,
       attachments: [],
@@ -130,6 +140,9 @@ describe('chat view state', () => {
       entries: [],
       turn: { phase: 'idle' },
       permissions: [],
+      elicitations: [],
+      subagents: [],
+      queue: EMPTY_QUEUE,
       agentError: null,
       session: state.session,
       attachments: [],

@@ -1,0 +1,180 @@
+// The chat's one way in: what each message from the chat view does. The webview posts them, and the chat's handle
+// (the extension's API, and the integration tests) sends the same messages through the same validation, so both
+// drive the user's path. One row per message type; a missing row does not compile.
+import type { AgentSession } from '../acp/agentClient';
+import type { Logger } from '../acp/log';
+import type { SessionModel } from '../acp/sessionModel';
+import type * as S from '../acp/schema.gen';
+import type { ComposerContext, ChatFiles } from './composerContext';
+import type { Outbox } from './outbox';
+import type { ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
+import type { ChatQuestions } from './questions';
+
+/** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
+export interface ChatActions {
+  showLog(): void;
+  openAgentSettings(): void;
+  /** VS Code's workspace trust editor. */
+  manageTrust(): void;
+  showDiff(session: AgentSession, toolCallId: string, index: number): void;
+  openLocation(session: AgentSession, toolCallId: string, index: number): void;
+  showTerminal(session: AgentSession, toolCallId: string, terminalId: string, agentName: string): void;
+  /** A link in agent text: workspace files open in the editor, web links through VS Code's opener. */
+  openLink(href: string, cwd: string | undefined): void;
+  copy(text: string): void;
+  insertAtCursor(text: string): void;
+}
+
+/** What the user asked of the chat's checkpoints. */
+export type CheckpointRequest = Extract<
+  WebviewMessage,
+  { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }
+>;
+
+/** What the chat owner acts on: a restart, a sign-in, or a fork from one of the user's messages. */
+export type ChatRequest = 'restart' | 'signIn' | { readonly fork: number };
+
+/** What the messages need of the chat's panel. */
+export interface ChatCore {
+  readonly agentName: string;
+  session(): AgentSession | undefined;
+  /** The chat's own model, or one of its subagents' (by session id). */
+  modelOf(sessionId: string | undefined): SessionModel | undefined;
+  /** The view loaded: it gets the whole state. */
+  loaded(): void;
+  /** What the composer holds, as the view tells it. */
+  draftChanged(text: string): void;
+  /** The quiet line goes as the composer sends. */
+  clearNotice(): void;
+  /** Posts to the chat view, once it has loaded; nothing goes after the chat closed. */
+  post(message: HostMessage): void;
+  request(request: ChatRequest): void;
+  checkpoint(request: CheckpointRequest): Promise<void>;
+  /** The agent refused a mode or a config option: the chat says so and shows what the agent has. */
+  pickerFailed(what: string, error: unknown): void;
+}
+
+/** What the messages act on: the panel, and the chat's rooms (see rooms.ts). */
+export interface ChatRooms extends ChatCore {
+  readonly log: Logger;
+  readonly actions: ChatActions;
+  readonly files: ChatFiles;
+  readonly outbox: Outbox;
+  readonly context: ComposerContext;
+  readonly questions: ChatQuestions;
+}
+
+/** What a message resolves with, for those that answer (the rest resolve when done). */
+export interface Outcomes {
+  /** The stop reason of the turn it started; undefined when it was queued or steered. */
+  send: S.StopReason | undefined;
+  /** The final list of matches. */
+  searchFiles: FileMatch[];
+  /** The prompt files offered now. */
+  listPrompts: readonly PromptView[];
+  /** The text the prompt file put in the composer, or undefined when it did not (unknown, or its questions cancelled). */
+  usePrompt: string | undefined;
+  /** Why a Submit was refused, or undefined when it was answered. */
+  elicitation: string | undefined;
+  /** Whether the page was opened. */
+  openElicitationUrl: boolean;
+  /** Whether the request was still waiting and is now answered. */
+  permission: boolean;
+  /** False when the agent did not allow it. */
+  cancelSubagent: boolean;
+}
+
+export type MessageType = WebviewMessage['type'];
+export type Outcome<T extends MessageType> = T extends keyof Outcomes ? Outcomes[T] : void;
+type Message<T extends MessageType> = Extract<WebviewMessage, { type: T }>;
+type Handlers = { readonly [T in MessageType]: (message: Message<T>) => Outcome<T> | Promise<Outcome<T>> };
+
+/** What each message does in `chat`. */
+export function handlersFor(chat: ChatRooms): Handlers {
+  const actions = chat.actions;
+  const withSession = (act: (session: AgentSession) => void) => {
+    const session = chat.session();
+    if (session) act(session);
+  };
+  return {
+    ready: () => chat.loaded(),
+    draft: (m) => chat.draftChanged(m.text),
+    send: (m) => {
+      chat.clearNotice();
+      return chat.outbox.submit(m.text, m.attachments, m.mode);
+    },
+    queue: (m) => chat.outbox.changeQueued(m.id, m.action),
+    sendQueued: () => chat.outbox.sendHeld(),
+    elicitation: (m) => chat.questions.answer(m.id, m.action, m.values ?? {}, m.sessionId),
+    openElicitationUrl: (m) => chat.questions.openUrl(m.id, m.sessionId),
+    cancel: async () => {
+      await chat.session()?.cancel();
+    },
+    permission: (m) => chat.modelOf(m.sessionId)?.resolvePermission(m.id, m.optionId) ?? false,
+    cancelSubagent: (m) => chat.session()?.cancelSubagent(m.sessionId) ?? false,
+    errorAction: (m) => errorAction(chat, m.action),
+    showDiff: (m) => withSession((s) => actions.showDiff(s, m.toolCallId, m.index)),
+    openLocation: (m) => withSession((s) => actions.openLocation(s, m.toolCallId, m.index)),
+    showTerminal: (m) => withSession((s) => actions.showTerminal(s, m.toolCallId, m.terminalId, chat.agentName)),
+    openLink: (m) => actions.openLink(m.href, chat.session()?.cwd),
+    copy: (m) => actions.copy(m.text),
+    insert: (m) => actions.insertAtCursor(m.text),
+    searchFiles: async (m) => {
+      const answer = (files: FileMatch[]) => chat.post({ type: 'files', requestId: m.requestId, files });
+      const files = await chat.files.search(m.query, answer);
+      answer(files);
+      return files;
+    },
+    mention: (m) => chat.context.mention(m.kind ?? 'file', m.path),
+    dropUris: (m) => chat.context.drop(m.uris),
+    listPrompts: () => chat.context.refreshPrompts(),
+    usePrompt: (m) => chat.context.usePrompt(m.name, m.source),
+    confirmAttachment: (m) => chat.outbox.confirm(m.id),
+    attachImage: (m) => chat.outbox.attachImage(m.name, m.mimeType, m.data),
+    removeAttachment: (m) => chat.outbox.remove(m.id),
+    setMode: async (m) => {
+      await picked(chat, 'the mode', (session) => session.setMode(m.modeId));
+    },
+    setConfig: async (m) => {
+      await picked(chat, m.configId, (session) => session.setConfigOption(m.configId, m.value));
+    },
+    changes: (m) => chat.checkpoint(m),
+    openChange: (m) => chat.checkpoint(m),
+    restoreCheckpoint: (m) => chat.checkpoint(m),
+    redoRestore: (m) => chat.checkpoint(m),
+    checkpointAnswer: (m) => chat.checkpoint(m),
+    fork: (m) => chat.request({ fork: m.entryId }),
+  };
+}
+
+function errorAction(chat: ChatRooms, action: ErrorAction): void {
+  switch (action) {
+    case 'restart':
+    case 'signIn':
+      chat.request(action);
+      return;
+    case 'showLog':
+      chat.actions.showLog();
+      return;
+    case 'openSettings':
+      chat.actions.openAgentSettings();
+      return;
+    case 'manageTrust':
+      chat.actions.manageTrust();
+      return;
+    default:
+      return action satisfies never;
+  }
+}
+
+/** Asks the agent for a mode or a config option; a refusal is shown in the chat, and rejects with the agent's reason. */
+async function picked(chat: ChatRooms, what: string, ask: (session: AgentSession) => Promise<unknown>): Promise<void> {
+  const session = chat.session();
+  if (!session) throw new Error(`the chat with ${chat.agentName} is not connected`);
+  try {
+    await ask(session);
+  } catch (error) {
+    chat.pickerFailed(what, error);
+    throw error;
+  }
+}

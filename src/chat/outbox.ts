@@ -1,0 +1,216 @@
+// What leaves the chat for the agent: the attachments of the message being written, the send itself, and what a
+// message written while a turn runs becomes (queued, steered into the turn, or sent after a stop; see whileBusy.ts).
+// The panel owns one and talks to it through OutboxHost.
+import * as vscode from 'vscode';
+import type { AgentSession } from '../acp/agentClient';
+import { ACCEPTS_NOTHING, type PromptAccepts } from '../acp/capabilities';
+import { AcpError, errorMessage } from '../acp/errors';
+import { PromptRefusedError, type SteerOutcome } from '../acp/sessionHandle';
+import type * as S from '../acp/schema.gen';
+import { Attachments } from './attachments';
+import { ASK_BYTES } from './contextText';
+import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
+import { imageRefusal, sizeLabel, type AttachmentView, type HostMessage, type QueueView } from './protocol';
+import type { WhileBusy } from './queue';
+import { WhileBusyMessages } from './whileBusy';
+
+export interface OutboxHost {
+  readonly agentName: string;
+  /** The session messages go to, if one is attached. */
+  session(): AgentSession | undefined;
+  /** A file's current text (its editor buffer, unsaved edits included), for an agent that takes embedded context. */
+  readText(path: string): Promise<string | undefined>;
+  /** Posts to the chat's view, when it is loaded and the chat is open. */
+  post(message: HostMessage): void;
+  /** The queue changed: the view shows it again. */
+  queueChanged(): void;
+  /** A quiet line in the chat. */
+  tell(text: string): void;
+  /** Brings the chat forward (context came from the editor). */
+  bringForward(): void;
+  /** The agent refused a message until the user signs in. */
+  signIn(): void;
+}
+
+export class Outbox {
+  private readonly attachments = new Attachments();
+  /** Messages written while a turn runs: queued, steered into it, or sent once it is stopped. */
+  private readonly whileBusy: WhileBusyMessages<Attachment, S.StopReason>;
+
+  constructor(private readonly host: OutboxHost) {
+    this.whileBusy = new WhileBusyMessages<Attachment, S.StopReason>(
+      {
+        send: (text, attachments) => this.sendTaken(text, attachments),
+        steer: (text, attachments) => this.steerTaken(text, attachments),
+        canSteer: () => host.session()?.client.capabilities.supports('steering') ?? false,
+        busy: () => (host.session()?.model.turn.phase ?? 'idle') !== 'idle',
+        cancel: () => host.session()?.cancel() ?? Promise.resolve(),
+        giveBack: (text, attachments, reason) => this.giveBack(text, attachments, reason),
+        changed: () => host.queueChanged(),
+        tell: (text) => host.tell(text),
+      },
+      host.agentName,
+    );
+  }
+
+  /** What is attached to the message being written. */
+  get attachmentViews(): readonly AttachmentView[] {
+    return this.attachments.views;
+  }
+
+  /** What waits for the running turn, as the chat shows it. */
+  get queueView(): QueueView {
+    return this.whileBusy.view();
+  }
+
+  /**
+   * Enter or a send button with the attachments the composer chose: sent now, or (while a turn runs) queued, steered
+   * or sent after a stop. Resolves with the stop reason of the turn it started; undefined when it did not start one
+   * (queued, steered). Rejects when it cannot be sent; the chat has said why, and the draft went back.
+   */
+  async submit(text: string, ids: readonly string[], mode: WhileBusy | undefined): Promise<S.StopReason | undefined> {
+    const waiting = this.attachments.views.find((a) => ids.includes(a.id) && a.confirm);
+    if (waiting) {
+      const reason = vscode.l10n.t(
+        '{0} is {1}: choose Attach Anyway on it, or remove it, before sending.',
+        waiting.label,
+        sizeLabel(waiting.size ?? 0),
+      );
+      this.host.tell(reason);
+      this.host.post({ type: 'sendFailed', text, reason });
+      throw new PromptRefusedError(reason);
+    }
+    const chosen = this.attachments.take(ids);
+    this.postAttachments(false);
+    return this.whileBusy.submit(text, chosen, mode);
+  }
+
+  /** Every attachment's id, for a send with everything attached. */
+  get allIds(): readonly string[] {
+    return this.attachments.ids;
+  }
+
+  /** Sends a message with its own context (not the composer's attachments), as a message the user sent. */
+  sendContext(text: string, context: readonly NewAttachment[]): Promise<S.StopReason> {
+    return this.sendPrompt(
+      text,
+      context.map((a, i) => ({ ...a, id: `context-${i}` }) as Attachment),
+    );
+  }
+
+  /** A queued message's buttons: back into the composer to edit, out of the queue, up or down. */
+  changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
+    if (action === 'edit') this.whileBusy.edit(id);
+    else if (action === 'remove') this.whileBusy.remove(id);
+    else this.whileBusy.move(id, action === 'up' ? -1 : 1);
+  }
+
+  /** Send on a held queue. */
+  sendHeld(): void {
+    this.whileBusy.sendHeld();
+  }
+
+  /** A restarted agent or a reloaded chat gets nothing that waited without the user's word. */
+  hold(): void {
+    this.whileBusy.hold();
+  }
+
+  /** The running turn ended: the next message goes, or the queue holds. */
+  turnEnded(ended: { readonly stopReason?: string; readonly failed: boolean }): void {
+    this.whileBusy.turnEnded(ended);
+  }
+
+  /** Messages that were queued when the window closed: they wait for the user's Send. */
+  restoreQueued(texts: readonly string[]): void {
+    this.whileBusy.queue.restore(texts.map((text) => ({ text, attachments: [] })));
+    this.host.queueChanged();
+  }
+
+  /** Adds context to the message being written (from the editor's commands, a mention), and brings the chat forward. */
+  add(attachment: NewAttachment): void {
+    const large = (attachment.size ?? 0) > ASK_BYTES;
+    this.attachments.add(large ? { ...attachment, confirm: true } : attachment);
+    this.host.bringForward();
+    this.postAttachments(true);
+  }
+
+  /** Attach Anyway on a chip past the bound. */
+  confirm(id: string): void {
+    this.attachments.confirm(id);
+    this.postAttachments(false);
+  }
+
+  remove(id: string): void {
+    this.attachments.remove(id);
+    this.postAttachments(false);
+  }
+
+  /** An image pasted or dropped on the composer (base64), attached unless the agent cannot take it. */
+  attachImage(name: string, mimeType: string, data: string): void {
+    const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+    const refusal =
+      imageRefusal(vscode.l10n.t, this.host.agentName, this.accepts, mimeType, bytes) ??
+      (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : vscode.l10n.t('The image could not be read.'));
+    if (refusal) {
+      this.host.tell(refusal);
+      return;
+    }
+    this.add({ kind: 'image', label: name || 'pasted image', mimeType, data });
+  }
+
+  private get accepts(): PromptAccepts {
+    return this.host.session()?.client.capabilities.accepts ?? ACCEPTS_NOTHING;
+  }
+
+  /**
+   * Sends a message whose attachments already left the composer. A refused send gives the draft and the
+   * attachments back; one the agent refused until the user signs in also starts signing in.
+   */
+  private async sendTaken(text: string, chosen: readonly Attachment[]): Promise<S.StopReason> {
+    try {
+      return await this.sendPrompt(text, chosen);
+    } catch (error) {
+      if (error instanceof PromptRefusedError) this.giveBack(text, chosen, errorMessage(error));
+      else if (error instanceof AcpError && error.isAuthRequired) {
+        this.giveBack(text, chosen, vscode.l10n.t('{0} needs you to sign in first.', this.host.agentName));
+        this.host.signIn();
+      }
+      throw error;
+    }
+  }
+
+  /** Sends a message into the running turn; a refusal (the turn just ended) queues it instead. */
+  private async steerTaken(text: string, chosen: readonly Attachment[]): Promise<SteerOutcome> {
+    const session = this.host.session();
+    try {
+      if (!session) throw new PromptRefusedError(vscode.l10n.t('{0} is not connected yet', this.host.agentName));
+      return await session.steer(buildPrompt(text, chosen, new Map(), this.accepts));
+    } catch (error) {
+      if (!(error instanceof PromptRefusedError)) throw error;
+      void this.whileBusy.submit(text, chosen, 'queue');
+      return 'failed';
+    }
+  }
+
+  private giveBack(text: string, attachments: readonly Attachment[], reason: string): void {
+    this.attachments.giveBack(attachments);
+    this.postAttachments(false);
+    this.host.post(reason ? { type: 'sendFailed', text, reason } : { type: 'editQueued', text });
+  }
+
+  private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
+    const session = this.host.session();
+    if (!session) throw new PromptRefusedError(vscode.l10n.t('{0} is not connected yet', this.host.agentName));
+    const files = new Map<string, string | undefined>();
+    if (this.accepts.embeddedContext) {
+      for (const a of attachments) if (a.kind === 'file') files.set(a.path, await this.host.readText(a.path));
+    }
+    const prompt = buildPrompt(text, attachments, files, this.accepts);
+    if (prompt.length === 0) throw new PromptRefusedError('the message is empty');
+    return session.prompt(prompt);
+  }
+
+  private postAttachments(focus: boolean): void {
+    this.host.post({ type: 'attachments', attachments: this.attachments.views, focus });
+  }
+}

@@ -1,0 +1,210 @@
+import * as assert from 'node:assert/strict';
+import type { AgentSession } from '../../../src/acp/agentClient';
+import type * as S from '../../../src/acp/schema.gen';
+import { SessionModel } from '../../../src/acp/sessionModel';
+import { EMPTY_QUEUE, NO_CHECKPOINTS, PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
+import { findMatch } from '../../../src/chat/reveal';
+import { PART_OF_CHANGE, liveState, snapshotOf, stateOf, updateOf, type ChatSnapshot, type ChatState } from '../../../src/chat/snapshot';
+import { handleOf, handleOrNone, type HandledChat } from '../../../src/chats/handle';
+
+const OPTIONS: S.PermissionOption[] = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+
+/** A session as the views read it: a real model, and the few facts of its client. */
+function session(model: SessionModel, ended?: Error & { stderrTail?: string[] }): AgentSession {
+  return {
+    sessionId: model.sessionId,
+    cwd: '/work',
+    model,
+    leftOut: [{ name: 'docs', transport: 'http' }],
+    ended,
+    client: {
+      process: { pid: 4242 },
+      capabilities: { accepts: { image: false, embeddedContext: true }, supports: (what: string) => what === 'forkSession' },
+    },
+  } as unknown as AgentSession;
+}
+
+function model(): SessionModel {
+  return new SessionModel('sess-1', {
+    modes: {
+      currentModeId: 'ask',
+      availableModes: [
+        { id: 'ask', name: 'Ask' },
+        { id: 'code', name: 'Code' },
+      ],
+    },
+  });
+}
+
+function chatState(overrides: Partial<ChatState> = {}): ChatState {
+  return {
+    agentName: 'Fixture',
+    session: undefined,
+    restoreLater: undefined,
+    earlier: [],
+    divider: undefined,
+    agentError: null,
+    checkpoints: NO_CHECKPOINTS,
+    queue: EMPTY_QUEUE,
+    elicitations: [],
+    attachments: [{ id: '1', kind: 'file', label: 'src/a.ts' }],
+    prompts: [],
+    notice: undefined,
+    draft: '',
+    revealed: undefined,
+    title: 'Fixture',
+    attention: 'none',
+    location: 'editor',
+    l10n: undefined,
+    ...overrides,
+  };
+}
+
+describe('chat snapshot', () => {
+  it('shows the earlier conversation above the session’s own, in the chat view’s shapes', () => {
+    const earlier: EntryView[] = [{ id: 0, kind: 'message', role: 'user', text: 'kept', chips: [] }];
+    const m = model();
+    m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hello' } });
+    m.apply({
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'Read',
+      kind: 'read',
+      status: 'completed',
+      locations: [{ path: '/work/src/a.ts', line: 3 }],
+    });
+    const shot = snapshotOf(chatState({ earlier, session: session(m) }));
+    assert.deepEqual(
+      shot.entries.map((e) => (e.kind === 'message' ? `${e.role}:${e.text}` : `tool:${e.toolCallId}:${e.locations.join()}`)),
+      ['user:kept', 'agent:hello', 'tool:t1:src/a.ts:3'],
+    );
+    assert.deepEqual(shot.attachments, [{ id: '1', kind: 'file', label: 'src/a.ts' }]);
+    assert.equal(shot.agentPid, 4242);
+    assert.equal(shot.sessionId, 'sess-1');
+    assert.deepEqual(shot.leftOut, [{ name: 'docs', transport: 'http' }]);
+    assert.equal(shot.session.pickers.find((p) => p.id === 'mode')?.current, 'ask');
+    assert.equal(shot.session.canFork, true);
+  });
+
+  it('reads as an empty, idle chat before a session is attached', () => {
+    const shot = snapshotOf(chatState());
+    assert.equal(shot.sessionId, undefined);
+    assert.equal(shot.agentPid, undefined);
+    assert.deepEqual([shot.entries, shot.permissions, shot.session.pickers, shot.leftOut], [[], [], [], []]);
+    assert.deepEqual(shot.turn, { phase: 'idle' });
+    assert.equal(shot.agentEnd, undefined);
+  });
+
+  it('says why the agent stopped, with its last stderr lines', () => {
+    const ended = Object.assign(new Error('the agent exited with code 3: giving up'), { stderrTail: ['trying', 'giving up'] });
+    assert.deepEqual(snapshotOf(chatState({ session: session(model(), ended) })).agentEnd, {
+      message: 'the agent exited with code 3: giving up',
+      stderr: ['trying', 'giving up'],
+    });
+  });
+
+  it('builds the whole state with every view part, and an update with only the parts that changed', () => {
+    const m = model();
+    m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'one' } });
+    m.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'two' } });
+    const chat = chatState({ session: session(m), notice: 'said', draft: 'half' });
+    const state = stateOf(chat);
+    for (const part of PARTS) assert.ok(part in state, `the state carries ${part}`);
+    assert.equal(state.notice, 'said');
+    assert.equal(state.draft, 'half');
+    assert.deepEqual(state.restore, { agent: 'Fixture', sessionId: 'sess-1', cwd: '/work' });
+    const update = updateOf(chat, new Set([1]), new Set(['queue', 'agentError']));
+    assert.deepEqual(Object.keys(update).sort(), ['agentError', 'entries', 'queue', 'type']);
+    assert.deepEqual(
+      update.entries.map(({ index }) => index),
+      [1],
+    );
+  });
+
+  it('maps every change of the session model to the part that shows it', () => {
+    for (const [change, part] of Object.entries(PART_OF_CHANGE)) {
+      if (part !== undefined) assert.ok(PARTS.includes(part), `${change} → ${part}`);
+    }
+    assert.equal(PART_OF_CHANGE.permission, 'permissions');
+  });
+
+  it('reads a live state field by field, when asked', () => {
+    let notice = 'first';
+    const read = Object.fromEntries(Object.entries(chatState()).map(([key, value]) => [key, () => value])) as Parameters<typeof liveState>[0];
+    const live = liveState({ ...read, notice: () => notice });
+    assert.equal(live.notice, 'first');
+    notice = 'second';
+    assert.equal(live.notice, 'second');
+  });
+});
+
+describe('finding a search match in the chat', () => {
+  const entries = (texts: string[]) => texts.map((text, id): EntryView => ({ id, kind: 'message', role: 'agent', text, chips: [] }));
+
+  it('takes the entry at the index when it holds the text, else the nearest that does', () => {
+    const [earlier, own] = [entries(['alpha']), entries(['beta', 'gamma', 'beta again'])];
+    assert.deepEqual(findMatch(earlier, own, { role: 'agent', roleIndex: 1, text: 'BETA' }), { earlier: false, entry: own[0] });
+    assert.equal(findMatch(earlier, own, { role: 'agent', roleIndex: 2, text: 'beta' })?.entry, own[0], 'the nearer, and the earlier of a tie');
+    assert.equal(findMatch(earlier, own, { role: 'agent', roleIndex: 2, text: 'nowhere' })?.entry, own[1], 'the index when none holds it');
+    assert.deepEqual(findMatch(earlier, own, { role: 'agent', roleIndex: 0, text: 'alpha' }), { earlier: true, entry: earlier[0] });
+    assert.equal(findMatch(earlier, own, { role: 'user', roleIndex: 0, text: 'alpha' }), undefined);
+  });
+});
+
+describe('ChatHandle', () => {
+  /** A chat as its handle sees it: the messages it was sent, and a snapshot. */
+  function chat(answer: (message: WebviewMessage) => unknown = () => undefined) {
+    const sent: WebviewMessage[] = [];
+    const m = model();
+    const state = chatState({ session: session(m) });
+    const panel: HandledChat = {
+      dispatch: ((message: WebviewMessage) => {
+        // What the handle sends is what the chat view could have sent: it passes the same validation.
+        sent.push(WebviewMessage.parse(message));
+        return Promise.resolve(answer(message));
+      }) as HandledChat['dispatch'],
+      snapshot: (): ChatSnapshot => snapshotOf(state),
+      dispose: () => void sent.push({ type: 'cancel' }),
+    };
+    return { panel, sent, model: m };
+  }
+
+  it('is one per chat, so the handles of a chat compare equal', () => {
+    const { panel } = chat();
+    assert.equal(handleOf(panel), handleOf(panel));
+    assert.equal(handleOrNone(panel), handleOf(panel));
+    assert.equal(handleOrNone(undefined), undefined);
+    assert.notEqual(handleOf(chat().panel), handleOf(panel));
+  });
+
+  it('acts through the chat view’s messages, with what the composer holds', async () => {
+    const { panel, sent } = chat((message) => (message.type === 'send' ? 'end_turn' : message.type === 'permission' ? true : undefined));
+    const handle = handleOf(panel);
+    assert.equal(await handle.send('hi'), 'end_turn');
+    assert.equal(await handle.answerPermission(7, 'allow'), true);
+    await handle.setMode('code');
+    await handle.setConfigOption('model', 'smart');
+    await handle.cancel();
+    handle.submit('later', 'queue');
+    assert.deepEqual(sent, [
+      { type: 'send', text: 'hi', attachments: ['1'] },
+      { type: 'permission', id: 7, optionId: 'allow' },
+      { type: 'setMode', modeId: 'code' },
+      { type: 'setConfig', configId: 'model', value: 'smart' },
+      { type: 'cancel' },
+      { type: 'send', text: 'later', attachments: ['1'], mode: 'queue' },
+    ]);
+  });
+
+  it('reads what the chat shows from its snapshot', () => {
+    const { panel, model: m } = chat();
+    void m.requestPermission({ sessionId: 'sess-1', toolCall: { toolCallId: 'c1', title: 'npm test', kind: 'execute' }, options: OPTIONS });
+    const handle = handleOf(panel);
+    assert.equal(handle.permissions[0]?.title, 'npm test');
+    assert.equal(handle.pickers.find((p) => p.id === 'mode')?.current, 'ask');
+    assert.equal(handle.agentPid, 4242);
+  });
+});
