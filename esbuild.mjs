@@ -145,7 +145,7 @@ function testBuilds() {
       format: 'cjs',
       target: 'node20',
       sourcemap: 'inline',
-      external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
+      external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'eslint'],
       logLevel: 'warning',
     },
   ];

@@ -9,7 +9,7 @@ import { ShellHistory } from './editor/shellHistory';
 import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
 import { CHAT_SIDE_BAR_VIEW_ID, CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
-import type { PreviousSessionItem } from './history/previousSessions';
+import type { PreviousSessionItem } from './sessions/previousSessions';
 
 /**
  * What the extension offers other extensions (and its integration tests) through `exports`. Chats come as handles

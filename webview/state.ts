@@ -62,7 +62,7 @@ export interface ChatState {
   readonly files?: { readonly requestId: number; readonly files: readonly FileMatch[] };
 }
 
-export type LocalAction =
+type LocalAction =
   | { readonly type: 'draft'; readonly text: string }
   /** The composer sent its draft. */
   | { readonly type: 'sent' }

@@ -14,7 +14,7 @@ import { SessionModel } from './sessionModel';
 import { MAX_SUBAGENTS, type SubagentUpdate } from './subagents';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
-import type { LineTracer } from './transport';
+import type { LineTracer } from './ndjsonWriter';
 export interface AgentClientOptions {
   readonly clientInfo: S.Implementation;
   readonly log?: Logger;

@@ -81,9 +81,6 @@ export const AGENT_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter(
   (f) => !FEATURES[f].extension && !FEATURES[f].unstable,
 ) as readonly AgentFeature[];
 
-/** The features of the SDK's unstable schema, for tests that check each against it. */
-export const UNSTABLE_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].unstable) as readonly AgentFeature[];
-
 /** The features that are extensions some agents advertise in `_meta`, outside the schema. */
 export const EXTENSION_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].extension) as readonly AgentFeature[];
 

@@ -1,7 +1,7 @@
 // What the agent may ask of the client, served: the host's services behind one ClientHandler. Each request is
 // checked against the open sessions first (an unknown session gets -32602), permission requests go through the
 // client's own rules before the user is asked, and terminals run in the session's folder.
-import type { ClientHandler } from './connection';
+import type { ClientHandler } from './inbound';
 import { AcpError, ErrorCodes } from './errors';
 import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
@@ -136,7 +136,7 @@ export function clientHandler(
 }
 
 /** A form or url question from `elicitation/create`, or undefined for a mode this client does not know. */
-export function elicitationQuestion(params: S.CreateElicitationRequest): Omit<PendingElicitation, 'id'> | undefined {
+function elicitationQuestion(params: S.CreateElicitationRequest): Omit<PendingElicitation, 'id'> | undefined {
   const toolCallId = 'toolCallId' in params && typeof params.toolCallId === 'string' ? params.toolCallId : undefined;
   const base = { message: params.message, ...(toolCallId ? { toolCallId } : {}) };
   if (params.mode === 'form' && 'requestedSchema' in params) return { ...base, form: params.requestedSchema as S.ElicitationSchema };

@@ -21,7 +21,7 @@ function variable(env: NodeJS.ProcessEnv, name: string, os: NodeJS.Platform): st
 }
 
 /** True when `command` names a file by a path (absolute or relative) rather than a name to look up. */
-export function isBareName(command: string, p: PathModule): boolean {
+function isBareName(command: string, p: PathModule): boolean {
   return !command.includes('/') && !(p.sep === '\\' && command.includes('\\')) && !p.isAbsolute(command);
 }
 

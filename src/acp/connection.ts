@@ -1,12 +1,11 @@
-// The typed ACP client connection: one method per client→agent request, one handler interface for everything the
-// agent may ask or tell. Built on vscode-jsonrpc with the NDJSON transport.
+// The typed ACP client connection: one method per client→agent request, over vscode-jsonrpc with the NDJSON
+// transport. What the agent asks of the client and tells it is served by inbound.ts, through the host's ClientHandler.
 import {
   CancellationTokenSource,
   ConnectionError,
   createMessageConnection,
   Emitter,
   ResponseError,
-  type CancellationToken,
   type Event,
   type MessageConnection,
   type MessageReader,
@@ -16,64 +15,17 @@ import type { z } from 'zod';
 import { advertisedCapabilities, capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
 import { AcpError, ConnectionClosedError, ErrorCodes, errorMessage, NotSupportedError, ProtocolVersionError } from './errors';
 import { silentLogger, type Logger } from './log';
-import {
-  AgentMethods,
-  AgentNotifications,
-  ClientMethods,
-  ClientNotifications,
-  ExtensionMethods,
-  UnstableMethods,
-  type ClientMethodName,
-  type GatedRequestDef,
-  type RequestDef,
-} from './methods';
+import { AgentMethods, AgentNotifications, ExtensionMethods, UnstableMethods, type GatedRequestDef, type RequestDef } from './methods';
 import type * as S from './schema.gen';
-import { parseTolerant, preview } from './tolerance';
-import { COALESCED_METHOD, type CoalescedParams } from './transport';
-import { mapLegacyToolCall, readSessionUpdate } from './updates';
-import { SubagentUpdate } from './subagents';
+import { Inbound, type ClientHandler } from './inbound';
+import { parseTolerant } from './tolerance';
 
 /** The protocol version we send, and the ones we accept back. */
-export const PROTOCOL_VERSION = 1;
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1];
+const PROTOCOL_VERSION = 1;
+const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1];
 
 type Params<D extends RequestDef> = z.output<D['params']>;
 type Result<D extends RequestDef> = z.output<D['result']>;
-type ClientDef<K extends ClientMethodName> = (typeof ClientMethods)[K];
-
-/** Serves one agent→client request. The signal aborts when the agent cancels it or the connection closes. */
-export type RequestHandler<K extends ClientMethodName> = (params: Params<ClientDef<K>>, signal: AbortSignal) => Promise<Result<ClientDef<K>>>;
-
-/**
- * What the host implements for the agent. Optional methods that are left out are not advertised in
- * `clientCapabilities`, and the agent gets -32601 if it calls them anyway.
- */
-export interface ClientHandler {
-  requestPermission: RequestHandler<'requestPermission'>;
-  readTextFile?: RequestHandler<'readTextFile'>;
-  writeTextFile?: RequestHandler<'writeTextFile'>;
-  createTerminal?: RequestHandler<'createTerminal'>;
-  terminalOutput?: RequestHandler<'terminalOutput'>;
-  releaseTerminal?: RequestHandler<'releaseTerminal'>;
-  waitForTerminalExit?: RequestHandler<'waitForTerminalExit'>;
-  killTerminal?: RequestHandler<'killTerminal'>;
-  createElicitation?: RequestHandler<'createElicitation'>;
-  /** A valid `session/update`; unknown kinds and invalid updates are logged and never reach here. */
-  sessionUpdate(notification: S.SessionNotification): void;
-  completeElicitation?(notification: S.CompleteElicitationNotification): void;
-  /** Unstable: a parent session announced a child or patched it (see subagents.ts). */
-  subagentUpdate?(parentSessionId: string, update: SubagentUpdate): void;
-}
-
-function isSubagentUpdate(params: unknown): boolean {
-  const update = (params as { update?: unknown } | null)?.update;
-  return typeof update === 'object' && update !== null && (update as { sessionUpdate?: unknown }).sessionUpdate === 'subagent_update';
-}
-
-/** How many of one session's requests may be served at once; past it, a request is refused with an error. */
-export const MAX_REQUESTS_PER_SESSION = 256;
-
-const TERMINAL_HANDLERS = ['createTerminal', 'terminalOutput', 'releaseTerminal', 'waitForTerminalExit', 'killTerminal'] as const;
 
 export interface ConnectionOptions {
   readonly clientInfo: S.Implementation;
@@ -94,17 +46,11 @@ export interface AgentDescription {
   readonly authMethods: readonly S.AuthMethod[];
 }
 
-interface Served {
-  readonly def: RequestDef;
-  readonly impl: (params: unknown, signal: AbortSignal) => Promise<unknown>;
-}
-
 export class AcpClientConnection {
   private readonly rpc: MessageConnection;
   private readonly log: Logger;
-  private readonly served = new Map<string, Served>();
-  private readonly active = new Set<AbortController>();
-  private readonly perSession = new Map<string, number>();
+  /** The agent's requests and notifications (inbound.ts). */
+  private readonly inbound: Inbound;
   private readonly waiting = new Set<(error: Error) => void>();
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private closedWith: { reason: Error | undefined } | undefined;
@@ -117,11 +63,12 @@ export class AcpClientConnection {
   constructor(
     reader: MessageReader,
     writer: MessageWriter,
-    private readonly handler: ClientHandler,
+    handler: ClientHandler,
     private readonly options: ConnectionOptions,
   ) {
     this.log = options.log ?? silentLogger;
-    this.clientCapabilities = this.register(handler);
+    this.inbound = new Inbound(handler, options, this.log);
+    this.clientCapabilities = this.inbound.capabilities;
     const log = this.log;
     this.rpc = createMessageConnection(reader, writer, {
       error: (m) => log.error(m),
@@ -129,8 +76,8 @@ export class AcpClientConnection {
       info: (m) => log.debug(m),
       log: (m) => log.trace(m),
     });
-    this.rpc.onRequest((method, params, token) => this.serve(method, params, token));
-    this.rpc.onNotification((method, params) => this.notified(method, params));
+    this.rpc.onRequest((method, params, token) => this.inbound.serve(method, params, token));
+    this.rpc.onNotification((method, params) => this.inbound.notified(method, params));
     this.rpc.onError(([error]) => this.log.warn(`transport error: ${error.message}`));
     this.rpc.onClose(() => {
       if (options.closeWhenInputEnds !== false) this.close();
@@ -269,8 +216,7 @@ export class AcpClientConnection {
     const error = new ConnectionClosedError(reason);
     for (const reject of [...this.waiting]) reject(error);
     this.waiting.clear();
-    for (const controller of [...this.active]) controller.abort(error);
-    this.active.clear();
+    this.inbound.abortAll(error);
     this.closeEmitter.fire(reason);
   }
 
@@ -281,22 +227,6 @@ export class AcpClientConnection {
   }
 
   // ---- internals -----------------------------------------------------------------------------------------------
-
-  private register(handler: ClientHandler): S.ClientCapabilities {
-    const hasTerminal = TERMINAL_HANDLERS.every((k) => typeof handler[k] === 'function');
-    for (const key of Object.keys(ClientMethods) as ClientMethodName[]) {
-      const impl = handler[key] as ((params: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
-      if (typeof impl !== 'function') continue;
-      if ((TERMINAL_HANDLERS as readonly string[]).includes(key) && !hasTerminal) continue;
-      const def: RequestDef = ClientMethods[key];
-      this.served.set(def.method, { def, impl: impl.bind(handler) });
-    }
-    return {
-      ...this.options.capabilities,
-      fs: { readTextFile: typeof handler.readTextFile === 'function', writeTextFile: typeof handler.writeTextFile === 'function' },
-      terminal: hasTerminal,
-    };
-  }
 
   /** Optional methods go out only when the agent advertised them. */
   private gate(def: RequestDef): void {
@@ -375,118 +305,9 @@ export class AcpClientConnection {
     });
   }
 
-  private async serve(method: string, raw: unknown, token: CancellationToken): Promise<unknown> {
-    const served = this.served.get(method);
-    if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${preview(method, 200)}`);
-    if (method === ClientMethods.requestPermission.method) raw = withLegacyToolCall(raw);
-    const parsed = parseTolerant(served.def.params, raw);
-    this.logWarnings(method, parsed.warnings);
-    if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
-    const sessionId = this.options.accountOf?.(sessionOf(parsed.value)) ?? sessionOf(parsed.value);
-    const inFlight = this.perSession.get(sessionId) ?? 0;
-    if (inFlight >= MAX_REQUESTS_PER_SESSION) {
-      throw new ResponseError(
-        ErrorCodes.InternalError,
-        `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`,
-      );
-    }
-    this.perSession.set(sessionId, inFlight + 1);
-    try {
-      return await this.run(method, served, parsed.value, token);
-    } finally {
-      const left = (this.perSession.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.perSession.set(sessionId, left);
-      else this.perSession.delete(sessionId);
-    }
-  }
-
-  private async run(method: string, served: Served, params: unknown, token: CancellationToken): Promise<unknown> {
-    // A cancel that arrived before the request was dispatched (the same chunk, say) leaves a token that is already
-    // cancelled and whose onCancellationRequested never fires: the handler would never be aborted.
-    if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
-    const controller = new AbortController();
-    this.active.add(controller);
-    const cancelled = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    cancelled.catch(() => {});
-    const subscription = token.onCancellationRequested(() => controller.abort(new AcpError(ErrorCodes.RequestCancelled, 'cancelled')));
-    try {
-      // Every ACP result is an object: a handler that resolves with nothing still answers {} (vscode-jsonrpc: null).
-      return (await Promise.race([served.impl(params, controller.signal), cancelled])) ?? {};
-    } catch (error) {
-      if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
-      if (error instanceof AcpError) throw new ResponseError(error.code, error.message, error.data);
-      // Node refuses an argument the agent chose (a NUL in a path, an env value, a working folder): its params.
-      if (isInvalidArgument(error)) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${errorMessage(error)}`);
-      this.log.warn(`${method} failed: ${errorMessage(error)}`);
-      throw new ResponseError(ErrorCodes.InternalError, errorMessage(error));
-    } finally {
-      subscription.dispose();
-      this.active.delete(controller);
-    }
-  }
-
-  private notified(method: string, params: unknown): void {
-    if (method === COALESCED_METHOD) {
-      const run = params as CoalescedParams;
-      for (const item of run.items) this.notification(item.method, item.params);
-    } else {
-      this.notification(method, params);
-    }
-  }
-
-  private notification(method: string, params: unknown): void {
-    try {
-      if (method === ClientNotifications.sessionUpdate.method && isSubagentUpdate(params)) {
-        // Unstable: read strictly, and only by a handler that advertised subagents.
-        const update = SubagentUpdate.safeParse((params as { update: unknown }).update);
-        const sessionId = (params as { sessionId?: unknown }).sessionId;
-        if (!this.handler.subagentUpdate) this.log.debug('ignored subagent_update: subagents are not advertised');
-        else if (!update.success || typeof sessionId !== 'string')
-          this.log.warn(`skipped a malformed subagent_update: ${preview(JSON.stringify(params))}`);
-        else this.handler.subagentUpdate(sessionId, update.data);
-      } else if (method === ClientNotifications.sessionUpdate.method) {
-        const r = readSessionUpdate(params);
-        this.logWarnings(method, r.warnings);
-        if (r.ok) this.handler.sessionUpdate(r.value);
-        else this.log.warn(`skipped ${method}: ${r.reason}`);
-      } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
-        const r = parseTolerant(ClientNotifications.completeElicitation.params, params);
-        this.logWarnings(method, r.warnings);
-        if (r.ok) this.handler.completeElicitation(r.value);
-        else this.log.warn(`skipped ${method}: ${r.error}`);
-      } else {
-        this.log.debug(`ignored notification ${method}`);
-      }
-    } catch (error) {
-      this.log.error(`handling ${method} failed: ${errorMessage(error)}`);
-    }
-  }
-
   private logWarnings(what: string, warnings: readonly string[]): void {
     for (const w of warnings) this.log.warn(`${what}: ${w}`);
   }
-}
-
-/** Older agents name the permission request's tool call fields as they named them in updates (`id`, ...). */
-function withLegacyToolCall(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null) return raw;
-  const toolCall = (raw as { toolCall?: unknown }).toolCall;
-  if (typeof toolCall !== 'object' || toolCall === null || Array.isArray(toolCall)) return raw;
-  const mapped = mapLegacyToolCall(toolCall as Record<string, unknown>);
-  return mapped === toolCall ? raw : { ...raw, toolCall: mapped };
-}
-
-function sessionOf(params: unknown): string {
-  const id = (params as { sessionId?: unknown }).sessionId;
-  return typeof id === 'string' ? id : '';
-}
-
-function isInvalidArgument(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  // E2BIG: the args and env the agent chose are more than the OS lets a command start with.
-  return code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE' || code === 'E2BIG';
 }
 
 function describeBlock(type: string): string {

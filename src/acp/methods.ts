@@ -54,8 +54,8 @@ export const AgentMethods = {
  * `initialize`'s `_meta.steering` and answer how it went. The spec's draft (`session/inject`) would replace it; only
  * this declaration and the feature's test in capabilities.ts would change.
  */
-export const SteeringRequest = z.looseObject({ sessionId: z.string(), prompt: z.array(S.ContentBlock) });
-export const SteeringResponse = z.looseObject({
+const SteeringRequest = z.looseObject({ sessionId: z.string(), prompt: z.array(S.ContentBlock) });
+const SteeringResponse = z.looseObject({
   /** `injected` (into the running turn), `startedNewTurn` (the turn had ended), `failed`; anything else counts as failed. */
   outcome: z.string().max(100).catch('failed'),
 });
@@ -69,15 +69,15 @@ export const ExtensionMethods = {
  * Unstable methods (the SDK's schema.unstable.json, not ACP v1), each gated on the capability the agent advertised
  * in `sessionCapabilities`: forking a session (a new one with the same context) and setting a session's title.
  */
-export const ForkSessionRequest = z.looseObject({
+const ForkSessionRequest = z.looseObject({
   sessionId: z.string(),
   cwd: z.string(),
   mcpServers: z.array(S.McpServer).optional(),
   additionalDirectories: z.array(z.string()).optional(),
 });
-export const SetSessionTitleRequest = z.looseObject({ sessionId: z.string(), title: z.string() });
+const SetSessionTitleRequest = z.looseObject({ sessionId: z.string(), title: z.string() });
 /** The title the agent stored (it may have normalized it): what the client shows. */
-export const SetSessionTitleResponse = z.looseObject({ title: z.string().max(10_000) });
+const SetSessionTitleResponse = z.looseObject({ title: z.string().max(10_000) });
 
 export const UnstableMethods = {
   /** Answers like session/new: the new session's id, modes and config options. */

@@ -3,14 +3,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { commandToSpawn } from './commandPath';
-import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from './connection';
+import { AcpClientConnection, type ConnectionOptions } from './connection';
+import { type ClientHandler } from './inbound';
 import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } from './errors';
 
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
 import { ClientNotifications, WAITING_METHODS } from './methods';
-import { ndjsonTransport, type LineTracer } from './transport';
+import type { LineTracer } from './ndjsonWriter';
+import { ndjsonTransport } from './transport';
 
 export interface AgentCommand {
   readonly command: string;

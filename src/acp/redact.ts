@@ -116,7 +116,7 @@ function variables(value: unknown, key: string, found: Secret[] | undefined, dep
 }
 
 /** Values shorter than this are not scrubbed from text: "1", "true" or a port number would mangle every line. */
-export const MIN_SCRUBBED_LENGTH = 6;
+const MIN_SCRUBBED_LENGTH = 6;
 
 /**
  * Replaces known secret values in text with `<redacted NAME>`. It learns values and never forgets them during a

@@ -15,7 +15,7 @@ export const MAX_INCOMING_IN_FLIGHT = 1024;
  * one message per macrotask while a read delivers hundreds: without this, a fast agent would have its requests
  * refused only because we read faster than we serve. The pipe's own backpressure then slows the agent down.
  */
-export const PAUSE_READING_AT = 256;
+const PAUSE_READING_AT = 256;
 /**
  * How many of the agent's requests that wait on the user or on a command (a permission, a question, a command's
  * exit) may wait at once; past it, one is answered with an error at once. They are bounded apart and never pause

@@ -7,10 +7,11 @@ import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
 import { readTerminalMeta } from './quirks';
+import { SessionTerminals } from './sessionTerminals';
 import { applySubagentUpdate, MAX_SUBAGENTS, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
 import {
-  TerminalState,
+  type TerminalState,
   type ToolStatus,
   type ToolCallState,
   type MessageRole,
@@ -23,12 +24,11 @@ import {
 } from './sessionState';
 
 // What the views read of a session, beside the model.
+export { TERMINAL_TEXT_LIMIT } from './sessionTerminals';
 export { TerminalState, type Entry, type MessageRole, type SessionChange, type ToolCallState, type TurnState } from './sessionState';
 
 type Outcome = S.RequestPermissionOutcome;
 
-/** Characters of a command's output the session keeps for display (the agent's own copy has its own limit). */
-export const TERMINAL_TEXT_LIMIT = 256 * 1024;
 /** Turn endings kept for the export. */
 const MAX_TURN_ENDS = 10_000;
 
@@ -65,8 +65,8 @@ export class SessionModel {
   private readonly tools = new Map<string, number>();
   private readonly byMessageId = new Map<string, number>();
   /** Command output by terminal id, and the tool calls that show it. */
-  readonly terminals = new Map<string, TerminalState>();
-  private readonly terminalTools = new Map<string, Set<number>>();
+  private readonly terminalLog = new SessionTerminals((change) => this.fire(change));
+  readonly terminals: ReadonlyMap<string, TerminalState> = this.terminalLog.states;
   /** The agent's permission requests waiting for the user. */
   private readonly held = new PendingPermissions(
     (id, settled) => {
@@ -244,51 +244,29 @@ export class SessionModel {
   private applyExtras(call: ToolCallState, index: number, update: S.ToolCallUpdate): void {
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
-    for (const content of call.content) if (content.type === 'terminal') this.linkTerminal(content.terminalId, index);
+    for (const content of call.content) if (content.type === 'terminal') this.terminalLog.link(content.terminalId, index);
     if (update._meta == null) return;
     const { rest, output, exit } = readTerminalMeta(update._meta);
     if (Object.keys(rest).length > 0) call.meta = { ...call.meta, ...rest };
     if (output) {
-      this.linkTerminal(output.terminalId, index);
+      this.terminalLog.link(output.terminalId, index);
       this.terminalOutput(output.terminalId, output.data);
     }
     if (exit) {
-      this.linkTerminal(exit.terminalId, index);
+      this.terminalLog.link(exit.terminalId, index);
       this.terminalExit(exit.terminalId, exit.status);
     }
-  }
-
-  private linkTerminal(terminalId: string, index: number): void {
-    let tools = this.terminalTools.get(terminalId);
-    if (!tools) this.terminalTools.set(terminalId, (tools = new Set()));
-    tools.add(index);
   }
 
   // ---- terminals -----------------------------------------------------------------------------------------------
 
   /** A command printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
   terminalOutput(terminalId: string, text: string): void {
-    if (text === '') return;
-    this.terminal(terminalId).append(text, TERMINAL_TEXT_LIMIT);
-    this.terminalChanged(terminalId, text);
+    this.terminalLog.output(terminalId, text);
   }
 
   terminalExit(terminalId: string, exitStatus: S.TerminalExitStatus): void {
-    const state = this.terminal(terminalId);
-    if (state.exitStatus) return;
-    state.exitStatus = exitStatus;
-    this.terminalChanged(terminalId, '');
-  }
-
-  private terminal(terminalId: string): TerminalState {
-    let state = this.terminals.get(terminalId);
-    if (!state) this.terminals.set(terminalId, (state = new TerminalState()));
-    return state;
-  }
-
-  private terminalChanged(terminalId: string, appended: string): void {
-    this.fire({ type: 'terminal', terminalId, appended });
-    for (const index of this.terminalTools.get(terminalId) ?? []) this.fire({ type: 'entry', index, added: false });
+    this.terminalLog.exit(terminalId, exitStatus);
   }
 
   // ---- permissions ---------------------------------------------------------------------------------------------

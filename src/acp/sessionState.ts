@@ -19,7 +19,7 @@ export interface ToolCallState {
   autoAnswer?: AutoAnswer;
 }
 
-export interface AutoAnswer {
+interface AutoAnswer {
   readonly optionName: string;
   readonly optionKind: S.PermissionOptionKind;
   /** Why, in words the user recognises ("your rule: always allow …"). */

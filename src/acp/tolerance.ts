@@ -163,7 +163,7 @@ export function lenientArray<T extends z.ZodType>(item: T) {
 }
 
 /** A readable, one-line account of why a value does not match a schema. */
-export function describeError(error: z.ZodError): string {
+function describeError(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))

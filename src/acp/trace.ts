@@ -24,9 +24,9 @@ export interface TraceOptions {
   readonly maxParseChars?: number;
 }
 
-export const DEFAULT_MAX_PAYLOAD_CHARS = 2000;
-export const DEFAULT_MAX_PENDING = 1000;
-export const DEFAULT_MAX_PARSE_CHARS = 1024 * 1024;
+const DEFAULT_MAX_PAYLOAD_CHARS = 2000;
+const DEFAULT_MAX_PENDING = 1000;
+const DEFAULT_MAX_PARSE_CHARS = 1024 * 1024;
 /** Method names, ids and kinds are agent text too: a trace line shows at most this much of each. */
 const MAX_NAME_CHARS = 100;
 

@@ -1,22 +1,17 @@
-// NDJSON framing for vscode-jsonrpc: one JSON message per line, UTF-8, over the agent's stdio.
-// vscode-jsonrpc's own stream reader/writer speak LSP's Content-Length framing, which ACP does not use.
+// NDJSON framing for vscode-jsonrpc: one JSON message per line, UTF-8, over the agent's stdio. This is the reader
+// (framing, bounds, ids, coalescing) and the pair of both; the writer is ndjsonWriter.ts. vscode-jsonrpc's own
+// stream reader/writer speak LSP's Content-Length framing, which ACP does not use.
 import type { Readable, Writable } from 'node:stream';
-import {
-  AbstractMessageReader,
-  AbstractMessageWriter,
-  type DataCallback,
-  type Disposable,
-  type Message,
-  type MessageWriter,
-} from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
 import { ErrorCodes } from './errors';
 import { exceedsDepth, MAX_DEPTH, rawMemberText } from './jsonLimits';
 import { silentLogger, type Logger } from './log';
 import { RequestIds } from './requestIds';
 import { preview } from './tolerance';
+import { ACP_CANCEL, JSONRPC_CANCEL, NdjsonMessageWriter, type LineTracer } from './ndjsonWriter';
 
 /** The official SDK's cap on one message. */
-export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 /** The longest error message of the agent's that is passed on (into errors users read, and the log). */
 const MAX_ERROR_MESSAGE = 4096;
 
@@ -33,10 +28,6 @@ export const COALESCED_METHOD = '$/acp/coalesced';
 export interface CoalescedParams {
   readonly items: { readonly method: string; readonly params: unknown }[];
 }
-
-// ACP spells cancellation `$/cancel_request {requestId}`; vscode-jsonrpc spells it `$/cancelRequest {id}`.
-const ACP_CANCEL = '$/cancel_request';
-const JSONRPC_CANCEL = '$/cancelRequest';
 
 export interface NdjsonReaderOptions {
   readonly log?: Logger;
@@ -61,9 +52,6 @@ export interface NdjsonReaderOptions {
   /** Answers a request that is refused before vscode-jsonrpc sees it. `rawId` is JSON text; null for no usable id. */
   readonly reply?: (rawId: string | null, code: number, message: string) => void;
 }
-
-/** Called with each raw line read from or written to the agent; it decides itself whether to log. */
-export type LineTracer = (direction: 'received' | 'sent', line: string) => void;
 
 type Json = Record<string, unknown>;
 
@@ -350,89 +338,6 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   }
 }
 
-export interface NdjsonWriterOptions {
-  readonly trace?: LineTracer;
-  /** The ids in flight, shared with the reader: answers go out under the agent's own ids. */
-  readonly ids?: RequestIds;
-}
-
-export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
-  private errorCount = 0;
-  private readonly trace: LineTracer | undefined;
-  private readonly ids: RequestIds | undefined;
-
-  constructor(
-    private readonly writable: Writable,
-    options: NdjsonWriterOptions = {},
-  ) {
-    super();
-    this.trace = options.trace;
-    this.ids = options.ids;
-    writable.on('error', (error: Error) => this.fireError(error));
-    writable.once('close', () => this.fireClose());
-  }
-
-  write(message: Message): Promise<void> {
-    // JSON.stringify escapes newlines inside strings, so one message is always one line.
-    return this.send(this.serialize(message), message);
-  }
-
-  /** Answers a request with an error; `rawId` is the id's JSON text, or null. */
-  writeError(rawId: string | null, code: number, message: string): Promise<void> {
-    const json = `{"jsonrpc":"2.0","id":${rawId ?? 'null'},"error":${JSON.stringify({ code, message })}}`;
-    return this.send(json).catch(() => {});
-  }
-
-  private serialize(message: Message): string {
-    const m = message as unknown as Json;
-    const ids = this.ids;
-    if (!ids) return JSON.stringify(toWire(message));
-    if (m['method'] === undefined && 'id' in m) {
-      const raw = ids.answered(m['id']);
-      if (raw === undefined) return JSON.stringify(message);
-      const { id: _local, jsonrpc: _version, ...rest } = m;
-      let body: string;
-      try {
-        body = JSON.stringify(rest);
-      } catch (error) {
-        // Every request is answered: a result that cannot be written becomes an error.
-        const reason = error instanceof Error ? error.message : String(error);
-        body = JSON.stringify({ error: { code: ErrorCodes.InternalError, message: `the answer could not be written: ${reason}` } });
-      }
-      return `{"jsonrpc":"2.0","id":${raw}${body === '{}' ? '}' : `,${body.slice(1)}`}`;
-    }
-    const id = m['id'];
-    if (typeof m['method'] === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.sent(id);
-    return JSON.stringify(toWire(message));
-  }
-
-  private send(json: string, message?: Message): Promise<void> {
-    this.trace?.('sent', json);
-    const line = `${json}\n`;
-    return new Promise<void>((resolve, reject) => {
-      const done = (error: Error | null | undefined) => {
-        if (error) {
-          this.errorCount++;
-          this.fireError(error, message, this.errorCount);
-          reject(error);
-        } else {
-          this.errorCount = 0;
-          resolve();
-        }
-      };
-      if (this.writable.destroyed || this.writable.writableEnded) {
-        done(new Error('the agent\u2019s input is closed'));
-        return;
-      }
-      this.writable.write(line, 'utf8', done);
-    });
-  }
-
-  end(): void {
-    this.writable.end();
-  }
-}
-
 /** A reader and a writer on one agent's stdio that share the ids in flight. */
 export function ndjsonTransport(
   readable: Readable,
@@ -447,15 +352,6 @@ export function ndjsonTransport(
     reply: (rawId, code, message) => void writer.writeError(rawId, code, message),
   });
   return { reader, writer, ids };
-}
-
-function toWire(message: Message): Message {
-  const m = message as unknown as Json;
-  if (m['method'] === JSONRPC_CANCEL) {
-    const params = m['params'] as Json | undefined;
-    return { jsonrpc: '2.0', method: ACP_CANCEL, params: { requestId: params?.['id'] } } as unknown as Message;
-  }
-  return message;
 }
 
 function isObject(value: unknown): value is Json {

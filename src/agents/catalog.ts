@@ -1,7 +1,7 @@
 // Which agents there are: the user's `acp.agents`, the agents installed from the registry and the presets, read in
 // one place. Everything that lists or finds an agent asks the catalog, so an install shows up everywhere at once.
 import * as vscode from 'vscode';
-import { readAgentSettings, type AgentSettings, type AgentSources } from '../settings/config';
+import { readAgentSettings, type AgentConfig, type AgentSettings, type AgentSources } from '../settings/config';
 import type { PresetConsent } from './presetConsent';
 
 export class AgentCatalog implements vscode.Disposable {
@@ -28,6 +28,11 @@ export class AgentCatalog implements vscode.Disposable {
 
   read(): AgentSettings {
     return readAgentSettings(this.sources());
+  }
+
+  /** The agent named `name` (configured, installed or a preset), as the settings read now. */
+  find(name: string): AgentConfig | undefined {
+    return this.read().agents.find((a) => a.name === name);
   }
 
   dispose(): void {

@@ -8,7 +8,7 @@ import { AgentExitError, errorMessage } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
 import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
 import type * as S from '../acp/schema.gen';
-import type { LineTracer } from '../acp/transport';
+import type { LineTracer } from '../acp/ndjsonWriter';
 import type { AgentConfig } from '../settings/config';
 import type { AgentCatalog } from './catalog';
 

@@ -17,7 +17,7 @@ interface Said {
 const lineOf = (config: AgentConfig): readonly string[] => [config.command, ...config.args];
 const same = (a: readonly string[] | undefined, b: readonly string[]) => a !== undefined && a.length === b.length && a.every((w, i) => w === b[i]);
 /** A command line as the user reads it. */
-export const shown = (line: readonly string[]): string => line.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
+const shown = (line: readonly string[]): string => line.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
 
 export class PresetConsent {
   /** One question per preset at a time: chats that start together share it. */

@@ -65,7 +65,7 @@ export interface ChatRooms extends ChatCore {
 }
 
 /** What a message resolves with, for those that answer (the rest resolve when done). */
-export interface Outcomes {
+interface Outcomes {
   /** The stop reason of the turn it started; undefined when it was queued or steered. */
   send: S.StopReason | undefined;
   /** The final list of matches. */

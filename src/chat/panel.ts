@@ -11,7 +11,6 @@ import type { AgentSession } from '../acp/agentClient';
 import { AgentExitError, errorMessage } from '../acp/errors';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
-import { CHAT_VIEW_TYPE } from '../ids';
 import type { SessionTarget } from '../common/sessionTarget';
 import type { Attention } from './attention';
 import { AttentionState } from './attentionState';
@@ -46,7 +45,6 @@ import {
 import { editorTab, type ChatLocation, type ChatSurface } from './surface';
 import { ViewSync } from './viewSync';
 
-export { CHAT_VIEW_TYPE };
 export type { ChatActions, ChatDeps, CheckpointRequest };
 
 const STDERR_LINES_SHOWN = 20;

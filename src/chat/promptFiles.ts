@@ -15,7 +15,7 @@ export interface PromptFile {
   readonly inputs: readonly PromptInput[];
 }
 
-export interface PromptInput {
+interface PromptInput {
   readonly name: string;
   readonly placeholder?: string;
 }

@@ -61,7 +61,7 @@ function lifetime(onDidDispose: vscode.Event<void>, watchState: (fire: (active: 
 }
 
 /** A chat in an editor tab. */
-export function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): ChatSurface {
+function editorSurface(panel: vscode.WebviewPanel, icon: vscode.Uri): ChatSurface {
   panel.iconPath = icon;
   const life = lifetime(panel.onDidDispose, (fire) => panel.onDidChangeViewState((event) => fire(event.webviewPanel.active)));
   return {

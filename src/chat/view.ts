@@ -21,7 +21,7 @@ import type {
 import type { PendingElicitation } from '../acp/elicitations';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
-export const TERMINAL_VIEW_LIMIT = 64 * 1024;
+const TERMINAL_VIEW_LIMIT = 64 * 1024;
 
 /** The view of one entry. `cwd` makes paths short; `terminals` is the session's command output. */
 export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): EntryView {
@@ -88,7 +88,7 @@ function isFileUri(uri: string): boolean {
 }
 
 /** "src/app.ts", "src/app.ts:10-20" for a selection (`#L10-L20`), or the URI itself. */
-export function uriLabel(uri: string, cwd: string, fallback?: string): string {
+function uriLabel(uri: string, cwd: string, fallback?: string): string {
   if (!isFileUri(uri)) return fallback ?? uri;
   try {
     const url = new URL(uri);
@@ -107,7 +107,7 @@ function escapeLinkText(text: string): string {
 }
 
 /** Characters of raw input or output sent to the chat. */
-export const RAW_VIEW_LIMIT = 20_000;
+const RAW_VIEW_LIMIT = 20_000;
 
 /** Indented JSON, shortened when long; nothing for absent or empty values. */
 function rawJson(value: unknown): string | undefined {
@@ -126,7 +126,7 @@ type DiffContent = Extract<ToolCallState['content'][number], { type: 'diff' }>;
 const counted = new WeakMap<DiffContent, { added: number; removed: number }>();
 
 /** Lines added and removed by a diff (computed once per diff; very large edits are bounded and estimated). */
-export function lineCounts(diff: DiffContent): { added: number; removed: number } {
+function lineCounts(diff: DiffContent): { added: number; removed: number } {
   const known = counted.get(diff);
   if (known) return known;
   const result = lineDelta(diff.oldText ?? '', diff.newText);

@@ -25,7 +25,7 @@ export interface WhileBusyHost<A, R = unknown> {
 }
 
 /** `acp.chat.whileBusy`: what Enter does while a turn runs. */
-export function readWhileBusy(): WhileBusy {
+function readWhileBusy(): WhileBusy {
   const value = vscode.workspace.getConfiguration('acp').get<string>('chat.whileBusy');
   return value === 'steer' || value === 'stopAndSend' ? value : 'queue';
 }

@@ -127,7 +127,7 @@ export class Chats implements vscode.Disposable {
   /** Sign In, from a chat whose agent refused a message until the user signs in. */
   private async signInFrom(panel: ChatPanel): Promise<void> {
     const name = panel.agentName;
-    const config = this.agents.catalog.read().agents.find((a) => a.name === name);
+    const config = this.agents.catalog.find(name);
     const client = panel.session?.client;
     if (!config || !client || client.hasExited) {
       await this.restartAgent(name);
@@ -243,7 +243,7 @@ export class Chats implements vscode.Disposable {
 
   private async reconnect(panel: ChatPanel, previous: Omit<SessionTarget, 'agent'> | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
     const name = panel.agentName;
-    const config = this.agents.catalog.read().agents.find((a) => a.name === name);
+    const config = this.agents.catalog.find(name);
     if (!config) {
       panel.fail(
         vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name),
@@ -407,7 +407,7 @@ export class Chats implements vscode.Disposable {
       shown.reveal();
       return shown;
     }
-    const agent = this.agents.catalog.read().agents.find((a) => a.name === agentName);
+    const agent = this.agents.catalog.find(agentName);
     if (!agent) {
       void offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', agentName));
       return undefined;

@@ -19,7 +19,7 @@ export class SignInNeeded extends Error {
 }
 
 /** A missing command is fixed in the settings; anything else is worth a restart first. */
-export function failureActions(error: unknown): ErrorAction[] {
+function failureActions(error: unknown): ErrorAction[] {
   const notFound = error instanceof AgentStartFailure && error.cause instanceof CommandNotFoundError;
   return notFound ? ['openSettings', 'restart', 'showLog'] : ['restart', 'showLog', 'openSettings'];
 }
@@ -30,7 +30,7 @@ export function withNotes(note: string, session: AgentSession): string {
 }
 
 /** The sentence for a chat that could not start (without its full stop). */
-export function describeFailure(name: string, error: unknown): string {
+function describeFailure(name: string, error: unknown): string {
   if (error instanceof AgentStartFailure) return vscode.l10n.t('Could not start {0}: {1}', name, error.message);
   if (error instanceof SignInNeeded || error instanceof UntrustedWorkspaceError) return error.message;
   return vscode.l10n.t('{0} could not open a chat: {1}', name, errorMessage(error));

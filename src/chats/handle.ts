@@ -20,8 +20,6 @@ import type {
 } from '../chat/protocol';
 import type { AgentEndView, ChatSnapshot } from '../chat/snapshot';
 
-export type { AgentEndView };
-
 /** One open chat. Every property is read when asked: it says what the chat shows now, and is not updated after. */
 export interface ChatHandle {
   /** The configured agent the chat talks to. */

@@ -253,13 +253,13 @@ export function noteToolDiffs(snapshotter: Snapshotter, model: SessionModel): vo
 }
 
 /** A session id as a ref name's component: what git allows, and nothing that could climb out. */
-export function refSafe(sessionId: string): string {
+function refSafe(sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
   return `${safe || 'session'}-${createHash('sha256').update(sessionId).digest('hex').slice(0, 8)}`;
 }
 
 /** The workspace folder a path is in, and its path there. */
-export function locate(path: string): TrackedFile | undefined {
+function locate(path: string): TrackedFile | undefined {
   for (const folder of workspaceRoots()) {
     const rel = relative(folder, path);
     if (rel && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel)) return { folder, rel: rel.split(sep).join('/') };

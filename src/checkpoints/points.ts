@@ -307,7 +307,7 @@ function size(state: FileState): number {
 }
 
 /** Lines added and removed from `a` to `b`, as git's numstat counts them. */
-export function lineCounts(a: FileState, b: FileState): { added: number; removed: number } {
+function lineCounts(a: FileState, b: FileState): { added: number; removed: number } {
   const text = (s: FileState) => (s.exists ? Buffer.from(s.bytes).toString('utf8') : '');
   return lineDelta(text(a), text(b));
 }

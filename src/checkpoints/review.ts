@@ -20,7 +20,7 @@ type Where = z.infer<typeof Where>;
  * A file as it was at a checkpoint: the path is the real file's (so the diff editors see the same file on both sides,
  * not a rename), the query says which checkpoint.
  */
-export function checkpointUri(where: Where): vscode.Uri {
+function checkpointUri(where: Where): vscode.Uri {
   return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: uriOf({ folder: where.folder, rel: where.rel }).path, query: JSON.stringify(where) });
 }
 

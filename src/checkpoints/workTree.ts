@@ -9,7 +9,7 @@ import type { Logger } from '../acp/log';
 const BINARY_PROBE_BYTES = 8000;
 
 /** Whether a path goes through a `.git` (git never lists one; this is a second guard). */
-export function isDotGitComponent(rel: string): boolean {
+function isDotGitComponent(rel: string): boolean {
   return rel.split('/').some((part) => part.toLowerCase() === '.git');
 }
 
@@ -79,7 +79,7 @@ export async function indexEntryCount(indexFile: string): Promise<number> {
 }
 
 /** A NUL in the first 8000 bytes, as git decides. */
-export async function looksBinary(file: string): Promise<boolean> {
+async function looksBinary(file: string): Promise<boolean> {
   const handle = await fs.open(file, 'r');
   try {
     const head = Buffer.alloc(BINARY_PROBE_BYTES);

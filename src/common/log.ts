@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import { capLength, limitRepeats, MAX_LOG_LINE_CHARS, type DisposableLogger, type Logger } from '../acp/log';
 import type { SecretScrubber } from '../acp/redact';
 import { MessageTrace, type TraceLevel, type TraceOptions } from '../acp/trace';
-import type { LineTracer } from '../acp/transport';
+import type { LineTracer } from '../acp/ndjsonWriter';
 
 type Level = keyof Logger;
 /** The numbers of vscode.LogLevel: a line is kept when its level is at least the channel's (Off is 0). */

@@ -12,7 +12,7 @@ export type PathVerdict =
   | { readonly kind: 'invalid'; readonly reason: string };
 
 /** The longest path an agent may give (Linux's PATH_MAX; Windows long paths are longer, but no agent needs more). */
-export const MAX_PATH_LENGTH = 4096;
+const MAX_PATH_LENGTH = 4096;
 /** Symlinks followed for one path before giving up, as the kernel does with ELOOP. */
 export const MAX_LINKS = 40;
 /** How much of a refused path a reason quotes. */

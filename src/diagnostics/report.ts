@@ -49,7 +49,7 @@ export class RecentLines {
   }
 }
 
-export interface EnvironmentFacts {
+interface EnvironmentFacts {
   readonly extensionVersion: string;
   readonly vscodeVersion: string;
   /** "Visual Studio Code", "code-server"…, and where it runs (desktop, web). */

@@ -13,12 +13,6 @@ const TYPING_PAUSE_MS = 3000;
 /** How long a line the agent has left stays faintly marked. */
 const FADE_MS = 1500;
 
-export interface FollowTarget {
-  readonly path: string;
-  /** 1-based, as in ACP. */
-  readonly line?: number;
-}
-
 export class FollowAgent implements vscode.Disposable {
   private lastKeystroke = 0;
   private readonly current: vscode.TextEditorDecorationType;

@@ -23,7 +23,7 @@ export interface TranscriptLimits {
   readonly bytes: number;
 }
 
-export const TRANSCRIPT_LIMITS: TranscriptLimits = { sessions: 500, bytes: 1024 * 1024 };
+const TRANSCRIPT_LIMITS: TranscriptLimits = { sessions: 500, bytes: 1024 * 1024 };
 
 const Index = z.object({ v: z.literal(1), sessions: z.array(TranscriptSummary) });
 

@@ -23,7 +23,7 @@ export interface ExtractBounds {
   readonly maxMembers: number;
 }
 
-export class CorruptArchiveError extends Error {
+class CorruptArchiveError extends Error {
   override readonly name = 'CorruptArchiveError';
 }
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 /** Registry targets for binaries: `<os>-<arch>`. */
-export const PLATFORM_KEYS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
+const PLATFORM_KEYS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
 export type PlatformKey = (typeof PLATFORM_KEYS)[number];
 
 /** Bounds on what a registry may hold, so a hostile one cannot make us keep or show megabytes. */
@@ -82,7 +82,7 @@ const LOADER_VARIABLES = new Set([
 const LOADER_PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'YARN_', 'PNPM_', 'COREPACK_', 'UV_', 'PIP_', 'GIT_', 'BASH_FUNC_'];
 
 /** True for a variable a registry entry may not set (see LOADER_VARIABLES). */
-export function isLoaderVariable(name: string): boolean {
+function isLoaderVariable(name: string): boolean {
   const upper = name.toUpperCase();
   return LOADER_VARIABLES.has(upper) || LOADER_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }
@@ -133,7 +133,7 @@ const AgentEntry = z.object({
 });
 
 export type RegistryAgent = z.infer<typeof AgentEntry>;
-export type BinaryTarget = z.infer<typeof BinaryTarget>;
+type BinaryTarget = z.infer<typeof BinaryTarget>;
 export type PackageTarget = z.infer<typeof NpxTarget>;
 
 export interface Registry {

@@ -18,7 +18,7 @@ export interface InstallBounds {
 }
 
 /** Real agents ship archives of tens of MB that unpack to a few hundred at most. */
-export const DEFAULT_INSTALL_BOUNDS: InstallBounds = {
+const DEFAULT_INSTALL_BOUNDS: InstallBounds = {
   download: { maxBytes: 512 * 1024 * 1024, idleTimeoutMs: 60_000, totalTimeoutMs: 30 * 60_000 },
   extract: { maxBytes: 2 * 1024 * 1024 * 1024, maxMembers: 20_000 },
 };

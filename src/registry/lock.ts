@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 
 /** A lock not renewed for this long is stale whatever its owner says (the owner renews it every RENEW_MS). */
-export const STALE_MS = 2 * 60 * 1000;
+const STALE_MS = 2 * 60 * 1000;
 const RENEW_MS = 20 * 1000;
 /** A lock file that cannot be read is taken for stale once it is this old (never while it may be being written). */
 const UNREADABLE_MS = 10 * 1000;

@@ -53,7 +53,7 @@ export class RefusedUrlError extends Error {
   override readonly name = 'RefusedUrlError';
 }
 
-export class DownloadError extends Error {
+class DownloadError extends Error {
   override readonly name = 'DownloadError';
 }
 

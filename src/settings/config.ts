@@ -74,7 +74,7 @@ export function readChatLocation(): 'editor' | 'sideBar' {
   return vscode.workspace.getConfiguration(SECTION).get<string>('chat.location') === 'sideBar' ? 'sideBar' : 'editor';
 }
 
-export function readShowDiffOnPermission(): boolean {
+function readShowDiffOnPermission(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('edits.showDiffOnPermission') !== false;
 }
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
-import type { PreviousSessionItem } from '../../src/history/previousSessions';
+import type { PreviousSessionItem } from '../../src/sessions/previousSessions';
 import { waitFor } from '../lib/wait';
 import { answeringQuickInput, api, closeAllChats, ENTER, messages, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 

@@ -8,7 +8,7 @@ import { t } from '../l10n';
 import { listPrompts, mention, searchFiles, usePrompt } from '../intents';
 import { commandDetail, completionAt, matchingCommands, replaceRange, stepOption, type Completion } from './completions';
 
-export interface Option {
+interface Option {
   readonly id: string;
   readonly label: string;
   readonly detail: string;
@@ -24,7 +24,7 @@ function promptDetail(prompt: PromptView): string {
 }
 
 /** The icon of each kind of `@` option. */
-export const MENTION_ICONS: Record<MentionKind, string> = {
+const MENTION_ICONS: Record<MentionKind, string> = {
   file: 'file',
   folder: 'folder',
   symbol: 'symbol-class',

@@ -10,7 +10,7 @@ export function sizeLabel(bytes: number): string {
 
 /** A prompt's images travel as base64; this bounds one (the host checks it again). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /** Translates an English message and fills in its `{0}`, `{1}` placeholders: vscode.l10n.t on the host, the webview's own `t`. */
 export type Translate = (message: string, ...args: Array<string | number>) => string;

@@ -15,7 +15,7 @@ export interface ToolKindInfo {
  * Each kind of tool call, in one table for the chat, the notifications and the permission rules. The English words
  * are message keys: the host and the webview translate them where they are shown (`t(toolKind(k).label)`).
  */
-export const TOOL_KINDS: Readonly<Record<ToolKind, ToolKindInfo>> = {
+const TOOL_KINDS: Readonly<Record<ToolKind, ToolKindInfo>> = {
   read: { icon: 'file', label: 'Read', activity: 'reading files' },
   edit: { icon: 'edit', label: 'Edit', activity: 'editing files' },
   delete: { icon: 'trash', label: 'Delete', activity: 'deleting files' },

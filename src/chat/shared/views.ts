@@ -18,8 +18,7 @@ export type TerminalView = z.infer<typeof TerminalView>;
 export const ChipView = z.object({ kind: z.enum(['file', 'selection', 'image', 'link', 'audio']), label: z.string() });
 export type ChipView = z.infer<typeof ChipView>;
 
-export const DiffView = z.object({ label: z.string(), created: z.boolean(), added: z.number(), removed: z.number() });
-export type DiffView = z.infer<typeof DiffView>;
+const DiffView = z.object({ label: z.string(), created: z.boolean(), added: z.number(), removed: z.number() });
 
 export const EntryView = z.discriminatedUnion('kind', [
   z.object({

@@ -3,7 +3,7 @@
 // that matches answers to them. Nothing here uses src/acp: the agent judges the client as an independent peer.
 
 /** The error codes an ACP client may answer with: JSON-RPC's own, plus ACP's. */
-export const SPEC_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002]);
+const SPEC_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002]);
 
 /** What the client sees in one line, and so what it owes us. */
 export type LineKind =
@@ -14,7 +14,7 @@ export type LineKind =
   | { readonly kind: 'optional'; readonly key?: string }; // an id with neither method nor result: answer or not
 
 /** Splits bytes into lines at LF (a trailing CR is dropped later, as the client does) and classifies each. */
-export function classifyLines(bytes: Buffer): LineKind[] {
+function classifyLines(bytes: Buffer): LineKind[] {
   const kinds: LineKind[] = [];
   let start = 0;
   for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, start)) {
@@ -25,7 +25,7 @@ export function classifyLines(bytes: Buffer): LineKind[] {
   return kinds;
 }
 
-export function classify(line: string): LineKind {
+function classify(line: string): LineKind {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line;
   let message: unknown;
   try {
@@ -53,7 +53,7 @@ export function classify(line: string): LineKind {
  * What identifies an id: a string by its value, an integer by its exact digits (so 2^60 + 1 does not pass for
  * 2^60), any other number by its value. `8` and `"8"` differ.
  */
-export function idKey(raw: string): string {
+function idKey(raw: string): string {
   if (raw.startsWith('"')) return `s:${JSON.parse(raw) as string}`;
   if (/^-?\d+$/.test(raw)) return `n:${BigInt(raw)}`;
   return `n:${Number(raw)}`;
@@ -63,7 +63,7 @@ export function idKey(raw: string): string {
  * The raw text of a top-level member's value in a JSON object (the last one, as JSON.parse keeps the last of
  * duplicated keys), or undefined. `text` must be valid JSON. Iterative: values may be nested thousands deep.
  */
-export function rawMember(text: string, name: string): string | undefined {
+function rawMember(text: string, name: string): string | undefined {
   let i = skipSpace(text, 0);
   if (text[i] !== '{') return undefined;
   let found: string | undefined;

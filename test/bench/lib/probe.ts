@@ -11,7 +11,7 @@
 // The functions passed to `evaluate` run in the page, so they use only what they declare here (the repository's
 // TypeScript has no DOM library).
 
-export interface MarkTiming {
+interface MarkTiming {
   domAt: number;
   paintAt: number | null;
   visible: boolean | null;
@@ -19,7 +19,7 @@ export interface MarkTiming {
   text: string;
 }
 
-export interface ClickTiming {
+interface ClickTiming {
   /** The pointerdown event's timeStamp: when the browser took the press. */
   down: number;
   /** When the pointerdown listener ran. */

@@ -9,8 +9,8 @@ import { remoteUri, startCodeServer } from './server';
 import type { Toolchain } from './setup';
 
 /** Lines that index.ts logs around the mocha run. */
-export const SUITE_START = '[acp-integration] start';
-export const SUITE_END = '[acp-integration] end';
+const SUITE_START = '[acp-integration] start';
+const SUITE_END = '[acp-integration] end';
 
 export interface IntegrationRun {
   readonly exitCode: number;

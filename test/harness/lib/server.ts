@@ -40,7 +40,7 @@ export interface CodeServer {
 }
 
 /** Settings that keep code-server quiet and offline-friendly. */
-export const QUIET_SETTINGS: Record<string, unknown> = {
+const QUIET_SETTINGS: Record<string, unknown> = {
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'workbench.startupEditor': 'none',

@@ -9,15 +9,15 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSyn
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const CODE_SERVER_VERSION = '4.139.1';
-export const NODE_VERSION = '24.21.0';
+const CODE_SERVER_VERSION = '4.139.1';
+const NODE_VERSION = '24.21.0';
 
 /** Packages that code-server's node-gyp builds need (libkrb5-dev above all: without it the install rolls back). */
 const BUILD_PACKAGES = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'libx11-dev', 'pkg-config'];
 const BROWSER_PACKAGE = 'chromium';
 
 /** Environment variable naming a Chromium or Chrome binary to use instead of Debian's chromium. */
-export const CHROMIUM_ENV = 'CHROMIUM_PATH';
+const CHROMIUM_ENV = 'CHROMIUM_PATH';
 
 export class SetupError extends Error {}
 
@@ -30,7 +30,7 @@ export interface Toolchain {
   readonly chromium: string;
 }
 
-export function cacheRoot(): string {
+function cacheRoot(): string {
   const base = process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
   return join(base, 'acp-client');
 }

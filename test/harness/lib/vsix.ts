@@ -16,7 +16,7 @@ export interface Vsix {
   readonly ms: number;
 }
 
-export interface VsixEntry {
+interface VsixEntry {
   readonly name: string;
   /** Uncompressed size. */
   readonly size: number;

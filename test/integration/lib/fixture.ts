@@ -178,7 +178,7 @@ export async function runSteps(...steps: Step[]): Promise<CallResult[]> {
 }
 
 /** What the client-calls fixture said about each call: one `<method>:<JSON>` line per call. */
-export function stepResults(chat: ChatHandle): CallResult[] {
+function stepResults(chat: ChatHandle): CallResult[] {
   return agentText(chat)
     .split('\n')
     .filter((line) => line !== '')

@@ -1,7 +1,8 @@
 // AcpClientConnection, from the agent's side of the wire: first in memory, where the test plays the agent line by
 // line, then against the fixture agent, a real subprocess that shares no code with the client.
 import * as assert from 'node:assert/strict';
-import type { ClientHandler, ConnectionOptions } from '../../../src/acp/connection';
+import type { ConnectionOptions } from '../../../src/acp/connection';
+import type { ClientHandler } from '../../../src/acp/inbound';
 import { AcpError, ConnectionClosedError, ErrorCodes, NotSupportedError, ProtocolVersionError } from '../../../src/acp/errors';
 import type * as S from '../../../src/acp/schema.gen';
 import { FixtureAgents, openSession } from '../lib/fixture-agent';

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { AcpError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
-import type { ClientHandler } from '../../../src/acp/connection';
-import { MAX_REQUESTS_PER_SESSION } from '../../../src/acp/connection';
+import type { ClientHandler } from '../../../src/acp/inbound';
+import { MAX_REQUESTS_PER_SESSION } from '../../../src/acp/inbound';
 import { exceedsDepth, MAX_DEPTH, rawMemberText } from '../../../src/acp/jsonLimits';
 import { MAX_INCOMING_IN_FLIGHT, MAX_PARKED } from '../../../src/acp/requestIds';
 import { waitFor } from '../../lib/wait';

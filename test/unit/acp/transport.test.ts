@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { CancellationTokenSource, createMessageConnection, ResponseError, type Message } from 'vscode-jsonrpc/node';
 import type { Logger } from '../../../src/acp/log';
-import { COALESCED_METHOD, NdjsonMessageReader, NdjsonMessageWriter, type NdjsonReaderOptions } from '../../../src/acp/transport';
+import { NdjsonMessageWriter } from '../../../src/acp/ndjsonWriter';
+import { COALESCED_METHOD, NdjsonMessageReader, type NdjsonReaderOptions } from '../../../src/acp/transport';
 
 type Json = Record<string, unknown>;
 

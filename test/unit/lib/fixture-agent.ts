@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ClientHandler } from '../../../src/acp/connection';
+import type { ClientHandler } from '../../../src/acp/inbound';
 import { AgentProcess, type AgentProcessOptions } from '../../../src/acp/process';
 import { RecordingLogger } from './recording-logger';
 import { testClient, type TestClient } from './test-client';

@@ -1,5 +1,5 @@
 // A ClientHandler for tests: records every session/update and allows permission requests, unless told otherwise.
-import type { ClientHandler } from '../../../src/acp/connection';
+import type { ClientHandler } from '../../../src/acp/inbound';
 import type * as S from '../../../src/acp/schema.gen';
 
 export interface TestClient {

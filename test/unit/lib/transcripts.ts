@@ -12,9 +12,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-export type TranscriptMethod = 'session/update' | 'session/request_permission';
+type TranscriptMethod = 'session/update' | 'session/request_permission';
 export type QuirkKind = 'legacy' | 'unknown-kind' | 'invalid-value' | 'invalid-item';
-export const QUIRK_KINDS: readonly QuirkKind[] = ['legacy', 'unknown-kind', 'invalid-value', 'invalid-item'];
+const QUIRK_KINDS: readonly QuirkKind[] = ['legacy', 'unknown-kind', 'invalid-value', 'invalid-item'];
 
 export interface TranscriptLine {
   readonly method: TranscriptMethod;

@@ -1,7 +1,8 @@
 // The agent's end of an in-memory connection: the test plays the agent by reading the client's lines and writing
 // its own. The client end is the real AcpClientConnection over the real NDJSON reader and writer.
 import { PassThrough } from 'node:stream';
-import { AcpClientConnection, type ClientHandler, type ConnectionOptions } from '../../../src/acp/connection';
+import { AcpClientConnection, type ConnectionOptions } from '../../../src/acp/connection';
+import { type ClientHandler } from '../../../src/acp/inbound';
 import { WAITING_METHODS } from '../../../src/acp/methods';
 import { ndjsonTransport } from '../../../src/acp/transport';
 import { RecordingLogger } from './recording-logger';

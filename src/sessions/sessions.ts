@@ -13,8 +13,8 @@ import { PreviousSessions } from './previousSessions';
 import { ChatCommands } from './chatCommands';
 import { SearchChats } from './searchChats';
 import { SessionsView, type SessionNode } from './sessionsView';
-import { workspaceKey } from './format';
-import { TranscriptStore } from './transcripts';
+import { workspaceKey } from '../history/format';
+import { TranscriptStore } from '../history/transcripts';
 
 /**
  * This workspace's transcripts, in the extension's global storage: one folder per workspace, named by a hash of the

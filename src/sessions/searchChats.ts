@@ -8,9 +8,9 @@ import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
 import { relativeTime } from './relativeTime';
-import { ChatSearch } from './search';
-import type { SearchHit } from './searchMatch';
-import type { TranscriptStore } from './transcripts';
+import { ChatSearch } from '../history/search';
+import type { SearchHit } from '../history/searchMatch';
+import type { TranscriptStore } from '../history/transcripts';
 
 /** Typing settles for this long before a search runs. */
 const TYPING_MS = 120;

@@ -2,7 +2,7 @@
 // (a new one when there is none), as a chip on the message being written.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { Chats } from '../chats/chats';
+import type { Chats } from './chats';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 

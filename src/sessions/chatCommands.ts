@@ -12,10 +12,10 @@ import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
 import { SessionTarget } from '../common/sessionTarget';
 import { workspaceRoots } from '../common/workspace';
-import { exportMarkdown } from './exportMarkdown';
-import { summaryLabel, type TranscriptSummary } from './format';
+import { exportMarkdown } from '../history/exportMarkdown';
+import { summaryLabel, type TranscriptSummary } from '../history/format';
 import type { SessionNode } from './sessionsView';
-import type { TranscriptStore } from './transcripts';
+import type { TranscriptStore } from '../history/transcripts';
 
 /** A chat a command acts on: open in a panel, or only kept on this computer. */
 type Target = { readonly open: ChatPanel } | { readonly kept: TranscriptSummary };
@@ -124,7 +124,7 @@ export class ChatCommands implements vscode.Disposable {
 
   /** `session/delete` when the agent advertises it (the agent is started for it, and stopped again if idle). */
   private async deleteAtAgent(agentName: string, sessionId: string, cwd: string | undefined): Promise<void> {
-    const config = this.agents.catalog.read().agents.find((a) => a.name === agentName);
+    const config = this.agents.catalog.find(agentName);
     const folder = cwd ?? workspaceRoots()[0];
     if (!config || !folder || !vscode.workspace.isTrusted) return;
     let client;

@@ -1,13 +1,61 @@
 // ESLint for the whole repository (run by `npm run lint`, part of `npm test`). Besides typescript-eslint's
 // recommended rules, it holds the layering that ARCHITECTURE.md describes:
+//   - every row of its "Who may import what" table (LAYERS below), each proven by test/unit/lint/layers.test.ts;
 //   - src/acp is the protocol core: it imports neither `vscode` nor anything of the host;
 //   - src/registry, but for its host side (state.ts, commands.ts), runs in plain Node: no `vscode`;
-//   - webview/ reaches src/ only through the shared protocol module (src/chat/protocol.ts);
-//   - no import cycles anywhere in src/ or webview/;
+//   - webview/ reaches src/ only through the shared protocol module (src/chat/protocol.ts and src/chat/shared/);
+//   - no import cycles anywhere in src/ or webview/, and no file of src/ or webview/ over 450 lines;
 //   - shipped code logs through the Logger, never console.
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
+
+/**
+ * ARCHITECTURE.md's "Who may import what", row by row: what each host folder may import besides `src/acp`,
+ * `src/common` and `src/ids.ts` (which every host folder may), and what it may import only the types of.
+ */
+const LAYERS = {
+  common: { imports: [], types: [] },
+  settings: { imports: [], types: ['editor', 'permissions'] },
+  editor: { imports: [], types: [] },
+  permissions: { imports: ['editor', 'chat'], types: [] },
+  diagnostics: { imports: ['settings'], types: ['agents'] },
+  chat: { imports: ['editor', 'settings'], types: [] },
+  checkpoints: { imports: ['editor'], types: ['chat'] },
+  agents: { imports: ['settings'], types: ['chats'] },
+  registry: { imports: ['settings'], types: ['agents'] },
+  history: { imports: ['chat'], types: [] },
+  chats: { imports: ['agents', 'chat', 'checkpoints', 'editor', 'history', 'permissions', 'settings'], types: [] },
+  sessions: { imports: ['chats', 'history', 'settings'], types: ['agents', 'chat', 'checkpoints'] },
+};
+const FOLDERS = ['acp', 'common', ...Object.keys(LAYERS).filter((f) => f !== 'common')];
+
+/** The import rules of one row, for files `depth` folders below src/. */
+function layer(folder, { imports, types }, depth) {
+  const up = depth === 1 ? '\\.\\./' : '\\.\\./\\.\\./';
+  const always = folder === 'common' ? ['acp'] : ['acp', 'common'];
+  const forbidden = FOLDERS.filter((f) => f !== folder && !always.includes(f) && !imports.includes(f) && !types.includes(f));
+  const why = 'see ARCHITECTURE.md, "Who may import what"';
+  return {
+    files: [depth === 1 ? `src/${folder}/*.ts` : `src/${folder}/*/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...forbidden.map((f) => ({ regex: `^${up}${f}(/|$)`, message: `src/${folder} may not import src/${f}: ${why}.` })),
+            ...types.map((f) => ({
+              regex: `^${up}${f}(/|$)`,
+              allowTypeImports: true,
+              message: `src/${folder} may import only the types of src/${f}: ${why}.`,
+            })),
+            { regex: `^${up}(core|extension)$`, message: `Nothing imports the entry point or the core's wiring: ${why}.` },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 const resolver = {
   'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
@@ -38,7 +86,15 @@ export default tseslint.config(
     rules: {
       'import/no-cycle': ['error', { ignoreExternal: true }],
       'no-console': 'error',
+      // A file past this is doing two jobs. Generated files are left out above (the schema).
+      'max-lines': ['error', { max: 450 }],
     },
+  },
+  ...Object.entries(LAYERS).flatMap(([folder, row]) => [layer(folder, row, 1), layer(folder, row, 2)]),
+  {
+    // The ids both the entry point and the core need import nothing.
+    files: ['src/ids.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^\\.', message: 'src/ids.ts imports nothing.' }] }] },
   },
   {
     files: ['src/acp/**/*.ts'],
@@ -73,8 +129,8 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'The webview runs in a browser frame: it talks to the host through messages.' }],
           patterns: [
             {
-              regex: '^(\\.\\./)+src/(?!chat/protocol$)',
-              message: 'webview/ reaches src/ only through the shared protocol module, src/chat/protocol.ts.',
+              regex: '^(\\.\\./)+src/(?!chat/protocol$|chat/shared/)',
+              message: 'webview/ reaches src/ only through the shared protocol module (src/chat/protocol.ts) and src/chat/shared/.',
             },
           ],
         },

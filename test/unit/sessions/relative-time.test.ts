@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { relativeTime } from '../../../src/history/relativeTime';
+import { relativeTime } from '../../../src/sessions/relativeTime';
 
 describe('relativeTime', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');

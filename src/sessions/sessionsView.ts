@@ -10,8 +10,8 @@ import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { Attention } from '../chat/attention';
 import type { SessionTarget } from '../common/sessionTarget';
 import { relativeTime } from './relativeTime';
-import { summaryLabel, type TranscriptSummary } from './format';
-import type { TranscriptStore } from './transcripts';
+import { summaryLabel, type TranscriptSummary } from '../history/format';
+import type { TranscriptStore } from '../history/transcripts';
 
 /** Sessions from the history shown under each agent. */
 const HISTORY_SHOWN = 20;
@@ -96,7 +96,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
           status.phase === 'running' ? 'vm-running' : 'vm-outline',
           status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined,
         );
-        const installed = this.agents.catalog.read().agents.find((a) => a.name === node.name)?.installed;
+        const installed = this.agents.catalog.find(node.name)?.installed;
         if (installed?.update) {
           item.description = vscode.l10n.t('{0} · {1} available', item.description as string, installed.update);
         }

@@ -12,8 +12,8 @@ import { openAgentSettings, type AgentConfig } from '../settings/config';
 import type { SessionTarget } from '../common/sessionTarget';
 import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
-import { summaryLabel } from './format';
-import type { TranscriptStore } from './transcripts';
+import { summaryLabel } from '../history/format';
+import type { TranscriptStore } from '../history/transcripts';
 
 /** One earlier session, as the list shows it. */
 export interface PreviousSessionItem extends SessionTarget {
@@ -41,7 +41,7 @@ export class PreviousSessions {
 
   /** The agent's earlier sessions, newest first (the agent is stopped again if no chat uses it). */
   async list(agentName: string): Promise<PreviousSessionItem[]> {
-    const agent = this.agents.catalog.read().agents.find((a) => a.name === agentName);
+    const agent = this.agents.catalog.find(agentName);
     if (!agent) return this.local(agentName);
     const listing = await this.listing(agent);
     this.stopIdle(listing.client);

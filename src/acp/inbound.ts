@@ -1,0 +1,219 @@
+// What the agent asks of the client and tells it: its requests, validated, bounded per session and served by the
+// host's ClientHandler (aborted when the agent cancels one or the connection closes), and its notifications, read
+// and routed. The other half of the connection (connection.ts) sends the client's requests.
+import { ResponseError, type CancellationToken } from 'vscode-jsonrpc/node';
+import type { z } from 'zod';
+import { AcpError, ErrorCodes, errorMessage } from './errors';
+import type { Logger } from './log';
+import { ClientMethods, ClientNotifications, type ClientMethodName, type RequestDef } from './methods';
+import type * as S from './schema.gen';
+import { SubagentUpdate } from './subagents';
+import { parseTolerant, preview } from './tolerance';
+import { COALESCED_METHOD, type CoalescedParams } from './transport';
+import { mapLegacyToolCall, readSessionUpdate } from './updates';
+
+type Params<D extends RequestDef> = z.output<D['params']>;
+type Result<D extends RequestDef> = z.output<D['result']>;
+type ClientDef<K extends ClientMethodName> = (typeof ClientMethods)[K];
+
+/** Serves one agent→client request. The signal aborts when the agent cancels it or the connection closes. */
+type RequestHandler<K extends ClientMethodName> = (params: Params<ClientDef<K>>, signal: AbortSignal) => Promise<Result<ClientDef<K>>>;
+
+/**
+ * What the host implements for the agent. Optional methods that are left out are not advertised in
+ * `clientCapabilities`, and the agent gets -32601 if it calls them anyway.
+ */
+export interface ClientHandler {
+  requestPermission: RequestHandler<'requestPermission'>;
+  readTextFile?: RequestHandler<'readTextFile'>;
+  writeTextFile?: RequestHandler<'writeTextFile'>;
+  createTerminal?: RequestHandler<'createTerminal'>;
+  terminalOutput?: RequestHandler<'terminalOutput'>;
+  releaseTerminal?: RequestHandler<'releaseTerminal'>;
+  waitForTerminalExit?: RequestHandler<'waitForTerminalExit'>;
+  killTerminal?: RequestHandler<'killTerminal'>;
+  createElicitation?: RequestHandler<'createElicitation'>;
+  /** A valid `session/update`; unknown kinds and invalid updates are logged and never reach here. */
+  sessionUpdate(notification: S.SessionNotification): void;
+  completeElicitation?(notification: S.CompleteElicitationNotification): void;
+  /** Unstable: a parent session announced a child or patched it (see subagents.ts). */
+  subagentUpdate?(parentSessionId: string, update: SubagentUpdate): void;
+}
+
+function isSubagentUpdate(params: unknown): boolean {
+  const update = (params as { update?: unknown } | null)?.update;
+  return typeof update === 'object' && update !== null && (update as { sessionUpdate?: unknown }).sessionUpdate === 'subagent_update';
+}
+
+/** How many of one session's requests may be served at once; past it, a request is refused with an error. */
+export const MAX_REQUESTS_PER_SESSION = 256;
+
+const TERMINAL_HANDLERS = ['createTerminal', 'terminalOutput', 'releaseTerminal', 'waitForTerminalExit', 'killTerminal'] as const;
+
+interface Served {
+  readonly def: RequestDef;
+  readonly impl: (params: unknown, signal: AbortSignal) => Promise<unknown>;
+}
+
+/** What the connection tells its inbound side. */
+export interface InboundOptions {
+  /** Capabilities beyond what the handler implies (auth.terminal, session notices, elicitation, _meta). */
+  readonly capabilities?: Omit<S.ClientCapabilities, 'fs' | 'terminal'>;
+  /** The session a request's bound counts against (a subagent's root session); by default its own. */
+  readonly accountOf?: (sessionId: string) => string;
+}
+
+export class Inbound {
+  private readonly served = new Map<string, Served>();
+  private readonly active = new Set<AbortController>();
+  private readonly perSession = new Map<string, number>();
+  private readonly accountOf: ((sessionId: string) => string) | undefined;
+  /** What the client advertises: what the handler implements, and what the options add. */
+  readonly capabilities: S.ClientCapabilities;
+
+  constructor(
+    private readonly handler: ClientHandler,
+    options: InboundOptions,
+    private readonly log: Logger,
+  ) {
+    this.accountOf = options.accountOf;
+    this.capabilities = this.register(handler, options.capabilities);
+  }
+
+  /** The connection closed: every handler still running is aborted with `error`. */
+  abortAll(error: Error): void {
+    for (const controller of [...this.active]) controller.abort(error);
+    this.active.clear();
+  }
+
+  private register(handler: ClientHandler, extra: InboundOptions['capabilities']): S.ClientCapabilities {
+    const hasTerminal = TERMINAL_HANDLERS.every((k) => typeof handler[k] === 'function');
+    for (const key of Object.keys(ClientMethods) as ClientMethodName[]) {
+      const impl = handler[key] as ((params: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
+      if (typeof impl !== 'function') continue;
+      if ((TERMINAL_HANDLERS as readonly string[]).includes(key) && !hasTerminal) continue;
+      const def: RequestDef = ClientMethods[key];
+      this.served.set(def.method, { def, impl: impl.bind(handler) });
+    }
+    return {
+      ...extra,
+      fs: { readTextFile: typeof handler.readTextFile === 'function', writeTextFile: typeof handler.writeTextFile === 'function' },
+      terminal: hasTerminal,
+    };
+  }
+
+  /** Serves one request of the agent's: validated, bounded per session, aborted when the agent cancels it or the connection closes. */
+  async serve(method: string, raw: unknown, token: CancellationToken): Promise<unknown> {
+    const served = this.served.get(method);
+    if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${preview(method, 200)}`);
+    if (method === ClientMethods.requestPermission.method) raw = withLegacyToolCall(raw);
+    const parsed = parseTolerant(served.def.params, raw);
+    this.logWarnings(method, parsed.warnings);
+    if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
+    const sessionId = this.accountOf?.(sessionOf(parsed.value)) ?? sessionOf(parsed.value);
+    const inFlight = this.perSession.get(sessionId) ?? 0;
+    if (inFlight >= MAX_REQUESTS_PER_SESSION) {
+      throw new ResponseError(
+        ErrorCodes.InternalError,
+        `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`,
+      );
+    }
+    this.perSession.set(sessionId, inFlight + 1);
+    try {
+      return await this.run(method, served, parsed.value, token);
+    } finally {
+      const left = (this.perSession.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.perSession.set(sessionId, left);
+      else this.perSession.delete(sessionId);
+    }
+  }
+
+  private async run(method: string, served: Served, params: unknown, token: CancellationToken): Promise<unknown> {
+    // A cancel that arrived before the request was dispatched (the same chunk, say) leaves a token that is already
+    // cancelled and whose onCancellationRequested never fires: the handler would never be aborted.
+    if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
+    const controller = new AbortController();
+    this.active.add(controller);
+    const cancelled = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    cancelled.catch(() => {});
+    const subscription = token.onCancellationRequested(() => controller.abort(new AcpError(ErrorCodes.RequestCancelled, 'cancelled')));
+    try {
+      // Every ACP result is an object: a handler that resolves with nothing still answers {} (vscode-jsonrpc: null).
+      return (await Promise.race([served.impl(params, controller.signal), cancelled])) ?? {};
+    } catch (error) {
+      if (token.isCancellationRequested) throw new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by the agent`);
+      if (error instanceof AcpError) throw new ResponseError(error.code, error.message, error.data);
+      // Node refuses an argument the agent chose (a NUL in a path, an env value, a working folder): its params.
+      if (isInvalidArgument(error)) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${errorMessage(error)}`);
+      this.log.warn(`${method} failed: ${errorMessage(error)}`);
+      throw new ResponseError(ErrorCodes.InternalError, errorMessage(error));
+    } finally {
+      subscription.dispose();
+      this.active.delete(controller);
+    }
+  }
+
+  /** One notification of the agent's, or a coalesced run of them (see transport.ts). */
+  notified(method: string, params: unknown): void {
+    if (method === COALESCED_METHOD) {
+      const run = params as CoalescedParams;
+      for (const item of run.items) this.notification(item.method, item.params);
+    } else {
+      this.notification(method, params);
+    }
+  }
+
+  private notification(method: string, params: unknown): void {
+    try {
+      if (method === ClientNotifications.sessionUpdate.method && isSubagentUpdate(params)) {
+        // Unstable: read strictly, and only by a handler that advertised subagents.
+        const update = SubagentUpdate.safeParse((params as { update: unknown }).update);
+        const sessionId = (params as { sessionId?: unknown }).sessionId;
+        if (!this.handler.subagentUpdate) this.log.debug('ignored subagent_update: subagents are not advertised');
+        else if (!update.success || typeof sessionId !== 'string')
+          this.log.warn(`skipped a malformed subagent_update: ${preview(JSON.stringify(params))}`);
+        else this.handler.subagentUpdate(sessionId, update.data);
+      } else if (method === ClientNotifications.sessionUpdate.method) {
+        const r = readSessionUpdate(params);
+        this.logWarnings(method, r.warnings);
+        if (r.ok) this.handler.sessionUpdate(r.value);
+        else this.log.warn(`skipped ${method}: ${r.reason}`);
+      } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
+        const r = parseTolerant(ClientNotifications.completeElicitation.params, params);
+        this.logWarnings(method, r.warnings);
+        if (r.ok) this.handler.completeElicitation(r.value);
+        else this.log.warn(`skipped ${method}: ${r.error}`);
+      } else {
+        this.log.debug(`ignored notification ${method}`);
+      }
+    } catch (error) {
+      this.log.error(`handling ${method} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private logWarnings(what: string, warnings: readonly string[]): void {
+    for (const w of warnings) this.log.warn(`${what}: ${w}`);
+  }
+}
+
+/** Older agents name the permission request's tool call fields as they named them in updates (`id`, ...). */
+function withLegacyToolCall(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const toolCall = (raw as { toolCall?: unknown }).toolCall;
+  if (typeof toolCall !== 'object' || toolCall === null || Array.isArray(toolCall)) return raw;
+  const mapped = mapLegacyToolCall(toolCall as Record<string, unknown>);
+  return mapped === toolCall ? raw : { ...raw, toolCall: mapped };
+}
+
+function sessionOf(params: unknown): string {
+  const id = (params as { sessionId?: unknown }).sessionId;
+  return typeof id === 'string' ? id : '';
+}
+
+function isInvalidArgument(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  // E2BIG: the args and env the agent chose are more than the OS lets a command start with.
+  return code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE' || code === 'E2BIG';
+}
