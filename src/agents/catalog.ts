@@ -3,12 +3,13 @@
 import * as vscode from 'vscode';
 import { readAgentSettings, type AgentConfig, type AgentSettings, type AgentSources } from '../settings/config';
 import type { PresetConsent } from './presetConsent';
+import { DisposableStore } from '../common/disposables';
 
 export class AgentCatalog implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** Fires when the list of agents may have changed: `acp.agents` or `acp.defaultAgent` changed, or an install did. */
   readonly onDidChange = this.changeEmitter.event;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     /** The agents from beyond the settings, read at each use. */
@@ -17,13 +18,13 @@ export class AgentCatalog implements vscode.Disposable {
     /** What the user agreed a preset runs: every start of a preset asks it first. */
     readonly consent: PresetConsent,
   ) {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       this.changeEmitter,
       sourcesChanged(() => this.changeEmitter.fire()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('acp.agents') || event.affectsConfiguration('acp.defaultAgent')) this.changeEmitter.fire();
       }),
-    ];
+    );
   }
 
   read(): AgentSettings {
@@ -36,6 +37,6 @@ export class AgentCatalog implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

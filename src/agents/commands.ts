@@ -13,6 +13,7 @@ import { UntrustedWorkspaceError, type AgentManager } from './manager';
 import type { Chats } from '../chats/chats';
 import { openAgentSettings, SECTION, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
+import { DisposableStore } from '../common/disposables';
 
 /** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
 function agentNameOf(argument: unknown): string | undefined {
@@ -37,7 +38,7 @@ function someFolder(): string {
 export class AgentCommands implements vscode.Disposable {
   private readonly reports = new Map<string, string>();
   private readonly reportChanged = new vscode.EventEmitter<vscode.Uri>();
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     private readonly agents: AgentManager,
@@ -45,7 +46,7 @@ export class AgentCommands implements vscode.Disposable {
     private readonly clientInfo: S.Implementation,
     private readonly log: Logger,
   ) {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       this.reportChanged,
       // Connection reports are read-only documents, kept while the extension runs.
       vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, {
@@ -56,7 +57,7 @@ export class AgentCommands implements vscode.Disposable {
       vscode.commands.registerCommand('acp.testConnection', (agent?: unknown) => this.testConnection(agentNameOf(agent))),
       vscode.commands.registerCommand('acp.signOut', (agent?: unknown) => this.signOut(agentNameOf(agent))),
       vscode.commands.registerCommand('acp.stopAgent', (agent?: unknown) => this.stopAgent(agentNameOf(agent))),
-    ];
+    );
   }
 
   /** "ACP: Select Agent…": sets `acp.defaultAgent`; a preset can be copied into the settings to edit it. */
@@ -224,7 +225,7 @@ export class AgentCommands implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

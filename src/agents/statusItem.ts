@@ -7,13 +7,14 @@ import type { AgentClient } from '../acp/agentClient';
 import type { AgentManager } from './manager';
 import type { Chats } from '../chats/chats';
 import { SECTION } from '../ids';
+import { DisposableStore } from '../common/disposables';
 
 export class AgentStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('acp.agent', vscode.StatusBarAlignment.Left, 50);
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private sources: { readonly agents: AgentManager; readonly chats: Chats } | undefined;
   /** Watchers of the shown agent's sessions (their turns make it busy). */
-  private watched: { client: AgentClient; disposables: vscode.Disposable[] } | undefined;
+  private watched: { client: AgentClient; subscription: DisposableStore } | undefined;
 
   constructor() {
     this.item.name = vscode.l10n.t('ACP Agent');
@@ -78,28 +79,30 @@ export class AgentStatusItem implements vscode.Disposable {
   /** Follows the turns of `client`'s sessions, so the item shows busy while one runs. */
   private watch(client: AgentClient | undefined): void {
     if (this.watched?.client === client) return;
-    for (const d of this.watched?.disposables ?? []) d.dispose();
+    this.watched?.subscription.dispose();
     this.watched = undefined;
     if (!client) return;
-    const disposables: vscode.Disposable[] = [];
+    const sessions = new DisposableStore();
     const watchSessions = () => {
-      for (const d of disposables.splice(1)) d.dispose();
+      sessions.clear();
       for (const session of client.openSessions) {
-        disposables.push(session.model.onDidChange((change) => change.type === 'turn' && this.update()));
+        sessions.push(session.model.onDidChange((change) => change.type === 'turn' && this.update()));
       }
     };
-    disposables.push(
+    const subscription = new DisposableStore(
       client.onDidChangeSessions(() => {
         watchSessions();
         this.update();
       }),
+      sessions,
     );
     watchSessions();
-    this.watched = { client, disposables };
+    this.watched = { client, subscription };
   }
 
   dispose(): void {
-    for (const d of [...this.disposables, ...(this.watched?.disposables ?? [])]) d.dispose();
+    this.disposables.dispose();
+    this.watched?.subscription.dispose();
     this.item.dispose();
   }
 }

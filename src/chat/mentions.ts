@@ -16,6 +16,7 @@ import type { FileMatch, MentionKind } from './protocol';
 import type { WorkspaceFiles } from './workspaceFiles';
 import { checkPath } from '../common/paths';
 import { workspaceRoots } from '../common/workspace';
+import { DisposableStore } from '../common/disposables';
 
 const SYMBOLS_SHOWN = 15;
 /** A symbol provider that has not answered by then is left out of this list. */
@@ -39,18 +40,18 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   private searches = 0;
   /** The text editor the user was last in: a chat tab in front has none active. */
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     private readonly files: WorkspaceFiles,
     private readonly shell: ShellHistory,
     private readonly log: Logger,
   ) {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor) this.lastEditor = editor;
       }),
-    ];
+    );
   }
 
   /**
@@ -319,7 +320,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

@@ -44,13 +44,14 @@ import {
 } from './snapshot';
 import { editorTab, type ChatLocation, type ChatSurface } from './surface';
 import { ViewSync } from './viewSync';
+import { DisposableStore } from '../common/disposables';
 
 export type { ChatActions, ChatDeps, CheckpointRequest };
 
 const STDERR_LINES_SHOWN = 20;
 
 export class ChatPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private readonly sync: ViewSync;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
@@ -83,7 +84,7 @@ export class ChatPanel implements vscode.Disposable {
   private disposed = false;
   /** Where the chat is shown now: an editor tab or the side bar; `moveTo` changes it. */
   private surface: ChatSurface;
-  private surfaceSubscriptions: vscode.Disposable[] = [];
+  private readonly surfaceSubscriptions = new DisposableStore();
   /** What the user is writing, as the view last told it: a view that takes over (a move) starts with it. */
   private draft = '';
   /** The entry a search result brought into view, for a page that loads after (a chat just opened). */
@@ -201,14 +202,14 @@ export class ChatPanel implements vscode.Disposable {
     surface.webview.options = webviewOptions(this.deps.extensionUri);
     surface.webview.html = chatHtml(surface.webview, this.deps.extensionUri, this.agentName);
     this.attentionState.showTitle();
-    this.surfaceSubscriptions = [
+    this.surfaceSubscriptions.push(
       surface.onDidClose(() => this.dispose()),
       surface.onDidChangeViewState(({ active }) => {
         if (active) this.activeEmitter.fire();
         this.attentionState.look();
       }),
       surface.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-    ];
+    );
   }
 
   /** A message from the chat view. What fails has been told in the chat already; the log keeps the detail. */
@@ -247,7 +248,7 @@ export class ChatPanel implements vscode.Disposable {
   moveTo(surface: ChatSurface): void {
     if (this.disposed) return;
     const previous = this.surface;
-    for (const d of this.surfaceSubscriptions) d.dispose();
+    this.surfaceSubscriptions.clear();
     this.surface = surface;
     this.sync.rebind(surface.webview);
     this.bind(surface);
@@ -423,12 +424,12 @@ export class ChatPanel implements vscode.Disposable {
     this.disposed = true;
     this.sync.dispose();
     this.questions.cancelAll();
-    for (const d of this.disposables) d.dispose();
-    for (const d of this.surfaceSubscriptions) d.dispose();
+    this.disposables.dispose();
+    this.surfaceSubscriptions.dispose();
     this.surface.release();
     // Whoever attached the session closes it with the rest of what lives as long as it (see ChatSession).
     this.disposeEmitter.fire();
-    for (const emitter of [this.disposeEmitter, this.actionEmitter, this.activeEmitter]) emitter.dispose();
+    new DisposableStore(this.disposeEmitter, this.actionEmitter, this.activeEmitter).dispose();
   }
 }
 

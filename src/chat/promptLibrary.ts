@@ -6,6 +6,7 @@ import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { isPromptFileName, MAX_PROMPT_BYTES, parsePromptFile, type PromptFile } from './promptFiles';
 import type { PromptView } from './protocol';
+import { DisposableStore } from '../common/disposables';
 
 /** Prompt files listed at most, from each place. */
 const MAX_FILES = 200;
@@ -22,7 +23,7 @@ export class PromptLibrary implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** A prompt file was added, changed or removed. */
   readonly onDidChange = this.changeEmitter.event;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     /** The user's prompts folder (`<user data>/User/prompts`). */
@@ -40,12 +41,12 @@ export class PromptLibrary implements vscode.Disposable {
       vscode.workspace.createFileSystemWatcher('**/.github/prompts'),
       vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(userFolder, '*.prompt.md')),
     ];
-    this.disposables = [
+    this.disposables = new DisposableStore(
       ...watchers,
       ...watchers.flatMap((w) => [w.onDidCreate(changed), w.onDidChange(changed), w.onDidDelete(changed)]),
       vscode.workspace.onDidChangeWorkspaceFolders(changed),
       this.changeEmitter,
-    ];
+    );
   }
 
   /**
@@ -106,7 +107,7 @@ export class PromptLibrary implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

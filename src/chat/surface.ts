@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE } from '../ids';
 import { webviewOptions } from './html';
+import { DisposableStore } from '../common/disposables';
 
 /** Where a chat lives: an editor tab, or the side bar's chat view (`acp.chat.location`). */
 export type ChatLocation = 'editor' | 'sideBar';
@@ -35,18 +36,16 @@ function lifetime(onDidDispose: vscode.Event<void>, watchState: (fire: (active: 
   const closed = new vscode.EventEmitter<void>();
   const state = new vscode.EventEmitter<{ readonly active: boolean }>();
   let released = false;
-  const end = () => {
-    closed.dispose();
-    state.dispose();
-    for (const d of subscriptions) d.dispose();
-  };
-  const subscriptions = [
+  const end = () => subscriptions.dispose();
+  const subscriptions = new DisposableStore(
+    closed,
+    state,
     onDidDispose(() => {
       if (!released) closed.fire();
       end();
     }),
     watchState((active) => state.fire({ active })),
-  ];
+  );
   return {
     onDidClose: closed.event,
     onDidChangeViewState: state.event,

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
 import { rankFiles } from './fuzzy';
 import type { FileMatch } from './protocol';
+import { DisposableStore } from '../common/disposables';
 
 /** Files listed at most; a larger workspace is listed in part (the log says so). */
 const MAX_FILES = 50_000;
@@ -17,7 +18,7 @@ const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/.git/**'];
 export class WorkspaceFiles implements vscode.Disposable {
   /** Workspace-relative path (with "/") → URI. */
   private index: Promise<Map<string, vscode.Uri>> | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(private readonly log: Logger) {
     this.disposables.push(
@@ -151,6 +152,6 @@ export class WorkspaceFiles implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

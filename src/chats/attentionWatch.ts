@@ -6,18 +6,19 @@ import type { ChatPanel } from '../chat/panel';
 import type { ViewBadge } from '../common/viewBadge';
 import { SECTION } from '../ids';
 import type { Chats } from './chats';
+import { DisposableStore } from '../common/disposables';
 
 export class AttentionWatch implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     private readonly chats: Chats,
     private readonly badge: ViewBadge,
   ) {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       chats.onDidChange(() => this.count()),
       chats.onDidChangeAttention((change) => this.notify(change.panel, change.before, change.after)),
-    ];
+    );
   }
 
   private count(): void {
@@ -44,6 +45,6 @@ export class AttentionWatch implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

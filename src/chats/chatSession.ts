@@ -13,6 +13,7 @@ import type { StoredEntry } from '../history/format';
 import { TranscriptRecorder } from '../history/recorder';
 import type { TranscriptStore } from '../history/transcripts';
 import type { Permissions } from '../permissions/permissions';
+import { DisposableStore } from '../common/disposables';
 
 /** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
 export interface Carried {
@@ -41,7 +42,7 @@ export class ChatSession implements vscode.Disposable {
   /** The panel's subscriptions to the session. */
   private readonly shown: vscode.Disposable;
   private readonly recorder: TranscriptRecorder;
-  private readonly watchers: vscode.Disposable[];
+  private readonly watchers: DisposableStore;
   private disposed = false;
 
   /**
@@ -64,7 +65,7 @@ export class ChatSession implements vscode.Disposable {
       session.model,
       carried ? { prefix: carried.entries, dropped: carried.dropped, title: carried.title, replaces: carried.replaces } : {},
     );
-    this.watchers = [
+    this.watchers = new DisposableStore(
       deps.permissions.watch(session, panel.agentName, () => panel.reveal()),
       deps.follow.watch(
         session,
@@ -74,7 +75,7 @@ export class ChatSession implements vscode.Disposable {
       session.onDidEndAgent(onDidEndAgent),
       this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
-    ];
+    );
   }
 
   /** A subagent's permission requests reach the user like the chat's own, labelled with its name. */
@@ -165,7 +166,7 @@ export class ChatSession implements vscode.Disposable {
     this.shown.dispose();
     void this.session.close();
     this.recorder.dispose();
-    for (const d of this.watchers) d.dispose();
+    this.watchers.dispose();
   }
 }
 

@@ -29,6 +29,7 @@ import type { SideBarChatView } from './sideBar';
 import { chatKey } from '../checkpoints/checkpoints';
 import { chatMarkdown, forkPoint, renameChat, sendAfterTurn } from './operations';
 import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
+import { DisposableStore } from '../common/disposables';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({
@@ -49,7 +50,7 @@ export class Chats implements vscode.Disposable {
   private recent: ChatPanel[] = [];
   /** What lives as long as each panel's current session. */
   private readonly sessions = new Map<ChatPanel, ChatSession>();
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
   private readonly opener: SessionOpener;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** A chat opened or closed, became active, got a new session or a new title, or its agent started or stopped. */
@@ -271,7 +272,7 @@ export class Chats implements vscode.Disposable {
   private track(panel: ChatPanel): ChatPanel {
     this.open.add(panel);
     this.recent.push(panel);
-    const subscriptions = [
+    const subscriptions = new DisposableStore(
       panel.onDidBecomeActive(() => {
         this.recent = [...this.recent.filter((p) => p !== panel), panel];
         this.changeEmitter.fire();
@@ -289,9 +290,9 @@ export class Chats implements vscode.Disposable {
         this.changeEmitter.fire();
         this.attentionEmitter.fire({ panel, before, after });
       }),
-    ];
+    );
     panel.onDidDispose(() => {
-      for (const d of subscriptions) d.dispose();
+      subscriptions.dispose();
       this.sessions.get(panel)?.dispose();
       this.sessions.delete(panel);
       this.open.delete(panel);
@@ -442,7 +443,7 @@ export class Chats implements vscode.Disposable {
 
   dispose(): void {
     for (const panel of [...this.open]) panel.dispose();
-    for (const d of this.subscriptions) d.dispose();
+    this.subscriptions.dispose();
     this.changeEmitter.dispose();
     this.attentionEmitter.dispose();
   }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { NewAttachment } from '../chat/prompt';
 import type { Checkpoints, TrackedChat } from './checkpoints';
 import { uriOf } from './io';
+import { DisposableStore } from '../common/disposables';
 
 /** Sends a message with attachments in a chat, after its running turn (if any) has ended. */
 /** Sends feedback to the chat named by its key (`chatKey`). */
@@ -19,7 +20,7 @@ interface Held {
 export class Feedback implements vscode.Disposable {
   private readonly controller: vscode.CommentController;
   private readonly held: Held[] = [];
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly checkpoints: Checkpoints,
@@ -100,6 +101,6 @@ export class Feedback implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

@@ -10,6 +10,7 @@ import type { AgentSnapshot } from '../agents/manager';
 import { SECTION } from '../settings/config';
 import { defaultFileName, formatReport, RecentLines, type DiagnosticsFacts } from './report';
 import type { LogSinks } from '../common/log';
+import { DisposableStore } from '../common/disposables';
 
 /** What the export reads from the extension's manifest: its version and the names of its settings. */
 const Manifest = z.object({
@@ -33,7 +34,7 @@ export function createLogSinks(): DiagnosticSinks {
 export class Diagnostics implements vscode.Disposable {
   private readonly version: string;
   private readonly settingNames: readonly string[];
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -48,12 +49,12 @@ export class Diagnostics implements vscode.Disposable {
     const properties = manifest.success ? Object.keys(manifest.data.contributes?.configuration.properties ?? {}) : [];
     this.settingNames = properties.filter((name) => name.startsWith(`${SECTION}.`)).map((name) => name.slice(SECTION.length + 1));
     this.learnSecrets();
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SECTION)) this.learnSecrets();
       }),
       vscode.commands.registerCommand('acp.exportDiagnostics', (target?: unknown) => this.export(target)),
-    ];
+    );
   }
 
   /**
@@ -147,6 +148,6 @@ export class Diagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

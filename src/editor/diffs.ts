@@ -3,6 +3,7 @@
 // file's name, which gives the editor its language and tab label.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { DisposableStore } from '../common/disposables';
 
 /** Diffs of what an agent proposes (tool call content, permission requests). */
 export const DIFF_SCHEME = 'acp-diff';
@@ -33,17 +34,17 @@ export interface PreparedDiff {
 export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private nextId = 1;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor() {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this),
       vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, this),
       // A closed side is not needed any more; its text goes with it.
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === DIFF_SCHEME || doc.uri.scheme === REVIEW_SCHEME) this.texts.delete(key(doc.uri));
       }),
-    ];
+    );
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -95,7 +96,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
     this.texts.clear();
   }
 }

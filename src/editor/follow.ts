@@ -7,6 +7,7 @@ import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
+import { DisposableStore } from '../common/disposables';
 
 /** How long after the user's last keystroke in an editor the agent may not switch editors. */
 const TYPING_PAUSE_MS = 3000;
@@ -21,7 +22,7 @@ export class FollowAgent implements vscode.Disposable {
   private fadeTimer: NodeJS.Timeout | undefined;
   private readonly status: vscode.StatusBarItem;
   private watching = 0;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(private readonly log: Logger) {
     this.current = vscode.window.createTextEditorDecorationType({
@@ -155,7 +156,7 @@ export class FollowAgent implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.fadeTimer);
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

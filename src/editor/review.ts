@@ -3,6 +3,7 @@
 // the first decision wins. Closing the diff without deciding rejects; the agent cancelling its request withdraws it.
 import * as vscode from 'vscode';
 import { REVIEW_SCHEME, type DiffDocuments } from './diffs';
+import { DisposableStore } from '../common/disposables';
 
 export type ReviewDecision = 'accepted' | 'rejected' | 'closed' | 'withdrawn';
 
@@ -15,10 +16,10 @@ interface Pending {
 
 export class EditReviews implements vscode.Disposable {
   private readonly pending: Pending[] = [];
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(private readonly diffs: DiffDocuments) {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.commands.registerCommand('acp.acceptEdit', (uri?: unknown) => this.decideFromCommand(uri, 'accepted')),
       vscode.commands.registerCommand('acp.rejectEdit', (uri?: unknown) => this.decideFromCommand(uri, 'rejected')),
       vscode.window.tabGroups.onDidChangeTabs((event) => {
@@ -26,7 +27,7 @@ export class EditReviews implements vscode.Disposable {
           if (tab.input instanceof vscode.TabInputTextDiff) this.find(tab.input.modified)?.decide('closed');
         }
       }),
-    ];
+    );
   }
 
   /** Shows the diff and waits for the user. `signal` withdraws the review (the agent cancelled, or went away). */
@@ -90,7 +91,7 @@ export class EditReviews implements vscode.Disposable {
 
   dispose(): void {
     for (const entry of [...this.pending]) entry.decide('withdrawn');
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

@@ -3,6 +3,7 @@
 // runs, so this watches from activation on and keeps one command per terminal; the raw output keeps its escapes
 // (whoever shows it makes it plain).
 import * as vscode from 'vscode';
+import { DisposableStore } from '../common/disposables';
 
 /** Output kept per command: its end. */
 const MAX_OUTPUT_CHARS = 64 * 1024;
@@ -28,16 +29,16 @@ interface Running {
 export class ShellHistory implements vscode.Disposable {
   /** Each terminal's last command, as it runs and once it has ended. */
   private readonly last = new WeakMap<vscode.Terminal, Running>();
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor() {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.window.onDidStartTerminalShellExecution((event) => void this.record(event.terminal, event.execution)),
       vscode.window.onDidEndTerminalShellExecution((event) => {
         const running = this.last.get(event.terminal);
         if (running?.execution === event.execution) running.exitCode = event.exitCode;
       }),
-    ];
+    );
   }
 
   /** The last command that finished (or runs) in `terminal`, if one was seen. */
@@ -72,6 +73,6 @@ export class ShellHistory implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

@@ -18,6 +18,7 @@ import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 import { describeRule, english } from './ruleText';
 import { optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
+import { DisposableStore } from '../common/disposables';
 
 export interface PermissionSettings {
   /** `acp.permissions.read`: reads inside the workspace may be allowed without asking. */
@@ -53,7 +54,7 @@ export class Permissions implements vscode.Disposable {
   private readonly waiting = new Map<WatchedSession, Waiting>();
   private readonly status: vscode.StatusBarItem;
   private arrivedInBackground = false;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     readonly rules: PermissionRules,
@@ -265,7 +266,7 @@ export class Permissions implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

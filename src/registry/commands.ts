@@ -15,6 +15,7 @@ import { withLock } from './lock';
 import { RefusedUrlError } from './net';
 import type { LoadedRegistry } from './source';
 import type { RegistryState } from './state';
+import { DisposableStore } from '../common/disposables';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LAST_CHECK_KEY = 'acp.registry.lastCheck';
@@ -37,7 +38,7 @@ export type RegistryOutcome =
 export class RegistryCommands implements vscode.Disposable {
   private readonly installer: Installer;
   private readonly log: Logger;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
   private checkTimer: NodeJS.Timeout | undefined;
   /** A cleanup runs or waits for the lock; one asked for meanwhile runs once after it. */
   private collecting = false;
@@ -55,7 +56,7 @@ export class RegistryCommands implements vscode.Disposable {
     this.log = tagged(log, 'registry');
     this.installer = new Installer(state.root, log);
     for (const agent of state.installed.list()) learnSecrets(agent.env);
-    this.disposables = [
+    this.disposables = new DisposableStore(
       // An id only chooses which row the pick starts on: the user still picks it.
       vscode.commands.registerCommand('acp.addAgentFromRegistry', (id?: unknown) => this.addFromRegistry(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand('acp.updateAgent', (agent?: unknown) => this.update(nameOf(agent))),
@@ -63,7 +64,7 @@ export class RegistryCommands implements vscode.Disposable {
       // Files of an uninstalled or replaced version go once no process runs them.
       agents.onDidEndProcess(() => void this.collectGarbage()),
       state.onDidChange(() => this.showBadge()),
-    ];
+    );
     void this.collectGarbage();
     this.scheduleCheck();
   }
@@ -424,7 +425,7 @@ export class RegistryCommands implements vscode.Disposable {
 
   dispose(): void {
     clearInterval(this.checkTimer);
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

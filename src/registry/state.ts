@@ -9,6 +9,7 @@ import { readRegistryUrl, type AgentSources } from '../settings/config';
 import { InstalledAgents } from './installed';
 import { installedConfigs, registryPresets } from './presets';
 import { DEFAULT_REGISTRY_URL, RegistrySource, type LoadedRegistry } from './source';
+import { DisposableStore } from '../common/disposables';
 
 export class RegistryState implements vscode.Disposable {
   readonly installed: InstalledAgents;
@@ -19,7 +20,7 @@ export class RegistryState implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** Fires when the installs or the registry's list changed. */
   readonly onDidChange = this.changeEmitter.event;
-  private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
+  private readonly disposables = new DisposableStore(this.changeEmitter);
 
   constructor(globalStorage: vscode.Uri, extensionUri: vscode.Uri, log: Logger) {
     this.root = path.join(globalStorage.fsPath, 'agents');
@@ -73,6 +74,6 @@ export class RegistryState implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

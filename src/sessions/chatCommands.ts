@@ -16,6 +16,7 @@ import { exportMarkdown } from '../history/exportMarkdown';
 import { summaryLabel, type TranscriptSummary } from '../history/format';
 import type { SessionNode } from './sessionsView';
 import type { TranscriptStore } from '../history/transcripts';
+import { DisposableStore } from '../common/disposables';
 
 /** A chat a command acts on: open in a panel, or only kept on this computer. */
 type Target = { readonly open: ChatPanel } | { readonly kept: TranscriptSummary };
@@ -23,7 +24,7 @@ type Target = { readonly open: ChatPanel } | { readonly kept: TranscriptSummary 
 const NamedSession = SessionTarget.partial({ cwd: true });
 
 export class ChatCommands implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     private readonly chats: Chats,
@@ -31,7 +32,7 @@ export class ChatCommands implements vscode.Disposable {
     private readonly store: TranscriptStore,
     private readonly log: Logger,
   ) {
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.commands.registerCommand('acp.renameChat', (target?: unknown, title?: unknown) =>
         this.rename(target, typeof title === 'string' ? title : undefined),
       ),
@@ -49,7 +50,7 @@ export class ChatCommands implements vscode.Disposable {
         'acp.exportChat',
         (target?: unknown, file?: unknown) => this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
       ),
-    ];
+    );
   }
 
   /** The chat `value` names, else the one the user last worked in; undefined (after saying why) when there is none. */
@@ -192,7 +193,7 @@ export class ChatCommands implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

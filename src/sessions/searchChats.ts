@@ -11,6 +11,7 @@ import { relativeTime } from './relativeTime';
 import { ChatSearch } from '../history/search';
 import type { SearchHit } from '../history/searchMatch';
 import type { TranscriptStore } from '../history/transcripts';
+import { DisposableStore } from '../common/disposables';
 
 /** Typing settles for this long before a search runs. */
 const TYPING_MS = 120;
@@ -20,7 +21,7 @@ type HitItem = vscode.QuickPickItem & { readonly hit: SearchHit };
 
 export class SearchChats implements vscode.Disposable {
   private readonly search: ChatSearch;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     private readonly chats: Chats,
@@ -29,12 +30,12 @@ export class SearchChats implements vscode.Disposable {
   ) {
     this.search = new ChatSearch({ list: () => store.list(), read: (agent, sessionId) => store.read(agent, sessionId) }, log);
     const touched = store.onDidTouch(({ agent, sessionId }) => this.search.invalidate(agent, sessionId));
-    this.disposables = [
+    this.disposables = new DisposableStore(
       { dispose: () => touched.dispose() },
       vscode.commands.registerCommand('acp.searchChats', async (query?: unknown) =>
         handleOrNone(await this.pick(typeof query === 'string' ? query : '')),
       ),
-    ];
+    );
   }
 
   /** The quick pick; resolves with the chat opened at the chosen result (a handle-less panel), or undefined. */
@@ -126,7 +127,7 @@ export class SearchChats implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
     this.search.dispose();
   }
 }

@@ -12,6 +12,7 @@ import type { SessionTarget } from '../common/sessionTarget';
 import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptSummary } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';
+import { DisposableStore } from '../common/disposables';
 
 /** Sessions from the history shown under each agent. */
 const HISTORY_SHOWN = 20;
@@ -26,7 +27,7 @@ export type SessionNode =
 export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private readonly chatIds = new WeakMap<ChatPanel, number>();
   private nextChatId = 1;
 
@@ -152,7 +153,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
     this.changeEmitter.dispose();
   }
 }
