@@ -5,7 +5,7 @@ import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { advertisedCapabilities, AgentCapabilities, capabilityName, mcpFeature, mcpTransport } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
-import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
+import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
@@ -40,12 +40,20 @@ const MAX_UNKNOWN_SESSIONS = 64;
 export class AgentStartFailure extends Error {
   override readonly name = 'AgentStartFailure';
   constructor(
-    message: string,
+    /** What happened, as a fact (the host words it). */
+    readonly failure: Failure,
     readonly stderrTail: readonly string[],
     override readonly cause: unknown,
   ) {
-    super(message);
+    super(failureLogText(failure, cause));
   }
+}
+
+/** The English line for the log. */
+function failureLogText(failure: Failure, cause: unknown): string {
+  if (failure.kind === 'spawnRefused') return `${failure.command} could not be started: ${failure.detail}`;
+  if (failure.kind === 'initializeTimeout') return `the agent did not answer initialize within ${failure.seconds} s`;
+  return errorMessage(cause);
 }
 
 export class AgentClient implements SessionOwner {
@@ -130,7 +138,7 @@ export class AgentClient implements SessionOwner {
     } catch (error) {
       // spawn throws at once for what the OS refuses outright (EINVAL for a .cmd without a shell on Windows).
       terminals?.dispose();
-      throw new AgentStartFailure(`${command.command} could not be started: ${errorMessage(error)}`, [], error);
+      throw new AgentStartFailure({ kind: 'spawnRefused', command: command.command, detail: errorMessage(error) }, [], error);
     }
     const timeoutMs = options.initializeTimeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -148,7 +156,7 @@ export class AgentClient implements SessionOwner {
       const tail = agentProcess.stderrTail();
       // When the process ended on its own, that is the cause; the closed connection is only its consequence.
       const cause = end && !(end instanceof AgentExitError && end.expected) ? end : error;
-      throw new AgentStartFailure(describeStartFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
+      throw new AgentStartFailure(startFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
     client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000);
     return client;
@@ -382,10 +390,10 @@ export class AgentClient implements SessionOwner {
   }
 }
 
-function describeStartFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `the agent did not answer initialize within ${Number((timeoutMs / 1000).toFixed(1))} s`;
-  if (end && !(end instanceof AgentExitError && end.expected)) return end.message;
-  return errorMessage(error);
+function startFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): Failure {
+  if (timedOut) return { kind: 'initializeTimeout', seconds: Number((timeoutMs / 1000).toFixed(1)) };
+  if (end && !(end instanceof AgentExitError && end.expected)) return failureOf(end);
+  return failureOf(error);
 }
 
 /** A sign-in method that the client runs in a terminal: the agent's own command with the method's args and env. */

@@ -190,8 +190,7 @@ export class AcpClientConnection {
     return this.call(AgentMethods.prompt, params, signal, () => {
       for (const block of params.prompt) {
         const needs = promptFeature(block);
-        if (needs && !supports(this.described?.capabilities, needs))
-          throw new NotSupportedError(`this agent does not accept ${describeBlock(block.type)} in prompts`);
+        if (needs && !supports(this.described?.capabilities, needs)) throw new NotSupportedError({ what: 'content', content: block.type });
       }
     });
   }
@@ -233,19 +232,19 @@ export class AcpClientConnection {
     if (!('feature' in def)) return;
     const gated = def as GatedRequestDef;
     if (!supports(this.described?.capabilities, gated.feature)) {
-      throw new NotSupportedError(`the agent does not support ${gated.method} (it did not advertise ${capabilityName(gated.feature)})`);
+      throw new NotSupportedError({ what: 'method', method: gated.method, capability: capabilityName(gated.feature) });
     }
   }
 
   private checkSessionSetup(params: { additionalDirectories?: readonly string[] | undefined; mcpServers?: readonly S.McpServer[] | undefined }) {
     const caps = this.described?.capabilities;
     if (params.additionalDirectories?.length && !supports(caps, 'additionalDirectories')) {
-      throw new NotSupportedError('the agent does not support additional workspace directories');
+      throw new NotSupportedError({ what: 'additionalDirectories' });
     }
     for (const server of params.mcpServers ?? []) {
       const needs = mcpFeature(server);
       if (needs && !supports(caps, needs))
-        throw new NotSupportedError(`the agent does not support ${mcpTransport(server)} MCP servers (${server.name})`);
+        throw new NotSupportedError({ what: 'mcpTransport', transport: mcpTransport(server) ?? 'unknown', server: server.name });
     }
   }
 
@@ -308,10 +307,6 @@ export class AcpClientConnection {
   private logWarnings(what: string, warnings: readonly string[]): void {
     for (const w of warnings) this.log.warn(`${what}: ${w}`);
   }
-}
-
-function describeBlock(type: string): string {
-  return type === 'image' ? 'images' : type === 'audio' ? 'audio' : type === 'resource' ? 'embedded files' : `${type} content`;
 }
 
 function asError(error: unknown): Error {

@@ -1,5 +1,6 @@
-// Errors of the protocol core. Each failure a user can meet has its own type, so the UI can explain it in one
-// sentence and offer the right action.
+// Errors of the protocol core. Each failure a user can meet has its own type and carries what happened as a fact
+// (`Failure`), so the host can word it in the user's language (common/failureText.ts) and offer the right action.
+// Their English `message` is for the log.
 
 /** JSON-RPC and ACP error codes. */
 export const ErrorCodes = {
@@ -12,6 +13,28 @@ export const ErrorCodes = {
   AuthRequired: -32000,
   ResourceNotFound: -32002,
 } as const;
+
+/** What we refused to send, because the agent did not advertise it. */
+export type Refusal =
+  | { readonly what: 'method'; readonly method: string; readonly capability: string }
+  | { readonly what: 'content'; readonly content: 'image' | 'audio' | 'resource' | string }
+  | { readonly what: 'additionalDirectories' }
+  | { readonly what: 'mcpTransport'; readonly transport: string; readonly server: string };
+
+/** A failure as a fact: what happened, in data. The host words it; the agent's own words pass through as they are. */
+export type Failure =
+  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: string | null; readonly lastLine: string | undefined }
+  | { readonly kind: 'commandNotFound'; readonly command: string }
+  | { readonly kind: 'startFailed'; readonly reason: 'missingFolder' | 'os'; readonly detail: string }
+  | { readonly kind: 'spawnRefused'; readonly command: string; readonly detail: string }
+  | { readonly kind: 'initializeTimeout'; readonly seconds: number }
+  | { readonly kind: 'protocolVersion'; readonly agentVersion: string; readonly supported: readonly number[] }
+  | { readonly kind: 'connectionClosed'; readonly cause: Failure | undefined }
+  | ({ readonly kind: 'notSupported' } & Refusal)
+  /** An error answer of the agent's: its own words. */
+  | { readonly kind: 'agent'; readonly code: number; readonly message: string }
+  /** Anything else (an OS error, a bug): its message as it is. */
+  | { readonly kind: 'other'; readonly message: string };
 
 /** An error answer: from the agent to one of our requests, or from our handlers to the agent. */
 export class AcpError extends Error {
@@ -36,6 +59,26 @@ export class AcpError extends Error {
 /** We refused to send something the agent did not advertise (an optional method or a content type). */
 export class NotSupportedError extends Error {
   override readonly name = 'NotSupportedError';
+  constructor(readonly refusal: Refusal) {
+    super(refusalMessage(refusal));
+  }
+}
+
+function refusalMessage(r: Refusal): string {
+  switch (r.what) {
+    case 'method':
+      return `the agent does not support ${r.method} (it did not advertise ${r.capability})`;
+    case 'content':
+      return `this agent does not accept ${contentName(r.content)} in prompts`;
+    case 'additionalDirectories':
+      return 'the agent does not support additional workspace directories';
+    case 'mcpTransport':
+      return `the agent does not support ${r.transport} MCP servers (${r.server})`;
+  }
+}
+
+function contentName(type: string): string {
+  return type === 'image' ? 'images' : type === 'audio' ? 'audio' : type === 'resource' ? 'embedded files' : `${type} content`;
 }
 
 /** The agent answered initialize with a protocol version we do not speak. */
@@ -60,8 +103,12 @@ export class CommandNotFoundError extends Error {
 /** The agent could not be started for a reason other than a missing command (a missing folder, no permission). */
 export class AgentStartError extends Error {
   override readonly name = 'AgentStartError';
-  constructor(reason: string) {
-    super(`the agent could not start: ${reason}`);
+  constructor(
+    readonly reason: 'missingFolder' | 'os',
+    /** The missing folder, or the OS's words. */
+    readonly detail: string,
+  ) {
+    super(`the agent could not start: ${reason === 'missingFolder' ? `the working folder ${detail} does not exist` : detail}`);
   }
 }
 
@@ -90,6 +137,20 @@ export class ConnectionClosedError extends Error {
   constructor(readonly reason?: Error) {
     super(reason ? `the connection to the agent closed: ${reason.message}` : 'the connection to the agent closed');
   }
+}
+
+/** What `error` says happened, as a fact. */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof AgentExitError)
+    return { kind: 'exited', code: error.code, signal: error.signal, lastLine: error.stderrTail[error.stderrTail.length - 1] };
+  if (error instanceof CommandNotFoundError) return { kind: 'commandNotFound', command: error.command };
+  if (error instanceof AgentStartError) return { kind: 'startFailed', reason: error.reason, detail: error.detail };
+  if (error instanceof ProtocolVersionError) return { kind: 'protocolVersion', agentVersion: String(error.agentVersion), supported: error.supported };
+  if (error instanceof ConnectionClosedError) return { kind: 'connectionClosed', cause: error.reason && failureOf(error.reason) };
+  if (error instanceof NotSupportedError) return { kind: 'notSupported', ...error.refusal };
+  if (error instanceof AcpError) return { kind: 'agent', code: error.code, message: error.message };
+  if (error instanceof Error && 'failure' in error) return (error as { failure: Failure }).failure;
+  return { kind: 'other', message: errorMessage(error) };
 }
 
 export function errorMessage(error: unknown): string {

@@ -89,7 +89,7 @@ export class AgentProcess {
         const failure =
           error.code === 'ENOENT' && !missingCwd
             ? new CommandNotFoundError(command.command)
-            : new AgentStartError(missingCwd ? `the working folder ${command.cwd} does not exist` : errorMessage(error));
+            : new AgentStartError(missingCwd ? 'missingFolder' : 'os', missingCwd ? (command.cwd ?? '') : errorMessage(error));
         this.finish(failure, resolve);
       });
       this.child.once('exit', (code, signal) => {

@@ -14,6 +14,7 @@ import type { Chats } from '../chats/chats';
 import { openAgentSettings, SECTION, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 /** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
 function agentNameOf(argument: unknown): string | undefined {
@@ -191,7 +192,7 @@ export class AgentCommands implements vscode.Disposable {
       );
     } catch (error) {
       this.log.warn(`[auth] signing out of ${agent.name} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Signing out of {0} did not work: {1}.', agent.name, errorMessage(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Signing out of {0} did not work: {1}.', agent.name, failureText(error)));
     }
   }
 

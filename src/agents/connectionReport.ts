@@ -1,7 +1,7 @@
 // The Markdown report of "ACP: Test Agent Connection…": what the agent said about itself, or why it did not connect.
 import { isTerminalAuth, type AgentClient } from '../acp/agentClient';
-import { errorMessage } from '../acp/errors';
 import type { AgentConfig } from '../settings/config';
+import { failureText } from '../common/failureText';
 
 /** The Markdown a connection test shows: what the agent is, or why it did not connect. */
 export function connectionReport(
@@ -37,7 +37,7 @@ export function connectionReport(
       lines.push(`- ${m.name} (\`${m.id}\`)${how}${m.description ? `: ${m.description}` : ''}`);
     }
   } else {
-    lines.push(`- Result: **failed**: ${errorMessage(outcome.error)}`);
+    lines.push(`- Result: **failed**: ${failureText(outcome.error)}`);
   }
   lines.push('', '## Standard error', '');
   if (outcome.stderr.length === 0) lines.push('Nothing.');

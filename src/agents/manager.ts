@@ -4,13 +4,14 @@
 import * as vscode from 'vscode';
 import { AgentClient, AgentStartFailure } from '../acp/agentClient';
 import type { HostServices } from '../acp/clientHandler';
-import { AgentExitError, errorMessage } from '../acp/errors';
+import { AgentExitError } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
 import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
 import type * as S from '../acp/schema.gen';
 import type { LineTracer } from '../acp/ndjsonWriter';
 import type { AgentConfig } from '../settings/config';
 import type { AgentCatalog } from './catalog';
+import { failureText } from '../common/failureText';
 
 /** Where an agent is: starting, running (its client), failed to start (why), or not running. */
 export type AgentStatus =
@@ -129,7 +130,7 @@ export class AgentManager implements vscode.Disposable {
         ]);
       },
       (error: unknown) => {
-        if (this.unlist(config.name, entry)) this.setStatus(config.name, { phase: 'failed', error: errorMessage(error) });
+        if (this.unlist(config.name, entry)) this.setStatus(config.name, { phase: 'failed', error: failureText(error) });
         this.endEmitter.fire();
       },
     );
@@ -211,7 +212,7 @@ export class AgentManager implements vscode.Disposable {
         void c.process.exited.then((end) => (start.end = end));
       },
       (error: unknown) => {
-        start.failure = { message: errorMessage(error), stderrTail: error instanceof AgentStartFailure ? error.stderrTail : [] };
+        start.failure = { message: failureText(error), stderrTail: error instanceof AgentStartFailure ? error.stderrTail : [] };
       },
     );
   }

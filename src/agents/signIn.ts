@@ -8,6 +8,7 @@ import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import type { AgentConfig } from '../settings/config';
+import { failureText } from '../common/failureText';
 
 /** Signed in with the running process, or signed in from a terminal (the agent needs a new process), or not. */
 export type SignInResult = 'signedIn' | 'restartAgent' | undefined;
@@ -68,7 +69,7 @@ export class SignIn {
       );
     } catch (error) {
       this.log.warn(`[auth] ${name}: authenticate failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Signing in to {0} did not work: {1}.', name, errorMessage(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Signing in to {0} did not work: {1}.', name, failureText(error)));
       return undefined;
     }
     this.log.info(`[auth] ${name}: signed in`);

@@ -11,6 +11,7 @@ import { workspaceRoots } from '../common/workspace';
 import { editorColumn } from '../editor/follow';
 import { checkPath } from '../common/paths';
 import type { TerminalMirrors } from '../editor/terminalMirror';
+import { failureText } from '../common/failureText';
 
 export class EditorChatActions implements ChatActions, vscode.Disposable {
   /** The text editor the user was last in: a focused chat is not a text editor, so the active one is gone by then. */
@@ -103,7 +104,6 @@ function openAtLine(path: string, line: number | undefined): void {
       const at = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
       return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
     },
-    (error: unknown) =>
-      vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, error instanceof Error ? error.message : String(error))),
+    (error: unknown) => vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, failureText(error))),
   );
 }

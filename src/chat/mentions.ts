@@ -17,6 +17,7 @@ import type { WorkspaceFiles } from './workspaceFiles';
 import { checkPath } from '../common/paths';
 import { workspaceRoots } from '../common/workspace';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 const SYMBOLS_SHOWN = 15;
 /** A symbol provider that has not answered by then is left out of this list. */
@@ -100,7 +101,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
       }
     } catch (error) {
       this.log.warn(`[mentions] @${kind} could not be attached: ${errorMessage(error)}`);
-      return vscode.l10n.t('@{0} could not be attached: {1}', kind, errorMessage(error));
+      return vscode.l10n.t('@{0} could not be attached: {1}', kind, failureText(error));
     }
   }
 
@@ -120,7 +121,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     try {
       stat = await vscode.workspace.fs.stat(uri);
     } catch (error) {
-      return vscode.l10n.t('{0} could not be attached: {1}', uri.fsPath, errorMessage(error));
+      return vscode.l10n.t('{0} could not be attached: {1}', uri.fsPath, failureText(error));
     }
     const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
     if (stat.type & vscode.FileType.Directory) return folderAttachment(uri.fsPath, label);

@@ -45,6 +45,7 @@ import {
 import { editorTab, type ChatLocation, type ChatSurface } from './surface';
 import { ViewSync } from './viewSync';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 export type { ChatActions, ChatDeps, CheckpointRequest };
 
@@ -400,7 +401,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private pickerFailed(what: string, error: unknown): void {
-    const reason = errorMessage(error);
+    const reason = failureText(error);
     this.deps.log.warn(`[chat] ${this.agentName} did not change ${what}: ${reason}`);
     this.tell(vscode.l10n.t('{0} did not change {1}: {2}.', this.agentName, what, reason));
     this.changed('session'); // the picker goes back to what the agent has
@@ -408,11 +409,11 @@ export class ChatPanel implements vscode.Disposable {
 
   private agentEnded(end: AgentEnd): void {
     if (end instanceof AgentExitError && end.expected) return;
-    this.fail(end.message, end instanceof AgentExitError ? end.stderrTail : []);
+    this.fail(failureText(end), end instanceof AgentExitError ? end.stderrTail : []);
     if (!this.surface.visible) {
       const show = vscode.l10n.t('Show Chat');
       const log = vscode.l10n.t('Show Log');
-      void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', this.agentName, end.message), show, log).then((pick) => {
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', this.agentName, failureText(end)), show, log).then((pick) => {
         if (pick === show) this.reveal();
         if (pick === log) this.deps.actions.showLog();
       });

@@ -4,9 +4,9 @@
 // click and only for http and https.
 import * as vscode from 'vscode';
 import { Elicitations, type ElicitationAnswer, type PendingElicitation } from '../acp/elicitations';
-import { errorMessage } from '../acp/errors';
 import { fieldValue, type ElicitationView, type FieldInput } from './protocol';
 import { elicitationViews } from './view';
+import { failureText } from '../common/failureText';
 
 /** The chat's own questions have ids of their own, apart from the agent's. */
 const LOCAL_QUESTION_IDS = 1_000_000;
@@ -85,7 +85,7 @@ export class ChatQuestions {
     try {
       opened = await vscode.env.openExternal(uri);
     } catch (error) {
-      this.tell(vscode.l10n.t('The page could not be opened: {0}', errorMessage(error)));
+      this.tell(vscode.l10n.t('The page could not be opened: {0}', failureText(error)));
     }
     if (opened) elicitations.answer(id, { action: 'accept' });
     return opened;

@@ -7,13 +7,13 @@ import type { AgentSession } from '../acp/agentClient';
 import type { ChatPanel, CheckpointRequest } from '../chat/panel';
 import { noteToolDiffs, type Checkpoints } from '../checkpoints/checkpoints';
 import { openChange, reviewChanges } from '../checkpoints/review';
-import { errorMessage } from '../acp/errors';
 import type { FollowAgent } from '../editor/follow';
 import type { StoredEntry } from '../history/format';
 import { TranscriptRecorder } from '../history/recorder';
 import type { TranscriptStore } from '../history/transcripts';
 import type { Permissions } from '../permissions/permissions';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 /** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
 export interface Carried {
@@ -139,7 +139,7 @@ export class ChatSession implements vscode.Disposable {
       panel.handleCheckpoints((request) =>
         act(request).then(
           () => undefined,
-          (error: unknown) => panel.tell(vscode.l10n.t('The files were not changed: {0}', errorMessage(error))),
+          (error: unknown) => panel.tell(vscode.l10n.t('The files were not changed: {0}', failureText(error))),
         ),
       ),
     ];

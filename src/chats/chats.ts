@@ -23,13 +23,13 @@ import { explainRestricted, reportFailure, showFailure, withNotes } from './fail
 import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
 import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
-import { errorMessage } from '../acp/errors';
 import { adoptTab, editorTab, type ChatLocation, type ChatSurface } from '../chat/surface';
 import type { SideBarChatView } from './sideBar';
 import { chatKey } from '../checkpoints/checkpoints';
 import { chatMarkdown, forkPoint, renameChat, sendAfterTurn } from './operations';
 import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
 const RestoreState = z.object({
@@ -349,7 +349,7 @@ export class Chats implements vscode.Disposable {
     try {
       forked = await session.client.forkSession(session.sessionId, session.cwd, this.opener.sessionOptions(session.cwd));
     } catch (error) {
-      panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, errorMessage(error)));
+      panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
       return undefined;
     }
     const copy = this.track(await this.openPanel(panel.agentName, 'editor'));

@@ -2,13 +2,14 @@
 // chat, or on a notification when there is no chat yet), and the details in the log.
 import * as vscode from 'vscode';
 import { AgentStartFailure, type AgentSession } from '../acp/agentClient';
-import { AgentExitError, CommandNotFoundError, errorMessage } from '../acp/errors';
+import { AgentExitError, CommandNotFoundError } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { UntrustedWorkspaceError } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { ErrorAction } from '../chat/protocol';
 import { openAgentSettings, type AgentConfig } from '../settings/config';
 import { setupNotes } from './setupNotes';
+import { failureText } from '../common/failureText';
 
 /** The user did not sign in when the agent asked: the chat offers Sign In. */
 export class SignInNeeded extends Error {
@@ -31,9 +32,9 @@ export function withNotes(note: string, session: AgentSession): string {
 
 /** The sentence for a chat that could not start (without its full stop). */
 function describeFailure(name: string, error: unknown): string {
-  if (error instanceof AgentStartFailure) return vscode.l10n.t('Could not start {0}: {1}', name, error.message);
+  if (error instanceof AgentStartFailure) return vscode.l10n.t('Could not start {0}: {1}', name, failureText(error));
   if (error instanceof SignInNeeded || error instanceof UntrustedWorkspaceError) return error.message;
-  return vscode.l10n.t('{0} could not open a chat: {1}', name, errorMessage(error));
+  return vscode.l10n.t('{0} could not open a chat: {1}', name, failureText(error));
 }
 
 /** A chat in Restricted Mode: it says why nothing runs, and offers to manage trust. */

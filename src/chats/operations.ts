@@ -13,6 +13,7 @@ import { workspaceRoots } from '../common/workspace';
 import { exportMarkdown } from '../history/exportMarkdown';
 import { storedEntries } from '../history/format';
 import type { Carried } from './chatSession';
+import { failureText } from '../common/failureText';
 
 const MAX_TITLE = 200;
 
@@ -29,7 +30,7 @@ export async function renameChat(panel: ChatPanel, title: string, log: Logger): 
       stored = answer.title.trim().slice(0, MAX_TITLE) || stored;
     } catch (error) {
       log.warn(`[chats] ${panel.agentName} did not store the title: ${errorMessage(error)}`);
-      panel.tell(vscode.l10n.t('{0} did not store the title ({1}); it is kept on this computer.', panel.agentName, errorMessage(error)));
+      panel.tell(vscode.l10n.t('{0} did not store the title ({1}); it is kept on this computer.', panel.agentName, failureText(error)));
     }
   }
   session.model.rename(stored);
@@ -70,7 +71,7 @@ export async function sendAfterTurn(panel: ChatPanel | undefined, text: string, 
   }
   panel.reveal();
   const sent = panel.sendContext(text, context);
-  sent.catch((error: unknown) => panel.tell(vscode.l10n.t('The feedback was not sent: {0}', error instanceof Error ? error.message : String(error))));
+  sent.catch((error: unknown) => panel.tell(vscode.l10n.t('The feedback was not sent: {0}', failureText(error))));
 }
 
 /**

@@ -1,9 +1,9 @@
 // Where a chat lives: New Chat in Side Bar, Move Chat to Side Bar (from a chat's tab) and Move Chat to Editor (from
 // the side bar's chat view). A move keeps the conversation, the draft and a running turn (see ChatPanel.moveTo).
 import * as vscode from 'vscode';
-import { errorMessage } from '../acp/errors';
 import { handleOrNone } from './handle';
 import type { Chats } from './chats';
+import { failureText } from '../common/failureText';
 
 export function registerPlaceCommands(chats: Chats): vscode.Disposable[] {
   return [
@@ -18,7 +18,7 @@ export function registerPlaceCommands(chats: Chats): vscode.Disposable[] {
       try {
         await chats.moveToSideBar(panel);
       } catch (error) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('The chat was not moved: {0}', errorMessage(error)));
+        void vscode.window.showErrorMessage(vscode.l10n.t('The chat was not moved: {0}', failureText(error)));
       }
     }),
     vscode.commands.registerCommand('acp.moveChatToEditor', () => {

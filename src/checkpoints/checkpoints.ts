@@ -15,6 +15,7 @@ import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type Snapshotter,
 import { ShadowRepo } from './shadowGit';
 import { ChatCheckpoints, type TrackerDeps } from './tracker';
 import { fileTurnStore, removeTurnStore } from './turnStore';
+import { failureText } from '../common/failureText';
 
 /** Checkpoints older than this, or beyond this many, are pruned when a repository opens. */
 const KEEP_REFS = 400;
@@ -152,7 +153,7 @@ export class Checkpoints implements vscode.Disposable {
         return new GitSnapshotter(repos, (root) => this.repo(git, root));
       } catch (error) {
         this.tellNoGit(
-          vscode.l10n.t('Checkpoints could not use git ({0}), so they track only the files written through the chat.', errorMessage(error)),
+          vscode.l10n.t('Checkpoints could not use git ({0}), so they track only the files written through the chat.', failureText(error)),
         );
         return new ClientRecord();
       }

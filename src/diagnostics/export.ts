@@ -3,7 +3,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { SecretScrubber, secretsIn } from '../acp/redact';
 import type { AgentSnapshot } from '../agents/manager';
@@ -11,6 +10,7 @@ import { SECTION } from '../settings/config';
 import { defaultFileName, formatReport, RecentLines, type DiagnosticsFacts } from './report';
 import type { LogSinks } from '../common/log';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 /** What the export reads from the extension's manifest: its version and the names of its settings. */
 const Manifest = z.object({
@@ -88,7 +88,7 @@ export class Diagnostics implements vscode.Disposable {
     try {
       await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not write the diagnostics to {0}: {1}', uri.fsPath, errorMessage(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not write the diagnostics to {0}: {1}', uri.fsPath, failureText(error)));
       return undefined;
     }
     this.log.info(`[diagnostics] exported to ${uri.fsPath}`);

@@ -17,6 +17,7 @@ import { summaryLabel, type TranscriptSummary } from '../history/format';
 import type { SessionNode } from './sessionsView';
 import type { TranscriptStore } from '../history/transcripts';
 import { DisposableStore } from '../common/disposables';
+import { failureText } from '../common/failureText';
 
 /** A chat a command acts on: open in a panel, or only kept on this computer. */
 type Target = { readonly open: ChatPanel } | { readonly kept: TranscriptSummary };
@@ -134,7 +135,7 @@ export class ChatCommands implements vscode.Disposable {
     } catch (error) {
       this.log.warn(`[history] could not start ${agentName} to delete session ${sessionId}: ${errorMessage(error)}`);
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('The chat was deleted on this computer, but {0} could not start to delete its own copy: {1}', agentName, errorMessage(error)),
+        vscode.l10n.t('The chat was deleted on this computer, but {0} could not start to delete its own copy: {1}', agentName, failureText(error)),
       );
       return;
     }
@@ -143,7 +144,7 @@ export class ChatCommands implements vscode.Disposable {
     } catch (error) {
       this.log.warn(`[history] ${agentName} did not delete session ${sessionId}: ${errorMessage(error)}`);
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('The chat was deleted on this computer, but {0} did not delete its own copy: {1}', agentName, errorMessage(error)),
+        vscode.l10n.t('The chat was deleted on this computer, but {0} did not delete its own copy: {1}', agentName, failureText(error)),
       );
     } finally {
       void this.agents.release(client);
@@ -180,7 +181,7 @@ export class ChatCommands implements vscode.Disposable {
     try {
       await vscode.workspace.fs.writeFile(destination, new TextEncoder().encode(markdown));
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The chat was not exported: {0}', errorMessage(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('The chat was not exported: {0}', failureText(error)));
       return undefined;
     }
     const open = vscode.l10n.t('Open');

@@ -14,6 +14,7 @@ import { workspaceRoots } from '../common/workspace';
 import { relativeTime } from './relativeTime';
 import { summaryLabel } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';
+import { failureText } from '../common/failureText';
 
 /** One earlier session, as the list shows it. */
 export interface PreviousSessionItem extends SessionTarget {
@@ -109,7 +110,7 @@ export class PreviousSessions {
         this.log.warn(`[history] could not start ${agent.name} to list its sessions: ${errorMessage(error)}`);
         return {
           items: await this.local(agent.name),
-          problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, errorMessage(error)),
+          problem: vscode.l10n.t('{0} could not start ({1}); these are the sessions kept on this computer.', agent.name, failureText(error)),
         };
       }
       if (!client.capabilities.supports('listSessions')) return { items: await this.local(agent.name), client };
@@ -127,7 +128,7 @@ export class PreviousSessions {
           problem: vscode.l10n.t(
             '{0} could not list its sessions ({1}); these are the sessions kept on this computer.',
             agent.name,
-            errorMessage(error),
+            failureText(error),
           ),
         };
       }

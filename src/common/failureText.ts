@@ -1,0 +1,60 @@
+// The user's words for what failed: the core's errors carry facts (acp/errors.ts's Failure), worded here in the
+// user's language. The agent's own words, and the OS's, pass through as they are.
+import * as vscode from 'vscode';
+import { failureOf, type Failure, type Refusal } from '../acp/errors';
+
+/** `error` in a sentence for the user (without a full stop). */
+export function failureText(error: unknown): string {
+  return worded(failureOf(error));
+}
+
+function worded(f: Failure): string {
+  switch (f.kind) {
+    case 'exited': {
+      const how = f.signal
+        ? vscode.l10n.t('the agent was killed by {0}', f.signal)
+        : vscode.l10n.t('the agent exited with code {0}', f.code ?? vscode.l10n.t('unknown'));
+      return f.lastLine ? `${how}: ${f.lastLine}` : how;
+    }
+    case 'commandNotFound':
+      return vscode.l10n.t("command '{0}' was not found; install it or set the path", f.command);
+    case 'startFailed':
+      return f.reason === 'missingFolder'
+        ? vscode.l10n.t('the agent could not start: the working folder {0} does not exist', f.detail)
+        : vscode.l10n.t('the agent could not start: {0}', f.detail);
+    case 'spawnRefused':
+      return vscode.l10n.t('{0} could not be started: {1}', f.command, f.detail);
+    case 'initializeTimeout':
+      return vscode.l10n.t('the agent did not answer initialize within {0} s', f.seconds);
+    case 'protocolVersion':
+      return vscode.l10n.t('the agent speaks ACP version {0}, but this extension supports version {1}', f.agentVersion, f.supported.join(', '));
+    case 'connectionClosed':
+      return f.cause
+        ? vscode.l10n.t('the connection to the agent closed: {0}', worded(f.cause))
+        : vscode.l10n.t('the connection to the agent closed');
+    case 'notSupported':
+      return refused(f);
+    case 'agent':
+    case 'other':
+      return f.message;
+  }
+}
+
+function refused(r: Refusal): string {
+  switch (r.what) {
+    case 'method':
+      return vscode.l10n.t('the agent does not support {0} (it did not advertise {1})', r.method, r.capability);
+    case 'content':
+      return r.content === 'image'
+        ? vscode.l10n.t('this agent does not accept images in prompts')
+        : r.content === 'audio'
+          ? vscode.l10n.t('this agent does not accept audio in prompts')
+          : r.content === 'resource'
+            ? vscode.l10n.t('this agent does not accept embedded files in prompts')
+            : vscode.l10n.t('this agent does not accept {0} content in prompts', r.content);
+    case 'additionalDirectories':
+      return vscode.l10n.t('the agent does not support additional workspace directories');
+    case 'mcpTransport':
+      return vscode.l10n.t('the agent does not support {0} MCP servers ({1})', r.transport, r.server);
+  }
+}
