@@ -106,7 +106,8 @@ md.renderer.rules['fence'] = (tokens, index) => {
     `<div class="code-toolbar"><span class="code-language">${label}</span>` +
     `<button type="button" class="icon-button" data-code-action="copy" title="${escape(t('Copy'))}" aria-label="${escape(t('Copy {0}', name))}"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
     `<button type="button" class="icon-button" data-code-action="insert" title="${escape(t('Insert at Cursor'))}" aria-label="${escape(t('Insert {0} at Cursor', name))}"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
-    `</div><pre><code class="hljs${language ? ` language-${escape(language)}` : ''}">${body}</code></pre></div>`
+    // A long line scrolls sideways: tabindex lets the keyboard reach the block to scroll it.
+    `</div><pre tabindex="0"><code class="hljs${language ? ` language-${escape(language)}` : ''}">${body}</code></pre></div>`
   );
 };
 

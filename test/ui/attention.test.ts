@@ -120,7 +120,7 @@ describe('while the agent works UI', function () {
     const restored = workbench.chat();
     await restored.getByRole('region', { name: 'Queued messages' }).getByText('for after the reload').waitFor({ timeout: 60_000 });
     await restored.getByRole('group', { name: 'Send the queued messages?' }).getByRole('button', { name: 'Send' }).click();
-    await restored.getByRole('log').getByRole('region', { name: 'You' }).getByText('for after the reload').waitFor();
+    await restored.getByRole('log').getByRole('article', { name: 'You' }).getByText('for after the reload').waitFor();
   });
 
   it('shows a subagent as a card with its own messages, and its permission request labelled with its name', async () => {

@@ -94,7 +94,7 @@ describe('chat UI', function () {
     await chat.getByText('Fixture Crash could not reopen this conversation, so this is a new session', { exact: false }).waitFor();
     await error.waitFor({ state: 'detached' });
     await chat.getByRole('separator').getByText('The agent was restarted here').waitFor();
-    await chat.getByRole('region', { name: 'You' }).getByText('go', { exact: true }).waitFor();
+    await chat.getByRole('article', { name: 'You' }).getByText('go', { exact: true }).waitFor();
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.getByRole('log').getByText('working').nth(1).waitFor();
   });

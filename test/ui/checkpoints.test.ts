@@ -143,7 +143,7 @@ describe('checkpoints UI', function () {
     await waitFor(() => read(file) === 'second turn\n', { what: 'the second turn' });
     await chat.getByRole('region', { name: 'Changes of this turn' }).nth(1).waitFor();
 
-    const firstMessage = chat.getByRole('region', { name: 'You' }).first();
+    const firstMessage = chat.getByRole('article', { name: 'You' }).first();
     await firstMessage.hover();
     await firstMessage.getByRole('button', { name: 'Restore Checkpoint' }).click();
     const question = chat.getByRole('group', { name: 'Restore 1 file to how it was before this message?' });
@@ -175,7 +175,7 @@ describe('checkpoints UI', function () {
     await card.getByRole('button', { name: /^Send Feedback/ }).click();
 
     await chat
-      .getByRole('region', { name: 'You' })
+      .getByRole('article', { name: 'You' })
       .filter({ hasText: 'Feedback on your changes:' })
       .getByText(/feedback\.ts:2: Use a product, not a sum\./)
       .waitFor();

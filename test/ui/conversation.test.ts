@@ -155,7 +155,7 @@ describe('conversation UI', function () {
     await message.pressSequentially('the tests');
     await message.press('Enter');
     await chat.getByRole('heading', { name: 'Done' }).waitFor();
-    await chat.getByRole('region', { name: 'You' }).getByText('/review the tests', { exact: true }).waitFor();
+    await chat.getByRole('article', { name: 'You' }).getByText('/review the tests', { exact: true }).waitFor();
     assert.equal(await message.inputValue(), '');
     await message.press('ArrowUp');
     assert.equal(await message.inputValue(), '/review the tests', 'Up recalls the last prompt');
@@ -180,7 +180,7 @@ describe('conversation UI', function () {
     assert.match(prompt[1]?.resource?.uri ?? '', /^file:\/\/.*\/src\/hello\.ts$/);
     assert.equal(prompt[1]?.resource?.text, readFileSync(join(workbench.workspace, 'src', 'hello.ts'), 'utf8'));
     // The sent message shows the attachment as a chip, and the composer has none left.
-    await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('src/hello.ts').waitFor();
+    await chat.getByRole('article', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('src/hello.ts').waitFor();
     assert.equal(await chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
   });
 
@@ -212,7 +212,7 @@ describe('conversation UI', function () {
     );
     assert.equal(prompt[1]?.mimeType, 'image/png');
     assert.ok((prompt[1]?.data ?? '').startsWith('iVBORw0KGgo'));
-    await chat.getByRole('region', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
+    await chat.getByRole('article', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
 
     await workbench.runCommand('View: Close All Editors');
     const plain = await workbench.chatWith('Fixture Plain');

@@ -90,7 +90,7 @@ describe('registry UI', function () {
     await message.waitFor();
     await message.fill('hello from the registry');
     await message.press('Enter');
-    await chat.getByRole('region', { name: 'Agent' }).getByText('You said: hello from the registry').waitFor({ timeout: 30_000 });
+    await chat.getByRole('article', { name: 'Agent' }).getByText('You said: hello from the registry').waitFor({ timeout: 30_000 });
 
     // The turn has ended (the composer takes the focus back then, which would close a quick pick opened before).
     await chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached' });

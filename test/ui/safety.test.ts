@@ -73,7 +73,7 @@ describe('chat safety and restore UI', function () {
     }
     await chat.getByRole('button', { name: XSS_PAYLOADS[1], exact: true }).waitFor();
     await chat.getByRole('list', { name: 'Plan' }).getByText(XSS_PAYLOADS[0]!).waitFor();
-    await chat.getByRole('region', { name: 'Agent' }).getByText('[command link](command:workbench.action.terminal.new)', { exact: true }).waitFor();
+    await chat.getByRole('article', { name: 'Agent' }).getByText('[command link](command:workbench.action.terminal.new)', { exact: true }).waitFor();
     await workbench.page.locator('.tabs-container .tab', { hasText: '<img src=x' }).waitFor();
     // Answer the request (its button is named by a payload) so the turn ends.
     await chat.getByRole('button', { name: XSS_PAYLOADS[4], exact: true }).click();
@@ -89,7 +89,7 @@ describe('chat safety and restore UI', function () {
     await workbench.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     const restored = workbench.chat();
     await restored.getByRole('log').getByText('You said: remember this').waitFor({ timeout: 60_000 });
-    await restored.getByRole('region', { name: 'You' }).getByText('remember this').waitFor();
+    await restored.getByRole('article', { name: 'You' }).getByText('remember this').waitFor();
     const box = restored.getByRole('textbox', { name: 'Message' });
     assert.equal(await box.inputValue(), 'a draft I did not send');
     await box.fill('and this');

@@ -66,7 +66,7 @@ describe('sessions UI', function () {
     await history.click();
     const reopened = workbench.chat();
     await reopened.getByRole('log').getByText('You said: apples').waitFor({ timeout: 30_000 });
-    await reopened.getByRole('region', { name: 'You' }).getByText('apples').waitFor();
+    await reopened.getByRole('article', { name: 'You' }).getByText('apples').waitFor();
     const open = row(tree, 'About apples').filter({ hasText: 'open' });
     await open.waitFor();
     await workbench.screenshot('sessions-view');
@@ -91,7 +91,7 @@ describe('sessions UI', function () {
     await workbench.pick('An earlier conversation');
     const chat = workbench.chat();
     await chat.getByRole('log').getByText('A protocol between editors and agents.').waitFor({ timeout: 30_000 });
-    await chat.getByRole('region', { name: 'You' }).getByText('What is ACP?').waitFor();
+    await chat.getByRole('article', { name: 'You' }).getByText('What is ACP?').waitFor();
   });
 
   it('shows the earlier messages kept on this computer after a reload, when the agent cannot load sessions', async () => {
@@ -105,7 +105,7 @@ describe('sessions UI', function () {
       .waitFor({ timeout: 60_000 });
     const log = restored.getByRole('log');
     await log.getByText('You said: hello there').waitFor();
-    await log.getByRole('region', { name: 'You' }).getByText('hello there').waitFor();
+    await log.getByRole('article', { name: 'You' }).getByText('hello there').waitFor();
     await log.getByRole('separator').getByText('Earlier messages, kept on this computer').waitFor();
     const box = restored.getByRole('textbox', { name: 'Message' });
     await box.fill('again');

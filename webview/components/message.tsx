@@ -50,7 +50,8 @@ export const Message = memo(function Message({ entry, restorable, forkable }: { 
   }
   const user = entry.role === 'user';
   return (
-    <section class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')}>
+    // An article, not a region: a conversation of many messages would be many landmarks of the same two names.
+    <article class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')}>
       <div class="message-head">
         <div class="role" aria-hidden="true">
           {user ? t('You') : t('Agent')}
@@ -95,6 +96,6 @@ export const Message = memo(function Message({ entry, restorable, forkable }: { 
           ))}
         </div>
       )}
-    </section>
+    </article>
   );
 });

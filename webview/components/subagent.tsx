@@ -29,8 +29,10 @@ export function Subagent({ child, agent }: { child: SubagentView; agent: string 
   const name = `${agent} › ${child.title}`;
   return (
     <details class="subagent" open={startOpen} ref={details}>
-      <summary aria-label={t('Subagent {0}{1}', child.title, state ? ` (${state})` : '')}>
-        <span class="codicon codicon-hubot" aria-hidden="true" /> <strong>{child.title}</strong>
+      {/* Named by what it shows (a screen reader hears the same words as a sighted user reads), "Subagent" first. */}
+      <summary>
+        <span class="codicon codicon-hubot" aria-hidden="true" /> <span class="visually-hidden">{t('Subagent')} </span>
+        <strong>{child.title}</strong>
         {state && <span class={`subagent-state ${child.state ?? ''}`}> · {state}</span>}
         {child.description && <span class="quiet"> — {child.description}</span>}
       </summary>

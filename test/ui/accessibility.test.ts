@@ -1,0 +1,202 @@
+// The chat as a screen reader and a keyboard user meet it: axe-core scans a chat with everything on screen (a rich
+// turn, the composer, a changes card, a queued message, a question form, a subagent card with its permission
+// request) in the light, dark and high-contrast themes, in an editor tab and in the side bar, and fails on any
+// violation; then the same chat is operated from the keyboard alone, every stop showing its focus.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Locator } from 'playwright-core';
+import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
+
+/** axe-core, as the page gets it: its source, evaluated in the chat's own document. */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const THEMES = [
+  { id: 'Light Modern', body: 'vscode-light' },
+  { id: 'Dark Modern', body: 'vscode-dark' },
+  { id: 'Dark High Contrast', body: 'vscode-high-contrast' },
+] as const;
+
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly string[];
+}
+
+describe('accessibility', function () {
+  this.timeout(240_000);
+  let workbench: Workbench;
+  const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'accessibility');
+  const { settings } = fixtureAgents(workDir, { 'Fixture Everything': 'everything' });
+
+  before(async () => {
+    workbench = await openWorkbench('accessibility', {
+      machine: { 'acp.agents': settings },
+      user: { 'files.autoSave': 'off', 'acp.followAgent': false, 'acp.chat.whileBusy': 'queue' },
+    });
+  });
+
+  afterEach(async function () {
+    await workbench.cleanUp(this.currentTest);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  /** Every axe violation in the chat's document, with the first nodes of each and why they fail. */
+  async function scan(chat: FrameLocator): Promise<Violation[]> {
+    // An expression, not a function: evaluated as the debugger does, so the page's CSP (no eval) does not stop axe.
+    const run = `(async () => {
+      ${AXE_SOURCE}
+      const result = await axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').replace(/\\s+/g, ' ')),
+      }));
+    })()`;
+    const violations = (await chat.locator('body').evaluate(run)) as Violation[] | undefined;
+    assert.ok(Array.isArray(violations), 'axe ran in the chat and answered');
+    return violations;
+  }
+
+  /** Picks a color theme as the user does (Preferences: Color Theme), and waits until the chat has it. */
+  async function theme(chat: FrameLocator, label: string, bodyClass: string): Promise<void> {
+    const page = workbench.page;
+    const themed = chat.locator(`body.${bodyClass}`);
+    // A chat that has just loaded takes the focus, which closes a quick pick: it is opened again (three times at most).
+    for (let attempt = 0; attempt < 3 && (await themed.count()) === 0; attempt++) {
+      await workbench.runCommand('Preferences: Color Theme');
+      try {
+        // Typed into the filter: the list is virtual, so a theme far down it has no row until it is filtered to.
+        await page.locator('.quick-input-widget .quick-input-box input').fill(label, { timeout: 5000 });
+        await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor({ timeout: 5000 });
+        await page.keyboard.press('Enter');
+        await themed.waitFor({ timeout: 10_000 });
+      } catch {
+        // The quick pick closed under the typing: the next attempt opens it again.
+      }
+    }
+    await themed.waitFor({ timeout: 10_000 });
+  }
+
+  /**
+   * A chat with everything on screen: the showcase turn and its changes card, then a turn that waits on a subagent's
+   * permission request and a question form, with a message queued behind it. Typed from the keyboard.
+   */
+  async function everything(): Promise<{ chat: FrameLocator; message: Locator }> {
+    const { chat, message } = await workbench.chatWith('Fixture Everything', 'first');
+    await chat.getByRole('heading', { name: 'Done' }).waitFor();
+    await chat.getByRole('region', { name: 'Changes of this turn' }).waitFor();
+    await message.focus();
+    await workbench.page.keyboard.type('second');
+    await workbench.page.keyboard.press('Enter');
+    await chat.getByRole('group', { name: /asks: How should the project be set up\?/ }).waitFor();
+    await chat.locator('details.subagent', { hasText: 'Researcher' }).waitFor();
+    await message.focus();
+    await workbench.page.keyboard.type('then update the docs');
+    await workbench.page.keyboard.press('Enter');
+    await chat.getByRole('region', { name: 'Queued messages' }).getByText('then update the docs').waitFor();
+    return { chat, message };
+  }
+
+  function report(where: string, violations: readonly Violation[]): string {
+    return `${where}: ${violations.length} violation(s)\n${violations
+      .map((v) => `- ${v.id} (${v.impact ?? 'unknown'}): ${v.help}\n    ${v.nodes.join('\n    ')}`)
+      .join('\n')}`;
+  }
+
+  it('finds no violations in a chat with everything on screen, in light, dark and high contrast, in a tab and in the side bar', async () => {
+    const { chat } = await everything();
+    // Open what is folded, so its content is scanned too: the thought, and the subagent card.
+    await chat.locator('body').evaluate((body) => body.querySelectorAll('details').forEach((d) => (d.open = true)));
+    const found: string[] = [];
+    for (const { id, body } of THEMES) {
+      await theme(chat, id, body);
+      const violations = await scan(chat);
+      if (violations.length > 0) found.push(report(`editor tab, ${id}`, violations));
+    }
+    await workbench.runCommand('ACP: Move Chat to Side Bar');
+    const side = workbench.chat();
+    await side.getByRole('region', { name: 'Queued messages' }).waitFor();
+    for (const { id, body } of THEMES) {
+      await theme(side, id, body);
+      const violations = await scan(side);
+      if (violations.length > 0) found.push(report(`side bar, ${id}`, violations));
+    }
+    // Back to a tab, with the side bar put away, so that the next test starts from an empty workbench.
+    const page = workbench.page;
+    await workbench.runCommand('ACP: Move Chat to Editor');
+    await page.locator('.tabs-container .tab', { hasText: 'Fixing the date test' }).waitFor();
+    // The moved chat takes the focus once its page has loaded, which can close the palette under the typing: the
+    // command is run again then (three times at most).
+    const sideBar = page.locator('.part.auxiliarybar');
+    for (let attempt = 0; attempt < 3 && (await sideBar.isVisible()); attempt++) {
+      await workbench.runCommand('View: Hide Secondary Side Bar').catch(() => undefined);
+      await sideBar.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    }
+    await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden' });
+    assert.deepEqual(found, [], found.join('\n\n'));
+  });
+
+  it('is operable from the keyboard alone, and shows where the focus is at every stop', async () => {
+    const { chat, message } = await everything();
+    const page = workbench.page;
+
+    /** Presses Tab (or Shift+Tab) until `target` has the focus; every stop on the way must show its focus. */
+    async function tabTo(target: Locator, backwards = false): Promise<void> {
+      for (let i = 0; i < 120; i++) {
+        await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+        const stop = await chat.locator('body').evaluate((body) => {
+          const el = body.ownerDocument.activeElement as HTMLElement | null;
+          if (!el || el === body) return undefined;
+          const style = getComputedStyle(el);
+          const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+          const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
+          const border = el.matches('textarea, input, select');
+          return {
+            what: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}"`,
+            shows: ring || shadow || border,
+          };
+        });
+        if (stop) assert.ok(stop.shows, `the focus shows on ${stop.what}`);
+        if (await target.evaluate((el) => el.ownerDocument.activeElement === el)) return;
+      }
+      assert.fail(`Tab did not reach ${String(target)}`);
+    }
+
+    // The queued message goes first: once the turn ends it would be sent.
+    await message.focus();
+    await tabTo(chat.getByRole('button', { name: 'Remove queued message' }), true);
+    await page.keyboard.press('Enter');
+    await chat.getByRole('region', { name: 'Queued messages' }).waitFor({ state: 'detached' });
+
+    // The subagent's permission request, in its card.
+    await message.focus();
+    const card = chat.locator('details.subagent', { hasText: 'Researcher' });
+    await tabTo(card.locator('summary'), true);
+    if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await page.keyboard.press('Enter');
+    await tabTo(card.getByRole('button', { name: 'Allow' }));
+    await page.keyboard.press('Enter');
+    await card.getByRole('group', { name: /^Permission/ }).waitFor({ state: 'detached' });
+
+    // The question: a name typed, a choice made with the arrows, then Submit.
+    const form = chat.getByRole('group', { name: /asks: How should the project be set up\?/ });
+    await message.focus();
+    await tabTo(form.getByRole('textbox', { name: /Name/ }), true);
+    await page.keyboard.type('Ada');
+    await tabTo(form.getByRole('button', { name: 'Submit' }));
+    await page.keyboard.press('Enter');
+    await chat.getByRole('log', { name: 'Conversation' }).getByText('All set.').waitFor();
+
+    // The changes card: Keep, from the keyboard.
+    const changes = chat.getByRole('region', { name: 'Changes of this turn' }).first();
+    await message.focus();
+    await tabTo(changes.getByRole('button', { name: 'Keep' }), true);
+    await page.keyboard.press('Enter');
+    await changes.getByRole('button', { name: /· kept/ }).waitFor();
+  });
+});
