@@ -7,6 +7,10 @@
 //   2. Clicks during the flood (separate flood runs): the composer is clicked every ~40 ms while the flood streams.
 //      Figure: the press (pointerdown timeStamp) → the click's handler ran, and → the next frame rendered; max and
 //      median. Budget < 100 ms. Baseline: the same clicks in the same chat while idle, before Send.
+//   4. A long chat: a chat whose agent replays LONG_CHAT_TURNS turns with tool calls and diffs (about 20 MB) on
+//      session/load; the window is reloaded and the chat restores. Figure: the chat's page ready → the last message
+//      visible (and the reload → visible). Budget ≤ 1 s. Then the webview's heap while the user scrolls to the top
+//      (Show earlier messages until there are none) and back to the last message. Budget < 200 MB.
 //   3. Heap: a chat whose agent replays a 50,000-update history on session/load; the window is reloaded, the chat
 //      restores and replays, and then the webview's JS heap is read after forced GCs. Budget < 150 MB.
 //      Baseline: an idle fresh chat's webview heap. When the webview runs in the workbench's renderer (it does in
@@ -17,14 +21,24 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';
-import { FLOOD_CHUNKS, FLOOD_END, FLOOD_START, FLOOD_TOOL_CALLS, HISTORY_END, HISTORY_UPDATES, REPLY_END } from '../fixtures/lib/benchScenarios';
+import {
+  FLOOD_CHUNKS,
+  FLOOD_END,
+  FLOOD_START,
+  FLOOD_TOOL_CALLS,
+  HISTORY_END,
+  HISTORY_UPDATES,
+  LONG_CHAT_END,
+  LONG_CHAT_TURNS,
+  REPLY_END,
+} from '../fixtures/lib/benchScenarios';
 import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
 import { waitFor } from '../lib/wait';
 import { countElements, installProbe, readProbe, stopProbe, type ProbeSnapshot } from './lib/probe';
 import { brokenExitCode, out, runBench } from './lib/run';
 
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 3));
-const BUDGET = { floodMs: 1000, clickMs: 100, heapMb: 150 };
+const BUDGET = { floodMs: 1000, clickMs: 100, heapMb: 150, longChatOpenMs: 1000, longChatHeapMb: 200 };
 /** Updates in one flood: the chunks, and per tool call its announcement and two updates. */
 const FLOOD_UPDATES = FLOOD_CHUNKS + 3 * FLOOD_TOOL_CALLS;
 /** The pause between clicks during a flood. */
@@ -32,7 +46,7 @@ const CLICK_EVERY_MS = 40;
 /** Bound on the whole benchmark, so it never hangs whatever breaks. */
 const OVERALL_MS = 15 * 60_000;
 
-const AGENTS = { reply: 'Bench Reply', flood: 'Bench Flood', history: 'Bench History' } as const;
+const AGENTS = { reply: 'Bench Reply', flood: 'Bench Flood', history: 'Bench History', longChat: 'Bench Long Chat' } as const;
 
 // ---- output -------------------------------------------------------------------------------------------------------
 
@@ -427,6 +441,77 @@ async function heapPart(bench: Bench): Promise<HeapResult> {
   return result;
 }
 
+interface LongChatResult {
+  /** The chat's page ready after the reload → the last message visible. */
+  openMs: number;
+  /** The reload command → the last message visible. */
+  reloadMs: number;
+  /** The webview's heap at the last message, at the top, and back at the last message. */
+  heap: { bottom: number; top: number; back: number; how: string };
+  earlierClicks: number;
+  elements: { bottom: number; top: number };
+}
+
+/** The webview's heap now: its own renderer's, or (shared) the page's minus `without`. */
+async function webviewHeap(heap: Heap, without: () => Promise<number>): Promise<{ used: number; how: string }> {
+  const direct = await heap.webview();
+  if (direct !== 'shared') return { used: direct.used, how: direct.scope };
+  return { used: (await heap.whole()) - (await without()), how: "the page's heap minus the page's heap with no chat open, both after GC" };
+}
+
+async function longChatPart(bench: Bench): Promise<LongChatResult> {
+  const page = bench.page;
+  // The page's heap with no chat open, the baseline a shared heap is measured against.
+  await bench.closeChats();
+  await sleep(1000);
+  const baseline = new Heap(page);
+  const without = await baseline.whole().finally(() => baseline.dispose());
+  const chat = await bench.newChat(AGENTS.longChat);
+  const message = bench.message(chat);
+  await message.fill('Hello there.');
+  await message.press('Enter');
+  await chat.getByText('Hello', { exact: true }).first().waitFor({ timeout: 30_000 });
+  await bench.turnEnded(chat);
+  const started = Date.now();
+  await reloadWindow(bench);
+  await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
+  const ready = Date.now();
+  const restored = bench.wb.chat();
+  await restored.getByText(LONG_CHAT_END).first().waitFor({ state: 'visible', timeout: 120_000 });
+  const shown = Date.now();
+  await bench.settled(restored);
+  const heap = new Heap(page);
+  try {
+    const atBottom = await webviewHeap(heap, async () => without);
+    const elementsBottom = await restored.locator(':root').evaluate(countElements);
+    // To the top, as a user scrolls there: the page keeps a window of entries, and "Show earlier messages" brings more.
+    const earlier = restored.locator('button.show-earlier');
+    let clicks = 0;
+    while (clicks < 500 && (await earlier.count()) > 0) {
+      await earlier.click();
+      clicks++;
+    }
+    await restored.getByRole('log').evaluate((log) => (log.scrollTop = 0));
+    await bench.settled(restored);
+    const atTop = await webviewHeap(heap, async () => without);
+    const elementsTop = await restored.locator(':root').evaluate(countElements);
+    // And back to the last message.
+    await restored.getByRole('log').evaluate((log) => (log.scrollTop = log.scrollHeight));
+    await restored.getByText(LONG_CHAT_END).first().waitFor({ state: 'visible' });
+    await bench.settled(restored);
+    const back = await webviewHeap(heap, async () => without);
+    return {
+      openMs: shown - ready,
+      reloadMs: shown - started,
+      heap: { bottom: atBottom.used, top: atTop.used, back: back.used, how: atBottom.how },
+      earlierClicks: clicks,
+      elements: { bottom: elementsBottom, top: elementsTop },
+    };
+  } finally {
+    await heap.dispose();
+  }
+}
+
 // ---- main -------------------------------------------------------------------------------------------------------------
 
 function clicksLine(label: string, s: ClickStats): string {
@@ -438,7 +523,12 @@ function clicksLine(label: string, s: ClickStats): string {
 async function main(): Promise<number> {
   const broken: string[] = [];
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'bench-ui');
-  const { settings } = fixtureAgents(workDir, { [AGENTS.reply]: 'short-reply', [AGENTS.flood]: 'flood', [AGENTS.history]: 'long-history' });
+  const { settings } = fixtureAgents(workDir, {
+    [AGENTS.reply]: 'short-reply',
+    [AGENTS.flood]: 'flood',
+    [AGENTS.history]: 'long-history',
+    [AGENTS.longChat]: 'long-chat',
+  });
   out(`bench:ui — the chat view in code-server + headless Chromium; ${RUNS} run(s) of each send, each in a fresh chat`);
   const startedAt = Date.now();
   const wb = await openWorkbench('bench-ui', { machine: { 'acp.agents': settings }, user: { 'acp.followAgent': false } });
@@ -475,60 +565,80 @@ async function main(): Promise<number> {
   let floods: SendRun[] = [];
   let clicked: SendRun[] = [];
   let heap: HeapResult | undefined;
+  let longChat: LongChatResult | undefined;
+  const only = process.env['BENCH_ONLY'];
   try {
+    if (only !== 'long-chat') {
+      out();
+      out(`[1] Send → visible, timed inside the chat webview: from the Enter keydown's timeStamp to the frame rendered after`);
+      out(`    the reply's last chunk (its marker) entered the DOM (requestAnimationFrame, then a task), checked visible.`);
+      replies = await repeat(
+        'short reply (12 chunks)',
+        () => sendRun(bench, AGENTS.reply, null, REPLY_END, false),
+        (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`],
+      );
+      floods = await repeat(
+        `flood (${FLOOD_CHUNKS.toLocaleString('en-US')} chunks + ${FLOOD_TOOL_CALLS} tool calls)`,
+        () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, false),
+        (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)}); ${floodDetails(r)}`],
+      );
+      out();
+      out(`[2] Clicks on the composer: a press and release through CDP every ~${CLICK_EVERY_MS} ms while the flood streams (separate`);
+      out(`    runs, so the clicking does not weigh on [1]). Timed in the webview from the pointerdown's timeStamp (when the`);
+      out(`    browser took the press) to the click's handler running, and to the frame rendered after it. Baseline: 6 clicks`);
+      out(`    in the same chat, idle, before Send.`);
+      clicked = await repeat(
+        'flood with clicks',
+        () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, true),
+        (r) => [`flood visible at ${ms(r.visible)}`, clicksLine('idle, before Send', r.idleClicks!), clicksLine('during the flood', r.clicks!)],
+      );
+      out();
+      out(`[3] The chat webview's JS heap after forced GCs (CDP HeapProfiler.collectGarbage ×3, then Runtime.getHeapUsage).`);
+      try {
+        heap = await heapPart(bench);
+        if (heap.idle)
+          out(
+            `  idle fresh chat: ${mb(heap.idle.used)}${heap.idle.page !== undefined ? ` (page ${mb(heap.idle.page)} − without the chat ${mb(heap.idle.without!)})` : ''}`,
+          );
+        if (heap.history) {
+          const h = heap.history;
+          out(
+            `  restored chat after the ${HISTORY_UPDATES.toLocaleString('en-US')}-update session/load replay: ${mb(h.used)}` +
+              `${h.page !== undefined ? ` (page ${mb(h.page)} − without the chat ${mb(h.without!)})` : ''}; ` +
+              `reload → "${HISTORY_END}" visible in ${(h.restoreMs / 1000).toFixed(1)} s; ${h.elements} elements in the chat`,
+          );
+        }
+        const how = heap.history?.how ?? heap.idle?.how;
+        if (how) out(`  measured as: ${how}`);
+        if (heap.idleError) {
+          broken.push(`heap of an idle chat: ${heap.idleError}`);
+          out(`  heap of an idle chat BROKE: ${heap.idleError}`);
+        }
+        if (heap.historyError) {
+          broken.push(`heap after the session/load replay: ${heap.historyError}`);
+          out(`  heap after the replay BROKE: ${heap.historyError}`);
+          const dir = await wb.saveFailure('bench-ui heap after replay').catch(() => undefined);
+          if (dir) out(`  (screenshot and logs in ${dir})`);
+        }
+      } catch (error) {
+        await failed('heap', error);
+      }
+    }
     out();
-    out(`[1] Send → visible, timed inside the chat webview: from the Enter keydown's timeStamp to the frame rendered after`);
-    out(`    the reply's last chunk (its marker) entered the DOM (requestAnimationFrame, then a task), checked visible.`);
-    replies = await repeat(
-      'short reply (12 chunks)',
-      () => sendRun(bench, AGENTS.reply, null, REPLY_END, false),
-      (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`],
+    out(
+      `[4] A long chat: ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns with tool calls and diffs, replayed on session/load after a window reload.`,
     );
-    floods = await repeat(
-      `flood (${FLOOD_CHUNKS.toLocaleString('en-US')} chunks + ${FLOOD_TOOL_CALLS} tool calls)`,
-      () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, false),
-      (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)}); ${floodDetails(r)}`],
-    );
-    out();
-    out(`[2] Clicks on the composer: a press and release through CDP every ~${CLICK_EVERY_MS} ms while the flood streams (separate`);
-    out(`    runs, so the clicking does not weigh on [1]). Timed in the webview from the pointerdown's timeStamp (when the`);
-    out(`    browser took the press) to the click's handler running, and to the frame rendered after it. Baseline: 6 clicks`);
-    out(`    in the same chat, idle, before Send.`);
-    clicked = await repeat(
-      'flood with clicks',
-      () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, true),
-      (r) => [`flood visible at ${ms(r.visible)}`, clicksLine('idle, before Send', r.idleClicks!), clicksLine('during the flood', r.clicks!)],
-    );
-    out();
-    out(`[3] The chat webview's JS heap after forced GCs (CDP HeapProfiler.collectGarbage ×3, then Runtime.getHeapUsage).`);
     try {
-      heap = await heapPart(bench);
-      if (heap.idle)
-        out(
-          `  idle fresh chat: ${mb(heap.idle.used)}${heap.idle.page !== undefined ? ` (page ${mb(heap.idle.page)} − without the chat ${mb(heap.idle.without!)})` : ''}`,
-        );
-      if (heap.history) {
-        const h = heap.history;
-        out(
-          `  restored chat after the ${HISTORY_UPDATES.toLocaleString('en-US')}-update session/load replay: ${mb(h.used)}` +
-            `${h.page !== undefined ? ` (page ${mb(h.page)} − without the chat ${mb(h.without!)})` : ''}; ` +
-            `reload → "${HISTORY_END}" visible in ${(h.restoreMs / 1000).toFixed(1)} s; ${h.elements} elements in the chat`,
-        );
-      }
-      const how = heap.history?.how ?? heap.idle?.how;
-      if (how) out(`  measured as: ${how}`);
-      if (heap.idleError) {
-        broken.push(`heap of an idle chat: ${heap.idleError}`);
-        out(`  heap of an idle chat BROKE: ${heap.idleError}`);
-      }
-      if (heap.historyError) {
-        broken.push(`heap after the session/load replay: ${heap.historyError}`);
-        out(`  heap after the replay BROKE: ${heap.historyError}`);
-        const dir = await wb.saveFailure('bench-ui heap after replay').catch(() => undefined);
-        if (dir) out(`  (screenshot and logs in ${dir})`);
-      }
+      longChat = await longChatPart(bench);
+      const h = longChat.heap;
+      out(`  page ready → "${LONG_CHAT_END}" visible: ${ms(longChat.openMs)}; reload → visible: ${ms(longChat.reloadMs)}`);
+      out(
+        `  webview heap: at the last message ${mb(h.bottom)}, at the top ${mb(h.top)} (after ${longChat.earlierClicks} × Show earlier), back at the last ${mb(h.back)}; ` +
+          `${longChat.elements.bottom} elements at the last message, ${longChat.elements.top} at the top`,
+      );
+      out(`  measured as: ${h.how}`);
     } catch (error) {
-      await failed('heap', error);
+      await failed('long chat', error);
     }
   } finally {
     await wb.close();
@@ -577,6 +687,17 @@ async function main(): Promise<number> {
     if (heap.idle) out(`    baseline, idle fresh chat: ${mb(heap.idle.used)}; replayed ÷ idle = ${(h / heap.idle.used).toFixed(1)}×`);
   } else {
     out(`  webview heap after the replay: NOT MEASURED (see above)${heap?.idle ? `; idle fresh chat ${mb(heap.idle.used)}` : ''}`);
+  }
+  if (longChat) {
+    const peak = Math.max(longChat.heap.bottom, longChat.heap.top, longChat.heap.back);
+    out(
+      `  long chat (${LONG_CHAT_TURNS} turns), page ready → last message visible: ${ms(longChat.openMs)} — budget ≤ ${BUDGET.longChatOpenMs} ms: ${verdict(longChat.openMs <= BUDGET.longChatOpenMs)}`,
+    );
+    out(
+      `  long chat, webview heap at its peak (to the top and back): ${mb(peak)} — budget < ${BUDGET.longChatHeapMb} MB: ${verdict(peak < BUDGET.longChatHeapMb * 1024 * 1024)}`,
+    );
+  } else {
+    out('  long chat: NOT MEASURED (see above)');
   }
   out(`  (Noise: the agent, code-server and Chromium share this machine's CPUs with whatever else runs; load average now ${load()}.`);
   out(`  ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);

@@ -131,14 +131,7 @@ describe('accessibility', function () {
     const page = workbench.page;
     await workbench.runCommand('ACP: Move Chat to Editor');
     await page.locator('.tabs-container .tab', { hasText: 'Fixing the date test' }).waitFor();
-    // The moved chat takes the focus once its page has loaded, which can close the palette under the typing: the
-    // command is run again then (three times at most).
-    const sideBar = page.locator('.part.auxiliarybar');
-    for (let attempt = 0; attempt < 3 && (await sideBar.isVisible()); attempt++) {
-      await workbench.runCommand('View: Hide Secondary Side Bar').catch(() => undefined);
-      await sideBar.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
-    }
-    await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden' });
+    await workbench.hideSideBar();
     assert.deepEqual(found, [], found.join('\n\n'));
   });
 

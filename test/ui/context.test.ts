@@ -180,8 +180,7 @@ describe('context and history UI', function () {
     await workbench.runCommand('ACP: Move Chat to Editor');
     await page.locator('.tab', { hasText: 'Fixture Side' }).waitFor();
     // The side bar, now empty, is put away, so the only chat page is the tab's.
-    await workbench.runCommand('View: Hide Secondary Side Bar');
-    await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden' });
+    await workbench.hideSideBar();
     const moved = workbench.chat();
     await moved.getByRole('log').getByText('You said: hello from the side bar').waitFor();
     await valueIs(moved.getByRole('textbox', { name: 'Message' }), 'a draft to keep');

@@ -40,6 +40,11 @@ export interface Workbench {
   chatWith(agent: string, text?: string): Promise<{ chat: FrameLocator; message: Locator }>;
   /** After a test: its screenshot and logs when it failed, then every editor (and chat, and agent) closed. */
   cleanUp(test: { state?: string; fullTitle(): string } | undefined): Promise<void>;
+  /**
+   * Hides the secondary side bar and waits until it is hidden. A chat that has just loaded takes the focus, which
+   * closes the palette under the typing; the command is then run again (three times at most).
+   */
+  hideSideBar(): Promise<void>;
   /** Picks the quick-pick row with this label; in a multi-select list (`check`), checks it. */
   pick(label: string, options?: { check?: boolean }): Promise<void>;
   /** Saves the window as test-output/ui/screenshots/<name>.png (`npm run screenshots` copies some into docs/images). */
@@ -204,6 +209,14 @@ export async function openWorkbench(
         // Close the chat (and with it the agent) so the next test starts from an empty editor area.
         await workbench.runCommand('View: Close All Editors');
         await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
+      },
+      async hideSideBar() {
+        const sideBar = page.locator('.part.auxiliarybar');
+        for (let attempt = 0; attempt < 3 && (await sideBar.isVisible()); attempt++) {
+          await workbench.runCommand('View: Hide Secondary Side Bar').catch(() => undefined);
+          await sideBar.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+        }
+        await sideBar.waitFor({ state: 'hidden', timeout: 5000 });
       },
       async notification(text) {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text });
