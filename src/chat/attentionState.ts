@@ -9,8 +9,8 @@ export interface AttentionSource {
   readonly agentName: string;
   /** The chat's session's model, if one is attached. */
   model(): SessionModel | undefined;
-  /** Questions waiting for the user besides the permission requests (the agent's, its subagents', the chat's own). */
-  questionsWaiting(): number;
+  /** What waits for the user besides the session's own permission requests: its questions, its subagents' requests and questions, the chat's own questions. */
+  othersWaiting(): number;
   /** The agent is gone with an error, or could not start. */
   agentFailed(): boolean;
   /** The chat is in front of the user: its tab active in a window that has the focus. */
@@ -25,6 +25,7 @@ export class AttentionState implements vscode.Disposable {
   private state: Attention = 'none';
   private plainTitle: string;
   private shownTitle = '';
+  private disposed = false;
   private readonly emitter = new vscode.EventEmitter<{ readonly before: Attention; readonly after: Attention }>();
   /** What the chat asks of its user changed: working, needs you, done and not yet seen, failed, or nothing. */
   readonly onDidChange = this.emitter.event;
@@ -47,6 +48,7 @@ export class AttentionState implements vscode.Disposable {
 
   /** Shows the title again (on a surface the chat just moved to). */
   showTitle(): void {
+    if (this.disposed) return;
     this.shownTitle = attentionMark(this.state) + this.plainTitle;
     this.source.show(this.shownTitle);
   }
@@ -65,13 +67,14 @@ export class AttentionState implements vscode.Disposable {
 
   /** Something it depends on changed: the turn, a request waiting, the agent's failure, the session's title. */
   refresh(): void {
+    if (this.disposed) return; // the tab is gone
     const model = this.source.model();
     const turn = model?.turn ?? { phase: 'idle' as const };
     const after = attentionOf({
       phase: turn.phase,
       stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
       error: turn.phase === 'idle' ? turn.error : undefined,
-      waiting: (model?.permissions.length ?? 0) + this.source.questionsWaiting(),
+      waiting: (model?.permissions.length ?? 0) + this.source.othersWaiting(),
       agentFailed: this.source.agentFailed(),
       seen: this.seen,
     });
@@ -96,6 +99,7 @@ export class AttentionState implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.emitter.dispose();
     this.titleEmitter.dispose();
   }

@@ -120,7 +120,10 @@ export function handlersFor(chat: ChatRooms): Handlers {
     copy: (m) => actions.copy(m.text),
     insert: (m) => actions.insertAtCursor(m.text),
     searchFiles: async (m) => {
-      const answer = (files: FileMatch[]) => chat.post({ type: 'files', requestId: m.requestId, files });
+      // A negative id is the chat handle's own search: the answer is its caller's, not the view's `@` list.
+      const answer = (files: FileMatch[]) => {
+        if (m.requestId >= 0) chat.post({ type: 'files', requestId: m.requestId, files });
+      };
       const files = await chat.files.search(m.query, answer);
       answer(files);
       return files;

@@ -120,7 +120,10 @@ export class ChatPanel implements vscode.Disposable {
     this.attentionState = new AttentionState({
       agentName,
       model: () => this.current?.model,
-      questionsWaiting: () => this.questionsWaiting,
+      othersWaiting: () => {
+        const model = this.current?.model;
+        return (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0) + this.questions.waiting;
+      },
       agentFailed: () => this.agentError !== null,
       inView: () => this.surface.active && this.surface.visible && vscode.window.state.focused,
       show: (tab) => this.surface.setTitle(tab),
@@ -142,6 +145,8 @@ export class ChatPanel implements vscode.Disposable {
       setDraft: (text) => this.setDraft(text),
       closed: () => this.disposed,
       questionsChanged: () => {
+        // Closing the chat cancels its own questions: the tab is gone by then, and so is what it would show.
+        if (this.disposed) return;
         this.attentionState.refresh();
         this.changed('elicitations');
       },
@@ -319,10 +324,11 @@ export class ChatPanel implements vscode.Disposable {
     return this.attentionState.current;
   }
 
-  /** How many questions and permission requests wait for the user in subagents, and questions in the chat. */
+  /** How many questions wait for the user: the agent's, its subagents', and the chat's own (not permission requests). */
   get questionsWaiting(): number {
     const model = this.current?.model;
-    return (model?.elicitations.waiting ?? 0) + (model?.waitingInSubagents ?? 0) + this.questions.waiting;
+    const inSubagents = model?.subagents.reduce((n, child) => n + child.model.elicitations.waiting, 0) ?? 0;
+    return (model?.elicitations.waiting ?? 0) + inSubagents + this.questions.waiting;
   }
 
   /**

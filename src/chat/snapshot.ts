@@ -181,17 +181,21 @@ export function stateOf(chat: ChatState): StateMessage {
   };
 }
 
-/** What the chat's handle reads: the same parts as the view, and what the host knows of the session besides. */
+/**
+ * What the chat's handle reads: the same parts as the view, and what the host knows of the session besides. Each
+ * field is built when it is read (a handle reads one at a time, and the entries of a long chat are many).
+ */
 export function snapshotOf(chat: ChatState): ChatSnapshot {
   const session = chat.session;
   const end = session?.ended;
-  return {
-    ...allParts(chat),
+  const snapshot = {
     agentName: chat.agentName,
     location: chat.location,
     title: chat.title,
     attention: chat.attention,
-    entries: [...chat.earlier, ...sessionEntries(session)],
+    get entries(): readonly EntryView[] {
+      return [...chat.earlier, ...sessionEntries(session)];
+    },
     attachments: chat.attachments,
     prompts: chat.prompts,
     notice: chat.notice,
@@ -202,4 +206,6 @@ export function snapshotOf(chat: ChatState): ChatSnapshot {
     leftOut: session?.leftOut ?? [],
     agentEnd: end && { message: end.message, stderr: 'stderrTail' in end ? [...end.stderrTail] : [] },
   };
+  for (const part of PARTS) Object.defineProperty(snapshot, part, { get: () => VIEWS[part](chat), enumerable: true });
+  return snapshot as typeof snapshot & ViewParts;
 }

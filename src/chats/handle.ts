@@ -85,8 +85,8 @@ export interface ChatHandle {
   answerCheckpoint(id: number, answer: CheckpointAnswer): Promise<void>;
   /**
    * Sends a message as the user would, with everything attached (Enter in the composer): resolves with the stop
-   * reason when its turn ends, or with undefined when a turn was running and the message waits in the queue or went
-   * into that turn (see `submit`); rejects when it cannot be sent.
+   * reason when its turn ends, or with undefined when a turn was running and the message waits in the queue (it is
+   * never steered into the turn nor stops it); rejects when it cannot be sent.
    */
   send(text: string): Promise<S.StopReason | undefined>;
   /**
@@ -123,6 +123,9 @@ export interface ChatHandle {
   /** Closes the chat, as closing its tab does. */
   close(): void;
 }
+
+/** The request id of a file search whose answer goes to the caller: no `@` list in the chat view waits for it. */
+const FOR_THE_CALLER = -1;
 
 /** A chat as its handle sees it: the one way in and the one way out (see chat/dispatch.ts and chat/snapshot.ts). */
 export type HandledChat = Pick<ChatPanel, 'dispatch' | 'snapshot' | 'dispose'>;
@@ -217,13 +220,13 @@ class PanelHandle implements ChatHandle {
   }
 
   completeMention(query: string): Promise<FileMatch[]> {
-    return this.chat.dispatch({ type: 'searchFiles', requestId: 0, query });
+    return this.chat.dispatch({ type: 'searchFiles', requestId: FOR_THE_CALLER, query });
   }
   mention(kind: MentionKind, id: string): Promise<void> {
     return this.chat.dispatch({ type: 'mention', kind, path: id });
   }
   confirmAttachment(id: string): void {
-    void this.chat.dispatch({ type: 'confirmAttachment', id });
+    this.unanswered(this.chat.dispatch({ type: 'confirmAttachment', id }));
   }
   listPromptFiles(): Promise<readonly PromptView[]> {
     return this.chat.dispatch({ type: 'listPrompts' });
@@ -232,24 +235,25 @@ class PanelHandle implements ChatHandle {
     return this.chat.dispatch({ type: 'usePrompt', name, source });
   }
   forkFrom(entryId: number): void {
-    void this.chat.dispatch({ type: 'fork', entryId });
+    this.unanswered(this.chat.dispatch({ type: 'fork', entryId }));
   }
   submit(text: string, mode?: WhileBusy): void {
-    const send = this.chat.dispatch({ type: 'send', text, attachments: this.attachments.map((a) => a.id), ...(mode ? { mode } : {}) });
-    send.catch(() => undefined); // the chat says why, as it does for the composer
+    this.unanswered(this.chat.dispatch({ type: 'send', text, attachments: this.attachments.map((a) => a.id), ...(mode ? { mode } : {}) }));
   }
   changeQueued(id: number, action: 'edit' | 'remove' | 'up' | 'down'): void {
-    void this.chat.dispatch({ type: 'queue', id, action });
+    this.unanswered(this.chat.dispatch({ type: 'queue', id, action }));
   }
   sendQueued(): void {
-    void this.chat.dispatch({ type: 'sendQueued' });
+    this.unanswered(this.chat.dispatch({ type: 'sendQueued' }));
   }
   answerElicitation(
     id: number,
     action: 'accept' | 'decline' | 'cancel',
     values: Readonly<Record<string, FieldInput>> = {},
   ): Promise<string | undefined> {
-    return this.chat.dispatch({ type: 'elicitation', id, action, values: { ...values } });
+    // A field left undefined is a field left empty, as the form sends it.
+    const given = Object.fromEntries(Object.entries(values).filter((entry) => entry[1] !== undefined));
+    return this.chat.dispatch({ type: 'elicitation', id, action, values: given });
   }
   openElicitationUrl(id: number): Promise<boolean> {
     return this.chat.dispatch({ type: 'openElicitationUrl', id });
@@ -276,7 +280,8 @@ class PanelHandle implements ChatHandle {
     return this.chat.dispatch({ type: 'checkpointAnswer', id, answer });
   }
   send(text: string): Promise<S.StopReason | undefined> {
-    return this.chat.dispatch({ type: 'send', text, attachments: this.attachments.map((a) => a.id) });
+    // Queued behind a running turn, never steered into it or stopping it, whatever the user's setting.
+    return this.chat.dispatch({ type: 'send', text, attachments: this.attachments.map((a) => a.id), mode: 'queue' });
   }
   cancel(): Promise<void> {
     return this.chat.dispatch({ type: 'cancel' });
@@ -292,5 +297,10 @@ class PanelHandle implements ChatHandle {
   }
   close(): void {
     this.chat.dispose();
+  }
+
+  /** An act whose caller waits for nothing: what fails has been said in the chat, as for the user's own clicks. */
+  private unanswered(act: Promise<unknown>): void {
+    act.catch(() => undefined);
   }
 }

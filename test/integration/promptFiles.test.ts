@@ -2,10 +2,11 @@
 // offered under / (and follow the files as they change), and picking one asks its ${input:…} values in the chat,
 // answered like any question, before its text goes into the composer.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../lib/wait';
-import { closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { waitFor, within } from '../lib/wait';
+import { api, closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 describe('prompt files', function () {
   this.timeout(60_000);
@@ -67,5 +68,16 @@ describe('prompt files', function () {
     await chat.answerElicitation(chat.elicitations[0]!.id, 'cancel');
     assert.equal(await cancelled, undefined);
     assert.match(chat.lastNotice ?? '', /was not used/);
+  });
+
+  it('closes a chat whose own question still waits, as closing its tab does: the question is settled and the chat is gone', async () => {
+    await useFixtureAgent('echo');
+    const chat = await newChat();
+    await waitFor(() => chat.promptFiles.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
+    const used = chat.usePrompt('explain', 'workspace');
+    await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked' });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(await within(used, 10_000, 'the question to be settled by the close'), undefined);
+    await waitFor(async () => !(await api()).chats.includes(chat), { what: 'the chat to leave the list of chats' });
   });
 });

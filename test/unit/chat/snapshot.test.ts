@@ -189,13 +189,15 @@ describe('ChatHandle', () => {
     await handle.setConfigOption('model', 'smart');
     await handle.cancel();
     handle.submit('later', 'queue');
+    await handle.answerElicitation(3, 'accept', { name: 'Ada', left: undefined as unknown as string });
     assert.deepEqual(sent, [
-      { type: 'send', text: 'hi', attachments: ['1'] },
+      { type: 'send', text: 'hi', attachments: ['1'], mode: 'queue' },
       { type: 'permission', id: 7, optionId: 'allow' },
       { type: 'setMode', modeId: 'code' },
       { type: 'setConfig', configId: 'model', value: 'smart' },
       { type: 'cancel' },
       { type: 'send', text: 'later', attachments: ['1'], mode: 'queue' },
+      { type: 'elicitation', id: 3, action: 'accept', values: { name: 'Ada' } },
     ]);
   });
 
