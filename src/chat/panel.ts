@@ -27,6 +27,7 @@ import {
   type EntryView,
   type ErrorAction,
   type HostMessage,
+  type Part,
 } from './protocol';
 import type { ChatQuestions } from './questions';
 import { modelOf, openRooms, type ChatDeps, type Rooms } from './rooms';
@@ -397,7 +398,7 @@ export class ChatPanel implements vscode.Disposable {
     if (!this.disposed) this.actionEmitter.fire(request);
   }
 
-  private changed(part: Parameters<ViewSync['changed']>[0]): void {
+  private changed(part: Part): void {
     if (!this.disposed) this.sync.changed(part);
   }
 

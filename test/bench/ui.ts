@@ -373,8 +373,9 @@ interface HeapResult {
   historyError?: string;
 }
 
-async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | 'historyError'>> {
-  const chat = await bench.newChat(AGENTS.history);
+/** A chat with `agent` that says hello, then a window reload (the chat restores by session/load); returns when the reload began. */
+async function greetThenReload(bench: Bench, agent: string): Promise<number> {
+  const chat = await bench.newChat(agent);
   const message = bench.message(chat);
   await message.fill('Hello there.');
   await message.press('Enter');
@@ -382,6 +383,11 @@ async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | '
   await bench.turnEnded(chat);
   const started = Date.now();
   await reloadWindow(bench);
+  return started;
+}
+
+async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | 'historyError'>> {
+  const started = await greetThenReload(bench, AGENTS.history);
   const restored = bench.wb.chat();
   try {
     await bench.page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
@@ -466,14 +472,7 @@ async function longChatPart(bench: Bench): Promise<LongChatResult> {
   await sleep(1000);
   const baseline = new Heap(page);
   const without = await baseline.whole().finally(() => baseline.dispose());
-  const chat = await bench.newChat(AGENTS.longChat);
-  const message = bench.message(chat);
-  await message.fill('Hello there.');
-  await message.press('Enter');
-  await chat.getByText('Hello', { exact: true }).first().waitFor({ timeout: 30_000 });
-  await bench.turnEnded(chat);
-  const started = Date.now();
-  await reloadWindow(bench);
+  const started = await greetThenReload(bench, AGENTS.longChat);
   await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
   const ready = Date.now();
   const restored = bench.wb.chat();
