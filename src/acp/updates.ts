@@ -29,17 +29,53 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 const isMeta = (v: unknown) => v === undefined || v === null || isObject(v);
 const isOptString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 
-function fastText(update: Obj): boolean {
-  const content = update['content'];
+/** A text block of only `type` and `text`: annotations and `_meta` on a block take the slow path. */
+function plainText(content: unknown): boolean {
   if (!isObject(content) || content['type'] !== 'text' || typeof content['text'] !== 'string') return false;
   for (const key in content) if (key !== 'type' && key !== 'text') return false;
-  return isOptString(update['messageId']) && isMeta(update['_meta']);
+  return true;
+}
+
+function fastText(update: Obj): boolean {
+  return plainText(update['content']) && isOptString(update['messageId']) && isMeta(update['_meta']);
+}
+
+/** A tool call's content: text, diffs and terminals as the schema takes them, every item whole. */
+function fastContent(items: unknown): boolean {
+  if (!Array.isArray(items)) return false;
+  for (const item of items) {
+    if (!isObject(item) || !isMeta(item['_meta'])) return false;
+    switch (item['type']) {
+      case 'content':
+        if (!plainText(item['content'])) return false;
+        break;
+      case 'diff':
+        if (typeof item['path'] !== 'string' || typeof item['newText'] !== 'string' || !isOptString(item['oldText'])) return false;
+        break;
+      case 'terminal':
+        if (typeof item['terminalId'] !== 'string') return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+function fastLocations(items: unknown): boolean {
+  if (!Array.isArray(items)) return false;
+  for (const item of items) {
+    if (!isObject(item) || typeof item['path'] !== 'string' || !isMeta(item['_meta'])) return false;
+    const line = item['line'];
+    if (!(line === undefined || line === null || (Number.isSafeInteger(line) && (line as number) >= 0))) return false;
+  }
+  return true;
 }
 
 /**
  * A `tool_call` (`announce`) or `tool_call_update` the schema would take unchanged. Where the schema reads null as
- * absent (status and kind of a tool_call, raw input and output) or has to look inside arrays (content, locations),
- * the update takes the slow path.
+ * absent (status, kind, content and locations of a tool_call, raw input and output), or content holds more than
+ * text, diffs and terminals, the update takes the slow path.
  */
 function fastTool(update: Obj, announce: boolean): boolean {
   if (typeof update['toolCallId'] !== 'string' || (announce && typeof update['title'] !== 'string')) return false;
@@ -64,8 +100,10 @@ function fastTool(update: Obj, announce: boolean): boolean {
         if (v === null) return false;
         break;
       case 'content':
+        if (v === null ? announce : !fastContent(v)) return false;
+        break;
       case 'locations':
-        if (announce || v !== null) return false;
+        if (v === null ? announce : !fastLocations(v)) return false;
         break;
       case 'id':
       case 'arguments':

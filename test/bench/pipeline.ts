@@ -4,7 +4,8 @@
 // Baselines, measured in the same run on the same bytes:
 //   - bare JSON.parse of the same lines (already split): the floor;
 //   - the official SDK's client (@agentclientprotocol/sdk) over a real stream pair, applying to the same model.
-// Budget: at most 2.0× bare JSON.parse, and at least 1.5× faster than the SDK.
+// Budget: at most 2.0× bare JSON.parse, and at least 10× faster than the SDK. Each ratio is the median of the ratios
+// of runs measured side by side, so that a slow moment of the machine weighs on both sides of a ratio alike.
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as sdk from '@agentclientprotocol/sdk';
 import { AcpClientConnection } from '../../src/acp/connection';
@@ -17,7 +18,7 @@ import { messageTracer } from '../../src/common/log';
 import { updateLines } from './lib/updates';
 
 const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const CHUNK = 64 * 1024; // what one read of a pipe delivers at most
 const TRACE: TraceLevel = process.env['BENCH_TRACE'] === 'messages' || process.env['BENCH_TRACE'] === 'verbose' ? process.env['BENCH_TRACE'] : 'off';
 
@@ -134,11 +135,11 @@ async function main(): Promise<void> {
   process.stdout.write(`bare JSON.parse:     ${j.toFixed(1)} ms  (${rate(j)} lines/s)\n`);
   process.stdout.write(`official SDK client: ${s.toFixed(1)} ms  (${rate(s)} updates/s)\n`);
   process.stdout.write(`our pipeline:        ${p.toFixed(1)} ms  (${rate(p)} updates/s)\n`);
-  const vsJson = p / j;
-  const vsSdk = s / p;
+  const vsJson = median(pipeline.map((ms, i) => ms / (json[i] as number)));
+  const vsSdk = median(sdkRuns.map((ms, i) => ms / (pipeline[i] as number)));
   process.stdout.write(
     `pipeline: ${rate(p)} updates/s; ${vsJson.toFixed(2)}x bare JSON.parse (budget <= 2.0x, ${vsJson <= 2 ? 'met' : 'MISSED'}); ` +
-      `${vsSdk.toFixed(2)}x faster than the SDK client (budget >= 1.5x, ${vsSdk >= 1.5 ? 'met' : 'MISSED'})\n`,
+      `${vsSdk.toFixed(2)}x faster than the SDK client (budget >= 10x, ${vsSdk >= 10 ? 'met' : 'MISSED'})\n`,
   );
 }
 
