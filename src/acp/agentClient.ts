@@ -2,7 +2,7 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { advertisedCapabilities, AgentCapabilities, capabilityName, mcpFeature, mcpTransport } from './capabilities';
+import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabilities, mcpFeature, mcpTransport } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
@@ -116,17 +116,7 @@ export class AgentClient implements SessionOwner {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
       accountOf,
-      // Agents that run commands themselves stream the output in `_meta` (quirks.ts); the session model shows it. The chat
-      // shows notices and boolean config options (as a checkbox).
-      capabilities: {
-        _meta: { terminal_output: true },
-        session: { notices: {}, configOptions: { boolean: {} } },
-        // Questions from the agent: forms in the chat, and urls the user opens (see elicitations.ts).
-        elicitation: { form: {}, url: {} },
-        // Unstable (schema.unstable.json): children of a session show as cards in its chat (see subagents.ts).
-        subagents: {},
-        ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
-      },
+      capabilities: clientCapabilities({ terminalAuth: options.terminalAuth === true }),
     };
     let agentProcess: AgentProcess;
     try {

@@ -149,3 +149,21 @@ export class AgentCapabilities {
     return this.supports('loadSession') ? 'load' : this.supports('resumeSession') ? 'resume' : undefined;
   }
 }
+
+/**
+ * What the client advertises in `initialize` beside `fs` and `terminal` (which follow from the handler, inbound.ts):
+ * - `_meta.terminal_output`: agents that run commands themselves stream the output in `_meta` (quirks.ts);
+ * - `session`: the chat shows notices, boolean config options (as a checkbox) and compactions (compactions.ts);
+ * - `elicitation`: questions from the agent, forms in the chat and urls the user opens (elicitations.ts);
+ * - `subagents` (unstable, schema.unstable.json): children of a session show as cards in its chat (subagents.ts);
+ * - `auth.terminal`: sign-in methods that run a command in a terminal, where the host can run them.
+ */
+export function clientCapabilities(options: { readonly terminalAuth: boolean }): Omit<S.ClientCapabilities, 'fs' | 'terminal'> {
+  return {
+    _meta: { terminal_output: true },
+    session: { notices: {}, configOptions: { boolean: {} }, compaction: {} },
+    elicitation: { form: {}, url: {} },
+    subagents: {},
+    ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
+  };
+}

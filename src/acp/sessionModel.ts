@@ -4,28 +4,37 @@
 // time. The turn state is explicit and kept apart from the `session/prompt` response: in ACP v1 the prompt
 // response ends a turn, in the v2 draft a `state_change` will; both call the same `endTurn`.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import { Compactions } from './compactions';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
 import { readTerminalMeta } from './quirks';
 import { SessionTerminals } from './sessionTerminals';
-import { applySubagentUpdate, MAX_SUBAGENTS, type SubagentInfo, type SubagentUpdate } from './subagents';
+import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
-import {
-  type TerminalState,
-  type ToolStatus,
-  type ToolCallState,
-  type MessageRole,
-  type SteerState,
-  type Entry,
-  type PendingPermission,
-  type TurnState,
-  type SessionChange,
-  type Usage,
+import type {
+  Entry,
+  MessageRole,
+  PendingPermission,
+  SessionChange,
+  SteerState,
+  TerminalState,
+  ToolCallState,
+  ToolStatus,
+  TurnState,
+  Usage,
 } from './sessionState';
 
 // What the views read of a session, beside the model.
 export { TERMINAL_TEXT_LIMIT } from './sessionTerminals';
-export { TerminalState, type Entry, type MessageRole, type SessionChange, type ToolCallState, type TurnState } from './sessionState';
+export {
+  TerminalState,
+  type CompactionState,
+  type Entry,
+  type MessageRole,
+  type SessionChange,
+  type ToolCallState,
+  type TurnState,
+} from './sessionState';
 
 type Outcome = S.RequestPermissionOutcome;
 
@@ -48,9 +57,13 @@ export class SessionModel {
   private titleFromUser = false;
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
+  private readonly compactions = new Compactions();
   private turnState: TurnState = { phase: 'idle' };
   /** The children this session announced (subagents), each with a model of its own for its traffic. */
-  private readonly children = new Map<string, { info: SubagentInfo; model: SessionModel; listening: { dispose(): void } }>();
+  private readonly children = new SessionChildren<SessionModel>(
+    (sessionId) => new SessionModel(sessionId, {}, this.root),
+    () => this.fire({ type: 'subagent' }),
+  );
   /** The agent's questions to the user (elicitation/create), each waiting for an answer. */
   readonly elicitations = new Elicitations(
     () => {
@@ -149,15 +162,22 @@ export class SessionModel {
         if (update.title !== undefined && !this.titleFromUser) this.title = update.title ?? undefined;
         if (update.updatedAt !== undefined) this.updatedAt = update.updatedAt ?? undefined;
         return this.fire({ type: 'info' });
-      case 'usage_update':
+      case 'usage_update': {
         this.usage = update.cost ? { used: update.used, size: update.size, cost: update.cost } : { used: update.used, size: update.size };
+        const compacted = this.compactions.usage(update.used, this.entries);
+        if (compacted !== undefined) this.fire({ type: 'entry', index: compacted, added: false });
         return this.fire({ type: 'usage' });
+      }
       case 'notice':
         this.notices.push(update);
         return this.fire({ type: 'notice' });
+      case 'compaction_update':
+      case 'compaction_summary_chunk': {
+        const change = this.compactions.apply(update, this.entries, () => this.nextId++);
+        return change && this.fire({ type: 'entry', ...change });
+      }
       default:
-        // compaction updates and kinds added later: nothing to show yet.
-        return;
+        return; // kinds added later: nothing to show yet
     }
   }
 
@@ -305,40 +325,22 @@ export class SessionModel {
 
   /** The children announced so far, oldest first. */
   get subagents(): readonly { readonly info: SubagentInfo; readonly model: SessionModel }[] {
-    return [...this.children.values()];
+    return this.children.all;
   }
 
-  /**
-   * A `subagent_update` for this session: the child is announced (a model of its own) or its metadata patched.
-   * Returns the child's model, or undefined past the bound on children. Whatever changes in a child is a change here.
-   */
+  /** A `subagent_update` for this session: the child's model, or undefined past the bound on children. */
   noteSubagent(update: SubagentUpdate): SessionModel | undefined {
-    const known = this.children.get(update.sessionId);
-    if (!known && this.children.size >= MAX_SUBAGENTS) return undefined;
-    const info = applySubagentUpdate(known?.info, update);
-    if (known) {
-      known.info = info;
-    } else {
-      const model = new SessionModel(update.sessionId, {}, this.root);
-      const listening = model.onDidChange(() => this.fire({ type: 'subagent' }));
-      this.children.set(update.sessionId, { info, model, listening });
-    }
-    this.fire({ type: 'subagent' });
-    return this.children.get(update.sessionId)?.model;
+    return this.children.note(update);
   }
 
   /** The questions held by this session and every subagent under it: they share one bound. */
   questionsInTree(): number {
-    let count = this.elicitations.size;
-    for (const child of this.children.values()) count += child.model.questionsInTree();
-    return count;
+    return this.elicitations.size + this.children.questions();
   }
 
   /** Permissions and questions waiting in the children. */
   get waitingInSubagents(): number {
-    let waiting = 0;
-    for (const child of this.children.values()) waiting += child.model.permissions.length + child.model.elicitations.waiting;
-    return waiting;
+    return this.children.waiting;
   }
 
   // ---- the turn ------------------------------------------------------------------------------------------------
@@ -420,11 +422,7 @@ export class SessionModel {
   }
 
   dispose(): void {
-    for (const child of this.children.values()) {
-      child.listening.dispose();
-      child.model.dispose();
-    }
-    this.children.clear();
+    this.children.dispose();
     this.held.cancelAll();
     this.elicitations.cancelAll();
     this.emitter.dispose();

@@ -41,7 +41,25 @@ export type Entry =
       /** A message the user sent into a running turn, and how that went. */
       readonly steer?: SteerState;
     }
-  | { readonly id: number; readonly type: 'tool'; readonly call: ToolCallState };
+  | { readonly id: number; readonly type: 'tool'; readonly call: ToolCallState }
+  | { readonly id: number; readonly type: 'compaction'; readonly compaction: CompactionState };
+
+/** A context compaction of the agent's (see compactions.ts): where it happened, how it went, its summary. */
+export interface CompactionState {
+  readonly compactionId: string;
+  /** `in_progress`, `completed`, `failed`, `cancelled`, or a status of a later protocol version. */
+  status: S.CompactionStatus;
+  summary: S.ContentBlock[];
+  /** Characters of text in `summary`, kept within COMPACTION_SUMMARY_LIMIT. */
+  summaryLength: number;
+  /** The summary went past its bound, and the rest was dropped. */
+  truncated?: boolean;
+  error?: string;
+  meta?: Record<string, unknown>;
+  /** The context's tokens before and after, where the agent said them. */
+  tokensBefore?: number;
+  tokensAfter?: number;
+}
 
 export interface PendingPermission {
   readonly id: number;

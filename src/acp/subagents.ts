@@ -58,3 +58,68 @@ export function applySubagentUpdate(previous: SubagentInfo | undefined, update: 
 
 /** At most this many children per parent; more are skipped with a log line. */
 export const MAX_SUBAGENTS = 32;
+
+/** What a session holds of a child's model: its changes, and what waits in it for the user. */
+export interface ChildModel {
+  onDidChange(listener: () => void): { dispose(): void };
+  questionsInTree(): number;
+  readonly permissions: { readonly length: number };
+  readonly elicitations: { readonly waiting: number };
+  dispose(): void;
+}
+
+/**
+ * The children a session announced (`subagent_update`), each with a model of its own for its traffic, at most
+ * MAX_SUBAGENTS. Whatever changes in a child is a change of the parent (`changed`). The parent disposes them.
+ */
+export class SessionChildren<M extends ChildModel> {
+  private readonly children = new Map<string, { info: SubagentInfo; model: M; listening: { dispose(): void } }>();
+
+  constructor(
+    private readonly create: (sessionId: string) => M,
+    private readonly changed: () => void,
+  ) {}
+
+  /** The children announced so far, oldest first. */
+  get all(): readonly { readonly info: SubagentInfo; readonly model: M }[] {
+    return [...this.children.values()];
+  }
+
+  /** Announces a child or patches its metadata. Returns its model, or undefined past the bound on children. */
+  note(update: SubagentUpdate): M | undefined {
+    const known = this.children.get(update.sessionId);
+    if (!known && this.children.size >= MAX_SUBAGENTS) return undefined;
+    const info = applySubagentUpdate(known?.info, update);
+    if (known) {
+      known.info = info;
+    } else {
+      const model = this.create(update.sessionId);
+      const listening = model.onDidChange(() => this.changed());
+      this.children.set(update.sessionId, { info, model, listening });
+    }
+    this.changed();
+    return this.children.get(update.sessionId)?.model;
+  }
+
+  /** The questions held in the children and every subagent under them. */
+  questions(): number {
+    let count = 0;
+    for (const child of this.children.values()) count += child.model.questionsInTree();
+    return count;
+  }
+
+  /** Permissions and questions waiting in the children. */
+  get waiting(): number {
+    let waiting = 0;
+    for (const child of this.children.values()) waiting += child.model.permissions.length + child.model.elicitations.waiting;
+    return waiting;
+  }
+
+  dispose(): void {
+    for (const child of this.children.values()) {
+      child.listening.dispose();
+      child.model.dispose();
+    }
+    this.children.clear();
+  }
+}

@@ -5,7 +5,7 @@ import type { EntryView } from './protocol';
 
 /** A search hit: the `roleIndex`-th entry of its role, holding `text`. */
 export interface MatchTarget {
-  readonly role: 'user' | 'agent' | 'thought' | 'tool';
+  readonly role: 'user' | 'agent' | 'thought' | 'tool' | 'compaction';
   readonly roleIndex: number;
   readonly text: string;
 }
@@ -23,11 +23,10 @@ export interface ShownEntry {
  */
 export function findMatch(earlier: readonly EntryView[], own: readonly EntryView[], match: MatchTarget): ShownEntry | undefined {
   const rows = [...earlier.map((entry) => ({ earlier: true, entry })), ...own.map((entry) => ({ earlier: false, entry }))];
-  const ofRole = rows.filter(({ entry }) => (entry.kind === 'tool' ? match.role === 'tool' : entry.role === match.role));
+  const ofRole = rows.filter(({ entry }) => (entry.kind === 'message' ? entry.role : entry.kind) === match.role);
   const needle = match.text.toLowerCase();
   const holds = ({ entry }: ShownEntry) =>
-    (entry.kind === 'tool' ? entry.title : entry.text).toLowerCase().includes(needle) ||
-    (entry.kind === 'message' && entry.chips.some((c) => c.label.toLowerCase().includes(needle)));
+    textOf(entry).toLowerCase().includes(needle) || (entry.kind === 'message' && entry.chips.some((c) => c.label.toLowerCase().includes(needle)));
   const exact = ofRole[match.roleIndex];
   if (exact && holds(exact)) return exact;
   let nearest: ShownEntry | undefined;
@@ -40,4 +39,15 @@ export function findMatch(earlier: readonly EntryView[], own: readonly EntryView
     }
   });
   return nearest ?? exact;
+}
+
+function textOf(entry: EntryView): string {
+  switch (entry.kind) {
+    case 'tool':
+      return entry.title;
+    case 'compaction':
+      return entry.error ? `${entry.summary}\n${entry.error}` : entry.summary;
+    default:
+      return entry.text;
+  }
 }

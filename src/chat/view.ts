@@ -2,7 +2,7 @@
 import type * as S from '../acp/schema.gen';
 import { isAbsolute, relative, sep } from 'node:path';
 import { domainToUnicode, fileURLToPath } from 'node:url';
-import type { Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
+import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from './ansi';
 import { showBidiControls } from './protocol';
@@ -33,6 +33,7 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
       ...messageParts(entry.role, entry.content, cwd),
       ...(entry.steer ? { steer: entry.steer } : {}),
     };
+  if (entry.type === 'compaction') return compactionView(entry.id, entry.compaction, cwd);
   const call = entry.call;
   const rawInput = rawJson(call.rawInput);
   const rawOutput = rawJson(call.rawOutput);
@@ -50,6 +51,19 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
     ...(rawInput !== undefined ? { rawInput } : {}),
     ...(rawOutput !== undefined ? { rawOutput } : {}),
     ...(call.autoAnswer ? { autoAnswer: { option: call.autoAnswer.optionName, reason: call.autoAnswer.reason } } : {}),
+  };
+}
+
+function compactionView(id: number, c: CompactionState, cwd: string): EntryView {
+  return {
+    id,
+    kind: 'compaction',
+    status: c.status,
+    summary: messageParts('agent', c.summary, cwd).text,
+    ...(c.truncated ? { truncated: true } : {}),
+    ...(c.error !== undefined ? { error: c.error } : {}),
+    ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
+    ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
   };
 }
 

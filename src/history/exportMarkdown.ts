@@ -98,6 +98,11 @@ export function exportMarkdown(input: ExportInput): string {
 
 function entryBlocks(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): string[] {
   if (entry.type === 'tool') return toolBlocks(entry.call, cwd, terminals);
+  if (entry.type === 'compaction') {
+    const c = entry.compaction;
+    const summary = c.summary.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    return compactionBlocks(c.status, summary, c.error, c.tokensBefore, c.tokensAfter);
+  }
   const { text, links } = messageParts(entry.role === 'user', entry.content);
   if (entry.role === 'thought') return [thinking(text, links)];
   return [entry.role === 'user' ? closeOpenFence(text) : quoted(text), links.join('\n')];
@@ -105,6 +110,7 @@ function entryBlocks(entry: Entry, cwd: string, terminals: ReadonlyMap<string, T
 
 function storedBlocks(entry: StoredEntry): string[] {
   if (entry.t === 'tool') return [`### ${toolTitle(entry.title)}`, statusLine(entry.kind, entry.status)];
+  if (entry.t === 'compaction') return compactionBlocks(entry.status, entry.text, entry.error, entry.before, entry.after);
   const links = (entry.links ?? []).map((l) => `- ${link(l.name, l.uri)}`);
   if (entry.t === 'thought') return [thinking(entry.text, links)];
   return [entry.t === 'user' ? closeOpenFence(entry.text) : quoted(entry.text), links.join('\n')];
@@ -144,6 +150,26 @@ function messageParts(fromUser: boolean, content: readonly S.ContentBlock[]): { 
 function thinking(text: string, links: readonly string[]): string {
   const body = [quoted(text), links.join('\n')].filter((b) => b !== '').join('\n\n');
   return `<details><summary>Thinking</summary>\n\n${body.replace(/<\/details/gi, '&lt;/details')}\n\n</details>`;
+}
+
+/** A compaction: what became of it, the tokens before and after, and its summary folded. */
+function compactionBlocks(status: string, summary: string, error: string | undefined, before?: number, after?: number): string[] {
+  const heading =
+    status === 'completed'
+      ? 'Context compacted'
+      : status === 'failed'
+        ? 'Context compaction failed'
+        : status === 'cancelled'
+          ? 'Context compaction cancelled'
+          : 'Compacting context…';
+  const count = (n: number) => n.toLocaleString('en-US');
+  const blocks = [`### ${heading}`];
+  if (before !== undefined && after !== undefined) blocks.push(`_Tokens: ${count(before)} → ${count(after)}_`);
+  else if (before !== undefined) blocks.push(`_Tokens before: ${count(before)}_`);
+  else if (after !== undefined) blocks.push(`_Tokens after: ${count(after)}_`);
+  if (error) blocks.push(`_Error: ${escapeInline(oneLine(error))}_`);
+  if (summary !== '') blocks.push(`<details><summary>Summary</summary>\n\n${quoted(summary).replace(/<\/details/gi, '&lt;/details')}\n\n</details>`);
+  return blocks;
 }
 
 // ---- tool calls ----------------------------------------------------------------------------------------------------

@@ -12,6 +12,16 @@ const Link = z.object({ uri: z.string(), name: z.string() });
 export const StoredEntry = z.discriminatedUnion('t', [
   z.object({ t: z.enum(['user', 'agent', 'thought']), text: z.string(), links: z.array(Link).optional() }),
   z.object({ t: z.literal('tool'), id: z.string(), title: z.string(), kind: z.string(), status: z.string() }),
+  /** A context compaction: its status, its summary's text, its error, and the tokens before and after. */
+  z.object({
+    t: z.literal('compaction'),
+    id: z.string(),
+    status: z.string(),
+    text: z.string(),
+    error: z.string().optional(),
+    before: z.number().int().nonnegative().optional(),
+    after: z.number().int().nonnegative().optional(),
+  }),
 ]);
 export type StoredEntry = z.infer<typeof StoredEntry>;
 
@@ -133,6 +143,20 @@ export function storedEntries(model: SessionModel, upTo = model.entries.length):
       stored.push({ t: 'tool', id: call.toolCallId, title: call.title, kind: call.kind, status: call.status });
       continue;
     }
+    if (entry.type === 'compaction') {
+      const c = entry.compaction;
+      const text = c.summary.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      stored.push({
+        t: 'compaction',
+        id: c.compactionId,
+        status: c.status,
+        text,
+        ...(c.error !== undefined ? { error: c.error } : {}),
+        ...(c.tokensBefore !== undefined ? { before: c.tokensBefore } : {}),
+        ...(c.tokensAfter !== undefined ? { after: c.tokensAfter } : {}),
+      });
+      continue;
+    }
     let text = '';
     const links: z.infer<typeof Link>[] = [];
     for (const block of entry.content) {
@@ -177,6 +201,21 @@ export function replayTranscript(transcript: Pick<Transcript, 'sessionId' | 'ent
       model.apply({ sessionUpdate: 'tool_call', toolCallId: entry.id, title: entry.title, kind, status });
       const call = model.toolCall(entry.id);
       if (call && entry.status === 'cancelled') call.status = 'cancelled';
+      return;
+    }
+    if (entry.t === 'compaction') {
+      const tokens = {
+        ...(entry.before !== undefined ? { tokensBefore: entry.before } : {}),
+        ...(entry.after !== undefined ? { tokensAfter: entry.after } : {}),
+      };
+      model.apply({
+        sessionUpdate: 'compaction_update',
+        compactionId: entry.id,
+        status: entry.status,
+        summary: entry.text === '' ? null : [{ type: 'text', text: entry.text }],
+        ...(entry.error !== undefined ? { error: entry.error } : {}),
+        ...(Object.keys(tokens).length > 0 ? { _meta: tokens } : {}),
+      });
       return;
     }
     const sessionUpdate = entry.t === 'user' ? 'user_message_chunk' : entry.t === 'agent' ? 'agent_message_chunk' : 'agent_thought_chunk';

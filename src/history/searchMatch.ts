@@ -17,7 +17,7 @@ export interface SearchHit {
    * to find the same message among its own entries.
    */
   readonly occurrence: number;
-  readonly role: 'user' | 'agent' | 'thought' | 'tool';
+  readonly role: StoredEntry['t'];
   /**
    * How many entries of the same role come before it: a chat the agent replayed has its own entries, in the same
    * order by role, so this finds the message there.
@@ -68,9 +68,10 @@ export function parseQuery(query: string): Query | undefined {
   return { words: new Set(found), prefix };
 }
 
-/** The searchable text of an entry: a message's text and its links' names, or a tool call's title. */
+/** The searchable text of an entry: a message's text and its links' names, a tool call's title, a compaction's summary. */
 export function fieldsOf(entry: StoredEntry): string[] {
   if (entry.t === 'tool') return [entry.title];
+  if (entry.t === 'compaction') return entry.error ? [entry.text, entry.error] : [entry.text];
   return entry.links ? [entry.text, ...entry.links.map((link) => link.name)] : [entry.text];
 }
 

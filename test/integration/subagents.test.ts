@@ -23,7 +23,7 @@ describe('subagents', function () {
     assert.equal(child.state, 'running');
     assert.equal(child.canCancel, true);
     assert.deepEqual(
-      child.entries.map((e) => (e.kind === 'message' ? e.text : e.title)),
+      child.entries.map((e) => (e.kind === 'message' ? e.text : e.kind === 'tool' ? e.title : e.kind)),
       ['Reading the docs', 'Read docs/index.md'],
     );
     assert.equal(chat.attention, 'needsYou', 'a child waiting for the user makes the chat need the user');

@@ -1,6 +1,6 @@
 // The chat as a screen reader and a keyboard user meet it: axe-core scans a chat with everything on screen (a rich
-// turn, the composer, a changes card, a queued message, a question form, a subagent card with its permission
-// request) in the light, dark and high-contrast themes, in an editor tab and in the side bar, and fails on any
+// turn, the composer, a changes card, a compaction marker, a queued message, a question form, a subagent card with
+// its permission request) in the light, dark and high-contrast themes, in an editor tab and in the side bar, and fails on any
 // violation; then the same chat is operated from the keyboard alone, every stop showing its focus.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -94,6 +94,7 @@ describe('accessibility', function () {
     await message.focus();
     await workbench.page.keyboard.type('second');
     await workbench.page.keyboard.press('Enter');
+    await chat.getByRole('region', { name: 'Context compacted, 48,200 → 9,000 tokens' }).waitFor();
     await chat.getByRole('group', { name: /asks: How should the project be set up\?/ }).waitFor();
     await chat.locator('details.subagent', { hasText: 'Researcher' }).waitFor();
     await message.focus();
@@ -160,6 +161,13 @@ describe('accessibility', function () {
       }
       assert.fail(`Tab did not reach ${String(target)}`);
     }
+
+    // The compaction's summary, unfolded from the keyboard.
+    const compaction = chat.getByRole('region', { name: /^Context compacted/ });
+    await message.focus();
+    await tabTo(compaction.locator('summary'), true);
+    await page.keyboard.press('Enter');
+    await compaction.getByText('test; next, the docs.').waitFor();
 
     // The queued message goes first: once the turn ends it would be sent.
     await message.focus();

@@ -16,6 +16,7 @@ import { copyCode, insertCode, openLink } from '../intents';
 import { t } from '../l10n';
 import { cardsAfter, turnEnds, WINDOW } from '../state';
 import { Changes } from './changes';
+import { Compaction } from './compaction';
 import { Elicitation } from './elicitation';
 import { Subagent } from './subagent';
 import { CheckpointQuestion, Restored } from './checkpointQuestion';
@@ -142,8 +143,10 @@ export function Conversation(props: {
           <div key={row.key} data-key={row.key} class={`${row.earlier ? 'entry earlier' : 'entry'}${row.key === revealKey ? ' revealed' : ''}`}>
             {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
               <Message entry={row.entry} restorable={!row.earlier && restorable.has(row.entry.id)} forkable={!row.earlier && props.canFork} />
-            ) : (
+            ) : row.entry.kind === 'tool' ? (
               <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
+            ) : (
+              <Compaction entry={row.entry} />
             )}
             {!row.earlier &&
               row.entry.kind === 'tool' &&

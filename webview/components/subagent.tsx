@@ -6,6 +6,7 @@ import type { SubagentView } from '../../src/chat/protocol';
 import { cancelSubagent } from '../intents';
 import { t } from '../l10n';
 import { Elicitation } from './elicitation';
+import { Compaction } from './compaction';
 import { Message } from './message';
 import { Permission } from './permission';
 import { Tool } from './tool';
@@ -41,8 +42,10 @@ export function Subagent({ child, agent }: { child: SubagentView; agent: string 
         {child.entries.map((entry) =>
           entry.kind === 'message' ? (
             <Message key={entry.id} entry={entry} />
-          ) : (
+          ) : entry.kind === 'tool' ? (
             <Tool key={entry.id} entry={entry} permissions={undefined} agent={name} />
+          ) : (
+            <Compaction key={entry.id} entry={entry} />
           ),
         )}
         {child.permissions.map((p) => (

@@ -20,6 +20,7 @@ const FILL_WAIT_MS = 1000;
 /** What an entry costs to render, in characters of its text plus its fixed markup. */
 function weight(entry: EntryView): number {
   if (entry.kind === 'message') return 200 + entry.text.length;
+  if (entry.kind === 'compaction') return 200 + entry.summary.length;
   let chars = 500 + entry.title.length + (entry.rawInput?.length ?? 0) + (entry.rawOutput?.length ?? 0);
   for (const text of entry.content) chars += text.length;
   for (const terminal of entry.terminals) chars += terminal.output.length;

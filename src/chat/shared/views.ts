@@ -51,10 +51,24 @@ export const EntryView = z.discriminatedUnion('kind', [
     /** Set when the client answered its permission request by itself: the option, and why (in the user's words). */
     autoAnswer: z.object({ option: z.string(), reason: z.string() }).optional(),
   }),
+  z.object({
+    id: z.number(),
+    kind: z.literal('compaction'),
+    /** `in_progress`, `completed`, `failed`, `cancelled`, or one a later protocol names (shown as in progress). */
+    status: z.string(),
+    /** The agent's summary of what it compacted, as markdown. */
+    summary: z.string(),
+    /** The summary was longer than the chat keeps. */
+    truncated: z.boolean().optional(),
+    error: z.string().optional(),
+    tokensBefore: z.number().optional(),
+    tokensAfter: z.number().optional(),
+  }),
 ]);
 export type EntryView = z.infer<typeof EntryView>;
 export type MessageView = Extract<EntryView, { kind: 'message' }>;
 export type ToolView = Extract<EntryView, { kind: 'tool' }>;
+export type CompactionView = Extract<EntryView, { kind: 'compaction' }>;
 
 export const TurnView = z.object({
   phase: z.enum(['idle', 'running', 'awaiting-user', 'cancelling']),

@@ -5,6 +5,7 @@
 //   b. Every message our client writes validates against the `$def` for its method.
 //   c. The zod generator covers every `$def` and the committed schema.gen.ts is up to date.
 //   d. Our methods table agrees with the schema's `x-method` / `x-side` annotations.
+//   e. Every client capability of the schema is advertised, and every session update kind changes the session model.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import type { z } from 'zod';
-import { AGENT_FEATURES, capabilityName, supports } from '../../../src/acp/capabilities';
+import { AGENT_FEATURES, capabilityName, clientCapabilities, supports } from '../../../src/acp/capabilities';
 import { AcpClientConnection } from '../../../src/acp/connection';
 import { type ClientHandler } from '../../../src/acp/inbound';
 import { AcpError, ErrorCodes } from '../../../src/acp/errors';
@@ -21,6 +22,7 @@ import * as S from '../../../src/acp/schema.gen';
 import { parseTolerant } from '../../../src/acp/tolerance';
 import { ndjsonTransport } from '../../../src/acp/transport';
 import { readSessionUpdate } from '../../../src/acp/updates';
+import { SessionModel } from '../../../src/acp/sessionModel';
 import { loadTranscript, quirkKind, repoRoot, TRANSCRIPT_NAMES, type TranscriptLine } from '../lib/transcripts';
 
 type Json = Record<string, unknown>;
@@ -491,6 +493,73 @@ describe('conformance with the ACP v1 JSON schema', () => {
         assert.equal(supports(parsed.value, feature), true, `${def.method} is advertised by ${JSON.stringify(caps)}`);
       }
     });
+  });
+});
+
+describe('e. what the client handles of the stable schema', () => {
+  const propertiesOf = (def: string) => Object.keys((defs[def]?.['properties'] ?? {}) as Json).filter((k) => k !== '_meta');
+
+  it('advertises every client capability and every session capability, and what it advertises validates', () => {
+    const advertised: S.ClientCapabilities = {
+      ...clientCapabilities({ terminalAuth: true }),
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: true,
+    };
+    assertValid('ClientCapabilities', advertised, 'the client capabilities');
+    assert.deepEqual(
+      propertiesOf('ClientCapabilities').filter((k) => !(k in advertised)),
+      [],
+      'client capabilities of the schema that the client does not advertise',
+    );
+    assert.deepEqual(
+      propertiesOf('ClientSessionCapabilities').filter((k) => !(k in (advertised.session ?? {}))),
+      [],
+      'session capabilities of the schema that the client does not advertise',
+    );
+    assert.deepEqual(
+      propertiesOf('ElicitationCapabilities').filter((k) => !(k in (advertised.elicitation ?? {}))),
+      [],
+      'elicitation modes of the schema that the client does not advertise',
+    );
+  });
+
+  /** One valid update of each kind; the test below checks that this covers the schema's every kind. */
+  const SAMPLES: Record<string, Json> = {
+    user_message_chunk: { content: { type: 'text', text: 'hi' } },
+    agent_message_chunk: { content: { type: 'text', text: 'hello' } },
+    agent_thought_chunk: { content: { type: 'text', text: 'hmm' } },
+    tool_call: { toolCallId: 't1', title: 'Read a.ts' },
+    tool_call_update: { toolCallId: 't1', status: 'completed' },
+    plan: { entries: [{ content: 'step', priority: 'high', status: 'pending' }] },
+    available_commands_update: { availableCommands: [{ name: 'init', description: 'Set up' }] },
+    current_mode_update: { currentModeId: 'plan' },
+    config_option_update: { configOptions: [] },
+    session_info_update: { title: 'A title' },
+    usage_update: { used: 10, size: 100 },
+    notice: { title: 'Heads up', severity: 'info' },
+    compaction_update: { compactionId: 'c1', status: 'in_progress' },
+    compaction_summary_chunk: { compactionId: 'c2', content: { type: 'text', text: 'summary' } },
+  };
+
+  it('changes the session model on every session update kind of the schema', () => {
+    const kinds = ((defs['SessionUpdate']?.['oneOf'] ?? []) as Json[]).map((o) => ((o['properties'] as Json)['sessionUpdate'] as Json)['const']);
+    assert.deepEqual([...kinds].sort(), Object.keys(SAMPLES).sort(), "the samples cover exactly the schema's kinds");
+    const model = new SessionModel('sess-1');
+    try {
+      for (const kind of kinds as string[]) {
+        const params = { sessionId: 'sess-1', update: { sessionUpdate: kind, ...SAMPLES[kind] } };
+        assertValid('SessionNotification', params, `the ${kind} sample`);
+        const read = readSessionUpdate(params);
+        assert.ok(read.ok && read.warnings.length === 0, `${kind} is read without a warning`);
+        let changed = 0;
+        const listening = model.onDidChange(() => changed++);
+        model.apply(read.value.update);
+        listening.dispose();
+        assert.ok(changed > 0, `${kind} changed nothing the chat shows`);
+      }
+    } finally {
+      model.dispose();
+    }
   });
 });
 

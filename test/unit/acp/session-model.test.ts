@@ -14,7 +14,9 @@ function transcript(model: SessionModel): string[] {
   return model.entries.map((e: Entry) =>
     e.type === 'message'
       ? `${e.role}: ${e.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('')}`
-      : `tool ${e.call.toolCallId} "${e.call.title}" ${e.call.kind} ${e.call.status}`,
+      : e.type === 'tool'
+        ? `tool ${e.call.toolCallId} "${e.call.title}" ${e.call.kind} ${e.call.status}`
+        : `compaction ${e.compaction.compactionId} ${e.compaction.status}`,
   );
 }
 

@@ -78,7 +78,9 @@ describe('chat snapshot', () => {
     });
     const shot = snapshotOf(chatState({ earlier, session: session(m) }));
     assert.deepEqual(
-      shot.entries.map((e) => (e.kind === 'message' ? `${e.role}:${e.text}` : `tool:${e.toolCallId}:${e.locations.join()}`)),
+      shot.entries.map((e) =>
+        e.kind === 'message' ? `${e.role}:${e.text}` : e.kind === 'tool' ? `tool:${e.toolCallId}:${e.locations.join()}` : e.kind,
+      ),
       ['user:kept', 'agent:hello', 'tool:t1:src/a.ts:3'],
     );
     assert.deepEqual(shot.attachments, [{ id: '1', kind: 'file', label: 'src/a.ts' }]);

@@ -1,0 +1,88 @@
+// The parts of the protocol a client opts into, in a real extension host with the fixture agent: context compaction
+// (advertised; shown where it happened, patched in place, replayed on session/load, found by Search Chats, exported).
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatHandle } from '../../src/chats/handle';
+import type { CompactionView, EntryView } from '../../src/chat/protocol';
+import { waitFor, within } from '../lib/wait';
+import { answeringQuickInput, api, closeAllChats, ENTER, newChat, recorded, useFixtureAgents, workspaceFolder } from './lib/fixture';
+
+/** What the chat shows, one line per entry. */
+function shown(entries: readonly EntryView[]): string[] {
+  return entries.map((e) => (e.kind === 'message' ? `${e.role}:${e.text}` : e.kind === 'tool' ? `tool:${e.title}` : `compaction:${e.status}`));
+}
+
+function compactions(chat: ChatHandle): CompactionView[] {
+  return chat.entries.flatMap((e) => (e.kind === 'compaction' ? [e] : []));
+}
+
+describe('the protocol, opted into', function () {
+  this.timeout(60_000);
+  afterEach(async () => {
+    await closeAllChats();
+  });
+
+  it('advertises compaction, shows each compaction where it happened with its summary, tokens and error, and keeps it through replay, search and export', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'acp-compaction-state-'));
+    const agents = await useFixtureAgents({ Compactor: { scenario: 'compaction', env: { ACP_FIXTURE_STATE_DIR: state } } });
+    const chat = await newChat('Compactor');
+    const initialize = recorded(agents['Compactor']!.recordFile).find((m) => m.method === 'initialize');
+    assert.deepEqual((initialize?.params?.['clientCapabilities'] as { session?: { compaction?: unknown } }).session?.compaction, {});
+
+    await within(chat.send('please compact'), 10_000, 'the compacting turn');
+    assert.deepEqual(shown(chat.entries), [
+      'user:please compact',
+      'agent:Working on the parser. ',
+      'compaction:completed',
+      'agent:Compacted, and carrying on. COMPACT-END',
+    ]);
+    const [done] = compactions(chat);
+    assert.equal(done?.summary, 'The user asked to fix the **ostrich** parser. We changed `parse()`.', 'the chunks, in order');
+    assert.equal(done?.error, undefined, 'the error was patched away with null');
+    assert.deepEqual([done?.tokensBefore, done?.tokensAfter], [150_000, 30_000]);
+
+    await within(chat.send('now fail'), 10_000, 'the failing turn');
+    const failed = compactions(chat)[1];
+    assert.equal(failed?.status, 'failed');
+    assert.equal(failed?.error, 'The context is too small to compact.');
+
+    // Reopened: the agent replays the session, compactions included, and the chat shows them once.
+    const sessionId = chat.sessionId!;
+    const before = shown(chat.entries);
+    chat.close();
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the chat to close' });
+    const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: 'Compactor', sessionId });
+    assert.ok(again, 'the session reopened');
+    await waitFor(() => shown(again.entries).length === before.length, { what: 'the replay to finish' });
+    assert.deepEqual(shown(again.entries), before);
+    assert.deepEqual(compactions(again)[0], { ...done, id: compactions(again)[0]?.id });
+
+    // Search Chats finds the summary's words and opens the chat at the compaction.
+    const opened = await answeringQuickInput(
+      () => vscode.commands.executeCommand<ChatHandle | undefined>('acp.searchChats', 'ostrich'),
+      ENTER,
+      'a result for "ostrich" to open',
+    );
+    assert.equal(opened, again);
+    await waitFor(() => again.revealedMatch !== undefined, { what: 'the match to be brought into view' });
+    assert.equal(again.revealedMatch?.kind, 'compaction');
+
+    const file = vscode.Uri.file(join(workspaceFolder(), `compacted-chat-${Date.now()}.md`));
+    try {
+      await answeringQuickInput(
+        () => vscode.commands.executeCommand<vscode.Uri | undefined>('acp.exportChat', undefined, file),
+        ENTER,
+        'the save dialog to take the suggested file',
+      );
+      const markdown = readFileSync(file.fsPath, 'utf8');
+      assert.match(markdown, /### Context compacted\n\n_Tokens: 150,000 → 30,000_/);
+      assert.match(markdown, /> The user asked to fix the \*\*ostrich\*\* parser/);
+      assert.match(markdown, /### Context compaction failed\n\n_Tokens before: 30,000_\n\n_Error: The context is too small to compact\._/);
+    } finally {
+      if (existsSync(file.fsPath)) rmSync(file.fsPath);
+    }
+  });
+});
