@@ -99,13 +99,19 @@ const BinaryTarget = z.object({
   args: args.optional(),
   env: env.optional(),
 });
+/** A program a package provides (its `bin`, or its script): a name, never a path or an option. */
+const PACKAGE_CMD = /^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/;
+const packageCmd = text(101).regex(PACKAGE_CMD, 'its cmd is not the name of a program of the package');
 const NpxTarget = z.object({
   package: text(300).regex(NPM_SPEC, 'its package is not an npm package name'),
+  /** Which of the package's programs runs, when it is not the package's default one. */
+  cmd: packageCmd.optional(),
   args: args.optional(),
   env: env.optional(),
 });
 const UvxTarget = z.object({
   package: text(300).regex(PYPI_SPEC, 'its package is not a PyPI package name'),
+  cmd: packageCmd.optional(),
   args: args.optional(),
   env: env.optional(),
 });
@@ -230,12 +236,16 @@ export function packageName(kind: 'npx' | 'uvx', spec: string): string {
   return (/^[A-Za-z0-9._-]+/.exec(spec)?.[0] ?? '').toLowerCase().replace(/[-_.]+/g, '-');
 }
 
-/** The command line of a package-run agent, pinned. `-y`/`--yes` keeps npx from asking on stdin, which is the protocol's pipe. */
+/**
+ * The command line of a package-run agent, pinned. `-y`/`--yes` keeps npx from asking on stdin, which is the
+ * protocol's pipe. A `cmd` runs that program of the package (`npx --package <pkg> <cmd>`, `uvx --from <pkg> <cmd>`)
+ * rather than its default one.
+ */
 export function packageCommand(kind: 'npx' | 'uvx', target: PackageTarget, version: string): { command: string; args: string[] } {
   const pinned = pinnedPackage(kind, target.package, version);
-  return kind === 'npx'
-    ? { command: 'npx', args: ['-y', pinned, ...(target.args ?? [])] }
-    : { command: 'uvx', args: [pinned, ...(target.args ?? [])] };
+  const rest = target.args ?? [];
+  if (kind === 'npx') return { command: 'npx', args: target.cmd ? ['-y', '--package', pinned, target.cmd, ...rest] : ['-y', pinned, ...rest] };
+  return { command: 'uvx', args: target.cmd ? ['--from', pinned, target.cmd, ...rest] : [pinned, ...rest] };
 }
 
 /** Compares `x.y.z[-pre]` versions: negative when a < b. Pre-releases sort before their release; unknown parts compare as text. */

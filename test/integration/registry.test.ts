@@ -107,7 +107,8 @@ function fakePackageRunners(): string {
   const bin = join(tmpdir(), `acp-bin-${randomUUID()}`);
   mkdirSync(bin, { recursive: true });
   for (const tool of ['npx', 'uvx']) {
-    writeFileSync(join(bin, tool), `#!/bin/sh\nexec "${process.execPath}" "${FIXTURE_AGENT}" --scenario echo\n`);
+    // Each start leaves its arguments in <tool>.args, one per line: what the user's npx or uvx would have been asked to run.
+    writeFileSync(join(bin, tool), `#!/bin/sh\nprintf '%s\\n' "$@" > "$0.args"\nexec "${process.execPath}" "${FIXTURE_AGENT}" --scenario echo\n`);
     chmodSync(join(bin, tool), 0o755);
   }
   return bin;
@@ -215,6 +216,20 @@ describe('agents from the ACP Registry', function () {
         description: 'runs with uvx',
         distribution: { uvx: { package: 'acp-test-agent', args: ['acp'] } },
       },
+      {
+        id: 'npx-cmd-agent',
+        name: 'Npx Cmd Agent',
+        version: '2.0.0',
+        description: 'a program of a package with several',
+        distribution: { npx: { package: '@acp-test/tools', cmd: 'tools-acp', args: ['--acp'] } },
+      },
+      {
+        id: 'uvx-cmd-agent',
+        name: 'Uvx Cmd Agent',
+        version: '0.5.0',
+        description: 'a program of a package with several',
+        distribution: { uvx: { package: 'acp-test-tools', cmd: 'tools-acp' } },
+      },
     ]);
     await useRegistry(url);
     const empty = join(tmpdir(), `acp-empty-${randomUUID()}`);
@@ -232,6 +247,22 @@ describe('agents from the ACP Registry', function () {
       const chat = await newChat('Uvx Agent');
       assert.equal(await within(chat.send('pinned?'), 15_000, 'a turn with the uvx agent'), 'end_turn');
       assert.equal(agentText(chat), 'You said: pinned?');
+      assert.deepEqual(readFileSync(join(bin, 'uvx.args'), 'utf8').split('\n').filter(Boolean), ['acp-test-agent==0.4.0', 'acp']);
+
+      // An entry that names a cmd runs that program of its package, pinned, not the package's default one.
+      const npxCmd = installed(await addFromRegistry('npx-cmd-agent'));
+      assert.deepEqual([npxCmd.command, ...npxCmd.args], ['npx', '-y', '--package', '@acp-test/tools@2.0.0', 'tools-acp', '--acp']);
+      const uvxCmd = installed(await addFromRegistry('uvx-cmd-agent'));
+      assert.deepEqual([uvxCmd.command, ...uvxCmd.args], ['uvx', '--from', 'acp-test-tools==0.5.0', 'tools-acp']);
+      const cmdChat = await newChat('Npx Cmd Agent');
+      assert.equal(await within(cmdChat.send('which program?'), 15_000, 'a turn with the npx cmd agent'), 'end_turn');
+      assert.deepEqual(readFileSync(join(bin, 'npx.args'), 'utf8').split('\n').filter(Boolean), [
+        '-y',
+        '--package',
+        '@acp-test/tools@2.0.0',
+        'tools-acp',
+        '--acp',
+      ]);
     });
   });
 

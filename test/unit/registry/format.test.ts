@@ -118,6 +118,27 @@ describe('howToRun and the pinned command line', () => {
     });
   });
 
+  it('runs the program a package entry names with cmd, and refuses a cmd that is a path or an option', () => {
+    assert.deepEqual(packageCommand('npx', { package: '@s/tools', cmd: 'tools-acp', args: ['--acp'] }, '2.0.0'), {
+      command: 'npx',
+      args: ['-y', '--package', '@s/tools@2.0.0', 'tools-acp', '--acp'],
+    });
+    assert.deepEqual(packageCommand('uvx', { package: 'py-tools', cmd: 'py-tools-acp' }, '0.5.0'), {
+      command: 'uvx',
+      args: ['--from', 'py-tools==0.5.0', 'py-tools-acp'],
+    });
+    const entry = (cmd: string) => ({
+      version: '1.0.0',
+      agents: [{ id: 'a', name: 'A', version: '1.0.0', description: 'x', distribution: { npx: { package: 'p', cmd } } }],
+    });
+    assert.equal(parseRegistry(entry('tools-acp')).registry.agents[0]?.distribution.npx?.cmd, 'tools-acp');
+    for (const bad of ['--eval=1', '../bin/x', '/usr/bin/env', 'a b', '']) {
+      const read = parseRegistry(entry(bad));
+      assert.equal(read.registry.agents.length, 0, `cmd ${JSON.stringify(bad)} is refused`);
+      assert.match(read.problems[0] ?? '', /cmd/);
+    }
+  });
+
   it('compares versions numerically, with pre-releases before their release', () => {
     assert.ok(compareVersions('1.10.0', '1.9.9') > 0);
     assert.ok(compareVersions('0.9.2', '0.10.0') < 0);
