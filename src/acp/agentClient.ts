@@ -6,6 +6,7 @@ import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabi
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
+import { EarlyUpdates } from './earlyUpdates';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
@@ -62,6 +63,8 @@ export class AgentClient implements SessionOwner {
   private readonly children = new Map<string, { readonly session: AgentSession; readonly parent: string; readonly root: string }>();
   private readonly log: Logger;
   private readonly unknownSessions = new Set<string>();
+  /** Updates for a session whose session/new (or fork) answer has not come yet. */
+  private readonly early = new EarlyUpdates();
   private moreUnknownSessions = 0;
   private readonly exitEmitter = new Emitter<AgentEnd>();
   private readonly sessionsEmitter = new Emitter<void>();
@@ -109,7 +112,7 @@ export class AgentClient implements SessionOwner {
       services,
       terminals,
       route,
-      (sessionId) => client?.unknownSession(sessionId),
+      (sessionId, update) => client?.unknownSession(sessionId, update),
       (parentId, update) => client?.adoptSubagent(parentId, update),
     );
     const connectionOptions: ConnectionOptions = {
@@ -163,18 +166,26 @@ export class AgentClient implements SessionOwner {
   /** Creates a session in `cwd` (an absolute folder). */
   async newSession(cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
     const setup = this.sessionSetup(options);
-    const response = await this.process.connection.newSession({ cwd, ...setup.params });
+    const { response, early } = await this.early.open(
+      () => this.process.connection.newSession({ cwd, ...setup.params }),
+      (id) => this.unknownSession(id),
+    );
     this.refuseOpenId('session/new', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
+    for (const update of early) model.apply(update);
     return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
   }
 
   /** Unstable `session/fork`: a new session in `cwd` with the context of `sessionId`, which stays as it is. */
   async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
     const setup = this.sessionSetup(options);
-    const response = await this.process.connection.forkSession({ sessionId, cwd, ...setup.params });
+    const { response, early } = await this.early.open(
+      () => this.process.connection.forkSession({ sessionId, cwd, ...setup.params }),
+      (id) => this.unknownSession(id),
+    );
     this.refuseOpenId('session/fork', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
+    for (const update of early) model.apply(update);
     return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
   }
 
@@ -347,7 +358,8 @@ export class AgentClient implements SessionOwner {
     this.children.set(update.sessionId, { session: child, parent: parentId, root });
   }
 
-  private unknownSession(sessionId: string): void {
+  private unknownSession(sessionId: string, update?: S.SessionUpdate): void {
+    if (update && this.early.keep(sessionId, update)) return;
     // The ids are the agent's to choose: remember a few by name, and past that only how many there were.
     if (this.unknownSessions.has(sessionId)) return;
     if (this.unknownSessions.size < MAX_UNKNOWN_SESSIONS) {

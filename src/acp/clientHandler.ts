@@ -46,7 +46,7 @@ export function clientHandler(
   services: HostServices,
   terminals: TerminalManager | undefined,
   route: (sessionId: string) => Session | undefined,
-  unknown: (sessionId: string) => void,
+  unknown: (sessionId: string, update?: S.SessionUpdate) => void,
   /** A parent announced a child (subagents); the owner routes the child's traffic from then on. */
   adopt?: (parentSessionId: string, update: SubagentUpdate) => void,
 ): ClientHandler {
@@ -108,7 +108,7 @@ export function clientHandler(
     sessionUpdate(notification) {
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);
-      else unknown(notification.sessionId);
+      else unknown(notification.sessionId, notification.update);
     },
   };
   const read = services.readTextFile?.bind(services);

@@ -15,6 +15,7 @@ import type {
   CheckpointsView,
   EntryView,
   PermissionView,
+  CommandView,
   PickerView,
   TurnView,
 } from '../chat/protocol';
@@ -65,6 +66,8 @@ export interface ChatHandle {
   readonly permissions: readonly PermissionView[];
   /** The mode and the agent's config options, with their current values. */
   readonly pickers: readonly PickerView[];
+  /** The agent's slash commands, as `/` lists them. */
+  readonly commands: readonly CommandView[];
   /** What is attached to the message being written ("Add File to Chat", "Add Selection to Chat", …). */
   readonly attachments: readonly AttachmentView[];
   /** The MCP servers the session was opened without, because the agent cannot use their transport. */
@@ -202,6 +205,9 @@ class PanelHandle implements ChatHandle {
   }
   get permissions(): readonly PermissionView[] {
     return this.now.permissions;
+  }
+  get commands(): readonly CommandView[] {
+    return this.now.session.commands;
   }
   get pickers(): readonly PickerView[] {
     return this.now.session.pickers;

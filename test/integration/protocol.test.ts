@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import type { CompactionView, EntryView } from '../../src/chat/protocol';
 import { waitFor, within } from '../lib/wait';
-import { answeringQuickInput, api, closeAllChats, ENTER, newChat, recorded, useFixtureAgents, workspaceFolder } from './lib/fixture';
+import { acpLog, answeringQuickInput, api, closeAllChats, ENTER, newChat, recorded, useFixtureAgents, workspaceFolder } from './lib/fixture';
 
 /** What the chat shows, one line per entry. */
 function shown(entries: readonly EntryView[]): string[] {
@@ -84,5 +84,23 @@ describe('the protocol, opted into', function () {
     } finally {
       if (existsSync(file.fsPath)) rmSync(file.fsPath);
     }
+  });
+
+  it('keeps the updates an agent sends for a new session before its session/new answer, and applies them once the answer names it', async () => {
+    await useFixtureAgents({ Early: { scenario: 'early-commands' } });
+    const chat = await newChat('Early');
+    assert.deepEqual(
+      chat.commands.map((c) => c.name),
+      ['explain'],
+      'the commands sent before the answer',
+    );
+    // What no answer claimed is dropped, and said once in the log.
+    await waitFor(() => acpLog().includes('not open here: "sess-never-opened"'), { what: 'the unclaimed session in the log' });
+    const second = await newChat('Early');
+    assert.deepEqual(
+      second.commands.map((c) => c.name),
+      ['explain'],
+    );
+    assert.equal(acpLog().split('sess-never-opened').length - 1, 1, 'said once');
   });
 });

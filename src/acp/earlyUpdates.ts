@@ -1,0 +1,58 @@
+// Updates that arrive for a session id before the answer that names it. An agent may announce a new session's
+// commands (Copilot CLI does) before its `session/new` answer, whose id the client does not know yet. While a
+// session/new or session/fork is on its way, such updates are kept, bounded, and handed to the session its answer
+// names; what no answer claimed is dropped when no request is on its way any more.
+import type * as S from './schema.gen';
+
+/** Sessions kept apart, and updates kept in all: an agent that sends for many ids gets the rest dropped. */
+export const MAX_EARLY_SESSIONS = 4;
+export const MAX_EARLY_UPDATES = 256;
+
+export class EarlyUpdates {
+  private readonly kept = new Map<string, S.SessionUpdate[]>();
+  private count = 0;
+  private opening = 0;
+
+  /** Keeps an update for an id not open yet, when a request that may name it is on its way. False when it was not kept. */
+  keep(sessionId: string, update: S.SessionUpdate): boolean {
+    if (this.opening === 0 || this.count >= MAX_EARLY_UPDATES) return false;
+    let updates = this.kept.get(sessionId);
+    if (!updates) {
+      if (this.kept.size >= MAX_EARLY_SESSIONS) return false;
+      updates = [];
+      this.kept.set(sessionId, updates);
+    }
+    updates.push(update);
+    this.count++;
+    return true;
+  }
+
+  /**
+   * Runs a request that opens a session, keeping early updates while it is on its way. Returns its answer and the
+   * updates kept for the id it names; when it was the last one on its way, the ids nobody claimed go to `unclaimed`.
+   */
+  async open<T extends { sessionId: string }>(
+    request: () => Promise<T>,
+    unclaimed: (sessionId: string) => void,
+  ): Promise<{ response: T; early: S.SessionUpdate[] }> {
+    this.opening++;
+    try {
+      const response = await request();
+      return { response, early: this.take(response.sessionId) };
+    } finally {
+      if (--this.opening === 0) {
+        const ids = [...this.kept.keys()];
+        this.kept.clear();
+        this.count = 0;
+        for (const id of ids) unclaimed(id);
+      }
+    }
+  }
+
+  private take(sessionId: string): S.SessionUpdate[] {
+    const updates = this.kept.get(sessionId) ?? [];
+    this.kept.delete(sessionId);
+    this.count -= updates.length;
+    return updates;
+  }
+}
