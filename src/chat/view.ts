@@ -386,7 +386,17 @@ function pickers(model: SessionModel): PickerView[] {
     const options = (option.options as readonly (S.SessionConfigSelectOption | S.SessionConfigSelectGroup)[]).flatMap((o) =>
       isGroup(o) ? o.options.map((v) => selectOption(v, o.name)) : [selectOption(o)],
     );
-    result.push({ type: 'select', target: 'config', id: option.id, name: option.name, ...description, current: option.currentValue, options });
+    const category = typeof option.category === 'string' ? { category: option.category } : {};
+    result.push({
+      type: 'select',
+      target: 'config',
+      id: option.id,
+      name: option.name,
+      ...category,
+      ...description,
+      current: option.currentValue,
+      options,
+    });
   }
   return result;
 }

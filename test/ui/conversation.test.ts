@@ -223,8 +223,9 @@ describe('conversation UI', function () {
 
   it('changes the mode and the model from the pickers, which show what the agent confirmed, and says why a change was refused', async () => {
     const { chat } = await workbench.chatWith('Fixture Showcase');
-    const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
-    const model = chat.getByRole('combobox', { name: 'Model' });
+    // Named with their value, as a screen reader reads them.
+    const mode = chat.getByRole('combobox', { name: /^Mode: / });
+    const model = chat.getByRole('combobox', { name: /^Model: / });
     assert.equal(await mode.inputValue(), 'default');
     await mode.selectOption({ label: 'Plan' });
     await waitFor(async () => (await mode.inputValue()) === 'plan', { what: 'the mode the agent confirmed' });

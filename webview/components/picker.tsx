@@ -15,6 +15,9 @@ export function Picker({ picker, disabled }: { picker: PickerView; disabled: boo
   const groups = [...new Set(picker.options.map((o) => o.group))];
   // The legacy mode list comes without a name of its own.
   const name = picker.name || t('Mode');
+  const current = picker.options.find((o) => o.value === picker.current)?.name ?? picker.current;
+  // A mode or a model reads as one by its value; any other option ("Allow all": "Off") is named beside it.
+  const named = picker.target === 'config' && picker.category !== 'mode' && picker.category !== 'model';
   const optionsOf = (group: string | undefined) =>
     picker.options
       .filter((o) => o.group === group)
@@ -23,10 +26,10 @@ export function Picker({ picker, disabled }: { picker: PickerView; disabled: boo
           {o.name}
         </option>
       ));
-  return (
+  const select = (
     <select
       class="picker"
-      aria-label={name}
+      aria-label={t('{0}: {1}', name, current)}
       title={picker.description ?? name}
       value={picker.current}
       disabled={disabled}
@@ -46,5 +49,14 @@ export function Picker({ picker, disabled }: { picker: PickerView; disabled: boo
           ))
         : optionsOf(undefined)}
     </select>
+  );
+  if (!named) return select;
+  return (
+    <span class="picker-field">
+      <span class="picker-name" aria-hidden="true">
+        {name}
+      </span>
+      {select}
+    </span>
   );
 }

@@ -114,6 +114,8 @@ export const PickerView = z.discriminatedUnion('type', [
     target: z.enum(['mode', 'config']),
     id: z.string(),
     name: z.string(),
+    /** The config option's category (`mode`, `model`, `thought_level`, …): the view names the others beside their value. */
+    category: z.string().optional(),
     description: z.string().optional(),
     current: z.string(),
     options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().optional(), group: z.string().optional() })),

@@ -165,6 +165,7 @@ describe('chat view model', () => {
     );
     const models = view.pickers[1];
     assert.ok(models?.type === 'select');
+    assert.equal(models.category, 'model', 'the view names options beside their value by category');
     assert.deepEqual(models.options, [
       { value: 'm1', name: 'One', group: 'Fast ones' },
       { value: 'm2', name: 'Two', group: 'Smart' },
