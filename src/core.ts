@@ -11,7 +11,7 @@ import { Chats } from './chats/chats';
 import { handleOf, handleOrNone, type ChatHandle } from './chats/handle';
 import { registerContextCommands } from './chats/contextCommands';
 import { EditorChatActions } from './chat/actions';
-import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
+import { readDefaultPermissionLevel, readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
 import { createLogSinks, Diagnostics } from './diagnostics/export';
 import { DiffDocuments } from './editor/diffs';
 import { EditorFiles, notificationPrompts } from './editor/files';
@@ -19,6 +19,8 @@ import { FollowAgent } from './editor/follow';
 import { channelLogger, messageTracer } from './common/log';
 import { parseStoredRules, PermissionRules, type RuleStore } from './permissions/rules';
 import { Permissions } from './permissions/permissions';
+import { registerPermissionLevel } from './chats/permissionLevel';
+import { confirmAllowAllDefault, PermissionLevels } from './permissions/levels';
 import type { PreviousSessionItem } from './sessions/previousSessions';
 import { openTranscriptStore, registerSessions, type SessionsViewHost } from './sessions/sessions';
 import { EditReviews } from './editor/review';
@@ -85,7 +87,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const diffs = new DiffDocuments();
   const reviews = new EditReviews(diffs);
   const prompts = notificationPrompts(reviews);
-  const permissions = new Permissions(new PermissionRules(mementoRules(context)), diffs, tagged(log, 'permissions'), readPermissionSettings);
+  const levels = new PermissionLevels(context.workspaceState, tagged(log, 'permissions'), readDefaultPermissionLevel, confirmAllowAllDefault);
+  const permissions = new Permissions(new PermissionRules(mementoRules(context)), levels, diffs, tagged(log, 'permissions'), readPermissionSettings);
   const follow = new FollowAgent(log);
   const checkpoints = new Checkpoints(context.globalStorageUri, log);
   const mirrors = new TerminalMirrors();
@@ -158,6 +161,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     diffs,
     reviews,
     permissions,
+    levels,
     follow,
     mirrors,
     actions,
@@ -172,6 +176,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     new AgentCommands(agents, chats, clientInfo, log),
     diagnostics,
     ...registerContextCommands(chats),
+    ...registerPermissionLevel(chats, levels),
     ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),

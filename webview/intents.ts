@@ -1,6 +1,6 @@
 // What the user asks of the host, one named function per intent. Components call these instead of writing message
 // literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
-import type { CheckpointAnswer, ErrorAction, FieldInput, MentionKind, WhileBusyMode } from '../src/chat/protocol';
+import type { CheckpointAnswer, ErrorAction, FieldInput, MentionKind, PermissionLevelName, WhileBusyMode } from '../src/chat/protocol';
 import { post } from './api';
 
 /** The view is listening: the host sends the whole state. */
@@ -128,6 +128,11 @@ export function attachImage(name: string, mimeType: string, data: string): void 
 
 export function removeAttachment(id: string): void {
   post({ type: 'removeAttachment', id });
+}
+
+/** The chat header's permission level: the host sets it, and the picker shows what it set. */
+export function setPermissionLevel(level: PermissionLevelName): void {
+  post({ type: 'setPermissionLevel', level });
 }
 
 /** Asks the agent for another mode; the picker shows the agent's answer. */

@@ -1,6 +1,7 @@
 // The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
 import {
+  ASK_ONLY,
   EMPTY_QUEUE,
   EMPTY_SESSION,
   NO_CHECKPOINTS,
@@ -10,6 +11,7 @@ import {
   type CheckpointsView,
   type ElicitationView,
   type EntryView,
+  type PermissionLevelView,
   type FileMatch,
   type HostMessage,
   PARTS,
@@ -50,6 +52,8 @@ export interface ChatState {
   readonly checkpoints: CheckpointsView;
   /** Messages written while a turn ran, waiting for it to end. */
   readonly queue: QueueView;
+  /** How the client answers the agent's permission requests in this chat, and what the user may pick. */
+  readonly permissionLevel: PermissionLevelView;
   readonly notice?: string;
   readonly draft: string;
   /** The prompt files offered under `/`. */
@@ -86,6 +90,7 @@ export function initialState(draft = ''): ChatState {
     attachments: [],
     checkpoints: NO_CHECKPOINTS,
     queue: EMPTY_QUEUE,
+    permissionLevel: ASK_ONLY,
     draft,
     focusRequest: 0,
     reveal: { key: undefined, seq: 0 },

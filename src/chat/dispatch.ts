@@ -1,6 +1,7 @@
 // The chat's one way in: what each message from the chat view does. The webview posts them, and the chat's handle
 // (the extension's API, and the integration tests) sends the same messages through the same validation, so both
 // drive the user's path. One row per message type; a missing row does not compile.
+import type { ChatControls } from './controls';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type { SessionModel } from '../acp/sessionModel';
@@ -52,6 +53,8 @@ export interface ChatCore {
   checkpoint(request: CheckpointRequest): Promise<void>;
   /** The agent refused a mode or a config option: the chat says so and shows what the agent has. */
   pickerFailed(what: string, error: unknown): void;
+  /** The controls its owner sets (the permission level). */
+  readonly controls: ChatControls;
 }
 
 /** What the messages act on: the panel, and the chat's rooms (see rooms.ts). */
@@ -147,6 +150,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
     redoRestore: (m) => chat.checkpoint(m),
     checkpointAnswer: (m) => chat.checkpoint(m),
     fork: (m) => chat.request({ fork: m.entryId }),
+    setPermissionLevel: (m) => chat.controls.setPermissionLevel(m.level),
   };
 }
 

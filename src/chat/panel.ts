@@ -5,7 +5,7 @@
 // way out, `snapshot` (the table in snapshot.ts). Model changes are batched into at most one post per frame
 // (viewSync.ts), and the webview gets the whole state whenever it (re)loads, so it need not be kept alive while
 // hidden. Its page is in html.ts. The rooms: outbox.ts (attachments, sending, the queue), attentionState.ts,
-// composerContext.ts (mentions, drops, prompt files), questions.ts, reveal.ts.
+// composerContext.ts (mentions, drops, prompt files), questions.ts, reveal.ts, controls.ts (the permission level).
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import { AgentExitError, errorMessage } from '../acp/errors';
@@ -30,6 +30,7 @@ import {
   type Part,
 } from './protocol';
 import type { ChatQuestions } from './questions';
+import { ChatControls } from './controls';
 import { modelOf, openRooms, type ChatDeps, type Rooms } from './rooms';
 import { findMatch, type MatchTarget } from './reveal';
 import {
@@ -83,6 +84,7 @@ export class ChatPanel implements vscode.Disposable {
   /** What the line below the earlier entries says, when it is not a restart. */
   private divider: string | undefined;
   private checkpointsView: CheckpointsView = NO_CHECKPOINTS;
+  readonly controls = new ChatControls(() => this.changed('permissionLevel'));
   private disposed = false;
   /** Where the chat is shown now: an editor tab or the side bar; `moveTo` changes it. */
   private surface: ChatSurface;
@@ -138,6 +140,7 @@ export class ChatPanel implements vscode.Disposable {
       deps,
       session: () => this.current,
       modelOf: (sessionId) => modelOf(this.current?.model, sessionId),
+      controls: this.controls,
       post: (message) => this.post(message),
       changed: (part) => this.changed(part),
       tell: (text) => this.tell(text),
@@ -191,6 +194,7 @@ export class ChatPanel implements vscode.Disposable {
       agentError: () => this.agentError,
       checkpoints: () => this.checkpointsView,
       queue: () => this.outbox.queueView,
+      permissionLevel: () => this.controls.permissionLevel,
       elicitations: () => this.questions.views(),
       attachments: () => this.outbox.attachmentViews,
       prompts: () => this.context.promptViews,

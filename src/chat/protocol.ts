@@ -17,6 +17,8 @@ import {
   ErrorAction,
   FileMatch,
   MentionKind,
+  PermissionLevelName,
+  PermissionLevelView,
   PermissionView,
   PromptView,
   QueueView,
@@ -51,6 +53,8 @@ export const ViewParts = z.object({
   checkpoints: CheckpointsView,
   /** The messages waiting for the running turn. */
   queue: QueueView,
+  /** How the client answers the agent's permission requests in this chat. */
+  permissionLevel: PermissionLevelView,
 });
 export type ViewParts = z.infer<typeof ViewParts>;
 export type Part = keyof ViewParts;
@@ -164,6 +168,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('removeAttachment'), id: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
+  /** The chat header's permission level picker. */
+  z.object({ type: z.literal('setPermissionLevel'), level: PermissionLevelName }),
   z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   /** A changes card's button: Review Changes, Undo Changes, Redo Changes, Keep, Send Feedback. */
   z.object({ type: z.literal('changes'), turn: z.number(), action: ChangesAction }),

@@ -18,6 +18,7 @@ import {
   type Part,
   type PromptView,
   type QueueView,
+  type PermissionLevelView,
   type ViewParts,
 } from './protocol';
 import type { ChatLocation } from './surface';
@@ -43,6 +44,7 @@ export interface ChatState {
   readonly agentError: AgentErrorView | null;
   readonly checkpoints: CheckpointsView;
   readonly queue: QueueView;
+  readonly permissionLevel: PermissionLevelView;
   readonly elicitations: readonly ElicitationView[];
   readonly attachments: readonly AttachmentView[];
   readonly prompts: readonly PromptView[];
@@ -125,6 +127,7 @@ const VIEWS: { readonly [P in Part]: Row<P> } = {
     session ? sessionView(session.model, session.client.capabilities.accepts, session.client.capabilities.supports('forkSession')) : EMPTY_SESSION,
   checkpoints: (chat) => chat.checkpoints,
   queue: (chat) => chat.queue,
+  permissionLevel: (chat) => chat.permissionLevel,
 };
 
 function partsOf(chat: ChatState, parts: Iterable<Part>): Partial<ViewParts> {

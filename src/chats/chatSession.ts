@@ -11,6 +11,7 @@ import type { FollowAgent } from '../editor/follow';
 import type { StoredEntry } from '../history/format';
 import { TranscriptRecorder } from '../history/recorder';
 import type { TranscriptStore } from '../history/transcripts';
+import { PERMISSION_LEVELS, type PermissionLevels } from '../permissions/levels';
 import type { Permissions } from '../permissions/permissions';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -75,7 +76,26 @@ export class ChatSession implements vscode.Disposable {
       session.onDidEndAgent(onDidEndAgent),
       this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
+      ...this.trackLevel(deps.permissions.levels),
     );
+  }
+
+  /** The chat's permission level: its own (kept across a reload), or the default for a new one; set from the header. */
+  private trackLevel(levels: PermissionLevels): vscode.Disposable[] {
+    const { panel, session } = this;
+    const key = { agent: panel.agentName, sessionId: session.sessionId };
+    const show = () => panel.controls.showPermissionLevel({ level: levels.get(key), offered: levels.available ? [...PERMISSION_LEVELS] : ['ask'] });
+    show();
+    void levels.started(key).then(() => {
+      if (!this.disposed) show();
+    });
+    return [
+      levels.onDidChange((changed) => {
+        if (changed.agent === key.agent && changed.sessionId === key.sessionId) show();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(show),
+      panel.controls.handlePermissionLevel((level) => levels.set(key, level)),
+    ];
   }
 
   /** A subagent's permission requests reach the user like the chat's own, labelled with its name. */

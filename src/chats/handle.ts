@@ -16,6 +16,8 @@ import type {
   EntryView,
   PermissionView,
   CommandView,
+  PermissionLevelName,
+  PermissionLevelView,
   PickerView,
   TurnView,
 } from '../chat/protocol';
@@ -68,6 +70,8 @@ export interface ChatHandle {
   readonly pickers: readonly PickerView[];
   /** The agent's slash commands, as `/` lists them. */
   readonly commands: readonly CommandView[];
+  /** How the client answers the agent's permission requests in this chat, and the levels offered. */
+  readonly permissionLevel: PermissionLevelView;
   /** What is attached to the message being written ("Add File to Chat", "Add Selection to Chat", …). */
   readonly attachments: readonly AttachmentView[];
   /** The MCP servers the session was opened without, because the agent cannot use their transport. */
@@ -123,6 +127,8 @@ export interface ChatHandle {
   setMode(modeId: string): Promise<void>;
   /** Asks the agent to change a config option; rejects with the agent's reason when it refuses. */
   setConfigOption(configId: string, value: string | boolean): Promise<void>;
+  /** Picks the chat's permission level, as its header's picker does (only a level offered here is set). */
+  setPermissionLevel(level: PermissionLevelName): Promise<void>;
   /** Closes the chat, as closing its tab does. */
   close(): void;
 }
@@ -205,6 +211,9 @@ class PanelHandle implements ChatHandle {
   }
   get permissions(): readonly PermissionView[] {
     return this.now.permissions;
+  }
+  get permissionLevel(): PermissionLevelView {
+    return this.now.permissionLevel;
   }
   get commands(): readonly CommandView[] {
     return this.now.session.commands;
@@ -297,6 +306,9 @@ class PanelHandle implements ChatHandle {
   }
   setMode(modeId: string): Promise<void> {
     return this.chat.dispatch({ type: 'setMode', modeId });
+  }
+  setPermissionLevel(level: PermissionLevelName): Promise<void> {
+    return this.chat.dispatch({ type: 'setPermissionLevel', level });
   }
   setConfigOption(configId: string, value: string | boolean): Promise<void> {
     return this.chat.dispatch({ type: 'setConfig', configId, value });

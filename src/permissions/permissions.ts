@@ -16,6 +16,8 @@ import { diffsOf } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
+import { LEVEL_NAMES, levelAnswer, neverAutomatic } from './levelRules';
+import { levelName, type PermissionLevels } from './levels';
 import { describeRule, english } from './ruleText';
 import { optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
 import { DisposableStore } from '../common/disposables';
@@ -58,6 +60,7 @@ export class Permissions implements vscode.Disposable {
 
   constructor(
     readonly rules: PermissionRules,
+    readonly levels: PermissionLevels,
     private readonly diffs: DiffDocuments,
     private readonly log: Logger,
     private readonly settings: () => PermissionSettings,
@@ -141,6 +144,9 @@ export class Permissions implements vscode.Disposable {
 
   private decide(agent: string, request: PermissionContext): PermissionDecision | undefined {
     const { call, options } = request;
+    const roots = [...workspaceRoots(), request.cwd];
+    // A plan approval, or a request about a path outside the workspace, is the user's to answer: no rule or level does.
+    if (neverAutomatic(call, roots)) return undefined;
     const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
     const ruled = rule && optionFor(options, rule.decision);
     if (rule && ruled) {
@@ -167,6 +173,12 @@ export class Permissions implements vscode.Disposable {
         );
         return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
+    }
+    const level = this.levels.get({ agent, sessionId: request.sessionId });
+    const allowed = levelAnswer(level, call, options, roots);
+    if (allowed) {
+      this.log.info(`answered "${allowed.name}" to ${agent}'s request "${call.title}" by the chat's permission level "${LEVEL_NAMES[level]}"`);
+      return { optionId: allowed.optionId, reason: vscode.l10n.t('the permission level \u201c{0}\u201d', levelName(level)) };
     }
     return undefined;
   }

@@ -6,6 +6,7 @@ import type * as S from '../acp/schema.gen';
 import { parseMcpServers } from './mcpConfig';
 import type { TraceLevel } from '../acp/trace';
 import type { OutsideWorkspacePolicy, ReviewPolicy } from '../editor/files';
+import type { PermissionLevel } from '../permissions/levelRules';
 import type { PermissionSettings } from '../permissions/permissions';
 
 export type { AgentConfig } from './agentConfig';
@@ -76,6 +77,13 @@ export function readChatLocation(): 'editor' | 'sideBar' {
 
 function readShowDiffOnPermission(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('edits.showDiffOnPermission') !== false;
+}
+
+/** `acp.permissions.defaultLevel` (user settings only, like the rest of `acp.permissions`): a new chat's level. */
+export function readDefaultPermissionLevel(): PermissionLevel {
+  const raw = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('permissions')?.globalValue;
+  const level = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)['defaultLevel'] : undefined;
+  return level === 'autoApproveEdits' || level === 'allowAll' ? level : 'ask';
 }
 
 /** `acp.permissions` (user settings only: a workspace must not pre-approve anything for itself). */

@@ -221,6 +221,14 @@ describe('conversation UI', function () {
     assert.equal(await plain.chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
   });
 
+  it('sets the chat\u2019s permission level from its header, and the status bar shows it', async () => {
+    const { chat } = await workbench.chatWith('Fixture Showcase');
+    const level = chat.getByRole('combobox', { name: 'Permission level: Ask' });
+    await level.selectOption({ label: 'Auto-approve edits' });
+    await chat.getByRole('combobox', { name: 'Permission level: Auto-approve edits' }).waitFor();
+    await workbench.page.locator('.statusbar-item', { hasText: 'Auto-approve edits' }).first().waitFor();
+  });
+
   it('changes the mode and the model from the pickers, which show what the agent confirmed, and says why a change was refused', async () => {
     const { chat } = await workbench.chatWith('Fixture Showcase');
     // Named with their value, as a screen reader reads them.

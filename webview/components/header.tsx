@@ -1,9 +1,62 @@
 // Above the conversation: the session's title and the usage meter. Above the composer: the agent's plan.
-import type { PlanEntryView, UsageView } from '../../src/chat/protocol';
+import type { PermissionLevelName, PermissionLevelView, PlanEntryView, UsageView } from '../../src/chat/protocol';
+import { setPermissionLevel } from '../intents';
 import { t } from '../l10n';
 import { compactNumber } from '../state';
 
-export function Header({ title, agent, usage }: { title: string | undefined; agent: string; usage: UsageView | undefined }) {
+const LEVEL_NAMES: Record<PermissionLevelName, () => string> = {
+  ask: () => t('Ask'),
+  autoApproveEdits: () => t('Auto-approve edits'),
+  allowAll: () => t('Allow all'),
+};
+const LEVEL_HINTS: Record<PermissionLevelName, () => string> = {
+  ask: () => t('Every permission request asks you'),
+  autoApproveEdits: () => t('Edits to files inside the workspace are allowed once; everything else asks you'),
+  allowAll: () => t('Every permission request is allowed, except plan approvals and paths outside the workspace'),
+};
+
+/** How the client answers the agent's permission requests in this chat: always in view, picked here. */
+function LevelPicker({ level }: { level: PermissionLevelView }) {
+  const restricted = level.offered.length < 2;
+  return (
+    <label
+      class={`level-picker ${level.level}`}
+      title={restricted ? t('Restricted Mode: every permission request asks you') : LEVEL_HINTS[level.level]()}
+    >
+      <span class="codicon codicon-shield" aria-hidden="true" />
+      <select
+        class="picker"
+        aria-label={t('Permission level: {0}', LEVEL_NAMES[level.level]())}
+        value={level.level}
+        disabled={restricted}
+        onChange={(e) => {
+          const picked = e.currentTarget.value as PermissionLevelName;
+          // The picker shows the chat's level until the host confirms the change.
+          e.currentTarget.value = level.level;
+          setPermissionLevel(picked);
+        }}
+      >
+        {level.offered.map((name) => (
+          <option key={name} value={name} title={LEVEL_HINTS[name]()}>
+            {LEVEL_NAMES[name]()}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function Header({
+  title,
+  agent,
+  usage,
+  level,
+}: {
+  title: string | undefined;
+  agent: string;
+  usage: UsageView | undefined;
+  level: PermissionLevelView;
+}) {
   const share = usage && usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;
   return (
     <header class="chat-header">
@@ -11,6 +64,7 @@ export function Header({ title, agent, usage }: { title: string | undefined; age
         {title ?? agent}
       </h1>
       {title && <span class="quiet agent-name">{agent}</span>}
+      <span class="header-spacer" />
       {usage && (
         <div class="usage" title={t('{0} of {1} tokens of context used', usage.used.toLocaleString('en'), usage.size.toLocaleString('en'))}>
           <div
@@ -34,6 +88,7 @@ export function Header({ title, agent, usage }: { title: string | undefined; age
           </span>
         </div>
       )}
+      <LevelPicker level={level} />
     </header>
   );
 }

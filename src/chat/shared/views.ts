@@ -131,6 +131,14 @@ export const PickerView = z.discriminatedUnion('type', [
 ]);
 export type PickerView = z.infer<typeof PickerView>;
 
+/** How the client answers the agent's permission requests in this chat (see src/permissions/levels.ts). */
+export const PermissionLevelName = z.enum(['ask', 'autoApproveEdits', 'allowAll']);
+export type PermissionLevelName = z.infer<typeof PermissionLevelName>;
+/** The chat's level, and the levels the user may pick here (only Ask in Restricted Mode). */
+export const PermissionLevelView = z.object({ level: PermissionLevelName, offered: z.array(PermissionLevelName) });
+export type PermissionLevelView = z.infer<typeof PermissionLevelView>;
+export const ASK_ONLY: PermissionLevelView = { level: 'ask', offered: ['ask'] };
+
 export const UsageView = z.object({ used: z.number(), size: z.number(), cost: z.string().optional() });
 export type UsageView = z.infer<typeof UsageView>;
 

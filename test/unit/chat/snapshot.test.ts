@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AgentSession } from '../../../src/acp/agentClient';
 import type * as S from '../../../src/acp/schema.gen';
 import { SessionModel } from '../../../src/acp/sessionModel';
-import { EMPTY_QUEUE, NO_CHECKPOINTS, PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
+import { ASK_ONLY, EMPTY_QUEUE, NO_CHECKPOINTS, PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
 import { findMatch } from '../../../src/chat/reveal';
 import { PART_OF_CHANGE, liveState, snapshotOf, stateOf, updateOf, type ChatSnapshot, type ChatState } from '../../../src/chat/snapshot';
 import { handleOf, handleOrNone, type HandledChat } from '../../../src/chats/handle';
@@ -48,6 +48,7 @@ function chatState(overrides: Partial<ChatState> = {}): ChatState {
     divider: undefined,
     agentError: null,
     checkpoints: NO_CHECKPOINTS,
+    permissionLevel: ASK_ONLY,
     queue: EMPTY_QUEUE,
     elicitations: [],
     attachments: [{ id: '1', kind: 'file', label: 'src/a.ts' }],

@@ -48,6 +48,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
     posts: { type: 'attachImage', name: 'a.png', mimeType: 'image/png', data: 'AAAA' },
   },
   removeAttachment: { call: (i) => i.removeAttachment('a1'), posts: { type: 'removeAttachment', id: 'a1' } },
+  setPermissionLevel: { call: (i) => i.setPermissionLevel('autoApproveEdits'), posts: { type: 'setPermissionLevel', level: 'autoApproveEdits' } },
   setMode: { call: (i) => i.setMode('plan'), posts: { type: 'setMode', modeId: 'plan' } },
   setConfig: { call: (i) => i.setConfig('thinking', true), posts: { type: 'setConfig', configId: 'thinking', value: true } },
   reviewChanges: { call: (i) => i.reviewChanges(4), posts: { type: 'changes', turn: 4, action: 'review' } },

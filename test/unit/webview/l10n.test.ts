@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { EMPTY_QUEUE, imageRefusal, HostMessage } from '../../../src/chat/protocol';
+import { ASK_ONLY, EMPTY_QUEUE, imageRefusal, HostMessage } from '../../../src/chat/protocol';
 import { setBundle, t } from '../../../webview/l10n';
 import { renderMarkdown } from '../../../webview/markdown';
 
@@ -43,6 +43,7 @@ describe('webview translations', () => {
       elicitations: [],
       subagents: [],
       queue: EMPTY_QUEUE,
+      permissionLevel: ASK_ONLY,
       agentError: null,
       session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
       attachments: [],

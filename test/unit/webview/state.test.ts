@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChangesView, CheckpointsView, EntryView, HostMessage } from '../../../src/chat/protocol';
-import { EMPTY_QUEUE } from '../../../src/chat/protocol';
+import { ASK_ONLY, EMPTY_QUEUE } from '../../../src/chat/protocol';
 import {
   cardsAfter,
   turnEnds,
@@ -49,6 +49,7 @@ function loaded(entries: EntryView[] = [], checkpoints: CheckpointsView = { card
     elicitations: [],
     subagents: [],
     queue: EMPTY_QUEUE,
+    permissionLevel: ASK_ONLY,
     agentError: null,
     session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: true } },
     attachments: [],
@@ -80,6 +81,7 @@ describe('chat view state', () => {
       elicitations: [],
       subagents: [],
       queue: EMPTY_QUEUE,
+      permissionLevel: ASK_ONLY,
       agentError: null,
       session: state.session,
       attachments: [],
@@ -96,6 +98,7 @@ describe('chat view state', () => {
       elicitations: [],
       subagents: [],
       queue: EMPTY_QUEUE,
+      permissionLevel: ASK_ONLY,
       agentError: null,
       session: state.session,
       attachments: [],
@@ -143,6 +146,7 @@ describe('chat view state', () => {
       elicitations: [],
       subagents: [],
       queue: EMPTY_QUEUE,
+      permissionLevel: ASK_ONLY,
       agentError: null,
       session: state.session,
       attachments: [],

@@ -1,0 +1,75 @@
+// The permission level outside the chat: a status bar item that shows the level of the chat the user works in, and
+// ACP: Set Permission Level… (`acp.setPermissionLevel`) for that chat. The chat's header shows and sets the same.
+import * as vscode from 'vscode';
+import { levelName, PERMISSION_LEVELS, type LevelKey, type PermissionLevel, type PermissionLevels } from '../permissions/levels';
+import type { Chats } from './chats';
+
+function keyOf(chats: Chats): LevelKey | undefined {
+  const panel = chats.target;
+  const sessionId = panel?.session?.sessionId;
+  return panel && sessionId ? { agent: panel.agentName, sessionId } : undefined;
+}
+
+function describe(level: PermissionLevel): string {
+  switch (level) {
+    case 'ask':
+      return vscode.l10n.t('Every permission request asks you.');
+    case 'autoApproveEdits':
+      return vscode.l10n.t('Edits to files inside the workspace are allowed once; everything else asks you.');
+    case 'allowAll':
+      return vscode.l10n.t('Every permission request is allowed, except plan approvals and paths outside the workspace.');
+  }
+}
+
+export function registerPermissionLevel(chats: Chats, levels: PermissionLevels): vscode.Disposable[] {
+  const item = vscode.window.createStatusBarItem('acp.permissionLevel', vscode.StatusBarAlignment.Left, 99);
+  item.name = vscode.l10n.t('ACP Permission Level');
+  item.command = 'acp.setPermissionLevel';
+  const update = () => {
+    const key = keyOf(chats);
+    if (!key) {
+      item.hide();
+      return;
+    }
+    const level = levels.get(key);
+    item.text = `$(shield) ${levelName(level)}`;
+    item.tooltip = vscode.l10n.t('Permission level of the chat with {0}: {1} {2}', key.agent, levelName(level), describe(level));
+    item.accessibilityInformation = { label: vscode.l10n.t('Permission level: {0}', levelName(level)) };
+    item.backgroundColor = level === 'allowAll' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.show();
+  };
+  const pick = async (given?: unknown): Promise<PermissionLevel | undefined> => {
+    const key = keyOf(chats);
+    if (!key) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first: a permission level belongs to one chat.'));
+      return undefined;
+    }
+    const offered: readonly PermissionLevel[] = levels.available ? PERMISSION_LEVELS : ['ask'];
+    let level = typeof given === 'string' ? offered.find((l) => l === given) : undefined;
+    if (level === undefined) {
+      const current = levels.get(key);
+      const items = offered.map((l) => ({
+        label: levelName(l),
+        description: l === current ? vscode.l10n.t('current') : undefined,
+        detail: describe(l),
+        level: l,
+      }));
+      const picked = await vscode.window.showQuickPick(items, {
+        title: vscode.l10n.t('Permission level of the chat with {0}', key.agent),
+        placeHolder: levels.available ? undefined : vscode.l10n.t('Restricted Mode: every permission request asks you'),
+      });
+      level = picked?.level;
+    }
+    if (level === undefined) return undefined;
+    await levels.set(key, level);
+    return level;
+  };
+  update();
+  return [
+    item,
+    chats.onDidChange(update),
+    levels.onDidChange(update),
+    vscode.workspace.onDidGrantWorkspaceTrust(update),
+    vscode.commands.registerCommand('acp.setPermissionLevel', pick),
+  ];
+}

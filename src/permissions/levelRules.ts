@@ -1,0 +1,55 @@
+// What a permission level answers, in plain Node: Ask answers nothing; Auto-approve edits answers a file edit whose
+// files are all inside the session's folders with the agent's allow-once option; Allow all answers every request
+// with the agent's allow option. Neither a level nor a rule answers a plan approval or a request about a path
+// outside the workspace (`neverAutomatic`). See levels.ts for where a chat's level is kept.
+import type * as S from '../acp/schema.gen';
+import type { ToolCallState } from '../acp/sessionModel';
+import { PermissionLevelName } from '../chat/protocol';
+import { diffsOf } from '../chat/view';
+import { checkPath } from '../common/paths';
+
+export const PERMISSION_LEVELS = PermissionLevelName.options;
+export type PermissionLevel = PermissionLevelName;
+
+export function isPermissionLevel(value: unknown): value is PermissionLevel {
+  return (PERMISSION_LEVELS as readonly unknown[]).includes(value);
+}
+
+/** The level's name in the log, which stays in English. */
+export const LEVEL_NAMES: Readonly<Record<PermissionLevel, string>> = { ask: 'Ask', autoApproveEdits: 'Auto-approve edits', allowAll: 'Allow all' };
+
+/** Every path a tool call names: its locations and the files of its diffs. */
+function pathsOf(call: Readonly<ToolCallState>): string[] {
+  return [...call.locations.map((l) => l.path), ...diffsOf(call).map((d) => d.path)];
+}
+
+/**
+ * A request that leaves plan mode: the user approves the agent's plan, which only the user may do. claude-agent-acp
+ * asks it for its ExitPlanMode tool, with the plan in `rawInput.plan`; any agent's `switch_mode` tool call counts.
+ */
+export function isPlanApproval(call: Readonly<ToolCallState>): boolean {
+  if (call.kind === 'switch_mode') return true;
+  const input = call.rawInput;
+  return typeof input === 'object' && input !== null && typeof (input as Record<string, unknown>)['plan'] === 'string';
+}
+
+/** Why nothing but the user may answer this request, or undefined when a rule or a level may. */
+export function neverAutomatic(call: Readonly<ToolCallState>, roots: readonly string[]): 'plan' | 'outside' | undefined {
+  if (isPlanApproval(call)) return 'plan';
+  return pathsOf(call).some((path) => checkPath(path, roots).kind !== 'inside') ? 'outside' : undefined;
+}
+
+/** The option a level answers with, or undefined when the user is asked. */
+export function levelAnswer(
+  level: PermissionLevel,
+  call: Readonly<ToolCallState>,
+  options: readonly S.PermissionOption[],
+  roots: readonly string[],
+): S.PermissionOption | undefined {
+  if (level === 'ask' || neverAutomatic(call, roots)) return undefined;
+  const once = options.find((o) => o.kind === 'allow_once');
+  if (level === 'allowAll') return once ?? options.find((o) => o.kind === 'allow_always');
+  // Auto-approve edits: a file edit that names its files, all of them inside the session's folders.
+  const edit = call.kind === 'edit' || diffsOf(call).length > 0;
+  return edit && pathsOf(call).length > 0 ? once : undefined;
+}

@@ -1,0 +1,125 @@
+// Permission levels, per chat (what each answers: levelRules.ts). A level belongs to one chat and is kept with it
+// across a reload, in the workspace's state; it becomes a default only through `acp.permissions.defaultLevel` (a
+// machine setting), whose "Allow all" is confirmed once per window before it applies. In Restricted Mode only Ask
+// exists. Questions (elicitations) never come this way at all.
+import * as vscode from 'vscode';
+import type { Logger } from '../acp/log';
+import { isPermissionLevel, type PermissionLevel } from './levelRules';
+
+export { PERMISSION_LEVELS, type PermissionLevel } from './levelRules';
+
+/** The level's name as the user reads it. */
+export function levelName(level: PermissionLevel): string {
+  switch (level) {
+    case 'ask':
+      return vscode.l10n.t('Ask');
+    case 'autoApproveEdits':
+      return vscode.l10n.t('Auto-approve edits');
+    case 'allowAll':
+      return vscode.l10n.t('Allow all');
+  }
+}
+
+const STORE_KEY = 'acp.permissionLevels';
+/** Chats whose level is kept; the oldest go first. */
+const MAX_KEPT = 500;
+
+/** Where a chat's level is kept: by agent and session. */
+export interface LevelKey {
+  readonly agent: string;
+  readonly sessionId: string;
+}
+
+const keyOf = ({ agent, sessionId }: LevelKey) => `${agent}\n${sessionId}`;
+
+/** The levels of this workspace's chats, kept in its state, and the default a new chat starts with. */
+export class PermissionLevels implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<LevelKey>();
+  /** A chat's level changed. */
+  readonly onDidChange = this.emitter.event;
+  /** The user's answer to "Allow all" as the default, asked once per window. */
+  private allowAllDefault: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly log: Logger,
+    private readonly defaultLevel: () => PermissionLevel,
+    /** Asks whether new chats may start at Allow all, as the setting says. */
+    private readonly confirmAllowAll: () => Promise<boolean>,
+  ) {}
+
+  /** Whether levels other than Ask exist here: not in Restricted Mode. */
+  get available(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
+  /** The chat's level: Ask in Restricted Mode, whatever was kept. */
+  get(key: LevelKey): PermissionLevel {
+    if (!this.available) return 'ask';
+    const kept = this.kept()[keyOf(key)];
+    return isPermissionLevel(kept) ? kept : 'ask';
+  }
+
+  /** Whether the chat has a level of its own (set, or taken from the default when it started). */
+  has(key: LevelKey): boolean {
+    return keyOf(key) in this.kept();
+  }
+
+  async set(key: LevelKey, level: PermissionLevel): Promise<void> {
+    if (level !== 'ask' && !this.available) return;
+    const levels = { ...this.kept() };
+    delete levels[keyOf(key)];
+    levels[keyOf(key)] = level;
+    const names = Object.keys(levels);
+    for (const old of names.slice(0, Math.max(0, names.length - MAX_KEPT))) delete levels[old];
+    await this.memento.update(STORE_KEY, levels);
+    this.emitter.fire(key);
+  }
+
+  /** A chat's session started: it keeps its own level, or a new one takes the default (Allow all once confirmed). */
+  async started(key: LevelKey): Promise<PermissionLevel> {
+    if (this.has(key)) return this.get(key);
+    let level = this.defaultLevel();
+    if (level === 'allowAll') {
+      this.allowAllDefault ??= this.confirmDefault();
+      if (!(await this.allowAllDefault)) level = 'ask';
+    }
+    if (level !== 'ask') await this.set(key, level);
+    return this.get(key);
+  }
+
+  private async confirmDefault(): Promise<boolean> {
+    this.log.info('acp.permissions.defaultLevel is "Allow all": asking whether new chats in this window may start there');
+    const allowed = await this.confirmAllowAll();
+    this.log.info(
+      allowed
+        ? 'new chats in this window start at "Allow all", as confirmed'
+        : 'new chats in this window start at "Ask": "Allow all" as the default was not confirmed',
+    );
+    return allowed;
+  }
+
+  private kept(): Record<string, unknown> {
+    const value = this.memento.get<unknown>(STORE_KEY);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+/**
+ * Asks, in a quick pick, whether new chats may start at Allow all as `acp.permissions.defaultLevel` says. The user
+ * chose that setting, so Enter confirms it; Escape, or Ask, keeps new chats asking.
+ */
+export async function confirmAllowAllDefault(): Promise<boolean> {
+  const allow = { label: vscode.l10n.t('Allow All in New Chats'), detail: vscode.l10n.t('As acp.permissions.defaultLevel says'), allow: true };
+  const ask = { label: vscode.l10n.t('Ask in New Chats'), detail: vscode.l10n.t('Each chat can still be set in its header'), allow: false };
+  const picked = await vscode.window.showQuickPick([allow, ask], {
+    title: vscode.l10n.t('Your setting acp.permissions.defaultLevel makes new chats allow every permission request'),
+    placeHolder: vscode.l10n.t('Agents will edit files and run commands without asking. Allow all in new chats of this window?'),
+    ignoreFocusOut: true,
+  });
+  return picked?.allow === true;
+}

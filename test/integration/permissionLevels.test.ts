@@ -1,0 +1,113 @@
+// Permission levels in a real extension host with the fixture agent: Ask asks; Auto-approve edits answers an edit
+// inside the workspace and asks about the rest; Allow all answers everything but a plan approval and a path outside
+// the workspace; each automatic answer shows on the tool card and in the log; a chat keeps its level when it is
+// reopened; a new chat starts at acp.permissions.defaultLevel, and "Allow all" as a default is confirmed first.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatHandle } from '../../src/chats/handle';
+import { waitFor, within } from '../lib/wait';
+import { acpLog, agentText, api, closeAllChats, ENTER, newChat, useFixtureAgents } from './lib/fixture';
+
+const AGENT = 'Leveled';
+
+/** Sends `word` and, when the agent's request waits for the user, answers it with Reject: returns what happened. */
+async function ask(chat: ChatHandle, word: string): Promise<'asked' | 'answered'> {
+  const before = agentText(chat);
+  const sent = chat.send(word);
+  let asked = false;
+  await waitFor(
+    () => {
+      if (chat.permissions.length > 0) asked = true;
+      return asked || agentText(chat) !== before;
+    },
+    { what: `the request for "${word}" to be answered or to wait` },
+  );
+  if (asked) await chat.answerPermission(chat.permissions[0]!.id, 'reject');
+  await within(sent, 10_000, `the turn about "${word}"`);
+  return asked ? 'asked' : 'answered';
+}
+
+async function setDefaultLevel(level: string | undefined): Promise<void> {
+  const config = vscode.workspace.getConfiguration('acp');
+  const current = (config.inspect<Record<string, unknown>>('permissions')?.globalValue ?? {}) as Record<string, unknown>;
+  const { defaultLevel: _old, ...rest } = current;
+  void _old;
+  await config.update('permissions', level ? { ...rest, defaultLevel: level } : rest, vscode.ConfigurationTarget.Global);
+}
+
+describe('permission levels', function () {
+  this.timeout(90_000);
+  afterEach(async () => {
+    await closeAllChats();
+    await setDefaultLevel(undefined);
+  });
+
+  it('Ask asks; Auto-approve edits answers only edits inside the workspace; Allow all answers all but plans and outside paths; a chat keeps its level', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'acp-levels-state-'));
+    await useFixtureAgents({ [AGENT]: { scenario: 'levels', env: { ACP_FIXTURE_STATE_DIR: state } } });
+    const chat = await newChat(AGENT);
+    assert.deepEqual(chat.permissionLevel, { level: 'ask', offered: ['ask', 'autoApproveEdits', 'allowAll'] });
+    assert.equal(await ask(chat, 'edit'), 'asked');
+
+    await chat.setPermissionLevel('autoApproveEdits');
+    assert.equal(chat.permissionLevel.level, 'autoApproveEdits');
+    assert.equal(await ask(chat, 'edit'), 'answered');
+    assert.match(agentText(chat), /outcome:allow$/, 'the agent\u2019s allow-once option');
+    const card = chat.entries.filter((e) => e.kind === 'tool').at(-1);
+    assert.equal(card?.kind === 'tool' ? card.autoAnswer?.reason : undefined, 'the permission level \u201cAuto-approve edits\u201d');
+    assert.equal(await ask(chat, 'command'), 'asked', 'a command still asks');
+    assert.equal(await ask(chat, 'outside'), 'asked', 'an edit outside the workspace still asks');
+
+    // From the command palette, for the chat the user works in.
+    await vscode.commands.executeCommand('acp.setPermissionLevel', 'allowAll');
+    await waitFor(() => chat.permissionLevel.level === 'allowAll', { what: 'the chat at Allow all' });
+    assert.equal(await ask(chat, 'command'), 'answered');
+    assert.equal(await ask(chat, 'edit'), 'answered');
+    assert.equal(await ask(chat, 'plan'), 'asked', 'a plan approval is the user\u2019s');
+    assert.equal(await ask(chat, 'outside'), 'asked', 'a path outside the workspace is the user\u2019s');
+    assert.match(acpLog(), /answered "Allow" to Leveled's request "npm test" by the chat's permission level "Allow all"/);
+
+    // Reopened, the chat has its level; a new chat starts at the default (Ask).
+    const sessionId = chat.sessionId!;
+    chat.close();
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the chat to close' });
+    const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: AGENT, sessionId });
+    assert.ok(again);
+    await waitFor(() => again.permissionLevel.level === 'allowAll', { what: 'the reopened chat at its own level' });
+    const fresh = await newChat(AGENT);
+    await waitFor(() => fresh.permissionLevel.offered.length === 3, { what: 'the new chat\u2019s level' });
+    assert.equal(fresh.permissionLevel.level, 'ask');
+  });
+
+  it('starts a new chat at acp.permissions.defaultLevel, and asks before "Allow all" as a default applies', async () => {
+    await useFixtureAgents({ [AGENT]: { scenario: 'levels' } });
+    await setDefaultLevel('autoApproveEdits');
+    const edits = await newChat(AGENT);
+    await waitFor(() => edits.permissionLevel.level === 'autoApproveEdits', { what: 'the default level' });
+    assert.equal(await ask(edits, 'edit'), 'answered');
+
+    await setDefaultLevel('allowAll');
+    // The confirmation comes first; Enter confirms the user's own setting. The log says when the question was put
+    // (so the key reaches it) and what the answer was.
+    const bold = await newChat(AGENT);
+    await waitFor(() => acpLog().includes('asking whether new chats in this window may start there'), { what: 'the confirmation' });
+    await waitFor(
+      async () => {
+        if (/new chats in this window start at/.test(acpLog())) return true;
+        await vscode.commands.executeCommand(ENTER);
+        return false;
+      },
+      { what: 'the answer to the confirmation' },
+    );
+    assert.match(acpLog(), /new chats in this window start at "Allow all", as confirmed/);
+    await waitFor(() => bold.permissionLevel.level === 'allowAll', { what: 'the chat at Allow all' });
+    assert.equal(await ask(bold, 'command'), 'answered');
+    // Confirmed once for this window: the next new chat starts at Allow all without asking.
+    const next = await newChat(AGENT);
+    await waitFor(() => next.permissionLevel.level === 'allowAll', { what: 'the next chat at Allow all' });
+    assert.equal(acpLog().split('asking whether new chats').length - 1, 1, 'asked once');
+  });
+});

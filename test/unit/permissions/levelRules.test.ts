@@ -1,0 +1,56 @@
+// What a permission level answers: Ask nothing, Auto-approve edits a file edit inside the session's folders with
+// the agent's allow-once option, Allow all every request with the agent's allow option; neither answers a plan
+// approval or a request about a path outside the workspace.
+import * as assert from 'node:assert/strict';
+import type * as S from '../../../src/acp/schema.gen';
+import type { ToolCallState } from '../../../src/acp/sessionModel';
+import { isPlanApproval, levelAnswer, neverAutomatic, PERMISSION_LEVELS } from '../../../src/permissions/levelRules';
+
+const ROOTS = ['/w'];
+const OPTIONS: S.PermissionOption[] = [
+  { optionId: 'always', name: 'Always', kind: 'allow_always' },
+  { optionId: 'once', name: 'Once', kind: 'allow_once' },
+  { optionId: 'no', name: 'No', kind: 'reject_once' },
+];
+
+function call(overrides: Partial<ToolCallState>): ToolCallState {
+  return { toolCallId: 't', title: 'x', kind: 'other', status: 'pending', content: [], locations: [], ...overrides };
+}
+const edit = (path: string) => call({ kind: 'edit', content: [{ type: 'diff', path, oldText: 'a', newText: 'b' }], locations: [{ path }] });
+
+describe('permission levels', () => {
+  it('are Ask, Auto-approve edits and Allow all', () => {
+    assert.deepEqual([...PERMISSION_LEVELS], ['ask', 'autoApproveEdits', 'allowAll']);
+  });
+
+  it('Ask answers nothing', () => {
+    assert.equal(levelAnswer('ask', edit('/w/a.ts'), OPTIONS, ROOTS), undefined);
+  });
+
+  it('Auto-approve edits answers an edit inside the folders with allow-once, and nothing else', () => {
+    assert.equal(levelAnswer('autoApproveEdits', edit('/w/src/a.ts'), OPTIONS, ROOTS)?.optionId, 'once');
+    assert.equal(levelAnswer('autoApproveEdits', call({ kind: 'execute', title: 'rm -rf /' }), OPTIONS, ROOTS), undefined, 'a command asks');
+    assert.equal(levelAnswer('autoApproveEdits', call({ kind: 'edit' }), OPTIONS, ROOTS), undefined, 'an edit that names no file asks');
+    assert.equal(levelAnswer('autoApproveEdits', edit('/w/a.ts'), [OPTIONS[0]!, OPTIONS[2]!], ROOTS), undefined, 'no allow-once option: it asks');
+  });
+
+  it('Allow all answers every request with allow-once, else allow-always', () => {
+    assert.equal(levelAnswer('allowAll', call({ kind: 'execute', title: 'npm test' }), OPTIONS, ROOTS)?.optionId, 'once');
+    assert.equal(levelAnswer('allowAll', call({ kind: 'fetch' }), [OPTIONS[0]!, OPTIONS[2]!], ROOTS)?.optionId, 'always');
+    assert.equal(levelAnswer('allowAll', call({ kind: 'fetch' }), [OPTIONS[2]!], ROOTS), undefined, 'no allow option: it asks');
+  });
+
+  it('never answers a plan approval or a path outside the workspace, at any level', () => {
+    const plan = call({ kind: 'switch_mode', title: 'Ready to code?', rawInput: { plan: '1. Fix it' } });
+    const planByInput = call({ kind: 'other', title: 'ExitPlanMode', rawInput: { plan: '1. Fix it' } });
+    assert.ok(isPlanApproval(plan) && isPlanApproval(planByInput));
+    const outside = edit('/etc/hosts');
+    const sneaky = call({ kind: 'edit', locations: [{ path: '/w/a.ts' }], content: [{ type: 'diff', path: '/w/../etc/passwd', newText: 'x' }] });
+    for (const level of PERMISSION_LEVELS) {
+      for (const c of [plan, planByInput, outside, sneaky]) assert.equal(levelAnswer(level, c, OPTIONS, ROOTS), undefined, `${level}: ${c.title}`);
+    }
+    assert.equal(neverAutomatic(plan, ROOTS), 'plan');
+    assert.equal(neverAutomatic(outside, ROOTS), 'outside');
+    assert.equal(neverAutomatic(edit('/w/a.ts'), ROOTS), undefined);
+  });
+});
