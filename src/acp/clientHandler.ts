@@ -7,6 +7,7 @@ import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
 import type { ToolCallState } from './sessionModel';
 import type { PendingElicitation } from './elicitations';
+import type { InterSessionUpdate } from './sessionMessages';
 import type { SubagentUpdate } from './subagents';
 import type { TerminalManager } from './terminals';
 import { preview } from './tolerance';
@@ -104,7 +105,16 @@ export function clientHandler(
       // After the user agreed, the question stays (opened) until this; an id nobody knows is ignored.
       if (sessionId !== undefined) route(sessionId)?.model.elicitations.complete(notification.elicitationId);
     },
-    ...(adopt ? { subagentUpdate: adopt } : {}),
+    ...(adopt
+      ? {
+          subagentUpdate: adopt,
+          sessionMessage: (sessionId: string, update: InterSessionUpdate) => {
+            const target = route(sessionId);
+            if (target) target.model.applySessionMessage(update);
+            else unknown(sessionId);
+          },
+        }
+      : {}),
     sessionUpdate(notification) {
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);

@@ -7,6 +7,7 @@ import { AcpError, ErrorCodes, errorMessage } from './errors';
 import type { Logger } from './log';
 import { ClientMethods, ClientNotifications, type ClientMethodName, type RequestDef } from './methods';
 import type * as S from './schema.gen';
+import { INTER_SESSION_KINDS, InterSessionUpdate } from './sessionMessages';
 import { SubagentUpdate } from './subagents';
 import { parseTolerant, preview } from './tolerance';
 import { COALESCED_METHOD, type CoalescedParams } from './transport';
@@ -38,11 +39,14 @@ export interface ClientHandler {
   completeElicitation?(notification: S.CompleteElicitationNotification): void;
   /** Unstable: a parent session announced a child or patched it (see subagents.ts). */
   subagentUpdate?(parentSessionId: string, update: SubagentUpdate): void;
+  /** Unstable, with subagents: a message sent to or received from another session (see sessionMessages.ts). */
+  sessionMessage?(sessionId: string, update: InterSessionUpdate): void;
 }
 
-function isSubagentUpdate(params: unknown): boolean {
+/** The `sessionUpdate` kind of a notification's update, read without trusting it. */
+function kindOf(params: unknown): unknown {
   const update = (params as { update?: unknown } | null)?.update;
-  return typeof update === 'object' && update !== null && (update as { sessionUpdate?: unknown }).sessionUpdate === 'subagent_update';
+  return typeof update === 'object' && update !== null ? (update as { sessionUpdate?: unknown }).sessionUpdate : undefined;
 }
 
 /** How many of one session's requests may be served at once; past it, a request is refused with an error. */
@@ -167,7 +171,15 @@ export class Inbound {
 
   private notification(method: string, params: unknown): void {
     try {
-      if (method === ClientNotifications.sessionUpdate.method && isSubagentUpdate(params)) {
+      const kind = method === ClientNotifications.sessionUpdate.method ? kindOf(params) : undefined;
+      if (typeof kind === 'string' && INTER_SESSION_KINDS.has(kind)) {
+        // Unstable, like subagent_update: read strictly, and only by a handler that advertised subagents.
+        const update = InterSessionUpdate.safeParse((params as { update: unknown }).update);
+        const sessionId = (params as { sessionId?: unknown }).sessionId;
+        if (!this.handler.sessionMessage) this.log.debug(`ignored ${kind}: subagents are not advertised`);
+        else if (!update.success || typeof sessionId !== 'string') this.log.warn(`skipped a malformed ${kind}: ${preview(JSON.stringify(params))}`);
+        else this.handler.sessionMessage(sessionId, update.data);
+      } else if (kind === 'subagent_update') {
         // Unstable: read strictly, and only by a handler that advertised subagents.
         const update = SubagentUpdate.safeParse((params as { update: unknown }).update);
         const sessionId = (params as { sessionId?: unknown }).sessionId;

@@ -8,6 +8,7 @@ import { Compactions } from './compactions';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
 import { readTerminalMeta } from './quirks';
+import { SessionMessages, type InterSessionUpdate } from './sessionMessages';
 import { SessionTerminals } from './sessionTerminals';
 import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
@@ -58,6 +59,8 @@ export class SessionModel {
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
   private readonly compactions = new Compactions();
+  /** Messages this session sent to or received from another (unstable, with subagents). */
+  readonly messages = new SessionMessages();
   private turnState: TurnState = { phase: 'idle' };
   /** The children this session announced (subagents), each with a model of its own for its traffic. */
   private readonly children = new SessionChildren<SessionModel>(
@@ -322,6 +325,12 @@ export class SessionModel {
   }
 
   // ---- subagents -----------------------------------------------------------------------------------------------
+
+  /** A message sent to or received from another session: the subagents' cards show a child's task and reply. */
+  applySessionMessage(update: InterSessionUpdate): void {
+    this.messages.apply(update);
+    this.fire({ type: 'subagent' });
+  }
 
   /** The children announced so far, oldest first. */
   get subagents(): readonly { readonly info: SubagentInfo; readonly model: SessionModel }[] {

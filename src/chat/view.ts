@@ -209,6 +209,11 @@ const SUBAGENT_ENTRIES = 40;
 export function subagentViews(model: SessionModel, cwd: string): SubagentView[] {
   return model.subagents.map(({ info, model: child }) => {
     const entries = child.entries.slice(-SUBAGENT_ENTRIES);
+    // The task the parent sent and the child's reply, from whichever transcript the agent put them in.
+    const between = (from: string, to: string) =>
+      model.messages.latest(model.sessionId, from, to) ?? child.messages.latest(child.sessionId, from, to);
+    const task = between(model.sessionId, child.sessionId);
+    const reply = between(child.sessionId, model.sessionId);
     return {
       sessionId: info.sessionId,
       title: info.title ?? info.sessionId.slice(0, 40),
@@ -217,6 +222,8 @@ export function subagentViews(model: SessionModel, cwd: string): SubagentView[] 
       canCancel: info.canCancel,
       entries: entries.map((entry) => entryView(entry, info.cwd ?? cwd, child.terminals)),
       earlier: child.entries.length - entries.length,
+      ...(task?.text ? { task: task.text } : {}),
+      ...(reply?.text ? { reply: reply.text } : {}),
       permissions: permissionViews(child),
       elicitations: elicitationViews(child.elicitations.all),
     };

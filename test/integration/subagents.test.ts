@@ -1,5 +1,6 @@
 // Subagents (unstable) in a real extension host with the fixture agent: a child announced by its parent gets a card
-// with its name, task and state; its own traffic streams into the card; its permission request reaches the user and
+// with its name, task and state; the task its parent sent it and its reply (inter-session messages) show on the
+// card; its own traffic streams into the card; its permission request reaches the user and
 // is answered on its session; Cancel goes to the child; a malformed announcement is skipped and logged.
 import * as assert from 'node:assert/strict';
 import { waitFor, within } from '../lib/wait';
@@ -22,6 +23,7 @@ describe('subagents', function () {
     assert.equal(child.description, 'Find the docs');
     assert.equal(child.state, 'running');
     assert.equal(child.canCancel, true);
+    assert.equal(child.task, 'Find where the docs explain sessions', 'the task the parent sent');
     assert.deepEqual(
       child.entries.map((e) => (e.kind === 'message' ? e.text : e.kind === 'tool' ? e.title : e.kind)),
       ['Reading the docs', 'Read docs/index.md'],
@@ -32,12 +34,14 @@ describe('subagents', function () {
     const done = chat.subagents[0]!;
     assert.equal(done.state, 'idle');
     assert.match(done.entries.map((e) => (e.kind === 'message' ? e.text : '')).join(''), /outcome:allow/);
+    assert.equal(done.reply, 'The docs explain it in **sessions.md**.', 'the reply to the parent, its chunks in order');
     assert.equal(chat.subagents.length, 1, 'the malformed announcement made no card');
     const answer = recorded(fixture.recordFile).find(
       (m) => (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome?.optionId === 'allow',
     );
     assert.ok(answer, 'the agent got the answer');
     await waitFor(() => acpLog().includes('skipped a malformed subagent_update'), { what: 'the malformed update in the log' });
+    await waitFor(() => acpLog().includes('skipped a malformed session_message'), { what: 'the malformed message in the log' });
   });
 
   it('sends Cancel to the child', async () => {

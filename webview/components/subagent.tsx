@@ -1,5 +1,5 @@
 // A child session of this chat's (a subagent), as a collapsible card in the conversation: its name and task, its
-// live state, its latest messages and tool calls, and its permission requests and questions, labelled with its
+// live state, the task the parent sent it, its latest messages and tool calls, its reply to the parent, and its permission requests and questions, labelled with its
 // name. Cancel where the agent allows it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SubagentView } from '../../src/chat/protocol';
@@ -7,7 +7,7 @@ import { cancelSubagent } from '../intents';
 import { t } from '../l10n';
 import { Elicitation } from './elicitation';
 import { Compaction } from './compaction';
-import { Message } from './message';
+import { Markdown, Message } from './message';
 import { Permission } from './permission';
 import { Tool } from './tool';
 
@@ -38,6 +38,12 @@ export function Subagent({ child, agent }: { child: SubagentView; agent: string 
         {child.description && <span class="quiet"> — {child.description}</span>}
       </summary>
       <div class="subagent-body">
+        {child.task && (
+          <section class="subagent-message task" aria-label={t('Task from {0}', agent)}>
+            <div class="role">{t('Task')}</div>
+            <Markdown text={child.task} />
+          </section>
+        )}
         {child.earlier > 0 && <p class="quiet">{t('{0} earlier entries are not shown', child.earlier)}</p>}
         {child.entries.map((entry) =>
           entry.kind === 'message' ? (
@@ -47,6 +53,12 @@ export function Subagent({ child, agent }: { child: SubagentView; agent: string 
           ) : (
             <Compaction key={entry.id} entry={entry} />
           ),
+        )}
+        {child.reply && (
+          <section class="subagent-message reply" aria-label={t('Reply to {0}', agent)}>
+            <div class="role">{t('Reply')}</div>
+            <Markdown text={child.reply} />
+          </section>
         )}
         {child.permissions.map((p) => (
           <Permission key={`p${p.id}`} permission={p} agent={name} sessionId={child.sessionId} />

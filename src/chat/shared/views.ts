@@ -295,6 +295,9 @@ export const SubagentView = z.object({
   entries: z.array(EntryView),
   /** How many earlier entries are left out (the card shows the latest). */
   earlier: z.number(),
+  /** The task the parent sent it, and its reply (streamed), as markdown: inter-session messages. */
+  task: z.string().optional(),
+  reply: z.string().optional(),
   permissions: z.array(PermissionView),
   elicitations: z.array(ElicitationView),
 });
