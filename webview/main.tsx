@@ -80,7 +80,13 @@ function App() {
 
   return (
     <main class="chat" aria-label={state.agent ? t('Chat with {0}', state.agent) : t('Chat')}>
-      <HeaderPart title={state.session.title} agent={state.agent} usage={state.session.usage} level={state.permissionLevel} />
+      <HeaderPart
+        title={state.session.title}
+        agent={state.agent}
+        usage={state.session.usage}
+        lastTurn={state.turn.usage?.at(-1)}
+        level={state.permissionLevel}
+      />
       <ConversationPart
         agent={state.agent}
         loaded={state.loaded}

@@ -8,6 +8,7 @@ import type { Logger } from './log';
 import type { AgentEnd } from './process';
 import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
+import { turnUsageOf } from './turnUsage';
 
 /** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
 export interface SessionOptions {
@@ -15,6 +16,8 @@ export interface SessionOptions {
   readonly mcpServers?: readonly S.McpServer[];
   /** More folders the session may work in (sent only when the agent advertises `sessionCapabilities.additionalDirectories`). */
   readonly additionalDirectories?: readonly string[];
+  /** The user's instructions, appended to the agent's own (sent only when it advertises `sessionCapabilities.systemPrompt`). */
+  readonly instructions?: string;
 }
 
 /** An MCP server a session was opened without, because the agent does not take its transport. */
@@ -69,6 +72,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     private readonly log: Logger,
     /** The MCP servers the session was opened without (the agent cannot use them); the host says so in its words. */
     readonly leftOut: readonly LeftOutServer[] = [],
+    /** The user's instructions were not sent: the agent does not take them. */
+    readonly instructionsNotTaken = false,
   ) {}
 
   get sessionId(): string {
@@ -101,9 +106,9 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       }
       const response = this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
       out(); // on its way: a steered message may follow it
-      const { stopReason } = await response;
-      this.model.endTurn(stopReason);
-      return stopReason;
+      const answer = await response;
+      this.model.endTurn(answer.stopReason, turnUsageOf(answer));
+      return answer.stopReason;
     } catch (error) {
       out();
       if (error instanceof AcpError && error.isCancelled) {

@@ -10,6 +10,7 @@ import { PendingPermissions } from './permissions';
 import { readTerminalMeta } from './quirks';
 import { SessionMessages, type InterSessionUpdate } from './sessionMessages';
 import { SessionTerminals } from './sessionTerminals';
+import type { TurnUsage } from './turnUsage';
 import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
 import type {
@@ -53,7 +54,7 @@ export class SessionModel {
   usage: Usage | undefined;
   title: string | undefined;
   /** How each turn ended: after which entry, with which stop reason (the latest MAX_TURN_ENDS). */
-  readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason }[] = [];
+  readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason; readonly usage?: TurnUsage }[] = [];
   /** The user renamed the session: the agent's titles no longer replace it. */
   private titleFromUser = false;
   updatedAt: string | undefined;
@@ -394,9 +395,9 @@ export class SessionModel {
     this.fire({ type: 'info' });
   }
 
-  endTurn(stopReason: S.StopReason): void {
+  endTurn(stopReason: S.StopReason, usage?: TurnUsage): void {
     // How each turn ended, after its last entry (Export Chat says so); bounded like everything the agent drives.
-    this.turnEnds.push({ afterEntry: this.entries.length - 1, stopReason });
+    this.turnEnds.push(usage ? { afterEntry: this.entries.length - 1, stopReason, usage } : { afterEntry: this.entries.length - 1, stopReason });
     if (this.turnEnds.length > MAX_TURN_ENDS) this.turnEnds.splice(0, this.turnEnds.length - MAX_TURN_ENDS);
     this.held.cancelAll();
     this.closeUnfinishedTools();

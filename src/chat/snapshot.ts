@@ -118,7 +118,7 @@ type Row<P extends Part> = (chat: ChatState) => ViewParts[P];
 
 /** Each view part, built from the chat's state. */
 const VIEWS: { readonly [P in Part]: Row<P> } = {
-  turn: ({ session }) => (session ? turnView(session.model.turn) : { phase: 'idle' }),
+  turn: ({ session }) => (session ? turnView(session.model.turn, session.model) : { phase: 'idle' }),
   permissions: ({ session }) => (session ? permissionViews(session.model) : []),
   elicitations: (chat) => [...chat.elicitations],
   subagents: ({ session }) => (session ? subagentViews(session.model, session.cwd) : []),

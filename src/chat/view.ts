@@ -16,6 +16,7 @@ import type {
   SessionView,
   SubagentView,
   TerminalView,
+  TurnUsageView,
   TurnView,
 } from './protocol';
 import type { PendingElicitation } from '../acp/elicitations';
@@ -179,13 +180,28 @@ export function shortPath(path: string, cwd: string): string {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : path;
 }
 
-export function turnView(turn: TurnState): TurnView {
+export function turnView(turn: TurnState, model?: Pick<SessionModel, 'turnEnds' | 'entries'>): TurnView {
+  const usage = model ? turnUsages(model) : [];
+  const used = usage.length > 0 ? { usage } : {};
   switch (turn.phase) {
     case 'idle':
-      return { phase: 'idle', ...(turn.stopReason ? { stopReason: turn.stopReason } : {}), ...(turn.error ? { error: turn.error } : {}) };
+      return { phase: 'idle', ...(turn.stopReason ? { stopReason: turn.stopReason } : {}), ...(turn.error ? { error: turn.error } : {}), ...used };
     default:
-      return { phase: turn.phase };
+      return { phase: turn.phase, ...used };
   }
+}
+
+/** Turns whose usage the chat shows: the latest. */
+const USAGE_TURNS = 200;
+
+function turnUsages(model: Pick<SessionModel, 'turnEnds' | 'entries'>): TurnUsageView[] {
+  const views: TurnUsageView[] = [];
+  for (let i = model.turnEnds.length - 1; i >= 0 && views.length < USAGE_TURNS; i--) {
+    const { afterEntry, usage } = model.turnEnds[i]!;
+    const entry = model.entries[afterEntry];
+    if (usage && entry) views.unshift({ after: entry.id, ...usage });
+  }
+  return views;
 }
 
 export function permissionViews(model: SessionModel): PermissionView[] {

@@ -103,4 +103,14 @@ describe('the protocol, opted into', function () {
     );
     assert.equal(acpLog().split('sess-never-opened').length - 1, 1, 'said once');
   });
+
+  it('shows the tokens each turn used under it, and leaves out a usage the schema does not describe', async () => {
+    await useFixtureAgents({ Counter: { scenario: 'usage' } });
+    const chat = await newChat('Counter');
+    await within(chat.send('count this'), 10_000, 'the counted turn');
+    const agentEntry = chat.entries.at(-1)!;
+    assert.deepEqual(chat.turn.usage, [{ after: agentEntry.id, total: 1500, input: 1200, output: 250, thought: 50, cachedRead: 800 }]);
+    await within(chat.send('bad usage'), 10_000, 'the turn with a bad usage');
+    assert.equal(chat.turn.usage?.length, 1, 'the bad usage is left out');
+  });
 });

@@ -91,6 +91,7 @@ describe('accessibility', function () {
     const { chat, message } = await workbench.chatWith('Fixture Everything', 'first');
     await chat.getByRole('heading', { name: 'Done' }).waitFor();
     await chat.getByRole('region', { name: 'Changes of this turn' }).waitFor();
+    await chat.getByLabel(/^Tokens this turn: 41,000 in/).waitFor();
     await message.focus();
     await workbench.page.keyboard.type('second');
     await workbench.page.keyboard.press('Enter');

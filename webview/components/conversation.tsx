@@ -23,7 +23,7 @@ import { CheckpointQuestion, Restored } from './checkpointQuestion';
 import { Message } from './message';
 import { Permission } from './permission';
 import { Tool } from './tool';
-import { AgentError, TurnStatus } from './turnStatus';
+import { AgentError, TurnStatus, TurnUsage } from './turnStatus';
 
 export function Conversation(props: {
   agent: string;
@@ -73,6 +73,7 @@ export function Conversation(props: {
     [rows, hidden, props.checkpoints.cards],
   );
   const restorable = useMemo(() => new Set(props.checkpoints.restorable), [props.checkpoints.restorable]);
+  const usageAfter = useMemo(() => new Map((props.turn.usage ?? []).map((u) => [u.after, u])), [props.turn.usage]);
   // A question and a restore's line go under the turn they are about, after its card.
   const ends = useMemo(() => turnEnds(visible.filter((row) => !row.earlier).map((row) => row.entry)), [rows, hidden]);
   const { question, restored } = props.checkpoints;
@@ -151,6 +152,7 @@ export function Conversation(props: {
             {!row.earlier &&
               row.entry.kind === 'tool' &&
               questionsAt(row.entry.toolCallId).map((q) => <Elicitation key={`q${q.id}`} question={q} agent={agent} />)}
+            {!row.earlier && usageAfter.has(row.entry.id) && <TurnUsage usage={usageAfter.get(row.entry.id)!} />}
             {card && <Changes card={card} />}
             {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
             {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}

@@ -1,5 +1,5 @@
 // Above the conversation: the session's title and the usage meter. Above the composer: the agent's plan.
-import type { PermissionLevelName, PermissionLevelView, PlanEntryView, UsageView } from '../../src/chat/protocol';
+import type { PermissionLevelName, PermissionLevelView, PlanEntryView, TurnUsageView, UsageView } from '../../src/chat/protocol';
 import { setPermissionLevel } from '../intents';
 import { t } from '../l10n';
 import { compactNumber } from '../state';
@@ -50,11 +50,14 @@ export function Header({
   title,
   agent,
   usage,
+  lastTurn,
   level,
 }: {
   title: string | undefined;
   agent: string;
   usage: UsageView | undefined;
+  /** The tokens the last turn used, where its agent said. */
+  lastTurn?: TurnUsageView | undefined;
   level: PermissionLevelView;
 }) {
   const share = usage && usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;
@@ -66,7 +69,13 @@ export function Header({
       {title && <span class="quiet agent-name">{agent}</span>}
       <span class="header-spacer" />
       {usage && (
-        <div class="usage" title={t('{0} of {1} tokens of context used', usage.used.toLocaleString('en'), usage.size.toLocaleString('en'))}>
+        <div
+          class="usage"
+          title={
+            t('{0} of {1} tokens of context used', usage.used.toLocaleString('en'), usage.size.toLocaleString('en')) +
+            (lastTurn ? ` · ${t('last turn: {0} tokens', lastTurn.total.toLocaleString('en'))}` : '')
+          }
+        >
           <div
             class="meter"
             role="meter"
@@ -87,6 +96,11 @@ export function Header({
             {usage.cost ? ` · ${usage.cost}` : ''}
           </span>
         </div>
+      )}
+      {!usage && lastTurn && (
+        <span class="usage usage-text" title={t('Tokens the last turn used, as the agent reported them')}>
+          {t('{0} tokens', compactNumber(lastTurn.total))}
+        </span>
       )}
       <LevelPicker level={level} />
     </header>

@@ -1,5 +1,5 @@
 // Below the conversation: how the turn is going or how it ended, and the agent error with what the user can do.
-import type { AgentErrorView, ErrorAction, TurnView } from '../../src/chat/protocol';
+import type { AgentErrorView, ErrorAction, TurnUsageView, TurnView } from '../../src/chat/protocol';
 import { runErrorAction } from '../intents';
 import { t } from '../l10n';
 import { Spinner } from './spinner';
@@ -10,6 +10,20 @@ const STOP_TEXT: Record<string, () => string> = {
   max_turn_requests: () => t('The agent stopped: it reached its limit of requests for one turn.'),
   refusal: () => t('The agent refused. Your message and everything after it were left out of the agent’s context.'),
 };
+
+/** Under a turn: the tokens it used, as its agent reported them. */
+export function TurnUsage({ usage }: { usage: TurnUsageView }) {
+  const n = (value: number) => value.toLocaleString();
+  const parts = [t('{0} in', n(usage.input)), t('{0} out', n(usage.output))];
+  if (usage.thought !== undefined) parts.push(t('{0} thought', n(usage.thought)));
+  if (usage.cachedRead !== undefined) parts.push(t('{0} cached', n(usage.cachedRead)));
+  const text = parts.join(' · ');
+  return (
+    <p class="turn-usage quiet" aria-label={t('Tokens this turn: {0}', text)} title={t('{0} tokens in all', n(usage.total))}>
+      <span class="codicon codicon-dashboard" aria-hidden="true" /> {text}
+    </p>
+  );
+}
 
 export function TurnStatus({ turn }: { turn: TurnView }) {
   if (turn.phase === 'running' || turn.phase === 'awaiting-user') {

@@ -70,10 +70,24 @@ export type MessageView = Extract<EntryView, { kind: 'message' }>;
 export type ToolView = Extract<EntryView, { kind: 'tool' }>;
 export type CompactionView = Extract<EntryView, { kind: 'compaction' }>;
 
+/** The tokens one turn used, as its agent reported them, shown under the turn's last entry (`after`, an entry id). */
+export const TurnUsageView = z.object({
+  after: z.number(),
+  total: z.number(),
+  input: z.number(),
+  output: z.number(),
+  thought: z.number().optional(),
+  cachedRead: z.number().optional(),
+  cachedWrite: z.number().optional(),
+});
+export type TurnUsageView = z.infer<typeof TurnUsageView>;
+
 export const TurnView = z.object({
   phase: z.enum(['idle', 'running', 'awaiting-user', 'cancelling']),
   stopReason: z.string().optional(),
   error: z.string().optional(),
+  /** The usage of the latest turns whose agent reported it. */
+  usage: z.array(TurnUsageView).optional(),
 });
 export type TurnView = z.infer<typeof TurnView>;
 
