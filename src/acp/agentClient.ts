@@ -2,15 +2,16 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabilities, mcpFeature, mcpTransport } from './capabilities';
+import { advertisedCapabilities, AgentCapabilities, clientCapabilities } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
 import { EarlyUpdates } from './earlyUpdates';
+import { sessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
-import { Session, type LeftOutServer, type SessionOptions, type SessionOwner } from './sessionHandle';
+import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
 import { MAX_SUBAGENTS, type SubagentUpdate } from './subagents';
 import { TerminalManager } from './terminals';
@@ -165,7 +166,7 @@ export class AgentClient implements SessionOwner {
 
   /** Creates a session in `cwd` (an absolute folder). */
   async newSession(cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
-    const setup = this.sessionSetup(options);
+    const setup = sessionSetup(options, this.capabilities, this.log);
     const { response, early } = await this.early.open(
       () => this.process.connection.newSession({ cwd, ...setup.params }),
       (id) => this.unknownSession(id),
@@ -173,12 +174,21 @@ export class AgentClient implements SessionOwner {
     this.refuseOpenId('session/new', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     for (const update of early) model.apply(update);
-    return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
+    return this.add(
+      new Session<AgentClient>(
+        this,
+        model,
+        cwd,
+        tagged(this.log, `session ${shortId(response.sessionId)}`),
+        setup.leftOut,
+        setup.instructionsNotTaken,
+      ),
+    );
   }
 
   /** Unstable `session/fork`: a new session in `cwd` with the context of `sessionId`, which stays as it is. */
   async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
-    const setup = this.sessionSetup(options);
+    const setup = sessionSetup(options, this.capabilities, this.log);
     const { response, early } = await this.early.open(
       () => this.process.connection.forkSession({ sessionId, cwd, ...setup.params }),
       (id) => this.unknownSession(id),
@@ -186,39 +196,16 @@ export class AgentClient implements SessionOwner {
     this.refuseOpenId('session/fork', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     for (const update of early) model.apply(update);
-    return this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(response.sessionId)}`), setup.leftOut));
-  }
-
-  /**
-   * What goes into session/new, load and resume: the MCP servers the agent can use, and the additional folders
-   * when it accepts them. What is left out is logged (by name only: env and header values can hold secrets), and
-   * a left-out MCP server is also kept on the session, for the chat to say.
-   */
-  private sessionSetup(options: SessionOptions): {
-    params: { mcpServers: S.McpServer[]; additionalDirectories?: string[] };
-    leftOut: LeftOutServer[];
-  } {
-    const caps = this.capabilities;
-    const mcpServers: S.McpServer[] = [];
-    const leftOut: LeftOutServer[] = [];
-    for (const server of options.mcpServers ?? []) {
-      const needs = mcpFeature(server);
-      const transport = mcpTransport(server);
-      if (needs && transport && !caps.supports(needs)) {
-        this.log.warn(`MCP server "${server.name}" left out: the agent does not advertise ${capabilityName(needs)}`);
-        leftOut.push({ name: server.name, transport });
-        continue;
-      }
-      mcpServers.push(server);
-    }
-    const directories = options.additionalDirectories ?? [];
-    if (directories.length > 0 && !caps.supports('additionalDirectories')) {
-      this.log.info(
-        `${directories.length} additional workspace folder(s) not sent: the agent does not advertise ${capabilityName('additionalDirectories')}`,
-      );
-      return { params: { mcpServers }, leftOut };
-    }
-    return { params: directories.length > 0 ? { mcpServers, additionalDirectories: [...directories] } : { mcpServers }, leftOut };
+    return this.add(
+      new Session<AgentClient>(
+        this,
+        model,
+        cwd,
+        tagged(this.log, `session ${shortId(response.sessionId)}`),
+        setup.leftOut,
+        setup.instructionsNotTaken,
+      ),
+    );
   }
 
   /**
@@ -272,9 +259,11 @@ export class AgentClient implements SessionOwner {
    */
   async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<AgentSession> {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
-    const setup = this.sessionSetup(options);
+    const setup = sessionSetup(options, this.capabilities, this.log);
     const model = new SessionModel(sessionId);
-    const session = this.add(new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.leftOut));
+    const session = this.add(
+      new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.leftOut, setup.instructionsNotTaken),
+    );
     try {
       const params = { sessionId, cwd, ...setup.params };
       const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);

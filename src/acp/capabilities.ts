@@ -21,7 +21,9 @@ export type AgentFeature =
   | 'steering'
   /** Unstable (schema.unstable.json): `session/fork` and `session/set_title` (see methods.ts, UnstableMethods). */
   | 'forkSession'
-  | 'setSessionTitle';
+  | 'setSessionTitle'
+  /** Unstable: `systemPrompt` on session/new, load, resume and fork (in `append` mode). */
+  | 'systemPrompt';
 
 interface FeatureDef {
   /** The capability's path in `agentCapabilities`, for messages and the log. */
@@ -52,6 +54,7 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   steering: { capability: '_meta.steering', advertised: (c) => isAdvertised(c._meta?.['steering']), extension: true },
   forkSession: { capability: 'sessionCapabilities.fork', advertised: (c) => unstableSession(c, 'fork'), unstable: true },
   setSessionTitle: { capability: 'sessionCapabilities.title', advertised: (c) => unstableSession(c, 'title'), unstable: true },
+  systemPrompt: { capability: 'sessionCapabilities.systemPrompt', advertised: (c) => unstableSession(c, 'systemPrompt'), unstable: true },
 };
 
 /** An unstable session capability: an object (`{}` or with options) advertises it, as the stable ones. */

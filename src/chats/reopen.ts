@@ -18,6 +18,7 @@ import { readMcpServers, SECTION, type AgentConfig } from '../settings/config';
 import { additionalDirectories } from '../settings/mcpConfig';
 import type { Carried } from './chatSession';
 import { SignInNeeded } from './failures';
+import { readInstructions } from '../settings/instructions';
 
 /**
  * How the session came: `new` (none was asked for), `load` (replayed), `resume` (continued without its earlier
@@ -114,7 +115,9 @@ export class SessionOpener {
     return stored && stored.entries.length > 0 ? stored : undefined;
   }
 
-  /** What sessions open with: the MCP servers of `acp.mcpServers`, and the other workspace folders. */
+  private reportedInstructions: string | undefined;
+
+  /** What sessions open with: the MCP servers of `acp.mcpServers`, the other workspace folders, `acp.instructions`. */
   sessionOptions(cwd: string): SessionOptions {
     const { servers, problems } = readMcpServers();
     const reported = problems.join('\n');
@@ -128,7 +131,17 @@ export class SessionOpener {
         });
       }
     }
-    return { mcpServers: servers, additionalDirectories: additionalDirectories(workspaceRoots(), cwd) };
+    const instructions = readInstructions();
+    if (instructions.problem && instructions.problem !== this.reportedInstructions) {
+      this.log.warn(`[settings] ${instructions.problem}`);
+      void vscode.window.showWarningMessage(instructions.problem);
+    }
+    this.reportedInstructions = instructions.problem;
+    return {
+      mcpServers: servers,
+      additionalDirectories: additionalDirectories(workspaceRoots(), cwd),
+      ...(instructions.text ? { instructions: instructions.text } : {}),
+    };
   }
 }
 

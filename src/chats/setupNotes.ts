@@ -1,11 +1,23 @@
-// What a session was opened without, in the user's words. The core keeps the facts (Session.leftOut); the chat
-// tells them when the session opens.
+// What a session was opened without, in the user's words. The core keeps the facts (Session.leftOut,
+// Session.instructionsNotTaken); the chat tells them when the session opens.
 import * as vscode from 'vscode';
 import type { LeftOutServer } from '../acp/sessionHandle';
 
-/** One sentence per MCP server the agent could not take. */
-export function setupNotes(session: { readonly leftOut: readonly LeftOutServer[] }): string[] {
-  return session.leftOut.map((s) =>
+/** The agents (by their running client) already told that they take no instructions: said once per agent run. */
+const toldNoInstructions = new WeakSet<object>();
+
+/** One sentence per MCP server the agent could not take, and one (once) when it takes no instructions. */
+export function setupNotes(session: {
+  readonly leftOut: readonly LeftOutServer[];
+  readonly instructionsNotTaken?: boolean;
+  readonly client?: object;
+}): string[] {
+  const notes = session.leftOut.map((s) =>
     vscode.l10n.t('The MCP server "{0}" was left out: this agent does not support {1} MCP servers.', s.name, s.transport),
   );
+  if (session.instructionsNotTaken && session.client && !toldNoInstructions.has(session.client)) {
+    toldNoInstructions.add(session.client);
+    notes.push(vscode.l10n.t('Your instructions (acp.instructions) were not sent: this agent does not take instructions.'));
+  }
+  return notes;
 }

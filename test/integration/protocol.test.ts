@@ -1,7 +1,8 @@
 // The parts of the protocol a client opts into, in a real extension host with the fixture agent: context compaction
-// (advertised; shown where it happened, patched in place, replayed on session/load, found by Search Chats, exported).
+// (advertised; shown where it happened, patched in place, replayed on session/load, found by Search Chats, exported),
+// updates that come before the answer naming their session, the tokens each turn used, and the user's instructions.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -112,5 +113,40 @@ describe('the protocol, opted into', function () {
     assert.deepEqual(chat.turn.usage, [{ after: agentEntry.id, total: 1500, input: 1200, output: 250, thought: 50, cachedRead: 800 }]);
     await within(chat.send('bad usage'), 10_000, 'the turn with a bad usage');
     assert.equal(chat.turn.usage?.length, 1, 'the bad usage is left out');
+  });
+
+  it('sends acp.instructions (text, or a workspace file) as systemPrompt to an agent that takes it, and says once that another does not', async () => {
+    const config = vscode.workspace.getConfiguration('acp');
+    const file = join(workspaceFolder(), `agent-instructions-${Date.now()}.md`);
+    try {
+      const taking = JSON.stringify({ loadSession: true, promptCapabilities: {}, sessionCapabilities: { close: {}, systemPrompt: {} } });
+      const agents = await useFixtureAgents({
+        Instructed: { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: taking } },
+        Plain: { scenario: 'echo' },
+      });
+      const sentTo = (name: string) =>
+        recorded(agents[name]!.recordFile)
+          .filter((m) => m.method === 'session/new')
+          .map((m) => m.params?.['systemPrompt']);
+
+      await config.update('instructions', 'Answer in one sentence.', vscode.ConfigurationTarget.Workspace);
+      await newChat('Instructed');
+      writeFileSync(file, '# Rules\n\nNever touch the lockfile.\n');
+      await config.update('instructions', file.slice(workspaceFolder().length + 1), vscode.ConfigurationTarget.Workspace);
+      await newChat('Instructed');
+      assert.deepEqual(sentTo('Instructed'), [
+        { mode: 'append', content: [{ type: 'text', text: 'Answer in one sentence.' }] },
+        { mode: 'append', content: [{ type: 'text', text: '# Rules\n\nNever touch the lockfile.\n' }] },
+      ]);
+
+      const plain = await newChat('Plain');
+      assert.match(plain.lastNotice ?? '', /Your instructions \(acp\.instructions\) were not sent: this agent does not take instructions\./);
+      const again = await newChat('Plain');
+      assert.doesNotMatch(again.lastNotice ?? '', /instructions/, 'said once');
+      assert.deepEqual(sentTo('Plain'), [undefined, undefined]);
+    } finally {
+      await config.update('instructions', undefined, vscode.ConfigurationTarget.Workspace);
+      if (existsSync(file)) rmSync(file);
+    }
   });
 });
