@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { PendingElicitation } from '../acp/elicitations';
 import type * as S from '../acp/schema.gen';
 import { fieldValue, type FieldInput } from './protocol';
-import { elicitationViews } from './view';
+import { elicitationViews } from './elicitationViews';
 
 /** Settles with `promise`, or with undefined once `signal` aborts (the agent withdrew the question, or exited). */
 function unlessAborted<T>(promise: Thenable<T>, signal: AbortSignal): Promise<T | undefined> {

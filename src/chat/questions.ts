@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Elicitations, type ElicitationAnswer, type PendingElicitation } from '../acp/elicitations';
 import { fieldValue, type ElicitationView, type FieldInput } from './protocol';
-import { elicitationViews } from './view';
+import { elicitationViews } from './elicitationViews';
 import { failureText } from '../common/failureText';
 
 /** The chat's own questions have ids of their own, apart from the agent's. */

@@ -5,7 +5,7 @@
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
 import { PermissionLevelName } from '../chat/protocol';
-import { diffsOf } from '../chat/view';
+import { diffsOf, planOf } from '../chat/view';
 import { checkPath } from '../common/paths';
 
 export const PERMISSION_LEVELS = PermissionLevelName.options;
@@ -28,9 +28,7 @@ function pathsOf(call: Readonly<ToolCallState>): string[] {
  * asks it for its ExitPlanMode tool, with the plan in `rawInput.plan`; any agent's `switch_mode` tool call counts.
  */
 export function isPlanApproval(call: Readonly<ToolCallState>): boolean {
-  if (call.kind === 'switch_mode') return true;
-  const input = call.rawInput;
-  return typeof input === 'object' && input !== null && typeof (input as Record<string, unknown>)['plan'] === 'string';
+  return call.kind === 'switch_mode' || planOf(call) !== undefined;
 }
 
 /** Why nothing but the user may answer this request, or undefined when a rule or a level may. */

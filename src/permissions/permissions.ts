@@ -12,7 +12,7 @@ import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
 import { toolKind } from '../chat/protocol';
-import { diffsOf } from '../chat/view';
+import { diffsOf, planOf } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
@@ -120,8 +120,10 @@ export class Permissions implements vscode.Disposable {
   private notify(session: WatchedSession, agent: string, id: number, call: ToolCallState, options: readonly S.PermissionOption[]): void {
     const labels = uniqueLabels(options.map((o) => o.name));
     const edit = diffsOf(call)[0];
+    const plan = planOf(call);
     const showDiff = vscode.l10n.t('Show Diff');
-    const buttons = edit ? [...labels, showDiff] : labels;
+    const showPlan = vscode.l10n.t('Show Plan');
+    const buttons = [...labels, ...(edit ? [showDiff] : []), ...(plan ? [showPlan] : [])];
     const message = vscode.l10n.t(
       '{0} asks permission \u2014 {1}: {2}',
       agent,
@@ -131,8 +133,9 @@ export class Permissions implements vscode.Disposable {
     const risky = call.kind === 'execute' || call.kind === 'delete' || call.kind === 'move';
     const show = risky ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(message, ...buttons).then((pick) => {
-      if (pick === showDiff && edit) {
-        void this.diffs.show(edit, { preserveFocus: false, preview: true });
+      if ((pick === showDiff && edit) || (pick === showPlan && plan)) {
+        if (pick === showPlan && plan) void showMarkdown(plan);
+        else if (edit) void this.diffs.show(edit, { preserveFocus: false, preview: true });
         // The click closed the notification; the question is still open.
         if (session.model.permissions.some((p) => p.id === id)) this.notify(session, agent, id, call, options);
         return;
@@ -296,4 +299,10 @@ function uniqueLabels(names: readonly string[]): string[] {
     seen.set(name, count);
     return count === 1 ? name : vscode.l10n.t('{0} ({1})', name, count);
   });
+}
+
+/** A plan to approve, rendered: an untitled Markdown document, shown as its preview beside the chat. */
+async function showMarkdown(text: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
+  await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
 }

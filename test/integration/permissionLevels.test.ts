@@ -66,7 +66,12 @@ describe('permission levels', function () {
     await waitFor(() => chat.permissionLevel.level === 'allowAll', { what: 'the chat at Allow all' });
     assert.equal(await ask(chat, 'command'), 'answered');
     assert.equal(await ask(chat, 'edit'), 'answered');
-    assert.equal(await ask(chat, 'plan'), 'asked', 'a plan approval is the user\u2019s');
+    // A plan approval is the user's, and it shows the plan.
+    const planned = chat.send('plan');
+    const request = await waitFor(() => chat.permissions[0], { what: 'the plan approval' });
+    assert.equal(request.plan, '1. Read the code\n2. Fix it');
+    await chat.answerPermission(request.id, 'reject');
+    await within(planned, 10_000, 'the plan turn');
     assert.equal(await ask(chat, 'outside'), 'asked', 'a path outside the workspace is the user\u2019s');
     assert.match(acpLog(), /answered "Allow" to Leveled's request "npm test" by the chat's permission level "Allow all"/);
 

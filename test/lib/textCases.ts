@@ -8,7 +8,7 @@ import { plainTerminalText } from '../../src/chat/ansi';
 import { oneLine, problemsText, terminalText } from '../../src/chat/contextText';
 import { parsePromptFile } from '../../src/chat/promptFiles';
 import { isEmail } from '../../src/chat/protocol';
-import { elicitationViews, urlView } from '../../src/chat/view';
+import { elicitationViews, urlView } from '../../src/chat/elicitationViews';
 import { lineDelta } from '../../src/common/lineDelta';
 import { fenced as reportFence } from '../../src/diagnostics/report';
 import { fenced as exportFence } from '../../src/history/exportMarkdown';

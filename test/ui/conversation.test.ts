@@ -20,6 +20,7 @@ describe('conversation UI', function () {
     'Fixture Plain': { scenario: 'prompt-echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) } },
     'Fixture Refusal': 'refusal',
     'Fixture Flood': 'flood',
+    'Fixture Levels': 'levels',
   });
 
   before(async () => {
@@ -227,6 +228,16 @@ describe('conversation UI', function () {
     await level.selectOption({ label: 'Auto-approve edits' });
     await chat.getByRole('combobox', { name: 'Permission level: Auto-approve edits' }).waitFor();
     await workbench.page.locator('.statusbar-item', { hasText: 'Auto-approve edits' }).first().waitFor();
+  });
+
+  it('shows the plan a request to leave plan mode asks to approve, above the agent\u2019s options', async () => {
+    const { chat } = await workbench.chatWith('Fixture Levels', 'plan');
+    const card = chat.getByRole('group', { name: 'Permission: Ready to code?' });
+    const plan = card.getByRole('region', { name: 'The plan to approve' });
+    await plan.getByText('Read the code').waitFor();
+    await plan.getByText('Fix it').waitFor();
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await chat.getByRole('article', { name: 'Agent' }).getByText('outcome:reject').waitFor();
   });
 
   it('changes the mode and the model from the pickers, which show what the agent confirmed, and says why a change was refused', async () => {

@@ -1,7 +1,9 @@
-// A permission request: what the agent asks, its options as buttons, and the diff it would make.
+// A permission request: what the agent asks, the plan it asks to approve (leaving plan mode), its options as buttons,
+// and the diff it would make.
 import { toolKind, type PermissionView } from '../../src/chat/protocol';
 import { answerPermission, showDiff } from '../intents';
 import { t } from '../l10n';
+import { Markdown } from './message';
 
 const OPTION_HINTS: Record<string, () => string> = {
   allow_once: () => t('Allow this time'),
@@ -18,6 +20,11 @@ export function Permission({ permission, agent, sessionId }: { permission: Permi
         <span class="codicon codicon-shield" aria-hidden="true" /> {t('{0} asks permission — {1}:', agent, t(toolKind(permission.toolKind).label))}{' '}
         <strong>{permission.title || t('Tool call')}</strong>
       </p>
+      {permission.plan && (
+        <section class="plan-approval" aria-label={t('The plan to approve')}>
+          <Markdown text={permission.plan} />
+        </section>
+      )}
       <div class="actions">
         {permission.options.map((o) => (
           <button

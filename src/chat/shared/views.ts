@@ -98,6 +98,8 @@ export const PermissionView = z.object({
   /** What kind of tool call asks (`execute`, `edit`, …); the view names it from TOOL_KINDS. */
   toolKind: z.string(),
   hasDiff: z.boolean(),
+  /** The plan a request that leaves plan mode asks the user to approve, as markdown. */
+  plan: z.string().optional(),
   options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string() })),
 });
 export type PermissionView = z.infer<typeof PermissionView>;

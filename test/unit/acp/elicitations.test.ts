@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Elicitations, MAX_PENDING_ELICITATIONS } from '../../../src/acp/elicitations';
 import { fieldValue, type ElicitationFieldView } from '../../../src/chat/protocol';
-import { elicitationViews } from '../../../src/chat/view';
+import { elicitationViews } from '../../../src/chat/elicitationViews';
 
 const t = (message: string, ...args: Array<string | number>) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { HostMessage, WebviewMessage } from '../../../src/chat/protocol';
-import { entryView, permissionViews, sessionView, turnView, urlView } from '../../../src/chat/view';
+import { urlView } from '../../../src/chat/elicitationViews';
+import { entryView, permissionViews, sessionView, turnView } from '../../../src/chat/view';
 
 describe('chat view model', () => {
   it('maps messages and tool calls to what the webview renders', () => {

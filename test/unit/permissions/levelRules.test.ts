@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type * as S from '../../../src/acp/schema.gen';
 import type { ToolCallState } from '../../../src/acp/sessionModel';
+import { planOf } from '../../../src/chat/view';
 import { isPlanApproval, levelAnswer, neverAutomatic, PERMISSION_LEVELS } from '../../../src/permissions/levelRules';
 
 const ROOTS = ['/w'];
@@ -52,5 +53,13 @@ describe('permission levels', () => {
     assert.equal(neverAutomatic(plan, ROOTS), 'plan');
     assert.equal(neverAutomatic(outside, ROOTS), 'outside');
     assert.equal(neverAutomatic(edit('/w/a.ts'), ROOTS), undefined);
+  });
+
+  it('finds the plan a request asks to approve, bounded, and nothing in other requests', () => {
+    assert.equal(planOf({ rawInput: { plan: '1. Fix it' } }), '1. Fix it');
+    assert.equal(planOf({ rawInput: { plan: '   ' } }), undefined);
+    assert.equal(planOf({ rawInput: { command: 'ls' } }), undefined);
+    assert.equal(planOf({ rawInput: 'plan' }), undefined);
+    assert.equal(planOf({ rawInput: { plan: 'x'.repeat(70_000) } })?.length, 64 * 1024 + 1);
   });
 });
