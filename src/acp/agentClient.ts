@@ -58,6 +58,9 @@ function failureLogText(failure: Failure, cause: unknown): string {
   return errorMessage(cause);
 }
 
+/** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
+const ANSWERED_KINDS: ReadonlySet<string> = new Set(['current_mode_update', 'config_option_update']);
+
 export class AgentClient implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
   /** The children the open sessions announced (subagents), routed like sessions while their parent is open. */
@@ -173,7 +176,7 @@ export class AgentClient implements SessionOwner {
     );
     this.refuseOpenId('session/new', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    for (const update of early) model.apply(update);
+    for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
     return this.add(
       new Session<AgentClient>(
         this,
@@ -195,7 +198,7 @@ export class AgentClient implements SessionOwner {
     );
     this.refuseOpenId('session/fork', response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    for (const update of early) model.apply(update);
+    for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
     return this.add(
       new Session<AgentClient>(
         this,

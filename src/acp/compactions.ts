@@ -12,6 +12,8 @@ export const COMPACTION_SUMMARY_LIMIT = 256 * 1024;
 
 /** Compactions one session keeps apart by id; a later first-seen id is dropped (a hostile agent's endless ids). */
 const MAX_COMPACTIONS = 1000;
+/** Characters of summary text one session keeps in all its compactions. */
+const SESSION_SUMMARY_LIMIT = 4 * 1024 * 1024;
 
 type Update = Extract<S.SessionUpdate, { sessionUpdate: 'compaction_update' | 'compaction_summary_chunk' }>;
 
@@ -27,6 +29,8 @@ export class Compactions {
   /** The context's tokens as the latest `usage_update` said, and whether a compaction ended since. */
   private used: number | undefined;
   private awaitingAfter: number | undefined;
+  /** Summary characters kept in all; past SESSION_SUMMARY_LIMIT a summary is cut as if at its own bound. */
+  private kept = 0;
 
   /** Applies one update to `entries`, adding the compaction's entry when its id is new. */
   apply(update: Update, entries: Entry[], newId: () => number): Change | undefined {
@@ -45,18 +49,14 @@ export class Compactions {
     if (entry?.type !== 'compaction') return undefined;
     const state = entry.compaction;
     if (update.sessionUpdate === 'compaction_summary_chunk') {
-      append(state, update.content);
+      this.append(state, update.content);
     } else {
       state.status = update.status;
       if (update.summary === null || (update.summary !== undefined && update.summary.length === 0)) {
-        state.summary = [];
-        state.summaryLength = 0;
-        delete state.truncated;
+        this.clear(state);
       } else if (update.summary !== undefined) {
-        state.summary = [];
-        state.summaryLength = 0;
-        delete state.truncated;
-        for (const block of update.summary) append(state, block);
+        this.clear(state);
+        for (const block of update.summary) this.append(state, block);
       }
       if (update.error === null) delete state.error;
       else if (update.error !== undefined) state.error = update.error;
@@ -84,23 +84,29 @@ export class Compactions {
     entry.compaction.tokensAfter = used;
     return index;
   }
-}
 
-/** Appends a block to the summary, within its bound: text is joined to the text before it, as messages are. */
-function append(state: CompactionState, block: S.ContentBlock): void {
-  if (state.truncated) return;
-  const text = block.type === 'text' ? block.text : '';
-  const room = COMPACTION_SUMMARY_LIMIT - state.summaryLength;
-  if (text.length > room) state.truncated = true;
-  const kept = text.length > room ? text.slice(0, room) : text;
-  state.summaryLength += kept.length;
-  const tail = state.summary[state.summary.length - 1];
-  if (block.type === 'text') {
+  private clear(state: CompactionState): void {
+    this.kept -= state.summaryLength;
+    state.summary = [];
+    state.summaryLength = 0;
+    delete state.truncated;
+  }
+
+  /**
+   * Appends a block to the summary, within its bound and the session's: text is joined to the text before it, as
+   * messages are. Other blocks (images, resources) are not kept: the marker shows text.
+   */
+  private append(state: CompactionState, block: S.ContentBlock): void {
+    if (state.truncated || block.type !== 'text' || block.text === '') return;
+    const room = Math.min(COMPACTION_SUMMARY_LIMIT - state.summaryLength, SESSION_SUMMARY_LIMIT - this.kept);
+    if (block.text.length > room) state.truncated = true;
+    const kept = block.text.length > room ? block.text.slice(0, Math.max(0, room)) : block.text;
     if (kept === '') return;
+    state.summaryLength += kept.length;
+    this.kept += kept.length;
+    const tail = state.summary[state.summary.length - 1];
     if (tail?.type === 'text' && tail.annotations == null && block.annotations == null) tail.text += kept;
     else state.summary.push({ type: 'text', text: kept });
-  } else if (state.summary.length < 1000) {
-    state.summary.push(block);
   }
 }
 

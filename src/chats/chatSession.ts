@@ -94,7 +94,9 @@ export class ChatSession implements vscode.Disposable {
         if (changed.agent === key.agent && changed.sessionId === key.sessionId) show();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(show),
-      panel.controls.handlePermissionLevel((level) => levels.set(key, level)),
+      panel.controls.handlePermissionLevel(async (level) => {
+        await levels.choose(key, level);
+      }),
     ];
   }
 

@@ -17,7 +17,7 @@ function describe(level: PermissionLevel): string {
     case 'autoApproveEdits':
       return vscode.l10n.t('Edits to files inside the workspace are allowed once; everything else asks you.');
     case 'allowAll':
-      return vscode.l10n.t('Every permission request is allowed, except plan approvals and paths outside the workspace.');
+      return vscode.l10n.t('Every permission request is allowed, except plan approvals and the paths it names outside the workspace.');
   }
 }
 
@@ -61,8 +61,7 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
       level = picked?.level;
     }
     if (level === undefined) return undefined;
-    await levels.set(key, level);
-    return level;
+    return (await levels.choose(key, level)) ? level : undefined;
   };
   update();
   return [

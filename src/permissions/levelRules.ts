@@ -47,7 +47,7 @@ export function levelAnswer(
   if (level === 'ask' || neverAutomatic(call, roots)) return undefined;
   const once = options.find((o) => o.kind === 'allow_once');
   if (level === 'allowAll') return once ?? options.find((o) => o.kind === 'allow_always');
-  // Auto-approve edits: a file edit that names its files, all of them inside the session's folders.
-  const edit = call.kind === 'edit' || diffsOf(call).length > 0;
-  return edit && pathsOf(call).length > 0 ? once : undefined;
+  // Auto-approve edits: a file edit (its kind says so: a command or a delete carrying a diff is not one) that names
+  // its files, all of them inside the workspace.
+  return call.kind === 'edit' && pathsOf(call).length > 0 ? once : undefined;
 }

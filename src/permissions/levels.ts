@@ -46,7 +46,30 @@ export class PermissionLevels implements vscode.Disposable {
     private readonly defaultLevel: () => PermissionLevel,
     /** Asks whether new chats may start at Allow all, as the setting says. */
     private readonly confirmAllowAll: () => Promise<boolean>,
+    /** Asks whether one chat may go to Allow all, which the user just picked. */
+    private readonly confirmChat: (agent: string) => Promise<boolean> = confirmAllowAllChat,
   ) {}
+
+  /**
+   * The user picked `level` for a chat (its header, or Set Permission Level…). Going to Allow all is confirmed
+   * first: a keyboard moving through the header's list passes it on the way. False when the user kept the level.
+   */
+  async choose(key: LevelKey, level: PermissionLevel): Promise<boolean> {
+    if (level === 'allowAll' && this.get(key) !== 'allowAll' && this.available) {
+      const allowed = await this.confirmChat(key.agent);
+      this.log.info(
+        allowed
+          ? `a chat with ${key.agent} was set to "Allow all", as confirmed`
+          : `a chat with ${key.agent} was kept at its level: "Allow all" not confirmed`,
+      );
+      if (!allowed) {
+        this.emitter.fire(key); // the header shows the level it has again
+        return false;
+      }
+    }
+    await this.set(key, level);
+    return true;
+  }
 
   /** Whether levels other than Ask exist here: not in Restricted Mode. */
   get available(): boolean {
@@ -83,6 +106,8 @@ export class PermissionLevels implements vscode.Disposable {
     if (level === 'allowAll') {
       this.allowAllDefault ??= this.confirmDefault();
       if (!(await this.allowAllDefault)) level = 'ask';
+      // The user may have picked a level in the chat's header meanwhile: that one stands.
+      if (this.has(key)) return this.get(key);
     }
     if (level !== 'ask') await this.set(key, level);
     return this.get(key);
@@ -119,6 +144,20 @@ export async function confirmAllowAllDefault(): Promise<boolean> {
   const picked = await vscode.window.showQuickPick([allow, ask], {
     title: vscode.l10n.t('Your setting acp.permissions.defaultLevel makes new chats allow every permission request'),
     placeHolder: vscode.l10n.t('Agents will edit files and run commands without asking. Allow all in new chats of this window?'),
+    ignoreFocusOut: true,
+  });
+  return picked?.allow === true;
+}
+
+/** Asks, in a quick pick, whether one chat may allow every permission request; Enter confirms what the user picked. */
+async function confirmAllowAllChat(agent: string): Promise<boolean> {
+  const allow = { label: vscode.l10n.t('Allow All in This Chat'), allow: true };
+  const keep = { label: vscode.l10n.t('Keep the Current Level'), allow: false };
+  const picked = await vscode.window.showQuickPick([allow, keep], {
+    title: vscode.l10n.t('Allow every permission request of {0} in this chat?', agent),
+    placeHolder: vscode.l10n.t(
+      'The agent will edit files and run commands without asking; plan approvals and paths it names outside the workspace still ask.',
+    ),
     ignoreFocusOut: true,
   });
   return picked?.allow === true;

@@ -9,6 +9,7 @@ import type { AgentSession } from '../acp/agentClient';
 export type WatchedSession = Pick<AgentSession, 'model' | 'sessionId'>;
 import type { PermissionContext, PermissionDecision } from '../acp/clientHandler';
 import type { Logger } from '../acp/log';
+import { preview } from '../acp/tolerance';
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
 import { toolKind } from '../chat/protocol';
@@ -16,7 +17,7 @@ import { diffsOf, planOf } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
-import { LEVEL_NAMES, levelAnswer, neverAutomatic } from './levelRules';
+import { isPlanApproval, LEVEL_NAMES, levelAnswer, neverAutomatic } from './levelRules';
 import { levelName, type PermissionLevels } from './levels';
 import { describeRule, english } from './ruleText';
 import { optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
@@ -147,15 +148,17 @@ export class Permissions implements vscode.Disposable {
 
   private decide(agent: string, request: PermissionContext): PermissionDecision | undefined {
     const { call, options } = request;
-    const roots = [...workspaceRoots(), request.cwd];
-    // A plan approval, or a request about a path outside the workspace, is the user's to answer: no rule or level does.
-    if (neverAutomatic(call, roots)) return undefined;
+    // The workspace folders only: a session's own folder is the agent's to say (a subagent's `cwd` could be "/").
+    const roots = workspaceRoots();
+    // A plan approval, or a request about a path outside the workspace, is the user's to answer: only a rule that
+    // rejects may answer it, never one that allows, nor a level.
+    const userOnly = neverAutomatic(call, roots) !== undefined;
     const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
-    const ruled = rule && optionFor(options, rule.decision);
+    const ruled = rule && (!userOnly || rule.decision === 'reject') ? optionFor(options, rule.decision) : undefined;
     if (rule && ruled) {
       const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule, vscode.l10n.t), scopeName(rule.scope));
       this.log.info(
-        `answered "${ruled.name}" to ${agent}'s request "${call.title}" by your rule \u201c${describeRule(rule, english)}\u201d (${SCOPE_NAMES[rule.scope]})`,
+        `answered "${ruled.name}" to ${agent}'s request ${preview(call.title)} by your rule \u201c${describeRule(rule, english)}\u201d (${SCOPE_NAMES[rule.scope]})`,
       );
       if (rule.decision === 'reject') {
         // Never rejected silently: the chat shows it, and so does a notification.
@@ -168,11 +171,12 @@ export class Permissions implements vscode.Disposable {
       }
       return { optionId: ruled.optionId, reason };
     }
+    if (userOnly) return undefined;
     if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
       const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
       if (allow) {
         this.log.info(
-          `answered "${allow.name}" to ${agent}'s request "${call.title}" by the acp.permissions setting, which allows reads inside the workspace`,
+          `answered "${allow.name}" to ${agent}'s request ${preview(call.title)} by the acp.permissions setting, which allows reads inside the workspace`,
         );
         return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
@@ -180,13 +184,15 @@ export class Permissions implements vscode.Disposable {
     const level = this.levels.get({ agent, sessionId: request.sessionId });
     const allowed = levelAnswer(level, call, options, roots);
     if (allowed) {
-      this.log.info(`answered "${allowed.name}" to ${agent}'s request "${call.title}" by the chat's permission level "${LEVEL_NAMES[level]}"`);
+      this.log.info(`answered "${allowed.name}" to ${agent}'s request ${preview(call.title)} by the chat's permission level "${LEVEL_NAMES[level]}"`);
       return { optionId: allowed.optionId, reason: vscode.l10n.t('the permission level \u201c{0}\u201d', levelName(level)) };
     }
     return undefined;
   }
 
   private learn(agent: string, request: PermissionContext, option: S.PermissionOption): void {
+    // An "always" answer to a plan approval could never apply: no rule allows one.
+    if (isPlanApproval(request.call)) return;
     const rule = ruleFromAnswer({ agent, kind: request.call.kind, title: request.call.title }, option, new Date());
     if (!rule) return;
     const scope = this.settings().remember;

@@ -1,7 +1,8 @@
 // `acp.instructions`: the user's instructions for every session, appended to the agent's own where the agent takes
 // them (`systemPrompt`). The value is the text itself, or the workspace-relative path of a file that holds it (read
-// from disk each time a session opens, bounded, and only from inside the workspace).
-import { readFileSync, statSync } from 'node:fs';
+// from disk each time a session opens, bounded, and only from inside the workspace). A workspace's own value counts
+// only once it is trusted (restrictedConfigurations), as VS Code's trust says; agents do not run before anyway.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../common/paths';
@@ -40,8 +41,20 @@ function fileOf(value: string): { text?: string; problem?: string } | undefined 
   if (checkPath(path, roots).kind !== 'inside')
     return { problem: vscode.l10n.t('acp.instructions names {0}, which is outside the workspace: no instructions were sent.', value) };
   try {
-    const bytes = readFileSync(path);
-    return { text: bytes.subarray(0, MAX_INSTRUCTIONS * 4).toString('utf8') };
+    // At most what is sent (four bytes a character at worst): a large file is never read whole.
+    const buffer = Buffer.alloc(MAX_INSTRUCTIONS * 4);
+    const fd = openSync(path, 'r');
+    try {
+      const read = readSync(fd, buffer, 0, buffer.length, 0);
+      return {
+        text: buffer
+          .subarray(0, read)
+          .toString('utf8')
+          .replace(/\ufffd$/, ''),
+      };
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     return { problem: vscode.l10n.t('acp.instructions names {0}, which could not be read ({1}): no instructions were sent.', value, String(error)) };
   }

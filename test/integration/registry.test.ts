@@ -244,16 +244,16 @@ describe('agents from the ACP Registry', function () {
       assert.deepEqual([npx.command, ...npx.args], ['npx', '-y', '@acp-test/agent@1.2.3', '--acp']);
       const uvx = installed(await addFromRegistry('uvx-agent'));
       assert.deepEqual([uvx.command, ...uvx.args], ['uvx', 'acp-test-agent==0.4.0', 'acp']);
-      const chat = await newChat('Uvx Agent');
-      assert.equal(await within(chat.send('pinned?'), 15_000, 'a turn with the uvx agent'), 'end_turn');
-      assert.equal(agentText(chat), 'You said: pinned?');
-      assert.deepEqual(readFileSync(join(bin, 'uvx.args'), 'utf8').split('\n').filter(Boolean), ['acp-test-agent==0.4.0', 'acp']);
-
-      // An entry that names a cmd runs that program of its package, pinned, not the package's default one.
+      // An entry that names a cmd runs that program of its package, pinned, not the package's default one. Installed
+      // before any chat opens: a chat that loads takes the focus, which would close the next install's quick pick.
       const npxCmd = installed(await addFromRegistry('npx-cmd-agent'));
       assert.deepEqual([npxCmd.command, ...npxCmd.args], ['npx', '-y', '--package', '@acp-test/tools@2.0.0', 'tools-acp', '--acp']);
       const uvxCmd = installed(await addFromRegistry('uvx-cmd-agent'));
       assert.deepEqual([uvxCmd.command, ...uvxCmd.args], ['uvx', '--from', 'acp-test-tools==0.5.0', 'tools-acp']);
+      const chat = await newChat('Uvx Agent');
+      assert.equal(await within(chat.send('pinned?'), 15_000, 'a turn with the uvx agent'), 'end_turn');
+      assert.equal(agentText(chat), 'You said: pinned?');
+      assert.deepEqual(readFileSync(join(bin, 'uvx.args'), 'utf8').split('\n').filter(Boolean), ['acp-test-agent==0.4.0', 'acp']);
       const cmdChat = await newChat('Npx Cmd Agent');
       assert.equal(await within(cmdChat.send('which program?'), 15_000, 'a turn with the npx cmd agent'), 'end_turn');
       assert.deepEqual(readFileSync(join(bin, 'npx.args'), 'utf8').split('\n').filter(Boolean), [

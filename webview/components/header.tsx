@@ -12,7 +12,7 @@ const LEVEL_NAMES: Record<PermissionLevelName, () => string> = {
 const LEVEL_HINTS: Record<PermissionLevelName, () => string> = {
   ask: () => t('Every permission request asks you'),
   autoApproveEdits: () => t('Edits to files inside the workspace are allowed once; everything else asks you'),
-  allowAll: () => t('Every permission request is allowed, except plan approvals and paths outside the workspace'),
+  allowAll: () => t('Every permission request is allowed, except plan approvals and the paths it names outside the workspace'),
 };
 
 /** How the client answers the agent's permission requests in this chat: always in view, picked here. */

@@ -147,8 +147,18 @@ describe('compactions', () => {
     assert.match(md, /<details><summary>Summary<\/summary>\n\n> We fixed the parser\n\n<\/details>/);
   });
 
-  it('a hostile agent cannot grow the entries without bound with new ids', () => {
+  it('a hostile agent cannot grow the entries or the summaries without bound', () => {
     for (let i = 0; i < 1500; i++) model.apply(update({ compactionId: `c${i}`, status: 'completed' }));
     assert.equal(compactions(model).length, 1000);
+    const big = 'x'.repeat(COMPACTION_SUMMARY_LIMIT);
+    for (let i = 0; i < 40; i++) model.apply(chunk(`c${i}`, big));
+    const kept = compactions(model).reduce((sum, c) => sum + c.summaryLength, 0);
+    assert.equal(kept, 4 * 1024 * 1024, 'a session keeps 4 M characters of summaries in all');
+    model.apply({
+      sessionUpdate: 'compaction_summary_chunk',
+      compactionId: 'c999',
+      content: { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    } as S.SessionUpdate);
+    assert.deepEqual(compactions(model)[999]?.summary, [], 'a block that is not text is not kept');
   });
 });

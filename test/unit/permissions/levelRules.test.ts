@@ -32,6 +32,13 @@ describe('permission levels', () => {
     assert.equal(levelAnswer('autoApproveEdits', edit('/w/src/a.ts'), OPTIONS, ROOTS)?.optionId, 'once');
     assert.equal(levelAnswer('autoApproveEdits', call({ kind: 'execute', title: 'rm -rf /' }), OPTIONS, ROOTS), undefined, 'a command asks');
     assert.equal(levelAnswer('autoApproveEdits', call({ kind: 'edit' }), OPTIONS, ROOTS), undefined, 'an edit that names no file asks');
+    const diff = { type: 'diff' as const, path: '/w/a.ts', newText: 'x' };
+    for (const kind of ['execute', 'delete', 'move', 'other'] as const)
+      assert.equal(
+        levelAnswer('autoApproveEdits', call({ kind, content: [diff], locations: [{ path: '/w/a.ts' }] }), OPTIONS, ROOTS),
+        undefined,
+        `a ${kind} carrying a diff asks`,
+      );
     assert.equal(levelAnswer('autoApproveEdits', edit('/w/a.ts'), [OPTIONS[0]!, OPTIONS[2]!], ROOTS), undefined, 'no allow-once option: it asks');
   });
 
