@@ -7,7 +7,7 @@ import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
 import { EarlyUpdates } from './earlyUpdates';
-import { sessionSetup } from './sessionSetup';
+import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
@@ -169,46 +169,34 @@ export class AgentClient implements SessionOwner {
 
   /** Creates a session in `cwd` (an absolute folder). */
   async newSession(cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
-    const setup = sessionSetup(options, this.capabilities, this.log);
-    const { response, early } = await this.early.open(
-      () => this.process.connection.newSession({ cwd, ...setup.params }),
-      (id) => this.unknownSession(id),
-    );
-    this.refuseOpenId('session/new', response.sessionId);
-    const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
-    return this.add(
-      new Session<AgentClient>(
-        this,
-        model,
-        cwd,
-        tagged(this.log, `session ${shortId(response.sessionId)}`),
-        setup.leftOut,
-        setup.instructionsNotTaken,
-      ),
-    );
+    return this.opened('session/new', cwd, options, (params) => this.process.connection.newSession({ cwd, ...params }));
   }
 
   /** Unstable `session/fork`: a new session in `cwd` with the context of `sessionId`, which stays as it is. */
   async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
+    return this.opened('session/fork', cwd, options, (params) => this.process.connection.forkSession({ sessionId, cwd, ...params }));
+  }
+
+  /**
+   * A session a request creates (new or fork): what the agent sent for it before the answer named it is applied,
+   * but for what the answer itself says (its mode and config options, which are newer).
+   */
+  private async opened(
+    method: string,
+    cwd: string,
+    options: SessionOptions,
+    request: (params: SessionSetup['params']) => Promise<Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'>>,
+  ): Promise<AgentSession> {
     const setup = sessionSetup(options, this.capabilities, this.log);
     const { response, early } = await this.early.open(
-      () => this.process.connection.forkSession({ sessionId, cwd, ...setup.params }),
+      () => request(setup.params),
       (id) => this.unknownSession(id),
     );
-    this.refuseOpenId('session/fork', response.sessionId);
+    this.refuseOpenId(method, response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
-    return this.add(
-      new Session<AgentClient>(
-        this,
-        model,
-        cwd,
-        tagged(this.log, `session ${shortId(response.sessionId)}`),
-        setup.leftOut,
-        setup.instructionsNotTaken,
-      ),
-    );
+    const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
+    return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken));
   }
 
   /**

@@ -134,31 +134,31 @@ export class PermissionLevels implements vscode.Disposable {
   }
 }
 
-/**
- * Asks, in a quick pick, whether new chats may start at Allow all as `acp.permissions.defaultLevel` says. The user
- * chose that setting, so Enter confirms it; Escape, or Ask, keeps new chats asking.
- */
-export async function confirmAllowAllDefault(): Promise<boolean> {
-  const allow = { label: vscode.l10n.t('Allow All in New Chats'), detail: vscode.l10n.t('As acp.permissions.defaultLevel says'), allow: true };
-  const ask = { label: vscode.l10n.t('Ask in New Chats'), detail: vscode.l10n.t('Each chat can still be set in its header'), allow: false };
-  const picked = await vscode.window.showQuickPick([allow, ask], {
-    title: vscode.l10n.t('Your setting acp.permissions.defaultLevel makes new chats allow every permission request'),
-    placeHolder: vscode.l10n.t('Agents will edit files and run commands without asking. Allow all in new chats of this window?'),
-    ignoreFocusOut: true,
-  });
-  return picked?.allow === true;
+/** Asks whether to allow all: the first choice (what Enter takes) allows, the second keeps asking. */
+async function confirmAllowAll(title: string, placeHolder: string, allow: vscode.QuickPickItem, keep: vscode.QuickPickItem): Promise<boolean> {
+  const picked = await vscode.window.showQuickPick([allow, keep], { title, placeHolder, ignoreFocusOut: true });
+  return picked === allow;
 }
 
-/** Asks, in a quick pick, whether one chat may allow every permission request; Enter confirms what the user picked. */
-async function confirmAllowAllChat(agent: string): Promise<boolean> {
-  const allow = { label: vscode.l10n.t('Allow All in This Chat'), allow: true };
-  const keep = { label: vscode.l10n.t('Keep the Current Level'), allow: false };
-  const picked = await vscode.window.showQuickPick([allow, keep], {
-    title: vscode.l10n.t('Allow every permission request of {0} in this chat?', agent),
-    placeHolder: vscode.l10n.t(
-      'The agent will edit files and run commands without asking; plan approvals and paths it names outside the workspace still ask.',
-    ),
-    ignoreFocusOut: true,
-  });
-  return picked?.allow === true;
+/**
+ * Asks whether new chats may start at Allow all as `acp.permissions.defaultLevel` says. The user chose that setting,
+ * so Enter confirms it; Escape, or Ask, keeps new chats asking.
+ */
+export function confirmAllowAllDefault(): Promise<boolean> {
+  return confirmAllowAll(
+    vscode.l10n.t('Your setting acp.permissions.defaultLevel makes new chats allow every permission request'),
+    vscode.l10n.t('Agents will edit files and run commands without asking. Allow all in new chats of this window?'),
+    { label: vscode.l10n.t('Allow All in New Chats'), detail: vscode.l10n.t('As acp.permissions.defaultLevel says') },
+    { label: vscode.l10n.t('Ask in New Chats'), detail: vscode.l10n.t('Each chat can still be set in its header') },
+  );
+}
+
+/** Asks whether one chat may allow every permission request; Enter confirms what the user picked. */
+function confirmAllowAllChat(agent: string): Promise<boolean> {
+  return confirmAllowAll(
+    vscode.l10n.t('Allow every permission request of {0} in this chat?', agent),
+    vscode.l10n.t('The agent will edit files and run commands without asking; plan approvals and paths it names outside the workspace still ask.'),
+    { label: vscode.l10n.t('Allow All in This Chat') },
+    { label: vscode.l10n.t('Keep the Current Level') },
+  );
 }
