@@ -56,8 +56,7 @@ describe('agents UI', function () {
 
   it('Test Agent Connection shows what the agent is, and why a missing command fails', async () => {
     const page = workbench.page;
-    await workbench.runCommand('ACP: Test Agent Connection…');
-    await workbench.pick('Fixture Slow');
+    await workbench.runAndPick('ACP: Test Agent Connection…', 'Fixture Slow');
     await page.locator('.tab.active', { hasText: 'Fixture-Slow-connection.md' }).waitFor();
     const report = await waitFor(async () => {
       const text = await editorText(page);
@@ -68,8 +67,7 @@ describe('agents UI', function () {
     assert.match(report, /Protocol version: 1/);
     assert.equal(methods(agents['Fixture Slow']!.recordFile).filter((m) => m === 'initialize').length >= 1, true);
 
-    await workbench.runCommand('ACP: Test Agent Connection…');
-    await workbench.pick('Fixture Missing');
+    await workbench.runAndPick('ACP: Test Agent Connection…', 'Fixture Missing');
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Missing did not connect; the report says why.' }).waitFor();
     const failed = await waitFor(async () => {
       const text = await editorText(page);
@@ -81,8 +79,7 @@ describe('agents UI', function () {
   it('signs in through the agent’s methods: a terminal sign-in runs the agent with its args, Sign Out calls logout, and a refused message brings the sign-in back', async () => {
     const page = workbench.page;
     const record = agents['Fixture Auth']!.recordFile;
-    await workbench.runCommand('ACP: New Chat');
-    await workbench.pick('Fixture Auth');
+    await workbench.runAndPick('ACP: New Chat', 'Fixture Auth');
     const quickInput = page.locator('.quick-input-widget');
     await quickInput.getByPlaceholder('Fixture Auth needs you to sign in. Choose how.').waitFor();
     await quickInput.locator('.monaco-list-row', { hasText: 'The agent signs you in' }).waitFor();
@@ -109,8 +106,7 @@ describe('agents UI', function () {
     });
 
     // Sign Out: logout with the running agent.
-    await workbench.runCommand('ACP: Sign Out…');
-    await workbench.pick('Fixture Auth');
+    await workbench.runAndPick('ACP: Sign Out…', 'Fixture Auth');
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'Signed out of Fixture Auth.' }).waitFor();
     assert.equal(existsSync(credentials), false);
 
@@ -140,8 +136,7 @@ describe('agents UI', function () {
     await workbench.chatWith('Fixture Kept', 'the first chat');
     await workbench.chat().getByRole('log').getByText('Hello', { exact: true }).waitFor();
     // The second chat opens beside the first: both are on screen.
-    await workbench.runCommand('ACP: New Chat');
-    await workbench.pick('Fixture Kept');
+    await workbench.runAndPick('ACP: New Chat', 'Fixture Kept');
     const [first, second] = [workbench.chat(0), workbench.chat(1)];
     await second.getByRole('textbox', { name: 'Message' }).fill('the second chat');
     await second.getByRole('textbox', { name: 'Message' }).press('Enter');
@@ -188,8 +183,7 @@ describe('agents UI', function () {
     await agentStatus(page, 'Codex is not running; it starts with a chat.').waitFor();
 
     // A configured agent: New Chat uses it without asking, and the status bar follows its state.
-    await workbench.runCommand('ACP: Select Agent…');
-    await workbench.pick('Fixture Slow');
+    await workbench.runAndPick('ACP: Select Agent…', 'Fixture Slow');
     await agentStatus(page, 'Fixture Slow is not running; it starts with a chat.').waitFor();
     await workbench.runCommand('ACP: New Chat');
     const chat = workbench.chat();

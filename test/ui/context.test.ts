@@ -159,8 +159,7 @@ describe('context and history UI', function () {
 
   it('runs a chat in the secondary side bar (back after a reload), and moves it to an editor tab with its conversation and draft', async () => {
     const page = workbench.page;
-    await workbench.runCommand('ACP: New Chat in Side Bar');
-    await workbench.pick('Fixture Side');
+    await workbench.runAndPick('ACP: New Chat in Side Bar', 'Fixture Side');
     // The chat is in the secondary side bar's ACP Chat view; no editor tab holds it.
     await page.locator('.part.auxiliarybar').getByText('ACP Chat').first().waitFor();
     assert.equal(await page.locator('.tab', { hasText: 'Fixture Side' }).count(), 0);

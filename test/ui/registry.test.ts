@@ -145,8 +145,7 @@ describe('registry UI', function () {
 
   it('refuses an archive whose member climbs out of its folder, and says which', async () => {
     const page = workbench.page;
-    await workbench.runCommand('ACP: Add Agent from Registry…');
-    await workbench.pick('Hostile Archive');
+    await workbench.runAndPick('ACP: Add Agent from Registry…', 'Hostile Archive');
     await workbench.notification(
       'Hostile Archive 0.1.0 was not installed. The archive was refused: its member "../escaped.txt" climbs out of the folder with "..".',
     );

@@ -83,8 +83,7 @@ describe('sessions UI', function () {
   });
 
   it('lists the agent\u2019s earlier sessions with Open Previous Session and opens the one chosen', async () => {
-    await workbench.runCommand('ACP: Open Previous Session…');
-    await workbench.pick('Fixture Titled');
+    await workbench.runAndPick('ACP: Open Previous Session…', 'Fixture Titled');
     const items = workbench.page.locator('.quick-input-widget .monaco-list-row');
     await items.filter({ hasText: 'About apples' }).waitFor();
     await items.filter({ hasText: 'An earlier conversation' }).waitFor();

@@ -100,8 +100,7 @@ describe('installed from the VSIX', function () {
   });
 
   it('opens the getting-started walkthrough with its four steps; its New Chat button opens a chat and checks the step off', async () => {
-    await workbench.runCommand('Welcome: Open Walkthrough...');
-    await workbench.pick('Get Started with ACP Client');
+    await workbench.runAndPick('Welcome: Open Walkthrough...', 'Get Started with ACP Client');
     const page = workbench.page;
     const details = page.locator('.gettingStartedSlideDetails');
     await details.getByText('Get Started with ACP Client').first().waitFor();

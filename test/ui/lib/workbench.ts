@@ -46,7 +46,13 @@ export interface Workbench {
    */
   hideSideBar(): Promise<void>;
   /** Picks the quick-pick row with this label; in a multi-select list (`check`), checks it. */
-  pick(label: string, options?: { check?: boolean }): Promise<void>;
+  pick(label: string, options?: { check?: boolean; timeout?: number }): Promise<void>;
+  /**
+   * Runs a command that opens a quick pick, and picks `label` in it. The palette gives the focus back to the chat as it
+   * closes, and when that lands after the command's pick has opened, the pick closes (nothing is chosen, so nothing
+   * happened): the command is then run again, three times at most.
+   */
+  runAndPick(title: string, label: string): Promise<void>;
   /** Saves the window as test-output/ui/screenshots/<name>.png (`npm run screenshots` copies some into docs/images). */
   screenshot(name: string): Promise<void>;
   /** Saves a screenshot, the browser console and the server logs for a failed test. */
@@ -192,8 +198,7 @@ export async function openWorkbench(
         return chat;
       },
       async chatWith(agent, text) {
-        await workbench.runCommand('ACP: New Chat');
-        await workbench.pick(agent);
+        await workbench.runAndPick('ACP: New Chat', agent);
         const chat = workbench.chat();
         const message = chat.getByRole('textbox', { name: 'Message' });
         await message.waitFor();
@@ -233,17 +238,30 @@ export async function openWorkbench(
         return item;
       },
       async pick(label, options) {
+        const timeout = options?.timeout;
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
-        await row.waitFor();
+        await row.waitFor({ timeout });
         if (options?.check) {
           // A multi-select list: the click checks the row; Enter (the caller's) accepts.
           await row.click();
           return;
         }
         // Filter by typing, then take the row with the keyboard: a hover on another row can cover it for a click.
-        await page.locator('.quick-input-widget .quick-input-box input').fill(label);
-        await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor();
+        await page.locator('.quick-input-widget .quick-input-box input').fill(label, { timeout });
+        await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor({ timeout });
         await page.keyboard.press('Enter');
+      },
+      async runAndPick(title, label) {
+        for (let attempt = 1; ; attempt++) {
+          await workbench.runCommand(title);
+          // Enter is pick's last step, so a pick that threw chose nothing and the command can run again.
+          const error = await workbench.pick(label, { timeout: 10_000 }).then(
+            () => undefined,
+            (failed: unknown) => failed,
+          );
+          if (error === undefined) return;
+          if (attempt >= 3 || (await page.locator('.quick-input-widget .quick-input-box input').isVisible())) throw error;
+        }
       },
       async screenshot(name) {
         const dir = join(outputDir, 'screenshots');
