@@ -81,6 +81,11 @@ export function openLink(href: string): void {
   post({ type: 'openLink', href });
 }
 
+/** The button of a plan the agent keeps in a file. */
+export function openPlan(planId: string): void {
+  post({ type: 'openPlan', planId });
+}
+
 /** The Copy button of a code block. */
 export function copyCode(text: string): void {
   post({ type: 'copy', text });

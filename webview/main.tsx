@@ -7,7 +7,8 @@ import { loadSaved, save } from './api';
 import { Announcer } from './components/announcer';
 import { Composer } from './components/composer';
 import { Conversation } from './components/conversation';
-import { Header, Plan } from './components/header';
+import { Header } from './components/header';
+import { Plans } from './components/plans';
 import { Queue } from './components/queue';
 import { ready, sendPrompt, tellDraft } from './intents';
 import { setBundle, t } from './l10n';
@@ -17,7 +18,7 @@ import { initialState, promptHistory, reduce } from './state';
 // While the agent streams, only the conversation changes: the rest of the view renders again only when its props do.
 const ComposerPart = memo(Composer);
 const HeaderPart = memo(Header);
-const PlanPart = memo(Plan);
+const PlansPart = memo(Plans);
 const ConversationPart = memo(Conversation);
 
 /** How long after the last key the draft is told to the host. */
@@ -110,7 +111,7 @@ function App() {
           {state.notice}
         </p>
       )}
-      <PlanPart entries={state.session.plan} />
+      <PlansPart entries={state.session.plan} plans={state.session.plans} />
       <ComposerPart
         agent={state.agent}
         draft={state.draft}

@@ -118,6 +118,7 @@ export class AgentClient implements SessionOwner {
       route,
       (sessionId, update) => client?.unknownSession(sessionId, update),
       (parentId, update) => client?.adoptSubagent(parentId, update),
+      accountOf,
     );
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,

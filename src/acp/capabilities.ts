@@ -159,6 +159,7 @@ export class AgentCapabilities {
  * - `session`: the chat shows notices, boolean config options (as a checkbox) and compactions (compactions.ts);
  * - `elicitation`: questions from the agent, forms in the chat and urls the user opens (elicitations.ts);
  * - `subagents` (unstable, schema.unstable.json): children of a session show as cards in its chat (subagents.ts);
+ * - `plan` (unstable): plans by id, as items, Markdown or a file, beside ACP v1's one plan (plans.ts);
  * - `auth.terminal`: sign-in methods that run a command in a terminal, where the host can run them.
  */
 export function clientCapabilities(options: { readonly terminalAuth: boolean }): Omit<S.ClientCapabilities, 'fs' | 'terminal'> {
@@ -167,6 +168,7 @@ export function clientCapabilities(options: { readonly terminalAuth: boolean }):
     session: { notices: {}, configOptions: { boolean: {} }, compaction: {} },
     elicitation: { form: {}, url: {} },
     subagents: {},
+    plan: {},
     ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
   };
 }

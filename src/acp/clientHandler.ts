@@ -29,6 +29,8 @@ export interface HostServices {
 /** A permission request with what the client knows of its tool call (an earlier `tool_call` may carry the title). */
 export interface PermissionContext {
   readonly sessionId: string;
+  /** The chat's own session: a subagent's request is its root session's, for the chat's level and its session rules. */
+  readonly chatSessionId: string;
   readonly cwd: string;
   readonly call: Readonly<ToolCallState>;
   readonly options: readonly S.PermissionOption[];
@@ -50,6 +52,8 @@ export function clientHandler(
   unknown: (sessionId: string, update?: S.SessionUpdate) => void,
   /** A parent announced a child (subagents); the owner routes the child's traffic from then on. */
   adopt?: (parentSessionId: string, update: SubagentUpdate) => void,
+  /** The root session a subagent (nested or not) belongs to; a chat's own session is its own root. */
+  rootOf: (sessionId: string) => string = (sessionId) => sessionId,
 ): ClientHandler {
   const session = (sessionId: string): Session => {
     const found = route(sessionId);
@@ -64,6 +68,7 @@ export function clientHandler(
       const model = target.model;
       const context: PermissionContext = {
         sessionId: target.sessionId,
+        chatSessionId: rootOf(target.sessionId),
         cwd: target.cwd,
         call: model.noteToolCall(params.toolCall),
         options: params.options,
@@ -115,6 +120,11 @@ export function clientHandler(
           },
         }
       : {}),
+    planById(sessionId, update) {
+      const target = route(sessionId);
+      if (target) target.model.applyPlanById(update);
+      else unknown(sessionId);
+    },
     sessionUpdate(notification) {
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);

@@ -7,6 +7,7 @@ import { AcpError, ErrorCodes, errorMessage } from './errors';
 import type { Logger } from './log';
 import { ClientMethods, ClientNotifications, type ClientMethodName, type RequestDef } from './methods';
 import type * as S from './schema.gen';
+import { PLAN_BY_ID_KINDS, PlanByIdUpdate } from './plans';
 import { INTER_SESSION_KINDS, InterSessionUpdate } from './sessionMessages';
 import { SubagentUpdate } from './subagents';
 import { parseTolerant, preview } from './tolerance';
@@ -41,6 +42,8 @@ export interface ClientHandler {
   subagentUpdate?(parentSessionId: string, update: SubagentUpdate): void;
   /** Unstable, with subagents: a message sent to or received from another session (see sessionMessages.ts). */
   sessionMessage?(sessionId: string, update: InterSessionUpdate): void;
+  /** Unstable, with `plan`: a plan by id updated or removed (see plans.ts). */
+  planById?(sessionId: string, update: PlanByIdUpdate): void;
 }
 
 /** The `sessionUpdate` kind of a notification's update, read without trusting it. */
@@ -173,20 +176,11 @@ export class Inbound {
     try {
       const kind = method === ClientNotifications.sessionUpdate.method ? kindOf(params) : undefined;
       if (typeof kind === 'string' && INTER_SESSION_KINDS.has(kind)) {
-        // Unstable, like subagent_update: read strictly, and only by a handler that advertised subagents.
-        const update = InterSessionUpdate.safeParse((params as { update: unknown }).update);
-        const sessionId = (params as { sessionId?: unknown }).sessionId;
-        if (!this.handler.sessionMessage) this.log.debug(`ignored ${kind}: subagents are not advertised`);
-        else if (!update.success || typeof sessionId !== 'string') this.log.warn(`skipped a malformed ${kind}: ${preview(JSON.stringify(params))}`);
-        else this.handler.sessionMessage(sessionId, update.data);
+        this.unstable(kind, params, InterSessionUpdate, this.handler.sessionMessage?.bind(this.handler), 'subagents');
       } else if (kind === 'subagent_update') {
-        // Unstable: read strictly, and only by a handler that advertised subagents.
-        const update = SubagentUpdate.safeParse((params as { update: unknown }).update);
-        const sessionId = (params as { sessionId?: unknown }).sessionId;
-        if (!this.handler.subagentUpdate) this.log.debug('ignored subagent_update: subagents are not advertised');
-        else if (!update.success || typeof sessionId !== 'string')
-          this.log.warn(`skipped a malformed subagent_update: ${preview(JSON.stringify(params))}`);
-        else this.handler.subagentUpdate(sessionId, update.data);
+        this.unstable(kind, params, SubagentUpdate, this.handler.subagentUpdate?.bind(this.handler), 'subagents');
+      } else if (typeof kind === 'string' && PLAN_BY_ID_KINDS.has(kind)) {
+        this.unstable(kind, params, PlanByIdUpdate, this.handler.planById?.bind(this.handler), 'plan');
       } else if (method === ClientNotifications.sessionUpdate.method) {
         const r = readSessionUpdate(params);
         this.logWarnings(method, r.warnings);
@@ -203,6 +197,21 @@ export class Inbound {
     } catch (error) {
       this.log.error(`handling ${method} failed: ${errorMessage(error)}`);
     }
+  }
+
+  /** An update of the unstable schema: read strictly, and only by a handler that advertised its capability. */
+  private unstable<T>(
+    kind: string,
+    params: unknown,
+    schema: z.ZodType<T>,
+    handle: ((sessionId: string, update: T) => void) | undefined,
+    capability: string,
+  ): void {
+    if (!handle) return this.log.debug(`ignored ${kind}: ${capability} is not advertised`);
+    const update = schema.safeParse((params as { update: unknown }).update);
+    const sessionId = (params as { sessionId?: unknown }).sessionId;
+    if (!update.success || typeof sessionId !== 'string') this.log.warn(`skipped a malformed ${kind}: ${preview(JSON.stringify(params))}`);
+    else handle(sessionId, update.data);
   }
 
   private logWarnings(what: string, warnings: readonly string[]): void {

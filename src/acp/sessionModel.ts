@@ -7,6 +7,7 @@ import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { Compactions } from './compactions';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
+import { Plans, type PlanByIdUpdate } from './plans';
 import { readTerminalMeta } from './quirks';
 import { SessionMessages, type InterSessionUpdate } from './sessionMessages';
 import { SessionTerminals } from './sessionTerminals';
@@ -48,6 +49,7 @@ const FINISHED: ReadonlySet<ToolStatus> = new Set(['completed', 'failed', 'cance
 export class SessionModel {
   readonly entries: Entry[] = [];
   plan: S.PlanEntry[] = [];
+  readonly plans = new Plans(); // by id (unstable `plan_update`), beside ACP v1's one plan
   commands: S.AvailableCommand[] = [];
   modes: S.SessionModeState | undefined;
   configOptions: S.SessionConfigOption[] = [];
@@ -185,6 +187,11 @@ export class SessionModel {
     }
   }
 
+  /** A plan by id (unstable `plan_update`, `plan_removed`) changed. */
+  applyPlanById(update: PlanByIdUpdate): void {
+    if (this.plans.apply(update)) this.fire({ type: 'plan' });
+  }
+
   private chunk(role: MessageRole, update: S.ContentChunk): void {
     const block = update.content;
     if (block.type === 'text' && block.text === '') return;
@@ -281,8 +288,6 @@ export class SessionModel {
       this.terminalExit(exit.terminalId, exit.status);
     }
   }
-
-  // ---- terminals -----------------------------------------------------------------------------------------------
 
   /** A command printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
   terminalOutput(terminalId: string, text: string): void {
@@ -387,7 +392,6 @@ export class SessionModel {
     this.setTurn({ phase: 'cancelling' });
   }
 
-  /** The turn ended (v1: the prompt response; v2: a state change to idle). No tool call is left running. */
   /** The user renamed the session (Rename Chat): the title the agent stored, or the user's own. */
   rename(title: string): void {
     this.titleFromUser = true;
@@ -395,6 +399,7 @@ export class SessionModel {
     this.fire({ type: 'info' });
   }
 
+  /** The turn ended (v1: the prompt response; v2: a state change to idle). No tool call is left running. */
   endTurn(stopReason: S.StopReason, usage?: TurnUsage): void {
     // How each turn ended, after its last entry (Export Chat says so); bounded like everything the agent drives.
     this.turnEnds.push(usage ? { afterEntry: this.entries.length - 1, stopReason, usage } : { afterEntry: this.entries.length - 1, stopReason });

@@ -1,5 +1,6 @@
 // What the chat's tool-card buttons do in the editor. The webview names a card and an index; the path, diff or
 // terminal comes from the session model, so a view can never make the host open something the agent did not say.
+import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { ChatActions } from './panel';
@@ -43,6 +44,14 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
   openLocation(session: AgentSession, toolCallId: string, index: number): void {
     const location = session.model.toolCall(toolCallId)?.locations[index];
     if (location) openAtLine(location.path, location.line ?? undefined);
+  }
+
+  openPlan(session: AgentSession, planId: string): void {
+    const plan = session.model.plans.get(planId);
+    if (plan?.kind !== 'file') return;
+    const path = planFilePath(plan.uri);
+    if (path) openAtLine(path, undefined);
+    else void vscode.window.showWarningMessage(vscode.l10n.t('The plan was not opened: {0} is not a file on this computer.', plan.uri));
   }
 
   openLink(href: string, cwd: string | undefined): void {
@@ -92,6 +101,17 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     if (!session.model.terminals.has(terminalId)) return;
     const title = session.model.toolCall(toolCallId)?.title || vscode.l10n.t('command');
     this.mirrors.show(session, terminalId, vscode.l10n.t('{0}: {1}', agentName, title.length > 40 ? `${title.slice(0, 39)}\u2026` : title));
+  }
+}
+
+/** The local path of a plan's file: a `file:` uri or an absolute path; undefined for anything else. */
+function planFilePath(uri: string): string | undefined {
+  if (isAbsolute(uri) && !/^[a-z][a-z0-9+.-]+:/i.test(uri)) return uri;
+  try {
+    const parsed = vscode.Uri.parse(uri, true);
+    return parsed.scheme === 'file' && !uri.includes('\0') ? parsed.fsPath : undefined;
+  } catch {
+    return undefined;
   }
 }
 

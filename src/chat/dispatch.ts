@@ -20,6 +20,8 @@ export interface ChatActions {
   showDiff(session: AgentSession, toolCallId: string, index: number): void;
   openLocation(session: AgentSession, toolCallId: string, index: number): void;
   showTerminal(session: AgentSession, toolCallId: string, terminalId: string, agentName: string): void;
+  /** A plan the agent keeps in a file (unstable `plan_update`): opened in an editor. */
+  openPlan(session: AgentSession, planId: string): void;
   /** A link in agent text: workspace files open in the editor, web links through VS Code's opener. */
   openLink(href: string, cwd: string | undefined): void;
   copy(text: string): void;
@@ -120,6 +122,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
     openLocation: (m) => withSession((s) => actions.openLocation(s, m.toolCallId, m.index)),
     showTerminal: (m) => withSession((s) => actions.showTerminal(s, m.toolCallId, m.terminalId, chat.agentName)),
     openLink: (m) => actions.openLink(m.href, chat.session()?.cwd),
+    openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId)),
     copy: (m) => actions.copy(m.text),
     insert: (m) => actions.insertAtCursor(m.text),
     searchFiles: async (m) => {

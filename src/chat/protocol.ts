@@ -146,6 +146,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showTerminal'), toolCallId: z.string(), terminalId: z.string() }),
   /** A link in agent text; the host decides what it may open. */
   z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  /** Open a plan the agent keeps in a file (unstable `plan_update` of type file). */
+  z.object({ type: z.literal('openPlan'), planId: z.string().max(1000) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
   z.object({ type: z.literal('insert'), text: z.string() }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number(), query: z.string().max(512) }),

@@ -2,10 +2,23 @@
 import type * as S from '../acp/schema.gen';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PlanState } from '../acp/plans';
 import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from './ansi';
-import type { ChipView, EntryView, PermissionView, PickerView, SessionView, SubagentView, TerminalView, TurnUsageView, TurnView } from './protocol';
+import type {
+  ChipView,
+  EntryView,
+  PermissionView,
+  PickerView,
+  PlanByIdView,
+  PlanEntryView,
+  SessionView,
+  SubagentView,
+  TerminalView,
+  TurnUsageView,
+  TurnView,
+} from './protocol';
 import { elicitationViews } from './elicitationViews';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
@@ -262,7 +275,8 @@ export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork
   return {
     ...(canFork ? { canFork } : {}),
     ...(model.title ? { title: model.title } : {}),
-    plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })),
+    plan: model.plan.map(planEntryView),
+    ...(model.plans.all.length > 0 ? { plans: model.plans.all.map(planByIdView) } : {}),
     commands: model.commands.map((c) => ({ name: c.name, description: c.description, ...(c.input?.hint ? { hint: c.input.hint } : {}) })),
     pickers: pickers(model),
     ...(model.usage
@@ -273,6 +287,37 @@ export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork
       .map((n) => ({ severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) })),
     accepts: { image: accepts.image, embeddedContext: accepts.embeddedContext },
   };
+}
+
+function planEntryView(entry: S.PlanEntry): PlanEntryView {
+  return { content: entry.content, status: entry.status, priority: entry.priority };
+}
+
+function planByIdView(plan: PlanState): PlanByIdView {
+  switch (plan.kind) {
+    case 'items':
+      return { id: plan.planId, kind: 'items', entries: plan.entries.map(planEntryView) };
+    case 'markdown':
+      return { id: plan.planId, kind: 'markdown', markdown: plan.markdown, ...(plan.truncated ? { truncated: true } : {}) };
+    case 'file':
+      return { id: plan.planId, kind: 'file', name: fileNameOf(plan.uri) };
+  }
+}
+
+/** The last segment of a plan file's uri, for its button; the uri itself when it has none. */
+function fileNameOf(uri: string): string {
+  const path = uri.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const shown = safeDecode(name) || uri;
+  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The mode (unless a config option already is the mode) and the config options, in the agent's order. */

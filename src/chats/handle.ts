@@ -19,6 +19,8 @@ import type {
   PermissionLevelName,
   PermissionLevelView,
   PickerView,
+  PlanByIdView,
+  PlanEntryView,
   TurnView,
 } from '../chat/protocol';
 import type { AgentEndView, ChatSnapshot } from '../chat/snapshot';
@@ -70,6 +72,10 @@ export interface ChatHandle {
   readonly pickers: readonly PickerView[];
   /** The agent's slash commands, as `/` lists them. */
   readonly commands: readonly CommandView[];
+  /** The agent's plans above the composer: ACP v1's one plan (`entries`), and the plans it keeps by id. */
+  readonly plans: { readonly entries: readonly PlanEntryView[]; readonly byId: readonly PlanByIdView[] };
+  /** Opens a plan the agent keeps in a file, as its button does. */
+  openPlan(planId: string): Promise<void>;
   /** How the client answers the agent's permission requests in this chat, and the levels offered. */
   readonly permissionLevel: PermissionLevelView;
   /** What is attached to the message being written ("Add File to Chat", "Add Selection to Chat", …). */
@@ -220,6 +226,13 @@ class PanelHandle implements ChatHandle {
   }
   get pickers(): readonly PickerView[] {
     return this.now.session.pickers;
+  }
+  get plans(): { readonly entries: readonly PlanEntryView[]; readonly byId: readonly PlanByIdView[] } {
+    const session = this.now.session;
+    return { entries: session.plan, byId: session.plans ?? [] };
+  }
+  openPlan(planId: string): Promise<void> {
+    return this.chat.dispatch({ type: 'openPlan', planId });
   }
   get attachments(): readonly AttachmentView[] {
     return this.now.attachments;

@@ -153,7 +153,8 @@ export class Permissions implements vscode.Disposable {
     // A plan approval, or a request about a path outside the workspace, is the user's to answer: only a rule that
     // rejects may answer it, never one that allows, nor a level.
     const userOnly = neverAutomatic(call, roots) !== undefined;
-    const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.sessionId);
+    // A subagent's request is its chat's: the chat's session rules and level answer it.
+    const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.chatSessionId);
     const ruled = rule && (!userOnly || rule.decision === 'reject') ? optionFor(options, rule.decision) : undefined;
     if (rule && ruled) {
       const reason = vscode.l10n.t('your rule \u201c{0}\u201d ({1})', describeRule(rule, vscode.l10n.t), scopeName(rule.scope));
@@ -181,7 +182,7 @@ export class Permissions implements vscode.Disposable {
         return { optionId: allow.optionId, reason: vscode.l10n.t('the acp.permissions setting, which allows reads inside the workspace') };
       }
     }
-    const level = this.levels.get({ agent, sessionId: request.sessionId });
+    const level = this.levels.get({ agent, sessionId: request.chatSessionId });
     const allowed = levelAnswer(level, call, options, roots);
     if (allowed) {
       this.log.info(`answered "${allowed.name}" to ${agent}'s request ${preview(call.title)} by the chat's permission level "${LEVEL_NAMES[level]}"`);
@@ -196,7 +197,7 @@ export class Permissions implements vscode.Disposable {
     const rule = ruleFromAnswer({ agent, kind: request.call.kind, title: request.call.title }, option, new Date());
     if (!rule) return;
     const scope = this.settings().remember;
-    void this.rules.add(rule, scope, request.sessionId).then(() => {
+    void this.rules.add(rule, scope, request.chatSessionId).then(() => {
       this.log.info(`Remembered for ${SCOPE_NAMES[scope]}: ${describeRule(rule, english)}.`);
       vscode.window.setStatusBarMessage(
         vscode.l10n.t('$(shield) Remembered for {0}: {1}.', scopeName(scope), describeRule(rule, vscode.l10n.t)),

@@ -105,6 +105,50 @@ describe('the protocol, opted into', function () {
     assert.equal(acpLog().split('sess-never-opened').length - 1, 1, 'said once');
   });
 
+  it('advertises plan, and keeps plans by id (entries, Markdown, a file it opens) that the agent replaces and removes, skipping a malformed one', async () => {
+    const agents = await useFixtureAgents({ Planner: { scenario: 'plans' } });
+    const chat = await newChat('Planner');
+    const initialize = recorded(agents['Planner']!.recordFile).find((m) => m.method === 'initialize');
+    assert.deepEqual((initialize?.params?.['clientCapabilities'] as { plan?: unknown }).plan, {});
+    const ids = () => chat.plans.byId.map((p) => `${p.kind}:${p.id}`);
+    const steps = () => {
+      const plan = chat.plans.byId.find((p) => p.id === 'steps');
+      return plan?.kind === 'items' ? plan.entries.map((e) => `${e.status}:${e.content}`) : [];
+    };
+
+    await within(chat.send('plans'), 10_000, 'the turn that makes plans');
+    assert.deepEqual(ids(), ['items:steps', 'markdown:design', 'file:file-plan']);
+    assert.deepEqual(steps(), ['in_progress:Read the parser', 'pending:Fix the off-by-one']);
+    const design = chat.plans.byId[1];
+    assert.equal(design?.kind === 'markdown' && design.markdown, '## Design\n\n- keep the **parser** small');
+    assert.equal(chat.plans.byId[2]?.kind === 'file' && chat.plans.byId[2].name, 'PLAN-by-id.md');
+    assert.deepEqual(chat.plans.entries, [], 'ACP v1’s one plan is apart from these');
+
+    await chat.openPlan('file-plan');
+    const editor = await waitFor(
+      () => (vscode.window.activeTextEditor?.document.fileName.endsWith('PLAN-by-id.md') ? vscode.window.activeTextEditor : undefined),
+      {
+        what: 'the plan file to open in an editor',
+      },
+    );
+    assert.match(editor.document.getText(), /# The plan in a file/);
+
+    await within(chat.send('progress'), 10_000, 'the turn that moves the plan on');
+    assert.deepEqual(steps(), ['completed:Read the parser', 'pending:Fix the off-by-one'], 'replaced whole, in place');
+    assert.deepEqual(ids(), ['items:steps', 'markdown:design', 'file:file-plan']);
+    await within(chat.send('remove'), 10_000, 'the turn that removes a plan');
+    assert.deepEqual(ids(), ['items:steps', 'file:file-plan']);
+
+    await within(chat.send('bad'), 10_000, 'the turn with malformed plans');
+    const partly = chat.plans.byId.find((p) => p.id === 'partly');
+    assert.deepEqual(
+      partly?.kind === 'items' && partly.entries,
+      [{ content: 'Kept', priority: 'low', status: 'pending' }],
+      'the invalid entry alone is skipped',
+    );
+    assert.match(acpLog(), /skipped a malformed plan_update/);
+  });
+
   it('shows the tokens each turn used under it, and leaves out a usage the schema does not describe', async () => {
     await useFixtureAgents({ Counter: { scenario: 'usage' } });
     const chat = await newChat('Counter');

@@ -1,5 +1,5 @@
-// Above the conversation: the session's title and the usage meter. Above the composer: the agent's plan.
-import type { PermissionLevelName, PermissionLevelView, PlanEntryView, TurnUsageView, UsageView } from '../../src/chat/protocol';
+// Above the conversation: the session's title, the usage meter and the permission level.
+import type { PermissionLevelName, PermissionLevelView, TurnUsageView, UsageView } from '../../src/chat/protocol';
 import { setPermissionLevel } from '../intents';
 import { t } from '../l10n';
 import { compactNumber } from '../state';
@@ -104,49 +104,5 @@ export function Header({
       )}
       <LevelPicker level={level} />
     </header>
-  );
-}
-
-const PLAN_ICONS: Record<PlanEntryView['status'], string> = {
-  completed: 'pass-filled',
-  in_progress: 'circle-large-filled',
-  pending: 'circle-large-outline',
-};
-const PLAN_STATUS: Record<PlanEntryView['status'], () => string> = {
-  completed: () => t('done'),
-  in_progress: () => t('in progress'),
-  pending: () => t('to do'),
-};
-/** What a screen reader hears after an entry: its status, then its priority. */
-const PLAN_PRIORITY: Record<PlanEntryView['priority'], (status: string) => string> = {
-  high: (status) => t('{0}, high priority', status),
-  medium: (status) => t('{0}, medium priority', status),
-  low: (status) => t('{0}, low priority', status),
-};
-
-export function Plan({ entries }: { entries: readonly PlanEntryView[] }) {
-  if (entries.length === 0) return null;
-  const done = entries.filter((e) => e.status === 'completed').length;
-  return (
-    <details class="plan" open>
-      <summary>
-        <span class="codicon codicon-checklist" aria-hidden="true" />
-        {t('Plan')} <span class="quiet">{t('({0} of {1} done)', done, entries.length)}</span>
-      </summary>
-      <ul aria-label={t('Plan')}>
-        {entries.map((entry, i) => (
-          <li key={i} class={`plan-entry ${entry.status}`}>
-            <span class={`codicon codicon-${PLAN_ICONS[entry.status]}`} aria-hidden="true" />
-            <span class="plan-text">{entry.content}</span>
-            <span class="visually-hidden">, {PLAN_PRIORITY[entry.priority](PLAN_STATUS[entry.status]())}</span>
-            {entry.priority === 'high' && (
-              <span class="priority" aria-hidden="true">
-                {t('high')}
-              </span>
-            )}
-          </li>
-        ))}
-      </ul>
-    </details>
   );
 }

@@ -119,6 +119,14 @@ export const PlanEntryView = z.object({
 });
 export type PlanEntryView = z.infer<typeof PlanEntryView>;
 
+/** A plan by id (unstable `plan_update`): its entries, its Markdown, or the name of the file that holds it. */
+export const PlanByIdView = z.discriminatedUnion('kind', [
+  z.object({ id: z.string(), kind: z.literal('items'), entries: z.array(PlanEntryView) }),
+  z.object({ id: z.string(), kind: z.literal('markdown'), markdown: z.string(), truncated: z.boolean().optional() }),
+  z.object({ id: z.string(), kind: z.literal('file'), name: z.string() }),
+]);
+export type PlanByIdView = z.infer<typeof PlanByIdView>;
+
 export const CommandView = z.object({ name: z.string(), description: z.string(), hint: z.string().optional() });
 export type CommandView = z.infer<typeof CommandView>;
 
@@ -165,6 +173,7 @@ export type NoticeView = z.infer<typeof NoticeView>;
 export const SessionView = z.object({
   title: z.string().optional(),
   plan: z.array(PlanEntryView),
+  plans: z.array(PlanByIdView).optional(),
   commands: z.array(CommandView),
   pickers: z.array(PickerView),
   usage: UsageView.optional(),

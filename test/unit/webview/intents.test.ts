@@ -35,6 +35,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   openLocation: { call: (i) => i.openLocation('t1', 1), posts: { type: 'openLocation', toolCallId: 't1', index: 1 } },
   showTerminal: { call: (i) => i.showTerminal('t1', 'term'), posts: { type: 'showTerminal', toolCallId: 't1', terminalId: 'term' } },
   openLink: { call: (i) => i.openLink('https://example.com'), posts: { type: 'openLink', href: 'https://example.com' } },
+  openPlan: { call: (i) => i.openPlan('plan-1'), posts: { type: 'openPlan', planId: 'plan-1' } },
   copyCode: { call: (i) => i.copyCode('x'), posts: { type: 'copy', text: 'x' } },
   insertCode: { call: (i) => i.insertCode('y'), posts: { type: 'insert', text: 'y' } },
   searchFiles: { call: (i) => i.searchFiles(7, 'src/a'), posts: { type: 'searchFiles', requestId: 7, query: 'src/a' } },

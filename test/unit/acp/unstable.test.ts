@@ -1,0 +1,82 @@
+// f. What the client handles of the SDK's unstable schema (schema.unstable.json), checked against that schema with
+// ajv as conformance.test.ts checks the stable one: the unstable client capabilities it advertises, and every update
+// kind that only the unstable schema has, read by the inbound side and shown by the session model.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { clientCapabilities } from '../../../src/acp/capabilities';
+import { Inbound, type ClientHandler } from '../../../src/acp/inbound';
+import type { Logger } from '../../../src/acp/log';
+import { SessionModel } from '../../../src/acp/sessionModel';
+import { repoRoot } from '../lib/transcripts';
+
+type Json = Record<string, unknown>;
+const schemaFile = (name: string) => join(repoRoot(), 'node_modules', '@agentclientprotocol', 'sdk', 'schema', 'v1', name);
+const unstable = JSON.parse(readFileSync(schemaFile('schema.unstable.json'), 'utf8')) as { $defs: Record<string, Json> } & Json;
+const stable = JSON.parse(readFileSync(schemaFile('schema.json'), 'utf8')) as { $defs: Record<string, Json> } & Json;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+ajv.addSchema(unstable, 'unstable.json');
+function assertValid(name: string, value: unknown, what: string): void {
+  const validate = ajv.compile({ $ref: `unstable.json#/$defs/${name}` });
+  assert.ok(validate(value), `${what} does not validate against ${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value)}`);
+}
+
+const kindsOf = (schema: { $defs: Record<string, Json> }) =>
+  ((schema.$defs['SessionUpdate']?.['oneOf'] ?? []) as Json[]).map((o) => ((o['properties'] as Json)['sessionUpdate'] as Json)['const'] as string);
+const propertiesOf = (schema: { $defs: Record<string, Json> }, def: string) =>
+  Object.keys((schema.$defs[def]?.['properties'] ?? {}) as Json).filter((k) => k !== '_meta');
+
+/** One valid update of each kind only the unstable schema has; the test checks that this covers them all. */
+const SAMPLES: Record<string, Json> = {
+  plan_update: { plan: { type: 'items', planId: 'p1', entries: [{ content: 'step', priority: 'high', status: 'pending' }] } },
+  plan_removed: { planId: 'p1' },
+  subagent_update: { sessionId: 'child-1', title: 'Explore' },
+  session_message: { messageId: 'm1', senderSessionId: 'sess-1', recipientSessionId: 'child-1', content: [{ type: 'text', text: 'go' }] },
+  session_message_chunk: { messageId: 'm1', content: { type: 'text', text: ' on' } },
+};
+
+describe('f. what the client handles of the unstable schema', () => {
+  it('advertises the unstable client capabilities it handles (subagents, plan), and they validate', () => {
+    const advertised = { ...clientCapabilities({ terminalAuth: true }), fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+    assertValid('ClientCapabilities', advertised, 'the client capabilities');
+    const onlyUnstable = propertiesOf(unstable, 'ClientCapabilities').filter((k) => !propertiesOf(stable, 'ClientCapabilities').includes(k));
+    assert.deepEqual(onlyUnstable.sort(), ['plan', 'subagents']);
+    for (const name of onlyUnstable) assert.deepEqual((advertised as Json)[name], {}, `${name} is advertised`);
+  });
+
+  it('reads every update kind only the unstable schema has, and each changes what the chat shows', () => {
+    const kinds = kindsOf(unstable).filter((k) => !kindsOf(stable).includes(k));
+    assert.deepEqual([...kinds].sort(), Object.keys(SAMPLES).sort(), 'the samples cover exactly the unstable kinds');
+    const warnings: string[] = [];
+    const log: Logger = { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+    const model = new SessionModel('sess-1');
+    const child = () => model.subagents[0]?.model;
+    // The client handler's routing (clientHandler.ts), reduced to one session and its child.
+    const handler: ClientHandler = {
+      requestPermission: () => Promise.reject(new Error('not asked here')),
+      sessionUpdate: (n) => model.apply(n.update),
+      subagentUpdate: (_parent, update) => void model.noteSubagent(update),
+      sessionMessage: (sessionId, update) => (sessionId === 'sess-1' ? model : child())?.applySessionMessage(update),
+      planById: (_sessionId, update) => model.applyPlanById(update),
+    };
+    const inbound = new Inbound(handler, {}, log);
+    try {
+      for (const kind of ['subagent_update', ...kinds.filter((k) => k !== 'subagent_update')]) {
+        const params = { sessionId: 'sess-1', update: { sessionUpdate: kind, ...SAMPLES[kind] } };
+        assertValid('SessionNotification', params, `the ${kind} sample`);
+        let changed = 0;
+        const listening = model.onDidChange(() => changed++);
+        inbound.notified('session/update', params);
+        listening.dispose();
+        assert.deepEqual(warnings, [], `${kind} is read without a warning`);
+        assert.ok(changed > 0, `${kind} changed nothing the chat shows`);
+      }
+      assert.deepEqual(model.plans.all, [], 'plan_removed removed the plan plan_update made');
+      assert.equal(model.messages.all[0]?.text, 'go on');
+    } finally {
+      model.dispose();
+    }
+  });
+});
