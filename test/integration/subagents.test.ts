@@ -4,7 +4,7 @@
 // is answered on its session; Cancel goes to the child; a malformed announcement is skipped and logged.
 import * as assert from 'node:assert/strict';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { acpLog, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 describe('subagents', function () {
   this.timeout(60_000);
@@ -42,6 +42,18 @@ describe('subagents', function () {
     assert.ok(answer, 'the agent got the answer');
     await waitFor(() => acpLog().includes('skipped a malformed subagent_update'), { what: 'the malformed update in the log' });
     await waitFor(() => acpLog().includes('skipped a malformed session_message'), { what: 'the malformed message in the log' });
+  });
+
+  it('answers a child’s permission request by its chat’s level, as the chat’s own', async () => {
+    await useFixtureAgent('subagents');
+    const chat = await newChat();
+    await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
+    assert.equal(chat.permissionLevel.level, 'allowAll');
+    assert.equal(await within(chat.send('research it'), 15_000, 'the turn, with no one asked'), 'end_turn');
+    const child = chat.subagents[0]!;
+    assert.match(child.entries.map((e) => (e.kind === 'message' ? e.text : '')).join(''), /outcome:allow/);
+    const read = child.entries.find((e) => e.kind === 'tool');
+    assert.match(read?.kind === 'tool' ? (read.autoAnswer?.reason ?? '') : '', /Allow all/, 'the card says what answered it');
   });
 
   it('sends Cancel to the child', async () => {
