@@ -246,6 +246,27 @@ export class AgentClient implements SessionOwner {
   }
 
   /**
+   * How `sessionId` can be reopened: where the agent advertises `session/status`, as its answer says (a session in
+   * its memory is resumed, a saved one loaded, each where the agent can); `gone` when it does not know the session.
+   * Otherwise as the capabilities say (load preferred). Undefined when the agent reopens nothing.
+   */
+  async reopenWay(sessionId: string): Promise<'load' | 'resume' | 'gone' | undefined> {
+    const caps = this.capabilities;
+    const can = caps.reopens;
+    if (!can || !caps.supports('sessionStatus')) return can;
+    try {
+      const { status } = await this.process.connection.sessionStatus({ sessionId });
+      this.log.info(`session ${shortId(sessionId)} is ${preview(status, 40)} (session/status)`);
+      if (status === 'open') return caps.supports('resumeSession') ? 'resume' : 'load';
+      return caps.supports('loadSession') ? 'load' : 'resume';
+    } catch (error) {
+      if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound) return 'gone';
+      this.log.warn(`session/status for ${shortId(sessionId)} failed, so the session is reopened as advertised: ${errorMessage(error)}`);
+      return can;
+    }
+  }
+
+  /**
    * Reopens an earlier session. `load` replays its history into a fresh model (the session is routed before the
    * request, since the replay comes before the answer); `resume` continues it without a replay.
    */

@@ -23,7 +23,9 @@ export type AgentFeature =
   | 'forkSession'
   | 'setSessionTitle'
   /** Unstable: `systemPrompt` on session/new, load, resume and fork (in `append` mode). */
-  | 'systemPrompt';
+  | 'systemPrompt'
+  /** Unstable: `session/status`, asked before a session is reopened. */
+  | 'sessionStatus';
 
 interface FeatureDef {
   /** The capability's path in `agentCapabilities`, for messages and the log. */
@@ -55,6 +57,7 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   forkSession: { capability: 'sessionCapabilities.fork', advertised: (c) => unstableSession(c, 'fork'), unstable: true },
   setSessionTitle: { capability: 'sessionCapabilities.title', advertised: (c) => unstableSession(c, 'title'), unstable: true },
   systemPrompt: { capability: 'sessionCapabilities.systemPrompt', advertised: (c) => unstableSession(c, 'systemPrompt'), unstable: true },
+  sessionStatus: { capability: 'sessionCapabilities.status', advertised: (c) => unstableSession(c, 'status'), unstable: true },
 };
 
 /** An unstable session capability: an object (`{}` or with options) advertises it, as the stable ones. */

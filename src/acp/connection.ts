@@ -172,6 +172,11 @@ export class AcpClientConnection {
     return this.call(UnstableMethods.setSessionTitle, params, signal);
   }
 
+  /** Unstable: whether the agent has the session in memory, knows it, or not (see UnstableMethods). */
+  sessionStatus(params: Params<typeof UnstableMethods.sessionStatus>, signal?: AbortSignal) {
+    return this.call(UnstableMethods.sessionStatus, params, signal);
+  }
+
   /** Adds a message to the running turn (the adapters' steering; see ExtensionMethods). */
   steer(params: Params<typeof ExtensionMethods.steer>, signal?: AbortSignal) {
     return this.call(ExtensionMethods.steer, params, signal);

@@ -67,7 +67,8 @@ export const ExtensionMethods = {
 
 /**
  * Unstable methods (the SDK's schema.unstable.json, not ACP v1), each gated on the capability the agent advertised
- * in `sessionCapabilities`: forking a session (a new one with the same context) and setting a session's title.
+ * in `sessionCapabilities`: forking a session (a new one with the same context), setting a session's title, and
+ * asking whether the agent has a session in memory (before reopening it).
  */
 const ForkSessionRequest = z.looseObject({
   sessionId: z.string(),
@@ -79,10 +80,15 @@ const SetSessionTitleRequest = z.looseObject({ sessionId: z.string(), title: z.s
 /** The title the agent stored (it may have normalized it): what the client shows. */
 const SetSessionTitleResponse = z.looseObject({ title: z.string().max(10_000) });
 
+const SessionStatusRequest = z.looseObject({ sessionId: z.string() });
+/** `open` (in the agent's memory) or `saved`; a value the client does not know counts as `saved`, as the schema says. */
+const SessionStatusResponse = z.looseObject({ status: z.string().max(100) });
+
 export const UnstableMethods = {
   /** Answers like session/new: the new session's id, modes and config options. */
   forkSession: gated('session/fork', ForkSessionRequest, S.NewSessionResponse, 'forkSession'),
   setSessionTitle: gated('session/set_title', SetSessionTitleRequest, SetSessionTitleResponse, 'setSessionTitle'),
+  sessionStatus: gated('session/status', SessionStatusRequest, SessionStatusResponse, 'sessionStatus'),
 } as const;
 
 /** Notifications the client sends to the agent. */

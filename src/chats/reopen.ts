@@ -69,16 +69,18 @@ export class SessionOpener {
     previous: string | undefined,
   ): Promise<{ session: AgentSession; how: Reopened }> {
     const options = this.sessionOptions(cwd);
-    const can = client.capabilities.reopens;
-    if (previous !== undefined && can) {
+    // Asked first where the agent can say (session/status): load or resume as it answers, or neither.
+    const way = previous === undefined ? undefined : await client.reopenWay(previous);
+    if (previous !== undefined && (way === 'load' || way === 'resume')) {
       try {
-        return { session: await client.reopenSession(previous, cwd, can, options), how: can };
+        return { session: await client.reopenSession(previous, cwd, way, options), how: way };
       } catch (error) {
         if (error instanceof AcpError && error.isAuthRequired) throw error;
         this.log.warn(`[chat] ${name} could not reopen session ${previous}: ${errorMessage(error)}`);
       }
     }
-    return { session: await client.newSession(cwd, options), how: previous === undefined ? 'new' : can ? 'failed' : 'cannot' };
+    if (way === 'gone') this.log.warn(`[chat] ${name} no longer knows session ${previous} (session/status), so a new one is opened`);
+    return { session: await client.newSession(cwd, options), how: previous === undefined ? 'new' : way ? 'failed' : 'cannot' };
   }
 
   /**

@@ -149,6 +149,43 @@ describe('the protocol, opted into', function () {
     assert.match(acpLog(), /skipped a malformed plan_update/);
   });
 
+  it('asks session/status before reopening a chat, and loads a saved session or opens a new one for a session the agent does not know', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'acp-status-state-'));
+    const caps = { loadSession: true, sessionCapabilities: { list: {}, close: {}, resume: {}, status: {} } };
+    const agents = await useFixtureAgents({
+      Statused: { scenario: 'echo', env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(caps) } },
+    });
+    const record = agents['Statused']!.recordFile;
+    const chat = await newChat('Statused');
+    await within(chat.send('remember me'), 10_000, 'the first turn');
+    const sessionId = chat.sessionId!;
+    chat.close();
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the chat to close' });
+
+    const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: 'Statused', sessionId });
+    assert.equal(again?.sessionId, sessionId);
+    const reopening = recorded(record)
+      .map((m) => m.method)
+      .filter((m) => m === 'session/status' || m === 'session/load' || m === 'session/resume');
+    assert.deepEqual(reopening, ['session/status', 'session/load'], 'a saved session is loaded, and nothing else is tried');
+    again?.close();
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the reopened chat to close' });
+
+    const fresh = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', {
+      agent: 'Statused',
+      sessionId: 'sess-forgotten',
+    });
+    assert.ok(fresh?.sessionId && fresh.sessionId !== 'sess-forgotten', 'a new session in its place');
+    assert.deepEqual(
+      recorded(record)
+        .filter((m) => m.method === 'session/load' || m.method === 'session/resume')
+        .map((m) => m.params?.['sessionId']),
+      [sessionId],
+      'no load or resume for a session the agent said it does not know',
+    );
+    assert.match(acpLog(), /no longer knows session sess-forgotten \(session\/status\)/);
+  });
+
   it('shows the tokens each turn used under it, and leaves out a usage the schema does not describe', async () => {
     await useFixtureAgents({ Counter: { scenario: 'usage' } });
     const chat = await newChat('Counter');

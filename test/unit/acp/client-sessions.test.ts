@@ -143,6 +143,35 @@ describe('AgentClient sessions', function () {
     });
   });
 
+  describe('session/status before a reopen', () => {
+    const both = { loadSession: true, sessionCapabilities: { resume: {}, status: {} } };
+
+    it('resumes a session the agent has in memory, loads a saved one, and opens none it does not know', async () => {
+      const { client } = await start('echo', { ...capabilities(both), ACP_FIXTURE_STATE_DIR: dir });
+      const open = await client.newSession(dir);
+      await open.close(); // no session/close advertised: the agent keeps it in memory
+      assert.equal(await client.reopenWay(open.sessionId), 'resume');
+      assert.equal(await client.reopenWay('sess-stored'), 'load', 'the agent’s stored session is saved, not open');
+      assert.equal(await client.reopenWay('sess-nobody-knows'), 'gone');
+      assert.deepEqual(
+        sent('session/status').map((m) => m.params?.['sessionId']),
+        [open.sessionId, 'sess-stored', 'sess-nobody-knows'],
+      );
+      assert.deepEqual(sent('session/load'), [], 'asking had no side effects');
+    });
+
+    it('takes the way the agent can when it can do only one, and asks nothing of an agent without session/status', async () => {
+      const { client } = await start('echo', capabilities({ loadSession: true, sessionCapabilities: { status: {} } }));
+      const open = await client.newSession(dir);
+      await open.close();
+      assert.equal(await client.reopenWay(open.sessionId), 'load', 'open, but this agent only loads');
+      const { client: plain } = await start('echo', capabilities({ loadSession: true, sessionCapabilities: { resume: {} } }));
+      const before = sent('session/status').length;
+      assert.equal(await plain.reopenWay('sess-any'), 'load');
+      assert.equal(sent('session/status').length, before);
+    });
+  });
+
   describe('list', () => {
     it('follows nextCursor through every page', async () => {
       const state = join(dir, 'state');
