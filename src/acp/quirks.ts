@@ -16,6 +16,8 @@
 //   and `_meta.terminal_exit`, and show it with content `{type: "terminal", terminalId}` for a terminal the client
 //   never created. The client opts in with `clientCapabilities._meta.terminal_output: true` (agentClient.ts `start`),
 //   and the session model (sessionModel.ts `applyExtras`) turns it into terminal output.
+// - Agents with a mode of their own for a permission level (claude-agent-acp's acceptEdits, codex-acp's approval
+//   presets, Copilot CLI's allow_all): `levelSetting` below; permissions/levelModes.ts sets it when the level changes.
 import type * as S from './schema.gen';
 
 /** What the client does differently for one agent. Each fact is false for an agent with no known quirk. */
@@ -52,6 +54,51 @@ export function agentQuirks(info: S.Implementation | null | undefined, overrides
 /** The names of the quirks that are on, for a log line. */
 export function activeQuirks(quirks: AgentQuirks): string[] {
   return (Object.keys(quirks) as (keyof AgentQuirks)[]).filter((key) => quirks[key]);
+}
+
+/** The client's permission levels (permissions/levels.ts), as far as agents have a mode of their own for them. */
+export type PermissionLevelId = 'ask' | 'autoApproveEdits' | 'allowAll';
+
+/**
+ * What an agent itself does for a permission level, so that it stops asking in the first place: a mode of its own,
+ * or a boolean config option. The client still answers what the agent asks anyway.
+ */
+export type LevelSetting = { readonly mode: string } | { readonly configId: string; readonly value: boolean };
+
+type LevelSettings = Readonly<Record<PermissionLevelId, LevelSetting>>;
+
+const CLAUDE_LEVELS: LevelSettings = {
+  ask: { mode: 'default' },
+  autoApproveEdits: { mode: 'acceptEdits' },
+  allowAll: { mode: 'bypassPermissions' },
+};
+
+/** By `agentInfo.name`: claude-agent-acp's modes, codex-acp's approval presets, Copilot CLI's `allow_all` option. */
+const LEVEL_SETTINGS: ReadonlyMap<string, LevelSettings> = new Map([
+  ['@zed-industries/claude-agent-acp', CLAUDE_LEVELS],
+  ['@agentclientprotocol/claude-agent-acp', CLAUDE_LEVELS],
+  ['claude-agent-acp', CLAUDE_LEVELS],
+  ['codex-acp', { ask: { mode: 'read-only' }, autoApproveEdits: { mode: 'auto' }, allowAll: { mode: 'full-access' } }],
+  [
+    'Copilot',
+    {
+      ask: { configId: 'allow_all', value: false },
+      autoApproveEdits: { configId: 'allow_all', value: false },
+      allowAll: { configId: 'allow_all', value: true },
+    },
+  ],
+]);
+
+/** The agent's own setting for `level`, or undefined for an agent that has none known. */
+export function levelSetting(info: S.Implementation | null | undefined, level: PermissionLevelId): LevelSetting | undefined {
+  return typeof info?.name === 'string' ? LEVEL_SETTINGS.get(info.name)?.[level] : undefined;
+}
+
+/** The modes an agent uses for levels other than Ask: leaving one of them is what going back to Ask means. */
+export function levelModes(info: S.Implementation | null | undefined): readonly string[] {
+  const settings = typeof info?.name === 'string' ? LEVEL_SETTINGS.get(info.name) : undefined;
+  if (!settings) return [];
+  return [settings.autoApproveEdits, settings.allowAll].flatMap((s) => ('mode' in s ? [s.mode] : []));
 }
 
 type Obj = Record<string, unknown>;

@@ -11,7 +11,7 @@ import type { FollowAgent } from '../editor/follow';
 import type { StoredEntry } from '../history/format';
 import { TranscriptRecorder } from '../history/recorder';
 import type { TranscriptStore } from '../history/transcripts';
-import { PERMISSION_LEVELS, type PermissionLevels } from '../permissions/levels';
+import { PERMISSION_LEVELS } from '../permissions/levels';
 import type { Permissions } from '../permissions/permissions';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -76,22 +76,31 @@ export class ChatSession implements vscode.Disposable {
       session.onDidEndAgent(onDidEndAgent),
       this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
-      ...this.trackLevel(deps.permissions.levels),
+      ...this.trackLevel(deps.permissions),
     );
   }
 
   /** The chat's permission level: its own (kept across a reload), or the default for a new one; set from the header. */
-  private trackLevel(levels: PermissionLevels): vscode.Disposable[] {
+  private trackLevel(permissions: Permissions): vscode.Disposable[] {
     const { panel, session } = this;
+    const levels = permissions.levels;
     const key = { agent: panel.agentName, sessionId: session.sessionId };
     const show = () => panel.controls.showPermissionLevel({ level: levels.get(key), offered: levels.available ? [...PERMISSION_LEVELS] : ['ask'] });
+    // Agents with a mode of their own for the level get it too, so they stop asking (see permissions/levelModes.ts).
+    const tell = () => {
+      if (!this.disposed) void permissions.tellAgentLevel(session, levels.get(key));
+    };
     show();
     void levels.started(key).then(() => {
-      if (!this.disposed) show();
+      if (this.disposed) return;
+      show();
+      if (levels.get(key) !== 'ask') tell();
     });
     return [
       levels.onDidChange((changed) => {
-        if (changed.agent === key.agent && changed.sessionId === key.sessionId) show();
+        if (changed.agent !== key.agent || changed.sessionId !== key.sessionId) return;
+        show();
+        tell();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(show),
       panel.controls.handlePermissionLevel(async (level) => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, agentText, api, closeAllChats, ENTER, newChat, useFixtureAgents } from './lib/fixture';
+import { acpLog, agentText, answeringQuickInput, api, closeAllChats, ENTER, newChat, recorded, useFixtureAgents } from './lib/fixture';
 
 const AGENT = 'Leveled';
 
@@ -123,5 +123,26 @@ describe('permission levels', function () {
     const next = await newChat(AGENT);
     await waitFor(() => next.permissionLevel.level === 'allowAll', { what: 'the next chat at Allow all' });
     assert.equal(acpLog().split('asking whether new chats').length - 1, 1, 'asked once');
+  });
+
+  it('sets claude-agent-acp’s own mode for the level, so it stops asking, and going back to Ask leaves a mode the user picked', async () => {
+    const agents = await useFixtureAgents({ Claudish: { scenario: 'levels-claude' } });
+    const chat = await newChat('Claudish');
+    const modeOf = () => chat.pickers.find((p) => p.id === 'mode')?.current;
+    const modesSent = () => recorded(agents['Claudish']!.recordFile).flatMap((m) => (m.method === 'session/set_mode' ? [m.params?.['modeId']] : []));
+
+    await chat.setPermissionLevel('autoApproveEdits');
+    await waitFor(() => modeOf() === 'acceptEdits', { what: 'the agent in acceptEdits' });
+    await chat.setMode('plan');
+    await chat.setPermissionLevel('ask');
+    assert.equal(await ask(chat, 'edit'), 'asked', 'at Ask the client answers nothing');
+    assert.equal(modeOf(), 'plan', 'Ask leaves the plan mode the user picked');
+
+    await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
+    await waitFor(() => modeOf() === 'bypassPermissions', { what: 'the agent in bypassPermissions' });
+    await chat.setPermissionLevel('ask');
+    await waitFor(() => modeOf() === 'default', { what: 'the agent back in its default mode' });
+    assert.deepEqual(modesSent(), ['acceptEdits', 'plan', 'bypassPermissions', 'default']);
+    assert.match(acpLog(), /the level "allowAll" set @agentclientprotocol\/claude-agent-acp's mode to "bypassPermissions"/);
   });
 });

@@ -1,7 +1,7 @@
 // Agent quirks come from what the agent says about itself in `initialize`, so a hand-configured Gemini CLI gets the
 // same treatment as the preset; an explicit true or false in its `acp.agents` entry wins.
 import * as assert from 'node:assert/strict';
-import { activeQuirks, agentQuirks, NO_QUIRKS } from '../../../src/acp/quirks';
+import { activeQuirks, agentQuirks, levelModes, levelSetting, NO_QUIRKS } from '../../../src/acp/quirks';
 import { parseAgents } from '../../../src/settings/agentConfig';
 
 const GEMINI = { name: 'gemini-cli', title: 'Gemini CLI', version: '0.61.0' };
@@ -49,5 +49,28 @@ describe('agent quirks (keyed by agentInfo)', () => {
       [true, false, true],
     );
     assert.equal('readMissingAsEmpty' in agents[0]!, false, 'a hand-written entry with only command and args sets nothing');
+  });
+});
+
+describe('the agents’ own settings for a permission level (keyed by agentInfo)', () => {
+  it('maps each level to claude-agent-acp’s modes, codex-acp’s approval presets and Copilot CLI’s allow_all, and nothing for others', () => {
+    for (const name of ['@zed-industries/claude-agent-acp', '@agentclientprotocol/claude-agent-acp']) {
+      const info = { name, version: '0.23.1' };
+      assert.deepEqual(levelSetting(info, 'autoApproveEdits'), { mode: 'acceptEdits' });
+      assert.deepEqual(levelSetting(info, 'allowAll'), { mode: 'bypassPermissions' });
+      assert.deepEqual(levelSetting(info, 'ask'), { mode: 'default' });
+      assert.deepEqual(levelModes(info), ['acceptEdits', 'bypassPermissions']);
+    }
+    const codex = { name: 'codex-acp', version: '0.9.0' };
+    assert.deepEqual(
+      (['ask', 'autoApproveEdits', 'allowAll'] as const).map((l) => levelSetting(codex, l)),
+      [{ mode: 'read-only' }, { mode: 'auto' }, { mode: 'full-access' }],
+    );
+    const copilot = { name: 'Copilot', version: '1.0.102' };
+    assert.deepEqual(levelSetting(copilot, 'allowAll'), { configId: 'allow_all', value: true });
+    assert.deepEqual(levelSetting(copilot, 'autoApproveEdits'), { configId: 'allow_all', value: false });
+    assert.deepEqual(levelModes(copilot), [], 'Copilot’s levels are an option, not modes');
+    assert.equal(levelSetting({ name: 'gemini-cli', version: '0.61.0' }, 'allowAll'), undefined);
+    assert.equal(levelSetting(undefined, 'allowAll'), undefined);
   });
 });
