@@ -14,6 +14,7 @@ import type * as S from './schema.gen';
 import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
 import { MAX_SUBAGENTS, type SubagentUpdate } from './subagents';
+import { agentQuirks, type AgentQuirks } from './quirks';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 import type { LineTracer } from './ndjsonWriter';
@@ -37,6 +38,8 @@ export interface AgentClientOptions {
 export const MAX_LIST_PAGES = 50;
 /** Unknown session ids remembered by name (each is warned about once); past this, only counted. */
 const MAX_UNKNOWN_SESSIONS = 64;
+/** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
+const STATUS_TIMEOUT_MS = 10_000;
 
 /** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
 export class AgentStartFailure extends Error {
@@ -83,6 +86,9 @@ export class AgentClient implements SessionOwner {
   /** Fires when a session is added or closed. */
   readonly onDidChangeSessions: Event<void> = this.sessionsEmitter.event;
 
+  /** What this agent does that the protocol does not say, as far as its sessions' models read it (quirks.ts). */
+  private readonly quirks: AgentQuirks;
+
   private constructor(
     readonly process: AgentProcess,
     readonly initialized: S.InitializeResponse,
@@ -94,6 +100,7 @@ export class AgentClient implements SessionOwner {
   ) {
     this.log = log;
     this.capabilities = new AgentCapabilities(advertisedCapabilities(initialized));
+    this.quirks = agentQuirks(initialized.agentInfo);
     terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
     terminals?.onDidExit((event) => this.sessions.get(event.sessionId)?.model.terminalExit(event.terminalId, event.exitStatus));
     void process.exited.then((end) => {
@@ -195,6 +202,7 @@ export class AgentClient implements SessionOwner {
     );
     this.refuseOpenId(method, response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
+    model.shellExitInText = this.quirks.shellExitInText;
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
     return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken));
@@ -255,7 +263,8 @@ export class AgentClient implements SessionOwner {
     const can = caps.reopens;
     if (!can || !caps.supports('sessionStatus')) return can;
     try {
-      const { status } = await this.process.connection.sessionStatus({ sessionId });
+      // Bounded: an agent that never answers must not keep the chat from reopening.
+      const { status } = await this.process.connection.sessionStatus({ sessionId }, AbortSignal.timeout(STATUS_TIMEOUT_MS));
       this.log.info(`session ${shortId(sessionId)} is ${preview(status, 40)} (session/status)`);
       if (status === 'open') return caps.supports('resumeSession') ? 'resume' : 'load';
       return caps.supports('loadSession') ? 'load' : 'resume';
@@ -274,6 +283,7 @@ export class AgentClient implements SessionOwner {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
     const setup = sessionSetup(options, this.capabilities, this.log);
     const model = new SessionModel(sessionId);
+    model.shellExitInText = this.quirks.shellExitInText;
     const session = this.add(
       new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.leftOut, setup.instructionsNotTaken),
     );

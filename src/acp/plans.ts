@@ -12,10 +12,11 @@ const meta = z.record(z.string(), z.unknown()).nullable().optional();
 /** Entries of one plan kept; characters of one entry's text. */
 const MAX_ENTRIES = 1000;
 const ENTRY_TEXT_LIMIT = 10_000;
-/** Characters of a Markdown plan kept. */
-export const PLAN_TEXT_LIMIT = 256 * 1024;
-/** Plans kept per session; past it, the one updated longest ago goes. */
+/** Characters of one plan kept (its Markdown, or its entries' text together). */
+export const PLAN_TEXT_LIMIT = 64 * 1024;
+/** Plans kept per session, and their characters together; past either, the plans that came first go. */
 const MAX_PLANS = 50;
+const SESSION_TEXT_LIMIT = 256 * 1024;
 
 const Content = z.discriminatedUnion('type', [
   z.object({ type: z.literal('items'), planId, entries: z.array(z.unknown()).max(100_000), _meta: meta }),
@@ -54,9 +55,27 @@ export class Plans {
   apply(update: PlanByIdUpdate): boolean {
     if (update.sessionUpdate === 'plan_removed') return this.byId.delete(update.planId);
     const plan = stateOf(update.plan);
-    if (!this.byId.has(plan.planId) && this.byId.size >= MAX_PLANS) this.byId.delete(this.byId.keys().next().value as string);
     this.byId.set(plan.planId, plan);
+    let total = 0;
+    for (const kept of this.byId.values()) total += sizeOf(kept);
+    for (const [id, kept] of this.byId) {
+      if (this.byId.size <= MAX_PLANS && total <= SESSION_TEXT_LIMIT) break;
+      if (id === plan.planId) continue;
+      this.byId.delete(id);
+      total -= sizeOf(kept);
+    }
     return true;
+  }
+}
+
+function sizeOf(plan: PlanState): number {
+  switch (plan.kind) {
+    case 'items':
+      return plan.entries.reduce((sum, e) => sum + e.content.length, 0);
+    case 'markdown':
+      return plan.markdown.length;
+    case 'file':
+      return plan.uri.length;
   }
 }
 
@@ -64,11 +83,13 @@ function stateOf(content: z.infer<typeof Content>): PlanState {
   switch (content.type) {
     case 'items': {
       const entries: S.PlanEntry[] = [];
+      let size = 0;
       for (const raw of content.entries) {
-        if (entries.length >= MAX_ENTRIES) break;
+        if (entries.length >= MAX_ENTRIES || size >= PLAN_TEXT_LIMIT) break;
         const entry = S.PlanEntry.safeParse(raw);
         if (!entry.success) continue;
         const text = entry.data.content;
+        size += Math.min(text.length, ENTRY_TEXT_LIMIT);
         entries.push({
           content: text.length > ENTRY_TEXT_LIMIT ? `${text.slice(0, ENTRY_TEXT_LIMIT)}…` : text,
           priority: entry.data.priority,

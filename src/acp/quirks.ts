@@ -17,7 +17,7 @@
 //   never created. The client opts in with `clientCapabilities._meta.terminal_output: true` (agentClient.ts `start`),
 //   and the session model (sessionModel.ts `applyExtras`) turns it into terminal output.
 // - Agents with a mode of their own for a permission level (claude-agent-acp's acceptEdits, codex-acp's approval
-//   presets, Copilot CLI's allow_all): `levelSetting` below; permissions/levelModes.ts sets it when the level changes.
+//   presets, Copilot CLI's allow_all): `levelSettings` below; permissions/levelModes.ts sets it when the level changes.
 import type * as S from './schema.gen';
 
 /** What the client does differently for one agent. Each fact is false for an agent with no known quirk. */
@@ -27,17 +27,24 @@ export interface AgentQuirks {
    * file by reading it first and fails its write on any error reply; agents that handle -32002 get the truth.
    */
   readonly readMissingAsEmpty: boolean;
+  /**
+   * The agent ends a command's text output with `<shellId: N completed with exit code N>` (Copilot CLI runs its shell
+   * itself): the card shows that as its exit code, and the text without it (`takeShellExit`).
+   */
+  readonly shellExitInText: boolean;
 }
 
 /** The user's overrides from the agent's `acp.agents` entry: a present value wins over what `agentInfo` implies. */
 export type QuirkOverrides = { readonly [K in keyof AgentQuirks]?: AgentQuirks[K] | undefined };
 
-export const NO_QUIRKS: AgentQuirks = { readMissingAsEmpty: false };
+export const NO_QUIRKS: AgentQuirks = { readMissingAsEmpty: false, shellExitInText: false };
 
 /** Known agents by `agentInfo.name`, and where they differ from NO_QUIRKS. */
 const BY_NAME: ReadonlyMap<string, Partial<AgentQuirks>> = new Map([
   // Seen with Gemini CLI 0.x: read-before-write of every new file.
   ['gemini-cli', { readMissingAsEmpty: true }],
+  // Seen with Copilot CLI 1.0.102: its bash results end in the shell's exit line.
+  ['Copilot', { shellExitInText: true }],
 ]);
 
 /** The quirks of the agent that answered `initialize` with `info` (absent before or without an answer). */
@@ -56,52 +63,56 @@ export function activeQuirks(quirks: AgentQuirks): string[] {
   return (Object.keys(quirks) as (keyof AgentQuirks)[]).filter((key) => quirks[key]);
 }
 
-/** The client's permission levels (permissions/levels.ts), as far as agents have a mode of their own for them. */
-export type PermissionLevelId = 'ask' | 'autoApproveEdits' | 'allowAll';
+/** The client's permission levels (permissions/levels.ts) that agents may have a setting of their own for. */
+export type AllowingLevel = 'autoApproveEdits' | 'allowAll';
 
 /**
- * What an agent itself does for a permission level, so that it stops asking in the first place: a mode of its own,
- * or a boolean config option. The client still answers what the agent asks anyway.
+ * What an agent itself does for a permission level, so that it stops asking in the first place: a mode of its own
+ * (switched to only from one of its `ordinary` modes, so a plan mode the user chose stays), or a boolean config
+ * option turned on. The client still answers what the agent asks anyway.
  */
-export type LevelSetting = { readonly mode: string } | { readonly configId: string; readonly value: boolean };
+export type LevelSettings =
+  | { readonly modes: Readonly<Partial<Record<AllowingLevel, string>>>; readonly ordinary: readonly string[] }
+  | { readonly option: string; readonly on: readonly AllowingLevel[] };
 
-type LevelSettings = Readonly<Record<PermissionLevelId, LevelSetting>>;
+const CLAUDE_LEVELS: LevelSettings = { modes: { autoApproveEdits: 'acceptEdits', allowAll: 'bypassPermissions' }, ordinary: ['default'] };
 
-const CLAUDE_LEVELS: LevelSettings = {
-  ask: { mode: 'default' },
-  autoApproveEdits: { mode: 'acceptEdits' },
-  allowAll: { mode: 'bypassPermissions' },
-};
-
-/** By `agentInfo.name`: claude-agent-acp's modes, codex-acp's approval presets, Copilot CLI's `allow_all` option. */
-const LEVEL_SETTINGS: ReadonlyMap<string, LevelSettings> = new Map([
+/**
+ * By `agentInfo.name`: claude-agent-acp's acceptEdits and bypassPermissions; codex-acp's full-access preset (its
+ * `auto` also runs commands, wider than Auto-approve edits, so that level stays the client's); Copilot CLI's
+ * `allow_all` option.
+ */
+const LEVEL_SETTINGS: ReadonlyMap<string, LevelSettings> = new Map<string, LevelSettings>([
   ['@zed-industries/claude-agent-acp', CLAUDE_LEVELS],
   ['@agentclientprotocol/claude-agent-acp', CLAUDE_LEVELS],
   ['claude-agent-acp', CLAUDE_LEVELS],
-  ['codex-acp', { ask: { mode: 'read-only' }, autoApproveEdits: { mode: 'auto' }, allowAll: { mode: 'full-access' } }],
-  [
-    'Copilot',
-    {
-      ask: { configId: 'allow_all', value: false },
-      autoApproveEdits: { configId: 'allow_all', value: false },
-      allowAll: { configId: 'allow_all', value: true },
-    },
-  ],
+  ['codex-acp', { modes: { allowAll: 'full-access' }, ordinary: ['read-only', 'auto'] }],
+  ['Copilot', { option: 'allow_all', on: ['allowAll'] }],
 ]);
 
-/** The agent's own setting for `level`, or undefined for an agent that has none known. */
-export function levelSetting(info: S.Implementation | null | undefined, level: PermissionLevelId): LevelSetting | undefined {
-  return typeof info?.name === 'string' ? LEVEL_SETTINGS.get(info.name)?.[level] : undefined;
-}
-
-/** The modes an agent uses for levels other than Ask: leaving one of them is what going back to Ask means. */
-export function levelModes(info: S.Implementation | null | undefined): readonly string[] {
-  const settings = typeof info?.name === 'string' ? LEVEL_SETTINGS.get(info.name) : undefined;
-  if (!settings) return [];
-  return [settings.autoApproveEdits, settings.allowAll].flatMap((s) => ('mode' in s ? [s.mode] : []));
+/** The agent's own settings for the permission levels, or undefined for an agent that has none known. */
+export function levelSettings(info: S.Implementation | null | undefined): LevelSettings | undefined {
+  return typeof info?.name === 'string' ? LEVEL_SETTINGS.get(info.name) : undefined;
 }
 
 type Obj = Record<string, unknown>;
+
+const SHELL_EXIT = /\n?<shellId: [^<>\n]{1,100} completed with exit code (-?\d{1,10})>\s*$/;
+
+/**
+ * Copilot CLI's exit line at the end of a tool call's last text content: taken out of the text, and returned as the
+ * exit code (`shellExitInText`). The call is left as it is when its text does not end so.
+ */
+export function takeShellExit(content: S.ToolCallContent[]): number | undefined {
+  const last = content[content.length - 1];
+  if (last?.type !== 'content' || last.content.type !== 'text') return undefined;
+  const text = last.content.text;
+  const match = SHELL_EXIT.exec(text.length > 300 ? text.slice(-300) : text);
+  if (!match) return undefined;
+  const kept = text.slice(0, text.length - match[0].length);
+  content[content.length - 1] = { ...last, content: { ...last.content, text: kept } };
+  return Number(match[1]);
+}
 
 /**
  * Maps the field names that older agents and the older docs use: `tool_call` with `id`/`name`/`arguments`,

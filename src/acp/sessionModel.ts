@@ -8,7 +8,7 @@ import { Compactions } from './compactions';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
 import { Plans, type PlanByIdUpdate } from './plans';
-import { readTerminalMeta } from './quirks';
+import { readTerminalMeta, takeShellExit } from './quirks';
 import { SessionMessages, type InterSessionUpdate } from './sessionMessages';
 import { SessionTerminals } from './sessionTerminals';
 import type { TurnUsage } from './turnUsage';
@@ -27,7 +27,6 @@ import type {
   Usage,
 } from './sessionState';
 
-// What the views read of a session, beside the model.
 export { TERMINAL_TEXT_LIMIT } from './sessionTerminals';
 export {
   TerminalState,
@@ -39,10 +38,7 @@ export {
   type TurnState,
 } from './sessionState';
 
-type Outcome = S.RequestPermissionOutcome;
-
-/** Turn endings kept for the export. */
-const MAX_TURN_ENDS = 10_000;
+const MAX_TURN_ENDS = 10_000; // turn endings kept for the export
 
 const FINISHED: ReadonlySet<ToolStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -57,8 +53,9 @@ export class SessionModel {
   title: string | undefined;
   /** How each turn ended: after which entry, with which stop reason (the latest MAX_TURN_ENDS). */
   readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason; readonly usage?: TurnUsage }[] = [];
-  /** The user renamed the session: the agent's titles no longer replace it. */
-  private titleFromUser = false;
+  private titleFromUser = false; // the user renamed the session: the agent's titles no longer replace it
+  /** The agent ends command output with its exit line (quirks.ts `shellExitInText`); read on the root session. */
+  shellExitInText = false;
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
   private readonly compactions = new Compactions();
@@ -275,6 +272,8 @@ export class SessionModel {
   private applyExtras(call: ToolCallState, index: number, update: S.ToolCallUpdate): void {
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
+    const exitCode = this.root.shellExitInText && update.content != null ? takeShellExit(call.content) : undefined;
+    if (exitCode !== undefined) call.exitCode = exitCode;
     for (const content of call.content) if (content.type === 'terminal') this.terminalLog.link(content.terminalId, index);
     if (update._meta == null) return;
     const { rest, output, exit } = readTerminalMeta(update._meta);
@@ -289,7 +288,7 @@ export class SessionModel {
     }
   }
 
-  /** A command printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
+  /** A command printed `text` (decoded, escapes and all); bounded, the tail wins. */
   terminalOutput(terminalId: string, text: string): void {
     this.terminalLog.output(terminalId, text);
   }
@@ -304,7 +303,7 @@ export class SessionModel {
    * Holds a permission request until the user answers (`resolvePermission`), the turn is cancelled, or the signal
    * aborts (the agent cancelled it, or the connection closed). Always settles.
    */
-  requestPermission(request: S.RequestPermissionRequest, signal?: AbortSignal): Promise<Outcome> {
+  requestPermission(request: S.RequestPermissionRequest, signal?: AbortSignal): Promise<S.RequestPermissionOutcome> {
     const call = this.upsertTool(request.toolCall);
     return this.held.hold({ toolCallId: call.toolCallId, options: request.options }, signal);
   }

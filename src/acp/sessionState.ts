@@ -17,6 +17,8 @@ export interface ToolCallState {
   meta?: Record<string, unknown>;
   /** A permission request the client answered by itself (a rule the user made, or a setting). */
   autoAnswer?: AutoAnswer;
+  /** How the command it ran ended, where the agent says so only in its text (quirks.ts `takeShellExit`). */
+  exitCode?: number;
 }
 
 interface AutoAnswer {

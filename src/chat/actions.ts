@@ -106,10 +106,11 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
 
 /** The local path of a plan's file: a `file:` uri or an absolute path; undefined for anything else. */
 function planFilePath(uri: string): string | undefined {
-  if (isAbsolute(uri) && !/^[a-z][a-z0-9+.-]+:/i.test(uri)) return uri;
+  if (isAbsolute(uri) && !/^[a-z][a-z0-9+.-]+:/i.test(uri) && !/^[\\/]{2}/.test(uri)) return uri;
   try {
     const parsed = vscode.Uri.parse(uri, true);
-    return parsed.scheme === 'file' && !uri.includes('\0') ? parsed.fsPath : undefined;
+    // A host in the uri would be a network share (UNC on Windows): only this computer's files open.
+    return parsed.scheme === 'file' && parsed.authority === '' && !uri.includes('\0') ? parsed.fsPath : undefined;
   } catch {
     return undefined;
   }

@@ -52,6 +52,7 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
     ...(rawInput !== undefined ? { rawInput } : {}),
     ...(rawOutput !== undefined ? { rawOutput } : {}),
     ...(call.autoAnswer ? { autoAnswer: { option: call.autoAnswer.optionName, reason: call.autoAnswer.reason } } : {}),
+    ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
   };
 }
 

@@ -87,14 +87,15 @@ export class ChatSession implements vscode.Disposable {
     const key = { agent: panel.agentName, sessionId: session.sessionId };
     const show = () => panel.controls.showPermissionLevel({ level: levels.get(key), offered: levels.available ? [...PERMISSION_LEVELS] : ['ask'] });
     // Agents with a mode of their own for the level get it too, so they stop asking (see permissions/levelModes.ts).
+    const agentLevel = permissions.agentLevel(session);
     const tell = () => {
-      if (!this.disposed) void permissions.tellAgentLevel(session, levels.get(key));
+      if (!this.disposed) void agentLevel.tell(levels.get(key));
     };
     show();
     void levels.started(key).then(() => {
       if (this.disposed) return;
       show();
-      if (levels.get(key) !== 'ask') tell();
+      tell();
     });
     return [
       levels.onDidChange((changed) => {

@@ -157,7 +157,9 @@ export function confirmAllowAllDefault(): Promise<boolean> {
 function confirmAllowAllChat(agent: string): Promise<boolean> {
   return confirmAllowAll(
     vscode.l10n.t('Allow every permission request of {0} in this chat?', agent),
-    vscode.l10n.t('The agent will edit files and run commands without asking; plan approvals and paths it names outside the workspace still ask.'),
+    vscode.l10n.t(
+      'The agent will edit files and run commands without asking; plan approvals and paths outside the workspace still ask, unless the agent has a mode of its own for this (Claude Code, Codex, Copilot CLI), which Allow all turns on.',
+    ),
     { label: vscode.l10n.t('Allow All in This Chat') },
     { label: vscode.l10n.t('Keep the Current Level') },
   );

@@ -17,8 +17,8 @@ import { diffsOf, planOf } from '../chat/view';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
-import { isPlanApproval, LEVEL_NAMES, levelAnswer, neverAutomatic, type PermissionLevel } from './levelRules';
-import { tellAgentLevel } from './levelModes';
+import { isPlanApproval, LEVEL_NAMES, levelAnswer, neverAutomatic } from './levelRules';
+import { AgentLevel } from './levelModes';
 import { levelName, type PermissionLevels } from './levels';
 import { describeRule, english } from './ruleText';
 import { optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
@@ -81,9 +81,9 @@ export class Permissions implements vscode.Disposable {
     );
   }
 
-  /** A chat's level changed (or its session started at one): agents with a setting of their own for it get it. */
-  tellAgentLevel(session: AgentSession, level: PermissionLevel): Promise<string | undefined> {
-    return tellAgentLevel(session, level, this.log);
+  /** A chat's level as its agent's own setting, for agents that have one (see levelModes.ts). */
+  agentLevel(session: AgentSession): AgentLevel {
+    return new AgentLevel(session, this.log);
   }
 
   /** The rule and setting checks for one agent's requests, and learning from its answers. */

@@ -125,7 +125,7 @@ describe('permission levels', function () {
     assert.equal(acpLog().split('asking whether new chats').length - 1, 1, 'asked once');
   });
 
-  it('sets claude-agent-acp’s own mode for the level, so it stops asking, and going back to Ask leaves a mode the user picked', async () => {
+  it('sets claude-agent-acp’s own mode for the level, never over a plan mode the user picked, and Ask puts back what it replaced', async () => {
     const agents = await useFixtureAgents({ Claudish: { scenario: 'levels-claude' } });
     const chat = await newChat('Claudish');
     const modeOf = () => chat.pickers.find((p) => p.id === 'mode')?.current;
@@ -133,16 +133,19 @@ describe('permission levels', function () {
 
     await chat.setPermissionLevel('autoApproveEdits');
     await waitFor(() => modeOf() === 'acceptEdits', { what: 'the agent in acceptEdits' });
-    await chat.setMode('plan');
     await chat.setPermissionLevel('ask');
+    await waitFor(() => modeOf() === 'default', { what: 'the agent back in the mode the level replaced' });
     assert.equal(await ask(chat, 'edit'), 'asked', 'at Ask the client answers nothing');
-    assert.equal(modeOf(), 'plan', 'Ask leaves the plan mode the user picked');
 
+    await chat.setMode('plan');
+    await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
+    assert.equal(await ask(chat, 'plan'), 'asked', 'a plan approval still asks');
+    assert.equal(modeOf(), 'plan', 'Allow all does not take the agent out of the plan mode the user picked');
+    await chat.setPermissionLevel('ask');
+    await chat.setMode('default');
     await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
     await waitFor(() => modeOf() === 'bypassPermissions', { what: 'the agent in bypassPermissions' });
-    await chat.setPermissionLevel('ask');
-    await waitFor(() => modeOf() === 'default', { what: 'the agent back in its default mode' });
-    assert.deepEqual(modesSent(), ['acceptEdits', 'plan', 'bypassPermissions', 'default']);
-    assert.match(acpLog(), /the level "allowAll" set @agentclientprotocol\/claude-agent-acp's mode to "bypassPermissions"/);
+    assert.deepEqual(modesSent(), ['acceptEdits', 'default', 'plan', 'default', 'bypassPermissions']);
+    assert.match(acpLog(), /the level "allowAll" set @agentclientprotocol\/claude-agent-acp's mode to bypassPermissions/);
   });
 });

@@ -60,6 +60,7 @@ export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: T
       {entry.terminals.map((terminal) => (
         <TerminalOutput key={terminal.id} terminal={terminal} title={title} onShow={() => showTerminal(entry.toolCallId, terminal.id)} />
       ))}
+      {entry.exitCode !== undefined && <p class={`tool-note${entry.exitCode === 0 ? '' : ' failed'}`}>{t('exit code {0}', entry.exitCode)}</p>}
       {entry.rawInput !== undefined && <Raw label={t('Input')} text={entry.rawInput} />}
       {entry.rawOutput !== undefined && <Raw label={t('Output')} text={entry.rawOutput} />}
       {permissions?.map((p) => (

@@ -50,6 +50,8 @@ export const EntryView = z.discriminatedUnion('kind', [
     rawOutput: z.string().optional(),
     /** Set when the client answered its permission request by itself: the option, and why (in the user's words). */
     autoAnswer: z.object({ option: z.string(), reason: z.string() }).optional(),
+    /** How its command ended, where the agent said so only in its text (Copilot CLI). */
+    exitCode: z.number().optional(),
   }),
   z.object({
     id: z.number(),

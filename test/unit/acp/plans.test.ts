@@ -41,7 +41,7 @@ describe('plans by id', () => {
     }
   });
 
-  it('is bounded: 50 plans (the oldest goes), 1,000 entries of 10,000 characters, Markdown cut at the limit and said so', () => {
+  it('is bounded: 50 plans, 64 K characters a plan, 256 K a session (the plans that came first go), Markdown cut and said so', () => {
     const plans = new Plans();
     for (let i = 0; i < 60; i++) plans.apply(items(`p${i}`, []));
     assert.equal(plans.all.length, 50);
@@ -50,12 +50,22 @@ describe('plans by id', () => {
     plans.apply(items('big', many));
     const big = plans.get('big');
     assert.ok(big?.kind === 'items');
-    assert.equal(big.entries.length, 1000);
-    assert.equal(big.entries[0]?.content.length, 10_001);
+    assert.equal(big.entries.length, 7, 'entries stop once the plan holds 64 K characters');
+    assert.equal(big.entries[0]?.content.length, 10_001, 'an entry is cut at 10,000 characters');
     plans.apply(read({ sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: 'long', content: 'y'.repeat(PLAN_TEXT_LIMIT + 10) } }));
     const long = plans.get('long');
     assert.ok(long?.kind === 'markdown');
     assert.equal(long.markdown.length, PLAN_TEXT_LIMIT);
     assert.equal(long.truncated, true);
+    for (let i = 0; i < 5; i++) {
+      plans.apply(read({ sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: `m${i}`, content: 'z'.repeat(PLAN_TEXT_LIMIT) } }));
+    }
+    const total = plans.all.reduce(
+      (sum, p) => sum + (p.kind === 'markdown' ? p.markdown.length : p.kind === 'items' ? p.entries.reduce((n, e) => n + e.content.length, 0) : 0),
+      0,
+    );
+    assert.ok(total <= 256 * 1024, `${total} characters kept`);
+    assert.equal(plans.get('m4')?.kind, 'markdown', 'the newest plan stays');
+    assert.equal(plans.get('big'), undefined, 'the plans that came first went');
   });
 });

@@ -1,7 +1,8 @@
 // Agent quirks come from what the agent says about itself in `initialize`, so a hand-configured Gemini CLI gets the
 // same treatment as the preset; an explicit true or false in its `acp.agents` entry wins.
 import * as assert from 'node:assert/strict';
-import { activeQuirks, agentQuirks, levelModes, levelSetting, NO_QUIRKS } from '../../../src/acp/quirks';
+import { activeQuirks, agentQuirks, levelSettings, NO_QUIRKS } from '../../../src/acp/quirks';
+import { SessionModel } from '../../../src/acp/sessionModel';
 import { parseAgents } from '../../../src/settings/agentConfig';
 
 const GEMINI = { name: 'gemini-cli', title: 'Gemini CLI', version: '0.61.0' };
@@ -53,24 +54,59 @@ describe('agent quirks (keyed by agentInfo)', () => {
 });
 
 describe('the agents’ own settings for a permission level (keyed by agentInfo)', () => {
-  it('maps each level to claude-agent-acp’s modes, codex-acp’s approval presets and Copilot CLI’s allow_all, and nothing for others', () => {
+  it('knows claude-agent-acp’s modes, codex-acp’s full-access preset and Copilot CLI’s allow_all, and nothing for others', () => {
     for (const name of ['@zed-industries/claude-agent-acp', '@agentclientprotocol/claude-agent-acp']) {
-      const info = { name, version: '0.23.1' };
-      assert.deepEqual(levelSetting(info, 'autoApproveEdits'), { mode: 'acceptEdits' });
-      assert.deepEqual(levelSetting(info, 'allowAll'), { mode: 'bypassPermissions' });
-      assert.deepEqual(levelSetting(info, 'ask'), { mode: 'default' });
-      assert.deepEqual(levelModes(info), ['acceptEdits', 'bypassPermissions']);
+      assert.deepEqual(levelSettings({ name, version: '0.23.1' }), {
+        modes: { autoApproveEdits: 'acceptEdits', allowAll: 'bypassPermissions' },
+        ordinary: ['default'],
+      });
     }
-    const codex = { name: 'codex-acp', version: '0.9.0' };
-    assert.deepEqual(
-      (['ask', 'autoApproveEdits', 'allowAll'] as const).map((l) => levelSetting(codex, l)),
-      [{ mode: 'read-only' }, { mode: 'auto' }, { mode: 'full-access' }],
+    assert.deepEqual(levelSettings({ name: 'codex-acp', version: '0.9.0' }), {
+      modes: { allowAll: 'full-access' },
+      ordinary: ['read-only', 'auto'],
+    });
+    assert.deepEqual(levelSettings({ name: 'Copilot', version: '1.0.102' }), { option: 'allow_all', on: ['allowAll'] });
+    assert.equal(levelSettings({ name: 'gemini-cli', version: '0.61.0' }), undefined);
+    assert.equal(levelSettings(undefined), undefined);
+  });
+});
+
+describe('Copilot CLI’s exit line in its command output', () => {
+  const shell = (text: string) => ({
+    sessionUpdate: 'tool_call_update' as const,
+    toolCallId: 'bash-1',
+    status: 'completed' as const,
+    content: [{ type: 'content' as const, content: { type: 'text' as const, text } }],
+  });
+
+  it('is the card’s exit code, taken out of the text, for an agent that says it is Copilot', () => {
+    assert.equal(agentQuirks({ name: 'Copilot', version: '1.0.102' }).shellExitInText, true);
+    assert.equal(agentQuirks({ name: 'gemini-cli', version: '0.61.0' }).shellExitInText, false);
+    const model = new SessionModel('s');
+    model.shellExitInText = true;
+    model.apply(shell('FAIL src/date.test.ts\n<shellId: 3 completed with exit code 1>\n'));
+    const call = model.toolCall('bash-1');
+    assert.equal(call?.exitCode, 1);
+    assert.deepEqual(call?.content, [{ type: 'content', content: { type: 'text', text: 'FAIL src/date.test.ts' } }]);
+    model.apply(shell('ok\n<shellId: 4 completed with exit code 0>'));
+    assert.equal(model.toolCall('bash-1')?.exitCode, 0);
+    model.dispose();
+  });
+
+  it('is left in the text for every other agent, and when it is not the text’s end', () => {
+    const other = new SessionModel('s');
+    other.apply(shell('ok\n<shellId: 3 completed with exit code 0>'));
+    assert.equal(other.toolCall('bash-1')?.exitCode, undefined);
+    other.dispose();
+    const copilot = new SessionModel('s');
+    copilot.shellExitInText = true;
+    copilot.apply(shell('<shellId: 3 completed with exit code 0> and then more'));
+    const call = copilot.toolCall('bash-1');
+    assert.equal(call?.exitCode, undefined);
+    assert.equal(
+      call?.content[0]?.type === 'content' && call.content[0].content.type === 'text' && call.content[0].content.text,
+      '<shellId: 3 completed with exit code 0> and then more',
     );
-    const copilot = { name: 'Copilot', version: '1.0.102' };
-    assert.deepEqual(levelSetting(copilot, 'allowAll'), { configId: 'allow_all', value: true });
-    assert.deepEqual(levelSetting(copilot, 'autoApproveEdits'), { configId: 'allow_all', value: false });
-    assert.deepEqual(levelModes(copilot), [], 'Copilot’s levels are an option, not modes');
-    assert.equal(levelSetting({ name: 'gemini-cli', version: '0.61.0' }, 'allowAll'), undefined);
-    assert.equal(levelSetting(undefined, 'allowAll'), undefined);
+    copilot.dispose();
   });
 });
