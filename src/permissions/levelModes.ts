@@ -86,16 +86,16 @@ export class AgentLevel {
         if (!ours) return;
         await setting.write(ours.replaced);
         this.set = undefined;
-        this.log.info(`[permissions] the level "${level}" put ${agent}'s ${setting.name} back to ${String(ours.replaced)}`);
+        this.log.info(`the level "${level}" put ${agent}'s ${setting.name} back to ${String(ours.replaced)}`);
         return;
       }
       if (current === wanted || !setting.offers(wanted) || (!ours && !setting.ordinary(current))) return;
       await setting.write(wanted);
       this.set = { value: wanted, replaced: ours ? ours.replaced : current };
-      this.log.info(`[permissions] the level "${level}" set ${agent}'s ${setting.name} to ${String(wanted)}`);
+      this.log.info(`the level "${level}" set ${agent}'s ${setting.name} to ${String(wanted)}`);
     } catch (error) {
       // The agent refused: the client keeps answering by the level itself.
-      this.log.warn(`[permissions] ${agent} refused its ${setting.name} for the level "${level}": ${errorMessage(error)}`);
+      this.log.warn(`${agent} refused its ${setting.name} for the level "${level}": ${errorMessage(error)}`);
     }
   }
 }
