@@ -5,6 +5,7 @@
 // alone, as the schema says (`x-deserialize-skip-invalid-items`). Bounded in plans, entries and characters.
 import { z } from 'zod';
 import * as S from './schema.gen';
+import { clip } from './text';
 
 const planId = z.string().min(1).max(1000);
 const meta = z.record(z.string(), z.unknown()).nullable().optional();
@@ -91,7 +92,7 @@ function stateOf(content: z.infer<typeof Content>): PlanState {
         const text = entry.data.content;
         size += Math.min(text.length, ENTRY_TEXT_LIMIT);
         entries.push({
-          content: text.length > ENTRY_TEXT_LIMIT ? `${text.slice(0, ENTRY_TEXT_LIMIT)}…` : text,
+          content: clip(text, ENTRY_TEXT_LIMIT),
           priority: entry.data.priority,
           status: entry.data.status,
         });

@@ -1,6 +1,11 @@
 // Text helpers: pure, so the host adapters stay thin and these stay unit-tested. Each is linear in its input, since
 // the text is often the agent's or the workspace's.
 
+/** `text` cut to `max` characters, with an ellipsis to say so; as it is when it fits. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /**
  * `text` without the run of `chars` at its end. A backwards loop: a regular expression such as `/\n+$/` tries every
  * start of a long run and is quadratic in it.

@@ -2,6 +2,7 @@
 // the view renders. Bounded in every size the agent chooses. Pure: no `vscode`, unit-tested in Node.
 import type * as S from '../acp/schema.gen';
 import type { PendingElicitation } from '../acp/elicitations';
+import { clip as clipText } from '../acp/text';
 import { domainToUnicode } from 'node:url';
 import { showBidiControls, type ElicitationFieldView, type ElicitationView } from './protocol';
 
@@ -25,7 +26,7 @@ export function elicitationViews(questions: readonly PendingElicitation[]): Elic
 }
 
 function clip(text: string, max = MAX_TEXT): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return clipText(text, max);
 }
 
 /**

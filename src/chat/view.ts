@@ -4,6 +4,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlanState } from '../acp/plans';
 import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
+import { clip } from '../acp/text';
 import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from './ansi';
 import type {
@@ -216,7 +217,7 @@ export function planOf(call: Pick<ToolCallState, 'rawInput'>): string | undefine
   const input = call.rawInput;
   const plan = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)['plan'] : undefined;
   if (typeof plan !== 'string' || plan.trim() === '') return undefined;
-  return plan.length > PLAN_VIEW_LIMIT ? `${plan.slice(0, PLAN_VIEW_LIMIT)}…` : plan;
+  return clip(plan, PLAN_VIEW_LIMIT);
 }
 
 export function permissionViews(model: SessionModel): PermissionView[] {
@@ -309,8 +310,7 @@ function planByIdView(plan: PlanState): PlanByIdView {
 function fileNameOf(uri: string): string {
   const path = uri.replace(/[?#].*$/s, '').replace(/\/+$/, '');
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const shown = safeDecode(name) || uri;
-  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+  return clip(safeDecode(name) || uri, 200);
 }
 
 function safeDecode(text: string): string {
