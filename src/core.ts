@@ -21,7 +21,7 @@ import { parseStoredRules, PermissionRules, type RuleStore } from './permissions
 import { Permissions } from './permissions/permissions';
 import { registerPermissionLevel } from './chats/permissionLevel';
 import { confirmAllowAllDefault, PermissionLevels } from './permissions/levels';
-import type { PreviousSessionItem } from './sessions/previousSessions';
+import type { ListOptions, PreviousSessionItem } from './sessions/previousSessions';
 import { openTranscriptStore, registerSessions, type SessionsViewHost } from './sessions/sessions';
 import { EditReviews } from './editor/review';
 import { TerminalMirrors } from './editor/terminalMirror';
@@ -50,7 +50,7 @@ export interface Core {
   newChat(agentName?: string): Promise<ChatHandle | undefined>;
   /** The open chats' handles, oldest first. */
   openChats(): readonly ChatHandle[];
-  previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
+  previousSessions(agentName: string, options?: ListOptions): Promise<PreviousSessionItem[]>;
   /** Stops every agent and waits for their processes to end. */
   stopAgents(): Promise<void>;
   /** Resolves when every transcript write asked for so far (the closing chats' last ones too) is on disk. */
@@ -187,7 +187,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     chats,
     newChat,
     openChats: () => chats.all.map((panel) => handleOf(panel)),
-    previousSessions: (agentName) => sessions.previous.list(agentName),
+    previousSessions: (agentName, options) => sessions.previous.list(agentName, options),
     stopAgents: () => agents.stopAll(),
     flushTranscripts: () => transcripts.flush(),
   };

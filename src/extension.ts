@@ -9,7 +9,7 @@ import { ShellHistory } from './editor/shellHistory';
 import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
 import { CHAT_SIDE_BAR_VIEW_ID, CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
-import type { PreviousSessionItem } from './sessions/previousSessions';
+import type { ListOptions, PreviousSessionItem } from './sessions/previousSessions';
 
 /**
  * What the extension offers other extensions (and its integration tests) through `exports`. Chats come as handles
@@ -20,8 +20,11 @@ export interface AcpApi {
   newChat(agentName?: string): Promise<ChatHandle | undefined>;
   /** The open chats, oldest first. */
   readonly chats: readonly ChatHandle[];
-  /** What "Open Previous Session" lists for the agent: its `session/list` when it has one, else the local history. */
-  previousSessions(agentName: string): Promise<PreviousSessionItem[]>;
+  /**
+   * What "Open Previous Session" lists for the agent: its `session/list` when it has one, else the local history.
+   * Archived sessions only with `{archived: true}`.
+   */
+  previousSessions(agentName: string, options?: ListOptions): Promise<PreviousSessionItem[]>;
 }
 
 let loaded: Core | undefined;
@@ -131,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
     get chats() {
       return loaded?.openChats() ?? [];
     },
-    previousSessions: async (agentName) => (await core()).previousSessions(agentName),
+    previousSessions: async (agentName, options) => (await core()).previousSessions(agentName, options),
   };
 }
 

@@ -212,13 +212,15 @@ export class AgentClient implements SessionOwner {
    * The agent's earlier sessions in `cwd`, every page of them: cursors are followed until the agent gives none, up
    * to MAX_LIST_PAGES pages, and a cursor the agent already gave ends the listing (with a warning).
    */
-  async listSessions(cwd: string | undefined, signal?: AbortSignal): Promise<S.SessionInfo[]> {
+  async listSessions(cwd: string | undefined, signal?: AbortSignal, archived?: 'include'): Promise<S.SessionInfo[]> {
     const sessions: S.SessionInfo[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    // The same filter on every page, as the schema asks; only to an agent that archives.
+    const filter = archived && this.capabilities.supports('archiveSession') ? { archived } : {};
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const response = await this.process.connection.listSessions(
-        { ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}) },
+        { ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}), ...filter },
         signal,
       );
       sessions.push(...response.sessions);
@@ -233,6 +235,17 @@ export class AgentClient implements SessionOwner {
     }
     this.log.warn(`session/list still had more after ${MAX_LIST_PAGES} pages; showing those`);
     return sessions;
+  }
+
+  /**
+   * Archives a session at the agent, or brings it back (unstable `session/archive`, `session/unarchive`). False,
+   * and nothing said to the agent, when it does not advertise archiving.
+   */
+  async setArchived(sessionId: string, archived: boolean): Promise<boolean> {
+    if (!this.capabilities.supports('archiveSession')) return false;
+    const connection = this.process.connection;
+    await (archived ? connection.archiveSession({ sessionId }) : connection.unarchiveSession({ sessionId }));
+    return true;
   }
 
   /**

@@ -25,7 +25,9 @@ export type AgentFeature =
   /** Unstable: `systemPrompt` on session/new, load, resume and fork (in `append` mode). */
   | 'systemPrompt'
   /** Unstable: `session/status`, asked before a session is reopened. */
-  | 'sessionStatus';
+  | 'sessionStatus'
+  /** Unstable: `session/archive`, `session/unarchive` and the `archived` filter of `session/list`. */
+  | 'archiveSession';
 
 interface FeatureDef {
   /** The capability's path in `agentCapabilities`, for messages and the log. */
@@ -58,6 +60,7 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   setSessionTitle: { capability: 'sessionCapabilities.title', advertised: (c) => unstableSession(c, 'title'), unstable: true },
   systemPrompt: { capability: 'sessionCapabilities.systemPrompt', advertised: (c) => unstableSession(c, 'systemPrompt'), unstable: true },
   sessionStatus: { capability: 'sessionCapabilities.status', advertised: (c) => unstableSession(c, 'status'), unstable: true },
+  archiveSession: { capability: 'sessionCapabilities.archive', advertised: (c) => unstableSession(c, 'archive'), unstable: true },
 };
 
 /** An unstable session capability: an object (`{}` or with options) advertises it, as the stable ones. */

@@ -146,8 +146,13 @@ export class AcpClientConnection {
     return this.call(AgentMethods.loadSession, params, signal, () => this.checkSessionSetup(params));
   }
 
-  listSessions(params: Params<typeof AgentMethods.listSessions> = {}, signal?: AbortSignal) {
-    return this.call(AgentMethods.listSessions, params, signal);
+  /** With `archived` (unstable), only to an agent that advertises `sessionCapabilities.archive`. */
+  listSessions(params: Params<typeof AgentMethods.listSessions> & { archived?: 'include' | 'only' } = {}, signal?: AbortSignal) {
+    return this.call(AgentMethods.listSessions, params, signal, () => {
+      if (params.archived !== undefined && !supports(this.described?.capabilities, 'archiveSession')) {
+        throw new NotSupportedError({ what: 'method', method: 'session/list {archived}', capability: capabilityName('archiveSession') });
+      }
+    });
   }
 
   resumeSession(params: Params<typeof AgentMethods.resumeSession>, signal?: AbortSignal) {
@@ -175,6 +180,15 @@ export class AcpClientConnection {
   /** Unstable: whether the agent has the session in memory, knows it, or not (see UnstableMethods). */
   sessionStatus(params: Params<typeof UnstableMethods.sessionStatus>, signal?: AbortSignal) {
     return this.call(UnstableMethods.sessionStatus, params, signal);
+  }
+
+  /** Unstable: archives a session, or brings it back (see UnstableMethods). */
+  archiveSession(params: Params<typeof UnstableMethods.archiveSession>, signal?: AbortSignal) {
+    return this.call(UnstableMethods.archiveSession, params, signal);
+  }
+
+  unarchiveSession(params: Params<typeof UnstableMethods.unarchiveSession>, signal?: AbortSignal) {
+    return this.call(UnstableMethods.unarchiveSession, params, signal);
   }
 
   /** Adds a message to the running turn (the adapters' steering; see ExtensionMethods). */

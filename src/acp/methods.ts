@@ -67,8 +67,8 @@ export const ExtensionMethods = {
 
 /**
  * Unstable methods (the SDK's schema.unstable.json, not ACP v1), each gated on the capability the agent advertised
- * in `sessionCapabilities`: forking a session (a new one with the same context), setting a session's title, and
- * asking whether the agent has a session in memory (before reopening it).
+ * in `sessionCapabilities`: forking a session (a new one with the same context), setting a session's title, asking
+ * whether the agent has a session in memory (before reopening it), and archiving a session or bringing it back.
  */
 const ForkSessionRequest = z.looseObject({
   sessionId: z.string(),
@@ -84,11 +84,17 @@ const SessionStatusRequest = z.looseObject({ sessionId: z.string() });
 /** `open` (in the agent's memory) or `saved`; a value the client does not know counts as `saved`, as the schema says. */
 const SessionStatusResponse = z.looseObject({ status: z.string().max(100) });
 
+const ArchiveSessionRequest = z.looseObject({ sessionId: z.string() });
+const ArchiveSessionResponse = z.looseObject({});
+
 export const UnstableMethods = {
   /** Answers like session/new: the new session's id, modes and config options. */
   forkSession: gated('session/fork', ForkSessionRequest, S.NewSessionResponse, 'forkSession'),
   setSessionTitle: gated('session/set_title', SetSessionTitleRequest, SetSessionTitleResponse, 'setSessionTitle'),
   sessionStatus: gated('session/status', SessionStatusRequest, SessionStatusResponse, 'sessionStatus'),
+  /** Hides a session from `session/list` (the agent frees it, as `session/close` would); its history is kept. */
+  archiveSession: gated('session/archive', ArchiveSessionRequest, ArchiveSessionResponse, 'archiveSession'),
+  unarchiveSession: gated('session/unarchive', ArchiveSessionRequest, ArchiveSessionResponse, 'archiveSession'),
 } as const;
 
 /** Notifications the client sends to the agent. */

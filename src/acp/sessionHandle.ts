@@ -202,6 +202,20 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     await closing;
   }
 
+  /**
+   * Archives the session at the agent (unstable `session/archive`), which frees it as `session/close` would, and
+   * closes it here. False, and the session left open, when the agent does not archive sessions; a refusal throws.
+   */
+  async archive(): Promise<boolean> {
+    if (this.closed || this.client.process.connection.isClosed || !this.client.capabilities.supports('archiveSession')) return false;
+    await this.cancel().catch(() => {});
+    await this.client.process.connection.archiveSession({ sessionId: this.sessionId });
+    if (this.closed) return true;
+    this.closed = true;
+    this.release();
+    return true;
+  }
+
   /** @internal Forgets a session the agent never opened (a failed load or resume). */
   async discard(): Promise<void> {
     if (this.closed) return;

@@ -69,6 +69,7 @@ export class SessionOpener {
     previous: string | undefined,
   ): Promise<{ session: AgentSession; how: Reopened }> {
     const options = this.sessionOptions(cwd);
+    if (previous !== undefined) await this.unarchive(client, name, previous);
     // Asked first where the agent can say (session/status): load or resume as it answers, or neither.
     const way = previous === undefined ? undefined : await client.reopenWay(previous);
     if (previous !== undefined && (way === 'load' || way === 'resume')) {
@@ -81,6 +82,21 @@ export class SessionOpener {
     }
     if (way === 'gone') this.log.warn(`[chat] ${name} no longer knows session ${previous} (session/status), so a new one is opened`);
     return { session: await client.newSession(cwd, options), how: previous === undefined ? 'new' : way ? 'failed' : 'cannot' };
+  }
+
+  /**
+   * An archived chat that is opened again is archived no more: here, and at the agent (before it is loaded, as the
+   * schema asks) when the agent archives sessions.
+   */
+  private async unarchive(client: AgentClient, name: string, sessionId: string): Promise<void> {
+    const summary = (await this.transcripts.list()).find((s) => s.agent === name && s.sessionId === sessionId);
+    if (!summary?.archived) return;
+    await this.transcripts.setArchived(name, sessionId, false);
+    try {
+      if (await client.setArchived(sessionId, false)) this.log.info(`[history] ${name} unarchived session ${sessionId} as it was opened again`);
+    } catch (error) {
+      this.log.warn(`[history] ${name} could not unarchive session ${sessionId}: ${errorMessage(error)}`);
+    }
   }
 
   /**

@@ -43,6 +43,8 @@ export const Transcript = z.object({
   plan: z.array(PlanItem).optional(),
   /** How many of the oldest entries were dropped to keep the transcript within its bound. */
   dropped: z.number().int().nonnegative().optional(),
+  /** Archived: out of the lists until "Show Archived", still found by Search Chats. Reopening it brings it back. */
+  archived: z.boolean().optional(),
 });
 export type Transcript = z.infer<typeof Transcript>;
 
@@ -55,6 +57,7 @@ export const TranscriptSummary = z.object({
   /** The start of the first message, for a session without a title. */
   preview: z.string().optional(),
   updatedAt: z.string(),
+  archived: z.boolean().optional(),
 });
 export type TranscriptSummary = z.infer<typeof TranscriptSummary>;
 
@@ -81,6 +84,7 @@ export function summarize(t: Transcript): TranscriptSummary {
     ...(t.title ? { title: t.title } : {}),
     ...(preview ? { preview } : {}),
     updatedAt: t.updatedAt,
+    ...(t.archived ? { archived: true } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ export interface SearchHit {
   /** What the history lists the session as: summaryLabel(summary). */
   readonly title: string;
   readonly updatedAt: string;
+  /** The chat is archived: found all the same, and marked. */
+  readonly archived?: true;
   /** The index of the matching entry in the transcript's `entries`. */
   readonly entry: number;
   /**
@@ -189,6 +191,7 @@ export function scan(transcript: Transcript, summary: TranscriptSummary, query: 
     cwd: summary.cwd,
     title,
     updatedAt: summary.updatedAt,
+    ...(summary.archived ? { archived: true as const } : {}),
     entry,
     occurrence,
     role: (transcript.entries[entry] as StoredEntry).t,

@@ -115,6 +115,16 @@ export class TranscriptStore {
     return true;
   }
 
+  /** Archive Chat and Unarchive on the kept transcript (its place in the list stays). False when none is kept. */
+  async setArchived(agent: string, sessionId: string, archived: boolean): Promise<boolean> {
+    const transcript = await this.read(agent, sessionId);
+    if (!transcript) return false;
+    if ((transcript.archived ?? false) === archived) return true;
+    const { archived: _was, ...rest } = transcript;
+    await this.save(archived ? { ...rest, archived } : rest);
+    return true;
+  }
+
   remove(agent: string, sessionId: string): Promise<void> {
     this.removeEmitter.fire({ agent, sessionId });
     this.touchEmitter.fire({ agent, sessionId });
@@ -186,7 +196,8 @@ export class TranscriptStore {
           this.log.warn(`could not keep the transcript of session ${transcript.sessionId}: ${errorMessage(error)}`);
           return sessions;
         }
-        let kept = [summarize(transcript), ...others];
+        // In order of change: a session saved without a change of its own (archived, renamed) keeps its place.
+        let kept = [summarize(transcript), ...others].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
         if (request.replaces !== undefined && request.replaces !== transcript.sessionId) {
           const replaced = fileName(transcript.agent, request.replaces);
           await this.removeFile(replaced);

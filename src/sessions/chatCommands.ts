@@ -4,25 +4,18 @@
 // and (when the agent advertises `session/delete`) the agent's own copy.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
-import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
-import { SessionTarget } from '../common/sessionTarget';
 import { workspaceRoots } from '../common/workspace';
 import { exportMarkdown } from '../history/exportMarkdown';
-import { summaryLabel, type TranscriptSummary } from '../history/format';
-import type { SessionNode } from './sessionsView';
+import { summaryLabel } from '../history/format';
+import { chatTarget, targetSession, type ChatTarget } from './chatTarget';
+import { withAgentCopy } from './agentCopy';
 import type { TranscriptStore } from '../history/transcripts';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
-
-/** A chat a command acts on: open in a panel, or only kept on this computer. */
-type Target = { readonly open: ChatPanel } | { readonly kept: TranscriptSummary };
-
-const NamedSession = SessionTarget.partial({ cwd: true });
 
 export class ChatCommands implements vscode.Disposable {
   private readonly disposables: DisposableStore;
@@ -54,26 +47,8 @@ export class ChatCommands implements vscode.Disposable {
     );
   }
 
-  /** The chat `value` names, else the one the user last worked in; undefined (after saying why) when there is none. */
-  private async target(value: unknown): Promise<Target | undefined> {
-    const node = value && typeof value === 'object' && 'kind' in value ? (value as SessionNode) : undefined;
-    if (node?.kind === 'chat' && this.chats.all.includes(node.panel)) return { open: node.panel };
-    if (node?.kind === 'history') return this.named(node.summary.agent, node.summary.sessionId);
-    const named = NamedSession.safeParse(value);
-    if (named.success) return this.named(named.data.agent, named.data.sessionId);
-    const panel = this.chats.target;
-    if (panel) return { open: panel };
-    void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first, or choose a session in the Sessions view.'));
-    return undefined;
-  }
-
-  private async named(agent: string, sessionId: string): Promise<Target | undefined> {
-    const open = this.chats.showing(agent, sessionId);
-    if (open) return { open };
-    const kept = (await this.store.list()).find((s) => s.agent === agent && s.sessionId === sessionId);
-    if (kept) return { kept };
-    void vscode.window.showWarningMessage(vscode.l10n.t('That session is not kept on this computer.'));
-    return undefined;
+  private target(value: unknown): Promise<ChatTarget | undefined> {
+    return chatTarget(this.chats, this.store, value);
   }
 
   /** Rename Chat: `title`, or what the user types. */
@@ -99,10 +74,7 @@ export class ChatCommands implements vscode.Disposable {
     const target = await this.target(value);
     if (!target) return false;
     const panel = 'open' in target ? target.open : undefined;
-    const agent = panel?.agentName ?? ('kept' in target ? target.kept.agent : '');
-    const sessionId = panel?.session?.sessionId ?? ('kept' in target ? target.kept.sessionId : undefined);
-    const cwd = panel?.session?.cwd ?? ('kept' in target ? target.kept.cwd : undefined);
-    const title = panel ? panel.title : summaryLabel((target as { kept: TranscriptSummary }).kept);
+    const { agent, sessionId, cwd, title } = targetSession(target);
     const remove = vscode.l10n.t('Delete');
     const pick = await vscode.window.showQuickPick(
       [
@@ -126,28 +98,19 @@ export class ChatCommands implements vscode.Disposable {
 
   /** `session/delete` when the agent advertises it (the agent is started for it, and stopped again if idle). */
   private async deleteAtAgent(agentName: string, sessionId: string, cwd: string | undefined): Promise<void> {
-    const config = this.agents.catalog.find(agentName);
-    const folder = cwd ?? workspaceRoots()[0];
-    if (!config || !folder || !vscode.workspace.isTrusted) return;
-    let client;
-    try {
-      client = await this.agents.connect(config, folder);
-    } catch (error) {
-      this.log.warn(`[history] could not start ${agentName} to delete session ${sessionId}: ${errorMessage(error)}`);
-      void vscode.window.showWarningMessage(
-        vscode.l10n.t('The chat was deleted on this computer, but {0} could not start to delete its own copy: {1}', agentName, failureText(error)),
-      );
-      return;
-    }
-    try {
+    const result = await withAgentCopy(this.agents, this.log, agentName, cwd, `delete session ${sessionId}`, async (client) => {
       if (client.capabilities.supports('deleteSession')) await client.process.connection.deleteSession({ sessionId });
-    } catch (error) {
-      this.log.warn(`[history] ${agentName} did not delete session ${sessionId}: ${errorMessage(error)}`);
+    });
+    if (result && 'failed' in result) {
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('The chat was deleted on this computer, but {0} did not delete its own copy: {1}', agentName, failureText(error)),
+        result.failed === 'start'
+          ? vscode.l10n.t(
+              'The chat was deleted on this computer, but {0} could not start to delete its own copy: {1}',
+              agentName,
+              failureText(result.error),
+            )
+          : vscode.l10n.t('The chat was deleted on this computer, but {0} did not delete its own copy: {1}', agentName, failureText(result.error)),
       );
-    } finally {
-      void this.agents.release(client);
     }
   }
 

@@ -106,7 +106,7 @@ export class SearchChats implements vscode.Disposable {
     const who = hit.role === 'user' ? vscode.l10n.t('You') : hit.role === 'tool' ? vscode.l10n.t('Tool') : hit.agent;
     return {
       label: hit.title,
-      description: [hit.agent, when, open].filter((part) => part).join(' · '),
+      description: [hit.agent, hit.archived ? vscode.l10n.t('archived') : undefined, when, open].filter((part) => part).join(' · '),
       detail: `${who}: ${hit.snippet}`,
       // The index decides what matches: VS Code's own filter on the title would hide most results.
       alwaysShow: true,

@@ -10,6 +10,7 @@ import type { Chats } from '../chats/chats';
 import { SessionTarget } from '../common/sessionTarget';
 import { handleOrNone } from '../chats/handle';
 import { PreviousSessions } from './previousSessions';
+import { ChatArchive } from './archive';
 import { ChatCommands } from './chatCommands';
 import { SearchChats } from './searchChats';
 import { SessionsView, type SessionNode } from './sessionsView';
@@ -60,6 +61,7 @@ export function registerSessions(
       view,
       store,
       new ChatCommands(chats, agents, store, log),
+      new ChatArchive(chats, agents, store, log, view),
       new SearchChats(chats, store, log),
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);

@@ -1,7 +1,7 @@
 // The Sessions view in the ACP activity-bar container: each configured agent (running or not), under it its open
-// chats and then its recent sessions kept on this computer. Clicking a chat brings it forward; clicking a session
-// opens it again (as "Open Previous Session" does). It refreshes as chats open, close and change title, and as the
-// history changes.
+// chats and then its recent sessions kept on this computer (the archived ones only after "Show Archived"). Clicking
+// a chat brings it forward; clicking a session opens it again (as "Open Previous Session" does). It refreshes as
+// chats open, close and change title, and as the history changes.
 import * as vscode from 'vscode';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
@@ -30,6 +30,17 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   private readonly disposables = new DisposableStore();
   private readonly chatIds = new WeakMap<ChatPanel, number>();
   private nextChatId = 1;
+  private archivedShown = false;
+
+  /** Archived chats are listed too ("Show Archived"), marked as such. */
+  get showArchived(): boolean {
+    return this.archivedShown;
+  }
+
+  set showArchived(show: boolean) {
+    this.archivedShown = show;
+    this.changeEmitter.fire();
+  }
 
   constructor(
     private readonly chats: Chats,
@@ -67,7 +78,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
     const open = new Set(chats.flatMap((panel) => (panel.session ? [panel.session.sessionId] : [])));
     const history = (await this.store.list())
-      .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId))
+      .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId) && (this.archivedShown || !summary.archived))
       .slice(0, HISTORY_SHOWN);
     return [
       ...chats.map((panel): SessionNode => ({ kind: 'chat', panel })),
@@ -130,15 +141,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
         item.id = `history:${summary.agent}:${summary.sessionId}`;
         const when = relativeTime(summary.updatedAt, Date.now(), vscode.env.language);
-        if (when) item.description = when;
+        const words = [summary.archived ? vscode.l10n.t('archived') : undefined, when].filter((w) => w !== undefined);
+        if (words.length > 0) item.description = words.join(' · ');
         item.tooltip = vscode.l10n.t(
           '{0}\nLast changed {1}, in {2}',
           label,
           new Date(summary.updatedAt).toLocaleString(vscode.env.language),
           summary.cwd,
         );
-        item.iconPath = new vscode.ThemeIcon('history');
-        item.contextValue = 'acp.history';
+        item.iconPath = new vscode.ThemeIcon(summary.archived ? 'archive' : 'history');
+        item.contextValue = summary.archived ? 'acp.history.archived' : 'acp.history';
         const target: SessionTarget = { agent: summary.agent, sessionId: summary.sessionId, cwd: summary.cwd };
         item.command = { command: 'acp.openPreviousSession', title: vscode.l10n.t('Open Previous Session'), arguments: [target] };
         return item;

@@ -3,7 +3,8 @@
 // agent's copy too when it advertises session/delete), Fork (only when the agent advertises the unstable
 // session/fork) and Export Chat as Markdown.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
@@ -163,5 +164,63 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     } finally {
       if (existsSync(file.fsPath)) rmSync(file.fsPath);
     }
+  });
+  it('archives a chat with an agent that archives sessions: out of the lists until asked for, found by Search Chats, back once opened', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'acp-archive-state-'));
+    const caps = { ...STABLE, sessionCapabilities: { list: {}, close: {}, resume: {}, archive: {} } };
+    const fixture = await useFixtureAgent('echo', { env: { ...withCapabilities(caps).env, ACP_FIXTURE_STATE_DIR: state } });
+    const chat = await newChat();
+    await chat.send('the narwhal in the archive');
+    const sessionId = chat.sessionId!;
+    await vscode.commands.executeCommand('acp.archiveChat');
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the archived chat to close' });
+    const calls = recorded(fixture.recordFile);
+    assert.deepEqual(
+      calls.filter((m) => m.method === 'session/archive').map((m) => m.params),
+      [{ sessionId }],
+    );
+    assert.ok(!calls.some((m) => m.method === 'session/close'), 'the agent freed it as it archived it: no second close');
+
+    const listed = async (archived?: boolean) =>
+      (await (await api()).previousSessions(fixture.name, archived ? { archived } : {})).filter((s) => s.sessionId === sessionId);
+    await waitFor(async () => (await listed()).length === 0, { what: 'the archived chat to leave Open Previous Session' });
+    assert.deepEqual(
+      (await listed(true)).map((s) => s.archived),
+      [true],
+      'listed, marked, when archived ones are asked for',
+    );
+    assert.ok(recorded(fixture.recordFile).some((m) => m.method === 'session/list' && m.params?.['archived'] === 'include'));
+
+    const opened = await answeringQuickInput(
+      () => vscode.commands.executeCommand<ChatHandle | undefined>('acp.searchChats', 'narwhal'),
+      ENTER,
+      'the archived chat among the results',
+    );
+    assert.equal(opened?.sessionId, sessionId, 'Search Chats finds and opens it');
+    const reopening = recorded(fixture.recordFile)
+      .map((m) => m.method)
+      .filter((m) => m === 'session/unarchive' || m === 'session/load');
+    assert.deepEqual(reopening, ['session/unarchive', 'session/load'], 'unarchived before it is loaded');
+    assert.equal((await listed()).length, 1, 'back in the list');
+  });
+
+  it('archives on this computer only, saying nothing to an agent that does not archive, and Unarchive Chat brings it back', async () => {
+    const fixture = await useFixtureAgent('echo', withCapabilities(STABLE));
+    const chat = await newChat();
+    await chat.send('the okapi note');
+    const sessionId = chat.sessionId!;
+    chat.close();
+    await waitFor(async () => (await kept(fixture.name)).some((s) => s.sessionId === sessionId), { what: 'the chat to be kept' });
+    await vscode.commands.executeCommand('acp.archiveChat', { agent: fixture.name, sessionId });
+    assert.ok(!(await kept(fixture.name)).some((s) => s.sessionId === sessionId), 'out of Open Previous Session');
+    const all = await (await api()).previousSessions(fixture.name, { archived: true });
+    assert.equal(all.find((s) => s.sessionId === sessionId)?.archived, true);
+    await vscode.commands.executeCommand('acp.unarchiveChat', { agent: fixture.name, sessionId });
+    assert.ok(
+      (await kept(fixture.name)).some((s) => s.sessionId === sessionId && !s.archived),
+      'back',
+    );
+    const methods = recorded(fixture.recordFile).map((m) => m.method);
+    assert.ok(!methods.includes('session/archive') && !methods.includes('session/unarchive'), 'nothing said to the agent');
   });
 });

@@ -114,6 +114,26 @@ describe('transcripts', () => {
       );
     });
 
+    it('archives and unarchives a kept transcript in its place, with the mark in the list and on disk', async () => {
+      const store = new TranscriptStore(dir, log);
+      await store.save(transcript('old', '2026-01-01T00:00:00.000Z'));
+      await store.save(transcript('new', '2026-02-01T00:00:00.000Z'));
+      assert.equal(await store.setArchived('Agent', 'old', true), true);
+      assert.equal(await store.setArchived('Agent', 'missing', true), false, 'nothing kept, nothing archived');
+      assert.deepEqual(
+        (await store.list()).map((s) => [s.sessionId, s.archived ?? false]),
+        [
+          ['new', false],
+          ['old', true],
+        ],
+        'archiving is not a change of the conversation: the order stays',
+      );
+      assert.equal((await new TranscriptStore(dir, log).read('Agent', 'old'))?.archived, true, 'kept on disk');
+      await store.setArchived('Agent', 'old', false);
+      const back = await new TranscriptStore(dir, log).read('Agent', 'old');
+      assert.deepEqual(back, transcript('old', '2026-01-01T00:00:00.000Z'), 'unarchived leaves no mark');
+    });
+
     it('keeps at most the configured number of sessions, dropping the least recently updated with their files', async () => {
       const store = new TranscriptStore(dir, log, { sessions: 3, bytes: 1024 * 1024 });
       const removed: string[] = [];
