@@ -7,6 +7,8 @@ import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
 import { EarlyUpdates } from './earlyUpdates';
+import { listAllSessions } from './sessionList';
+import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus';
 import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
@@ -34,8 +36,6 @@ export interface AgentClientOptions {
   readonly closeTimeoutMs?: number;
 }
 
-/** Pages of `session/list` followed at most: an agent that keeps handing out cursors cannot keep us listing. */
-export const MAX_LIST_PAGES = 50;
 /** Unknown session ids remembered by name (each is warned about once); past this, only counted. */
 const MAX_UNKNOWN_SESSIONS = 64;
 /** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
@@ -78,6 +78,9 @@ export class AgentClient implements SessionOwner {
   private readonly closing = new Set<Promise<void>>();
   private ended: AgentEnd | undefined;
 
+  /** The agent's sign-in state and accounts, where it advertises `auth.status`. */
+  readonly auth = new AuthStatusTracker();
+
   /** What the agent advertised in `initialize`: ask here before offering what needs it. */
   readonly capabilities: AgentCapabilities;
 
@@ -108,6 +111,7 @@ export class AgentClient implements SessionOwner {
       terminals?.releaseAll();
       for (const session of [...this.sessions.values()]) session.agentEnded(end);
       this.exitEmitter.fire(end);
+      this.auth.dispose();
     });
   }
 
@@ -119,14 +123,17 @@ export class AgentClient implements SessionOwner {
     const route = (sessionId: string) => client?.sessionFor(sessionId);
     const accountOf = (sessionId: string) => client?.accountOf(sessionId) ?? sessionId;
     const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'), accountOf);
-    const handler = clientHandler(
-      services,
-      terminals,
-      route,
-      (sessionId, update) => client?.unknownSession(sessionId, update),
-      (parentId, update) => client?.adoptSubagent(parentId, update),
-      accountOf,
-    );
+    const handler = {
+      ...clientHandler(
+        services,
+        terminals,
+        route,
+        (sessionId, update) => client?.unknownSession(sessionId, update),
+        (parentId, update) => client?.adoptSubagent(parentId, update),
+        accountOf,
+      ),
+      authStatusUpdate: (status: AuthStatus) => client?.auth.set(status),
+    };
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
       log: tagged(log, 'connection'),
@@ -164,6 +171,7 @@ export class AgentClient implements SessionOwner {
       throw new AgentStartFailure(startFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
     client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000);
+    void client.refreshAuthStatus();
     return client;
   }
 
@@ -208,33 +216,26 @@ export class AgentClient implements SessionOwner {
     return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken));
   }
 
-  /**
-   * The agent's earlier sessions in `cwd`, every page of them: cursors are followed until the agent gives none, up
-   * to MAX_LIST_PAGES pages, and a cursor the agent already gave ends the listing (with a warning).
-   */
-  async listSessions(cwd: string | undefined, signal?: AbortSignal, archived?: 'include'): Promise<S.SessionInfo[]> {
-    const sessions: S.SessionInfo[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    // The same filter on every page, as the schema asks; only to an agent that archives.
-    const filter = archived && this.capabilities.supports('archiveSession') ? { archived } : {};
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const response = await this.process.connection.listSessions(
-        { ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}), ...filter },
-        signal,
-      );
-      sessions.push(...response.sessions);
-      const next = response.nextCursor ?? undefined;
-      if (next === undefined) return sessions;
-      if (seen.has(next)) {
-        this.log.warn(`session/list gave the cursor "${next}" twice; stopped listing after ${page + 1} pages`);
-        return sessions;
-      }
-      seen.add(next);
-      cursor = next;
+  /** The agent's earlier sessions in `cwd`, every page of them (see sessionList.ts); archived ones too with `include`. */
+  listSessions(cwd: string | undefined, signal?: AbortSignal, archived?: 'include'): Promise<S.SessionInfo[]> {
+    // Only to an agent that archives sessions.
+    return listAllSessions(
+      this.process.connection,
+      this.log,
+      cwd,
+      signal,
+      archived && this.capabilities.supports('archiveSession') ? archived : undefined,
+    );
+  }
+
+  /** Asks `auth/status` again (after a sign-in or out), where advertised; bounded, and a failure is only logged. */
+  async refreshAuthStatus(): Promise<void> {
+    if (!this.capabilities.supports('authStatus') || this.hasExited) return;
+    try {
+      this.auth.set(readAuthStatus(await this.process.connection.authStatus(AbortSignal.timeout(STATUS_TIMEOUT_MS))));
+    } catch (error) {
+      this.log.warn(`auth/status failed: ${errorMessage(error)}`);
     }
-    this.log.warn(`session/list still had more after ${MAX_LIST_PAGES} pages; showing those`);
-    return sessions;
   }
 
   /**
@@ -259,11 +260,13 @@ export class AgentClient implements SessionOwner {
   /** Signs in with an agent-run method (the agent does the work, for example in a browser). */
   async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
     await this.process.connection.authenticate({ methodId }, signal);
+    void this.refreshAuthStatus();
   }
 
   /** Signs the user out; refused (NotSupportedError) when the agent does not advertise it. */
   async logout(): Promise<void> {
     await this.process.connection.logout({});
+    void this.refreshAuthStatus();
   }
 
   /**

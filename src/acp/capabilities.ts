@@ -27,7 +27,9 @@ export type AgentFeature =
   /** Unstable: `session/status`, asked before a session is reopened. */
   | 'sessionStatus'
   /** Unstable: `session/archive`, `session/unarchive` and the `archived` filter of `session/list`. */
-  | 'archiveSession';
+  | 'archiveSession'
+  /** Unstable: `auth/status` (and the agent's `auth/status_update` notifications). */
+  | 'authStatus';
 
 interface FeatureDef {
   /** The capability's path in `agentCapabilities`, for messages and the log. */
@@ -60,12 +62,20 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   setSessionTitle: { capability: 'sessionCapabilities.title', advertised: (c) => unstableSession(c, 'title'), unstable: true },
   systemPrompt: { capability: 'sessionCapabilities.systemPrompt', advertised: (c) => unstableSession(c, 'systemPrompt'), unstable: true },
   sessionStatus: { capability: 'sessionCapabilities.status', advertised: (c) => unstableSession(c, 'status'), unstable: true },
+  authStatus: {
+    capability: 'auth.status',
+    advertised: (c) => isObject((c.auth as Record<string, unknown> | null | undefined)?.['status']),
+    unstable: true,
+  },
   archiveSession: { capability: 'sessionCapabilities.archive', advertised: (c) => unstableSession(c, 'archive'), unstable: true },
 };
 
 /** An unstable session capability: an object (`{}` or with options) advertises it, as the stable ones. */
 function unstableSession(caps: S.AgentCapabilities, name: string): boolean {
-  const value = (caps.sessionCapabilities as Record<string, unknown> | null | undefined)?.[name];
+  return isObject((caps.sessionCapabilities as Record<string, unknown> | null | undefined)?.[name]);
+}
+
+function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

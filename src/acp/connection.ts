@@ -191,6 +191,11 @@ export class AcpClientConnection {
     return this.call(UnstableMethods.unarchiveSession, params, signal);
   }
 
+  /** Unstable: the agent's sign-in state and accounts. */
+  authStatus(signal?: AbortSignal) {
+    return this.call(UnstableMethods.authStatus, {}, signal);
+  }
+
   /** Adds a message to the running turn (the adapters' steering; see ExtensionMethods). */
   steer(params: Params<typeof ExtensionMethods.steer>, signal?: AbortSignal) {
     return this.call(ExtensionMethods.steer, params, signal);

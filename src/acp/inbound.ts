@@ -3,9 +3,10 @@
 // and routed. The other half of the connection (connection.ts) sends the client's requests.
 import { ResponseError, type CancellationToken } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
+import { readAuthStatus, type AuthStatus } from './authStatus';
 import { AcpError, ErrorCodes, errorMessage } from './errors';
 import type { Logger } from './log';
-import { ClientMethods, ClientNotifications, type ClientMethodName, type RequestDef } from './methods';
+import { ClientMethods, ClientNotifications, UnstableNotifications, type ClientMethodName, type RequestDef } from './methods';
 import type * as S from './schema.gen';
 import { PLAN_BY_ID_KINDS, PlanByIdUpdate } from './plans';
 import { INTER_SESSION_KINDS, InterSessionUpdate } from './sessionMessages';
@@ -44,6 +45,8 @@ export interface ClientHandler {
   sessionMessage?(sessionId: string, update: InterSessionUpdate): void;
   /** Unstable, with `plan`: a plan by id updated or removed (see plans.ts). */
   planById?(sessionId: string, update: PlanByIdUpdate): void;
+  /** Unstable: the agent's sign-in state changed (`auth/status_update`). */
+  authStatusUpdate?(status: AuthStatus): void;
 }
 
 /** The `sessionUpdate` kind of a notification's update, read without trusting it. */
@@ -186,6 +189,10 @@ export class Inbound {
         this.logWarnings(method, r.warnings);
         if (r.ok) this.handler.sessionUpdate(r.value);
         else this.log.warn(`skipped ${method}: ${r.reason}`);
+      } else if (method === UnstableNotifications.authStatusUpdate.method && this.handler.authStatusUpdate) {
+        const r = UnstableNotifications.authStatusUpdate.params.safeParse(params);
+        if (r.success) this.handler.authStatusUpdate(readAuthStatus(r.data));
+        else this.log.warn(`skipped a malformed ${method}: ${preview(JSON.stringify(params))}`);
       } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
         const r = parseTolerant(ClientNotifications.completeElicitation.params, params);
         this.logWarnings(method, r.warnings);

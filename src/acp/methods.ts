@@ -1,6 +1,7 @@
 // Every ACP v1 method, declared once: its wire name, the schemas of its params and result, and, for the
 // optional ones, the feature the agent must have advertised before it may be called (see capabilities.ts).
 import { z } from 'zod';
+import { AuthStatusMessage } from './authStatus';
 import type { AgentFeature } from './capabilities';
 import * as S from './schema.gen';
 
@@ -84,6 +85,7 @@ const SessionStatusRequest = z.looseObject({ sessionId: z.string() });
 /** `open` (in the agent's memory) or `saved`; a value the client does not know counts as `saved`, as the schema says. */
 const SessionStatusResponse = z.looseObject({ status: z.string().max(100) });
 
+const AuthStatusRequest = z.looseObject({});
 const ArchiveSessionRequest = z.looseObject({ sessionId: z.string() });
 const ArchiveSessionResponse = z.looseObject({});
 
@@ -95,6 +97,8 @@ export const UnstableMethods = {
   /** Hides a session from `session/list` (the agent frees it, as `session/close` would); its history is kept. */
   archiveSession: gated('session/archive', ArchiveSessionRequest, ArchiveSessionResponse, 'archiveSession'),
   unarchiveSession: gated('session/unarchive', ArchiveSessionRequest, ArchiveSessionResponse, 'archiveSession'),
+  /** The agent's sign-in state and accounts (see authStatus.ts). */
+  authStatus: gated('auth/status', AuthStatusRequest, AuthStatusMessage, 'authStatus'),
 } as const;
 
 /** Notifications the client sends to the agent. */
@@ -129,6 +133,12 @@ export const WAITING_METHODS: readonly string[] = [
 export const ClientNotifications = {
   sessionUpdate: { method: 'session/update', params: S.SessionNotification },
   completeElicitation: { method: 'elicitation/complete', params: S.CompleteElicitationNotification },
+} as const satisfies Record<string, NotificationDef>;
+
+/** Unstable notifications the agent sends to the client (schema.unstable.json). */
+export const UnstableNotifications = {
+  /** The agent's sign-in state changed (see authStatus.ts). */
+  authStatusUpdate: { method: 'auth/status_update', params: AuthStatusMessage },
 } as const satisfies Record<string, NotificationDef>;
 
 /** Protocol-level notification, both directions. */

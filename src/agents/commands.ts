@@ -69,7 +69,7 @@ export class AgentCommands implements vscode.Disposable {
     const quickPick = vscode.window.createQuickPick<AgentItem>();
     quickPick.title = vscode.l10n.t('Select Agent');
     quickPick.placeholder = vscode.l10n.t('The agent that New Chat uses');
-    quickPick.items = agentItems(agents, defaultAgent).map((item) =>
+    quickPick.items = agentItems(agents, defaultAgent, (name) => this.agents.account(name)).map((item) =>
       item.agent ? { ...item, buttons: [item.agent.preset || item.agent.installed ? copy : edit] } : item,
     );
     const chosen = await new Promise<AgentItem | undefined>((resolve) => {
@@ -122,7 +122,10 @@ export class AgentCommands implements vscode.Disposable {
       return found;
     }
     if (agents.length === 1) return agents[0];
-    const pick = await vscode.window.showQuickPick(agentItems(agents, this.agents.catalog.read().defaultAgent), { title });
+    const pick = await vscode.window.showQuickPick(
+      agentItems(agents, this.agents.catalog.read().defaultAgent, (name) => this.agents.account(name)),
+      { title },
+    );
     return pick?.agent;
   }
 

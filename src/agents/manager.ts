@@ -2,6 +2,7 @@
 // the extension; each AgentClient lives as long as its process. A process is started on first use and stopped when
 // its last session closes, or when the user stops it. No agent starts in a workspace the user has not trusted.
 import * as vscode from 'vscode';
+import { accountWords } from './account';
 import { AgentClient, AgentStartFailure } from '../acp/agentClient';
 import type { HostServices } from '../acp/clientHandler';
 import { AgentExitError } from '../acp/errors';
@@ -65,6 +66,11 @@ export class AgentManager implements vscode.Disposable {
     return this.statuses.get(name) ?? { phase: 'stopped' };
   }
 
+  /** The account the agent is signed in with, in words, while it runs and says (see account.ts). */
+  account(name: string): string | undefined {
+    return accountWords(this.client(name)?.auth.status);
+  }
+
   /** The agent's client, if its process is up. */
   client(name: string): AgentClient | undefined {
     const status = this.status(name);
@@ -121,6 +127,8 @@ export class AgentManager implements vscode.Disposable {
             this.commands.delete(c);
             this.endEmitter.fire();
           }),
+          // The account shown beside the agent follows its sign-in state.
+          c.auth.onDidChange(() => this.statusEmitter.fire(config.name)),
           c.onDidChangeSessions(() => {
             if (c.openSessions.length === 0) {
               log.info('its last chat closed; stopping it');

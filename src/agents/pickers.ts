@@ -4,17 +4,25 @@ import type { AgentConfig } from '../settings/config';
 
 export type AgentItem = vscode.QuickPickItem & { agent?: AgentConfig };
 
-/** Quick pick items for agents: the configured ones, those installed from the registry, then the presets, each with its command line. */
-export function agentItems(agents: readonly AgentConfig[], current?: string): AgentItem[] {
-  const item = (agent: AgentConfig): AgentItem => ({
-    label: agent.name,
-    description: agent.installed
-      ? vscode.l10n.t('{0} from the ACP Registry', agent.installed.version) +
-        (agent.installed.update ? ' · ' + vscode.l10n.t('{0} available', agent.installed.update) : '')
-      : [agent.command, ...agent.args].join(' '),
-    ...(agent.name === current ? { detail: vscode.l10n.t('$(check) New chats use this agent') } : {}),
-    agent,
-  });
+/**
+ * Quick pick items for agents: the configured ones, those installed from the registry, then the presets, each with its
+ * command line, and with `account`, the account a running agent is signed in with.
+ */
+export function agentItems(agents: readonly AgentConfig[], current?: string, account?: (name: string) => string | undefined): AgentItem[] {
+  const item = (agent: AgentConfig): AgentItem => {
+    const detail = [agent.name === current ? vscode.l10n.t('$(check) New chats use this agent') : undefined, account?.(agent.name)].filter(
+      (part) => part !== undefined,
+    );
+    return {
+      label: agent.name,
+      description: agent.installed
+        ? vscode.l10n.t('{0} from the ACP Registry', agent.installed.version) +
+          (agent.installed.update ? ' · ' + vscode.l10n.t('{0} available', agent.installed.update) : '')
+        : [agent.command, ...agent.args].join(' '),
+      ...(detail.length > 0 ? { detail: detail.join(' · ') } : {}),
+      agent,
+    };
+  };
   const group = (label: string, members: readonly AgentConfig[]): AgentItem[] =>
     members.length > 0 ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...members.map(item)] : [];
   return [

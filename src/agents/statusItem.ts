@@ -8,6 +8,7 @@ import type { AgentManager } from './manager';
 import type { Chats } from '../chats/chats';
 import { SECTION } from '../ids';
 import { DisposableStore } from '../common/disposables';
+import { accountWords } from './account';
 
 export class AgentStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('acp.agent', vscode.StatusBarAlignment.Left, 50);
@@ -62,8 +63,9 @@ export class AgentStatusItem implements vscode.Disposable {
         const sessions = status.client.openSessions;
         const busy = sessions.some((s) => s.model.turn.phase !== 'idle');
         const chats = sessions.length === 1 ? vscode.l10n.t('1 open chat') : vscode.l10n.t('{0} open chats', sessions.length);
-        if (busy) this.show('$(sync~spin)', name, vscode.l10n.t('{0} is busy ({1}).', name, chats));
-        else this.show('$(hubot)', name, vscode.l10n.t('{0} is ready ({1}).', name, chats));
+        const state = busy ? vscode.l10n.t('{0} is busy ({1}).', name, chats) : vscode.l10n.t('{0} is ready ({1}).', name, chats);
+        const account = accountWords(status.client.auth.status);
+        this.show(busy ? '$(sync~spin)' : '$(hubot)', name, account ? `${state}\n${account}` : state);
         break;
       }
     }

@@ -104,6 +104,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
                 ? vscode.l10n.t('stopped with an error')
                 : vscode.l10n.t('not running');
         if (status.phase === 'failed') item.tooltip = vscode.l10n.t('{0} stopped: {1}', node.name, status.error);
+        const account = this.agents.account(node.name);
+        if (account) {
+          item.description = `${item.description as string} · ${account}`;
+          item.tooltip = vscode.l10n.t('{0}: {1}', node.name, account);
+        }
         item.iconPath = new vscode.ThemeIcon(
           status.phase === 'running' ? 'vm-running' : 'vm-outline',
           status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined,

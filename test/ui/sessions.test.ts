@@ -19,6 +19,7 @@ describe('sessions UI', function () {
       scenario: 'echo',
       env: { ACP_FIXTURE_STATE_DIR: join(work, 'forgets-state'), ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) },
     },
+    'Fixture Account': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ auth: { status: {} } }) } },
     'Fixture Wide': {
       scenario: 'echo',
       env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ sessionCapabilities: { additionalDirectories: {} } }) },
@@ -132,5 +133,54 @@ describe('sessions UI', function () {
     );
     assert.equal(sessionNew.params?.['cwd'], workbench.workspace);
     assert.deepEqual(sessionNew.params?.['additionalDirectories'], [workbench.secondFolder]);
+  });
+  it('shows the account a running agent is signed in with: in the Sessions view, the status bar and Select Agent', async () => {
+    const tree = await sessionsView();
+    const { chat } = await workbench.chatWith('Fixture Account', 'who am I');
+    await chat.getByRole('log').getByText('You said: who am I').waitFor();
+    const account = 'Signed in as ada@example.com (Fixture Pro, Analytical Engines)';
+    await row(tree, 'Fixture Account').filter({ hasText: account }).waitFor();
+    await workbench.page.locator(`.statusbar-item[aria-label*="${account}"]`).waitFor();
+    const agentRow = workbench.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Fixture Account' }).filter({ hasText: account });
+    // The palette may hand the focus back as it closes, closing the pick under it: then the command runs again.
+    for (let attempt = 1; ; attempt++) {
+      await workbench.runCommand('ACP: Select Agent…');
+      const shown = await agentRow.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) break;
+      if (attempt === 3) throw new Error('Select Agent did not show the account');
+    }
+    await workbench.page.keyboard.press('Escape');
+  });
+
+  it('archives a chat out of the Sessions view; Show Archived lists it again, marked', async () => {
+    const tree = await sessionsView();
+    const { chat } = await workbench.chatWith('Fixture Titled', 'pears');
+    await chat.getByRole('log').getByText('You said: pears').waitFor();
+    await row(tree, 'About pears').filter({ hasText: 'open' }).waitFor();
+    await workbench.runCommand('ACP: Archive Chat');
+    await workbench.page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+    await row(tree, 'About pears').waitFor({ state: 'detached' });
+    const showMenu = async (item: string) => {
+      await workbench.page
+        .locator('.sidebar')
+        .getByRole('button', { name: /More Actions/ })
+        .first()
+        .click();
+      // The workbench's menus act on mouse-up after a hover, or on Enter for the focused item.
+      await workbench.page.getByRole('menuitem', { name: item }).hover();
+      await workbench.page.keyboard.press('Enter');
+    };
+    await showMenu('Show Archived');
+    const archived = row(tree, 'About pears').filter({ hasText: 'archived' });
+    await archived.waitFor();
+    await workbench.screenshot('sessions-archived');
+    await archived.click({ button: 'right' });
+    await workbench.page.getByRole('menuitem', { name: 'Unarchive Chat…' }).hover();
+    await workbench.page.keyboard.press('Enter');
+    await row(tree, 'About pears').filter({ hasNotText: 'archived' }).waitFor();
+    await showMenu('Hide Archived');
   });
 });

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient, MAX_LIST_PAGES } from '../../../src/acp/agentClient';
+import { AgentClient } from '../../../src/acp/agentClient';
+import { MAX_LIST_PAGES } from '../../../src/acp/sessionList';
 import type { SessionOptions } from '../../../src/acp/sessionHandle';
 import type * as S from '../../../src/acp/schema.gen';
 import { waitFor, within } from '../../lib/wait';
@@ -309,5 +310,26 @@ describe('AgentClient sessions', function () {
         'the failure is logged',
       );
     });
+  });
+  it('knows who is signed in where the agent advertises auth.status: asked after initialize and each sign-in or out, and told by auth/status_update', async () => {
+    const { client } = await start('auth-required', capabilities({ auth: { status: {}, logout: {} } }));
+    await waitFor(() => client.auth.status?.state === 'unauthenticated', { what: 'the state asked after initialize' });
+    await client.authenticate('fixture-login');
+    await waitFor(() => client.auth.status?.state === 'authenticated', { what: 'the state after the sign-in' });
+    assert.deepEqual(
+      client.auth.status?.accounts.map((a) => [a.label, a.email, a.active]),
+      [
+        ['Fixture Pro', 'ada@example.com', true],
+        ['Fixture API key', undefined, false],
+      ],
+    );
+    await client.logout();
+    await waitFor(() => client.auth.status?.state === 'unauthenticated', { what: 'the state after the sign-out' });
+    await waitFor(() => sent('auth/status').length === 3, { what: 'auth/status after initialize, authenticate and logout' });
+
+    const { client: other } = await start('echo');
+    await other.newSession(dir);
+    assert.equal(other.auth.status, undefined, 'an agent that does not advertise auth.status says nothing');
+    assert.equal(sent('auth/status').length, 3, 'and is asked nothing');
   });
 });

@@ -8,6 +8,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import { clientCapabilities } from '../../../src/acp/capabilities';
 import { Inbound, type ClientHandler } from '../../../src/acp/inbound';
 import type { Logger } from '../../../src/acp/log';
+import type { AuthStatus } from '../../../src/acp/authStatus';
+import { UnstableMethods, UnstableNotifications } from '../../../src/acp/methods';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { repoRoot } from '../lib/transcripts';
 
@@ -78,5 +80,61 @@ describe('f. what the client handles of the unstable schema', () => {
     } finally {
       model.dispose();
     }
+  });
+  it('reads the agent\u2019s sign-in state (auth/status_update, and the auth/status answer) as the schema describes it, bounded', () => {
+    const warnings: string[] = [];
+    const log: Logger = { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+    const seen: AuthStatus[] = [];
+    const handler: ClientHandler = {
+      requestPermission: () => Promise.reject(new Error('not asked here')),
+      sessionUpdate: () => {},
+      authStatusUpdate: (status) => seen.push(status),
+    };
+    const inbound = new Inbound(handler, {}, log);
+    const sample = {
+      state: 'authenticated',
+      accounts: [
+        { label: 'Claude Max', email: 'ada@example.com', name: 'Ada', organization: 'Engines', active: true },
+        { label: 'OpenAI API key', active: null },
+      ],
+    };
+    assertValid('AuthStatusResponse', sample, 'the auth/status sample');
+    assertValid('AuthStatusUpdateNotification', sample, 'the auth/status_update sample');
+    inbound.notified('auth/status_update', sample);
+    assert.deepEqual(seen[0], {
+      state: 'authenticated',
+      accounts: [{ label: 'Claude Max', email: 'ada@example.com', name: 'Ada', organization: 'Engines', active: true }, { label: 'OpenAI API key' }],
+    });
+    // A state it does not know counts as unknown; accounts that do not validate are skipped; at most 10, each field bounded.
+    const many = Array.from({ length: 50 }, (_, i) => ({ label: `${'x'.repeat(1000)}${i}` }));
+    inbound.notified('auth/status_update', { state: '_vendor_state', accounts: [{ email: 'no label' }, 7, ...many] });
+    assert.equal(seen[1]?.state, 'unknown');
+    assert.equal(seen[1]?.accounts.length, 10);
+    assert.ok(seen[1]!.accounts.every((a) => a.label.length <= 201));
+    assert.deepEqual(warnings, []);
+    inbound.notified('auth/status_update', { accounts: [] });
+    assert.equal(seen.length, 2, 'without a state it is skipped');
+    assert.match(warnings[0] ?? '', /skipped a malformed auth\/status_update/);
+  });
+
+  it('declares every unstable method it calls, and every unstable notification it reads, as the unstable schema names them', () => {
+    const agentMethods = new Set(
+      Object.values(unstable.$defs)
+        .filter((d) => d['x-side'] === 'agent')
+        .map((d) => d['x-method']),
+    );
+    for (const def of Object.values(UnstableMethods)) assert.ok(agentMethods.has(def.method), `${def.method} is not an agent method of the schema`);
+    for (const def of Object.values(UnstableNotifications)) {
+      assert.ok(
+        Object.values(unstable.$defs).some((d) => d['x-side'] === 'client' && d['x-method'] === def.method),
+        `${def.method} is not a client notification of the schema`,
+      );
+    }
+    assert.deepEqual(
+      Object.values(UnstableMethods)
+        .map((d) => d.method)
+        .sort(),
+      ['auth/status', 'session/archive', 'session/fork', 'session/set_title', 'session/status', 'session/unarchive'],
+    );
   });
 });

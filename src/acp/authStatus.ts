@@ -1,0 +1,87 @@
+// The agent's sign-in state and accounts (unstable `auth/status` and `auth/status_update`, where the agent
+// advertises `auth.status`), read leniently and bounded: the accounts are display information only, the schema says,
+// so they are shown and never logged.
+import { z } from 'zod';
+import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import { clip } from './text';
+
+/** The states the schema names; any other value counts as `unknown`, as it asks. */
+type AuthState = 'authenticated' | 'unauthenticated' | 'not_required' | 'unknown';
+
+export interface AuthAccount {
+  readonly label: string;
+  readonly name?: string;
+  readonly email?: string;
+  readonly organization?: string;
+  /** In effect (the agent uses it by default); undefined when the agent does not say. */
+  readonly active?: boolean;
+}
+
+export interface AuthStatus {
+  readonly state: AuthState;
+  readonly accounts: readonly AuthAccount[];
+}
+
+/** Accounts kept of one answer, and the characters of each field. */
+const MAX_ACCOUNTS = 10;
+const MAX_FIELD = 200;
+
+const STATES: ReadonlySet<string> = new Set(['authenticated', 'unauthenticated', 'not_required']);
+
+const field = z
+  .string()
+  .transform((s) => clip(s.trim(), MAX_FIELD))
+  .nullish()
+  .catch(undefined);
+const Account = z.looseObject({
+  label: z.string().transform((s) => clip(s.trim(), MAX_FIELD)),
+  name: field,
+  email: field,
+  organization: field,
+  active: z.boolean().nullish().catch(undefined),
+});
+
+/** The params of `auth/status_update`, and the answer to `auth/status`: `state` is required. */
+export const AuthStatusMessage = z.looseObject({ state: z.string().max(100), accounts: z.array(z.unknown()).nullish().catch(undefined) });
+
+/** What is shown of a status: its state (unknown values as `unknown`) and the accounts that validate, at most 10. */
+export function readAuthStatus(message: z.output<typeof AuthStatusMessage>): AuthStatus {
+  const accounts: AuthAccount[] = [];
+  for (const raw of message.accounts ?? []) {
+    if (accounts.length === MAX_ACCOUNTS) break;
+    const parsed = Account.safeParse(raw);
+    if (!parsed.success || parsed.data.label === '') continue;
+    const { label, name, email, organization, active } = parsed.data;
+    accounts.push({
+      label,
+      ...(name ? { name } : {}),
+      ...(email ? { email } : {}),
+      ...(organization ? { organization } : {}),
+      ...(active != null ? { active } : {}),
+    });
+  }
+  return { state: STATES.has(message.state) ? (message.state as AuthState) : 'unknown', accounts };
+}
+
+/** The latest status an agent reported, by answer or by notification. */
+export class AuthStatusTracker {
+  private latest: AuthStatus | undefined;
+  private readonly emitter = new Emitter<void>();
+  /** Fires when the status changes. */
+  readonly onDidChange: Event<void> = this.emitter.event;
+
+  /** Undefined until the agent said (or when it does not advertise `auth.status`). */
+  get status(): AuthStatus | undefined {
+    return this.latest;
+  }
+
+  set(status: AuthStatus): void {
+    if (this.latest && JSON.stringify(this.latest) === JSON.stringify(status)) return;
+    this.latest = status;
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
