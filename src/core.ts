@@ -11,7 +11,8 @@ import { Chats } from './chats/chats';
 import { handleOf, handleOrNone, type ChatHandle } from './chats/handle';
 import { registerContextCommands } from './chats/contextCommands';
 import { EditorChatActions } from './chat/actions';
-import { readDefaultPermissionLevel, readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
+import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
+import { readDefaultLevel } from './settings/agentDefaults';
 import { createLogSinks, Diagnostics } from './diagnostics/export';
 import { DiffDocuments } from './editor/diffs';
 import { EditorFiles, notificationPrompts } from './editor/files';
@@ -41,6 +42,8 @@ import { RegistryCommands } from './registry/commands';
 import { ViewBadge } from './common/viewBadge';
 import { AttentionWatch } from './chats/attentionWatch';
 import { SideBarChatView } from './chats/sideBar';
+import { ChatChoices } from './chats/chatChoices';
+import { registerSaveDefaults } from './chats/saveDefaults';
 import { registerPlaceCommands } from './chats/placeCommands';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
@@ -87,7 +90,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const diffs = new DiffDocuments();
   const reviews = new EditReviews(diffs);
   const prompts = notificationPrompts(reviews);
-  const levels = new PermissionLevels(context.workspaceState, tagged(log, 'permissions'), readDefaultPermissionLevel, confirmAllowAllDefault);
+  const levels = new PermissionLevels(context.workspaceState, tagged(log, 'permissions'), readDefaultLevel, confirmAllowAllDefault);
   const permissions = new Permissions(new PermissionRules(mementoRules(context)), levels, diffs, tagged(log, 'permissions'), readPermissionSettings);
   const follow = new FollowAgent(log);
   const checkpoints = new Checkpoints(context.globalStorageUri, log);
@@ -133,11 +136,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles },
-    permissions,
-    follow,
+    { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log) },
     new SignIn(log),
-    transcripts,
-    checkpointing,
     sideBar,
   );
   feedback = new Feedback(checkpoints, (sessionId, text, attachments) => chats.sendContext(sessionId, text, attachments));
@@ -177,6 +177,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     diagnostics,
     ...registerContextCommands(chats),
     ...registerPermissionLevel(chats, levels),
+    registerSaveDefaults(chats, levels, log),
     ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),

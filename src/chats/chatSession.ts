@@ -14,6 +14,7 @@ import type { TranscriptStore } from '../history/transcripts';
 import { PERMISSION_LEVELS } from '../permissions/levels';
 import type { Permissions } from '../permissions/permissions';
 import { DisposableStore } from '../common/disposables';
+import type { ChatChoices, ChoicesFrom } from './chatChoices';
 import { failureText } from '../common/failureText';
 
 /** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
@@ -35,6 +36,7 @@ export interface SessionCheckpointing {
 export interface ChatSessionDeps {
   readonly transcripts: TranscriptStore;
   readonly permissions: Permissions;
+  readonly choices: ChatChoices;
   readonly follow: FollowAgent;
   readonly checkpointing: SessionCheckpointing;
 }
@@ -58,6 +60,8 @@ export class ChatSession implements vscode.Disposable {
     carried: Carried | undefined,
     deps: ChatSessionDeps,
     onDidEndAgent: () => void,
+    /** Where the session's choices of mode, model and options come from (chatChoices.ts). */
+    choicesFrom?: ChoicesFrom,
   ) {
     this.shown = panel.attach(session, keepEarlier);
     this.recorder = new TranscriptRecorder(
@@ -77,6 +81,7 @@ export class ChatSession implements vscode.Disposable {
       this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
       ...this.trackLevel(deps.permissions),
+      deps.choices.watch(session, panel.agentName, choicesFrom, (text) => panel.tell(text)),
     );
   }
 

@@ -15,10 +15,8 @@ import { ChatPanel, type ChatDeps } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
 import { readChatLocation, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
-import type { FollowAgent } from '../editor/follow';
-import type { Permissions } from '../permissions/permissions';
-import type { TranscriptStore } from '../history/transcripts';
-import { ChatSession, type Carried, type SessionCheckpointing } from './chatSession';
+import { ChatSession, type Carried, type ChatSessionDeps } from './chatSession';
+import type { ChoicesFrom } from './chatChoices';
 import { explainRestricted, reportFailure, showFailure, withNotes } from './failures';
 import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
 import { SessionTarget } from '../common/sessionTarget';
@@ -62,14 +60,12 @@ export class Chats implements vscode.Disposable {
   constructor(
     private readonly agents: AgentManager,
     private readonly deps: ChatDeps,
-    private readonly permissions: Permissions,
-    private readonly follow: FollowAgent,
+    /** What each attached session's ChatSession needs. */
+    private readonly sessionDeps: ChatSessionDeps,
     private readonly signIn: SignIn,
-    private readonly transcripts: TranscriptStore,
-    private readonly checkpointing: SessionCheckpointing,
     private readonly sideBar: SideBarChatView,
   ) {
-    this.opener = new SessionOpener(agents, signIn, transcripts, deps.log, (name, except) => this.reconnectAll(name, except));
+    this.opener = new SessionOpener(agents, signIn, sessionDeps.transcripts, deps.log, (name, except) => this.reconnectAll(name, except));
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -113,7 +109,7 @@ export class Chats implements vscode.Disposable {
         async () => {
           const { session } = await this.opener.open(agent, cwd, undefined);
           const panel = this.track(await this.openPanel(agent.name, location));
-          this.attach(panel, session, false);
+          this.attach(panel, session, false, undefined, { defaults: true });
           const notes = setupNotes(session);
           if (notes.length > 0) panel.tell(notes.join(' '));
           return panel;
@@ -307,9 +303,9 @@ export class Chats implements vscode.Disposable {
    * Shows an opened session in `panel`. A replayed session shows the whole conversation again; otherwise the earlier
    * messages stay above it (after a reload or from the history, from the transcript kept on this computer).
    */
-  private present(panel: ChatPanel, { session, how, stored }: Opened, note: string): void {
+  private present(panel: ChatPanel, { session, how, stored, previous }: Opened, note: string): void {
     const carried = stored ? showTranscript(panel, stored) : undefined;
-    this.attach(panel, session, how !== 'load', carried);
+    this.attach(panel, session, how !== 'load', carried, previous === undefined ? { defaults: true } : { sessionId: previous });
     panel.tell(withNotes(note, session));
   }
 
@@ -318,11 +314,10 @@ export class Chats implements vscode.Disposable {
    * one's. What the panel shows above the session is kept in front of its transcript: `carried` (a stored
    * transcript), or with `keepEarlier` the panel's previous conversation.
    */
-  private attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried): void {
+  private attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried, choices?: ChoicesFrom): void {
     const previous = this.sessions.get(panel);
     const carry = carried ?? (keepEarlier ? previous?.carried() : undefined);
-    const deps = { transcripts: this.transcripts, permissions: this.permissions, follow: this.follow, checkpointing: this.checkpointing };
-    this.sessions.set(panel, new ChatSession(panel, session, keepEarlier, carry, deps, () => this.changeEmitter.fire()));
+    this.sessions.set(panel, new ChatSession(panel, session, keepEarlier, carry, this.sessionDeps, () => this.changeEmitter.fire(), choices));
     previous?.dispose();
     this.changeEmitter.fire();
   }

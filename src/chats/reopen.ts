@@ -31,6 +31,8 @@ export interface Opened {
   readonly how: Reopened;
   /** The transcript kept of the session asked for, when it was not replayed and has anything to show. */
   readonly stored: Transcript | undefined;
+  /** The session asked for, if any (the new one may be another). */
+  readonly previous: string | undefined;
 }
 
 export class SessionOpener {
@@ -59,7 +61,7 @@ export class SessionOpener {
     // Read while the agent starts, so that the panel's turn to show it does not wait for the disk.
     const kept = options.transcript && previous !== undefined ? this.storedTranscript(config.name, previous) : Promise.resolve(undefined);
     const { session, how } = await this.withSignIn(config, cwd, (client) => this.reopenOrNew(client, config.name, cwd, previous), options.panel);
-    return { session, how, stored: how === 'load' ? undefined : await kept };
+    return { session, how, stored: how === 'load' ? undefined : await kept, previous };
   }
 
   private async reopenOrNew(

@@ -1,6 +1,6 @@
 // Permission levels, per chat (what each answers: levelRules.ts). A level belongs to one chat and is kept with it
-// across a reload, in the workspace's state; it becomes a default only through `acp.permissions.defaultLevel` (a
-// machine setting), whose "Allow all" is confirmed once per window before it applies. In Restricted Mode only Ask
+// across a reload, in the workspace's state; it becomes a default only through `acp.permissions.defaultLevel` or an
+// agent's `acp.agentDefaults` entry (machine settings), whose "Allow all" is confirmed once per window before it applies. In Restricted Mode only Ask
 // exists. Questions (elicitations) never come this way at all.
 import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
@@ -37,15 +37,16 @@ export class PermissionLevels implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<LevelKey>();
   /** A chat's level changed. */
   readonly onDidChange = this.emitter.event;
-  /** The user's answer to "Allow all" as the default, asked once per window. */
-  private allowAllDefault: Promise<boolean> | undefined;
+  /** The user's answer to "Allow all" as a default, asked once per window and setting. */
+  private readonly allowAllDefault = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly memento: vscode.Memento,
     private readonly log: Logger,
-    private readonly defaultLevel: () => PermissionLevel,
-    /** Asks whether new chats may start at Allow all, as the setting says. */
-    private readonly confirmAllowAll: () => Promise<boolean>,
+    /** A new chat's level with `agent`, and the setting that says so. */
+    private readonly defaultLevel: (agent: string) => { readonly level: PermissionLevel; readonly setting: string },
+    /** Asks whether new chats may start at Allow all, as `setting` says. */
+    private readonly confirmAllowAll: (setting: string) => Promise<boolean>,
     /** Asks whether one chat may go to Allow all, which the user just picked. */
     private readonly confirmChat: (agent: string) => Promise<boolean> = confirmAllowAllChat,
   ) {}
@@ -102,10 +103,12 @@ export class PermissionLevels implements vscode.Disposable {
   /** A chat's session started: it keeps its own level, or a new one takes the default (Allow all once confirmed). */
   async started(key: LevelKey): Promise<PermissionLevel> {
     if (this.has(key)) return this.get(key);
-    let level = this.defaultLevel();
+    const given = this.defaultLevel(key.agent);
+    let level = given.level;
     if (level === 'allowAll') {
-      this.allowAllDefault ??= this.confirmDefault();
-      if (!(await this.allowAllDefault)) level = 'ask';
+      let confirmed = this.allowAllDefault.get(given.setting);
+      if (!confirmed) this.allowAllDefault.set(given.setting, (confirmed = this.confirmDefault(given.setting)));
+      if (!(await confirmed)) level = 'ask';
       // The user may have picked a level in the chat's header meanwhile: that one stands.
       if (this.has(key)) return this.get(key);
     }
@@ -113,13 +116,13 @@ export class PermissionLevels implements vscode.Disposable {
     return this.get(key);
   }
 
-  private async confirmDefault(): Promise<boolean> {
-    this.log.info('acp.permissions.defaultLevel is "Allow all": asking whether new chats in this window may start there');
-    const allowed = await this.confirmAllowAll();
+  private async confirmDefault(setting: string): Promise<boolean> {
+    this.log.info(`${setting} is "Allow all": asking whether new chats in this window may start there`);
+    const allowed = await this.confirmAllowAll(setting);
     this.log.info(
       allowed
-        ? 'new chats in this window start at "Allow all", as confirmed'
-        : 'new chats in this window start at "Ask": "Allow all" as the default was not confirmed',
+        ? `new chats in this window start at "Allow all", as ${setting} says and the user confirmed`
+        : `new chats in this window start at "Ask": "Allow all" as ${setting} says was not confirmed`,
     );
     return allowed;
   }
@@ -141,14 +144,14 @@ async function confirmAllowAll(title: string, placeHolder: string, allow: vscode
 }
 
 /**
- * Asks whether new chats may start at Allow all as `acp.permissions.defaultLevel` says. The user chose that setting,
- * so Enter confirms it; Escape, or Ask, keeps new chats asking.
+ * Asks whether new chats may start at Allow all as `setting` (acp.permissions.defaultLevel, or an agent's entry of
+ * acp.agentDefaults) says. The user chose that setting, so Enter confirms it; Escape, or Ask, keeps new chats asking.
  */
-export function confirmAllowAllDefault(): Promise<boolean> {
+export function confirmAllowAllDefault(setting: string): Promise<boolean> {
   return confirmAllowAll(
-    vscode.l10n.t('Your setting acp.permissions.defaultLevel makes new chats allow every permission request'),
+    vscode.l10n.t('Your setting {0} makes new chats allow every permission request', setting),
     vscode.l10n.t('Agents will edit files and run commands without asking. Allow all in new chats of this window?'),
-    { label: vscode.l10n.t('Allow All in New Chats'), detail: vscode.l10n.t('As acp.permissions.defaultLevel says') },
+    { label: vscode.l10n.t('Allow All in New Chats'), detail: vscode.l10n.t('As {0} says', setting) },
     { label: vscode.l10n.t('Ask in New Chats'), detail: vscode.l10n.t('Each chat can still be set in its header') },
   );
 }

@@ -116,7 +116,7 @@ describe('permission levels', function () {
       },
       { what: 'the answer to the confirmation' },
     );
-    assert.match(acpLog(), /new chats in this window start at "Allow all", as confirmed/);
+    assert.match(acpLog(), /new chats in this window start at "Allow all", as acp.permissions.defaultLevel says and the user confirmed/);
     await waitFor(() => bold.permissionLevel.level === 'allowAll', { what: 'the chat at Allow all' });
     assert.equal(await ask(bold, 'command'), 'answered');
     // Confirmed once for this window: the next new chat starts at Allow all without asking.

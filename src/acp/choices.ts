@@ -1,0 +1,96 @@
+// What a chat chose of its agent's own settings (its mode, its model, its other config options), read from a session,
+// and what it takes to give another session the same: the calls to make, only with values that session offers, and
+// what it does not offer. Pure, so the host's defaults (acp.agentDefaults) and the chat's own choices after a reopen
+// are applied by one rule. A config option of category `mode` stands for the mode where the agent has one (config
+// options supersede the older session modes); the model is the option of category `model`.
+import type { LevelSettings } from './quirks';
+import type * as S from './schema.gen';
+
+export interface Choices {
+  readonly mode?: string;
+  readonly model?: string;
+  /** The other config options, by id. */
+  readonly options?: Readonly<Record<string, string | boolean>>;
+}
+
+/** What a session shows of its settings: its modes and config options. */
+export interface SettingsState {
+  readonly modes: S.SessionModeState | undefined;
+  readonly configOptions: readonly S.SessionConfigOption[];
+}
+
+export type ChoiceCall =
+  { readonly kind: 'mode'; readonly modeId: string } | { readonly kind: 'option'; readonly id: string; readonly value: string | boolean };
+
+/** A choice the session does not offer: what it was (`mode`, `model`, or the option's id) and its value. */
+export interface Missing {
+  readonly what: string;
+  readonly value: string | boolean;
+}
+
+const byCategory = (state: SettingsState, category: string) => state.configOptions.find((o) => o.category === category);
+
+/** The session's choices as they are now. */
+export function currentChoices(state: SettingsState): Choices {
+  const modeOption = byCategory(state, 'mode');
+  const mode = modeOption ? modeOption.currentValue : state.modes?.currentModeId;
+  const model = byCategory(state, 'model')?.currentValue;
+  const options: Record<string, string | boolean> = {};
+  for (const o of state.configOptions) if (o.category !== 'mode' && o.category !== 'model') options[o.id] = o.currentValue;
+  return {
+    ...(typeof mode === 'string' ? { mode } : {}),
+    ...(typeof model === 'string' ? { model } : {}),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+  };
+}
+
+/** The calls that give `state` the `wanted` choices it does not have yet, and the choices it does not offer. */
+export function planChoices(state: SettingsState, wanted: Choices): { calls: ChoiceCall[]; missing: Missing[] } {
+  const calls: ChoiceCall[] = [];
+  const missing: Missing[] = [];
+  const option = (what: string, found: S.SessionConfigOption | undefined, value: string | boolean) => {
+    if (!found || !offers(found, value)) missing.push({ what, value });
+    else if (found.currentValue !== value) calls.push({ kind: 'option', id: found.id, value });
+  };
+  if (wanted.mode !== undefined) {
+    const modeOption = byCategory(state, 'mode');
+    if (modeOption) option('mode', modeOption, wanted.mode);
+    else if (!state.modes?.availableModes.some((m) => m.id === wanted.mode)) missing.push({ what: 'mode', value: wanted.mode });
+    else if (state.modes.currentModeId !== wanted.mode) calls.push({ kind: 'mode', modeId: wanted.mode });
+  }
+  if (wanted.model !== undefined) option('model', byCategory(state, 'model'), wanted.model);
+  for (const [id, value] of Object.entries(wanted.options ?? {})) {
+    option(
+      id,
+      state.configOptions.find((o) => o.id === id),
+      value,
+    );
+  }
+  return { calls, missing };
+}
+
+/** Whether an option takes `value`: one of a select's values (in groups too), or a boolean for a boolean. */
+function offers(option: S.SessionConfigOption, value: string | boolean): boolean {
+  if (option.type === 'boolean') return typeof value === 'boolean';
+  if (typeof value !== 'string') return false;
+  return option.options.some((o) =>
+    'group' in o && Array.isArray(o.options) ? o.options.some((g) => g.value === value) : 'value' in o && o.value === value,
+  );
+}
+
+/**
+ * `choices` without what a permission level sets in the agent (quirks.ts `levelSettings`): a default carries the level
+ * itself, so that an agent's own allow-all never becomes a default by the back door.
+ */
+export function withoutLevelSettings(choices: Choices, settings: LevelSettings | undefined): Choices {
+  if (!settings) return choices;
+  if ('modes' in settings) {
+    if (choices.mode === undefined || !Object.values(settings.modes).includes(choices.mode)) return choices;
+    const { mode: _level, ...rest } = choices;
+    return rest;
+  }
+  if (!choices.options || !(settings.option in choices.options)) return choices;
+  const { [settings.option]: _level, ...options } = choices.options;
+  const { options: _all, ...rest } = choices;
+  return Object.keys(options).length > 0 ? { ...rest, options } : rest;
+}
