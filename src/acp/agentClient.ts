@@ -90,7 +90,7 @@ export class AgentClient implements SessionOwner {
   readonly onDidChangeSessions: Event<void> = this.sessionsEmitter.event;
 
   /** What this agent does that the protocol does not say, as far as its sessions' models read it (quirks.ts). */
-  private readonly quirks: AgentQuirks;
+  readonly quirks: AgentQuirks;
 
   private constructor(
     readonly process: AgentProcess,
@@ -210,7 +210,7 @@ export class AgentClient implements SessionOwner {
     );
     this.refuseOpenId(method, response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
-    model.shellExitInText = this.quirks.shellExitInText;
+    model.quirks = this.quirks;
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
     return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken));
@@ -299,7 +299,7 @@ export class AgentClient implements SessionOwner {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
     const setup = sessionSetup(options, this.capabilities, this.log);
     const model = new SessionModel(sessionId);
-    model.shellExitInText = this.quirks.shellExitInText;
+    model.quirks = this.quirks;
     const session = this.add(
       new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.leftOut, setup.instructionsNotTaken),
     );

@@ -30,10 +30,15 @@ export interface Missing {
 
 const byCategory = (state: SettingsState, category: string) => state.configOptions.find((o) => o.category === category);
 
+/** How a mode is named in choices: its id, or what quirks.ts `modeName` makes of it (a URL's fragment). */
+type ModeName = (id: string) => string;
+const asIs: ModeName = (id) => id;
+
 /** The session's choices as they are now. */
-export function currentChoices(state: SettingsState): Choices {
+export function currentChoices(state: SettingsState, modeName: ModeName = asIs): Choices {
   const modeOption = byCategory(state, 'mode');
-  const mode = modeOption ? modeOption.currentValue : state.modes?.currentModeId;
+  const raw = modeOption ? modeOption.currentValue : state.modes?.currentModeId;
+  const mode = typeof raw === 'string' ? modeName(raw) : undefined;
   const model = byCategory(state, 'model')?.currentValue;
   const options: Record<string, string | boolean> = {};
   for (const o of state.configOptions) if (o.category !== 'mode' && o.category !== 'model') options[o.id] = o.currentValue;
@@ -45,7 +50,7 @@ export function currentChoices(state: SettingsState): Choices {
 }
 
 /** The calls that give `state` the `wanted` choices it does not have yet, and the choices it does not offer. */
-export function planChoices(state: SettingsState, wanted: Choices): { calls: ChoiceCall[]; missing: Missing[] } {
+export function planChoices(state: SettingsState, wanted: Choices, modeName: ModeName = asIs): { calls: ChoiceCall[]; missing: Missing[] } {
   const calls: ChoiceCall[] = [];
   const missing: Missing[] = [];
   const option = (what: string, found: S.SessionConfigOption | undefined, value: string | boolean) => {
@@ -53,10 +58,14 @@ export function planChoices(state: SettingsState, wanted: Choices): { calls: Cho
     else if (found.currentValue !== value) calls.push({ kind: 'option', id: found.id, value });
   };
   if (wanted.mode !== undefined) {
+    const named = (id: string) => id === wanted.mode || modeName(id) === wanted.mode;
     const modeOption = byCategory(state, 'mode');
-    if (modeOption) option('mode', modeOption, wanted.mode);
-    else if (!state.modes?.availableModes.some((m) => m.id === wanted.mode)) missing.push({ what: 'mode', value: wanted.mode });
-    else if (state.modes.currentModeId !== wanted.mode) calls.push({ kind: 'mode', modeId: wanted.mode });
+    if (modeOption) option('mode', modeOption, (modeOption.type === 'select' && selectValues(modeOption).find(named)) || wanted.mode);
+    else {
+      const mode = state.modes?.availableModes.find((m) => named(m.id));
+      if (!mode) missing.push({ what: 'mode', value: wanted.mode });
+      else if (state.modes?.currentModeId !== mode.id) calls.push({ kind: 'mode', modeId: mode.id });
+    }
   }
   if (wanted.model !== undefined) option('model', byCategory(state, 'model'), wanted.model);
   for (const [id, value] of Object.entries(wanted.options ?? {})) {
@@ -72,10 +81,12 @@ export function planChoices(state: SettingsState, wanted: Choices): { calls: Cho
 /** Whether an option takes `value`: one of a select's values (in groups too), or a boolean for a boolean. */
 function offers(option: S.SessionConfigOption, value: string | boolean): boolean {
   if (option.type === 'boolean') return typeof value === 'boolean';
-  if (typeof value !== 'string') return false;
-  return option.options.some((o) =>
-    'group' in o && Array.isArray(o.options) ? o.options.some((g) => g.value === value) : 'value' in o && o.value === value,
-  );
+  return typeof value === 'string' && selectValues(option).includes(value);
+}
+
+/** A select's values, in groups too. */
+function selectValues(option: Extract<S.SessionConfigOption, { type: 'select' }>): string[] {
+  return option.options.flatMap((o) => ('group' in o && Array.isArray(o.options) ? o.options.map((g) => g.value) : 'value' in o ? [o.value] : []));
 }
 
 /**

@@ -32,19 +32,30 @@ export interface AgentQuirks {
    * itself): the card shows that as its exit code, and the text without it (`takeShellExit`).
    */
   readonly shellExitInText: boolean;
+  /**
+   * The agent puts its "Info: <path>" notices in its message text, each a chunk of its own (Copilot CLI): they are
+   * shown as notices, not as part of its answer (`infoNotice`).
+   */
+  readonly infoInText: boolean;
+  /**
+   * The agent's mode ids are URLs (Copilot CLI: `https://agentclientprotocol.com/protocol/session-modes#plan`): a
+   * default or a saved choice names the mode by its fragment (`plan`), which reads and survives a new host (`modeName`).
+   */
+  readonly modeIdsAreUrls: boolean;
 }
 
 /** The user's overrides from the agent's `acp.agents` entry: a present value wins over what `agentInfo` implies. */
 export type QuirkOverrides = { readonly [K in keyof AgentQuirks]?: AgentQuirks[K] | undefined };
 
-export const NO_QUIRKS: AgentQuirks = { readMissingAsEmpty: false, shellExitInText: false };
+export const NO_QUIRKS: AgentQuirks = { readMissingAsEmpty: false, shellExitInText: false, infoInText: false, modeIdsAreUrls: false };
 
 /** Known agents by `agentInfo.name`, and where they differ from NO_QUIRKS. */
 const BY_NAME: ReadonlyMap<string, Partial<AgentQuirks>> = new Map([
   // Seen with Gemini CLI 0.x: read-before-write of every new file.
   ['gemini-cli', { readMissingAsEmpty: true }],
-  // Seen with Copilot CLI 1.0.102: its bash results end in the shell's exit line.
-  ['Copilot', { shellExitInText: true }],
+  // Seen with Copilot CLI 1.0.102: its bash results end in the shell's exit line, "Info: <path>" notices come as
+  // message text, and its mode ids are URLs.
+  ['Copilot', { shellExitInText: true, infoInText: true, modeIdsAreUrls: true }],
 ]);
 
 /** The quirks of the agent that answered `initialize` with `info` (absent before or without an answer). */
@@ -112,6 +123,25 @@ export function takeShellExit(content: S.ToolCallContent[]): number | undefined 
   const kept = text.slice(0, text.length - match[0].length);
   content[content.length - 1] = { ...last, content: { ...last.content, text: kept } };
   return Number(match[1]);
+}
+
+/** One "Info: …" line, alone in its chunk (Copilot CLI's notices); bounded, so the match stays linear. */
+const INFO_LINE = /^\n*Info: ([^\n]{1,2000})\n*$/;
+
+/** Copilot CLI's "Info: <path>" notice, sent as a message chunk of its own: as a notice, or undefined for its own text. */
+export function infoNotice(block: S.ContentBlock): S.Notice | undefined {
+  if (block.type !== 'text' || block.text.length > 2100) return undefined;
+  const match = INFO_LINE.exec(block.text);
+  return match ? { severity: 'info', title: `Info: ${(match[1] ?? '').trim()}` } : undefined;
+}
+
+/** How an agent's mode id is named in a default or a saved choice: a URL's fragment (`modeIdsAreUrls`), else the id. */
+export function modeName(quirks: Pick<AgentQuirks, 'modeIdsAreUrls'>): (id: string) => string {
+  if (!quirks.modeIdsAreUrls) return (id) => id;
+  return (id) => {
+    const hash = id.lastIndexOf('#');
+    return /^https?:\/\//.test(id) && hash >= 0 && hash < id.length - 1 ? id.slice(hash + 1) : id;
+  };
 }
 
 /**

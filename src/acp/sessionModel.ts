@@ -8,12 +8,13 @@ import { Compactions } from './compactions';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
 import { Plans, type PlanByIdUpdate } from './plans';
-import { readTerminalMeta, takeShellExit } from './quirks';
+import { infoNotice, NO_QUIRKS, readTerminalMeta, takeShellExit, type AgentQuirks } from './quirks';
 import { SessionMessages, type InterSessionUpdate } from './sessionMessages';
 import { SessionTerminals } from './sessionTerminals';
 import type { TurnUsage } from './turnUsage';
 import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
+import { ownBlock } from './sessionState';
 import type {
   Entry,
   MessageRole,
@@ -39,6 +40,7 @@ export {
 } from './sessionState';
 
 const MAX_TURN_ENDS = 10_000; // turn endings kept for the export
+const MAX_NOTICES = 100; // the agent's latest notices kept (the chat shows fewer)
 
 const FINISHED: ReadonlySet<ToolStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -54,8 +56,8 @@ export class SessionModel {
   /** How each turn ended: after which entry, with which stop reason (the latest MAX_TURN_ENDS). */
   readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason; readonly usage?: TurnUsage }[] = [];
   private titleFromUser = false; // the user renamed the session: the agent's titles no longer replace it
-  /** The agent ends command output with its exit line (quirks.ts `shellExitInText`); read on the root session. */
-  shellExitInText = false;
+  /** What the agent does with its text that the protocol does not say (quirks.ts); read on the root session. */
+  quirks: AgentQuirks = NO_QUIRKS;
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
   private readonly compactions = new Compactions();
@@ -138,8 +140,10 @@ export class SessionModel {
   /** Applies one `session/update`. */
   apply(update: S.SessionUpdate): void {
     switch (update.sessionUpdate) {
-      case 'agent_message_chunk':
-        return this.chunk('agent', update);
+      case 'agent_message_chunk': {
+        const notice = this.root.quirks.infoInText ? infoNotice(update.content) : undefined;
+        return notice ? this.apply({ sessionUpdate: 'notice', ...notice }) : this.chunk('agent', update);
+      }
       case 'agent_thought_chunk':
         return this.chunk('thought', update);
       case 'user_message_chunk':
@@ -172,7 +176,7 @@ export class SessionModel {
         return this.fire({ type: 'usage' });
       }
       case 'notice':
-        this.notices.push(update);
+        if (this.notices.push(update) > MAX_NOTICES) this.notices.shift();
         return this.fire({ type: 'notice' });
       case 'compaction_update':
       case 'compaction_summary_chunk': {
@@ -272,7 +276,7 @@ export class SessionModel {
   private applyExtras(call: ToolCallState, index: number, update: S.ToolCallUpdate): void {
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
-    const exitCode = this.root.shellExitInText && update.content != null ? takeShellExit(call.content) : undefined;
+    const exitCode = this.root.quirks.shellExitInText && update.content != null ? takeShellExit(call.content) : undefined;
     if (exitCode !== undefined) call.exitCode = exitCode;
     for (const content of call.content) if (content.type === 'terminal') this.terminalLog.link(content.terminalId, index);
     if (update._meta == null) return;
@@ -441,9 +445,4 @@ export class SessionModel {
     this.elicitations.cancelAll();
     this.emitter.dispose();
   }
-}
-
-/** Text blocks are appended to in place, so the model keeps its own copy of them. */
-function ownBlock(block: S.ContentBlock): S.ContentBlock {
-  return block.type === 'text' ? { ...block } : block;
 }

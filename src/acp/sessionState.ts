@@ -137,3 +137,8 @@ export interface Usage {
   readonly size: number;
   readonly cost?: S.Cost;
 }
+
+/** Text blocks are appended to in place, so the model keeps its own copy of them. */
+export function ownBlock(block: S.ContentBlock): S.ContentBlock {
+  return block.type === 'text' ? { ...block } : block;
+}

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
 import { currentChoices, planChoices, type Choices, type Missing } from '../acp/choices';
 import { errorMessage } from '../acp/errors';
+import { modeName } from '../acp/quirks';
 import type { Logger } from '../acp/log';
 import { readAgentDefaults } from '../settings/agentDefaults';
 
@@ -42,7 +43,7 @@ export class ChatChoices {
   watch(session: AgentSession, agent: string, from: ChoicesFrom | undefined, tell: (text: string) => void): vscode.Disposable {
     let applying = true;
     const keep = () => {
-      if (!applying) void this.keep(agent, session.sessionId, currentChoices(session.model));
+      if (!applying) void this.keep(agent, session.sessionId, currentChoices(session.model, modeName(session.client.quirks)));
     };
     const subscription = session.model.onDidChange((change) => {
       if (change.type === 'mode' || change.type === 'config') keep();
@@ -57,7 +58,7 @@ export class ChatChoices {
   private async apply(session: AgentSession, agent: string, from: ChoicesFrom | undefined, tell: (text: string) => void): Promise<void> {
     const wanted = from && this.wanted(agent, from, tell);
     if (!wanted) return;
-    const { calls, missing } = planChoices(session.model, wanted);
+    const { calls, missing } = planChoices(session.model, wanted, modeName(session.client.quirks));
     const source = 'defaults' in from ? 'acp.agentDefaults' : vscode.l10n.t('this chat');
     for (const m of missing) this.once(`${agent}\n${m.what}\n${String(m.value)}`, () => tell(missingText(agent, m, source)), m, agent);
     for (const call of calls) {

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { currentChoices, withoutLevelSettings } from '../acp/choices';
 import type { Logger } from '../acp/log';
-import { levelSettings } from '../acp/quirks';
+import { levelSettings, modeName } from '../acp/quirks';
 import { levelName, type PermissionLevels } from '../permissions/levels';
 import { saveAgentDefaults } from '../settings/agentDefaults';
 import { failureText } from '../common/failureText';
@@ -20,7 +20,10 @@ export function registerSaveDefaults(chats: Chats, levels: PermissionLevels, log
       return false;
     }
     const agent = panel.agentName;
-    const choices = withoutLevelSettings(currentChoices(session.model), levelSettings(session.client.initialized.agentInfo));
+    const choices = withoutLevelSettings(
+      currentChoices(session.model, modeName(session.client.quirks)),
+      levelSettings(session.client.initialized.agentInfo),
+    );
     const permissionLevel = levels.get({ agent, sessionId: session.sessionId });
     try {
       await saveAgentDefaults(agent, { ...choices, permissionLevel });

@@ -71,4 +71,22 @@ describe('choices', () => {
     assert.deepEqual(withoutLevelSettings({ options: { allow_all: true } }, copilot), {});
     assert.deepEqual(withoutLevelSettings({ mode: 'plan' }, undefined), { mode: 'plan' });
   });
+  it('names modes whose ids are URLs by their fragment, both ways, where the agent needs it', () => {
+    const url = (name: string) => `https://agentclientprotocol.com/protocol/session-modes#${name}`;
+    const copilot: SettingsState = {
+      modes: {
+        currentModeId: url('agent'),
+        availableModes: [
+          { id: url('agent'), name: 'Agent' },
+          { id: url('plan'), name: 'Plan' },
+        ],
+      },
+      configOptions: [],
+    };
+    const fragment = (id: string) => id.slice(id.lastIndexOf('#') + 1);
+    assert.equal(currentChoices(copilot, fragment).mode, 'agent');
+    assert.deepEqual(planChoices(copilot, { mode: 'plan' }, fragment).calls, [{ kind: 'mode', modeId: url('plan') }]);
+    assert.deepEqual(planChoices(copilot, { mode: url('plan') }, fragment).calls, [{ kind: 'mode', modeId: url('plan') }], 'the full id too');
+    assert.deepEqual(planChoices(copilot, { mode: 'agent' }, fragment).calls, [], 'already there');
+  });
 });

@@ -1,7 +1,7 @@
 // Agent quirks come from what the agent says about itself in `initialize`, so a hand-configured Gemini CLI gets the
 // same treatment as the preset; an explicit true or false in its `acp.agents` entry wins.
 import * as assert from 'node:assert/strict';
-import { activeQuirks, agentQuirks, levelSettings, NO_QUIRKS } from '../../../src/acp/quirks';
+import { activeQuirks, agentQuirks, levelSettings, modeName, NO_QUIRKS } from '../../../src/acp/quirks';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { parseAgents } from '../../../src/settings/agentConfig';
 
@@ -83,7 +83,7 @@ describe('Copilot CLI’s exit line in its command output', () => {
     assert.equal(agentQuirks({ name: 'Copilot', version: '1.0.102' }).shellExitInText, true);
     assert.equal(agentQuirks({ name: 'gemini-cli', version: '0.61.0' }).shellExitInText, false);
     const model = new SessionModel('s');
-    model.shellExitInText = true;
+    model.quirks = { ...NO_QUIRKS, shellExitInText: true };
     model.apply(shell('FAIL src/date.test.ts\n<shellId: 3 completed with exit code 1>\n'));
     const call = model.toolCall('bash-1');
     assert.equal(call?.exitCode, 1);
@@ -99,7 +99,7 @@ describe('Copilot CLI’s exit line in its command output', () => {
     assert.equal(other.toolCall('bash-1')?.exitCode, undefined);
     other.dispose();
     const copilot = new SessionModel('s');
-    copilot.shellExitInText = true;
+    copilot.quirks = { ...NO_QUIRKS, shellExitInText: true };
     copilot.apply(shell('<shellId: 3 completed with exit code 0> and then more'));
     const call = copilot.toolCall('bash-1');
     assert.equal(call?.exitCode, undefined);
@@ -108,5 +108,38 @@ describe('Copilot CLI’s exit line in its command output', () => {
       '<shellId: 3 completed with exit code 0> and then more',
     );
     copilot.dispose();
+  });
+});
+
+describe("Copilot CLI's notices and mode ids", () => {
+  const say = (text: string) => ({ sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text } });
+
+  it('shows an "Info: <path>" chunk as a notice, not as part of the answer, for an agent that says it is Copilot', () => {
+    const quirks = agentQuirks({ name: 'Copilot', version: '1.0.102' });
+    assert.equal(quirks.infoInText, true);
+    const model = new SessionModel('s');
+    model.quirks = quirks;
+    model.apply(say('Info: /work/.github/copilot-instructions.md\n'));
+    model.apply(say('The answer.'));
+    model.apply(say('Info: in the middle of a sentence, with more\nlines'));
+    assert.deepEqual(model.notices, [{ sessionUpdate: 'notice', severity: 'info', title: 'Info: /work/.github/copilot-instructions.md' }]);
+    const text = model.entries.flatMap((e) => (e.type === 'message' ? e.content.map((b) => (b.type === 'text' ? b.text : '')) : []));
+    assert.deepEqual(text.join(''), 'The answer.Info: in the middle of a sentence, with more\nlines', 'only a chunk that is one Info line');
+    model.dispose();
+    const other = new SessionModel('s');
+    other.apply(say('Info: /work/a.md'));
+    assert.deepEqual(other.notices, [], 'every other agent keeps its text');
+    other.dispose();
+  });
+
+  it('names a mode whose id is a URL by its fragment, for Copilot only', () => {
+    const name = modeName(agentQuirks({ name: 'Copilot', version: '1.0.102' }));
+    assert.equal(name('https://agentclientprotocol.com/protocol/session-modes#plan'), 'plan');
+    assert.equal(name('plan'), 'plan');
+    assert.equal(name('https://example.com/no-fragment#'), 'https://example.com/no-fragment#');
+    assert.equal(
+      modeName(NO_QUIRKS)('https://agentclientprotocol.com/protocol/session-modes#plan'),
+      'https://agentclientprotocol.com/protocol/session-modes#plan',
+    );
   });
 });
