@@ -108,9 +108,9 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
       });
       const policy = permissions.policy(config.name);
       return {
-        readTextFile: (params) => files.readTextFile(params),
-        writeTextFile: (params, signal) =>
-          checkpoints.aroundWrite(config.name, params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal)),
+        readTextFile: (params, _signal, roots) => files.readTextFile(params, roots),
+        writeTextFile: (params, signal, roots) =>
+          checkpoints.aroundWrite(config.name, params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal, roots)),
         decidePermission: (request) => policy.decidePermission(request),
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
         declined: (why) => log.warn(`[${config.name}] ${why}`),

@@ -15,7 +15,7 @@ import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
 import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
-import { MAX_SUBAGENTS, type SubagentUpdate } from './subagents';
+import { MAX_SUBAGENTS, type SubagentInfo, type SubagentUpdate } from './subagents';
 import { agentQuirks, type AgentQuirks } from './quirks';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
@@ -59,6 +59,11 @@ function failureLogText(failure: Failure, cause: unknown): string {
   if (failure.kind === 'spawnRefused') return `${failure.command} could not be started: ${failure.detail}`;
   if (failure.kind === 'initializeTimeout') return `the agent did not answer initialize within ${failure.seconds} s`;
   return errorMessage(cause);
+}
+
+/** A subagent's roots: its folder and the directories the agent named for it, else what it inherits from its parent. */
+function childRoots(parent: AgentSession, cwd: string, info: SubagentInfo | undefined): readonly string[] | undefined {
+  return info?.additionalDirectories ? [cwd, ...info.additionalDirectories] : parent.roots;
 }
 
 /** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
@@ -374,7 +379,10 @@ export class AgentClient implements SessionOwner {
       this.log.warn(`session ${shortId(parentId)} announced more than ${MAX_SUBAGENTS} subagents; ${shortId(update.sessionId)} was skipped`);
       return;
     }
-    if (this.children.has(update.sessionId) || this.sessions.has(update.sessionId)) return;
+    const info = parent.model.subagents.find((s) => s.model === model)?.info;
+    const known = this.children.get(update.sessionId);
+    if (known) known.session.roots = childRoots(parent, known.session.cwd, info);
+    if (known || this.sessions.has(update.sessionId)) return;
     const root = this.accountOf(parentId);
     // However they nest, a chat holds at most MAX_SUBAGENTS of them in all.
     if ([...this.children.values()].filter((c) => c.root === root).length >= MAX_SUBAGENTS) {
@@ -383,6 +391,7 @@ export class AgentClient implements SessionOwner {
     }
     const cwd = update.cwd ?? parent.cwd;
     const child = new Session<AgentClient>(this, model, cwd, tagged(this.log, `subagent ${shortId(update.sessionId)}`));
+    child.roots = childRoots(parent, cwd, info);
     this.children.set(update.sessionId, { session: child, parent: parentId, root });
   }
 

@@ -14,8 +14,9 @@ import { preview } from './tolerance';
 
 /** What the host implements for the agent. Whatever is left out is not advertised. */
 export interface HostServices {
-  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal): Promise<S.ReadTextFileResponse>;
-  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal): Promise<S.WriteTextFileResponse>;
+  /** `roots`: a subagent's own (Session.roots); paths outside them are asked about, as outside the workspace are. */
+  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal, roots?: readonly string[]): Promise<S.ReadTextFileResponse>;
+  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal, roots?: readonly string[]): Promise<S.WriteTextFileResponse>;
   /** The client's own answer to a permission request (a rule, a setting), given before anyone is asked. */
   decidePermission?(request: PermissionContext): PermissionDecision | undefined;
   /** The user answered a permission request (an "always" answer can become a rule). */
@@ -32,6 +33,8 @@ export interface PermissionContext {
   /** The chat's own session: a subagent's request is its root session's, for the chat's level and its session rules. */
   readonly chatSessionId: string;
   readonly cwd: string;
+  /** A subagent's own roots (Session.roots): a path outside them is the user's to answer, as one outside the workspace. */
+  readonly roots?: readonly string[];
   readonly call: Readonly<ToolCallState>;
   readonly options: readonly S.PermissionOption[];
 }
@@ -70,6 +73,7 @@ export function clientHandler(
         sessionId: target.sessionId,
         chatSessionId: rootOf(target.sessionId),
         cwd: target.cwd,
+        ...(target.roots ? { roots: target.roots } : {}),
         call: model.noteToolCall(params.toolCall),
         options: params.options,
       };
@@ -133,17 +137,11 @@ export function clientHandler(
   };
   const read = services.readTextFile?.bind(services);
   if (read) {
-    handler.readTextFile = async (params, signal) => {
-      session(params.sessionId);
-      return read(params, signal);
-    };
+    handler.readTextFile = async (params, signal) => read(params, signal, session(params.sessionId).roots);
   }
   const write = services.writeTextFile?.bind(services);
   if (write) {
-    handler.writeTextFile = async (params, signal) => {
-      session(params.sessionId);
-      return write(params, signal);
-    };
+    handler.writeTextFile = async (params, signal) => write(params, signal, session(params.sessionId).roots);
   }
   if (terminals) {
     handler.createTerminal = async (params) => terminals.create(params, session(params.sessionId).cwd);

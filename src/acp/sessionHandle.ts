@@ -64,6 +64,13 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   /** Settles when the running turn's prompt has gone to the agent (or will not): steering waits for it. */
   private promptOut: Promise<void> = Promise.resolve();
 
+  /**
+   * A subagent's roots, where the agent named more of them (`subagent_update.additionalDirectories`): its working
+   * folder and those. The host asks about the child's paths outside them, even inside the workspace; they never
+   * widen what the workspace allows. Undefined for a chat's own session, and a child that inherits.
+   */
+  roots: readonly string[] | undefined;
+
   constructor(
     readonly client: Owner,
     readonly model: SessionModel,

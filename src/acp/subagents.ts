@@ -21,6 +21,7 @@ export const SubagentUpdate = z.object({
     .nullable()
     .optional(),
   cwd: z.string().max(4096).nullable().optional(),
+  additionalDirectories: z.array(z.string().max(4096)).max(64).nullable().optional(),
 });
 export type SubagentUpdate = z.infer<typeof SubagentUpdate>;
 
@@ -33,6 +34,8 @@ export interface SubagentInfo {
   readonly state?: string;
   readonly canCancel: boolean;
   readonly cwd?: string;
+  /** More roots the agent named for the child; absent while it inherits its parent's. */
+  readonly additionalDirectories?: readonly string[];
 }
 
 /** The info after `update` (a patch: omitted keeps, null clears). */
@@ -46,6 +49,7 @@ export function applySubagentUpdate(previous: SubagentInfo | undefined, update: 
   const cwd = pick('cwd');
   const state = update.state === undefined ? previous?.state : (update.state?.state ?? undefined);
   const canCancel = update.capabilities === undefined ? (previous?.canCancel ?? false) : update.capabilities?.cancel != null;
+  const directories = update.additionalDirectories === undefined ? previous?.additionalDirectories : (update.additionalDirectories ?? undefined);
   return {
     sessionId: update.sessionId,
     ...(title ? { title } : {}),
@@ -53,6 +57,7 @@ export function applySubagentUpdate(previous: SubagentInfo | undefined, update: 
     ...(state ? { state } : {}),
     canCancel,
     ...(cwd ? { cwd } : {}),
+    ...(directories ? { additionalDirectories: directories } : {}),
   };
 }
 

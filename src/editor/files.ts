@@ -9,7 +9,6 @@
 import * as vscode from 'vscode';
 import { workspaceRoots } from '../common/workspace';
 import { AcpError, ErrorCodes } from '../acp/errors';
-import type { HostServices } from '../acp/clientHandler';
 import type * as S from '../acp/schema.gen';
 import { decodeUtf8, looksBinary, sliceLines } from '../acp/text';
 import { checkPath } from '../common/paths';
@@ -20,7 +19,7 @@ export type OutsideWorkspacePolicy = 'ask' | 'deny';
 /** What the files adapter asks the user. */
 export interface FilePrompts {
   /** May the agent read or write this path outside the workspace? Dismissing means no. */
-  allowOutside(agent: string, operation: 'read' | 'write', path: string): Promise<boolean>;
+  allowOutside(agent: string, operation: 'read' | 'write', path: string, outside?: 'workspace' | 'subagent'): Promise<boolean>;
   /** The agent would overwrite unsaved edits it has not seen. True to overwrite them. */
   overwriteUnsaved(agent: string, path: string): Promise<boolean>;
   /** Review before write: the current text (null for a new file) against the proposed one. */
@@ -40,14 +39,15 @@ export interface EditorFilesOptions {
   readonly prompts: FilePrompts;
 }
 
-export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' | 'writeTextFile'>> {
+export class EditorFiles {
   /** What the agent last saw of each file (full text), to tell whether the user has typed since. */
   private readonly seen = new Map<string, string>();
 
   constructor(private readonly options: EditorFilesOptions) {}
 
-  async readTextFile(params: S.ReadTextFileRequest): Promise<S.ReadTextFileResponse> {
-    const path = await this.allowed(params.path, 'read');
+  /** `roots`: a subagent's own (Session.roots), whose outside is asked about even inside the workspace. */
+  async readTextFile(params: S.ReadTextFileRequest, roots?: readonly string[]): Promise<S.ReadTextFileResponse> {
+    const path = await this.allowed(params.path, 'read', roots);
     const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
     const text = open?.isDirty ? open.getText() : await this.readClean(uri, open);
@@ -69,9 +69,9 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} is not a UTF-8 text file`);
   }
 
-  async writeTextFile(params: S.WriteTextFileRequest, signal?: AbortSignal): Promise<S.WriteTextFileResponse> {
+  async writeTextFile(params: S.WriteTextFileRequest, signal?: AbortSignal, roots?: readonly string[]): Promise<S.WriteTextFileResponse> {
     if (typeof params.content !== 'string') throw new AcpError(ErrorCodes.InvalidParams, 'content must be a string');
-    const path = await this.allowed(params.path, 'write');
+    const path = await this.allowed(params.path, 'write', roots);
     const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
     if (this.options.review() === 'ask') {
@@ -100,10 +100,18 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
     );
   }
 
-  private async allowed(raw: unknown, operation: 'read' | 'write'): Promise<string> {
+  private async allowed(raw: unknown, operation: 'read' | 'write', roots?: readonly string[]): Promise<string> {
     const verdict = checkPath(raw, workspaceRoots());
     if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
-    if (verdict.kind === 'inside') return verdict.path;
+    // A subagent's own roots narrow the workspace, never widen it: outside them, the user is asked.
+    if (verdict.kind === 'inside') {
+      if (!roots || checkPath(verdict.path, roots).kind === 'inside') return verdict.path;
+      if (await this.options.prompts.allowOutside(this.options.agent, operation, verdict.path, 'subagent')) return verdict.path;
+      throw new AcpError(
+        ErrorCodes.InvalidParams,
+        `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the folders named for this subagent`,
+      );
+    }
     if (this.options.outsideWorkspace() === 'deny') {
       throw new AcpError(
         ErrorCodes.InvalidParams,
@@ -121,11 +129,15 @@ export class EditorFiles implements Required<Pick<HostServices, 'readTextFile' |
 /** The questions as editor notifications (and, for reviews, the diff editor). Dismissing a question is a no. */
 export function notificationPrompts(reviews: EditReviews): FilePrompts {
   return {
-    async allowOutside(agent, operation, path) {
+    async allowOutside(agent, operation, path, outside = 'workspace') {
       const message =
-        operation === 'read'
-          ? vscode.l10n.t('{0} wants to read {1}, which is outside the workspace folders.', agent, path)
-          : vscode.l10n.t('{0} wants to write {1}, which is outside the workspace folders.', agent, path);
+        outside === 'subagent'
+          ? operation === 'read'
+            ? vscode.l10n.t("{0}'s subagent wants to read {1}, which is outside the folders named for it.", agent, path)
+            : vscode.l10n.t("{0}'s subagent wants to write {1}, which is outside the folders named for it.", agent, path)
+          : operation === 'read'
+            ? vscode.l10n.t('{0} wants to read {1}, which is outside the workspace folders.', agent, path)
+            : vscode.l10n.t('{0} wants to write {1}, which is outside the workspace folders.', agent, path);
       const allowOnce = vscode.l10n.t('Allow Once');
       const pick = await vscode.window.showWarningMessage(message, allowOnce, vscode.l10n.t('Deny'));
       return pick === allowOnce;

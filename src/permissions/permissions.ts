@@ -158,7 +158,8 @@ export class Permissions implements vscode.Disposable {
     const roots = workspaceRoots();
     // A plan approval, or a request about a path outside the workspace, is the user's to answer: only a rule that
     // rejects may answer it, never one that allows, nor a level.
-    const userOnly = neverAutomatic(call, roots) !== undefined;
+    // A subagent with roots of its own (Session.roots): outside them too.
+    const userOnly = neverAutomatic(call, roots) !== undefined || (request.roots !== undefined && neverAutomatic(call, request.roots) !== undefined);
     // A subagent's request is its chat's: the chat's session rules and level answer it.
     const rule = this.rules.find({ agent, kind: call.kind, title: call.title }, request.chatSessionId);
     const ruled = rule && (!userOnly || rule.decision === 'reject') ? optionFor(options, rule.decision) : undefined;

@@ -4,7 +4,7 @@
 // is answered on its session; Cancel goes to the child; a malformed announcement is skipped and logged.
 import * as assert from 'node:assert/strict';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 describe('subagents', function () {
   this.timeout(60_000);
@@ -54,6 +54,20 @@ describe('subagents', function () {
     assert.match(child.entries.map((e) => (e.kind === 'message' ? e.text : '')).join(''), /outcome:allow/);
     const read = child.entries.find((e) => e.kind === 'tool');
     assert.match(read?.kind === 'tool' ? (read.autoAnswer?.reason ?? '') : '', /Allow all/, 'the card says what answered it');
+  });
+
+  it('asks about a child\u2019s path outside the folders named for it, even inside the workspace and at Allow all', async () => {
+    await useFixtureAgent('subagent-roots');
+    const chat = await newChat();
+    await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
+    const turn = chat.send('work in your folder');
+    const child = await waitFor(() => chat.subagents[0]?.permissions[0] && chat.subagents[0], { what: 'the request that waits for the user' });
+    const inside = child.entries.find((e) => e.kind === 'tool' && e.title.endsWith('a.txt'));
+    assert.match(inside?.kind === 'tool' ? (inside.autoAnswer?.reason ?? '') : '', /Allow all/, 'inside its folders the level answers');
+    assert.match(child.permissions[0]!.title, /top\.txt$/);
+    assert.equal(await chat.answerSubagentPermission('child-roots', child.permissions[0]!.id, 'reject'), true);
+    await within(turn, 15_000, 'the turn');
+    assert.match(agentText(chat), /edit-inside:allow edit-outside:reject/);
   });
 
   it('sends Cancel to the child', async () => {

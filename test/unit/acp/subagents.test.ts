@@ -17,6 +17,18 @@ describe('subagents', () => {
     assert.equal(applySubagentUpdate(second, update({ state: null })).state, undefined);
   });
 
+  it('patches the additional directories named for a child: a list replaces, omitted keeps, null returns to inheriting', () => {
+    const named = applySubagentUpdate(undefined, update({ cwd: '/w/sub', additionalDirectories: ['/w/docs'] }));
+    assert.deepEqual(named.additionalDirectories, ['/w/docs']);
+    assert.deepEqual(applySubagentUpdate(named, update({ title: 'x' })).additionalDirectories, ['/w/docs']);
+    assert.deepEqual(applySubagentUpdate(named, update({ additionalDirectories: [] })).additionalDirectories, [], '[] names none');
+    assert.equal(applySubagentUpdate(named, update({ additionalDirectories: null })).additionalDirectories, undefined);
+    assert.equal(
+      SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', sessionId: 'c', additionalDirectories: Array(65).fill('/a') }).success,
+      false,
+    );
+  });
+
   it('reads strictly: no session id, a wrong type or an oversized title is refused', () => {
     assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', title: 'x' }).success, false);
     assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', sessionId: 'c', title: 3 }).success, false);
