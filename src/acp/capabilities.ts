@@ -103,6 +103,9 @@ export const AGENT_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter(
 /** The features that are extensions some agents advertise in `_meta`, outside the schema. */
 export const EXTENSION_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].extension) as readonly AgentFeature[];
 
+/** The features of the unstable schema only (schema.unstable.json), for the test that checks each against it. */
+export const UNSTABLE_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter((f) => FEATURES[f].unstable) as readonly AgentFeature[];
+
 /** Whether the agent advertised `feature`. An agent not yet initialized supports nothing optional. */
 export function supports(caps: S.AgentCapabilities | null | undefined, feature: AgentFeature): boolean {
   return caps != null && FEATURES[feature].advertised(caps);

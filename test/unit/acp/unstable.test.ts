@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import { clientCapabilities } from '../../../src/acp/capabilities';
+import { capabilityName, clientCapabilities, supports, UNSTABLE_FEATURES } from '../../../src/acp/capabilities';
 import { Inbound, type ClientHandler } from '../../../src/acp/inbound';
 import type { Logger } from '../../../src/acp/log';
 import type { AuthStatus } from '../../../src/acp/authStatus';
@@ -136,5 +136,34 @@ describe('f. what the client handles of the unstable schema', () => {
         .sort(),
       ['auth/status', 'session/archive', 'session/fork', 'session/set_title', 'session/status', 'session/unarchive'],
     );
+  });
+  it('reads every unstable agent capability where the unstable schema puts it, and only when advertised', () => {
+    const defOf = (ref: unknown) => String(ref).replace('#/$defs/', '');
+    const refOf = (prop: Json | undefined): string | undefined =>
+      (prop?.['$ref'] as string | undefined) ??
+      ([...((prop?.['anyOf'] as Json[] | undefined) ?? []), ...((prop?.['allOf'] as Json[] | undefined) ?? [])].find((a) => a['$ref'])?.['$ref'] as
+        string | undefined);
+    for (const feature of UNSTABLE_FEATURES) {
+      const path = capabilityName(feature).split('.');
+      let def = 'AgentCapabilities';
+      for (const key of path.slice(0, -1)) def = defOf(refOf((unstable.$defs[def]?.['properties'] as Json | undefined)?.[key] as Json | undefined));
+      const last = path.at(-1)!;
+      assert.ok((unstable.$defs[def]?.['properties'] as Json | undefined)?.[last], `${capabilityName(feature)} is not in the unstable schema`);
+      const advertised: Json = {};
+      let at = advertised;
+      for (const key of path.slice(0, -1)) at = (at[key] = {}) as Json;
+      at[last] = {};
+      assertValid('AgentCapabilities', advertised, `${capabilityName(feature)} advertised`);
+      assert.equal(supports(advertised as never, feature), true, `${feature} when advertised`);
+      assert.equal(supports({}, feature), false, `${feature} when not`);
+    }
+    assert.deepEqual([...UNSTABLE_FEATURES].sort(), [
+      'archiveSession',
+      'authStatus',
+      'forkSession',
+      'sessionStatus',
+      'setSessionTitle',
+      'systemPrompt',
+    ]);
   });
 });
