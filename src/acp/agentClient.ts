@@ -6,7 +6,7 @@ import { advertisedCapabilities, AgentCapabilities, clientCapabilities } from '.
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
-import { EarlyUpdates } from './earlyUpdates';
+import { EarlyUpdates, UnknownSessions } from './earlyUpdates';
 import { listAllSessions } from './sessionList';
 import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus';
 import { sessionSetup, type SessionSetup } from './sessionSetup';
@@ -15,7 +15,7 @@ import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
 import type * as S from './schema.gen';
 import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
-import { MAX_SUBAGENTS, type SubagentInfo, type SubagentUpdate } from './subagents';
+import { childScope, MAX_SUBAGENTS, scopeRoots, type ChildScope, type SubagentUpdate } from './subagents';
 import { agentQuirks, type AgentQuirks } from './quirks';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
@@ -36,8 +36,6 @@ export interface AgentClientOptions {
   readonly closeTimeoutMs?: number;
 }
 
-/** Unknown session ids remembered by name (each is warned about once); past this, only counted. */
-const MAX_UNKNOWN_SESSIONS = 64;
 /** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
 const STATUS_TIMEOUT_MS = 10_000;
 
@@ -61,23 +59,20 @@ function failureLogText(failure: Failure, cause: unknown): string {
   return errorMessage(cause);
 }
 
-/** A subagent's roots: its folder and the directories the agent named for it, else what it inherits from its parent. */
-function childRoots(parent: AgentSession, cwd: string, info: SubagentInfo | undefined): readonly string[] | undefined {
-  return info?.additionalDirectories ? [cwd, ...info.additionalDirectories] : parent.roots;
-}
-
 /** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
 const ANSWERED_KINDS: ReadonlySet<string> = new Set(['current_mode_update', 'config_option_update']);
 
 export class AgentClient implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
   /** The children the open sessions announced (subagents), routed like sessions while their parent is open. */
-  private readonly children = new Map<string, { readonly session: AgentSession; readonly parent: string; readonly root: string }>();
+  private readonly children = new Map<
+    string,
+    { readonly session: AgentSession; readonly parent: string; readonly root: string; scope: ChildScope }
+  >();
   private readonly log: Logger;
-  private readonly unknownSessions = new Set<string>();
   /** Updates for a session whose session/new (or fork) answer has not come yet. */
   private readonly early = new EarlyUpdates();
-  private moreUnknownSessions = 0;
+  private readonly unknown: UnknownSessions;
   private readonly exitEmitter = new Emitter<AgentEnd>();
   private readonly sessionsEmitter = new Emitter<void>();
   private readonly closing = new Set<Promise<void>>();
@@ -107,6 +102,7 @@ export class AgentClient implements SessionOwner {
     readonly closeTimeoutMs: number,
   ) {
     this.log = log;
+    this.unknown = new UnknownSessions(log);
     this.capabilities = new AgentCapabilities(advertisedCapabilities(initialized));
     this.quirks = agentQuirks(initialized.agentInfo);
     terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
@@ -137,7 +133,8 @@ export class AgentClient implements SessionOwner {
         (parentId, update) => client?.adoptSubagent(parentId, update),
         accountOf,
       ),
-      authStatusUpdate: (status: AuthStatus) => client?.auth.set(status),
+      // Only from an agent that advertised it, as the schema says it may send it.
+      authStatusUpdate: (status: AuthStatus) => client?.capabilities.supports('authStatus') && client.auth.set(status),
     };
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,
@@ -250,7 +247,9 @@ export class AgentClient implements SessionOwner {
   async setArchived(sessionId: string, archived: boolean): Promise<boolean> {
     if (!this.capabilities.supports('archiveSession')) return false;
     const connection = this.process.connection;
-    await (archived ? connection.archiveSession({ sessionId }) : connection.unarchiveSession({ sessionId }));
+    // Bounded: an agent that never answers must not hold up the chat's archive or its reopening.
+    const signal = AbortSignal.timeout(STATUS_TIMEOUT_MS);
+    await (archived ? connection.archiveSession({ sessionId }, signal) : connection.unarchiveSession({ sessionId }, signal));
     return true;
   }
 
@@ -379,35 +378,35 @@ export class AgentClient implements SessionOwner {
       this.log.warn(`session ${shortId(parentId)} announced more than ${MAX_SUBAGENTS} subagents; ${shortId(update.sessionId)} was skipped`);
       return;
     }
-    const info = parent.model.subagents.find((s) => s.model === model)?.info;
-    const known = this.children.get(update.sessionId);
-    if (known) known.session.roots = childRoots(parent, known.session.cwd, info);
-    if (known || this.sessions.has(update.sessionId)) return;
     const root = this.accountOf(parentId);
-    // However they nest, a chat holds at most MAX_SUBAGENTS of them in all.
-    if ([...this.children.values()].filter((c) => c.root === root).length >= MAX_SUBAGENTS) {
-      this.log.warn(`session ${shortId(root)} holds ${MAX_SUBAGENTS} subagents in all; ${shortId(update.sessionId)} was skipped`);
-      return;
+    if (!this.children.has(update.sessionId) && !this.sessions.has(update.sessionId)) {
+      // However they nest, a chat holds at most MAX_SUBAGENTS of them in all.
+      if ([...this.children.values()].filter((c) => c.root === root).length >= MAX_SUBAGENTS) {
+        this.log.warn(`session ${shortId(root)} holds ${MAX_SUBAGENTS} subagents in all; ${shortId(update.sessionId)} was skipped`);
+        return;
+      }
+      const scope = childScope(this.scopeOf(parentId, parent), parent.model.subagents.find((s) => s.model === model)?.info);
+      const child = new Session<AgentClient>(this, model, scope.cwd, tagged(this.log, `subagent ${shortId(update.sessionId)}`));
+      this.children.set(update.sessionId, { session: child, parent: parentId, root, scope });
     }
-    const cwd = update.cwd ?? parent.cwd;
-    const child = new Session<AgentClient>(this, model, cwd, tagged(this.log, `subagent ${shortId(update.sessionId)}`));
-    child.roots = childRoots(parent, cwd, info);
-    this.children.set(update.sessionId, { session: child, parent: parentId, root });
+    // A patch may change where this child and those under it work: each is worked out again from its parent, in the
+    // order they came (a parent before its children).
+    for (const child of this.children.values()) {
+      if (child.root !== root) continue;
+      const above = this.sessionFor(child.parent);
+      child.scope = childScope(this.scopeOf(child.parent, above), above?.model.subagents.find((s) => s.model === child.session.model)?.info);
+      child.session.roots = scopeRoots(child.scope);
+    }
+  }
+
+  /** Where a session works: a child's scope, or a chat's own session's folder (its roots are the workspace's). */
+  private scopeOf(sessionId: string, session: AgentSession | undefined): ChildScope {
+    return this.children.get(sessionId)?.scope ?? { cwd: session?.cwd ?? '' };
   }
 
   private unknownSession(sessionId: string, update?: S.SessionUpdate): void {
     if (update && this.early.keep(sessionId, update)) return;
-    // The ids are the agent's to choose: remember a few by name, and past that only how many there were.
-    if (this.unknownSessions.has(sessionId)) return;
-    if (this.unknownSessions.size < MAX_UNKNOWN_SESSIONS) {
-      this.unknownSessions.add(sessionId);
-      this.log.warn(`ignored what the agent sent for a session that is not open here: ${preview(sessionId)}`);
-      return;
-    }
-    const more = ++this.moreUnknownSessions;
-    if (more === 1 || Number.isInteger(Math.log10(more))) {
-      this.log.warn(`the agent sent things for ${MAX_UNKNOWN_SESSIONS + more} sessions that are not open here; ignored`);
-    }
+    this.unknown.report(sessionId);
   }
 
   /** @internal A `session/close` on its way: the process is not stopped before it is answered (or gave up on). */

@@ -26,15 +26,20 @@ export interface AuthStatus {
 const MAX_ACCOUNTS = 10;
 const MAX_FIELD = 200;
 
+/** Change events are coalesced over this long. */
+const FIRE_MS = 100;
+
 const STATES: ReadonlySet<string> = new Set(['authenticated', 'unauthenticated', 'not_required']);
 
-const field = z
-  .string()
-  .transform((s) => clip(s.trim(), MAX_FIELD))
-  .nullish()
-  .catch(undefined);
+/** Control characters and line breaks: an account is shown on one line. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** An account's text as shown: one line, no control characters, no `$(icon)` for VS Code to render, bounded. */
+const shown = (text: string) => clip(text.replace(CONTROL, ' ').replace(/\$\(/g, '$\u200b(').trim(), MAX_FIELD);
+const field = z.string().transform(shown).nullish().catch(undefined);
 const Account = z.looseObject({
-  label: z.string().transform((s) => clip(s.trim(), MAX_FIELD)),
+  label: z.string().transform(shown),
   name: field,
   email: field,
   organization: field,
@@ -42,7 +47,7 @@ const Account = z.looseObject({
 });
 
 /** The params of `auth/status_update`, and the answer to `auth/status`: `state` is required. */
-export const AuthStatusMessage = z.looseObject({ state: z.string().max(100), accounts: z.array(z.unknown()).nullish().catch(undefined) });
+export const AuthStatusMessage = z.looseObject({ state: z.string(), accounts: z.array(z.unknown()).nullish().catch(undefined) });
 
 /** What is shown of a status: its state (unknown values as `unknown`) and the accounts that validate, at most 10. */
 export function readAuthStatus(message: z.output<typeof AuthStatusMessage>): AuthStatus {
@@ -78,10 +83,17 @@ export class AuthStatusTracker {
   set(status: AuthStatus): void {
     if (this.latest && JSON.stringify(this.latest) === JSON.stringify(status)) return;
     this.latest = status;
-    this.emitter.fire();
+    // At most one change event per FIRE_MS: an agent that flips its state cannot flood what shows it.
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.emitter.fire();
+    }, FIRE_MS);
   }
 
+  private timer: NodeJS.Timeout | undefined;
+
   dispose(): void {
+    clearTimeout(this.timer);
     this.emitter.dispose();
   }
 }

@@ -105,3 +105,16 @@ export function withoutLevelSettings(choices: Choices, settings: LevelSettings |
   const { options: _all, ...rest } = choices;
   return Object.keys(options).length > 0 ? { ...rest, options } : rest;
 }
+
+/** What a chat keeps of its choices: at most 50 options, and ids and values of at most 500 characters. */
+export function boundChoices(choices: Choices): Choices {
+  const fits = (text: string) => text.length <= 500;
+  const options = Object.entries(choices.options ?? {})
+    .filter(([id, value]) => fits(id) && (typeof value === 'boolean' || fits(value)))
+    .slice(0, 50);
+  return {
+    ...(choices.mode !== undefined && fits(choices.mode) ? { mode: choices.mode } : {}),
+    ...(choices.model !== undefined && fits(choices.model) ? { model: choices.model } : {}),
+    ...(options.length > 0 ? { options: Object.fromEntries(options) } : {}),
+  };
+}

@@ -2,7 +2,9 @@
 // commands (Copilot CLI does) before its `session/new` answer, whose id the client does not know yet. While a
 // session/new or session/fork is on its way, such updates are kept, bounded, and handed to the session its answer
 // names; what no answer claimed is dropped when no request is on its way any more.
+import type { Logger } from './log';
 import type * as S from './schema.gen';
+import { preview } from './tolerance';
 
 /** Sessions kept apart, and updates kept in all: an agent that sends for many ids gets the rest dropped. */
 export const MAX_EARLY_SESSIONS = 4;
@@ -54,5 +56,32 @@ export class EarlyUpdates {
     this.kept.delete(sessionId);
     this.count -= updates.length;
     return updates;
+  }
+}
+
+/** Unknown session ids remembered by name (each is warned about once); past this, only counted. */
+const MAX_UNKNOWN_SESSIONS = 64;
+
+/**
+ * What the agent sent for sessions that are not open here (and no answer claimed): said once per id, for a few ids
+ * by name, and past that only how many there were. The ids are the agent's to choose.
+ */
+export class UnknownSessions {
+  private readonly named = new Set<string>();
+  private more = 0;
+
+  constructor(private readonly log: Logger) {}
+
+  report(sessionId: string): void {
+    if (this.named.has(sessionId)) return;
+    if (this.named.size < MAX_UNKNOWN_SESSIONS) {
+      this.named.add(sessionId);
+      this.log.warn(`ignored what the agent sent for a session that is not open here: ${preview(sessionId)}`);
+      return;
+    }
+    const more = ++this.more;
+    if (more === 1 || Number.isInteger(Math.log10(more))) {
+      this.log.warn(`the agent sent things for ${MAX_UNKNOWN_SESSIONS + more} sessions that are not open here; ignored`);
+    }
   }
 }

@@ -191,8 +191,9 @@ export class Inbound {
         else this.log.warn(`skipped ${method}: ${r.reason}`);
       } else if (method === UnstableNotifications.authStatusUpdate.method && this.handler.authStatusUpdate) {
         const r = UnstableNotifications.authStatusUpdate.params.safeParse(params);
+        // Where it failed, never its content: the accounts are a person's details, which are not logged.
         if (r.success) this.handler.authStatusUpdate(readAuthStatus(r.data));
-        else this.log.warn(`skipped a malformed ${method}: ${preview(JSON.stringify(params))}`);
+        else this.log.warn(`skipped a malformed ${method}: ${preview(r.error.issues.map((i) => i.path.join('.') || '(the message)').join(', '))}`);
       } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
         const r = parseTolerant(ClientNotifications.completeElicitation.params, params);
         this.logWarnings(method, r.warnings);

@@ -1,7 +1,8 @@
 // Keeping secrets out of logs and bug reports. Two guards:
 //   - `redact` replaces, in any JSON value, what is secret by its place: every value of an `env` or `headers` object
 //     (or of their ACP spelling, a list of {name, value}), and string values under keys that look like secrets
-//     (token, key, secret, password, auth, credential…). Used on settings and on traced payloads.
+//     (token, key, secret, password, auth, credential…), and an `accounts` list (a person's details, which
+//     `auth/status` says clients should not log) whole. Used on settings and on traced payloads.
 //   - `SecretScrubber` replaces known secret values wherever they turn up in text: an agent that prints its
 //     environment to stderr, or echoes a token in a reply, does not get it into the log.
 
@@ -15,6 +16,11 @@ export interface Secret {
 
 /** Keys whose values are name → value maps of things that are often secret. */
 const VARIABLE_KEYS: ReadonlySet<string> = new Set(['env', 'headers']);
+/**
+ * Keys whose whole value is a person's details, hidden whole (not secrets to scrub elsewhere): the accounts of the
+ * unstable `auth/status`, which the schema says clients should not log.
+ */
+const PERSONAL_KEYS: ReadonlySet<string> = new Set(['accounts']);
 /** Whole words of a key that mark it secret (`key` but not `keyboard`, `auth` but not `author`). */
 const SECRET_WORDS: ReadonlySet<string> = new Set(['key', 'auth', 'pwd', 'pass', 'oauth', 'bearer', 'cookie', 'jwt', 'pat']);
 /** Parts of a key that mark it secret wherever they appear (`PGPASSWORD`, `accessToken`, `clientSecret`). */
@@ -69,7 +75,8 @@ function walk(value: unknown, found: Secret[] | undefined, depth: number): unkno
   for (const key of Object.keys(value)) {
     const item = (value as Json)[key];
     let next: unknown;
-    if (VARIABLE_KEYS.has(key.toLowerCase())) next = variables(item, key, found, depth + 1);
+    if (PERSONAL_KEYS.has(key) && item !== undefined && item !== null) next = REDACTED;
+    else if (VARIABLE_KEYS.has(key.toLowerCase())) next = variables(item, key, found, depth + 1);
     else if (typeof item === 'string' && item !== '' && isSecretKey(key)) next = hide(key, item, found);
     else next = walk(item, found, depth + 1);
     if (next !== item) (out ??= { ...(value as Json) })[key] = next;

@@ -216,7 +216,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   async archive(): Promise<boolean> {
     if (this.closed || this.client.process.connection.isClosed || !this.client.capabilities.supports('archiveSession')) return false;
     await this.cancel().catch(() => {});
-    await this.client.process.connection.archiveSession({ sessionId: this.sessionId });
+    // Bounded like session/close: on no answer the caller closes the session as usual.
+    await this.client.process.connection.archiveSession({ sessionId: this.sessionId }, AbortSignal.timeout(this.client.closeTimeoutMs * 3));
     if (this.closed) return true;
     this.closed = true;
     this.release();

@@ -2,6 +2,7 @@
 // announces a child with `subagent_update`; the child's own traffic is ordinary `session/update` (and requests) with
 // the child's session id. The shape may still change, so it is read strictly here: a malformed update is skipped
 // with a log line, and an agent that never sends one changes nothing.
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 const text = z.string().max(2000);
@@ -59,6 +60,29 @@ export function applySubagentUpdate(previous: SubagentInfo | undefined, update: 
     ...(cwd ? { cwd } : {}),
     ...(directories ? { additionalDirectories: directories } : {}),
   };
+}
+
+/** Where a child works, as the schema has it inherit: its folder and its more roots, each its own or its parent's. */
+export interface ChildScope {
+  readonly cwd: string;
+  /** Undefined while inherited from the chat's own session (the workspace's folders). */
+  readonly directories?: readonly string[];
+}
+
+/** At most this many roots named for one child are used (each is resolved on every check). */
+const MAX_CHILD_ROOTS = 16;
+
+/** A child's scope from its parent's and what the agent named for it; paths that are not absolute are not taken. */
+export function childScope(parent: ChildScope, info: SubagentInfo | undefined): ChildScope {
+  const cwd = info?.cwd !== undefined && isAbsolute(info.cwd) ? info.cwd : parent.cwd;
+  const named = info?.additionalDirectories;
+  const directories = named ? named.filter((d) => isAbsolute(d)).slice(0, MAX_CHILD_ROOTS) : parent.directories;
+  return directories ? { cwd, directories } : { cwd };
+}
+
+/** The roots that narrow a child's path policy: its folder and its more roots, once any were named in its line. */
+export function scopeRoots(scope: ChildScope): readonly string[] | undefined {
+  return scope.directories ? [scope.cwd, ...scope.directories] : undefined;
 }
 
 /** At most this many children per parent; more are skipped with a log line. */

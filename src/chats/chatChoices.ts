@@ -1,15 +1,17 @@
 // A chat's choices of its agent's own settings (mode, model, config options): a new chat starts with the agent's
 // defaults (acp.agentDefaults), and a chat keeps its own across a reload and a reopen, also when the agent opens a
-// new session in its place or forgets them. Kept per agent and session in the workspace's state, as they change.
-// Only values the agent offers are set (acp/choices.ts); a value it does not offer is said once, in the chat and the
-// log, and the chat goes on with the agent's own.
+// new session in its place or forgets them. Kept per agent and session in the workspace's state, bounded, as they
+// change. Only values the agent offers are set (acp/choices.ts); a value it does not offer is said once, in the chat
+// and the log, and the chat goes on with the agent's own. What a permission level sets in the agent itself
+// (claude-agent-acp's bypassPermissions, Copilot CLI's allow_all) is never kept or applied as a choice: the level
+// is the chat's, and is confirmed as a level.
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
-import { currentChoices, planChoices, type Choices, type Missing } from '../acp/choices';
+import { boundChoices, currentChoices, planChoices, withoutLevelSettings, type ChoiceCall, type Choices, type Missing } from '../acp/choices';
 import { errorMessage } from '../acp/errors';
-import { modeName } from '../acp/quirks';
 import type { Logger } from '../acp/log';
+import { levelSettings, modeName } from '../acp/quirks';
 import { readAgentDefaults } from '../settings/agentDefaults';
 
 const STORE_KEY = 'acp.chatChoices';
@@ -23,6 +25,14 @@ const Kept = z.record(
 );
 /** Chats whose choices are kept; the oldest go first. */
 const MAX_KEPT = 500;
+/** A change of the agent's settings is kept after this quiet time (an agent may send many). */
+const KEEP_DELAY_MS = 500;
+/** How long one call that sets a choice may take before the rest go on without it. */
+const CALL_TIMEOUT_MS = 10_000;
+/** Values an agent does not offer, said in the chat per start; the rest go to the log. */
+const MISSING_TOLD = 3;
+/** What was said once, remembered up to this many; then it starts over. */
+const MAX_REPORTED = 1000;
 
 /** Where a session's choices come from: the agent's defaults (a new chat), or the chat's earlier session. */
 export type ChoicesFrom = { readonly defaults: true } | { readonly sessionId: string };
@@ -38,64 +48,117 @@ export class ChatChoices {
 
   /**
    * `session` of a chat with `agent` started: it gets the choices `from` says, and from then on its own are kept.
-   * `tell` says in the chat what could not be applied.
+   * `tell` says in the chat what could not be applied. `ready` settles once the choices were applied.
    */
-  watch(session: AgentSession, agent: string, from: ChoicesFrom | undefined, tell: (text: string) => void): vscode.Disposable {
-    let applying = true;
+  watch(
+    session: AgentSession,
+    agent: string,
+    from: ChoicesFrom | undefined,
+    tell: (text: string) => void,
+  ): { readonly subscription: vscode.Disposable; readonly ready: Promise<void> } {
+    const state = { applying: true, calling: false, changed: false, timer: undefined as NodeJS.Timeout | undefined };
     const keep = () => {
-      if (!applying) void this.keep(agent, session.sessionId, currentChoices(session.model, modeName(session.client.quirks)));
+      clearTimeout(state.timer);
+      state.timer = setTimeout(() => {
+        state.timer = undefined;
+        void this.keep(agent, session);
+      }, KEEP_DELAY_MS);
     };
-    const subscription = session.model.onDidChange((change) => {
-      if (change.type === 'mode' || change.type === 'config') keep();
+    const listening = session.model.onDidChange((change) => {
+      if (change.type !== 'mode' && change.type !== 'config') return;
+      if (state.applying && !state.calling) state.changed = true; // the user, or the agent: it stands
+      if (!state.applying) keep();
     });
-    void this.apply(session, agent, from, tell).finally(() => {
-      applying = false;
+    const ready = this.apply(session, agent, from, tell, state).finally(() => {
+      state.applying = false;
       keep();
     });
-    return subscription;
+    // A change not kept yet is kept as the chat closes.
+    const dispose = () => {
+      listening.dispose();
+      if (state.timer === undefined || state.applying) return;
+      clearTimeout(state.timer);
+      void this.keep(agent, session);
+    };
+    return { subscription: { dispose }, ready };
   }
 
-  private async apply(session: AgentSession, agent: string, from: ChoicesFrom | undefined, tell: (text: string) => void): Promise<void> {
-    const wanted = from && this.wanted(agent, from, tell);
-    if (!wanted) return;
-    const { calls, missing } = planChoices(session.model, wanted, modeName(session.client.quirks));
-    const source = 'defaults' in from ? 'acp.agentDefaults' : vscode.l10n.t('this chat');
-    for (const m of missing) this.once(`${agent}\n${m.what}\n${String(m.value)}`, () => tell(missingText(agent, m, source)), m, agent);
-    for (const call of calls) {
+  private async apply(
+    session: AgentSession,
+    agent: string,
+    from: ChoicesFrom | undefined,
+    tell: (text: string) => void,
+    state: { calling: boolean; changed: boolean },
+  ): Promise<void> {
+    const given = from && this.wanted(agent, from, tell);
+    if (!from || !given) return;
+    const fromDefaults = 'defaults' in from;
+    const settings = levelSettings(session.client.initialized.agentInfo);
+    const wanted = withoutLevelSettings(given, settings);
+    if (fromDefaults && JSON.stringify(wanted) !== JSON.stringify(given)) {
+      const problem = vscode.l10n.t(
+        'acp.agentDefaults names for {0} a setting that a permission level sets; it is left out. Use "permissionLevel" instead.',
+        agent,
+      );
+      this.once(`${agent}\nlevel`, () => tell(problem), `[settings] ${problem}`);
+    }
+    const name = modeName(session.client.quirks);
+    const { missing } = planChoices(session.model, wanted, name);
+    const source = fromDefaults ? 'acp.agentDefaults' : vscode.l10n.t('this chat');
+    missing.forEach((m, i) => {
+      const line = `[chat] ${agent} does not offer ${m.what} "${String(m.value)}"; the chat goes on with the agent's own`;
+      this.once(`${agent}\n${m.what}\n${String(m.value)}`, () => i < MISSING_TOLD && tell(missingText(agent, m, source)), line);
+    });
+    let set = 0;
+    // Planned again before each call: what changed meanwhile (the user's pick) is not overwritten.
+    for (let call = this.next(session, wanted, name); call && !state.changed; call = this.next(session, wanted, name, call)) {
+      state.calling = true;
       try {
-        if (call.kind === 'mode') await session.setMode(call.modeId);
-        else await session.setConfigOption(call.id, call.value);
+        await Promise.race([
+          call.kind === 'mode' ? session.setMode(call.modeId) : session.setConfigOption(call.id, call.value),
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s`)), CALL_TIMEOUT_MS)),
+        ]);
+        set++;
       } catch (error) {
-        this.log.warn(
-          `[chat] ${agent} did not take ${call.kind === 'mode' ? `the mode ${call.modeId}` : `${call.id} = ${String(call.value)}`}: ${errorMessage(error)}`,
-        );
+        this.log.warn(`[chat] ${agent} did not take ${describe(call)}: ${errorMessage(error)}`);
+      } finally {
+        state.calling = false;
       }
     }
-    if (calls.length > 0)
-      this.log.info(`[chat] ${agent}: ${calls.length} choice(s) set from ${'defaults' in from ? 'acp.agentDefaults' : 'the chat before'}`);
+    if (set > 0) this.log.info(`[chat] ${agent}: ${set} choice(s) set from ${fromDefaults ? 'acp.agentDefaults' : 'the chat before'}`);
+    if (state.changed) this.log.info(`[chat] ${agent}: its settings changed while the chat's choices were applied; those changes stand`);
   }
+
+  /** The next call that `wanted` needs, after `done` (each is tried once). */
+  private next(session: AgentSession, wanted: Choices, name: (id: string) => string, done?: ChoiceCall): ChoiceCall | undefined {
+    const tried = (this.tried.get(session) ?? new Set<string>()).add(done ? describe(done) : '');
+    this.tried.set(session, tried);
+    return planChoices(session.model, wanted, name).calls.find((c) => !tried.has(describe(c)));
+  }
+
+  private readonly tried = new WeakMap<AgentSession, Set<string>>();
 
   private wanted(agent: string, from: ChoicesFrom, tell: (text: string) => void): Choices | undefined {
     if ('sessionId' in from) return this.kept()[keyOf(agent, from.sessionId)];
     const { defaults, problem } = readAgentDefaults(agent);
-    if (problem && !this.reported.has(problem)) {
-      this.reported.add(problem);
-      this.log.warn(`[settings] ${problem}`);
-      tell(problem);
-    }
+    if (problem) this.once(problem, () => tell(problem), `[settings] ${problem}`);
     return defaults;
   }
 
-  private once(key: string, say: () => void, missing: Missing, agent: string): void {
+  /** Says something once (the log line too); what was said is remembered, bounded. */
+  private once(key: string, say: () => void, line: string): void {
     if (this.reported.has(key)) return;
+    if (this.reported.size >= MAX_REPORTED) this.reported.clear();
     this.reported.add(key);
-    this.log.warn(`[chat] ${agent} does not offer ${missing.what} "${String(missing.value)}"; the chat goes on with the agent's own`);
+    this.log.warn(line);
     say();
   }
 
-  private async keep(agent: string, sessionId: string, choices: Choices): Promise<void> {
+  private async keep(agent: string, session: AgentSession): Promise<void> {
+    const own = currentChoices(session.model, modeName(session.client.quirks));
+    const choices = boundChoices(withoutLevelSettings(own, levelSettings(session.client.initialized.agentInfo)));
     const all = { ...this.kept() };
-    const key = keyOf(agent, sessionId);
+    const key = keyOf(agent, session.sessionId);
     if (JSON.stringify(all[key]) === JSON.stringify(choices)) return;
     delete all[key];
     all[key] = choices;
@@ -111,6 +174,8 @@ export class ChatChoices {
 }
 
 const keyOf = (agent: string, sessionId: string) => `${agent}\n${sessionId}`;
+
+const describe = (call: ChoiceCall) => (call.kind === 'mode' ? `the mode ${call.modeId}` : `${call.id} = ${String(call.value)}`);
 
 function missingText(agent: string, missing: Missing, source: string): string {
   const value = String(missing.value);

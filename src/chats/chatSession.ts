@@ -80,16 +80,18 @@ export class ChatSession implements vscode.Disposable {
       session.onDidEndAgent(onDidEndAgent),
       this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
-      ...this.trackLevel(deps.permissions),
-      deps.choices.watch(session, panel.agentName, choicesFrom, (text) => panel.tell(text)),
     );
+    const choices = deps.choices.watch(session, panel.agentName, choicesFrom, (text) => panel.tell(text));
+    this.watchers.push(choices.subscription, ...this.trackLevel(deps.permissions, choices.ready, choicesFrom));
   }
 
   /** The chat's permission level: its own (kept across a reload), or the default for a new one; set from the header. */
-  private trackLevel(permissions: Permissions): vscode.Disposable[] {
+  private trackLevel(permissions: Permissions, choicesApplied: Promise<void>, from: ChoicesFrom | undefined): vscode.Disposable[] {
     const { panel, session } = this;
     const levels = permissions.levels;
     const key = { agent: panel.agentName, sessionId: session.sessionId };
+    // A chat reopened in a new session keeps its level, as it keeps its choices.
+    const started = from && 'sessionId' in from ? levels.carry({ agent: key.agent, sessionId: from.sessionId }, key) : Promise.resolve();
     const show = () => panel.controls.showPermissionLevel({ level: levels.get(key), offered: levels.available ? [...PERMISSION_LEVELS] : ['ask'] });
     // Agents with a mode of their own for the level get it too, so they stop asking (see permissions/levelModes.ts).
     const agentLevel = permissions.agentLevel(session);
@@ -97,11 +99,14 @@ export class ChatSession implements vscode.Disposable {
       if (!this.disposed) void agentLevel.tell(levels.get(key));
     };
     show();
-    void levels.started(key).then(() => {
-      if (this.disposed) return;
-      show();
-      tell();
-    });
+    // After the chat's choices: the level's own mode for the agent comes last, and stays.
+    void started
+      .then(() => Promise.all([levels.started(key), choicesApplied]))
+      .then(() => {
+        if (this.disposed) return;
+        show();
+        tell();
+      });
     return [
       levels.onDidChange((changed) => {
         if (changed.agent !== key.agent || changed.sessionId !== key.sessionId) return;

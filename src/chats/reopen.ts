@@ -60,7 +60,14 @@ export class SessionOpener {
   ): Promise<Opened> {
     // Read while the agent starts, so that the panel's turn to show it does not wait for the disk.
     const kept = options.transcript && previous !== undefined ? this.storedTranscript(config.name, previous) : Promise.resolve(undefined);
-    const { session, how } = await this.withSignIn(config, cwd, (client) => this.reopenOrNew(client, config.name, cwd, previous), options.panel);
+    // From the history (no chat waits for it): it may be archived, here or by the agent, and opening brings it back.
+    const fromHistory = options.panel === undefined;
+    const { session, how } = await this.withSignIn(
+      config,
+      cwd,
+      (client) => this.reopenOrNew(client, config.name, cwd, previous, fromHistory),
+      options.panel,
+    );
     return { session, how, stored: how === 'load' ? undefined : await kept, previous };
   }
 
@@ -69,9 +76,10 @@ export class SessionOpener {
     name: string,
     cwd: string,
     previous: string | undefined,
+    fromHistory: boolean,
   ): Promise<{ session: AgentSession; how: Reopened }> {
     const options = this.sessionOptions(cwd);
-    if (previous !== undefined) await this.unarchive(client, name, previous);
+    if (previous !== undefined) await this.unarchive(client, name, previous, fromHistory);
     // Asked first where the agent can say (session/status): load or resume as it answers, or neither.
     const way = previous === undefined ? undefined : await client.reopenWay(previous);
     if (previous !== undefined && (way === 'load' || way === 'resume')) {
@@ -88,12 +96,13 @@ export class SessionOpener {
 
   /**
    * An archived chat that is opened again is archived no more: here, and at the agent (before it is loaded, as the
-   * schema asks) when the agent archives sessions.
+   * schema asks) when the agent archives sessions. A session opened from the history may be archived by the agent
+   * alone (by another client, or while it was not running here): it is unarchived there too, which is harmless if not.
    */
-  private async unarchive(client: AgentClient, name: string, sessionId: string): Promise<void> {
+  private async unarchive(client: AgentClient, name: string, sessionId: string, fromHistory: boolean): Promise<void> {
     const summary = (await this.transcripts.list()).find((s) => s.agent === name && s.sessionId === sessionId);
-    if (!summary?.archived) return;
-    await this.transcripts.setArchived(name, sessionId, false);
+    if (!summary?.archived && !fromHistory) return;
+    if (summary?.archived) await this.transcripts.setArchived(name, sessionId, false);
     try {
       if (await client.setArchived(sessionId, false)) this.log.info(`[history] ${name} unarchived session ${sessionId} as it was opened again`);
     } catch (error) {

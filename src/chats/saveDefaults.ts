@@ -16,7 +16,11 @@ export function registerSaveDefaults(chats: Chats, levels: PermissionLevels, log
     const panel = chats.target;
     const session = panel?.session;
     if (!panel || !session) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first: its choices become the defaults for its agent.'));
+      void vscode.window.showInformationMessage(
+        panel
+          ? vscode.l10n.t('This chat has no session yet, so it has no choices to save.')
+          : vscode.l10n.t('Open a chat first: its choices become the defaults for its agent.'),
+      );
       return false;
     }
     const agent = panel.agentName;

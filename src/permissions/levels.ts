@@ -100,6 +100,12 @@ export class PermissionLevels implements vscode.Disposable {
     this.emitter.fire(key);
   }
 
+  /** A chat goes on in a new session (its agent could not reopen the old one): the new one keeps the chat's level. */
+  async carry(from: LevelKey, to: LevelKey): Promise<void> {
+    if (keyOf(from) === keyOf(to) || this.has(to) || !this.has(from)) return;
+    await this.set(to, this.get(from));
+  }
+
   /** A chat's session started: it keeps its own level, or a new one takes the default (Allow all once confirmed). */
   async started(key: LevelKey): Promise<PermissionLevel> {
     if (this.has(key)) return this.get(key);

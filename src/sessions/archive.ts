@@ -1,8 +1,10 @@
 // Archive Chat and Unarchive Chat. An archived chat leaves the Sessions view and Open Previous Session, until "Show
-// Archived"; Search Chats still finds it, and opening it brings it back. Where the agent advertises archiving
-// (unstable `session/archive`, `session/unarchive`), its own copy is archived too; otherwise only this computer
-// keeps the mark, and nothing is said to the agent.
+// Archived"; Search Chats still finds it, and opening it brings it back. This computer's mark comes first (the row
+// goes at once); where the agent advertises archiving (unstable `session/archive`, `session/unarchive`) and runs, its
+// own copy is archived too, bounded in time. No agent is started for it: a chat archived only here is unarchived at
+// the agent when it is opened again (chats/reopen.ts), and the lists hide it by this computer's mark meanwhile.
 import * as vscode from 'vscode';
+import type { AgentClient } from '../acp/agentClient';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
@@ -11,12 +13,14 @@ import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
 import { summaryLabel } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';
-import { withAgentCopy, type AgentCopyResult } from './agentCopy';
 import { chatTarget, targetSession } from './chatTarget';
 import type { SessionsView } from './sessionsView';
 
 /** The context key the Sessions view's title menu reads: archived chats are shown. */
 const SHOWING_ARCHIVED = 'acp.sessions.showingArchived';
+
+/** What the agent did with its own copy: archived it, could not (why), or was not asked (it does not archive, or does not run). */
+type AtAgent = 'done' | 'notAsked' | { readonly failed: unknown };
 
 export class ChatArchive implements vscode.Disposable {
   private readonly disposables: DisposableStore;
@@ -37,32 +41,32 @@ export class ChatArchive implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', SHOWING_ARCHIVED, false);
   }
 
-  /** Archive Chat: an open chat closes. True when the chat was archived. */
+  /** Archive Chat: an open chat closes (a running turn stops, after the user agrees). True when the chat was archived. */
   private async archive(value: unknown): Promise<boolean> {
     const target = await chatTarget(this.chats, this.store, value);
     if (!target) return false;
-    const { agent, sessionId, cwd } = targetSession(target);
+    const { agent, sessionId } = targetSession(target);
     if (sessionId === undefined) {
       void vscode.window.showInformationMessage(vscode.l10n.t('This chat has no session yet, so there is nothing to archive.'));
       return false;
     }
-    let atAgent: AgentCopyResult<boolean>;
+    let atAgent: AtAgent = 'notAsked';
     if ('open' in target) {
-      // Through the chat's own session: the agent frees it as it archives it, so it is not closed a second time.
       const session = target.open.session;
+      if (session && session.model.turn.phase !== 'idle' && !(await this.confirmStop(agent))) return false;
+      // Through the chat's own session: the agent frees it as it archives it, so it is not closed a second time.
       try {
-        atAgent = { value: session ? await session.archive() : false };
+        if (session && (await session.archive())) atAgent = 'done';
       } catch (error) {
-        this.log.warn(`[history] ${agent} could not archive session ${sessionId}: ${errorMessage(error)}`);
-        atAgent = { failed: 'call', error };
+        atAgent = { failed: error };
       }
       target.open.dispose();
+      await this.store.setArchived(agent, sessionId, true);
     } else {
-      atAgent = await withAgentCopy(this.agents, this.log, agent, cwd, `archive session ${sessionId}`, (client) =>
-        client.setArchived(sessionId, true),
-      );
+      await this.store.setArchived(agent, sessionId, true);
+      // Opened meanwhile: opening brings it back, so the agent's copy is left alone.
+      if (!this.chats.showing(agent, sessionId)) atAgent = await this.atAgent(this.agents.client(agent), sessionId, true);
     }
-    await this.store.setArchived(agent, sessionId, true);
     this.report(agent, sessionId, atAgent, true);
     return true;
   }
@@ -74,13 +78,29 @@ export class ChatArchive implements vscode.Disposable {
         ? await this.pickArchived()
         : await chatTarget(this.chats, this.store, value).then((t) => (t && 'kept' in t ? t.kept : undefined));
     if (!summary) return false;
-    const { agent, sessionId, cwd } = summary;
-    const atAgent = await withAgentCopy(this.agents, this.log, agent, cwd, `unarchive session ${sessionId}`, (client) =>
-      client.setArchived(sessionId, false),
-    );
+    const { agent, sessionId } = summary;
     await this.store.setArchived(agent, sessionId, false);
-    this.report(agent, sessionId, atAgent, false);
+    this.report(agent, sessionId, await this.atAgent(this.agents.client(agent), sessionId, false), false);
     return true;
+  }
+
+  private async atAgent(client: AgentClient | undefined, sessionId: string, archived: boolean): Promise<AtAgent> {
+    if (!client || client.hasExited) return 'notAsked';
+    try {
+      return (await client.setArchived(sessionId, archived)) ? 'done' : 'notAsked';
+    } catch (error) {
+      return { failed: error };
+    }
+  }
+
+  private async confirmStop(agent: string): Promise<boolean> {
+    const archive = vscode.l10n.t('Stop and Archive');
+    const pick = await vscode.window.showWarningMessage(
+      vscode.l10n.t('{0} is still working in this chat. Archiving it stops the turn and closes the chat.', agent),
+      { modal: true },
+      archive,
+    );
+    return pick === archive;
   }
 
   private async pickArchived() {
@@ -97,22 +117,22 @@ export class ChatArchive implements vscode.Disposable {
   }
 
   /** One log line; a warning when the agent failed to do its part (this computer's mark stands). */
-  private report(agent: string, sessionId: string, atAgent: AgentCopyResult<boolean>, archived: boolean): void {
+  private report(agent: string, sessionId: string, atAgent: AtAgent, archived: boolean): void {
     const done = archived ? 'archived' : 'unarchived';
-    if (atAgent && 'failed' in atAgent) {
+    if (typeof atAgent === 'object') {
+      this.log.warn(`[history] ${agent} could not ${archived ? 'archive' : 'unarchive'} session ${sessionId}: ${errorMessage(atAgent.failed)}`);
       void vscode.window.showWarningMessage(
         archived
-          ? vscode.l10n.t('The chat was archived on this computer, but {0} did not archive its own copy: {1}', agent, failureText(atAgent.error))
+          ? vscode.l10n.t('The chat was archived on this computer, but {0} did not archive its own copy: {1}', agent, failureText(atAgent.failed))
           : vscode.l10n.t(
               'The chat was brought back on this computer, but {0} did not unarchive its own copy: {1}',
               agent,
-              failureText(atAgent.error),
+              failureText(atAgent.failed),
             ),
       );
       return;
     }
-    const where = atAgent?.value ? `here and by ${agent}` : 'on this computer only';
-    this.log.info(`[history] ${done} ${agent} session ${sessionId} ${where}`);
+    this.log.info(`[history] ${done} ${agent} session ${sessionId} ${atAgent === 'done' ? `here and by ${agent}` : 'on this computer'}`);
   }
 
   private async showArchived(show: boolean): Promise<void> {

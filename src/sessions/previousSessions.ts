@@ -101,13 +101,7 @@ export class PreviousSessions {
     show({});
     await done;
     quickPick.dispose();
-    if (chosen?.archived && chosen.source === 'agent') {
-      // What this computer keeps is brought back as it reopens; a session only the agent lists is brought back here.
-      const client = (await listings.at(-1))?.client;
-      await client?.setArchived(chosen.sessionId, false).catch((error: unknown) => {
-        this.log.warn(`[history] ${agent.name} could not unarchive session ${chosen?.sessionId}: ${errorMessage(error)}`);
-      });
-    }
+    // An archived one is brought back as it reopens (chats/reopen.ts), here and at the agent.
     if (chosen) await this.chats.openPrevious(agent.name, { sessionId: chosen.sessionId, cwd: chosen.cwd });
     // Also when the pick closed before the agent had started.
     for (const listed of listings) void listed.then((result) => this.stopIdle(result.client));

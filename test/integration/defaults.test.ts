@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, api, closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { acpLog, answeringQuickInput, api, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 type Value = string | boolean;
 
@@ -99,5 +99,26 @@ describe('agent defaults', function () {
       what: `the chat's own choices (now ${JSON.stringify(current(again))})`,
     });
     assert.ok(recorded(fixture.recordFile).some((m) => m.method === 'session/set_config_option' && m.params?.['value'] === 'smart'));
+  });
+  it('keeps a chat\u2019s level in the new session it is reopened in, and never keeps the level\u2019s own mode as a choice', async () => {
+    const env = {
+      ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }),
+      ACP_FIXTURE_STATE_DIR: mkdtempSync(join(tmpdir(), 'acp-carry-')),
+    };
+    await useFixtureAgent('levels-claude', { name: 'Carried', env });
+    const chat = await newChat();
+    await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
+    await waitFor(() => current(chat)['mode'] === 'bypassPermissions', { what: "the level's own mode" });
+    await chat.setConfigOption('model', 'smart');
+    await within(chat.send('hello'), 10_000, 'a turn');
+    const sessionId = chat.sessionId!;
+    chat.close();
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the chat to close' });
+    const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: 'Carried', sessionId });
+    assert.ok(again && again.sessionId !== sessionId, 'a new session in its place');
+    await waitFor(() => again.permissionLevel.level === 'allowAll' && current(again)['model'] === 'smart', { what: 'the level and the model' });
+    await waitFor(() => current(again)['mode'] === 'bypassPermissions', { what: "the level's mode, set by the level" });
+    await again.setPermissionLevel('ask');
+    await waitFor(() => current(again)['mode'] === 'default', { what: 'Ask puts back the mode the level replaced' });
   });
 });

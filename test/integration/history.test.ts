@@ -211,11 +211,16 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     const sessionId = chat.sessionId!;
     chat.close();
     await waitFor(async () => (await kept(fixture.name)).some((s) => s.sessionId === sessionId), { what: 'the chat to be kept' });
+    const started = () => recorded(fixture.recordFile).filter((m) => m.method === 'initialize').length;
+    let before = started();
     await vscode.commands.executeCommand('acp.archiveChat', { agent: fixture.name, sessionId });
+    assert.equal(started(), before, 'no agent started to archive it');
     assert.ok(!(await kept(fixture.name)).some((s) => s.sessionId === sessionId), 'out of Open Previous Session');
     const all = await (await api()).previousSessions(fixture.name, { archived: true });
     assert.equal(all.find((s) => s.sessionId === sessionId)?.archived, true);
+    before = started();
     await vscode.commands.executeCommand('acp.unarchiveChat', { agent: fixture.name, sessionId });
+    assert.equal(started(), before, 'nor to unarchive it');
     assert.ok(
       (await kept(fixture.name)).some((s) => s.sessionId === sessionId && !s.archived),
       'back',

@@ -134,6 +134,8 @@ export async function openWorkbench(
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
 
     const opened = browser;
+    // How many times in a row the palette lost the focus before Enter (runCommand opens it again, a few times).
+    let paletteRetries = 0;
     const workbench: Workbench = {
       page,
       server,
@@ -186,6 +188,14 @@ export async function openWorkbench(
           if (i >= 10) throw new Error(`the command "${title}" did not get the focus in the palette`);
           await input.press('ArrowDown');
         }
+        // A chat page that takes the focus back closes the palette: Enter would then go to the chat (and send its
+        // draft). Enter only while the palette's input has the focus; otherwise the palette is opened again.
+        const stillOpen = await input.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false);
+        if (!stillOpen) {
+          if (++paletteRetries > 3) throw new Error(`the palette kept losing the focus before "${title}" could run`);
+          return workbench.runCommand(title);
+        }
+        paletteRetries = 0;
         await input.press('Enter');
       },
       async sendInNewChat(text) {

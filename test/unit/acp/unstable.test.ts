@@ -9,6 +9,7 @@ import { capabilityName, clientCapabilities, supports, UNSTABLE_FEATURES } from 
 import { Inbound, type ClientHandler } from '../../../src/acp/inbound';
 import type { Logger } from '../../../src/acp/log';
 import type { AuthStatus } from '../../../src/acp/authStatus';
+import { redact } from '../../../src/acp/redact';
 import { UnstableMethods, UnstableNotifications } from '../../../src/acp/methods';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { repoRoot } from '../lib/transcripts';
@@ -112,9 +113,13 @@ describe('f. what the client handles of the unstable schema', () => {
     assert.equal(seen[1]?.accounts.length, 10);
     assert.ok(seen[1]!.accounts.every((a) => a.label.length <= 201));
     assert.deepEqual(warnings, []);
-    inbound.notified('auth/status_update', { accounts: [] });
+    inbound.notified('auth/status_update', { accounts: [{ label: 'x', email: 'ada@example.com' }] });
     assert.equal(seen.length, 2, 'without a state it is skipped');
-    assert.match(warnings[0] ?? '', /skipped a malformed auth\/status_update/);
+    assert.match(warnings[0] ?? '', /skipped a malformed auth\/status_update: "state"/);
+    assert.doesNotMatch(warnings.join('\n'), /ada@example\.com/, 'an account is never logged');
+    assert.equal(JSON.stringify(redact(sample)).includes('ada@example.com'), false, 'nor traced');
+    inbound.notified('auth/status_update', { state: 'authenticated', accounts: [{ label: '$(check) Trusted\nline', name: '\u0007Ada' }] });
+    assert.deepEqual(seen[2]?.accounts, [{ label: '$\u200b(check) Trusted line', name: 'Ada' }], 'one line, no icons, no control characters');
   });
 
   it('declares every unstable method it calls, and every unstable notification it reads, as the unstable schema names them', () => {
