@@ -173,7 +173,7 @@ describe('sessions UI', function () {
       await workbench.page.getByRole('menuitem', { name: item }).hover();
       await workbench.page.keyboard.press('Enter');
     };
-    await showMenu('Show Archived');
+    await showMenu('Show Archived Chats');
     const archived = row(tree, 'About pears').filter({ hasText: 'archived' });
     await archived.waitFor();
     await workbench.screenshot('sessions-archived');
@@ -181,6 +181,6 @@ describe('sessions UI', function () {
     await workbench.page.getByRole('menuitem', { name: 'Unarchive Chat…' }).hover();
     await workbench.page.keyboard.press('Enter');
     await row(tree, 'About pears').filter({ hasNotText: 'archived' }).waitFor();
-    await showMenu('Hide Archived');
+    await showMenu('Hide Archived Chats');
   });
 });
