@@ -62,17 +62,8 @@ describe('permission levels', function () {
     assert.equal(await ask(chat, 'outside'), 'asked', 'an edit outside the workspace still asks');
 
     // From the command palette, for the chat the user works in; Allow all is confirmed first (Enter confirms).
-    const setting = vscode.commands.executeCommand('acp.setPermissionLevel', 'allowAll');
-    await waitFor(
-      async () => {
-        if (chat.permissionLevel.level === 'allowAll') return true;
-        if (acpLog().includes('was set to "Allow all", as confirmed')) return false;
-        await vscode.commands.executeCommand(ENTER);
-        return false;
-      },
-      { what: 'the confirmation, and the chat at Allow all' },
-    );
-    await setting;
+    await answeringQuickInput(() => vscode.commands.executeCommand('acp.setPermissionLevel', 'allowAll'), ENTER, 'the Allow all confirmation');
+    await waitFor(() => chat.permissionLevel.level === 'allowAll', { what: 'the chat at Allow all' });
     assert.equal(await ask(chat, 'command'), 'answered');
     assert.equal(await ask(chat, 'edit'), 'answered');
     // A plan approval is the user's, and it shows the plan.
