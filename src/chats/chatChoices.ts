@@ -56,7 +56,7 @@ export class ChatChoices {
     from: ChoicesFrom | undefined,
     tell: (text: string) => void,
   ): { readonly subscription: vscode.Disposable; readonly ready: Promise<void> } {
-    const state = { applying: true, calling: false, changed: false, timer: undefined as NodeJS.Timeout | undefined };
+    const state = { applying: true, timer: undefined as NodeJS.Timeout | undefined };
     const keep = () => {
       clearTimeout(state.timer);
       state.timer = setTimeout(() => {
@@ -66,10 +66,9 @@ export class ChatChoices {
     };
     const listening = session.model.onDidChange((change) => {
       if (change.type !== 'mode' && change.type !== 'config') return;
-      if (state.applying && !state.calling) state.changed = true; // the user, or the agent: it stands
       if (!state.applying) keep();
     });
-    const ready = this.apply(session, agent, from, tell, state).finally(() => {
+    const ready = this.apply(session, agent, from, tell).finally(() => {
       state.applying = false;
       keep();
     });
@@ -83,13 +82,7 @@ export class ChatChoices {
     return { subscription: { dispose }, ready };
   }
 
-  private async apply(
-    session: AgentSession,
-    agent: string,
-    from: ChoicesFrom | undefined,
-    tell: (text: string) => void,
-    state: { calling: boolean; changed: boolean },
-  ): Promise<void> {
+  private async apply(session: AgentSession, agent: string, from: ChoicesFrom | undefined, tell: (text: string) => void): Promise<void> {
     const given = from && this.wanted(agent, from, tell);
     if (!from || !given) return;
     const fromDefaults = 'defaults' in from;
@@ -110,9 +103,15 @@ export class ChatChoices {
       this.once(`${agent}\n${m.what}\n${String(m.value)}`, () => i < MISSING_TOLD && tell(missingText(agent, m, source)), line);
     });
     let set = 0;
-    // Planned again before each call: what changed meanwhile (the user's pick) is not overwritten.
-    for (let call = this.next(session, wanted, name); call && !state.changed; call = this.next(session, wanted, name, call)) {
-      state.calling = true;
+    let kept = 0;
+    // Each setting as it was when the chat's choices began: one that changes meanwhile (the user's pick, or the
+    // agent's) stands. Planned again before each call, so nothing is set twice or over that change.
+    const start = new Map(planChoices(session.model, wanted, name).calls.map((c) => [settingOf(c), valueOf(session, c)]));
+    for (let call = this.next(session, wanted, name); call; call = this.next(session, wanted, name, call)) {
+      if (start.has(settingOf(call)) && valueOf(session, call) !== start.get(settingOf(call))) {
+        kept++;
+        continue;
+      }
       try {
         await Promise.race([
           call.kind === 'mode' ? session.setMode(call.modeId) : session.setConfigOption(call.id, call.value),
@@ -121,12 +120,10 @@ export class ChatChoices {
         set++;
       } catch (error) {
         this.log.warn(`[chat] ${agent} did not take ${describe(call)}: ${errorMessage(error)}`);
-      } finally {
-        state.calling = false;
       }
     }
     if (set > 0) this.log.info(`[chat] ${agent}: ${set} choice(s) set from ${fromDefaults ? 'acp.agentDefaults' : 'the chat before'}`);
-    if (state.changed) this.log.info(`[chat] ${agent}: its settings changed while the chat's choices were applied; those changes stand`);
+    if (kept > 0) this.log.info(`[chat] ${agent}: ${kept} setting(s) changed while the chat's choices were applied; those changes stand`);
   }
 
   /** The next call that `wanted` needs, after `done` (each is tried once). */
@@ -174,6 +171,12 @@ export class ChatChoices {
 }
 
 const keyOf = (agent: string, sessionId: string) => `${agent}\n${sessionId}`;
+
+/** Which setting a call sets, and that setting's value in the session now. */
+const settingOf = (call: ChoiceCall) => (call.kind === 'mode' ? 'mode' : `option:${call.id}`);
+function valueOf(session: AgentSession, call: ChoiceCall): unknown {
+  return call.kind === 'mode' ? session.model.modes?.currentModeId : session.model.configOptions.find((o) => o.id === call.id)?.currentValue;
+}
 
 const describe = (call: ChoiceCall) => (call.kind === 'mode' ? `the mode ${call.modeId}` : `${call.id} = ${String(call.value)}`);
 
