@@ -1,5 +1,6 @@
-// The agent's own copy of a chat that is not open: deleting or archiving it needs the agent's process, which is
-// started for it when it is not running, and stopped again once nothing uses it. Only in a trusted workspace.
+// The agent's own copy of a chat that is not open: deleting it needs the agent's process, which is started for it
+// when it is not running, and stopped again once nothing uses it. Only in a trusted workspace. (Archiving does not
+// start an agent: see archive.ts.)
 import * as vscode from 'vscode';
 import type { AgentClient } from '../acp/agentClient';
 import { errorMessage } from '../acp/errors';
