@@ -26,7 +26,8 @@ const LAYERS = {
   registry: { imports: ['settings'], types: ['agents'] },
   history: { imports: ['chat'], types: [] },
   chats: { imports: ['agents', 'chat', 'checkpoints', 'editor', 'history', 'permissions', 'settings'], types: [] },
-  sessions: { imports: ['chats', 'history', 'settings'], types: ['agents', 'chat', 'checkpoints'] },
+  sessions: { imports: ['chats', 'history', 'settings'], types: ['agents', 'chat', 'checkpoints', 'worktrees'] },
+  worktrees: { imports: ['agents', 'chats', 'checkpoints', 'settings'], types: ['chat', 'history'] },
 };
 const FOLDERS = ['acp', 'common', ...Object.keys(LAYERS).filter((f) => f !== 'common')];
 

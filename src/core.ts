@@ -2,6 +2,8 @@
 // that reach them. extension.ts loads this on first use (a command, a chat to restore, the Sessions view), so that
 // starting VS Code does not pay for the protocol core and its schemas. Wiring only.
 import * as vscode from 'vscode';
+import { WorktreeRecords } from './worktrees/records';
+import { WorktreeCommands } from './worktrees/worktrees';
 import { tagged } from './acp/log';
 import { AgentCommands } from './agents/commands';
 import { AgentManager } from './agents/manager';
@@ -108,9 +110,9 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
       });
       const policy = permissions.policy(config.name);
       return {
-        readTextFile: (params, _signal, roots) => files.readTextFile(params, roots),
-        writeTextFile: (params, signal, roots) =>
-          checkpoints.aroundWrite(config.name, params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal, roots)),
+        readTextFile: (params, _signal, scope) => files.readTextFile(params, scope),
+        writeTextFile: (params, signal, scope) =>
+          checkpoints.aroundWrite(config.name, params.sessionId, params.path, params.content, () => files.writeTextFile(params, signal, scope)),
         decidePermission: (request) => policy.decidePermission(request),
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
         declined: (why) => log.warn(`[${config.name}] ${why}`),
@@ -133,16 +135,17 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };
   const sideBar = new SideBarChatView(context.extensionUri, log);
+  const worktrees = new WorktreeRecords(context.workspaceState);
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles },
-    { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log) },
+    { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log), folders: worktrees },
     new SignIn(log),
     sideBar,
   );
   feedback = new Feedback(checkpoints, (sessionId, text, attachments) => chats.sendContext(sessionId, text, attachments));
   transcripts.onDidRemove(({ agent, sessionId }) => void checkpoints.forget(agent, sessionId));
-  const sessions = registerSessions(chats, agents, transcripts, log, hosts, checkpoints);
+  const sessions = registerSessions(chats, agents, transcripts, log, hosts, checkpoints, worktrees);
   const decorations = new AgentChangeDecorations(checkpoints);
   const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));
   hosts.status.connect(agents, chats);
@@ -178,6 +181,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     ...registerContextCommands(chats),
     ...registerPermissionLevel(chats, levels),
     registerSaveDefaults(chats, levels, log),
+    worktrees,
+    new WorktreeCommands(chats, agents, worktrees, transcripts, checkpoints, log),
     ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
     vscode.commands.registerCommand('acp.showLog', showLog),

@@ -215,7 +215,7 @@ export class AgentClient implements SessionOwner {
     model.quirks = this.quirks;
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
-    return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken));
+    return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
   }
 
   /** The agent's earlier sessions in `cwd`, every page of them (see sessionList.ts); archived ones too with `include`. */
@@ -304,9 +304,8 @@ export class AgentClient implements SessionOwner {
     const setup = sessionSetup(options, this.capabilities, this.log);
     const model = new SessionModel(sessionId);
     model.quirks = this.quirks;
-    const session = this.add(
-      new Session<AgentClient>(this, model, cwd, tagged(this.log, `session ${shortId(sessionId)}`), setup.leftOut, setup.instructionsNotTaken),
-    );
+    const log = tagged(this.log, `session ${shortId(sessionId)}`);
+    const session = this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
     try {
       const params = { sessionId, cwd, ...setup.params };
       const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
@@ -333,7 +332,9 @@ export class AgentClient implements SessionOwner {
     );
   }
 
-  private add(session: AgentSession): AgentSession {
+  /** A chat's session, routed from now on; held to `options.workspace` in place of the workspace folders, if given. */
+  private add(session: AgentSession, options: SessionOptions): AgentSession {
+    session.workspace = options.workspace;
     this.sessions.set(session.sessionId, session);
     this.sessionsEmitter.fire();
     return session;

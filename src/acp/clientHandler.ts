@@ -12,11 +12,20 @@ import type { SubagentUpdate } from './subagents';
 import type { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 
+/**
+ * Where a session's paths are held: `workspace`, the folders that stand for the workspace for its chat (a worktree
+ * chat's worktree; undefined: the workspace folders), and `roots`, a subagent's own (Session.roots), which narrow it.
+ */
+export interface PathScope {
+  readonly workspace?: readonly string[];
+  readonly roots?: readonly string[];
+}
+
 /** What the host implements for the agent. Whatever is left out is not advertised. */
 export interface HostServices {
-  /** `roots`: a subagent's own (Session.roots); paths outside them are asked about, as outside the workspace are. */
-  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal, roots?: readonly string[]): Promise<S.ReadTextFileResponse>;
-  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal, roots?: readonly string[]): Promise<S.WriteTextFileResponse>;
+  /** Paths outside the scope are asked about, as outside the workspace are. */
+  readTextFile?(params: S.ReadTextFileRequest, signal: AbortSignal, scope: PathScope): Promise<S.ReadTextFileResponse>;
+  writeTextFile?(params: S.WriteTextFileRequest, signal: AbortSignal, scope: PathScope): Promise<S.WriteTextFileResponse>;
   /** The client's own answer to a permission request (a rule, a setting), given before anyone is asked. */
   decidePermission?(request: PermissionContext): PermissionDecision | undefined;
   /** The user answered a permission request (an "always" answer can become a rule). */
@@ -35,6 +44,8 @@ export interface PermissionContext {
   readonly cwd: string;
   /** A subagent's own roots (Session.roots): a path outside them is the user's to answer, as one outside the workspace. */
   readonly roots?: readonly string[];
+  /** The folders that stand for the workspace for this chat (a worktree chat's worktree); undefined: the workspace's. */
+  readonly workspace?: readonly string[];
   readonly call: Readonly<ToolCallState>;
   readonly options: readonly S.PermissionOption[];
 }
@@ -63,6 +74,11 @@ export function clientHandler(
     if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
     return found;
   };
+  /** Where a session's paths are held: its chat's workspace (a worktree), narrowed by a subagent's own roots. */
+  const scopeOf = (target: Session): PathScope => {
+    const workspace = route(rootOf(target.sessionId))?.workspace ?? target.workspace;
+    return { ...(workspace ? { workspace } : {}), ...(target.roots ? { roots: target.roots } : {}) };
+  };
   /** Which session asked each url elicitation still waiting, so `elicitation/complete` finds it. */
   const urlSessions = new Map<string, string>();
   const handler: ClientHandler = {
@@ -73,7 +89,7 @@ export function clientHandler(
         sessionId: target.sessionId,
         chatSessionId: rootOf(target.sessionId),
         cwd: target.cwd,
-        ...(target.roots ? { roots: target.roots } : {}),
+        ...scopeOf(target),
         call: model.noteToolCall(params.toolCall),
         options: params.options,
       };
@@ -137,11 +153,11 @@ export function clientHandler(
   };
   const read = services.readTextFile?.bind(services);
   if (read) {
-    handler.readTextFile = async (params, signal) => read(params, signal, session(params.sessionId).roots);
+    handler.readTextFile = async (params, signal) => read(params, signal, scopeOf(session(params.sessionId)));
   }
   const write = services.writeTextFile?.bind(services);
   if (write) {
-    handler.writeTextFile = async (params, signal) => write(params, signal, session(params.sessionId).roots);
+    handler.writeTextFile = async (params, signal) => write(params, signal, scopeOf(session(params.sessionId)));
   }
   if (terminals) {
     handler.createTerminal = async (params) => terminals.create(params, session(params.sessionId).cwd);

@@ -18,6 +18,11 @@ export interface SessionOptions {
   readonly additionalDirectories?: readonly string[];
   /** The user's instructions, appended to the agent's own (sent only when it advertises `sessionCapabilities.systemPrompt`). */
   readonly instructions?: string;
+  /**
+   * The folders that stand for the workspace in the host's path policy for this session and its subagents, in place
+   * of the workspace folders: a chat in a worktree works in the worktree alone. Never sent to the agent.
+   */
+  readonly workspace?: readonly string[];
 }
 
 /** An MCP server a session was opened without, because the agent does not take its transport. */
@@ -70,6 +75,9 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
    * widen what the workspace allows. Undefined for a chat's own session, and a child that inherits.
    */
   roots: readonly string[] | undefined;
+
+  /** The folders that stand for the workspace for this session (`SessionOptions.workspace`); undefined: the workspace's. */
+  workspace: readonly string[] | undefined;
 
   constructor(
     readonly client: Owner,

@@ -3,6 +3,7 @@
 // one when a session attaches to a panel and disposes it when the session is replaced or the chat closes; its one
 // dispose() releases all of it and closes the session.
 import * as vscode from 'vscode';
+import type { ChatFolders } from '../common/chatFolders';
 import type { AgentSession } from '../acp/agentClient';
 import type { ChatPanel, CheckpointRequest } from '../chat/panel';
 import { noteToolDiffs, type Checkpoints } from '../checkpoints/checkpoints';
@@ -39,6 +40,8 @@ export interface ChatSessionDeps {
   readonly choices: ChatChoices;
   readonly follow: FollowAgent;
   readonly checkpointing: SessionCheckpointing;
+  /** The worktrees made for chats: a chat in one works there, held to it. */
+  readonly folders: ChatFolders;
 }
 
 export class ChatSession implements vscode.Disposable {
@@ -148,7 +151,7 @@ export class ChatSession implements vscode.Disposable {
    */
   private trackChanges({ checkpoints, sendFeedback }: SessionCheckpointing): vscode.Disposable[] {
     const { panel, session } = this;
-    const tracked = checkpoints.track(panel.agentName, session.sessionId, () => panel.title, userMessages(session.model));
+    const tracked = checkpoints.track(panel.agentName, session.sessionId, () => panel.title, userMessages(session.model), session.workspace);
     const tracker = tracked.tracker;
     panel.showCheckpoints(tracker.view());
     const act = (request: CheckpointRequest): Promise<unknown> => {

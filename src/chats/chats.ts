@@ -14,7 +14,7 @@ import type { SignIn } from '../agents/signIn';
 import { ChatPanel, type ChatDeps } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
 import { readChatLocation, type AgentConfig } from '../settings/config';
-import { workspaceRoots } from '../common/workspace';
+import { chatFolder } from '../common/chatFolders';
 import { ChatSession, type Carried, type ChatSessionDeps } from './chatSession';
 import type { ChoicesFrom } from './chatChoices';
 import { explainRestricted, reportFailure, showFailure, withNotes } from './failures';
@@ -65,7 +65,7 @@ export class Chats implements vscode.Disposable {
     private readonly signIn: SignIn,
     private readonly sideBar: SideBarChatView,
   ) {
-    this.opener = new SessionOpener(agents, signIn, sessionDeps.transcripts, deps.log, (name, except) => this.reconnectAll(name, except));
+    this.opener = new SessionOpener(agents, signIn, sessionDeps, deps.log, (name, except) => this.reconnectAll(name, except));
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -83,20 +83,22 @@ export class Chats implements vscode.Disposable {
     return this.all.find((p) => p.active) ?? this.recent[this.recent.length - 1];
   }
 
-  /** Opens a chat with `agentName`, or with the default agent, or with the one the user picks. */
-  async newChat(agentName?: string, location: ChatLocation = readChatLocation()): Promise<ChatPanel | undefined> {
+  /**
+   * Opens a chat with `agentName`, or with the default agent, or with the one the user picks, in the first workspace
+   * folder or in `folder` (a worktree made for chats).
+   */
+  async newChat(agentName?: string, location: ChatLocation = readChatLocation(), folder?: string): Promise<ChatPanel | undefined> {
     const settings = this.agents.catalog.read();
     reportProblems(settings, this.deps.log);
     const agent = await chooseAgent(settings, agentName);
     if (!agent) return undefined;
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    if (!folder) {
+    const cwd = chatFolder(this.sessionDeps.folders, folder);
+    if (!cwd) {
       void vscode.window.showErrorMessage(
         vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'),
       );
       return undefined;
     }
-    const cwd = folder.uri.fsPath;
     if (!vscode.workspace.isTrusted) {
       // The chat opens anyway and says why nothing runs; granting trust connects it.
       const panel = this.track(await this.openPanel(agent.name, location));
@@ -130,7 +132,7 @@ export class Chats implements vscode.Disposable {
       await this.restartAgent(name);
       return;
     }
-    const signedIn = await this.signIn.run(config, client, panel.session?.cwd ?? workspaceRoots()[0] ?? '');
+    const signedIn = await this.signIn.run(config, client, panel.session?.cwd ?? chatFolder(this.sessionDeps.folders, undefined) ?? '');
     if (signedIn === 'restartAgent') await this.restartAgent(name);
     if (signedIn) panel.tell(vscode.l10n.t('Signed in to {0}. Send your message again.', name));
   }
@@ -249,9 +251,8 @@ export class Chats implements vscode.Disposable {
       );
       return;
     }
-    const roots = workspaceRoots();
-    // The folder is the one the chat had, if it is still a workspace folder.
-    const cwd = previous && roots.includes(previous.cwd) ? previous.cwd : roots[0];
+    // The folder is the one the chat had, if it is still a workspace folder or its worktree.
+    const cwd = chatFolder(this.sessionDeps.folders, previous?.cwd);
     if (!cwd) {
       panel.fail(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace'), []);
       return;
@@ -408,8 +409,7 @@ export class Chats implements vscode.Disposable {
       void offerSettings(vscode.l10n.t('There is no agent named "{0}" in the "acp.agents" setting.', agentName));
       return undefined;
     }
-    const roots = workspaceRoots();
-    const cwd = target.cwd !== undefined && roots.includes(target.cwd) ? target.cwd : roots[0];
+    const cwd = chatFolder(this.sessionDeps.folders, target.cwd);
     if (!cwd) {
       void vscode.window.showErrorMessage(
         vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace.'),

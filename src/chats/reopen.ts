@@ -11,6 +11,7 @@ import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
 import type { ChatPanel } from '../chat/panel';
 import { entryView } from '../chat/view';
+import { policyFolders, type ChatFolders } from '../common/chatFolders';
 import { workspaceRoots } from '../common/workspace';
 import { replayTranscript, type Transcript } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';
@@ -41,7 +42,7 @@ export class SessionOpener {
   constructor(
     private readonly agents: AgentManager,
     private readonly signIn: SignIn,
-    private readonly transcripts: TranscriptStore,
+    private readonly deps: { readonly transcripts: TranscriptStore; readonly folders: ChatFolders },
     private readonly log: Logger,
     /** After a sign-in in a terminal restarted the agent: its other chats come back (all but `except`). */
     private readonly reconnectOthers: (agent: string, except?: ChatPanel) => Promise<void>,
@@ -100,9 +101,9 @@ export class SessionOpener {
    * alone (by another client, or while it was not running here): it is unarchived there too, which is harmless if not.
    */
   private async unarchive(client: AgentClient, name: string, sessionId: string, fromHistory: boolean): Promise<void> {
-    const summary = (await this.transcripts.list()).find((s) => s.agent === name && s.sessionId === sessionId);
+    const summary = (await this.deps.transcripts.list()).find((s) => s.agent === name && s.sessionId === sessionId);
     if (!summary?.archived && !fromHistory) return;
-    if (summary?.archived) await this.transcripts.setArchived(name, sessionId, false);
+    if (summary?.archived) await this.deps.transcripts.setArchived(name, sessionId, false);
     try {
       if (await client.setArchived(sessionId, false)) this.log.info(`[history] ${name} unarchived session ${sessionId} as it was opened again`);
     } catch (error) {
@@ -140,7 +141,7 @@ export class SessionOpener {
 
   /** The transcript kept on this computer for an agent's session, if it has anything to show. */
   private async storedTranscript(agentName: string, sessionId: string): Promise<Transcript | undefined> {
-    const stored = await this.transcripts.read(agentName, sessionId);
+    const stored = await this.deps.transcripts.read(agentName, sessionId);
     return stored && stored.entries.length > 0 ? stored : undefined;
   }
 
@@ -166,10 +167,13 @@ export class SessionOpener {
       void vscode.window.showWarningMessage(instructions.problem);
     }
     this.reportedInstructions = instructions.problem;
+    // A chat in a worktree works there alone: the workspace's other folders are not its to change.
+    const workspace = policyFolders(this.deps.folders, cwd);
     return {
       mcpServers: servers,
-      additionalDirectories: additionalDirectories(workspaceRoots(), cwd),
+      additionalDirectories: workspace ? [] : additionalDirectories(workspaceRoots(), cwd),
       ...(instructions.text ? { instructions: instructions.text } : {}),
+      ...(workspace ? { workspace } : {}),
     };
   }
 }

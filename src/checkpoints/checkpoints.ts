@@ -54,11 +54,20 @@ export class Checkpoints implements vscode.Disposable {
     this.log = tagged(rootLog, 'checkpoints');
   }
 
-  /** Starts tracking the turns of a chat session; the caller disposes the tracker with the session. */
-  track(agent: string, sessionId: string, title: () => string, userMessages: readonly number[] = []): TrackedChat {
+  /**
+   * Starts tracking the turns of a chat session in `folders` (the workspace folders, or a worktree chat's worktree);
+   * the caller disposes the tracker with the session.
+   */
+  track(
+    agent: string,
+    sessionId: string,
+    title: () => string,
+    userMessages: readonly number[] = [],
+    folders: readonly string[] = workspaceRoots(),
+  ): TrackedChat {
     const key = chatKey(agent, sessionId);
     const deps: TrackerDeps = {
-      snapshotter: this.snapshotter(),
+      snapshotter: this.snapshotter(folders),
       io: editorIO,
       label: labelOf,
       words: noteWords,
@@ -134,8 +143,7 @@ export class Checkpoints implements vscode.Disposable {
     return this.repos.get(folder);
   }
 
-  private snapshotter(): Promise<Snapshotter | undefined> {
-    const folders = workspaceRoots();
+  private snapshotter(folders: readonly string[]): Promise<Snapshotter | undefined> {
     if (folders.length === 0) return Promise.resolve(undefined);
     return (async (): Promise<Snapshotter> => {
       const git = await this.findGit();
@@ -181,7 +189,6 @@ export class Checkpoints implements vscode.Disposable {
   private findGit(): Promise<string | undefined> {
     return findGit(this.log);
   }
-
   private tellNoGit(message: string): void {
     this.log.warn(message);
     if (this.toldNoGit) return;
@@ -200,7 +207,8 @@ interface GitApi {
   readonly git: { readonly path: string };
 }
 
-async function findGit(log: Logger): Promise<string | undefined> {
+/** The user's git: the git extension's `git.path`, else the first in PATH; undefined when there is none. */
+export async function findGit(log: Logger): Promise<string | undefined> {
   try {
     const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
     if (extension && vscode.workspace.getConfiguration('git').get<boolean>('enabled', true)) {

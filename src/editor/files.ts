@@ -11,6 +11,7 @@ import { workspaceRoots } from '../common/workspace';
 import { AcpError, ErrorCodes } from '../acp/errors';
 import type * as S from '../acp/schema.gen';
 import { decodeUtf8, looksBinary, sliceLines } from '../acp/text';
+import type { PathScope } from '../acp/clientHandler';
 import { checkPath } from '../common/paths';
 import type { EditReviews, ReviewDecision } from './review';
 
@@ -19,7 +20,7 @@ export type OutsideWorkspacePolicy = 'ask' | 'deny';
 /** What the files adapter asks the user. */
 export interface FilePrompts {
   /** May the agent read or write this path outside the workspace? Dismissing means no. */
-  allowOutside(agent: string, operation: 'read' | 'write', path: string, outside?: 'workspace' | 'subagent'): Promise<boolean>;
+  allowOutside(agent: string, operation: 'read' | 'write', path: string, outside?: 'workspace' | 'worktree' | 'subagent'): Promise<boolean>;
   /** The agent would overwrite unsaved edits it has not seen. True to overwrite them. */
   overwriteUnsaved(agent: string, path: string): Promise<boolean>;
   /** Review before write: the current text (null for a new file) against the proposed one. */
@@ -45,9 +46,9 @@ export class EditorFiles {
 
   constructor(private readonly options: EditorFilesOptions) {}
 
-  /** `roots`: a subagent's own (Session.roots), whose outside is asked about even inside the workspace. */
-  async readTextFile(params: S.ReadTextFileRequest, roots?: readonly string[]): Promise<S.ReadTextFileResponse> {
-    const path = await this.allowed(params.path, 'read', roots);
+  /** `scope`: the chat's workspace (a worktree's, else the workspace folders), narrowed by a subagent's own roots. */
+  async readTextFile(params: S.ReadTextFileRequest, scope: PathScope = {}): Promise<S.ReadTextFileResponse> {
+    const path = await this.allowed(params.path, 'read', scope);
     const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
     const text = open?.isDirty ? open.getText() : await this.readClean(uri, open);
@@ -69,9 +70,9 @@ export class EditorFiles {
     throw new AcpError(ErrorCodes.InvalidParams, `${uri.fsPath} is not a UTF-8 text file`);
   }
 
-  async writeTextFile(params: S.WriteTextFileRequest, signal?: AbortSignal, roots?: readonly string[]): Promise<S.WriteTextFileResponse> {
+  async writeTextFile(params: S.WriteTextFileRequest, signal?: AbortSignal, scope: PathScope = {}): Promise<S.WriteTextFileResponse> {
     if (typeof params.content !== 'string') throw new AcpError(ErrorCodes.InvalidParams, 'content must be a string');
-    const path = await this.allowed(params.path, 'write', roots);
+    const path = await this.allowed(params.path, 'write', scope);
     const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
     if (this.options.review() === 'ask') {
@@ -100,8 +101,8 @@ export class EditorFiles {
     );
   }
 
-  private async allowed(raw: unknown, operation: 'read' | 'write', roots?: readonly string[]): Promise<string> {
-    const verdict = checkPath(raw, workspaceRoots());
+  private async allowed(raw: unknown, operation: 'read' | 'write', { workspace, roots }: PathScope): Promise<string> {
+    const verdict = checkPath(raw, workspace ?? workspaceRoots());
     if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
     // A subagent's own roots narrow the workspace, never widen it: outside them, the user is asked.
     if (verdict.kind === 'inside') {
@@ -112,16 +113,16 @@ export class EditorFiles {
         `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the folders named for this subagent`,
       );
     }
+    const where = workspace ? "this chat's worktree" : 'the workspace folders';
     if (this.options.outsideWorkspace() === 'deny') {
-      throw new AcpError(
-        ErrorCodes.InvalidParams,
-        `${verdict.path} is outside the workspace folders, and the acp.files.outsideWorkspace setting refuses that`,
-      );
+      throw new AcpError(ErrorCodes.InvalidParams, `${verdict.path} is outside ${where}, and the acp.files.outsideWorkspace setting refuses that`);
     }
-    if (await this.options.prompts.allowOutside(this.options.agent, operation, verdict.path)) return verdict.path;
+    if (await this.options.prompts.allowOutside(this.options.agent, operation, verdict.path, workspace ? 'worktree' : 'workspace')) {
+      return verdict.path;
+    }
     throw new AcpError(
       ErrorCodes.InvalidParams,
-      `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the workspace folders`,
+      `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside ${where}`,
     );
   }
 }
@@ -135,9 +136,13 @@ export function notificationPrompts(reviews: EditReviews): FilePrompts {
           ? operation === 'read'
             ? vscode.l10n.t("{0}'s subagent wants to read {1}, which is outside the folders named for it.", agent, path)
             : vscode.l10n.t("{0}'s subagent wants to write {1}, which is outside the folders named for it.", agent, path)
-          : operation === 'read'
-            ? vscode.l10n.t('{0} wants to read {1}, which is outside the workspace folders.', agent, path)
-            : vscode.l10n.t('{0} wants to write {1}, which is outside the workspace folders.', agent, path);
+          : outside === 'worktree'
+            ? operation === 'read'
+              ? vscode.l10n.t("{0} wants to read {1}, which is outside this chat's worktree.", agent, path)
+              : vscode.l10n.t("{0} wants to write {1}, which is outside this chat's worktree.", agent, path)
+            : operation === 'read'
+              ? vscode.l10n.t('{0} wants to read {1}, which is outside the workspace folders.', agent, path)
+              : vscode.l10n.t('{0} wants to write {1}, which is outside the workspace folders.', agent, path);
       const allowOnce = vscode.l10n.t('Allow Once');
       const pick = await vscode.window.showWarningMessage(message, allowOnce, vscode.l10n.t('Deny'));
       return pick === allowOnce;

@@ -154,8 +154,9 @@ export class Permissions implements vscode.Disposable {
 
   private decide(agent: string, request: PermissionContext): PermissionDecision | undefined {
     const { call, options } = request;
-    // The workspace folders only: a session's own folder is the agent's to say (a subagent's `cwd` could be "/").
-    const roots = workspaceRoots();
+    // The workspace folders (or the chat's worktree) only: a session's own folder is the agent's to say (a subagent's
+    // `cwd` could be "/"); the chat's workspace is the host's.
+    const roots = request.workspace ?? workspaceRoots();
     // A plan approval, or a request about a path outside the workspace, is the user's to answer: only a rule that
     // rejects may answer it, never one that allows, nor a level.
     // A subagent with roots of its own (Session.roots): outside them too.
@@ -180,7 +181,7 @@ export class Permissions implements vscode.Disposable {
       return { optionId: ruled.optionId, reason };
     }
     if (userOnly) return undefined;
-    if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call)) {
+    if (call.kind === 'read' && this.settings().read === 'allowInWorkspace' && insideWorkspace(call, roots)) {
       const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
       if (allow) {
         this.log.info(
@@ -299,8 +300,7 @@ export class Permissions implements vscode.Disposable {
   }
 }
 
-function insideWorkspace(call: ToolCallState): boolean {
-  const roots = workspaceRoots();
+function insideWorkspace(call: ToolCallState, roots: readonly string[]): boolean {
   return call.locations.length > 0 && call.locations.every((l) => checkPath(l.path, roots).kind === 'inside');
 }
 

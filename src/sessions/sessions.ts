@@ -2,6 +2,7 @@
 // Previous Session…".
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { WorktreeRecords } from '../worktrees/records';
 import { tagged, type Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
@@ -43,9 +44,10 @@ export function registerSessions(
   log: Logger,
   hosts: SessionsViewHost,
   checkpoints: Checkpoints,
+  worktrees: WorktreeRecords,
 ): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
   const previous = new PreviousSessions(chats, agents, store, log);
-  const view = new SessionsView(chats, store, agents, checkpoints);
+  const view = new SessionsView(chats, store, agents, checkpoints, worktrees);
   // The entry point registered the tree (so the view works before the core is loaded); this is its data.
   hosts.provideSessions(view);
   view.watch(hosts.sessionsTree);

@@ -13,6 +13,7 @@ import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptSummary } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';
 import { DisposableStore } from '../common/disposables';
+import type { WorktreeRecords } from '../worktrees/records';
 
 /** Sessions from the history shown under each agent. */
 const HISTORY_SHOWN = 20;
@@ -47,6 +48,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     private readonly store: TranscriptStore,
     private readonly agents: AgentManager,
     private readonly checkpoints: Checkpoints,
+    private readonly worktrees: WorktreeRecords,
   ) {
     const refresh = () => this.changeEmitter.fire();
     const stored = store.onDidChange(refresh);
@@ -56,6 +58,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
       agents.onDidChangeStatus(refresh),
       { dispose: () => stored.dispose() },
       agents.catalog.onDidChange(refresh),
+      worktrees.onDidChange(refresh),
     );
   }
 
@@ -130,13 +133,29 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         item.description =
           totals && (totals.added > 0 || totals.removed > 0) ? vscode.l10n.t('{0} · +{1} −{2}', state, totals.added, totals.removed) : state;
         item.tooltip = vscode.l10n.t('{0}: an open chat with {1}', panel.title, panel.agentName);
+        // A chat in a worktree says its branch, and where the worktree is; its menu has the worktree's actions.
+        const worktree = panel.session ? this.worktrees.find(panel.session.cwd) : undefined;
+        if (worktree) {
+          const stats = this.worktrees.stats(worktree.path);
+          item.description = stats
+            ? vscode.l10n.t('{0} · on {1} · {2} ahead · +{3} −{4}', state, worktree.branch, stats.ahead, stats.added, stats.removed)
+            : vscode.l10n.t('{0} · on {1}', state, worktree.branch);
+          item.tooltip = vscode.l10n.t(
+            '{0}: an open chat with {1}, in the worktree {2} (branch {3}, from {4})',
+            panel.title,
+            panel.agentName,
+            worktree.path,
+            worktree.branch,
+            worktree.base,
+          );
+        }
         item.iconPath =
           panel.attention === 'needsYou'
             ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground'))
             : panel.attention === 'failed'
               ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
-              : new vscode.ThemeIcon('comment-discussion');
-        item.contextValue = 'acp.chat';
+              : new vscode.ThemeIcon(worktree ? 'git-branch' : 'comment-discussion');
+        item.contextValue = worktree ? 'acp.chat.worktree' : 'acp.chat';
         item.command = { command: 'acp.sessions.revealChat', title: vscode.l10n.t('Show Chat'), arguments: [node] };
         return item;
       }

@@ -101,6 +101,18 @@ const ROWS: readonly Row[] = [
     good: `import { Chats } from '../chats/chats';`,
     says: /entry point/,
   },
+  {
+    file: 'src/worktrees/x.ts',
+    bad: `import { SessionsView } from '../sessions/sessionsView';`,
+    good: `import { handleOrNone } from '../chats/handle';`,
+    says: /src\/worktrees may not import src\/sessions/,
+  },
+  {
+    file: 'src/sessions/y.ts',
+    bad: `import { WorktreeRecords } from '../worktrees/records';`,
+    good: `import type { WorktreeRecords } from '../worktrees/records';`,
+    says: /only the types of src\/worktrees/,
+  },
   { file: 'src/ids.ts', bad: `import { errorMessage } from './acp/errors';`, good: `export const X = 'x';`, says: /imports nothing/ },
   {
     file: 'webview/x.ts',

@@ -1,0 +1,211 @@
+// What the user does with a worktree chat's work: review it against its base, apply it to the main checkout (as
+// uncommitted changes or as a merge of its branch), commit it on its branch, or discard the worktree. Nothing of the
+// user's main checkout is touched without their action, and their uncommitted work there is never overwritten: a
+// file that would be is named, and stashed only with their consent.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import { failureText } from '../common/failureText';
+import { confirmPick } from './confirm';
+import * as G from './git';
+import type { WorktreeRecord } from './records';
+
+export const BASE_SCHEME = 'acp-worktree-base';
+/** How many file names a question lists before "and N more". */
+const LISTED = 8;
+
+const BaseFile = z.object({ folder: z.string(), commit: z.string().regex(/^[0-9a-f]{40,64}$/), rel: z.string() });
+
+/** A worktree's file as it was at its base commit, read with `git show` (empty when the base did not have it). */
+export class WorktreeBaseDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly git: () => Promise<G.Git | undefined>) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const parsed = BaseFile.safeParse(safeJson(uri.query));
+    const git = await this.git();
+    if (!parsed.success || !git) return '';
+    const { folder, commit, rel } = parsed.data;
+    const { code, stdout } = await git.exit(folder, ['show', `${commit}:${rel}`]);
+    return code === 0 ? stdout : '';
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED).join(', ');
+  return names.length > LISTED ? vscode.l10n.t('{0} and {1} more', shown, names.length - LISTED) : shown;
+}
+
+/** Review Worktree Changes: the multi-file diff from the base to the worktree, committed and uncommitted together. */
+export async function reviewWorktree(git: G.Git, record: WorktreeRecord): Promise<void> {
+  const files = await G.changedFiles(git, record.path, record.baseCommit);
+  if (files.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('The worktree of {0} has no changes from {1}.', record.branch, record.base));
+    return;
+  }
+  const resources = files.map((file) => {
+    const uri = vscode.Uri.file(path.join(record.path, file.path));
+    const base = vscode.Uri.from({
+      scheme: BASE_SCHEME,
+      path: uri.path,
+      query: JSON.stringify({ folder: record.path, commit: record.baseCommit, rel: file.path }),
+    });
+    return [uri, file.kind === 'added' ? undefined : base, file.kind === 'deleted' ? undefined : uri] as const;
+  });
+  await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Worktree {0} ↔ {1}', record.branch, record.base), resources);
+}
+
+/** What an apply did: applied (maybe with conflicts left to resolve), or nothing (cancelled, nothing to do, failed). */
+export type Applied = 'applied' | 'conflicts' | undefined;
+
+/**
+ * Apply Worktree Changes: the worktree's changes into the main checkout, as uncommitted changes (`changes`) or by
+ * merging its branch (`merge`). The user's uncommitted work in files the apply would change is asked about first.
+ */
+export async function applyWorktree(git: G.Git, record: WorktreeRecord, as: 'changes' | 'merge', log: Logger): Promise<Applied> {
+  try {
+    if (as === 'merge') {
+      const uncommitted = await G.status(git, record.path);
+      if (uncommitted.length > 0) {
+        const commitFirst = await confirmPick(
+          vscode.l10n.t('Merge {0}', record.branch),
+          vscode.l10n.t('Commit in Worktree First'),
+          vscode.l10n.t('The worktree has {0} uncommitted files, which a merge of {1} would leave out.', uncommitted.length, record.branch),
+          uncommitted.map((e) => e.path),
+        );
+        if (!commitFirst || !(await commitWorktree(git, record, undefined))) return undefined;
+      }
+    }
+    const touched = as === 'merge' ? await branchFiles(git, record) : (await G.changedFiles(git, record.path, record.baseCommit)).map((f) => f.path);
+    if (touched.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The worktree of {0} has nothing to apply.', record.branch));
+      return undefined;
+    }
+    if (!(await userWorkIsSafe(git, record, touched))) return undefined;
+    return as === 'merge' ? await merge(git, record) : await applyPatch(git, record);
+  } catch (error) {
+    log.error(`[worktrees] applying ${record.branch} failed: ${errorMessage(error)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('The worktree changes could not be applied: {0}', failureText(error)));
+    return undefined;
+  }
+}
+
+/** The files the branch changed since its base. */
+async function branchFiles(git: G.Git, record: WorktreeRecord): Promise<string[]> {
+  const out = await git.run(record.repo, ['diff', '--name-only', '-z', record.baseCommit, record.branch, '--']);
+  return out.split('\0').filter(Boolean);
+}
+
+/**
+ * Whether applying may go on: none of `touched` has unsaved edits in an editor, and none has uncommitted changes in
+ * the main checkout, or the user agreed to stash those first (and they were).
+ */
+async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: readonly string[]): Promise<boolean> {
+  const wanted = new Set(touched);
+  const unsaved = vscode.workspace.textDocuments
+    .filter((d) => d.isDirty && d.uri.scheme === 'file')
+    .map((d) => path.relative(record.repo, d.uri.fsPath).split(path.sep).join('/'))
+    .filter((rel) => wanted.has(rel));
+  if (unsaved.length > 0) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('You have unsaved changes in {0}, which applying would change. Save or revert them first; nothing was applied.', listed(unsaved)),
+    );
+    return false;
+  }
+  const dirty = (await G.status(git, record.repo)).map((e) => e.path).filter((p) => wanted.has(p));
+  if (dirty.length === 0) return true;
+  const stash = await confirmPick(
+    vscode.l10n.t('You have uncommitted changes in {0}, which applying would overwrite.', listed(dirty)),
+    vscode.l10n.t('Stash My Changes and Apply'),
+    vscode.l10n.t('Stashing keeps them in git\u2019s stash ("git stash pop" brings them back). Cancel leaves everything as it is.'),
+    dirty,
+  );
+  if (!stash) return false;
+  await git.run(record.repo, ['stash', 'push', '--include-untracked', '--message', `acp: before applying ${record.branch}`, '--', ...dirty]);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Your changes in {0} are in the stash "acp: before applying {1}".', listed(dirty), record.branch),
+  );
+  return true;
+}
+
+/** The worktree's changes as uncommitted changes in the main checkout: a plain apply, else a three-way one. */
+async function applyPatch(git: G.Git, record: WorktreeRecord): Promise<Applied> {
+  const patch = await G.worktreePatch(git, record.path, record.baseCommit);
+  const clean = await git.exit(record.repo, ['apply', '--binary', '--whitespace=nowarn', '--check'], { input: patch });
+  if (clean.code === 0) {
+    await git.run(record.repo, ['apply', '--binary', '--whitespace=nowarn'], { input: patch });
+    return 'applied';
+  }
+  // The main checkout moved on: a three-way apply merges what it can and marks the rest as conflicts.
+  const threeWay = await git.exit(record.repo, ['apply', '--binary', '--whitespace=nowarn', '--3way'], { input: patch });
+  if (threeWay.code === 0) return 'applied';
+  return (await openConflicts(git, record)) ? 'conflicts' : Promise.reject(new Error('git apply --3way failed'));
+}
+
+async function merge(git: G.Git, record: WorktreeRecord): Promise<Applied> {
+  const merged = await git.exit(record.repo, ['merge', '--no-edit', record.branch]);
+  if (merged.code === 0) return 'applied';
+  return (await openConflicts(git, record)) ? 'conflicts' : Promise.reject(new Error(`git merge ${record.branch} failed`));
+}
+
+/** Opens the first conflicted file of the main checkout in the merge editor; false when there is none. */
+async function openConflicts(git: G.Git, record: WorktreeRecord): Promise<boolean> {
+  const conflicted = (await G.status(git, record.repo)).filter((e) => /^(DD|AU|UD|UA|DU|AA|UU)$/.test(e.code)).map((e) => e.path);
+  if (conflicted.length === 0) return false;
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t('Applying {0} left conflicts in {1}. Resolve them in the merge editor.', record.branch, listed(conflicted)),
+  );
+  const first = vscode.Uri.file(path.join(record.repo, conflicted[0]!));
+  await vscode.commands.executeCommand('git.openMergeEditor', first).then(undefined, () => vscode.window.showTextDocument(first));
+  return true;
+}
+
+/**
+ * Commit in Worktree: the worktree's changes committed on its branch, with a message the user edits (`suggested`:
+ * the chat's title and what was asked). False when nothing was committed.
+ */
+export async function commitWorktree(git: G.Git, record: WorktreeRecord, suggested: string | undefined): Promise<boolean> {
+  if ((await G.status(git, record.path)).length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('The worktree of {0} has nothing to commit.', record.branch));
+    return false;
+  }
+  const message = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Commit in Worktree {0}', record.branch),
+    prompt: vscode.l10n.t('The commit message'),
+    value: suggested ?? vscode.l10n.t('Changes from the worktree chat'),
+    validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Write a commit message.')),
+  });
+  if (!message?.trim()) return false;
+  await git.run(record.path, ['add', '--all']);
+  await git.run(record.path, ['commit', '--quiet', '--file', '-'], { input: message.trim() + '\n' });
+  return true;
+}
+
+/** What discarding the worktree would lose: its commits not on the base, and its uncommitted files. */
+export async function whatWouldBeLost(git: G.Git, record: WorktreeRecord): Promise<{ commits: string[]; files: string[] }> {
+  const commits = await G.commitsNotOn(git, record.repo, record.baseCommit, record.branch).catch(() => []);
+  const files = await G.status(git, record.path)
+    .then((entries) => entries.map((e) => e.path))
+    .catch(() => []);
+  return { commits, files };
+}
+
+/** Removes the worktree's folder and its branch with git's own commands. */
+export async function removeWorktree(git: G.Git, record: WorktreeRecord, deleteBranch: boolean): Promise<void> {
+  const listed = await G.worktreeList(git, record.repo);
+  if (listed.some((w) => w.path === path.resolve(record.path))) {
+    await git.run(record.repo, ['worktree', 'remove', '--force', record.path]);
+  } else {
+    await git.run(record.repo, ['worktree', 'prune']);
+  }
+  if (deleteBranch && (await G.branchExists(git, record.repo, record.branch))) await git.run(record.repo, ['branch', '-D', record.branch]);
+}

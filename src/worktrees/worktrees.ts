@@ -1,0 +1,235 @@
+// Worktree chats, registered: New Chat in Worktree, and what acts on one (review, apply, commit, discard, open in a
+// new window, clean up). A command acts on the worktree it is given (a Sessions view row, a chat), else on the active
+// chat's, else asks which. The records follow each worktree chat's session, and a deleted chat's worktree is offered
+// for discarding.
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { errorMessage } from '../acp/errors';
+import { tagged, type Logger } from '../acp/log';
+import type { AgentManager } from '../agents/manager';
+import type { ChatPanel } from '../chat/panel';
+import type { Chats } from '../chats/chats';
+import { handleOrNone } from '../chats/handle';
+import { findGit, type Checkpoints } from '../checkpoints/checkpoints';
+import { failureText } from '../common/failureText';
+import type { TranscriptStore } from '../history/transcripts';
+import { readWorktreeSettings } from '../settings/worktrees';
+import { applyWorktree, BASE_SCHEME, commitWorktree, removeWorktree, reviewWorktree, whatWouldBeLost, WorktreeBaseDocuments } from './actions';
+import { confirmPick } from './confirm';
+import { WorktreeCreator } from './create';
+import { aheadCount, lineCounts, userGit, type Git } from './git';
+import type { WorktreeRecord, WorktreeRecords } from './records';
+
+/** Set while the active chat works in a worktree: its menu shows the worktree's actions. */
+const CONTEXT_KEY = 'acp.activeChatInWorktree';
+
+export class WorktreeCommands implements vscode.Disposable {
+  private readonly log: Logger;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly chats: Chats,
+    agents: AgentManager,
+    private readonly records: WorktreeRecords,
+    transcripts: TranscriptStore,
+    checkpoints: Checkpoints,
+    log: Logger,
+  ) {
+    this.log = tagged(log, 'worktrees');
+    const creator = new WorktreeCreator(chats, agents, records, this.log);
+    const on = (id: string, act: (record: WorktreeRecord, git: Git) => Promise<unknown>) =>
+      vscode.commands.registerCommand(id, async (value?: unknown) => {
+        const record = await this.target(value);
+        const git = record && (await this.git());
+        if (!record || !git) return;
+        try {
+          await act(record, git);
+        } catch (error) {
+          this.log.error(`${id} failed: ${errorMessage(error)}`);
+          void vscode.window.showErrorMessage(failureText(error));
+        }
+      });
+    this.disposables = [
+      vscode.commands.registerCommand('acp.newChatInWorktree', async () => handleOrNone(await creator.run())),
+      on('acp.reviewWorktree', (record, git) => reviewWorktree(git, record)),
+      on('acp.applyWorktree', (record, git) => this.apply(record, git)),
+      on('acp.commitWorktree', (record, git) => commitWorktree(git, record, this.suggestedMessage(record))),
+      on('acp.discardWorktree', (record, git) => this.discard(record, git)),
+      on('acp.openWorktreeInNewWindow', async (record) => {
+        await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.path), { forceNewWindow: true });
+      }),
+      vscode.commands.registerCommand('acp.cleanUpWorktrees', () => this.cleanUp()),
+      vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new WorktreeBaseDocuments(() => this.git())),
+      chats.onDidChange(() => this.follow()),
+      // A turn ended (its checkpoint was taken): the figures of the worktrees are read again, at most once a second.
+      checkpoints.onDidChange(() => this.countLater()),
+      { dispose: () => clearTimeout(this.countTimer) },
+      transcripts.onDidRemove(({ agent, sessionId }) => void this.offerDiscard(agent, sessionId)),
+    ];
+    this.follow();
+  }
+
+  private countTimer: NodeJS.Timeout | undefined;
+
+  private countLater(): void {
+    clearTimeout(this.countTimer);
+    this.countTimer = setTimeout(() => void this.count(), 1000);
+  }
+
+  /** Commits ahead of the base and lines changed, for the Sessions view; a worktree git cannot read is left as it was. */
+  private async count(): Promise<void> {
+    const path = await findGit(this.log);
+    if (!path) return;
+    const git = userGit(path, this.log, false);
+    for (const record of this.records.all()) {
+      if (!existsSync(record.path)) continue;
+      try {
+        const ahead = await aheadCount(git, record.repo, record.baseCommit, record.branch);
+        this.records.setStats(record.path, { ahead, ...(await lineCounts(git, record.path, record.baseCommit)) });
+      } catch (error) {
+        this.log.debug(`could not count the changes of ${record.path}: ${errorMessage(error)}`);
+      }
+    }
+  }
+
+  private async git(): Promise<Git | undefined> {
+    const path = await findGit(this.log);
+    if (!path) void vscode.window.showErrorMessage(vscode.l10n.t('Git was not found. Install git, or set git.path.'));
+    return path ? userGit(path, this.log) : undefined;
+  }
+
+  /** Each worktree chat's session goes on its record; the active chat's place sets the menus' context. */
+  private follow(): void {
+    for (const panel of this.chats.all) {
+      const session = panel.session;
+      if (session && this.records.find(session.cwd)) void this.records.setChat(session.cwd, panel.agentName, session.sessionId);
+    }
+    const active = this.chats.all.find((p) => p.active);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, !!(active?.session && this.records.find(active.session.cwd)));
+    this.countLater();
+  }
+
+  /** The worktree `value` names (its path, a Sessions view row, a chat), else the active chat's, else the user's pick. */
+  private async target(value: unknown): Promise<WorktreeRecord | undefined> {
+    const folder = folderOf(value) ?? this.chats.all.find((p) => p.active)?.session?.cwd;
+    const named = folder !== undefined ? this.records.find(folder) : undefined;
+    if (named) return named;
+    const all = this.records.all();
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no worktree chat. Start one with "ACP: New Chat in Worktree…".'));
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      all.map((record) => ({ label: record.branch, description: record.agent, detail: record.path, record })),
+      { title: vscode.l10n.t('Which worktree chat?') },
+    );
+    return picked?.record;
+  }
+
+  private async apply(record: WorktreeRecord, git: Git): Promise<void> {
+    const applied = await applyWorktree(git, record, readWorktreeSettings().applyAs, this.log);
+    if (applied !== 'applied') return;
+    const discard = vscode.l10n.t('Discard Worktree');
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t('The changes of {0} are in the main checkout now. Discard the worktree?', record.branch),
+      discard,
+    );
+    if (pick === discard) await this.discard(record, git);
+  }
+
+  /** Discard Worktree: what would be lost is listed first; after the user agrees, the chat ends and git removes it. */
+  private async discard(record: WorktreeRecord, git: Git): Promise<boolean> {
+    const { commits, files } = await whatWouldBeLost(git, record);
+    const lost = [...commits.map((c) => vscode.l10n.t('commit {0}', c)), ...files.map((f) => vscode.l10n.t('uncommitted {0}', f))];
+    const agreed = await confirmPick(
+      vscode.l10n.t('Discard the worktree of {0} and its branch?', record.branch),
+      vscode.l10n.t('Discard Worktree'),
+      lost.length > 0
+        ? vscode.l10n.t('This loses {0} commits not on {1} and {2} uncommitted files, listed below.', commits.length, record.base, files.length)
+        : vscode.l10n.t('Nothing is lost: it has no changes of its own.'),
+      lost,
+    );
+    if (!agreed) return false;
+    // The chat ends first, so that its agent stops working in the folder; its transcript stays in the history.
+    for (const panel of this.chatsIn(record.path)) panel.dispose();
+    await removeWorktree(git, record, true);
+    await this.records.remove(record.path);
+    this.log.info(`discarded ${record.path} and its branch ${record.branch}`);
+    return true;
+  }
+
+  private chatsIn(folder: string): ChatPanel[] {
+    return this.chats.all.filter((p) => p.session?.cwd === folder || (!p.session && p.restoreLater?.cwd === folder));
+  }
+
+  /** Clean Up Worktrees…: the worktrees made here whose chat is gone or whose folder was removed by hand. */
+  private async cleanUp(): Promise<void> {
+    const stale = this.records.all().filter((r) => !existsSync(r.path) || this.chatsIn(r.path).length === 0);
+    if (stale.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Every worktree made for a chat has its chat open; there is nothing to clean up.'));
+      return;
+    }
+    const picks = await vscode.window.showQuickPick(
+      stale.map((record) => ({
+        label: record.branch,
+        description: existsSync(record.path) ? vscode.l10n.t('no chat open') : vscode.l10n.t('folder removed'),
+        detail: record.path,
+        picked: true,
+        record,
+      })),
+      { canPickMany: true, title: vscode.l10n.t('Clean Up Worktrees: remove the chosen worktrees (branches with commits of their own are kept)') },
+    );
+    const git = picks && picks.length > 0 ? await this.git() : undefined;
+    if (!picks || !git) return;
+    for (const { record } of picks) {
+      try {
+        const keepBranch = (await whatWouldBeLost(git, record)).commits.length > 0;
+        await removeWorktree(git, record, !keepBranch);
+        await this.records.remove(record.path);
+        if (keepBranch) this.log.info(`kept the branch ${record.branch}: it has commits not on ${record.base}`);
+      } catch (error) {
+        this.log.error(`could not clean up ${record.path}: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not be removed: {1}', record.path, failureText(error)));
+      }
+    }
+  }
+
+  /** A deleted chat's worktree: the user is asked whether to discard it too. */
+  private async offerDiscard(agent: string, sessionId: string): Promise<void> {
+    const record = this.records.ofChat(agent, sessionId);
+    if (!record || !existsSync(record.path)) return;
+    const discard = vscode.l10n.t('Discard Worktree…');
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t('The deleted chat worked in the worktree of {0}. Discard the worktree too?', record.branch),
+      discard,
+    );
+    const git = pick === discard ? await this.git() : undefined;
+    if (git) await this.discard(record, git);
+  }
+
+  /** A commit message from the worktree chat: its title, then what the user asked in each turn. */
+  private suggestedMessage(record: WorktreeRecord): string | undefined {
+    const panel = this.chatsIn(record.path)[0];
+    const model = panel?.session?.model;
+    if (!panel || !model) return undefined;
+    const asked = model.entries
+      .flatMap((e) => (e.type === 'message' && e.role === 'user' ? [e.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ')] : []))
+      .map((text) => text.trim().split('\n')[0]!.slice(0, 100))
+      .filter(Boolean)
+      .slice(0, 20);
+    return [panel.title, ...(asked.length > 0 ? ['', ...asked.map((a) => `- ${a}`)] : [])].join('\n');
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The folder a command's argument names: a path, a chat (its session's folder), or a Sessions view row. */
+function folderOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as { path?: unknown; panel?: { session?: { cwd?: unknown } }; summary?: { cwd?: unknown }; cwd?: unknown };
+  const candidate = v.path ?? v.panel?.session?.cwd ?? v.summary?.cwd ?? v.cwd;
+  return typeof candidate === 'string' ? candidate : undefined;
+}
