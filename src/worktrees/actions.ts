@@ -93,7 +93,7 @@ export async function applyWorktree(git: G.Git, record: WorktreeRecord, as: 'cha
     if (!(await userWorkIsSafe(git, record, touched))) return undefined;
     return as === 'merge' ? await merge(git, record) : await applyPatch(git, record);
   } catch (error) {
-    log.error(`[worktrees] applying ${record.branch} failed: ${errorMessage(error)}`);
+    log.error(`applying ${record.branch} failed: ${errorMessage(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('The worktree changes could not be applied: {0}', failureText(error)));
     return undefined;
   }

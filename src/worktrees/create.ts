@@ -77,28 +77,31 @@ export class WorktreeCreator {
           await this.records.add({ path: target, repo, branch, base: base.base, baseCommit, createdAt: Date.now(), agent: agent.name });
           if (base.carry) {
             const problems = await G.carryUncommitted(git, repo, target);
-            for (const problem of problems) this.log.warn(`[worktrees] ${problem}`);
+            for (const problem of problems) this.log.warn(problem);
             if (problems.length > 0)
               void vscode.window.showWarningMessage(vscode.l10n.t('Not all uncommitted changes were carried: {0}.', problems.join('; ')));
           }
         },
       );
     } catch (error) {
-      this.log.error(`[worktrees] could not make a worktree at ${target}: ${errorMessage(error)}`);
+      this.log.error(`could not make a worktree at ${target}: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('The worktree could not be made: {0}', failureText(error)));
       return undefined;
     }
-    this.log.info(`[worktrees] made ${target} on ${branch} from ${base.base} for ${agent.name}`);
-    return this.chats.newChat(agent.name, undefined, target);
+    this.log.info(`made ${target} on ${branch} from ${base.base} for ${agent.name}`);
+    // A workspace folder below the repository's top works in the same folder of the worktree.
+    return this.chats.newChat(agent.name, undefined, path.join(target, path.relative(repo, folder)));
   }
 
-  private async notARepository(folder: string): Promise<undefined> {
+  private notARepository(folder: string): undefined {
+    this.log.info(`${folder} is not in a git repository: no worktree`);
     const newChat = vscode.l10n.t('New Chat');
-    const pick = await vscode.window.showErrorMessage(
-      vscode.l10n.t('{0} is not in a git repository, so a worktree cannot be made. A plain chat works in the folder itself.', folder),
-      newChat,
-    );
-    if (pick === newChat) await vscode.commands.executeCommand('acp.newChat');
+    void vscode.window
+      .showErrorMessage(
+        vscode.l10n.t('{0} is not in a git repository, so a worktree cannot be made. A plain chat works in the folder itself.', folder),
+        newChat,
+      )
+      .then((pick) => pick === newChat && vscode.commands.executeCommand('acp.newChat'));
     return undefined;
   }
 
@@ -197,8 +200,10 @@ function pickOne<T extends vscode.QuickPickItem>(items: readonly T[], active: T 
     if (active) pick.activeItems = [active];
     let done = false;
     pick.onDidAccept(() => {
+      const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+      if (!chosen) return; // Enter on nothing (the list is not there yet) does nothing
       done = true;
-      resolve(pick.selectedItems[0] ?? pick.activeItems[0]);
+      resolve(chosen);
       pick.dispose();
     });
     pick.onDidHide(() => {

@@ -43,7 +43,7 @@ export function userGit(gitPath: string, log: Logger, loud = true): Git {
         cwd,
         args,
         options.input,
-        Array.from({ length: 128 }, (_, i) => i),
+        Array.from({ length: 256 }, (_, i) => i),
         false,
       ),
   };

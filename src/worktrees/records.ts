@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { ChatFolders } from '../common/chatFolders';
+import { isWithin } from '../common/paths';
 
 const KEY = 'acp.worktrees';
 /** Far more than the setting allows: a bound on what a damaged state can hold. */
@@ -53,8 +54,9 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
     });
   }
 
+  /** The worktree `folder` is, or is in (a chat works in the worktree's copy of its workspace folder). */
   find(folder: string): WorktreeRecord | undefined {
-    return this.all().find((r) => r.path === folder);
+    return this.all().find((r) => isWithin(r.path, folder));
   }
 
   /** The record of the chat of `agent` whose session is `sessionId`. */
@@ -73,7 +75,7 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
   /** Notes the chat now working in `folder`. */
   async setChat(folder: string, agent: string, sessionId: string): Promise<void> {
     const all = this.all();
-    const record = all.find((r) => r.path === folder);
+    const record = all.find((r) => isWithin(r.path, folder));
     if (!record || (record.agent === agent && record.sessionId === sessionId)) return;
     await this.write(all.map((r) => (r === record ? { ...r, agent, sessionId } : r)));
   }

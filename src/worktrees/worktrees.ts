@@ -12,6 +12,7 @@ import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
 import { findGit, type Checkpoints } from '../checkpoints/checkpoints';
 import { failureText } from '../common/failureText';
+import { isWithin } from '../common/paths';
 import type { TranscriptStore } from '../history/transcripts';
 import { readWorktreeSettings } from '../settings/worktrees';
 import { applyWorktree, BASE_SCHEME, commitWorktree, removeWorktree, reviewWorktree, whatWouldBeLost, WorktreeBaseDocuments } from './actions';
@@ -109,9 +110,9 @@ export class WorktreeCommands implements vscode.Disposable {
     this.countLater();
   }
 
-  /** The worktree `value` names (its path, a Sessions view row, a chat), else the active chat's, else the user's pick. */
+  /** The worktree `value` names (its path, a Sessions view row, a chat), else the chat last active's, else the user's pick. */
   private async target(value: unknown): Promise<WorktreeRecord | undefined> {
-    const folder = folderOf(value) ?? this.chats.all.find((p) => p.active)?.session?.cwd;
+    const folder = folderOf(value) ?? this.chats.target?.session?.cwd;
     const named = folder !== undefined ? this.records.find(folder) : undefined;
     if (named) return named;
     const all = this.records.all();
@@ -130,11 +131,9 @@ export class WorktreeCommands implements vscode.Disposable {
     const applied = await applyWorktree(git, record, readWorktreeSettings().applyAs, this.log);
     if (applied !== 'applied') return;
     const discard = vscode.l10n.t('Discard Worktree');
-    const pick = await vscode.window.showInformationMessage(
-      vscode.l10n.t('The changes of {0} are in the main checkout now. Discard the worktree?', record.branch),
-      discard,
-    );
-    if (pick === discard) await this.discard(record, git);
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('The changes of {0} are in the main checkout now. Discard the worktree?', record.branch), discard)
+      .then((pick) => pick === discard && this.discard(record, git));
   }
 
   /** Discard Worktree: what would be lost is listed first; after the user agrees, the chat ends and git removes it. */
@@ -159,7 +158,11 @@ export class WorktreeCommands implements vscode.Disposable {
   }
 
   private chatsIn(folder: string): ChatPanel[] {
-    return this.chats.all.filter((p) => p.session?.cwd === folder || (!p.session && p.restoreLater?.cwd === folder));
+    const cwd = (p: ChatPanel) => p.session?.cwd ?? p.restoreLater?.cwd;
+    return this.chats.all.filter((p) => {
+      const at = cwd(p);
+      return at !== undefined && isWithin(folder, at);
+    });
   }
 
   /** Clean Up Worktrees…: the worktrees made here whose chat is gone or whose folder was removed by hand. */
@@ -169,18 +172,25 @@ export class WorktreeCommands implements vscode.Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('Every worktree made for a chat has its chat open; there is nothing to clean up.'));
       return;
     }
-    const picks = await vscode.window.showQuickPick(
-      stale.map((record) => ({
-        label: record.branch,
-        description: existsSync(record.path) ? vscode.l10n.t('no chat open') : vscode.l10n.t('folder removed'),
-        detail: record.path,
-        picked: true,
-        record,
-      })),
-      { canPickMany: true, title: vscode.l10n.t('Clean Up Worktrees: remove the chosen worktrees (branches with commits of their own are kept)') },
+    const all: vscode.QuickPickItem & { record?: WorktreeRecord } = {
+      label: vscode.l10n.t('Remove All {0}', stale.length),
+      detail: vscode.l10n.t('Branches with commits of their own are kept.'),
+    };
+    const picked = await vscode.window.showQuickPick(
+      [
+        all,
+        ...stale.map((record): vscode.QuickPickItem & { record?: WorktreeRecord } => ({
+          label: vscode.l10n.t('Remove {0}', record.branch),
+          description: existsSync(record.path) ? vscode.l10n.t('no chat open') : vscode.l10n.t('folder removed'),
+          detail: record.path,
+          record,
+        })),
+      ],
+      { title: vscode.l10n.t('Clean Up Worktrees') },
     );
-    const git = picks && picks.length > 0 ? await this.git() : undefined;
-    if (!picks || !git) return;
+    const picks = picked === all ? stale.map((record) => ({ record })) : picked?.record ? [{ record: picked.record }] : [];
+    const git = picks.length > 0 ? await this.git() : undefined;
+    if (!git) return;
     for (const { record } of picks) {
       try {
         const keepBranch = (await whatWouldBeLost(git, record)).commits.length > 0;

@@ -1,0 +1,79 @@
+// The user's git for worktree chats, run for real in temporary repositories: a folder outside any repository has
+// none; uncommitted work is carried into a new worktree without changing the main checkout; the worktree's patch
+// holds its untracked files, and leaves them untracked.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../../src/acp/log';
+import * as G from '../../../src/worktrees/git';
+
+const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+describe('worktrees: the user\u2019s git', function () {
+  this.timeout(30_000);
+  const git = G.userGit('git', silentLogger);
+  let root: string;
+  let repo: string;
+
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-worktrees-')));
+    repo = join(root, 'repo');
+    execFileSync('git', ['init', '--quiet', '--initial-branch=main', repo]);
+    sh(repo, 'config', 'user.email', 'ada@example.com');
+    sh(repo, 'config', 'user.name', 'Ada');
+    writeFileSync(join(repo, 'a.txt'), 'one\n');
+    sh(repo, 'add', '--all');
+    sh(repo, 'commit', '--quiet', '-m', 'start');
+  });
+
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('finds no repository for a folder outside any', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'acp-not-a-repo-'));
+    try {
+      assert.equal(await G.repositoryRoot(git, outside), undefined);
+      assert.equal(await G.repositoryRoot(git, repo), repo);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('carries uncommitted work, tracked and untracked but not ignored, into a new worktree and leaves the main checkout as it was', async () => {
+    writeFileSync(join(repo, 'a.txt'), 'one, changed\n');
+    writeFileSync(join(repo, 'new.txt'), 'new\n');
+    writeFileSync(join(repo, '.gitignore'), 'ignored.txt\n');
+    writeFileSync(join(repo, 'ignored.txt'), 'secret\n');
+    const before = sh(repo, 'status', '--porcelain');
+    const wt = join(root, 'wt');
+    await G.addWorktree(git, repo, 'acp/x-1', wt, 'main');
+    assert.deepEqual(await G.carryUncommitted(git, repo, wt), []);
+    assert.equal(readFileSync(join(wt, 'a.txt'), 'utf8'), 'one, changed\n');
+    assert.equal(readFileSync(join(wt, 'new.txt'), 'utf8'), 'new\n');
+    assert.throws(() => readFileSync(join(wt, 'ignored.txt')), 'ignored files stay behind');
+    assert.equal(sh(repo, 'status', '--porcelain'), before, 'the main checkout is as it was');
+    assert.equal(sh(repo, 'stash', 'list'), '', 'and its stash');
+  });
+
+  it('makes one patch of committed, uncommitted and untracked changes, which applies in the main checkout', async () => {
+    const wt = join(root, 'wt');
+    await G.addWorktree(git, repo, 'acp/x-1', wt, 'main');
+    const base = await G.commitOf(git, repo, 'main');
+    writeFileSync(join(wt, 'a.txt'), 'two\n');
+    sh(wt, 'commit', '--quiet', '-am', 'two');
+    writeFileSync(join(wt, 'b.txt'), 'untracked\n');
+    const patch = await G.worktreePatch(git, wt, base);
+    assert.match(patch, /b\.txt/);
+    assert.equal(sh(wt, 'status', '--porcelain'), '?? b.txt', 'still untracked afterwards');
+    assert.deepEqual(
+      (await G.changedFiles(git, wt, base)).map((f) => `${f.kind} ${f.path}`),
+      ['modified a.txt', 'added b.txt'],
+    );
+    assert.equal(await G.aheadCount(git, repo, base, 'acp/x-1'), 1);
+    assert.deepEqual(await G.lineCounts(git, wt, base), { added: 1, removed: 1 });
+    await git.run(repo, ['apply', '--binary'], { input: patch });
+    assert.equal(readFileSync(join(repo, 'a.txt'), 'utf8'), 'two\n');
+    assert.equal(readFileSync(join(repo, 'b.txt'), 'utf8'), 'untracked\n');
+  });
+});
