@@ -7,12 +7,19 @@ import { workspaceRoots } from './workspace';
 export interface ChatFolders {
   /** Whether `folder` is a worktree made for chats that is still there. */
   isWorktree(folder: string): boolean;
+  /** Whether it is or was one (its folder may be gone). */
+  wasWorktree(folder: string): boolean;
 }
 
-/** The folder a chat works in: `wanted` while it is a workspace folder or a worktree of `folders`, else the first workspace folder. */
+/**
+ * The folder a chat works in: `wanted` while it is a workspace folder or a worktree of `folders`, else the first
+ * workspace folder; undefined when there is none, or `wanted` was a worktree that is gone.
+ */
 export function chatFolder(folders: ChatFolders, wanted: string | undefined): string | undefined {
   const roots = workspaceRoots();
   if (wanted !== undefined && (roots.includes(wanted) || folders.isWorktree(wanted))) return wanted;
+  // A worktree chat whose worktree is gone works nowhere: never in the main checkout in its place.
+  if (wanted !== undefined && folders.wasWorktree(wanted)) return undefined;
   return roots[0];
 }
 

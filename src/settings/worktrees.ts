@@ -21,7 +21,8 @@ const DEFAULT_MAX_WORKTREES = 16;
 export function readWorktreeSettings(): WorktreeSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const raw = config.inspect<unknown>('worktrees.location')?.globalValue;
-  const applyAs = config.get<unknown>('worktrees.applyAs') === 'merge' ? 'merge' : 'changes';
+  // The user's own: a repository must not turn an apply into a merge commit.
+  const applyAs = config.inspect<unknown>('worktrees.applyAs')?.globalValue === 'merge' ? 'merge' : 'changes';
   const maxRaw = config.get<unknown>('worktrees.max');
   const max = typeof maxRaw === 'number' && Number.isInteger(maxRaw) && maxRaw >= 1 && maxRaw <= 64 ? maxRaw : DEFAULT_MAX_WORKTREES;
   if (typeof raw !== 'string' || raw.trim() === '') return { location: undefined, applyAs, max };

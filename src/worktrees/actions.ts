@@ -2,6 +2,7 @@
 // uncommitted changes or as a merge of its branch), commit it on its branch, or discard the worktree. Nothing of the
 // user's main checkout is touched without their action, and their uncommitted work there is never overwritten: a
 // file that would be is named, and stashed only with their consent.
+import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
@@ -20,11 +21,12 @@ const BaseFile = z.object({ folder: z.string(), commit: z.string().regex(/^[0-9a
 
 /** A worktree's file as it was at its base commit, read with `git show` (empty when the base did not have it). */
 export class WorktreeBaseDocuments implements vscode.TextDocumentContentProvider {
-  constructor(private readonly git: () => Promise<G.Git | undefined>) {}
+  /** `git`: the user's git for a worktree made for chats, undefined for any other folder. */
+  constructor(private readonly git: (folder: string) => Promise<G.Git | undefined>) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const parsed = BaseFile.safeParse(safeJson(uri.query));
-    const git = await this.git();
+    const git = parsed.success ? await this.git(parsed.data.folder) : undefined;
     if (!parsed.success || !git) return '';
     const { folder, commit, rel } = parsed.data;
     const { code, stdout } = await git.exit(folder, ['show', `${commit}:${rel}`]);
@@ -130,7 +132,16 @@ async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: reado
     dirty,
   );
   if (!stash) return false;
-  await git.run(record.repo, ['stash', 'push', '--include-untracked', '--message', `acp: before applying ${record.branch}`, '--', ...dirty]);
+  await git.run(record.repo, [
+    '--literal-pathspecs',
+    'stash',
+    'push',
+    '--include-untracked',
+    '--message',
+    `acp: before applying ${record.branch}`,
+    '--',
+    ...dirty,
+  ]);
   void vscode.window.showInformationMessage(
     vscode.l10n.t('Your changes in {0} are in the stash "acp: before applying {1}".', listed(dirty), record.branch),
   );
@@ -147,7 +158,12 @@ async function applyPatch(git: G.Git, record: WorktreeRecord): Promise<Applied> 
   }
   // The main checkout moved on: a three-way apply merges what it can and marks the rest as conflicts.
   const threeWay = await git.exit(record.repo, ['apply', '--binary', '--whitespace=nowarn', '--3way'], { input: patch });
-  if (threeWay.code === 0) return 'applied';
+  if (threeWay.code === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Your checkout had moved on since {0} began, so its changes were merged three-way, and git staged them.', record.branch),
+    );
+    return 'applied';
+  }
   return (await openConflicts(git, record)) ? 'conflicts' : Promise.reject(new Error('git apply --3way failed'));
 }
 
@@ -192,17 +208,19 @@ export async function commitWorktree(git: G.Git, record: WorktreeRecord, suggest
 
 /** What discarding the worktree would lose: its commits not on the base, and its uncommitted files. */
 export async function whatWouldBeLost(git: G.Git, record: WorktreeRecord): Promise<{ commits: string[]; files: string[] }> {
-  const commits = await G.commitsNotOn(git, record.repo, record.baseCommit, record.branch).catch(() => []);
-  const files = await G.status(git, record.path)
-    .then((entries) => entries.map((e) => e.path))
-    .catch(() => []);
+  // A failure says so (and stops the removal): never "nothing is lost" because git could not be asked.
+  const commits = (await G.branchExists(git, record.repo, record.branch))
+    ? await G.commitsNotOn(git, record.repo, record.baseCommit, record.branch)
+    : [];
+  const files = existsSync(record.path) ? (await G.status(git, record.path)).map((e) => e.path) : [];
   return { commits, files };
 }
 
 /** Removes the worktree's folder and its branch with git's own commands. */
 export async function removeWorktree(git: G.Git, record: WorktreeRecord, deleteBranch: boolean): Promise<void> {
   const listed = await G.worktreeList(git, record.repo);
-  if (listed.some((w) => w.path === path.resolve(record.path))) {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : path.resolve(p));
+  if (listed.some((w) => real(w.path) === real(record.path))) {
     await git.run(record.repo, ['worktree', 'remove', '--force', record.path]);
   } else {
     await git.run(record.repo, ['worktree', 'prune']);

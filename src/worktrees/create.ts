@@ -1,7 +1,7 @@
 // ACP: New Chat in Worktree…: a chat whose agent works in a new git worktree of the repository, on a branch of its
 // own, while the main checkout stays as it is. Three questions, each with a default that Enter takes (the agent,
 // the base, the branch name), then `git worktree add -b <branch> <path> <base>` and a chat in that folder.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
@@ -74,9 +74,10 @@ export class WorktreeCreator {
         async () => {
           const baseCommit = await G.commitOf(git, repo, base.base);
           await G.addWorktree(git, repo, branch, target, base.base);
-          await this.records.add({ path: target, repo, branch, base: base.base, baseCommit, createdAt: Date.now(), agent: agent.name });
+          const gitDir = await G.gitDirOf(git, target);
+          await this.records.add({ path: target, gitDir, repo, branch, base: base.base, baseCommit, createdAt: Date.now(), agent: agent.name });
           if (base.carry) {
-            const problems = await G.carryUncommitted(git, repo, target);
+            const problems = await G.carryUncommitted(G.userGit(gitPath, this.log, true, { path: target, gitDir }), repo, target);
             for (const problem of problems) this.log.warn(problem);
             if (problems.length > 0)
               void vscode.window.showWarningMessage(vscode.l10n.t('Not all uncommitted changes were carried: {0}.', problems.join('; ')));
@@ -89,8 +90,12 @@ export class WorktreeCreator {
       return undefined;
     }
     this.log.info(`made ${target} on ${branch} from ${base.base} for ${agent.name}`);
-    // A workspace folder below the repository's top works in the same folder of the worktree.
-    return this.chats.newChat(agent.name, undefined, path.join(target, path.relative(repo, folder)));
+    // A workspace folder below the repository's top works in the same folder of the worktree, when the base has it;
+    // git names the top with links resolved, so the folder is too.
+    const below = path.relative(repo, realpathSync(folder));
+    const inWorktree = path.join(target, below);
+    const cwd = below && !below.startsWith('..') && !path.isAbsolute(below) && existsSync(inWorktree) ? inWorktree : target;
+    return this.chats.newChat(agent.name, undefined, cwd);
   }
 
   private notARepository(folder: string): undefined {
@@ -178,10 +183,11 @@ async function pickBranchName(git: G.Git, repo: string, agent: string): Promise<
 
 /** A name for a folder from a branch or an agent: letters, digits, dots, dashes and underscores. */
 function branchSlug(name: string): string {
-  return name
+  const slug = name
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[-.]+|-+$/g, '')
     .slice(0, 80);
+  return slug || 'worktree'; // a name of other letters only: never the folder of all worktrees itself
 }
 
 /** `folder`, or `folder-2`, `folder-3`, ... whichever does not exist yet. */

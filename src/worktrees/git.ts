@@ -5,7 +5,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../acp/log';
 import { runGit, scrubbedEnv } from '../checkpoints/gitProcess';
+import { isWithin } from '../common/paths';
 
+/** A patch git itself can apply, whatever the user's diff settings (colour, prefixes, external diff tools). */
+const PATCH_FLAGS = ['--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/'];
 /** Most commands answer at once; adding a worktree checks out every file, and a big repository takes a while. */
 const QUICK_MS = 30_000;
 const CHECKOUT_MS = 5 * 60_000;
@@ -22,10 +25,22 @@ export interface Git {
   exit(cwd: string, args: readonly string[], options?: { input?: string | Buffer }): Promise<{ code: number; stdout: string }>;
 }
 
-/** `git` through `runGit`, each command logged with its folder (`loud`; the read-only counts of the view at debug level). */
-export function userGit(gitPath: string, log: Logger, loud = true): Git {
-  const call = async (cwd: string, args: readonly string[], input: string | Buffer | undefined, okCodes: readonly number[], slow: boolean) => {
-    (loud ? log.info : log.debug).call(log, `git ${args.join(' ')} (in ${cwd})`);
+/** A worktree as git is told of it: its folder, and its git folder (in the main repository's `.git/worktrees/`). */
+export interface WorktreeGitDir {
+  readonly path: string;
+  readonly gitDir: string;
+}
+
+/**
+ * `git` through `runGit`, each command logged with its folder (`loud`; the read-only counts of the view at debug
+ * level). In a folder of `worktree`, git is given its git folder and work tree outright: the `.git` file there is the
+ * agent's to write, and must not choose the repository (or a config that runs a program) git uses.
+ */
+export function userGit(gitPath: string, log: Logger, loud = true, worktree?: WorktreeGitDir): Git {
+  const call = async (cwd: string, given: readonly string[], input: string | Buffer | undefined, okCodes: readonly number[], slow: boolean) => {
+    const pinned = worktree && isWithin(worktree.path, cwd);
+    const args = pinned ? ['--git-dir', worktree.gitDir, '--work-tree', worktree.path, '-c', 'core.fsmonitor=false', ...given] : given;
+    (loud ? log.info : log.debug).call(log, `git ${given.join(' ')} (in ${cwd})`);
     const { stdout, code } = await runGit(gitPath, args, {
       cwd,
       env: scrubbedEnv(),
@@ -67,6 +82,11 @@ export async function localBranches(git: Git, folder: string): Promise<string[]>
   return out.split('\n').filter(Boolean);
 }
 
+/** The git folder of the worktree checked out in `folder` (asked right after it is made, before any agent works there). */
+export async function gitDirOf(git: Git, folder: string): Promise<string> {
+  return path.resolve((await git.run(folder, ['rev-parse', '--absolute-git-dir'])).trim());
+}
+
 /** The commit a revision names. */
 export async function commitOf(git: Git, folder: string, revision: string): Promise<string> {
   return (await git.run(folder, ['rev-parse', '--verify', '--end-of-options', `${revision}^{commit}`])).trim();
@@ -93,7 +113,7 @@ export async function addWorktree(git: Git, repo: string, branch: string, folder
  */
 export async function carryUncommitted(git: Git, from: string, to: string): Promise<string[]> {
   const problems: string[] = [];
-  const patch = await git.run(from, ['diff', '--binary', 'HEAD']);
+  const patch = await git.run(from, ['diff', ...PATCH_FLAGS, 'HEAD']);
   if (patch.trim()) {
     const applied = await git.exit(to, ['apply', '--binary', '--3way', '--whitespace=nowarn'], { input: patch });
     if (applied.code !== 0) problems.push('some uncommitted changes did not apply on the chosen base');
@@ -132,7 +152,7 @@ export async function status(git: Git, folder: string): Promise<StatusEntry[]> {
     if (part.length < 4) continue;
     const code = part.slice(0, 2);
     entries.push({ path: part.slice(3), code });
-    if (code[0] === 'R' || code[0] === 'C') i++; // the name it had follows
+    if (/[RC]/.test(code)) i++; // the name it had follows
   }
   return entries;
 }
@@ -150,7 +170,7 @@ export async function aheadCount(git: Git, folder: string, base: string, branch:
 
 /** Lines added and removed in `folder`'s working tree against `revision` (tracked files; binary ones count 0). */
 export async function lineCounts(git: Git, folder: string, revision: string): Promise<{ added: number; removed: number }> {
-  const out = await git.run(folder, ['diff', '--numstat', revision, '--']);
+  const out = await git.run(folder, ['diff', '--no-color', '--no-ext-diff', '--numstat', revision, '--']);
   let added = 0;
   let removed = 0;
   for (const line of out.split('\n')) {
@@ -163,7 +183,7 @@ export async function lineCounts(git: Git, folder: string, revision: string): Pr
 
 /** The files that differ between `revision` and `folder`'s working tree, untracked ones included, with their kind. */
 export async function changedFiles(git: Git, folder: string, revision: string): Promise<{ path: string; kind: 'added' | 'deleted' | 'modified' }[]> {
-  const out = await git.run(folder, ['diff', '--name-status', '-z', '--no-renames', revision, '--']);
+  const out = await git.run(folder, ['diff', '--no-color', '--no-ext-diff', '--name-status', '-z', '--no-renames', revision, '--']);
   const parts = out.split('\0').filter(Boolean);
   const files: { path: string; kind: 'added' | 'deleted' | 'modified' }[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -180,11 +200,11 @@ export async function changedFiles(git: Git, folder: string, revision: string): 
  */
 export async function worktreePatch(git: Git, folder: string, base: string): Promise<string> {
   const untracked = (await status(git, folder)).filter((e) => e.code === '??').map((e) => e.path);
-  if (untracked.length > 0) await git.run(folder, ['add', '--intent-to-add', '--', ...untracked]);
+  if (untracked.length > 0) await git.run(folder, ['--literal-pathspecs', 'add', '--intent-to-add', '--', ...untracked]);
   try {
-    return await git.run(folder, ['diff', '--binary', base, '--']);
+    return await git.run(folder, ['diff', ...PATCH_FLAGS, base, '--']);
   } finally {
-    if (untracked.length > 0) await git.run(folder, ['reset', '--quiet', '--', ...untracked]);
+    if (untracked.length > 0) await git.run(folder, ['--literal-pathspecs', 'reset', '--quiet', '--', ...untracked]);
   }
 }
 

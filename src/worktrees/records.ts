@@ -16,6 +16,8 @@ export const WorktreeRecord = z.object({
   path: z.string().min(1).max(4096),
   /** The main checkout's top folder (the repository the worktree belongs to). */
   repo: z.string().min(1).max(4096),
+  /** Its git folder, asked when it was made: git is pointed at it, never at what the worktree's `.git` file says. */
+  gitDir: z.string().min(1).max(4096),
   branch: z.string().min(1).max(255),
   /** The base as the user picked it (a branch name), and its commit when the worktree was made. */
   base: z.string().min(1).max(255),
@@ -56,7 +58,15 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
 
   /** The worktree `folder` is, or is in (a chat works in the worktree's copy of its workspace folder). */
   find(folder: string): WorktreeRecord | undefined {
-    return this.all().find((r) => isWithin(r.path, folder));
+    // The innermost, should one ever be inside another.
+    return this.all()
+      .filter((r) => isWithin(r.path, folder))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+  }
+
+  /** Whether `folder` is or was a worktree made for chats (its folder may be gone): such a chat works nowhere else. */
+  wasWorktree(folder: string): boolean {
+    return this.find(folder) !== undefined;
   }
 
   /** The record of the chat of `agent` whose session is `sessionId`. */
@@ -75,7 +85,7 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
   /** Notes the chat now working in `folder`. */
   async setChat(folder: string, agent: string, sessionId: string): Promise<void> {
     const all = this.all();
-    const record = all.find((r) => isWithin(r.path, folder));
+    const record = this.find(folder);
     if (!record || (record.agent === agent && record.sessionId === sessionId)) return;
     await this.write(all.map((r) => (r === record ? { ...r, agent, sessionId } : r)));
   }

@@ -41,13 +41,12 @@ export class WorktreeCommands implements vscode.Disposable {
     const on = (id: string, act: (record: WorktreeRecord, git: Git) => Promise<unknown>) =>
       vscode.commands.registerCommand(id, async (value?: unknown) => {
         const record = await this.target(value);
-        const git = record && (await this.git());
+        const git = record && (await this.git(record));
         if (!record || !git) return;
         try {
           await act(record, git);
         } catch (error) {
-          this.log.error(`${id} failed: ${errorMessage(error)}`);
-          void vscode.window.showErrorMessage(failureText(error));
+          this.failed(id, error);
         }
       });
     this.disposables = [
@@ -60,7 +59,13 @@ export class WorktreeCommands implements vscode.Disposable {
         await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.path), { forceNewWindow: true });
       }),
       vscode.commands.registerCommand('acp.cleanUpWorktrees', () => this.cleanUp()),
-      vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new WorktreeBaseDocuments(() => this.git())),
+      vscode.workspace.registerTextDocumentContentProvider(
+        BASE_SCHEME,
+        new WorktreeBaseDocuments(async (folder) => {
+          const record = records.find(folder);
+          return record && (await this.git(record));
+        }),
+      ),
       chats.onDidChange(() => this.follow()),
       // A turn ended (its checkpoint was taken): the figures of the worktrees are read again, at most once a second.
       checkpoints.onDidChange(() => this.countLater()),
@@ -77,13 +82,18 @@ export class WorktreeCommands implements vscode.Disposable {
     this.countTimer = setTimeout(() => void this.count(), 1000);
   }
 
+  private failed(command: string, error: unknown): void {
+    this.log.error(`${command} failed: ${errorMessage(error)}`);
+    void vscode.window.showErrorMessage(failureText(error));
+  }
+
   /** Commits ahead of the base and lines changed, for the Sessions view; a worktree git cannot read is left as it was. */
   private async count(): Promise<void> {
     const path = await findGit(this.log);
     if (!path) return;
-    const git = userGit(path, this.log, false);
     for (const record of this.records.all()) {
       if (!existsSync(record.path)) continue;
+      const git = userGit(path, this.log, false, record);
       try {
         const ahead = await aheadCount(git, record.repo, record.baseCommit, record.branch);
         this.records.setStats(record.path, { ahead, ...(await lineCounts(git, record.path, record.baseCommit)) });
@@ -93,10 +103,11 @@ export class WorktreeCommands implements vscode.Disposable {
     }
   }
 
-  private async git(): Promise<Git | undefined> {
+  /** The user's git for `record`: pointed at its own git folder in its worktree. */
+  private async git(record: WorktreeRecord): Promise<Git | undefined> {
     const path = await findGit(this.log);
     if (!path) void vscode.window.showErrorMessage(vscode.l10n.t('Git was not found. Install git, or set git.path.'));
-    return path ? userGit(path, this.log) : undefined;
+    return path ? userGit(path, this.log, true, record) : undefined;
   }
 
   /** Each worktree chat's session goes on its record; the active chat's place sets the menus' context. */
@@ -133,7 +144,8 @@ export class WorktreeCommands implements vscode.Disposable {
     const discard = vscode.l10n.t('Discard Worktree');
     void vscode.window
       .showInformationMessage(vscode.l10n.t('The changes of {0} are in the main checkout now. Discard the worktree?', record.branch), discard)
-      .then((pick) => pick === discard && this.discard(record, git));
+      .then((pick) => pick === discard && this.discard(record, git))
+      .then(undefined, (error: unknown) => this.failed('acp.discardWorktree', error));
   }
 
   /** Discard Worktree: what would be lost is listed first; after the user agrees, the chat ends and git removes it. */
@@ -188,15 +200,26 @@ export class WorktreeCommands implements vscode.Disposable {
       ],
       { title: vscode.l10n.t('Clean Up Worktrees') },
     );
-    const picks = picked === all ? stale.map((record) => ({ record })) : picked?.record ? [{ record: picked.record }] : [];
-    const git = picks.length > 0 ? await this.git() : undefined;
-    if (!git) return;
-    for (const { record } of picks) {
+    const picks = picked === all ? stale : picked?.record ? [picked.record] : [];
+    for (const record of picks) {
+      const git = await this.git(record);
+      if (!git) return;
       try {
-        const keepBranch = (await whatWouldBeLost(git, record)).commits.length > 0;
-        await removeWorktree(git, record, !keepBranch);
+        // What would be lost is read first, and a worktree it cannot be read of is left alone.
+        const { commits, files } = existsSync(record.path) ? await whatWouldBeLost(git, record) : { commits: [], files: [] };
+        if (files.length > 0) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t(
+              '{0} has {1} uncommitted files, so it was kept: Discard Worktree lists them before it removes it.',
+              record.path,
+              files.length,
+            ),
+          );
+          continue;
+        }
+        await removeWorktree(git, record, commits.length === 0);
         await this.records.remove(record.path);
-        if (keepBranch) this.log.info(`kept the branch ${record.branch}: it has commits not on ${record.base}`);
+        if (commits.length > 0) this.log.info(`kept the branch ${record.branch}: it has commits not on ${record.base}`);
       } catch (error) {
         this.log.error(`could not clean up ${record.path}: ${errorMessage(error)}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not be removed: {1}', record.path, failureText(error)));
@@ -213,8 +236,8 @@ export class WorktreeCommands implements vscode.Disposable {
       vscode.l10n.t('The deleted chat worked in the worktree of {0}. Discard the worktree too?', record.branch),
       discard,
     );
-    const git = pick === discard ? await this.git() : undefined;
-    if (git) await this.discard(record, git);
+    const git = pick === discard ? await this.git(record) : undefined;
+    if (git) await this.discard(record, git).catch((error: unknown) => this.failed('acp.discardWorktree', error));
   }
 
   /** A commit message from the worktree chat: its title, then what the user asked in each turn. */

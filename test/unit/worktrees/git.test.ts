@@ -56,6 +56,24 @@ describe('worktrees: the user\u2019s git', function () {
     assert.equal(sh(repo, 'stash', 'list'), '', 'and its stash');
   });
 
+  it('points git at the worktree’s own git folder, whatever its .git file says (the agent may write it)', async () => {
+    const wt = join(root, 'wt');
+    await G.addWorktree(git, repo, 'acp/x-1', wt, 'main');
+    const gitDir = await G.gitDirOf(git, wt);
+    writeFileSync(join(wt, 'a.txt'), 'changed\n');
+    writeFileSync(join(wt, '.git'), `gitdir: ${join(repo, '.git')}\n`); // the main checkout's repository, and index
+    const pinned = G.userGit('git', silentLogger, true, { path: wt, gitDir });
+    assert.ok(
+      (await G.status(pinned, wt)).some((e) => e.path === 'a.txt' && e.code === ' M'),
+      'the worktree\u2019s own status',
+    );
+    await pinned.run(wt, ['add', '--all']);
+    await pinned.run(wt, ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit', '--quiet', '-m', 'in the worktree']);
+    assert.equal(sh(repo, 'log', '--format=%s', '-1', 'main'), 'start', 'the main branch did not move');
+    assert.equal(sh(repo, 'log', '--format=%s', '-1', 'acp/x-1'), 'in the worktree', 'the worktree’s did');
+    assert.equal(sh(repo, 'status', '--porcelain'), '', 'nothing staged in the main checkout');
+  });
+
   it('makes one patch of committed, uncommitted and untracked changes, which applies in the main checkout', async () => {
     const wt = join(root, 'wt');
     await G.addWorktree(git, repo, 'acp/x-1', wt, 'main');
