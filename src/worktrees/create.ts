@@ -168,6 +168,7 @@ async function pickBranchName(git: G.Git, repo: string, agent: string): Promise<
   const suggested = `acp/${slug}-${n}`;
   const name = await vscode.window.showInputBox({
     title: vscode.l10n.t('New Chat in Worktree (3/3): the branch'),
+    ignoreFocusOut: true,
     prompt: vscode.l10n.t('The new branch the agent works on'),
     value: suggested,
     validateInput: async (value) => {
@@ -202,6 +203,8 @@ function pickOne<T extends vscode.QuickPickItem>(items: readonly T[], active: T 
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<T>();
     pick.title = title;
+    // One of three steps: a chat tab that opens or takes the focus meanwhile does not cancel it (Escape does).
+    pick.ignoreFocusOut = true;
     pick.items = items;
     if (active) pick.activeItems = [active];
     let done = false;
