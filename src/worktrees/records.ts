@@ -43,17 +43,22 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
   /** A worktree was made or removed, or its chat changed. */
   readonly onDidChange = this.changeEmitter.event;
 
-  constructor(private readonly state: vscode.Memento) {}
+  /** The records, read once (damaged ones left out); only this class writes them, through `write`. */
+  private records: readonly WorktreeRecord[];
 
-  /** Every record kept (damaged ones are left out). */
-  all(): WorktreeRecord[] {
-    const raw = this.state.get<unknown>(KEY);
-    const parsed = z.array(z.unknown()).max(MAX_RECORDS).safeParse(raw);
-    if (!parsed.success) return [];
-    return parsed.data.flatMap((item) => {
-      const record = WorktreeRecord.safeParse(item);
-      return record.success ? [record.data] : [];
-    });
+  constructor(private readonly state: vscode.Memento) {
+    const parsed = z.array(z.unknown()).max(MAX_RECORDS).safeParse(state.get<unknown>(KEY));
+    this.records = parsed.success
+      ? parsed.data.flatMap((item) => {
+          const record = WorktreeRecord.safeParse(item);
+          return record.success ? [record.data] : [];
+        })
+      : [];
+  }
+
+  /** Every record kept. */
+  all(): readonly WorktreeRecord[] {
+    return this.records;
   }
 
   /** The worktree `folder` is, or is in (a chat works in the worktree's copy of its workspace folder). */
@@ -84,10 +89,9 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
 
   /** Notes the chat now working in `folder`. */
   async setChat(folder: string, agent: string, sessionId: string): Promise<void> {
-    const all = this.all();
     const record = this.find(folder);
     if (!record || (record.agent === agent && record.sessionId === sessionId)) return;
-    await this.write(all.map((r) => (r === record ? { ...r, agent, sessionId } : r)));
+    await this.write(this.records.map((r) => (r.path === record.path ? { ...r, agent, sessionId } : r)));
   }
 
   stats(folder: string): WorktreeStats | undefined {
@@ -107,7 +111,8 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
   }
 
   private async write(records: readonly WorktreeRecord[]): Promise<void> {
-    await this.state.update(KEY, records.slice(-MAX_RECORDS));
+    this.records = records.slice(-MAX_RECORDS);
+    await this.state.update(KEY, this.records);
     this.changeEmitter.fire();
   }
 
