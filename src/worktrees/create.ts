@@ -10,7 +10,6 @@ import { agentItems } from '../agents/pickers';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
-import { findGit } from '../checkpoints/checkpoints';
 import { failureText } from '../common/failureText';
 import type { AgentConfig } from '../settings/config';
 import { readWorktreeSettings } from '../settings/worktrees';
@@ -29,6 +28,8 @@ export class WorktreeCreator {
     private readonly chats: Chats,
     private readonly agents: AgentManager,
     private readonly records: WorktreeRecords,
+    /** The user's git, if there is one. */
+    private readonly gitPath: () => Promise<string | undefined>,
     private readonly log: Logger,
   ) {}
 
@@ -41,7 +42,7 @@ export class WorktreeCreator {
     }
     const folder = await pickFolder();
     if (!folder) return undefined;
-    const gitPath = await findGit(this.log);
+    const gitPath = await this.gitPath();
     if (!gitPath) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Git was not found, so a worktree cannot be made. Install git, or set git.path.'));
       return undefined;

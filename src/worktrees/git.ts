@@ -9,6 +9,8 @@ import { isWithin } from '../common/paths';
 
 /** A patch git itself can apply, whatever the user's diff settings (colour, prefixes, external diff tools). */
 const PATCH_FLAGS = ['--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/'];
+/** `exit` takes whatever code git exits with as its answer. */
+const EVERY_EXIT_CODE = Array.from({ length: 256 }, (_, i) => i);
 /** Most commands answer at once; adding a worktree checks out every file, and a big repository takes a while. */
 const QUICK_MS = 30_000;
 const CHECKOUT_MS = 5 * 60_000;
@@ -53,14 +55,7 @@ export function userGit(gitPath: string, log: Logger, loud = true, worktree?: Wo
   };
   return {
     run: async (cwd, args, options = {}) => (await call(cwd, args, options.input, options.okCodes ?? [], options.slow === true)).stdout,
-    exit: (cwd, args, options = {}) =>
-      call(
-        cwd,
-        args,
-        options.input,
-        Array.from({ length: 256 }, (_, i) => i),
-        false,
-      ),
+    exit: (cwd, args, options = {}) => call(cwd, args, options.input, EVERY_EXIT_CODE, false),
   };
 }
 

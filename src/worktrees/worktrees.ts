@@ -37,7 +37,7 @@ export class WorktreeCommands implements vscode.Disposable {
     log: Logger,
   ) {
     this.log = tagged(log, 'worktrees');
-    const creator = new WorktreeCreator(chats, agents, records, this.log);
+    const creator = new WorktreeCreator(chats, agents, records, () => this.gitPath(), this.log);
     const on = (id: string, act: (record: WorktreeRecord, git: Git) => Promise<unknown>) =>
       vscode.commands.registerCommand(id, async (value?: unknown) => {
         const record = await this.target(value);
@@ -71,11 +71,26 @@ export class WorktreeCommands implements vscode.Disposable {
       checkpoints.onDidChange(() => this.countLater()),
       { dispose: () => clearTimeout(this.countTimer) },
       transcripts.onDidRemove(({ agent, sessionId }) => void this.offerDiscard(agent, sessionId)),
+      // Where git is, found once: again when the user changes git's settings, or it was not there.
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('git')) this.found = undefined;
+      }),
     ];
     this.follow();
+    this.countLater(); // the figures of the worktrees a reload brought back
   }
 
   private countTimer: NodeJS.Timeout | undefined;
+  private found: Promise<string | undefined> | undefined;
+
+  /** The user's git, looked for once (see `findGit`). */
+  private gitPath(): Promise<string | undefined> {
+    const found = (this.found ??= findGit(this.log));
+    void found.then((path) => {
+      if (!path && this.found === found) this.found = undefined;
+    });
+    return found;
+  }
 
   private countLater(): void {
     clearTimeout(this.countTimer);
@@ -89,7 +104,7 @@ export class WorktreeCommands implements vscode.Disposable {
 
   /** Commits ahead of the base and lines changed, for the Sessions view; a worktree git cannot read is left as it was. */
   private async count(): Promise<void> {
-    const path = await findGit(this.log);
+    const path = this.records.all().length > 0 ? await this.gitPath() : undefined;
     if (!path) return;
     for (const record of this.records.all()) {
       if (!existsSync(record.path)) continue;
@@ -105,7 +120,7 @@ export class WorktreeCommands implements vscode.Disposable {
 
   /** The user's git for `record`: pointed at its own git folder in its worktree. */
   private async git(record: WorktreeRecord): Promise<Git | undefined> {
-    const path = await findGit(this.log);
+    const path = await this.gitPath();
     if (!path) void vscode.window.showErrorMessage(vscode.l10n.t('Git was not found. Install git, or set git.path.'));
     return path ? userGit(path, this.log, true, record) : undefined;
   }
@@ -114,11 +129,13 @@ export class WorktreeCommands implements vscode.Disposable {
   private follow(): void {
     for (const panel of this.chats.all) {
       const session = panel.session;
-      if (session && this.records.find(session.cwd)) void this.records.setChat(session.cwd, panel.agentName, session.sessionId);
+      const record = session && this.records.find(session.cwd);
+      if (!record || (record.agent === panel.agentName && record.sessionId === session.sessionId)) continue;
+      void this.records.setChat(session.cwd, panel.agentName, session.sessionId);
+      this.countLater(); // a new worktree chat: its row gets its figures
     }
     const active = this.chats.all.find((p) => p.active);
     void vscode.commands.executeCommand('setContext', CONTEXT_KEY, !!(active?.session && this.records.find(active.session.cwd)));
-    this.countLater();
   }
 
   /** The worktree `value` names (its path, a Sessions view row, a chat), else the chat last active's, else the user's pick. */
