@@ -127,7 +127,8 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
-  const mentions = new Mentions(files, hosts.shell, log);
+  const worktrees = new WorktreeRecords(context.workspaceState);
+  const mentions = new Mentions(files, hosts.shell, worktrees, log);
   // VS Code keeps the user's prompt files in <user data>/User/prompts, beside the extensions' global storage.
   const promptFiles = new PromptLibrary(vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts'), log);
   const transcripts = openTranscriptStore(context, log);
@@ -135,10 +136,9 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };
   const sideBar = new SideBarChatView(context.extensionUri, log);
-  const worktrees = new WorktreeRecords(context.workspaceState);
   const chats = new Chats(
     agents,
-    { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles },
+    { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles, folders: worktrees },
     { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log), folders: worktrees },
     new SignIn(log),
     sideBar,

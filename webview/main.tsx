@@ -87,6 +87,7 @@ function App() {
         usage={state.session.usage}
         lastTurn={state.turn.usage?.at(-1)}
         level={state.permissionLevel}
+        worktree={state.session.worktree}
       />
       <ConversationPart
         agent={state.agent}

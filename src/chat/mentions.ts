@@ -3,7 +3,7 @@
 // last command with its output (shell integration), and the uncommitted or staged changes (the git extension's
 // API). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
 import { readdir } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
@@ -14,6 +14,7 @@ import type { ChatFiles } from './composerContext';
 import { textSize, type NewAttachment } from './prompt';
 import type { FileMatch, MentionKind } from './protocol';
 import type { WorkspaceFiles } from './workspaceFiles';
+import type { ChatFolders } from '../common/chatFolders';
 import { checkPath } from '../common/paths';
 import { workspaceRoots } from '../common/workspace';
 import { DisposableStore } from '../common/disposables';
@@ -46,6 +47,8 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   constructor(
     private readonly files: WorkspaceFiles,
     private readonly shell: ShellHistory,
+    /** A chat in a worktree attaches the worktree's copies. */
+    private readonly folders: ChatFolders,
     private readonly log: Logger,
   ) {
     this.disposables = new DisposableStore(
@@ -87,9 +90,9 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     try {
       switch (kind) {
         case 'file':
-          return await this.file(id);
+          return await this.file(id, cwd);
         case 'folder':
-          return await this.folder(id);
+          return await this.folder(id, cwd);
         case 'symbol':
           return await this.symbol(id);
         case 'problems':
@@ -128,16 +131,38 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     return { kind: 'file', path: uri.fsPath, label, size: stat.size };
   }
 
-  private async file(id: string): Promise<NewAttachment | string> {
-    const path = this.files.resolve(id);
-    if (!path) return vscode.l10n.t('{0} is not a file in this workspace, so it was not attached.', id);
+  /**
+   * Where a listed file or folder is for the chat in `cwd`: where it is listed, or in a worktree chat the worktree's
+   * copy (the list is the workspace's, and the worktree holds the same paths); undefined when the worktree has none.
+   */
+  private async chatPath(listed: string, cwd: string | undefined): Promise<string | undefined> {
+    const worktree = cwd === undefined ? undefined : this.folders.worktreeOf(cwd);
+    if (!worktree) return listed;
+    const rel = relative(worktree.checkout, listed);
+    if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+    const path = join(worktree.path, rel);
+    return (await vscode.workspace.fs.stat(vscode.Uri.file(path)).then(
+      () => true,
+      () => false,
+    ))
+      ? path
+      : undefined;
+  }
+
+  private async file(id: string, cwd: string | undefined): Promise<NewAttachment | string> {
+    const listed = this.files.resolve(id);
+    if (!listed) return vscode.l10n.t('{0} is not a file in this workspace, so it was not attached.', id);
+    const path = await this.chatPath(listed, cwd);
+    if (!path) return vscode.l10n.t("{0} is not in this chat's worktree, so it was not attached.", id);
     const size = (await vscode.workspace.fs.stat(vscode.Uri.file(path))).size;
     return { kind: 'file', path, label: id, size };
   }
 
-  private async folder(id: string): Promise<NewAttachment | string> {
-    const path = this.files.resolveFolder(id);
-    if (!path) return vscode.l10n.t('{0} is not a folder in this workspace, so it was not attached.', id);
+  private async folder(id: string, cwd: string | undefined): Promise<NewAttachment | string> {
+    const listed = this.files.resolveFolder(id);
+    if (!listed) return vscode.l10n.t('{0} is not a folder in this workspace, so it was not attached.', id);
+    const path = await this.chatPath(listed, cwd);
+    if (!path) return vscode.l10n.t("{0} is not in this chat's worktree, so it was not attached.", id);
     return folderAttachment(path, id);
   }
 

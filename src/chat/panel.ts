@@ -3,9 +3,8 @@
 // chats' ChatSession owns what lives as long as one session, this panel's subscriptions to it included).
 // A chat has one way in, `dispatch` (the table in dispatch.ts), for the webview and the chat's handle alike, and one
 // way out, `snapshot` (the table in snapshot.ts). Model changes are batched into at most one post per frame
-// (viewSync.ts), and the webview gets the whole state whenever it (re)loads, so it need not be kept alive while
-// hidden. Its page is in html.ts. The rooms: outbox.ts (attachments, sending, the queue), attentionState.ts,
-// composerContext.ts (mentions, drops, prompt files), questions.ts, reveal.ts, controls.ts (the permission level).
+// (viewSync.ts), and the webview gets the whole state whenever it (re)loads. Its rooms: outbox.ts (sending, the
+// queue), attentionState.ts, composerContext.ts, questions.ts, reveal.ts, controls.ts (the permission level).
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import { AgentExitError, errorMessage } from '../acp/errors';
@@ -204,6 +203,7 @@ export class ChatPanel implements vscode.Disposable {
       title: () => this.attentionState.title,
       attention: () => this.attentionState.current,
       location: () => this.surface.location,
+      worktree: () => this.current && this.deps.folders.worktreeOf(this.current.cwd),
       l10n: () => translations().l10n,
     });
   }

@@ -1,6 +1,7 @@
 // The rooms of one chat, built together and wired to its panel through one face (PanelCore): the outbox
 // (attachments, sending, the queue), the questions, the composer's context, and the door every message comes in by
 // (dispatch.ts's table, after the protocol's validation).
+import type { ChatFolders } from '../common/chatFolders';
 import type * as vscode from 'vscode';
 import type { SessionModel } from '../acp/sessionModel';
 import { ComposerContext, type ChatFiles, type ChatPrompts } from './composerContext';
@@ -17,6 +18,8 @@ export interface ChatDeps {
   readonly actions: ChatActions;
   readonly files: ChatFiles;
   readonly prompts: ChatPrompts;
+  /** Where chats work besides the workspace folders: a chat in a worktree shows its branch. */
+  readonly folders: ChatFolders;
 }
 
 /** What the rooms need of their panel: a plain object of its members, bound to it. */

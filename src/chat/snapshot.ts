@@ -54,6 +54,8 @@ export interface ChatState {
   readonly title: string;
   readonly attention: Attention;
   readonly location: ChatLocation;
+  /** The worktree the session works in, if it does (New Chat in Worktree). */
+  readonly worktree: { readonly path: string; readonly branch: string } | undefined;
   /** The host's translations for the webview, absent in English (see html.ts). */
   readonly l10n: Readonly<Record<string, string>> | undefined;
 }
@@ -123,8 +125,10 @@ const VIEWS: { readonly [P in Part]: Row<P> } = {
   elicitations: (chat) => [...chat.elicitations],
   subagents: ({ session }) => (session ? subagentViews(session.model, session.cwd) : []),
   agentError: (chat) => chat.agentError,
-  session: ({ session }) =>
-    session ? sessionView(session.model, session.client.capabilities.accepts, session.client.capabilities.supports('forkSession')) : EMPTY_SESSION,
+  session: ({ session, worktree }) =>
+    session
+      ? sessionView(session.model, session.client.capabilities.accepts, session.client.capabilities.supports('forkSession'), worktree)
+      : EMPTY_SESSION,
   checkpoints: (chat) => chat.checkpoints,
   queue: (chat) => chat.queue,
   permissionLevel: (chat) => chat.permissionLevel,

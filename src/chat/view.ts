@@ -273,9 +273,10 @@ export interface PromptAccepts {
 /** Notices kept in the view: the latest few. */
 const NOTICES_SHOWN = 5;
 
-export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork = false): SessionView {
+export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork = false, worktree?: SessionView['worktree']): SessionView {
   return {
     ...(canFork ? { canFork } : {}),
+    ...(worktree ? { worktree: { branch: worktree.branch, path: worktree.path } } : {}),
     ...(model.title ? { title: model.title } : {}),
     plan: model.plan.map(planEntryView),
     ...(model.plans.all.length > 0 ? { plans: model.plans.all.map(planByIdView) } : {}),

@@ -21,6 +21,7 @@ import type {
   PickerView,
   PlanByIdView,
   PlanEntryView,
+  SessionView,
   TurnView,
 } from '../chat/protocol';
 import type { AgentEndView, ChatSnapshot } from '../chat/snapshot';
@@ -70,6 +71,8 @@ export interface ChatHandle {
   readonly permissions: readonly PermissionView[];
   /** The mode and the agent's config options, with their current values. */
   readonly pickers: readonly PickerView[];
+  /** The worktree the chat works in (New Chat in Worktree), as its header shows it: the branch, and the folder. */
+  readonly worktree: SessionView['worktree'];
   /** The agent's slash commands, as `/` lists them. */
   readonly commands: readonly CommandView[];
   /** The agent's plans above the composer: ACP v1's one plan (`entries`), and the plans it keeps by id. */
@@ -226,6 +229,9 @@ class PanelHandle implements ChatHandle {
   }
   get pickers(): readonly PickerView[] {
     return this.now.session.pickers;
+  }
+  get worktree(): SessionView['worktree'] {
+    return this.now.session.worktree;
   }
   get plans(): { readonly entries: readonly PlanEntryView[]; readonly byId: readonly PlanByIdView[] } {
     const session = this.now.session;

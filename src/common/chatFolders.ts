@@ -3,12 +3,20 @@
 // its worktree instead of the workspace folders.
 import { workspaceRoots } from './workspace';
 
+export interface WorktreePlace {
+  readonly path: string;
+  readonly branch: string;
+  readonly checkout: string;
+}
+
 /** The worktrees made for chats, as the chats see them. */
 export interface ChatFolders {
   /** Whether `folder` is a worktree made for chats that is still there. */
   isWorktree(folder: string): boolean;
   /** Whether it is or was one (its folder may be gone). */
   wasWorktree(folder: string): boolean;
+  /** The worktree `folder` is, or is in: its folder, its branch, and the main checkout it mirrors (the repository's top). */
+  worktreeOf(folder: string): WorktreePlace | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import type { ChatFolders } from '../common/chatFolders';
+import type { ChatFolders, WorktreePlace } from '../common/chatFolders';
 import { isWithin } from '../common/paths';
 
 const KEY = 'acp.worktrees';
@@ -77,6 +77,11 @@ export class WorktreeRecords implements ChatFolders, vscode.Disposable {
   /** The record of the chat of `agent` whose session is `sessionId`. */
   ofChat(agent: string, sessionId: string): WorktreeRecord | undefined {
     return this.all().find((r) => r.agent === agent && r.sessionId === sessionId);
+  }
+
+  worktreeOf(folder: string): WorktreePlace | undefined {
+    const record = this.find(folder);
+    return record && { path: record.path, branch: record.branch, checkout: record.repo };
   }
 
   isWorktree(folder: string): boolean {

@@ -95,6 +95,7 @@ describe('worktree chats', function () {
     assert.ok(existsSync(join(folder, 'src', 'hello.ts')), 'the worktree is checked out beside the repository');
     assert.equal(git(main, 'branch', '--list', '--format=%(refname:short)', 'acp/worker-1'), 'acp/worker-1', 'on a branch of its own');
     assert.deepEqual(sessionFolders(recordFile), [folder], 'the session works in the worktree');
+    assert.deepEqual(chat.worktree, { branch: 'acp/worker-1', path: folder }, 'the chat\u2019s header shows its branch and folder');
     assert.match(acpLog(), /git worktree add -b acp\/worker-1 .*acp-worker-1 main/, 'the log says what git ran');
 
     const script = [
@@ -117,6 +118,11 @@ describe('worktree chats', function () {
     );
     assert.equal(readFileSync(join(main, 'src', 'hello.ts'), 'utf8'), 'export const hello = "world";\n', 'refused');
     assert.match(acpLog(), /hello\.ts is outside this chat's worktree, and the acp.files.outsideWorkspace setting refuses that/);
+
+    // @ lists the workspace's files, and attaches the worktree's copy.
+    assert.ok((await chat.completeMention('hello')).some((m) => m.path === 'src/hello.ts'));
+    await chat.mention('file', 'src/hello.ts');
+    await waitFor(() => chat.attachments.some((a) => a.detail === join(folder, 'src', 'hello.ts')), { what: 'the worktree\u2019s copy attached' });
   });
 
   it('runs two worktree chats at once, each in its own worktree', async () => {

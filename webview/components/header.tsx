@@ -1,4 +1,4 @@
-// Above the conversation: the session's title, the usage meter and the permission level.
+// Above the conversation: the session's title, its worktree's branch, the usage meter and the permission level.
 import type { PermissionLevelName, PermissionLevelView, TurnUsageView, UsageView } from '../../src/chat/protocol';
 import { setPermissionLevel } from '../intents';
 import { t } from '../l10n';
@@ -52,6 +52,7 @@ export function Header({
   usage,
   lastTurn,
   level,
+  worktree,
 }: {
   title: string | undefined;
   agent: string;
@@ -59,6 +60,8 @@ export function Header({
   /** The tokens the last turn used, where its agent said. */
   lastTurn?: TurnUsageView | undefined;
   level: PermissionLevelView;
+  /** The worktree the chat works in, if it does: its branch in the header, its folder in the tooltip. */
+  worktree?: { readonly branch: string; readonly path: string } | undefined;
 }) {
   const share = usage && usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;
   return (
@@ -67,6 +70,17 @@ export function Header({
         {title ?? agent}
       </h1>
       {title && <span class="quiet agent-name">{agent}</span>}
+      {worktree && (
+        <span
+          class="quiet worktree"
+          role="note"
+          title={worktree.path}
+          aria-label={t('In the worktree {0}, on the branch {1}', worktree.path, worktree.branch)}
+        >
+          <span class="codicon codicon-git-branch" aria-hidden="true" />
+          {worktree.branch}
+        </span>
+      )}
       <span class="header-spacer" />
       {usage && (
         <div

@@ -184,6 +184,8 @@ export const SessionView = z.object({
   accepts: z.object({ image: z.boolean(), embeddedContext: z.boolean() }),
   /** The agent forks sessions (unstable `session/fork`): user messages offer Fork. */
   canFork: z.boolean().optional(),
+  /** The chat works in a worktree of its own (New Chat in Worktree): its branch, and its folder. */
+  worktree: z.object({ branch: z.string(), path: z.string() }).optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 

@@ -59,6 +59,7 @@ function chatState(overrides: Partial<ChatState> = {}): ChatState {
     title: 'Fixture',
     attention: 'none',
     location: 'editor',
+    worktree: undefined,
     l10n: undefined,
     ...overrides,
   };
@@ -99,6 +100,13 @@ describe('chat snapshot', () => {
     assert.deepEqual([shot.entries, shot.permissions, shot.session.pickers, shot.leftOut], [[], [], [], []]);
     assert.deepEqual(shot.turn, { phase: 'idle' });
     assert.equal(shot.agentEnd, undefined);
+  });
+
+  it('shows the worktree a session works in, its branch and folder, and nothing of one for a chat in the workspace', () => {
+    const worktree = { branch: 'acp/gemini-1', path: '/ws.worktrees/acp-gemini-1' };
+    assert.deepEqual(snapshotOf(chatState({ session: session(model()), worktree })).session.worktree, worktree);
+    assert.equal(snapshotOf(chatState({ session: session(model()) })).session.worktree, undefined);
+    assert.equal(snapshotOf(chatState({ worktree })).session.worktree, undefined, 'no session, nothing to show');
   });
 
   it('says why the agent stopped, with its last stderr lines', () => {
