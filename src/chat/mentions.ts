@@ -94,9 +94,9 @@ export class Mentions implements ChatFiles, vscode.Disposable {
         case 'folder':
           return await this.folder(id, cwd);
         case 'symbol':
-          return await this.symbol(id);
+          return await this.symbol(id, cwd);
         case 'problems':
-          return this.problems(id === 'all');
+          return this.problems(id === 'all', cwd);
         case 'terminal':
           return this.terminal();
         case 'changes':
@@ -216,7 +216,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     return matches;
   }
 
-  private async symbol(id: string): Promise<NewAttachment | string> {
+  private async symbol(id: string, cwd: string | undefined): Promise<NewAttachment | string> {
     const symbol = this.symbols.get(id);
     if (!symbol) return vscode.l10n.t('That symbol is no longer in the list; type @ and its name again.');
     const document = await vscode.workspace.openTextDocument(symbol.location.uri);
@@ -225,12 +225,14 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     if (range.isSingleLine) range = document.lineAt(range.start.line).range;
     const endLine = Math.min(range.end.line, range.start.line + MAX_SYMBOL_LINES - 1);
     const text = document.getText(new vscode.Range(range.start.line, 0, endLine, document.lineAt(endLine).text.length));
-    const start = range.start.line + 1;
-    const end = endLine + 1;
+    const found = await this.symbolInChat(document.uri.fsPath, text, range.start.line, cwd);
+    if (typeof found === 'string') return found;
+    const start = found.line + 1;
+    const end = start + (endLine - range.start.line);
     const label = `${symbol.name} (${vscode.workspace.asRelativePath(document.uri)}:${start === end ? start : `${start}-${end}`})`;
     return {
       kind: 'symbol',
-      path: document.uri.fsPath,
+      path: found.path,
       label,
       text,
       startLine: start,
@@ -240,13 +242,32 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     };
   }
 
+  /**
+   * Where a symbol's `text` (found by VS Code's language features, which see the workspace) is for the chat in `cwd`:
+   * at `line` of `path` itself, or in a worktree chat the same text in the worktree's copy, by the line it starts on
+   * there; a sentence when the worktree's copy does not have that text.
+   */
+  private async symbolInChat(path: string, text: string, line: number, cwd: string | undefined): Promise<{ path: string; line: number } | string> {
+    const inChat = await this.chatPath(path, cwd);
+    if (inChat === path) return { path, line };
+    const changed = vscode.l10n.t("This symbol is not the same in this chat's worktree, so it was not attached; attach its file with @ instead.");
+    if (!inChat) return changed;
+    const copy = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(inChat))).replace(/\r\n/g, '\n');
+    const at = copy.indexOf(text.replace(/\r\n/g, '\n'));
+    if (at < 0) return changed;
+    let lineThere = 0;
+    for (let i = copy.indexOf('\n'); i >= 0 && i < at; i = copy.indexOf('\n', i + 1)) lineThere++;
+    return { path: inChat, line: lineThere };
+  }
+
   /** The file of the text editor the user was last in. */
   private activeFile(): vscode.Uri | undefined {
     const editor = [this.lastEditor, ...vscode.window.visibleTextEditors].find((e) => e && e.document.uri.scheme === 'file' && !e.document.isClosed);
     return editor?.document.uri;
   }
 
-  private problems(all: boolean): NewAttachment | string {
+  /** The Problems view's problems; VS Code has them for the workspace's files, so a worktree chat is told that. */
+  private problems(all: boolean, cwd: string | undefined): NewAttachment | string {
     const active = this.activeFile();
     if (!all && !active) return vscode.l10n.t('No file is open in an editor; choose @problems:all for every problem.');
     const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = all
@@ -263,10 +284,14 @@ export class Mentions implements ChatFiles, vscode.Disposable {
         ...(d.code !== undefined ? { code: String(typeof d.code === 'object' ? d.code.value : d.code) } : {}),
       })),
     );
-    const text = problemsText(problems);
-    const label = all
-      ? vscode.l10n.t('Problems ({0})', problems.length)
-      : vscode.l10n.t('Problems in {0} ({1})', basename(active!.fsPath), problems.length);
+    const inWorktree = cwd !== undefined && this.folders.worktreeOf(cwd) !== undefined;
+    const text =
+      (inWorktree
+        ? vscode.l10n.t("These problems are VS Code's, for the main checkout; the files in this chat's worktree may differ.") + '\n\n'
+        : '') + problemsText(problems);
+    const label =
+      (all ? vscode.l10n.t('Problems ({0})', problems.length) : vscode.l10n.t('Problems in {0} ({1})', basename(active!.fsPath), problems.length)) +
+      (inWorktree ? ' ' + vscode.l10n.t('(main checkout)') : '');
     return {
       kind: 'problems',
       label,

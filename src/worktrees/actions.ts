@@ -74,6 +74,7 @@ export type Applied = 'applied' | 'conflicts' | undefined;
  * merging its branch (`merge`). The user's uncommitted work in files the apply would change is asked about first.
  */
 export async function applyWorktree(git: G.Git, record: WorktreeRecord, as: 'changes' | 'merge', log: Logger): Promise<Applied> {
+  let safe: Safe = false;
   try {
     if (as === 'merge') {
       const uncommitted = await G.status(git, record.path);
@@ -92,13 +93,24 @@ export async function applyWorktree(git: G.Git, record: WorktreeRecord, as: 'cha
       void vscode.window.showInformationMessage(vscode.l10n.t('The worktree of {0} has nothing to apply.', record.branch));
       return undefined;
     }
-    if (!(await userWorkIsSafe(git, record, touched))) return undefined;
+    safe = await userWorkIsSafe(git, record, touched);
+    if (!safe) return undefined;
     return as === 'merge' ? await merge(git, record) : await applyPatch(git, record);
   } catch (error) {
     log.error(`applying ${record.branch} failed: ${errorMessage(error)}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('The worktree changes could not be applied: {0}', failureText(error)));
+    // Stashed, then the apply failed: the user's changes are still safe in the stash, and the message says where.
+    const where =
+      safe === 'stashed' ? ' ' + vscode.l10n.t('Your own changes are in the stash "{0}"; "git stash pop" brings them back.', stashName(record)) : '';
+    void vscode.window.showErrorMessage(vscode.l10n.t('The worktree changes could not be applied: {0}', failureText(error)) + where);
     return undefined;
   }
+}
+
+/** Whether applying may go on: `safe`, or `stashed` when the user's own changes were stashed first; false when not. */
+type Safe = 'safe' | 'stashed' | false;
+
+function stashName(record: WorktreeRecord): string {
+  return `acp: before applying ${record.branch}`;
 }
 
 /** The files the branch changed since its base. */
@@ -111,7 +123,7 @@ async function branchFiles(git: G.Git, record: WorktreeRecord): Promise<string[]
  * Whether applying may go on: none of `touched` has unsaved edits in an editor, and none has uncommitted changes in
  * the main checkout, or the user agreed to stash those first (and they were).
  */
-async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: readonly string[]): Promise<boolean> {
+async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: readonly string[]): Promise<Safe> {
   const wanted = new Set(touched);
   const unsaved = vscode.workspace.textDocuments
     .filter((d) => d.isDirty && d.uri.scheme === 'file')
@@ -124,7 +136,7 @@ async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: reado
     return false;
   }
   const dirty = (await G.status(git, record.repo)).map((e) => e.path).filter((p) => wanted.has(p));
-  if (dirty.length === 0) return true;
+  if (dirty.length === 0) return 'safe';
   const stash = await confirmPick(
     vscode.l10n.t('You have uncommitted changes in {0}, which applying would overwrite.', listed(dirty)),
     vscode.l10n.t('Stash My Changes and Apply'),
@@ -132,20 +144,10 @@ async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: reado
     dirty,
   );
   if (!stash) return false;
-  await git.run(record.repo, [
-    '--literal-pathspecs',
-    'stash',
-    'push',
-    '--include-untracked',
-    '--message',
-    `acp: before applying ${record.branch}`,
-    '--',
-    ...dirty,
-  ]);
-  void vscode.window.showInformationMessage(
-    vscode.l10n.t('Your changes in {0} are in the stash "acp: before applying {1}".', listed(dirty), record.branch),
-  );
-  return true;
+  const stashing = G.withPaths(['stash', 'push', '--include-untracked', '--message', stashName(record)], dirty);
+  await git.run(record.repo, stashing.args, { input: stashing.input });
+  void vscode.window.showInformationMessage(vscode.l10n.t('Your changes in {0} are in the stash "{1}".', listed(dirty), stashName(record)));
+  return 'stashed';
 }
 
 /** The worktree's changes as uncommitted changes in the main checkout: a plain apply, else a three-way one. */
@@ -199,6 +201,7 @@ export async function commitWorktree(git: G.Git, record: WorktreeRecord, suggest
     prompt: vscode.l10n.t('The commit message'),
     value: suggested ?? vscode.l10n.t('Changes from the worktree chat'),
     validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Write a commit message.')),
+    ignoreFocusOut: true, // a chat that takes the focus as its turn ends must not throw the message away
   });
   if (!message?.trim()) return false;
   await git.run(record.path, ['add', '--all']);
@@ -206,14 +209,19 @@ export async function commitWorktree(git: G.Git, record: WorktreeRecord, suggest
   return true;
 }
 
-/** What discarding the worktree would lose: its commits not on the base, and its uncommitted files. */
-export async function whatWouldBeLost(git: G.Git, record: WorktreeRecord): Promise<{ commits: string[]; files: string[] }> {
+/**
+ * What discarding the worktree would lose: its commits not on the base, its uncommitted files, and the files git
+ * ignores there (build output, installed packages, a local .env), which the removal deletes too (folders as one).
+ */
+export async function whatWouldBeLost(git: G.Git, record: WorktreeRecord): Promise<{ commits: string[]; files: string[]; ignored: string[] }> {
   // A failure says so (and stops the removal): never "nothing is lost" because git could not be asked.
   const commits = (await G.branchExists(git, record.repo, record.branch))
     ? await G.commitsNotOn(git, record.repo, record.baseCommit, record.branch)
     : [];
-  const files = existsSync(record.path) ? (await G.status(git, record.path)).map((e) => e.path) : [];
-  return { commits, files };
+  const there = existsSync(record.path);
+  const files = there ? (await G.status(git, record.path)).map((e) => e.path) : [];
+  const ignored = there ? await G.ignoredEntries(git, record.path) : [];
+  return { commits, files, ignored };
 }
 
 /** Removes the worktree's folder and its branch with git's own commands. */

@@ -11,6 +11,6 @@ export async function confirmPick(title: string, act: string, detail: string, li
     ...(listed.length > 0 ? [{ label: vscode.l10n.t('What it concerns'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...listed.slice(0, 50).map((label) => ({ label })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: detail });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: detail, ignoreFocusOut: true });
   return picked === yes;
 }

@@ -1,6 +1,6 @@
 // The user's own git, run for worktree chats: on the user's repository, so every command is one the user would run
 // themselves, logged as it runs (never its input). Each call is bounded in time and output, with the inherited GIT_*
-// environment removed. Plain Node: unit- and bench-tested without VS Code.
+// environment removed (but where the user told git to stop looking for a repository). Plain Node: unit- and bench-tested without VS Code.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../acp/log';
@@ -19,6 +19,9 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 /** Untracked files carried into a new worktree: at most this many, each at most this big. */
 const MAX_CARRIED_FILES = 2000;
 const MAX_CARRIED_BYTES = 16 * 1024 * 1024;
+
+/** Of the inherited GIT_* variables, the ones the user's git keeps: where the user told git to stop looking for a repository. */
+const USER_GIT_ENV = ['GIT_CEILING_DIRECTORIES'];
 
 export interface Git {
   /** Runs git in `cwd`; `okCodes` are exit codes that are answers. Returns stdout as text. */
@@ -45,7 +48,7 @@ export function userGit(gitPath: string, log: Logger, loud = true, worktree?: Wo
     (loud ? log.info : log.debug).call(log, `git ${given.join(' ')} (in ${cwd})`);
     const { stdout, code } = await runGit(gitPath, args, {
       cwd,
-      env: scrubbedEnv(),
+      env: scrubbedEnv(USER_GIT_ENV),
       timeoutMs: slow ? CHECKOUT_MS : QUICK_MS,
       maxOutputBytes: MAX_OUTPUT,
       ...(input !== undefined ? { input } : {}),
@@ -57,6 +60,14 @@ export function userGit(gitPath: string, log: Logger, loud = true, worktree?: Wo
     run: async (cwd, args, options = {}) => (await call(cwd, args, options.input, options.okCodes ?? [], options.slow === true)).stdout,
     exit: (cwd, args, options = {}) => call(cwd, args, options.input, EVERY_EXIT_CODE, false),
   };
+}
+
+/**
+ * `args` with `paths` as their literal pathspecs, given on stdin (NUL-separated) rather than as arguments: a
+ * worktree with tens of thousands of untracked files would pass the system's limit on a command line.
+ */
+export function withPaths(args: readonly string[], paths: readonly string[]): { args: string[]; input: string } {
+  return { args: ['--literal-pathspecs', ...args, '--pathspec-from-file=-', '--pathspec-file-nul'], input: paths.join('\0') };
 }
 
 /** The top folder of the repository `folder` is in, or undefined when it is not in one. */
@@ -152,6 +163,12 @@ export async function status(git: Git, folder: string): Promise<StatusEntry[]> {
   return entries;
 }
 
+/** The files and folders git ignores in `folder` (a folder wholly ignored counts once; at most 1000). */
+export async function ignoredEntries(git: Git, folder: string): Promise<string[]> {
+  const out = await git.run(folder, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
+  return out.split('\0').filter(Boolean).slice(0, 1000);
+}
+
 /** The commits of `branch` that `base` does not have, newest first: hash and subject (at most 100). */
 export async function commitsNotOn(git: Git, folder: string, base: string, branch: string): Promise<string[]> {
   const out = await git.run(folder, ['log', '--max-count=100', '--format=%h %s', `${base}..${branch}`, '--']);
@@ -195,11 +212,15 @@ export async function changedFiles(git: Git, folder: string, revision: string): 
  */
 export async function worktreePatch(git: Git, folder: string, base: string): Promise<string> {
   const untracked = (await status(git, folder)).filter((e) => e.code === '??').map((e) => e.path);
-  if (untracked.length > 0) await git.run(folder, ['--literal-pathspecs', 'add', '--intent-to-add', '--', ...untracked]);
+  const run = async (args: readonly string[]) => {
+    const given = withPaths(args, untracked);
+    await git.run(folder, given.args, { input: given.input });
+  };
+  if (untracked.length > 0) await run(['add', '--intent-to-add']);
   try {
     return await git.run(folder, ['diff', ...PATCH_FLAGS, base, '--']);
   } finally {
-    if (untracked.length > 0) await git.run(folder, ['--literal-pathspecs', 'reset', '--quiet', '--', ...untracked]);
+    if (untracked.length > 0) await run(['reset', '--quiet']);
   }
 }
 

@@ -150,7 +150,7 @@ export class WorktreeCommands implements vscode.Disposable {
     }
     const picked = await vscode.window.showQuickPick(
       all.map((record) => ({ label: record.branch, description: record.agent, detail: record.path, record })),
-      { title: vscode.l10n.t('Which worktree chat?') },
+      { title: vscode.l10n.t('Which worktree chat?'), ignoreFocusOut: true },
     );
     return picked?.record;
   }
@@ -167,13 +167,23 @@ export class WorktreeCommands implements vscode.Disposable {
 
   /** Discard Worktree: what would be lost is listed first; after the user agrees, the chat ends and git removes it. */
   private async discard(record: WorktreeRecord, git: Git): Promise<boolean> {
-    const { commits, files } = await whatWouldBeLost(git, record);
-    const lost = [...commits.map((c) => vscode.l10n.t('commit {0}', c)), ...files.map((f) => vscode.l10n.t('uncommitted {0}', f))];
+    const { commits, files, ignored } = await whatWouldBeLost(git, record);
+    const lost = [
+      ...commits.map((c) => vscode.l10n.t('commit {0}', c)),
+      ...files.map((f) => vscode.l10n.t('uncommitted {0}', f)),
+      ...ignored.map((f) => vscode.l10n.t('ignored {0}', f)),
+    ];
     const agreed = await confirmPick(
       vscode.l10n.t('Discard the worktree of {0} and its branch?', record.branch),
       vscode.l10n.t('Discard Worktree'),
       lost.length > 0
-        ? vscode.l10n.t('This loses {0} commits not on {1} and {2} uncommitted files, listed below.', commits.length, record.base, files.length)
+        ? vscode.l10n.t(
+            'This loses {0} commits not on {1}, {2} uncommitted files and {3} ignored files or folders, listed below.',
+            commits.length,
+            record.base,
+            files.length,
+            ignored.length,
+          )
         : vscode.l10n.t('Nothing is lost: it has no changes of its own.'),
       lost,
     );
@@ -203,7 +213,9 @@ export class WorktreeCommands implements vscode.Disposable {
     }
     const all: vscode.QuickPickItem & { record?: WorktreeRecord } = {
       label: vscode.l10n.t('Remove All {0}', stale.length),
-      detail: vscode.l10n.t('Branches with commits of their own are kept.'),
+      detail: vscode.l10n.t(
+        'Worktrees with uncommitted files, and branches with commits of their own, are kept. Files git ignores in a removed worktree (build output, installed packages) go with it.',
+      ),
     };
     const picked = await vscode.window.showQuickPick(
       [
@@ -223,7 +235,7 @@ export class WorktreeCommands implements vscode.Disposable {
       if (!git) return;
       try {
         // What would be lost is read first, and a worktree it cannot be read of is left alone.
-        const { commits, files } = existsSync(record.path) ? await whatWouldBeLost(git, record) : { commits: [], files: [] };
+        const { commits, files } = existsSync(record.path) ? await whatWouldBeLost(git, record) : { commits: [], files: [] as string[] };
         if (files.length > 0) {
           void vscode.window.showWarningMessage(
             vscode.l10n.t(

@@ -63,8 +63,13 @@ describe('worktree chats', function () {
 
   before(async () => {
     main = workspaceFolder();
-    // The workspace becomes a repository of its own (a folder outside any is a unit test: the harness's workspace is
-    // inside the project's own checkout).
+    // Outside git first (the harness tells git to stop looking above the work folder): the refusal, then a repository.
+    const before = (await api()).chats.length;
+    assert.equal(await vscode.commands.executeCommand('acp.newChatInWorktree'), undefined, 'no worktree chat outside git');
+    await waitFor(() => /is not in a git repository: no worktree/.test(acpLog()), { what: 'the refusal in the log' });
+    assert.equal((await api()).chats.length, before, 'and no chat either, until the user takes the plain chat offered');
+    assert.ok(!existsSync(`${main}.worktrees`));
+    // The workspace becomes a repository of its own.
     git(main, 'init', '--quiet', '--initial-branch=main');
     git(main, 'config', 'user.email', 'ada@example.com');
     git(main, 'config', 'user.name', 'Ada');
@@ -123,6 +128,52 @@ describe('worktree chats', function () {
     assert.ok((await chat.completeMention('hello')).some((m) => m.path === 'src/hello.ts'));
     await chat.mention('file', 'src/hello.ts');
     await waitFor(() => chat.attachments.some((a) => a.detail === join(folder, 'src', 'hello.ts')), { what: 'the worktree\u2019s copy attached' });
+  });
+
+  it('attaches an @ symbol from the worktree’s copy, refuses one the agent changed there, and says whose problems @problems are', async () => {
+    const hello = vscode.Uri.file(join(main, 'src', 'hello.ts'));
+    // A real symbol provider and real diagnostics, on the main checkout's files (what a language extension sees).
+    const provider = vscode.languages.registerWorkspaceSymbolProvider({
+      provideWorkspaceSymbols: (query) =>
+        'hello'.includes(query.toLowerCase())
+          ? [new vscode.SymbolInformation('hello', vscode.SymbolKind.Constant, '', new vscode.Location(hello, new vscode.Range(0, 13, 0, 18)))]
+          : [],
+    });
+    const problems = vscode.languages.createDiagnosticCollection('worktree-test');
+    problems.set(hello, [new vscode.Diagnostic(new vscode.Range(0, 13, 0, 18), 'hello is never read', vscode.DiagnosticSeverity.Warning)]);
+    try {
+      const { chat, folder } = await worktreeChat(main);
+      const attachSymbol = async () => {
+        // A provider's first answer can miss the list's bound (it then comes late): ask as a user types on.
+        let symbol: Awaited<ReturnType<ChatHandle['completeMention']>>[number] | undefined;
+        await waitFor(async () => (symbol = (await chat.completeMention('hello')).find((m) => m.kind === 'symbol')) !== undefined, {
+          what: '@hello to offer the symbol',
+        });
+        await chat.mention(symbol!.kind, symbol!.path);
+      };
+      await attachSymbol();
+      await waitFor(() => chat.attachments.some((a) => a.kind === 'symbol' && a.detail === join(folder, 'src', 'hello.ts')), {
+        what: 'the symbol, from the worktree’s copy',
+      });
+
+      await within(
+        chat.send(JSON.stringify([{ op: 'disk', path: 'src/hello.ts', text: '// moved\nexport const hello = "agent";\n' }])),
+        20_000,
+        'a turn',
+      );
+      await attachSymbol();
+      await waitFor(() => /This symbol is not the same in this chat's worktree/.test(chat.lastNotice ?? ''), {
+        what: 'the chat to say the worktree’s symbol differs',
+      });
+
+      await chat.mention('problems', 'all');
+      await waitFor(() => chat.attachments.some((a) => a.kind === 'problems' && /\(main checkout\)/.test(a.label)), {
+        what: 'the problems, said to be the main checkout’s',
+      });
+    } finally {
+      provider.dispose();
+      problems.dispose();
+    }
   });
 
   it('runs two worktree chats at once, each in its own worktree', async () => {

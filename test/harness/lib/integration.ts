@@ -54,6 +54,9 @@ export async function runIntegration(options: {
     smokeTestDriver: true,
     // ACP_TEST_LOGS: where the extension host writes output channels, so tests can read the "ACP" log.
     env: {
+      // The workspace is inside this project's checkout: git stops looking for a repository at the work folder, so
+      // the workspace is a folder outside git until a test makes it a repository of its own.
+      GIT_CEILING_DIRECTORIES: workDir,
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_LOGS: join(workDir, 'server', 'user-data', 'logs'),
       ...(process.env['ACP_TEST_GREP'] ? { ACP_TEST_GREP: process.env['ACP_TEST_GREP'] } : {}),

@@ -121,6 +121,9 @@ export async function openWorkbench(
     settings: settings.user ?? {},
     machineSettings: settings.machine,
     workspaceTrust: settings.workspaceTrust,
+    // The work folder is inside this project's checkout: git stops looking for a repository there, so the sample
+    // folders are outside git until a test makes one a repository of its own.
+    env: { GIT_CEILING_DIRECTORIES: workDir },
   });
   let browser: BrowserContext | undefined;
   try {
