@@ -3,26 +3,16 @@
 // its permission request) in the light, dark and high-contrast themes, in an editor tab and in the side bar, and fails on any
 // violation; then the same chat is operated from the keyboard alone, every stop showing its focus.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
+import { report, scan } from './lib/axe';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
-
-/** axe-core, as the page gets it: its source, evaluated in the chat's own document. */
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const THEMES = [
   { id: 'Light Modern', body: 'vscode-light' },
   { id: 'Dark Modern', body: 'vscode-dark' },
   { id: 'Dark High Contrast', body: 'vscode-high-contrast' },
 ] as const;
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly string[];
-}
 
 describe('accessibility', function () {
   this.timeout(240_000);
@@ -44,24 +34,6 @@ describe('accessibility', function () {
   after(async () => {
     await workbench?.close();
   });
-
-  /** Every axe violation in the chat's document, with the first nodes of each and why they fail. */
-  async function scan(chat: FrameLocator): Promise<Violation[]> {
-    // An expression, not a function: evaluated as the debugger does, so the page's CSP (no eval) does not stop axe.
-    const run = `(async () => {
-      ${AXE_SOURCE}
-      const result = await axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').replace(/\\s+/g, ' ')),
-      }));
-    })()`;
-    const violations = (await chat.locator('body').evaluate(run)) as Violation[] | undefined;
-    assert.ok(Array.isArray(violations), 'axe ran in the chat and answered');
-    return violations;
-  }
 
   /** Picks a color theme as the user does (Preferences: Color Theme), and waits until the chat has it. */
   async function theme(chat: FrameLocator, label: string, bodyClass: string): Promise<void> {
@@ -103,12 +75,6 @@ describe('accessibility', function () {
     await workbench.page.keyboard.press('Enter');
     await chat.getByRole('region', { name: 'Queued messages' }).getByText('then update the docs').waitFor();
     return { chat, message };
-  }
-
-  function report(where: string, violations: readonly Violation[]): string {
-    return `${where}: ${violations.length} violation(s)\n${violations
-      .map((v) => `- ${v.id} (${v.impact ?? 'unknown'}): ${v.help}\n    ${v.nodes.join('\n    ')}`)
-      .join('\n')}`;
   }
 
   it('finds no violations in a chat with everything on screen, in light, dark and high contrast, in a tab and in the side bar', async () => {

@@ -224,6 +224,29 @@ describe('Restricted Mode UI', function () {
     await workbench?.close();
   });
 
+  it('does not offer New Chat in Worktree in Restricted Mode', async () => {
+    const page = workbench.page;
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    const newChat = rows.filter({ hasText: 'ACP: New Chat' }).first();
+    // Right after start the palette may not list the extension's commands yet: it is opened again until it does.
+    await waitFor(
+      async () => {
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget .quick-input-box input').fill('>ACP: New Chat');
+        const listed = await newChat.waitFor({ timeout: 3000 }).then(
+          () => true,
+          () => false,
+        );
+        if (!listed) await page.keyboard.press('Escape');
+        return listed;
+      },
+      { timeoutMs: 60_000, what: 'the palette to list ACP: New Chat' },
+    );
+    // The palette has filtered to the chat commands: New Chat is there, New Chat in Worktree… is not.
+    assert.equal(await rows.filter({ hasText: 'New Chat in Worktree' }).count(), 0, 'no worktree chats in Restricted Mode');
+    await page.keyboard.press('Escape');
+  });
+
   it('starts no agent in an untrusted workspace, says why, and connects once the user trusts it', async () => {
     await workbench.runCommand('ACP: New Chat');
     const chat = workbench.chat();

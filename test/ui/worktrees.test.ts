@@ -1,0 +1,122 @@
+// Worktree chats in the real workbench, with the keyboard alone, in a multi-root workspace whose first folder is a git
+// repository and whose second is not: New Chat in Worktree on the second says why not and offers a plain chat; on the
+// first, Enter takes each question's default, the agent changes a file in its worktree while the main checkout stays
+// as it was, Apply Worktree Changes brings the change in, and the Discard Worktree it offers removes the worktree.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { waitFor } from '../lib/wait';
+import { report, scan } from './lib/axe';
+import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** The focused element of the workbench's own document (not a webview's): its text and its role. */
+function focused(page: Page): Promise<{ text: string; role: string | null }> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    return { text: el?.textContent?.trim() ?? '', role: el?.getAttribute('role') ?? null };
+  });
+}
+
+/**
+ * Presses the button `name` of the notification that says `text`, from the keyboard: Focus Notification Toast, then Tab
+ * to the button (a few stops at most: the toast's own actions come first), then Enter.
+ */
+async function pressNotificationButton(workbench: Workbench, text: string, name: string): Promise<void> {
+  const page = workbench.page;
+  await page.locator('.notifications-toasts .notification-toast', { hasText: text }).waitFor({ timeout: 30_000 });
+  await workbench.runCommand('Notifications: Focus Notification Toast');
+  for (let stop = 0; (await focused(page)).text !== name; stop++) {
+    if (stop >= 8) throw new Error(`Tab did not reach the notification's "${name}" button`);
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until the quick input titled `title` shows, then takes its default with Enter. */
+async function enterOn(page: Page, title: string): Promise<void> {
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+describe('worktree chats UI', function () {
+  this.timeout(180_000);
+  let workbench: Workbench;
+  const work = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'worktrees');
+  const { settings } = fixtureAgents(work, { 'Fixture Changes': 'changes' });
+
+  before(async () => {
+    workbench = await openWorkbench(
+      'worktrees',
+      { machine: { 'acp.agents': settings }, user: { 'acp.defaultAgent': 'Fixture Changes', 'files.autoSave': 'off', 'acp.followAgent': false } },
+      { secondFolder: true },
+    );
+    const main = workbench.workspace;
+    git(main, 'init', '--quiet', '--initial-branch=main');
+    git(main, 'config', 'user.email', 'ada@example.com');
+    git(main, 'config', 'user.name', 'Ada');
+    git(main, 'add', '--all');
+    git(main, 'commit', '--quiet', '-m', 'the start');
+  });
+
+  afterEach(async function () {
+    await workbench.cleanUp(this.currentTest);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('goes from the command palette to applied changes and a discarded worktree, with the keyboard only', async () => {
+    const page = workbench.page;
+    const main = workbench.workspace;
+
+    // The second folder is not in a repository: the command says so and offers a plain chat, which Enter opens.
+    await workbench.runCommand('ACP: New Chat in Worktree…');
+    await workbench.pick('second');
+    await pressNotificationButton(workbench, 'is not in a git repository, so a worktree cannot be made', 'New Chat');
+    await workbench.chat().getByRole('textbox', { name: 'Message' }).waitFor();
+    assert.ok(!existsSync(`${main}.worktrees`), 'no worktree was made');
+    await workbench.runCommand('View: Close All Editors');
+    await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
+
+    // The first folder is a repository: Enter, Enter, Enter.
+    await workbench.runCommand('ACP: New Chat in Worktree…');
+    await workbench.pick('workspace');
+    await enterOn(page, 'New Chat in Worktree (1/3): the agent');
+    await enterOn(page, 'New Chat in Worktree (2/3): the base');
+    await enterOn(page, 'New Chat in Worktree (3/3): the branch');
+    const folder = `${main}.worktrees/acp-fixture-changes-1`;
+    const chat = workbench.chat();
+    await chat.getByRole('note', { name: `In the worktree ${folder}, on the branch acp/fixture-changes-1` }).waitFor({ timeout: 30_000 });
+    assert.ok(existsSync(join(folder, 'src', 'hello.ts')), 'the worktree is checked out');
+
+    // The composer has the focus: the message is typed, and Enter sends it.
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await waitFor(() => message.evaluate((el) => el === el.ownerDocument.activeElement), { what: 'the composer to have the focus' });
+    await page.keyboard.type(JSON.stringify([{ op: 'disk', path: 'src/hello.ts', text: 'export const hello = "worktree";\n' }]));
+    await page.keyboard.press('Enter');
+    await chat.getByRole('region', { name: 'Changes of this turn' }).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(join(folder, 'src', 'hello.ts'), 'utf8'), 'export const hello = "worktree";\n', 'the agent worked in the worktree');
+    assert.equal(readFileSync(join(main, 'src', 'hello.ts'), 'utf8'), 'export const hello = "world";\n', 'the main checkout is as it was');
+    const violations = await scan(chat);
+    assert.equal(violations.length, 0, report('a worktree chat', violations));
+
+    // Apply Worktree Changes: the change is in the main checkout, uncommitted; Discard Worktree is offered.
+    await workbench.runCommand('ACP: Apply Worktree Changes');
+    await waitFor(() => readFileSync(join(main, 'src', 'hello.ts'), 'utf8') === 'export const hello = "worktree";\n', {
+      what: 'the change to be applied to the main checkout',
+    });
+    assert.equal(git(main, 'status', '--porcelain'), 'M src/hello.ts', 'an uncommitted change, nothing committed');
+    await pressNotificationButton(workbench, 'are in the main checkout now. Discard the worktree?', 'Discard Worktree');
+    await enterOn(page, 'Discard the worktree of acp/fixture-changes-1 and its branch?');
+    await waitFor(() => !existsSync(folder) && git(main, 'branch', '--list', 'acp/fixture-changes-1') === '', {
+      what: 'the worktree and its branch to be removed',
+    });
+    await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(readFileSync(join(main, 'src', 'hello.ts'), 'utf8'), 'export const hello = "worktree";\n', 'the applied change stays');
+  });
+});
