@@ -2,7 +2,7 @@
 // uncommitted changes or as a merge of its branch), commit it on its branch, or discard the worktree. Nothing of the
 // user's main checkout is touched without their action, and their uncommitted work there is never overwritten: a
 // file that would be is named, and stashed only with their consent.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
@@ -16,6 +16,8 @@ import type { WorktreeRecord } from './records';
 export const BASE_SCHEME = 'acp-worktree-base';
 /** How many file names a question lists before "and N more". */
 const LISTED = 8;
+/** Files larger than this are taken as different without reading them (the apply then asks, as for any other). */
+const MAX_COMPARED_BYTES = 16 * 1024 * 1024;
 
 const BaseFile = z.object({ folder: z.string(), commit: z.string().regex(/^[0-9a-f]{40,64}$/), rel: z.string() });
 
@@ -88,14 +90,22 @@ export async function applyWorktree(git: G.Git, record: WorktreeRecord, as: 'cha
         if (!commitFirst || !(await commitWorktree(git, record, undefined))) return undefined;
       }
     }
-    const touched = as === 'merge' ? await branchFiles(git, record) : (await G.changedFiles(git, record.path, record.baseCommit)).map((f) => f.path);
-    if (touched.length === 0) {
+    const changed = as === 'merge' ? await branchFiles(git, record) : (await G.changedFiles(git, record.path, record.baseCommit)).map((f) => f.path);
+    if (changed.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('The worktree of {0} has nothing to apply.', record.branch));
       return undefined;
     }
+    // As changes, a file the main checkout already has as the worktree does (uncommitted work carried into the
+    // worktree when it was made) is left out: there is nothing to bring, and the user's copy is not at risk.
+    const same = as === 'changes' ? await alreadyThere(record, changed) : [];
+    const touched = changed.filter((f) => !same.includes(f));
+    if (touched.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The main checkout already has the changes of {0}.', record.branch));
+      return 'applied';
+    }
     safe = await userWorkIsSafe(git, record, touched);
     if (!safe) return undefined;
-    return as === 'merge' ? await merge(git, record) : await applyPatch(git, record);
+    return as === 'merge' ? await merge(git, record) : await applyPatch(git, record, same);
   } catch (error) {
     log.error(`applying ${record.branch} failed: ${errorMessage(error)}`);
     // Stashed, then the apply failed: the user's changes are still safe in the stash, and the message says where.
@@ -111,6 +121,23 @@ type Safe = 'safe' | 'stashed' | false;
 
 function stashName(record: WorktreeRecord): string {
   return `acp: before applying ${record.branch}`;
+}
+
+/** Files whose bytes are the same in the main checkout as in the worktree (both absent counts as the same). */
+async function alreadyThere(record: WorktreeRecord, files: readonly string[]): Promise<string[]> {
+  const same: string[] = [];
+  for (const rel of files) {
+    if (await sameFile(path.join(record.repo, rel), path.join(record.path, rel))) same.push(rel);
+  }
+  return same;
+}
+
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([fs.lstat(a).catch(() => undefined), fs.lstat(b).catch(() => undefined)]);
+  if (!sa || !sb) return !sa && !sb;
+  if (!sa.isFile() || !sb.isFile() || sa.size !== sb.size || sa.size > MAX_COMPARED_BYTES) return false;
+  const [ba, bb] = await Promise.all([fs.readFile(a), fs.readFile(b)]);
+  return ba.equals(bb);
 }
 
 /** The files the branch changed since its base. */
@@ -151,8 +178,8 @@ async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: reado
 }
 
 /** The worktree's changes as uncommitted changes in the main checkout: a plain apply, else a three-way one. */
-async function applyPatch(git: G.Git, record: WorktreeRecord): Promise<Applied> {
-  const patch = await G.worktreePatch(git, record.path, record.baseCommit);
+async function applyPatch(git: G.Git, record: WorktreeRecord, leaveOut: readonly string[]): Promise<Applied> {
+  const patch = await G.worktreePatch(git, record.path, record.baseCommit, leaveOut);
   const clean = await git.exit(record.repo, ['apply', '--binary', '--whitespace=nowarn', '--check'], { input: patch });
   if (clean.code === 0) {
     await git.run(record.repo, ['apply', '--binary', '--whitespace=nowarn'], { input: patch });

@@ -209,8 +209,9 @@ export async function changedFiles(git: Git, folder: string, revision: string): 
 /**
  * The worktree's changes against `base`, committed and uncommitted, as one binary patch. Untracked files are marked
  * intent-to-add in the worktree's own index for the diff to include them, and unmarked again (never the user's).
+ * `leaveOut`: files (from the top) the patch does not carry.
  */
-export async function worktreePatch(git: Git, folder: string, base: string): Promise<string> {
+export async function worktreePatch(git: Git, folder: string, base: string, leaveOut: readonly string[] = []): Promise<string> {
   const untracked = (await status(git, folder)).filter((e) => e.code === '??').map((e) => e.path);
   const run = async (args: readonly string[]) => {
     const given = withPaths(args, untracked);
@@ -218,7 +219,7 @@ export async function worktreePatch(git: Git, folder: string, base: string): Pro
   };
   if (untracked.length > 0) await run(['add', '--intent-to-add']);
   try {
-    return await git.run(folder, ['diff', ...PATCH_FLAGS, base, '--']);
+    return await git.run(folder, ['diff', ...PATCH_FLAGS, base, '--', ...leaveOut.map((rel) => `:(top,exclude,literal)${rel}`)]);
   } finally {
     if (untracked.length > 0) await run(['reset', '--quiet']);
   }

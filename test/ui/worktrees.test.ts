@@ -1,10 +1,11 @@
 // Worktree chats in the real workbench, with the keyboard alone, in a multi-root workspace whose first folder is a git
 // repository and whose second is not: New Chat in Worktree on the second says why not and offers a plain chat; on the
-// first, Enter takes each question's default, the agent changes a file in its worktree while the main checkout stays
-// as it was, Apply Worktree Changes brings the change in, and the Discard Worktree it offers removes the worktree.
+// first, with the user's uncommitted work carried along, the agent changes a file in its worktree while the main
+// checkout stays as it was, Apply Worktree Changes brings the change in beside the user's work, and the Discard
+// Worktree it offers removes the worktree.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitFor } from '../lib/wait';
@@ -83,16 +84,27 @@ describe('worktree chats UI', function () {
     await workbench.runCommand('View: Close All Editors');
     await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
 
-    // The first folder is a repository: Enter, Enter, Enter.
+    // The first folder is a repository, with the user's uncommitted work: Enter, Down and Enter (the base with the
+    // uncommitted changes), Enter.
+    writeFileSync(join(main, 'README.md'), '# Sample workspace\n\nThe user\u2019s own edit.\n');
+    writeFileSync(join(main, 'draft.md'), 'a new file of the user\u2019s\n');
+    const userWork = git(main, 'status', '--porcelain');
     await workbench.runCommand('ACP: New Chat in Worktree…');
     await workbench.pick('workspace');
     await enterOn(page, 'New Chat in Worktree (1/3): the agent');
-    await enterOn(page, 'New Chat in Worktree (2/3): the base');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New Chat in Worktree (2/3): the base' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'with uncommitted changes' }).waitFor();
+    await page.keyboard.press('Enter');
     await enterOn(page, 'New Chat in Worktree (3/3): the branch');
     const folder = `${main}.worktrees/acp-fixture-changes-1`;
     const chat = workbench.chat();
     await chat.getByRole('note', { name: `In the worktree ${folder}, on the branch acp/fixture-changes-1` }).waitFor({ timeout: 30_000 });
     assert.ok(existsSync(join(folder, 'src', 'hello.ts')), 'the worktree is checked out');
+    assert.equal(readFileSync(join(folder, 'README.md'), 'utf8'), readFileSync(join(main, 'README.md'), 'utf8'), 'with the user\u2019s edit');
+    assert.ok(existsSync(join(folder, 'draft.md')), 'and their new file');
+    assert.equal(git(main, 'status', '--porcelain'), userWork, 'the main checkout keeps its uncommitted work');
+    assert.equal(git(main, 'stash', 'list'), '', 'and its stash is untouched');
 
     // The composer has the focus: the message is typed, and Enter sends it.
     const message = chat.getByRole('textbox', { name: 'Message' });
@@ -105,12 +117,20 @@ describe('worktree chats UI', function () {
     const violations = await scan(chat);
     assert.equal(violations.length, 0, report('a worktree chat', violations));
 
-    // Apply Worktree Changes: the change is in the main checkout, uncommitted; Discard Worktree is offered.
+    // Apply Worktree Changes: the agent's change is in the main checkout, uncommitted, beside the user's own work
+    // (which the worktree had too, so nothing asks); Discard Worktree is offered.
     await workbench.runCommand('ACP: Apply Worktree Changes');
     await waitFor(() => readFileSync(join(main, 'src', 'hello.ts'), 'utf8') === 'export const hello = "worktree";\n', {
       what: 'the change to be applied to the main checkout',
     });
-    assert.equal(git(main, 'status', '--porcelain'), 'M src/hello.ts', 'an uncommitted change, nothing committed');
+    assert.deepEqual(
+      git(main, 'status', '--porcelain')
+        .split('\n')
+        .map((l) => l.trim()),
+      ['M README.md', 'M src/hello.ts', '?? draft.md'],
+      'uncommitted changes, nothing committed',
+    );
+    assert.match(readFileSync(join(main, 'README.md'), 'utf8'), /The user\u2019s own edit/);
     await pressNotificationButton(workbench, 'are in the main checkout now. Discard the worktree?', 'Discard Worktree');
     await enterOn(page, 'Discard the worktree of acp/fixture-changes-1 and its branch?');
     await waitFor(() => !existsSync(folder) && git(main, 'branch', '--list', 'acp/fixture-changes-1') === '', {

@@ -3,7 +3,7 @@
 // holds its untracked files, and leaves them untracked.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../../src/acp/log';
@@ -93,5 +93,29 @@ describe('worktrees: the user\u2019s git', function () {
     await git.run(repo, ['apply', '--binary'], { input: patch });
     assert.equal(readFileSync(join(repo, 'a.txt'), 'utf8'), 'two\n');
     assert.equal(readFileSync(join(repo, 'b.txt'), 'utf8'), 'untracked\n');
+  });
+
+  it('leaves out of the patch the files it is told to, by their literal names, and lists what git ignores', async () => {
+    const wt = join(root, 'wt');
+    await G.addWorktree(git, repo, 'acp/x-1', wt, 'main');
+    const base = await G.commitOf(git, repo, 'main');
+    writeFileSync(join(wt, 'a.txt'), 'two\n');
+    writeFileSync(join(wt, '[ab].txt'), 'a glob of a name\n'); // untracked; as a pattern it would also match a.txt
+    writeFileSync(join(wt, '* star.txt'), 'another\n');
+    writeFileSync(join(wt, '.gitignore'), 'build/\n.env\n');
+    mkdirSync(join(wt, 'build'));
+    writeFileSync(join(wt, 'build', 'out.js'), 'built\n');
+    writeFileSync(join(wt, '.env'), 'TOKEN=1\n');
+    const patch = await G.worktreePatch(git, wt, base, ['[ab].txt']);
+    assert.match(patch, /a\.txt/, 'a.txt is not taken for the pattern [ab].txt');
+    assert.match(patch, /\* star\.txt/);
+    assert.doesNotMatch(patch, /a glob of a name/, 'the file left out');
+    assert.doesNotMatch(patch, /built|TOKEN/, 'nothing ignored');
+    assert.deepEqual(
+      (await G.status(git, wt)).map((e) => `${e.code} ${e.path}`).sort(),
+      ['?? * star.txt', '?? .gitignore', '?? [ab].txt', ' M a.txt'].sort(),
+      'untracked again afterwards',
+    );
+    assert.deepEqual((await G.ignoredEntries(git, wt)).sort(), ['.env', 'build/']);
   });
 });
