@@ -2,7 +2,7 @@
 // workspace symbol providers), the problems (of the file last active in an editor, or all), the active terminal's
 // last command with its output (shell integration), and the uncommitted or staged changes (the git extension's
 // API). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
@@ -25,6 +25,8 @@ const SYMBOLS_SHOWN = 15;
 const SYMBOL_TIMEOUT_MS = 1500;
 /** Lines of a symbol's text sent at most. */
 const MAX_SYMBOL_LINES = 2000;
+/** A worktree's copy of a symbol's file is read to find the symbol only up to this size. */
+const MAX_SYMBOL_FILE_BYTES = 8 * 1024 * 1024;
 
 /** The part of the git extension's API this uses (extensions/git/src/api/git.d.ts). */
 interface GitApi {
@@ -244,20 +246,27 @@ export class Mentions implements ChatFiles, vscode.Disposable {
 
   /**
    * Where a symbol's `text` (found by VS Code's language features, which see the workspace) is for the chat in `cwd`:
-   * at `line` of `path` itself, or in a worktree chat the same text in the worktree's copy, by the line it starts on
-   * there; a sentence when the worktree's copy does not have that text.
+   * at `line` of `path` itself; or, for a file of the main checkout in a worktree chat, the same lines in the
+   * worktree's copy (where they were, else the nearest place they start a line); a sentence when the copy lacks them.
    */
   private async symbolInChat(path: string, text: string, line: number, cwd: string | undefined): Promise<{ path: string; line: number } | string> {
-    const inChat = await this.chatPath(path, cwd);
-    if (inChat === path) return { path, line };
+    const worktree = cwd === undefined ? undefined : this.folders.worktreeOf(cwd);
+    const rel = worktree ? relative(worktree.checkout, path) : '..';
+    if (!worktree || rel.startsWith('..') || isAbsolute(rel)) return { path, line }; // not the checkout's: as it is
     const changed = vscode.l10n.t("This symbol is not the same in this chat's worktree, so it was not attached; attach its file with @ instead.");
-    if (!inChat) return changed;
-    const copy = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(inChat))).replace(/\r\n/g, '\n');
-    const at = copy.indexOf(text.replace(/\r\n/g, '\n'));
-    if (at < 0) return changed;
-    let lineThere = 0;
-    for (let i = copy.indexOf('\n'); i >= 0 && i < at; i = copy.indexOf('\n', i + 1)) lineThere++;
-    return { path: inChat, line: lineThere };
+    const copy = join(worktree.path, rel);
+    // The agent writes the worktree: only a regular file of a bounded size there is read (not a link, not a FIFO).
+    const stat = await lstat(copy).catch(() => undefined);
+    if (!stat?.isFile() || stat.size > MAX_SYMBOL_FILE_BYTES) return changed;
+    const lines = (await readFile(copy, 'utf8')).split(/\r?\n/);
+    const wanted = text.split(/\r?\n/);
+    const matchesAt = (start: number) => wanted.every((w, i) => lines[start + i] === w);
+    if (matchesAt(line)) return { path: copy, line };
+    let best: number | undefined;
+    for (let start = 0; start + wanted.length <= lines.length; start++) {
+      if (matchesAt(start) && (best === undefined || Math.abs(start - line) < Math.abs(best - line))) best = start;
+    }
+    return best === undefined ? changed : { path: copy, line: best };
   }
 
   /** The file of the text editor the user was last in. */

@@ -103,9 +103,11 @@ export async function applyWorktree(git: G.Git, record: WorktreeRecord, as: 'cha
       void vscode.window.showInformationMessage(vscode.l10n.t('The main checkout already has the changes of {0}.', record.branch));
       return 'applied';
     }
+    // The patch is made before anything of the user's is stashed: a patch that cannot be made stashes nothing.
+    const patch = as === 'changes' ? await G.worktreePatch(git, record.path, record.baseCommit, same) : undefined;
     safe = await userWorkIsSafe(git, record, touched);
     if (!safe) return undefined;
-    return as === 'merge' ? await merge(git, record) : await applyPatch(git, record, same);
+    return patch === undefined ? await merge(git, record) : await applyPatch(git, record, patch);
   } catch (error) {
     log.error(`applying ${record.branch} failed: ${errorMessage(error)}`);
     // Stashed, then the apply failed: the user's changes are still safe in the stash, and the message says where.
@@ -136,6 +138,7 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([fs.lstat(a).catch(() => undefined), fs.lstat(b).catch(() => undefined)]);
   if (!sa || !sb) return !sa && !sb;
   if (!sa.isFile() || !sb.isFile() || sa.size !== sb.size || sa.size > MAX_COMPARED_BYTES) return false;
+  if ((sa.mode & 0o111) !== (sb.mode & 0o111)) return false; // the agent made it executable: a change to bring
   const [ba, bb] = await Promise.all([fs.readFile(a), fs.readFile(b)]);
   return ba.equals(bb);
 }
@@ -172,14 +175,15 @@ async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: reado
   );
   if (!stash) return false;
   const stashing = G.withPaths(['stash', 'push', '--include-untracked', '--message', stashName(record)], dirty);
-  await git.run(record.repo, stashing.args, { input: stashing.input });
+  await git.run(record.repo, stashing.args, { input: stashing.input, slow: true }).catch((error: unknown) => {
+    throw new Error(`git stash failed (${errorMessage(error)}); "git stash list" shows whether your changes were stashed`);
+  });
   void vscode.window.showInformationMessage(vscode.l10n.t('Your changes in {0} are in the stash "{1}".', listed(dirty), stashName(record)));
   return 'stashed';
 }
 
 /** The worktree's changes as uncommitted changes in the main checkout: a plain apply, else a three-way one. */
-async function applyPatch(git: G.Git, record: WorktreeRecord, leaveOut: readonly string[]): Promise<Applied> {
-  const patch = await G.worktreePatch(git, record.path, record.baseCommit, leaveOut);
+async function applyPatch(git: G.Git, record: WorktreeRecord, patch: string): Promise<Applied> {
   const clean = await git.exit(record.repo, ['apply', '--binary', '--whitespace=nowarn', '--check'], { input: patch });
   if (clean.code === 0) {
     await git.run(record.repo, ['apply', '--binary', '--whitespace=nowarn'], { input: patch });

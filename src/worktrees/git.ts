@@ -67,6 +67,8 @@ export function userGit(gitPath: string, log: Logger, loud = true, worktree?: Wo
  * worktree with tens of thousands of untracked files would pass the system's limit on a command line.
  */
 export function withPaths(args: readonly string[], paths: readonly string[]): { args: string[]; input: string } {
+  // No paths would mean every path to git (a stash of all the user's changes): never.
+  if (paths.length === 0) throw new Error('no paths were given to git');
   return { args: ['--literal-pathspecs', ...args, '--pathspec-from-file=-', '--pathspec-file-nul'], input: paths.join('\0') };
 }
 
@@ -166,7 +168,14 @@ export async function status(git: Git, folder: string): Promise<StatusEntry[]> {
 /** The files and folders git ignores in `folder` (a folder wholly ignored counts once; at most 1000). */
 export async function ignoredEntries(git: Git, folder: string): Promise<string[]> {
   const out = await git.run(folder, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
-  return out.split('\0').filter(Boolean).slice(0, 1000);
+  const entries = out.split('\0').filter(Boolean);
+  // Git may list an ignored folder and also files in it: the folder stands for them.
+  const folders = new Set(entries.filter((e) => e.endsWith('/')));
+  const inListedFolder = (e: string) => {
+    for (let i = e.indexOf('/'); i >= 0 && i < e.length - 1; i = e.indexOf('/', i + 1)) if (folders.has(e.slice(0, i + 1))) return true;
+    return false;
+  };
+  return entries.filter((e) => !inListedFolder(e)).slice(0, 1000);
 }
 
 /** The commits of `branch` that `base` does not have, newest first: hash and subject (at most 100). */

@@ -147,6 +147,7 @@ describe('worktree chats', function () {
         // A provider's first answer can miss the list's bound (it then comes late): ask as a user types on.
         let symbol: Awaited<ReturnType<ChatHandle['completeMention']>>[number] | undefined;
         await waitFor(async () => (symbol = (await chat.completeMention('hello')).find((m) => m.kind === 'symbol')) !== undefined, {
+          timeoutMs: 30_000,
           what: '@hello to offer the symbol',
         });
         await chat.mention(symbol!.kind, symbol!.path);
@@ -155,7 +156,20 @@ describe('worktree chats', function () {
       await waitFor(() => chat.attachments.some((a) => a.kind === 'symbol' && a.detail === join(folder, 'src', 'hello.ts')), {
         what: 'the symbol, from the worktree’s copy',
       });
+      assert.equal(chat.attachments.find((a) => a.kind === 'symbol')?.label, 'hello (src/hello.ts:1)');
 
+      // The agent moves it down a line: it is found where it went.
+      await within(
+        chat.send(JSON.stringify([{ op: 'disk', path: 'src/hello.ts', text: '// moved\nexport const hello = "world";\n' }])),
+        20_000,
+        'a turn',
+      );
+      await attachSymbol();
+      await waitFor(() => chat.attachments.some((a) => a.kind === 'symbol' && a.label === 'hello (src/hello.ts:2)'), {
+        what: 'the moved symbol, at its line in the worktree',
+      });
+
+      // The agent changes it: it is not attached from the main checkout.
       await within(
         chat.send(JSON.stringify([{ op: 'disk', path: 'src/hello.ts', text: '// moved\nexport const hello = "agent";\n' }])),
         20_000,
