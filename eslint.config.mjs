@@ -25,9 +25,10 @@ const LAYERS = {
   agents: { imports: ['settings'], types: ['chats'] },
   registry: { imports: ['settings'], types: ['agents'] },
   history: { imports: ['chat'], types: [] },
-  chats: { imports: ['agents', 'chat', 'checkpoints', 'editor', 'history', 'permissions', 'settings'], types: [] },
+  chats: { imports: ['agents', 'chat', 'checkpoints', 'editor', 'editorTools', 'history', 'permissions', 'settings'], types: [] },
   sessions: { imports: ['chats', 'history', 'settings'], types: ['agents', 'chat', 'checkpoints', 'worktrees'] },
   worktrees: { imports: ['agents', 'chats', 'checkpoints', 'settings'], types: ['chat', 'history'] },
+  editorTools: { imports: ['settings'], types: [] },
 };
 const FOLDERS = ['acp', 'common', ...Object.keys(LAYERS).filter((f) => f !== 'common')];
 

@@ -3,6 +3,7 @@
 // starting VS Code does not pay for the protocol core and its schemas. Wiring only.
 import * as vscode from 'vscode';
 import { WorktreeRecords } from './worktrees/records';
+import { EditorTools } from './editorTools/editorTools';
 import { WorktreeCommands } from './worktrees/worktrees';
 import { tagged } from './acp/log';
 import { AgentCommands } from './agents/commands';
@@ -136,10 +137,11 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };
   const sideBar = new SideBarChatView(context.extensionUri, log);
+  const editorTools = new EditorTools(log);
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles, folders: worktrees },
-    { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log), folders: worktrees },
+    { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log), folders: worktrees, editorTools },
     new SignIn(log),
     sideBar,
   );
@@ -182,6 +184,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     ...registerPermissionLevel(chats, levels),
     registerSaveDefaults(chats, levels, log),
     worktrees,
+    editorTools,
     new WorktreeCommands(chats, agents, worktrees, transcripts, checkpoints, log),
     ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),

@@ -64,6 +64,9 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   private readonly endEmitter = new Emitter<AgentEnd>();
   /** The agent process ended while this session was open. */
   readonly onDidEndAgent: Event<AgentEnd> = this.endEmitter.event;
+  private readonly closeEmitter = new Emitter<void>();
+  /** The session was closed here (closed, archived, or dropped): what was granted to it for its life ends. */
+  readonly onDidClose: Event<void> = this.closeEmitter.event;
   private agentEnd: AgentEnd | undefined;
   private readonly gates = new Set<PromptGate>();
   /** Settles when the running turn's prompt has gone to the agent (or will not): steering waits for it. */
@@ -262,6 +265,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
 
   private release(): void {
     this.client.forget(this);
+    this.closeEmitter.fire();
+    this.closeEmitter.dispose();
     this.model.dispose();
     this.endEmitter.dispose();
   }

@@ -16,6 +16,7 @@ import { PERMISSION_LEVELS } from '../permissions/levels';
 import type { Permissions } from '../permissions/permissions';
 import { DisposableStore } from '../common/disposables';
 import type { ChatChoices, ChoicesFrom } from './chatChoices';
+import type { EditorTools } from '../editorTools/editorTools';
 import { failureText } from '../common/failureText';
 
 /** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
@@ -42,6 +43,8 @@ export interface ChatSessionDeps {
   readonly checkpointing: SessionCheckpointing;
   /** The worktrees made for chats: a chat in one works there, held to it. */
   readonly folders: ChatFolders;
+  /** The editor's tools, offered to each session as the `vscode` MCP server. */
+  readonly editorTools?: EditorTools;
 }
 
 export class ChatSession implements vscode.Disposable {

@@ -343,7 +343,9 @@ export class Chats implements vscode.Disposable {
     }
     let forked: AgentSession;
     try {
-      forked = await session.client.forkSession(session.sessionId, session.cwd, this.opener.sessionOptions(session.cwd));
+      forked = await this.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
+        session.client.forkSession(session.sessionId, session.cwd, o),
+      );
     } catch (error) {
       panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
       return undefined;

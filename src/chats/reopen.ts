@@ -20,6 +20,7 @@ import { additionalDirectories } from '../settings/mcpConfig';
 import type { Carried } from './chatSession';
 import { SignInNeeded } from './failures';
 import { readInstructions } from '../settings/instructions';
+import { withEditorServer, type EditorTools } from '../editorTools/editorTools';
 
 /**
  * How the session came: `new` (none was asked for), `load` (replayed), `resume` (continued without its earlier
@@ -42,7 +43,7 @@ export class SessionOpener {
   constructor(
     private readonly agents: AgentManager,
     private readonly signIn: SignIn,
-    private readonly deps: { readonly transcripts: TranscriptStore; readonly folders: ChatFolders },
+    private readonly deps: { readonly transcripts: TranscriptStore; readonly folders: ChatFolders; readonly editorTools?: EditorTools },
     private readonly log: Logger,
     /** After a sign-in in a terminal restarted the agent: its other chats come back (all but `except`). */
     private readonly reconnectOthers: (agent: string, except?: ChatPanel) => Promise<void>,
@@ -79,20 +80,50 @@ export class SessionOpener {
     previous: string | undefined,
     fromHistory: boolean,
   ): Promise<{ session: AgentSession; how: Reopened }> {
-    const options = this.sessionOptions(cwd);
     if (previous !== undefined) await this.unarchive(client, name, previous, fromHistory);
     // Asked first where the agent can say (session/status): load or resume as it answers, or neither.
     const way = previous === undefined ? undefined : await client.reopenWay(previous);
     if (previous !== undefined && (way === 'load' || way === 'resume')) {
       try {
-        return { session: await client.reopenSession(previous, cwd, way, options), how: way };
+        return { session: await this.withOptions(client, name, cwd, (options) => client.reopenSession(previous, cwd, way, options)), how: way };
       } catch (error) {
         if (error instanceof AcpError && error.isAuthRequired) throw error;
         this.log.warn(`[chat] ${name} could not reopen session ${previous}: ${errorMessage(error)}`);
       }
     }
     if (way === 'gone') this.log.warn(`[chat] ${name} no longer knows session ${previous} (session/status), so a new one is opened`);
-    return { session: await client.newSession(cwd, options), how: previous === undefined ? 'new' : way ? 'failed' : 'cannot' };
+    return {
+      session: await this.withOptions(client, name, cwd, (options) => client.newSession(cwd, options)),
+      how: previous === undefined ? 'new' : way ? 'failed' : 'cannot',
+    };
+  }
+
+  /**
+   * `open` with the options of a session in `cwd`, the editor's tools among its MCP servers when they are offered
+   * to this agent: their grant lives as long as the session that opens, and ends at once when none does.
+   */
+  async withOptions(
+    client: AgentClient,
+    agent: string,
+    cwd: string,
+    open: (options: SessionOptions) => Promise<AgentSession>,
+  ): Promise<AgentSession> {
+    const options = this.sessionOptions(cwd);
+    const folders = options.workspace ?? workspaceRoots();
+    let editor = await this.deps.editorTools?.forSession(agent, folders, client.capabilities.supports('mcpHttp'));
+    const withTools = editor ? withEditorServer(options, editor.server, this.log) : options;
+    if (editor && withTools === options) {
+      editor.revoke();
+      editor = undefined;
+    }
+    try {
+      const session = await open(withTools);
+      editor?.bind(session);
+      return session;
+    } catch (error) {
+      editor?.revoke();
+      throw error;
+    }
   }
 
   /**

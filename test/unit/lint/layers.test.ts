@@ -113,6 +113,12 @@ const ROWS: readonly Row[] = [
     good: `import type { WorktreeRecords } from '../worktrees/records';`,
     says: /only the types of src\/worktrees/,
   },
+  {
+    file: 'src/editorTools/x.ts',
+    bad: `import { Chats } from '../chats/chats';`,
+    good: `import { readEditorToolsSettings } from '../settings/editorTools';`,
+    says: /src\/editorTools may not import src\/chats/,
+  },
   { file: 'src/ids.ts', bad: `import { errorMessage } from './acp/errors';`, good: `export const X = 'x';`, says: /imports nothing/ },
   {
     file: 'webview/x.ts',

@@ -1,0 +1,208 @@
+// The editor's tools as an MCP server over Streamable HTTP, for the agents of this window: one server, started on first
+// use, listening on 127.0.0.1 only. Each session gets a secret of its own (a grant), sent to its agent as a bearer
+// token and revoked when the session ends; a request without a live one gets 401, one with an Origin header (a web
+// page) 403. Requests are bounded in size, and in number at once, per grant and in all. Each request is answered by a
+// fresh stateless MCP server (the official SDK's), so nothing lives between requests but the grants. Plain Node: no
+// `vscode`, unit-tested with real HTTP on loopback.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import { registerTools, type EditorTool, type ToolContext } from './tools';
+
+/** A request body past this is refused (413): tool arguments are a path, a position, a query. */
+const MAX_BODY_BYTES = 256 * 1024;
+/** Requests answered at once, for one session and in all; past these the client is told to retry (429, 503). */
+const MAX_PER_GRANT = 4;
+const MAX_IN_ALL = 16;
+/** A request body that does not arrive in this time is dropped (a client that opens and never sends). */
+const BODY_TIMEOUT_MS = 10_000;
+
+const TOO_LARGE = Symbol('tooLarge');
+
+/** The version the server gives in MCP's `initialize`. */
+const SERVER_INFO = { name: 'vscode', version: '1.0.0' };
+
+/** A session's access: its secret, what it may reach, and its revocation. */
+export interface Grant {
+  readonly secret: string;
+  revoke(): void;
+}
+
+interface LiveGrant {
+  /** For the log: the agent and the session, never the secret. */
+  readonly label: () => string;
+  readonly context: ToolContext;
+  inFlight: number;
+}
+
+export class EditorToolsServer {
+  private server: Server | undefined;
+  private listening: Promise<number> | undefined;
+  /** Live grants by the SHA-256 of their secret: a lookup that does not compare the secret itself. */
+  private readonly grants = new Map<string, LiveGrant>();
+  private inFlight = 0;
+
+  constructor(
+    private readonly tools: () => readonly EditorTool[],
+    private readonly log: Logger,
+  ) {}
+
+  /** The endpoint's URL, once the server listens (it starts on the first call). */
+  async url(): Promise<string> {
+    const port = await this.listen();
+    return `http://127.0.0.1:${port}/mcp`;
+  }
+
+  /** A new secret for one session, whose tool calls run with `context`. */
+  grant(label: () => string, context: ToolContext): Grant {
+    const secret = randomBytes(32).toString('base64url');
+    const key = hash(secret);
+    this.grants.set(key, { label, context, inFlight: 0 });
+    let revoked = false;
+    return {
+      secret,
+      revoke: () => {
+        if (revoked) return;
+        revoked = true;
+        this.grants.delete(key);
+        this.log.info(`[editor-tools] access revoked for ${label()}`);
+      },
+    };
+  }
+
+  dispose(): void {
+    this.grants.clear();
+    this.server?.close();
+    this.server?.closeAllConnections();
+    this.server = undefined;
+    this.listening = undefined;
+  }
+
+  private listen(): Promise<number> {
+    this.listening ??= new Promise<number>((resolve, reject) => {
+      const server = createServer((req, res) => void this.handle(req, res));
+      server.requestTimeout = 60_000;
+      server.headersTimeout = 10_000;
+      server.maxHeadersCount = 64;
+      server.once('error', (error) => {
+        this.listening = undefined;
+        reject(error);
+      });
+      server.listen(0, '127.0.0.1', () => {
+        this.server = server;
+        const port = (server.address() as AddressInfo).port;
+        this.log.info(`[editor-tools] listening on 127.0.0.1:${port}`);
+        resolve(port);
+      });
+    });
+    return this.listening;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = this.refusal(req);
+    if (refused) {
+      req.resume();
+      answer(res, refused.status, refused.text, refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+      return;
+    }
+    const grant = this.grants.get(hash(bearer(req) ?? ''))!;
+    if (this.inFlight >= MAX_IN_ALL || grant.inFlight >= MAX_PER_GRANT) {
+      req.resume();
+      answer(res, this.inFlight >= MAX_IN_ALL ? 503 : 429, 'Too many requests at once; retry shortly.', { 'Retry-After': '1' });
+      return;
+    }
+    this.inFlight++;
+    grant.inFlight++;
+    const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      const body = await readBody(req);
+      if (body === TOO_LARGE) return answer(res, 413, `A request is at most ${MAX_BODY_BYTES} bytes.`);
+      if (body === undefined) return answer(res, 400, 'The request body is not JSON.');
+      registerTools(mcp, this.tools(), grant.context, (tool) => this.log.info(`[editor-tools] ${tool} for ${grant.label()}`));
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      this.log.warn(`[editor-tools] a request for ${grant.label()} failed: ${errorMessage(error)}`);
+      if (!res.headersSent) answer(res, 500, 'The request failed.');
+    } finally {
+      this.inFlight--;
+      grant.inFlight--;
+      void transport.close().catch(() => undefined);
+      void mcp.close().catch(() => undefined);
+    }
+  }
+
+  /** Why a request is refused before it is read, if it is. */
+  private refusal(req: IncomingMessage): { status: number; text: string } | undefined {
+    // A browser sends Origin: no web page may call the editor's tools. The Host must be ours (DNS rebinding).
+    if (req.headers.origin !== undefined) return { status: 403, text: 'Requests from web pages are refused.' };
+    const port = (this.server?.address() as AddressInfo | null)?.port;
+    if (req.headers.host !== `127.0.0.1:${port}`) return { status: 403, text: 'Unexpected Host.' };
+    const token = bearer(req);
+    if (token === undefined || !this.grants.has(hash(token))) return { status: 401, text: 'A valid bearer token is required.' };
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return { status: 404, text: 'Not found.' };
+    if (req.method !== 'POST') return { status: 405, text: 'Only POST is served (stateless, JSON responses).' };
+    return undefined;
+  }
+}
+
+function hash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(header) : null;
+  return match?.[1];
+}
+
+function answer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+  res.end(text);
+}
+
+/** The JSON body, at most MAX_BODY_BYTES; undefined when it is not JSON. */
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      req.resume();
+      resolve(TOO_LARGE);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error('the request body did not arrive in time'));
+    }, BODY_TIMEOUT_MS);
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        clearTimeout(timer);
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(undefined);
+      }
+    });
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}

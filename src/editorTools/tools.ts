@@ -1,0 +1,107 @@
+// What an editor tool is, and how the tools are given to an MCP server: each with its exact name, a zod schema for its
+// arguments (the SDK validates them and lists their JSON schema), and an answer bounded to 64 KB, with a note saying
+// what was cut. A tool's failure is the agent's to read (an error result), never the host's. Plain Node: no `vscode`.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { errorMessage } from '../acp/errors';
+
+/** The most a tool answers, in bytes of UTF-8 JSON. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+/** A tool that has not answered by then fails (a language server that hangs must not hold the request). */
+const TOOL_TIMEOUT_MS = 30_000;
+
+/** What a session's tool calls may reach. */
+export interface ToolContext {
+  /** The folders paths are taken from and must be inside: the workspace's, or a worktree chat's worktree. */
+  readonly folders: readonly string[];
+  /** Whether tools may run now (the workspace is trusted) and which ones (`acp.editorTools.tools`). */
+  allowed(tool: string): string | undefined;
+}
+
+/** A tool's answer: a JSON value, or a sentence saying why it could not answer. */
+export type ToolAnswer = { readonly value: unknown } | { readonly error: string };
+
+export interface EditorTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: Shape;
+  run(args: z.infer<z.ZodObject<Shape>>, context: ToolContext): Promise<ToolAnswer>;
+}
+
+/** Declares a tool with its argument types inferred from `input`. */
+export function tool<Shape extends z.ZodRawShape>(definition: EditorTool<Shape>): EditorTool {
+  return definition as unknown as EditorTool;
+}
+
+/** The tools, on `server`, for one session; `called` hears each call's tool name (for the log). */
+export function registerTools(server: McpServer, tools: readonly EditorTool[], context: ToolContext, called: (tool: string) => void): void {
+  for (const t of tools) {
+    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: unknown) => {
+      called(t.name);
+      const refused = context.allowed(t.name);
+      const answer: ToolAnswer = refused ? { error: refused } : await runBounded(t, args, context);
+      return 'error' in answer
+        ? { content: [{ type: 'text' as const, text: answer.error }], isError: true }
+        : { content: [{ type: 'text' as const, text: bounded(answer.value) }] };
+    });
+  }
+}
+
+async function runBounded(t: EditorTool, args: unknown, context: ToolContext): Promise<ToolAnswer> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      t.run(args as never, context),
+      new Promise<ToolAnswer>((resolve) => {
+        timer = setTimeout(() => resolve({ error: `${t.name} did not answer within ${TOOL_TIMEOUT_MS / 1000} s.` }), TOOL_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    return { error: `${t.name} failed: ${errorMessage(error)}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `value` as JSON of at most MAX_ANSWER_BYTES. A list too long (the value, or its `items`) keeps as many of its first
+ * entries as fit, and says how many were cut; a long string is cut and says so.
+ */
+export function bounded(value: unknown, limit = MAX_ANSWER_BYTES): string {
+  const whole = JSON.stringify(value);
+  if (Buffer.byteLength(whole) <= limit) return whole;
+  const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value['items']) ? (value['items'] as unknown[]) : undefined;
+  if (list) {
+    const wrap = (items: unknown[]) => {
+      const note = `${list.length - items.length} of ${list.length} entries were cut: the answer is bounded at ${limit / 1024} KB. Ask for less (one file, a narrower query).`;
+      return JSON.stringify(Array.isArray(value) ? { items, cut: note } : { ...(value as object), items, cut: note });
+    };
+    // The most entries that fit, found by halving.
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (Buffer.byteLength(wrap(list.slice(0, mid))) <= limit) low = mid;
+      else high = mid - 1;
+    }
+    const fitted = wrap(list.slice(0, low));
+    if (Buffer.byteLength(fitted) <= limit) return fitted;
+  }
+  const note = `\n[cut: the answer is bounded at ${limit / 1024} KB]`;
+  let text = whole.slice(0, limit);
+  while (Buffer.byteLength(text) + Buffer.byteLength(note) > limit) text = text.slice(0, Math.floor(text.length * 0.9));
+  return text + note;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A 1-based line and column, as ACP's locations and the tools' arguments are. */
+export const position = {
+  line: z.number().int().min(1).max(10_000_000).describe('1-based line'),
+  column: z.number().int().min(1).max(10_000_000).describe('1-based column'),
+};
+
+/** A path argument: workspace-relative, or absolute inside the session's folders. */
+export const pathArg = z.string().min(1).max(4096).describe('A workspace-relative path, or an absolute path inside the workspace');

@@ -1,0 +1,261 @@
+// The editor's read-only tools, on VS Code's own API and live buffers (unsaved text included): the Problems, the
+// language features' definitions, references, symbols and hovers, and the open editors. Lines and columns are 1-based
+// in and out, as ACP's locations are; paths are the session's (see paths.ts).
+import { promises as fs } from 'node:fs';
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { shownPath, toolPath } from './paths';
+import { pathArg, position, tool, type EditorTool, type ToolAnswer, type ToolContext } from './tools';
+
+/** How long get_diagnostics waits for a file's first diagnostics after opening it (a language server starting). */
+const FIRST_DIAGNOSTICS_MS = 5000;
+/** Locations whose line of text is given; files past this size are not read for it. */
+const MAX_LOCATIONS_WITH_TEXT = 200;
+const MAX_FILE_BYTES_FOR_TEXT = 4 * 1024 * 1024;
+/** Symbols listed at most from one document's tree. */
+const MAX_SYMBOLS = 5000;
+const MAX_SELECTION_CHARS = 16 * 1024;
+
+const SEVERITY = ['error', 'warning', 'information', 'hint'] as const;
+type Resolved = { uri: vscode.Uri; document: vscode.TextDocument } | { error: string };
+
+async function open(given: string, context: ToolContext): Promise<Resolved> {
+  const resolved = toolPath(given, context.folders);
+  if ('error' in resolved) return resolved;
+  const uri = vscode.Uri.file(resolved.path);
+  try {
+    return { uri, document: await vscode.workspace.openTextDocument(uri) };
+  } catch (error) {
+    return { error: `${given} could not be opened as text: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function at(document: vscode.TextDocument, line: number, column: number): vscode.Position | string {
+  if (line > document.lineCount) return `Line ${line} is past the end of the file (${document.lineCount} lines).`;
+  return document.validatePosition(new vscode.Position(line - 1, column - 1));
+}
+
+function range(r: vscode.Range): { line: number; column: number; endLine: number; endColumn: number } {
+  return { line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+/** Locations as the tools give them: path, range and the text of their first line (for the first ones). */
+async function locations(found: readonly (vscode.Location | vscode.LocationLink)[], context: ToolContext): Promise<unknown[]> {
+  const lines = new Map<string, Promise<string[] | undefined>>();
+  const textOf = (uri: vscode.Uri) => {
+    const key = uri.toString();
+    if (!lines.has(key)) lines.set(key, linesOf(uri));
+    return lines.get(key)!;
+  };
+  const out: unknown[] = [];
+  for (const [i, l] of found.entries()) {
+    const uri = 'targetUri' in l ? l.targetUri : l.uri;
+    const r = 'targetUri' in l ? (l.targetSelectionRange ?? l.targetRange) : l.range;
+    const text = i < MAX_LOCATIONS_WITH_TEXT && uri.scheme === 'file' ? (await textOf(uri))?.[r.start.line] : undefined;
+    out.push({
+      path: uri.scheme === 'file' ? shownPath(uri.fsPath, context.folders) : uri.toString(),
+      ...range(r),
+      ...(text !== undefined ? { text: text.trim().slice(0, 400) } : {}),
+    });
+  }
+  return out;
+}
+
+/** A file's lines: an open document's (unsaved text included), else the disk's when it is not too big. */
+async function linesOf(uri: vscode.Uri): Promise<string[] | undefined> {
+  const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (openDoc) return openDoc.getText().split(/\r?\n/);
+  const stat = await fs.stat(uri.fsPath).catch(() => undefined);
+  if (!stat || stat.size > MAX_FILE_BYTES_FOR_TEXT) return undefined;
+  return (await fs.readFile(uri.fsPath, 'utf8')).split(/\r?\n/);
+}
+
+function diagnosticView(uri: vscode.Uri, d: vscode.Diagnostic, context: ToolContext) {
+  const code = typeof d.code === 'object' ? d.code.value : d.code;
+  return {
+    path: shownPath(uri.fsPath, context.folders),
+    severity: SEVERITY[d.severity],
+    ...range(d.range),
+    message: d.message,
+    ...(d.source ? { source: d.source } : {}),
+    ...(code !== undefined ? { code: String(code) } : {}),
+  };
+}
+
+/** A file's diagnostics; after opening it, its first ones are waited for a little (a language server starting). */
+async function diagnosticsOf(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]> {
+  const now = vscode.languages.getDiagnostics(uri);
+  if (now.length > 0) return now;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      resolve(vscode.languages.getDiagnostics(uri));
+    }, FIRST_DIAGNOSTICS_MS);
+    const listener = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(vscode.languages.getDiagnostics(uri));
+    });
+  });
+}
+
+function flattenSymbols(
+  symbols: readonly (vscode.DocumentSymbol | vscode.SymbolInformation)[],
+): { name: string; kind: string; container?: string; range: vscode.Range }[] {
+  const out: { name: string; kind: string; container?: string; range: vscode.Range }[] = [];
+  // A stack, not recursion: a provider's tree may be deep.
+  const stack: { symbol: vscode.DocumentSymbol | vscode.SymbolInformation; container?: string }[] = [...symbols]
+    .reverse()
+    .map((symbol) => ({ symbol }));
+  while (stack.length > 0 && out.length < MAX_SYMBOLS) {
+    const { symbol, container } = stack.pop()!;
+    const r = 'location' in symbol ? symbol.location.range : symbol.range;
+    const parent = container ?? ('containerName' in symbol && symbol.containerName ? symbol.containerName : undefined);
+    out.push({ name: symbol.name, kind: vscode.SymbolKind[symbol.kind], ...(parent ? { container: parent } : {}), range: r });
+    if ('children' in symbol) for (const child of [...symbol.children].reverse()) stack.push({ symbol: child, container: symbol.name });
+  }
+  return out;
+}
+
+function hoverText(hovers: readonly vscode.Hover[]): string {
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) =>
+      typeof c === 'string' ? c : 'value' in c ? ('language' in c && c.language ? `\`\`\`${c.language}\n${c.value}\n\`\`\`` : c.value) : '',
+    )
+    .filter((t) => t.trim())
+    .join('\n\n---\n\n');
+}
+
+const ok = (value: unknown): ToolAnswer => ({ value });
+
+export const EDITOR_TOOLS: readonly EditorTool[] = [
+  tool({
+    name: 'get_diagnostics',
+    description:
+      'The Problems VS Code shows (type errors, lint warnings) for one file, or for the whole workspace when no path is given. Errors come first. Each has severity, range (1-based), message, source and code.',
+    input: { path: pathArg.optional() },
+    async run({ path }, context) {
+      let entries: [vscode.Uri, readonly vscode.Diagnostic[]][];
+      if (path !== undefined) {
+        const opened = await open(path, context);
+        if ('error' in opened) return opened;
+        entries = [[opened.uri, await diagnosticsOf(opened.uri)]];
+      } else {
+        entries = vscode.languages.getDiagnostics().filter(([uri]) => uri.scheme === 'file' && !('error' in toolPath(uri.fsPath, context.folders)));
+      }
+      const items = entries
+        .flatMap(([uri, list]) => list.map((d) => ({ d, view: diagnosticView(uri, d, context) })))
+        .sort((a, b) => a.d.severity - b.d.severity || a.view.path.localeCompare(b.view.path) || a.view.line - b.view.line)
+        .map((e) => e.view);
+      return ok({ items });
+    },
+  }),
+  tool({
+    name: 'find_definition',
+    description: 'Where the symbol at a 1-based line and column is defined, from the language features: each location with its line of text.',
+    input: { path: pathArg, ...position },
+    async run({ path, line, column }, context) {
+      const opened = await open(path, context);
+      if ('error' in opened) return opened;
+      const where = at(opened.document, line, column);
+      if (typeof where === 'string') return { error: where };
+      const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+        'vscode.executeDefinitionProvider',
+        opened.uri,
+        where,
+      );
+      return ok({ items: await locations(found ?? [], context) });
+    },
+  }),
+  tool({
+    name: 'find_references',
+    description: 'Every reference to the symbol at a 1-based line and column, from the language features: each location with its line of text.',
+    input: { path: pathArg, ...position },
+    async run({ path, line, column }, context) {
+      const opened = await open(path, context);
+      if ('error' in opened) return opened;
+      const where = at(opened.document, line, column);
+      if (typeof where === 'string') return { error: where };
+      const found = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', opened.uri, where);
+      return ok({ items: await locations(found ?? [], context) });
+    },
+  }),
+  tool({
+    name: 'document_symbols',
+    description: 'The symbols of one file (classes, functions, headings of a Markdown file…): name, kind, range (1-based) and container.',
+    input: { path: pathArg },
+    async run({ path }, context) {
+      const opened = await open(path, context);
+      if ('error' in opened) return opened;
+      const found = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>(
+        'vscode.executeDocumentSymbolProvider',
+        opened.uri,
+      );
+      return ok({ items: flattenSymbols(found ?? []).map(({ range: r, ...s }) => ({ ...s, ...range(r) })) });
+    },
+  }),
+  tool({
+    name: 'workspace_symbols',
+    description:
+      'Symbols of the whole workspace whose name matches a query, from the language features: name, kind, path, range (1-based), container.',
+    input: { query: z.string().min(1).max(200) },
+    async run({ query }, context) {
+      const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+      const inside = found.filter((s) => s.location.uri.scheme === 'file' && !('error' in toolPath(s.location.uri.fsPath, context.folders)));
+      return ok({
+        items: inside.map((s) => ({
+          name: s.name,
+          kind: vscode.SymbolKind[s.kind],
+          path: shownPath(s.location.uri.fsPath, context.folders),
+          ...range(s.location.range),
+          ...(s.containerName ? { container: s.containerName } : {}),
+        })),
+      });
+    },
+  }),
+  tool({
+    name: 'hover',
+    description: 'The hover text at a 1-based line and column (types, documentation), as Markdown.',
+    input: { path: pathArg, ...position },
+    async run({ path, line, column }, context) {
+      const opened = await open(path, context);
+      if ('error' in opened) return opened;
+      const where = at(opened.document, line, column);
+      if (typeof where === 'string') return { error: where };
+      const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', opened.uri, where);
+      return ok({ markdown: hoverText(found ?? []) });
+    },
+  }),
+  tool({
+    name: 'open_editors',
+    description: 'The files open in editor tabs, the active editor, and its selection with the selected text.',
+    input: {},
+    async run(_args, context) {
+      const inside = (uri: vscode.Uri) => uri.scheme === 'file' && !('error' in toolPath(uri.fsPath, context.folders));
+      const tabs = vscode.window.tabGroups.all.flatMap((g) =>
+        g.tabs.flatMap((t) =>
+          t.input instanceof vscode.TabInputText ? [{ uri: t.input.uri, dirty: t.isDirty, active: t.isActive && g.isActive }] : [],
+        ),
+      );
+      const shown = tabs.filter((t) => inside(t.uri));
+      const editor = vscode.window.activeTextEditor;
+      const active = editor && inside(editor.document.uri) ? editor : undefined;
+      const selected = active ? active.document.getText(active.selection) : '';
+      return ok({
+        items: shown.map((t) => ({ path: shownPath(t.uri.fsPath, context.folders), ...(t.dirty ? { unsaved: true } : {}) })),
+        ...(tabs.length > shown.length ? { outside: `${tabs.length - shown.length} open files outside the workspace are not listed.` } : {}),
+        ...(active
+          ? {
+              active: {
+                path: shownPath(active.document.uri.fsPath, context.folders),
+                selection: range(active.selection),
+                ...(selected ? { selectedText: selected.slice(0, MAX_SELECTION_CHARS) } : {}),
+              },
+            }
+          : {}),
+      });
+    },
+  }),
+];

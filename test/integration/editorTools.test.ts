@@ -1,0 +1,194 @@
+// The editor's tools for every agent, in a real extension host with its built-in TypeScript, JSON and Markdown
+// language features: the fixture agent takes the `vscode` MCP server from session/new and calls each tool over
+// Streamable HTTP with the official MCP client. The secret is checked (none, revoked when the chat closes), a web
+// page's Origin is refused, and the settings turn tools off at once, for open sessions too.
+import * as assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatHandle } from '../../src/chats/handle';
+import { waitFor, within } from '../lib/wait';
+import { closeAllChats, messages, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+interface CallResult {
+  readonly tool: string;
+  readonly isError: boolean;
+  readonly text: string;
+}
+
+/** Sends the calls as the turn's script; what the agent got back, by call. */
+async function call(chat: ChatHandle, ...calls: { tool: string; arguments?: Record<string, unknown> }[]): Promise<CallResult[]> {
+  const before = messages(chat, 'agent').length;
+  assert.equal(await within(chat.send(JSON.stringify(calls)), 60_000, 'the tool calls'), 'end_turn');
+  const said = messages(chat, 'agent').slice(before).join('');
+  const parsed = JSON.parse(said) as { listed?: string[]; results?: CallResult[]; error?: string };
+  assert.ok(parsed.results, `the agent reached the tools: ${said}`);
+  return parsed.results;
+}
+
+function json(result: CallResult): { items?: Record<string, unknown>[]; markdown?: string; active?: Record<string, unknown> } {
+  assert.equal(result.isError, false, `${result.tool} answered: ${result.text}`);
+  return JSON.parse(result.text) as ReturnType<typeof json>;
+}
+
+/** The `vscode` server session/new gave the agent: its URL and its Authorization header. */
+function editorServer(recordFile: string): { url: string; authorization: string } | undefined {
+  const opened = recorded(recordFile).filter((m) => m.method === 'session/new');
+  const servers = (opened.at(-1)?.params?.['mcpServers'] as { name: string; url?: string; headers?: { name: string; value: string }[] }[]) ?? [];
+  const server = servers.find((s) => s.name === 'vscode');
+  const authorization = server?.headers?.find((h) => h.name === 'Authorization')?.value;
+  return server?.url && authorization ? { url: server.url, authorization } : undefined;
+}
+
+function post(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
+  });
+}
+
+async function settings(values: Record<string, unknown>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('acp');
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('editor tools', function () {
+  this.timeout(180_000);
+  let folder: string;
+  let recordFile: string;
+
+  before(async () => {
+    folder = join(workspaceFolder(), 'tools');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022' }, include: ['*.ts'] }),
+    );
+    writeFileSync(join(folder, 'shapes.ts'), 'export function area(width: number, height: number): number {\n  return width * height;\n}\n');
+    writeFileSync(
+      join(folder, 'main.ts'),
+      "import { area } from './shapes';\n\nexport const size: number = area(2, 3);\nexport const wrong: string = area(1, 1);\n",
+    );
+    writeFileSync(join(folder, 'broken.json'), '{ "name": }\n');
+    writeFileSync(join(folder, 'notes.md'), '# Notes\n\n## Setup\n\nSome text.\n');
+    // The language features are VS Code's: the type error is there once TypeScript has started (which takes a while).
+    const main = vscode.Uri.file(join(folder, 'main.ts'));
+    await vscode.window.showTextDocument(main);
+    await waitFor(() => vscode.languages.getDiagnostics(main).some((d) => /not assignable/.test(d.message)), {
+      timeoutMs: 120_000,
+      what: 'TypeScript to report the type error',
+    });
+    // The JSON language server checks files open in an editor (pull diagnostics), as a user has them.
+    const broken = await vscode.workspace.openTextDocument(vscode.Uri.file(join(folder, 'broken.json')));
+    await vscode.window.showTextDocument(broken, { preview: false });
+    // The Markdown language server starts on the first Markdown file.
+    const notes = vscode.Uri.file(join(folder, 'notes.md'));
+    await vscode.workspace.openTextDocument(notes);
+    await waitFor(async () => ((await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', notes)) ?? []).length > 0, {
+      timeoutMs: 60_000,
+      what: 'the Markdown language server to start',
+    });
+    await waitFor(() => vscode.languages.getDiagnostics(broken.uri).length > 0, { timeoutMs: 60_000, what: 'the JSON language server to report' });
+  });
+
+  beforeEach(async () => {
+    recordFile = (await useFixtureAgent('mcp', { name: 'Tooler' })).recordFile;
+  });
+
+  afterEach(async () => {
+    await closeAllChats();
+    await settings({ 'editorTools.enabled': undefined, 'editorTools.tools': undefined });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('gives the agent the Problems, definitions, references, symbols, hovers and open editors, on live buffers', async () => {
+    const chat = await newChat();
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'main.ts')));
+    editor.selection = new vscode.Selection(2, 28, 2, 38); // area(2, 3)
+    const [problems, json5, definition, references, symbols, hover, editors, outside, workspaceSymbols] = await call(
+      chat,
+      { tool: 'get_diagnostics', arguments: { path: 'tools/main.ts' } },
+      { tool: 'get_diagnostics', arguments: { path: 'tools/broken.json' } },
+      { tool: 'find_definition', arguments: { path: 'tools/main.ts', line: 3, column: 29 } },
+      { tool: 'find_references', arguments: { path: 'tools/shapes.ts', line: 1, column: 17 } },
+      { tool: 'document_symbols', arguments: { path: 'tools/notes.md' } },
+      { tool: 'hover', arguments: { path: 'tools/main.ts', line: 3, column: 29 } },
+      { tool: 'open_editors' },
+      { tool: 'get_diagnostics', arguments: { path: '../outside.ts' } },
+      { tool: 'workspace_symbols', arguments: { query: 'area' } },
+    );
+    const typeError = json(problems!).items?.[0];
+    assert.equal(typeError?.['severity'], 'error', 'errors first');
+    assert.equal(typeError?.['path'], 'tools/main.ts');
+    assert.equal(typeError?.['line'], 4, '1-based');
+    assert.match(String(typeError?.['message']), /not assignable to type 'string'/);
+    assert.ok(
+      json(json5!).items?.some((d) => d['severity'] === 'error'),
+      'the broken JSON file has an error',
+    );
+    assert.deepEqual(
+      json(definition!).items?.map((l) => [l['path'], l['line'], l['text']]),
+      [['tools/shapes.ts', 1, 'export function area(width: number, height: number): number {']],
+    );
+    assert.deepEqual(
+      json(references!)
+        .items?.map((l) => `${String(l['path'])}:${String(l['line'])}`)
+        .sort(),
+      ['tools/main.ts:1', 'tools/main.ts:3', 'tools/main.ts:4', 'tools/shapes.ts:1'],
+    );
+    const names = json(symbols!).items?.map((s) => String(s['name'])) ?? [];
+    assert.ok(names.some((n) => /Notes/.test(n)) && names.some((n) => /Setup/.test(n)), `the Markdown headings: ${JSON.stringify(names)}`);
+    assert.match(json(hover!).markdown ?? '', /area\(width: number, height: number\): number/);
+    const open = json(editors!);
+    assert.ok(open.items?.some((t) => t['path'] === 'tools/main.ts'));
+    assert.deepEqual(open.active, {
+      path: 'tools/main.ts',
+      selection: { line: 3, column: 29, endLine: 3, endColumn: 39 },
+      selectedText: 'area(2, 3)',
+    });
+    assert.equal(outside!.isError, true);
+    assert.match(outside!.text, /outside this session's workspace/);
+    assert.ok(
+      json(workspaceSymbols!).items?.some((s) => /^area/.test(String(s['name'])) && s['path'] === 'tools/shapes.ts' && s['line'] === 1),
+      workspaceSymbols!.text,
+    );
+  });
+
+  it('checks the secret (none, revoked when the chat closes), refuses a web page, and honours the settings at once', async () => {
+    const chat = await newChat();
+    await waitFor(() => chat.sessionId !== undefined, { what: 'the session' });
+    const server = editorServer(recordFile);
+    assert.ok(server, 'session/new carries the vscode server, over http, with a bearer secret');
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.equal(await post(server.url, { Authorization: server.authorization }), 200);
+    assert.equal(await post(server.url, {}), 401, 'no secret');
+    assert.equal(await post(server.url, { Authorization: server.authorization, Origin: 'https://example.com' }), 403, 'a web page');
+
+    await settings({ 'editorTools.tools': ['hover'] });
+    const [notListed] = await call(chat, { tool: 'get_diagnostics' });
+    assert.equal(notListed!.isError, true);
+    assert.match(notListed!.text, /get_diagnostics is not in the setting acp.editorTools.tools/);
+    await settings({ 'editorTools.enabled': false });
+    const [off] = await call(chat, { tool: 'hover', arguments: { path: 'tools/main.ts', line: 1, column: 1 } });
+    assert.match(off!.text, /turned off/);
+
+    chat.close();
+    await waitFor(async () => (await post(server.url, { Authorization: server.authorization })) === 401, { what: 'the secret to be revoked' });
+    await newChat();
+    await waitFor(() => recorded(recordFile).filter((m) => m.method === 'session/new').length === 2, { what: 'the second session' });
+    assert.equal(editorServer(recordFile), undefined, 'with the setting off, a new session has no vscode server');
+  });
+});
