@@ -76,6 +76,15 @@ const appBuilds = [
   },
   {
     ...common,
+    // The editor tools' stdio bridge, run by agents that take MCP servers over stdio only (src/editorTools/pipe.ts).
+    entryPoints: ['src/editorTools/bridge.ts'],
+    outfile: 'dist/mcp-stdio.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    ...common,
     // dist/webview.js and (when the stylesheet exists) dist/webview.css
     entryPoints: [
       { in: 'webview/main.tsx', out: 'webview' },

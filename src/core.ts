@@ -137,7 +137,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };
   const sideBar = new SideBarChatView(context.extensionUri, log);
-  const editorTools = new EditorTools(log);
+  const editorTools = new EditorTools(context.extensionPath, log);
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles, folders: worktrees },

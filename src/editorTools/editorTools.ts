@@ -1,12 +1,16 @@
-// The editor's tools for every session: the `vscode` MCP server entry a session opens with (HTTP, to agents that take
-// it), its grant made for the session and revoked when the session closes or its agent ends, and what a call may do
+// The editor's tools for every session: the `vscode` MCP server entry a session opens with (HTTP to agents that take
+// it, else the stdio bridge), its grant made for the session and revoked when the session closes or its agent ends, and what a call may do
 // now (Restricted Mode and the settings are asked at each call, not only when the session opened).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import type { Session, SessionOptions } from '../acp/sessionHandle';
 import { readEditorToolsSettings } from '../settings/editorTools';
-import { EditorToolsServer, type Grant } from './server';
+import { Grants, type Grant } from './grants';
+import { EditorToolsPipe } from './pipe';
+import { EditorToolsServer } from './server';
 import { EDITOR_TOOLS } from './toolset';
 
 /** The name of the server in `mcpServers`, as the agent lists its tools (`mcp__vscode__get_diagnostics`, say). */
@@ -21,44 +25,65 @@ export interface EditorServerForSession {
 }
 
 export class EditorTools implements vscode.Disposable {
-  private readonly server: EditorToolsServer;
+  private readonly grants: Grants;
+  private readonly http: EditorToolsServer;
+  private readonly pipe: EditorToolsPipe;
 
-  constructor(private readonly log: Logger) {
-    this.server = new EditorToolsServer(() => EDITOR_TOOLS, log);
+  constructor(
+    /** The extension's folder, where the stdio bridge is (dist/mcp-stdio.js). */
+    private readonly extensionPath: string,
+    private readonly log: Logger,
+  ) {
+    this.grants = new Grants(log);
+    this.http = new EditorToolsServer(this.grants, () => EDITOR_TOOLS, log);
+    this.pipe = new EditorToolsPipe(this.grants, () => EDITOR_TOOLS, log);
   }
 
   /**
-   * The `vscode` server for a session of `agent` working in `folders`, when the tools are on, the workspace is
-   * trusted and the agent takes MCP over HTTP; else undefined (and nothing is started).
+   * The `vscode` server for a session of `agent` working in `folders`, when the tools are on and the workspace is
+   * trusted: over HTTP to an agent that takes it, else the stdio bridge (every agent takes stdio). Undefined when
+   * off, or when neither way could start (which is logged).
    */
   async forSession(agent: string, folders: readonly string[], takesHttp: boolean): Promise<EditorServerForSession | undefined> {
     if (!vscode.workspace.isTrusted || !readEditorToolsSettings().enabled) return undefined;
-    if (!takesHttp) {
-      this.log.debug(`[editor-tools] not offered to ${agent}: it does not advertise mcpCapabilities.http`);
-      return undefined;
-    }
-    let url: string;
-    try {
-      url = await this.server.url();
-    } catch (error) {
-      this.log.warn(`[editor-tools] the server could not start: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    }
     let label = `${agent} (opening)`;
-    const grant: Grant = this.server.grant(() => label, { folders, allowed });
+    let grant: Grant | undefined;
+    let server: S.McpServer;
+    try {
+      const where = takesHttp ? await this.http.url() : await this.pipe.address();
+      grant = this.grants.grant(() => label, { folders, allowed });
+      server = takesHttp
+        ? { type: 'http', name: EDITOR_SERVER_NAME, url: where, headers: [{ name: 'Authorization', value: `Bearer ${grant.secret}` }] }
+        : {
+            name: EDITOR_SERVER_NAME,
+            command: process.execPath,
+            args: [path.join(this.extensionPath, 'dist', 'mcp-stdio.js')],
+            env: [
+              { name: 'ELECTRON_RUN_AS_NODE', value: '1' },
+              { name: 'ACP_EDITOR_TOOLS_SOCKET', value: where },
+              { name: 'ACP_EDITOR_TOOLS_SECRET', value: grant.secret },
+            ],
+          };
+    } catch (error) {
+      this.log.warn(`[editor-tools] not offered to ${agent}: ${errorMessage(error)}`);
+      return undefined;
+    }
+    const granted = grant;
     return {
-      server: { type: 'http', name: EDITOR_SERVER_NAME, url, headers: [{ name: 'Authorization', value: `Bearer ${grant.secret}` }] },
+      server,
       bind: (session) => {
         label = `${agent} session ${session.sessionId}`;
-        session.onDidClose(() => grant.revoke());
-        session.onDidEndAgent(() => grant.revoke());
+        session.onDidClose(() => granted.revoke());
+        session.onDidEndAgent(() => granted.revoke());
       },
-      revoke: () => grant.revoke(),
+      revoke: () => granted.revoke(),
     };
   }
 
   dispose(): void {
-    this.server.dispose();
+    this.grants.clear();
+    this.http.dispose();
+    this.pipe.dispose();
   }
 }
 

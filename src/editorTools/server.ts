@@ -4,14 +4,14 @@
 // page) 403. Requests are bounded in size, and in number at once, per grant and in all. Each request is answered by a
 // fresh stateless MCP server (the official SDK's), so nothing lives between requests but the grants. Plain Node: no
 // `vscode`, unit-tested with real HTTP on loopback.
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
-import { registerTools, type EditorTool, type ToolContext } from './tools';
+import type { Grants } from './grants';
+import { registerTools, type EditorTool } from './tools';
 
 /** A request body past this is refused (413): tool arguments are a path, a position, a query. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -26,27 +26,13 @@ const TOO_LARGE = Symbol('tooLarge');
 /** The version the server gives in MCP's `initialize`. */
 const SERVER_INFO = { name: 'vscode', version: '1.0.0' };
 
-/** A session's access: its secret, what it may reach, and its revocation. */
-export interface Grant {
-  readonly secret: string;
-  revoke(): void;
-}
-
-interface LiveGrant {
-  /** For the log: the agent and the session, never the secret. */
-  readonly label: () => string;
-  readonly context: ToolContext;
-  inFlight: number;
-}
-
 export class EditorToolsServer {
   private server: Server | undefined;
   private listening: Promise<number> | undefined;
-  /** Live grants by the SHA-256 of their secret: a lookup that does not compare the secret itself. */
-  private readonly grants = new Map<string, LiveGrant>();
   private inFlight = 0;
 
   constructor(
+    private readonly grants: Grants,
     private readonly tools: () => readonly EditorTool[],
     private readonly log: Logger,
   ) {}
@@ -57,25 +43,7 @@ export class EditorToolsServer {
     return `http://127.0.0.1:${port}/mcp`;
   }
 
-  /** A new secret for one session, whose tool calls run with `context`. */
-  grant(label: () => string, context: ToolContext): Grant {
-    const secret = randomBytes(32).toString('base64url');
-    const key = hash(secret);
-    this.grants.set(key, { label, context, inFlight: 0 });
-    let revoked = false;
-    return {
-      secret,
-      revoke: () => {
-        if (revoked) return;
-        revoked = true;
-        this.grants.delete(key);
-        this.log.info(`[editor-tools] access revoked for ${label()}`);
-      },
-    };
-  }
-
   dispose(): void {
-    this.grants.clear();
     this.server?.close();
     this.server?.closeAllConnections();
     this.server = undefined;
@@ -109,21 +77,21 @@ export class EditorToolsServer {
       answer(res, refused.status, refused.text, refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
       return;
     }
-    const grant = this.grants.get(hash(bearer(req) ?? ''))!;
-    if (this.inFlight >= MAX_IN_ALL || grant.inFlight >= MAX_PER_GRANT) {
+    const grant = this.grants.find(bearer(req))!;
+    if (this.inFlight >= MAX_IN_ALL || grant.requests >= MAX_PER_GRANT) {
       req.resume();
       answer(res, this.inFlight >= MAX_IN_ALL ? 503 : 429, 'Too many requests at once; retry shortly.', { 'Retry-After': '1' });
       return;
     }
     this.inFlight++;
-    grant.inFlight++;
+    grant.requests++;
     const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       const body = await readBody(req);
       if (body === TOO_LARGE) return answer(res, 413, `A request is at most ${MAX_BODY_BYTES} bytes.`);
       if (body === undefined) return answer(res, 400, 'The request body is not JSON.');
-      registerTools(mcp, this.tools(), grant.context, (tool) => this.log.info(`[editor-tools] ${tool} for ${grant.label()}`));
+      registerTools(mcp, this.tools(), grant, this.log);
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
     } catch (error) {
@@ -131,7 +99,7 @@ export class EditorToolsServer {
       if (!res.headersSent) answer(res, 500, 'The request failed.');
     } finally {
       this.inFlight--;
-      grant.inFlight--;
+      grant.requests--;
       void transport.close().catch(() => undefined);
       void mcp.close().catch(() => undefined);
     }
@@ -144,15 +112,11 @@ export class EditorToolsServer {
     const port = (this.server?.address() as AddressInfo | null)?.port;
     if (req.headers.host !== `127.0.0.1:${port}`) return { status: 403, text: 'Unexpected Host.' };
     const token = bearer(req);
-    if (token === undefined || !this.grants.has(hash(token))) return { status: 401, text: 'A valid bearer token is required.' };
+    if (!this.grants.find(token)) return { status: 401, text: 'A valid bearer token is required.' };
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return { status: 404, text: 'Not found.' };
     if (req.method !== 'POST') return { status: 405, text: 'Only POST is served (stateless, JSON responses).' };
     return undefined;
   }
-}
-
-function hash(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
 }
 
 function bearer(req: IncomingMessage): string | undefined {

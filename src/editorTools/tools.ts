@@ -4,6 +4,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { errorMessage } from '../acp/errors';
+import type { Logger } from '../acp/log';
+import type { LiveGrant } from './grants';
 
 /** The most a tool answers, in bytes of UTF-8 JSON. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -33,13 +35,20 @@ export function tool<Shape extends z.ZodRawShape>(definition: EditorTool<Shape>)
   return definition as unknown as EditorTool;
 }
 
-/** The tools, on `server`, for one session; `called` hears each call's tool name (for the log). */
-export function registerTools(server: McpServer, tools: readonly EditorTool[], context: ToolContext, called: (tool: string) => void): void {
+/** Tool calls of one session running at once, whichever way they came (an HTTP batch, the stdio bridge). */
+const MAX_CALLS_AT_ONCE = 4;
+
+/** The tools, on `server`, for the session of `grant`; each call is logged with its tool and session, never its arguments. */
+export function registerTools(server: McpServer, tools: readonly EditorTool[], grant: LiveGrant, log: Logger): void {
   for (const t of tools) {
     server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: unknown) => {
-      called(t.name);
-      const refused = context.allowed(t.name);
-      const answer: ToolAnswer = refused ? { error: refused } : await runBounded(t, args, context);
+      log.info(`[editor-tools] ${t.name} for ${grant.label()}`);
+      const refused =
+        grant.context.allowed(t.name) ??
+        (grant.calls >= MAX_CALLS_AT_ONCE ? `At most ${MAX_CALLS_AT_ONCE} tool calls run at once; retry when one is answered.` : undefined);
+      if (refused) return { content: [{ type: 'text' as const, text: refused }], isError: true };
+      grant.calls++;
+      const answer = await runBounded(t, args, grant.context).finally(() => grant.calls--);
       return 'error' in answer
         ? { content: [{ type: 'text' as const, text: answer.error }], isError: true }
         : { content: [{ type: 'text' as const, text: bounded(answer.value) }] };

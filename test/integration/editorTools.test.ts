@@ -167,6 +167,28 @@ describe('editor tools', function () {
     );
   });
 
+  it('reaches an agent without MCP over HTTP through the stdio bridge, run with the editor\u2019s own runtime', async () => {
+    recordFile = (await useFixtureAgent('mcpStdio', { name: 'Stdio Tooler' })).recordFile;
+    const chat = await newChat();
+    const [problems, hover] = await call(
+      chat,
+      { tool: 'get_diagnostics', arguments: { path: 'tools/main.ts' } },
+      { tool: 'hover', arguments: { path: 'tools/main.ts', line: 3, column: 29 } },
+    );
+    assert.match(String(json(problems!).items?.[0]?.['message']), /not assignable to type 'string'/);
+    assert.match(json(hover!).markdown ?? '', /area\(width: number, height: number\): number/);
+    const opened = recorded(recordFile).find((m) => m.method === 'session/new');
+    const server = (opened?.params?.['mcpServers'] as { name: string; command?: string; args?: string[]; env?: { name: string }[] }[]).find(
+      (s) => s.name === 'vscode',
+    );
+    assert.equal(server?.command, process.execPath, 'the extension host\u2019s runtime');
+    assert.match(server?.args?.[0] ?? '', /dist[\\/]mcp-stdio\.js$/);
+    assert.deepEqual(
+      server?.env?.map((e) => e.name),
+      ['ELECTRON_RUN_AS_NODE', 'ACP_EDITOR_TOOLS_SOCKET', 'ACP_EDITOR_TOOLS_SECRET'],
+    );
+  });
+
   it('checks the secret (none, revoked when the chat closes), refuses a web page, and honours the settings at once', async () => {
     const chat = await newChat();
     await waitFor(() => chat.sessionId !== undefined, { what: 'the session' });

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
 import { silentLogger } from '../../../src/acp/log';
+import { Grants } from '../../../src/editorTools/grants';
 import { EditorToolsServer } from '../../../src/editorTools/server';
 import { tool, type EditorTool } from '../../../src/editorTools/tools';
 import { waitFor } from '../../lib/wait';
@@ -54,6 +55,7 @@ const CALL_HOLD = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', 
 describe('editor tools: the MCP server', function () {
   this.timeout(20_000);
   let server: EditorToolsServer;
+  let grants: Grants;
   let url: string;
   const calls: string[] = [];
   const context = {
@@ -64,7 +66,8 @@ describe('editor tools: the MCP server', function () {
   beforeEach(async () => {
     calls.length = 0;
     const log = { ...silentLogger, info: (line: string) => calls.push(line) };
-    server = new EditorToolsServer(() => TOOLS, log);
+    grants = new Grants(log);
+    server = new EditorToolsServer(grants, () => TOOLS, log);
     url = await server.url();
   });
 
@@ -78,7 +81,7 @@ describe('editor tools: the MCP server', function () {
 
   it('listens on 127.0.0.1 only, and serves a session its tools with its secret', async () => {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const grant = server.grant(() => 'Agent session s1', context);
+    const grant = grants.grant(() => 'Agent session s1', context);
     const c = await client(grant.secret);
     assert.deepEqual(
       (await c.listTools()).tools.map((t) => t.name),
@@ -92,7 +95,7 @@ describe('editor tools: the MCP server', function () {
   });
 
   it('gives a failing tool and a bad argument to the agent as errors, and bounds a large answer with a note', async () => {
-    const c = await client(server.grant(() => 's', context).secret);
+    const c = await client(grants.grant(() => 's', context).secret);
     const failed = await c.callTool({ name: 'fails', arguments: {} });
     assert.equal(failed.isError, true);
     assert.match(JSON.stringify(failed.content), /the language server crashed/);
@@ -106,7 +109,7 @@ describe('editor tools: the MCP server', function () {
   });
 
   it('refuses no secret, a revoked or unknown one, an Origin, another Host, a GET and a body too large', async () => {
-    const grant = server.grant(() => 's', context);
+    const grant = grants.grant(() => 's', context);
     const auth = { Authorization: `Bearer ${grant.secret}` };
     assert.equal((await post(url, {}, LIST)).status, 401, 'no secret');
     assert.equal((await post(url, { Authorization: 'Bearer not-the-secret' }, LIST)).status, 401, 'an unknown secret');
@@ -115,14 +118,14 @@ describe('editor tools: the MCP server', function () {
     assert.equal((await post(url, auth, '', 'GET')).status, 405);
     assert.equal((await post(url, auth, 'x'.repeat(300 * 1024))).status, 413);
     assert.equal((await post(url, auth, LIST)).status, 200, 'the same request with its secret');
-    const other = server.grant(() => 'other', context);
+    const other = grants.grant(() => 'other', context);
     grant.revoke();
     assert.equal((await post(url, auth, LIST)).status, 401, 'revoked');
     assert.equal((await post(url, { Authorization: `Bearer ${other.secret}` }, LIST)).status, 200, 'another session keeps its own');
   });
 
   it('answers at most four requests of a session at once, and tells the fifth to retry', async () => {
-    const auth = { Authorization: `Bearer ${server.grant(() => 's', context).secret}` };
+    const auth = { Authorization: `Bearer ${grants.grant(() => 's', context).secret}` };
     held.length = 0;
     const running: Promise<Raw>[] = [];
     for (let i = 0; i < 4; i++) {
@@ -134,5 +137,22 @@ describe('editor tools: the MCP server', function () {
     for (const r of held) r();
     for (const answer of await Promise.all(running)) assert.equal(answer.status, 200);
     assert.equal((await post(url, auth, LIST)).status, 200, 'and serves again once they are answered');
+  });
+
+  it('runs at most four tool calls of a session at once, a batch of them included', async () => {
+    const auth = { Authorization: `Bearer ${grants.grant(() => 's', context).secret}` };
+    held.length = 0;
+    const batch = JSON.stringify(
+      Array.from({ length: 6 }, (_, i) => ({ jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'hold', arguments: {} } })),
+    );
+    const answered = post(url, auth, batch);
+    await waitFor(() => held.length === 4, { what: 'four calls to run' });
+    for (const r of held) r();
+    const { status, body } = await answered;
+    assert.equal(status, 200);
+    const results = JSON.parse(body) as { result: { isError?: boolean; content: { text: string }[] } }[];
+    assert.equal(results.filter((r) => r.result.isError).length, 2, 'two were told to retry');
+    assert.match(JSON.stringify(results), /At most 4 tool calls run at once/);
+    assert.equal(held.length, 4, 'and never ran');
   });
 });

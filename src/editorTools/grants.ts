@@ -1,0 +1,58 @@
+// Who may call the editor's tools: one grant per session, a random secret with what the session's calls may reach,
+// until it is revoked (the session closed, its agent ended, the window closes). Both ways in (HTTP and the stdio
+// bridge's socket) look a secret up here. Plain Node.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from '../acp/log';
+import type { ToolContext } from './tools';
+
+/** A session's access: its secret and its revocation. */
+export interface Grant {
+  readonly secret: string;
+  revoke(): void;
+}
+
+/** A live grant, as a request finds it. */
+export interface LiveGrant {
+  /** For the log: the agent and the session, never the secret. */
+  readonly label: () => string;
+  readonly context: ToolContext;
+  /** Requests (HTTP) and tool calls (either way) of this session running now. */
+  requests: number;
+  calls: number;
+}
+
+export class Grants {
+  /** Live grants by the SHA-256 of their secret: a lookup that does not compare the secret itself. */
+  private readonly live = new Map<string, LiveGrant>();
+
+  constructor(private readonly log: Logger) {}
+
+  grant(label: () => string, context: ToolContext): Grant {
+    const secret = randomBytes(32).toString('base64url');
+    const key = hash(secret);
+    this.live.set(key, { label, context, requests: 0, calls: 0 });
+    let revoked = false;
+    return {
+      secret,
+      revoke: () => {
+        if (revoked) return;
+        revoked = true;
+        this.live.delete(key);
+        this.log.info(`[editor-tools] access revoked for ${label()}`);
+      },
+    };
+  }
+
+  /** The live grant of `secret`, if there is one. */
+  find(secret: string | undefined): LiveGrant | undefined {
+    return secret ? this.live.get(hash(secret)) : undefined;
+  }
+
+  clear(): void {
+    this.live.clear();
+  }
+}
+
+function hash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
