@@ -40,6 +40,8 @@ export async function runIntegration(options: {
   readonly resultsFile: string;
   /** Bound on the whole suite, server start included. */
   readonly timeoutMs?: number;
+  /** What the extension host runs instead of the integration suite (a benchmark's host side): its `run()`. */
+  readonly testsPath?: string;
 }): Promise<IntegrationRun> {
   const { toolchain, repoRoot, workDir, resultsFile } = options;
   rmSync(workDir, { recursive: true, force: true });
@@ -82,7 +84,7 @@ export async function runIntegration(options: {
     await page.exposeFunction('codeAutomationExit', (code: unknown) => settle(typeof code === 'number' ? code : 1));
     const url = server.workbenchUrl(workspace, [
       ['extensionDevelopmentPath', remoteUri(repoRoot)],
-      ['extensionTestsPath', remoteUri(join(repoRoot, 'out', 'test', 'integration', 'index.js'))],
+      ['extensionTestsPath', remoteUri(options.testsPath ?? join(repoRoot, 'out', 'test', 'integration', 'index.js'))],
       ['skipWelcome', 'true'],
     ]);
     await page.goto(url);
