@@ -125,7 +125,14 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     (agentName) => messageTracer(log, agentName, () => trace),
     catalog,
   );
-  const diagnostics = new Diagnostics(context, sinks, log, () => agents.snapshots());
+  const editorTools = new EditorTools(context.extensionPath, log);
+  const diagnostics = new Diagnostics(
+    context,
+    sinks,
+    log,
+    () => agents.snapshots(),
+    () => editorTools.facts(),
+  );
   const actions = new EditorChatActions(diffs, mirrors, showLog);
   const files = new WorkspaceFiles(log);
   const worktrees = new WorktreeRecords(context.workspaceState);
@@ -137,7 +144,6 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };
   const sideBar = new SideBarChatView(context.extensionUri, log);
-  const editorTools = new EditorTools(context.extensionPath, log);
   const chats = new Chats(
     agents,
     { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles, folders: worktrees },

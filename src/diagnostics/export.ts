@@ -7,7 +7,7 @@ import type { Logger } from '../acp/log';
 import { SecretScrubber, secretsIn } from '../acp/redact';
 import type { AgentSnapshot } from '../agents/manager';
 import { SECTION } from '../settings/config';
-import { defaultFileName, formatReport, RecentLines, type DiagnosticsFacts } from './report';
+import { defaultFileName, formatReport, RecentLines, type DiagnosticsFacts, type EditorToolsFacts } from './report';
 import type { LogSinks } from '../common/log';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -43,6 +43,8 @@ export class Diagnostics implements vscode.Disposable {
     private readonly log: Logger,
     /** The agents' facts at the time of the export. */
     private readonly agents: () => readonly AgentSnapshot[],
+    /** The editor tools' servers at the time of the export. */
+    private readonly editorTools?: () => EditorToolsFacts,
   ) {
     const manifest = Manifest.safeParse(context.extension.packageJSON);
     this.version = manifest.success ? manifest.data.version : 'unknown';
@@ -132,6 +134,7 @@ export class Diagnostics implements vscode.Disposable {
       agents: this.agents(),
       recentLog: this.sinks.recent.snapshot(),
       recentLogCapacity: this.sinks.recent.capacity,
+      ...(this.editorTools ? { editorTools: this.editorTools() } : {}),
     };
   }
 

@@ -62,6 +62,14 @@ interface EnvironmentFacts {
   readonly workspaceFolders: number;
 }
 
+/** The editor tools' servers (src/editorTools): where they listen, and how many sessions hold a secret now. */
+export interface EditorToolsFacts {
+  /** `127.0.0.1:<port>` once the HTTP server listens. */
+  readonly http: string | undefined;
+  readonly bridge: boolean;
+  readonly sessions: number;
+}
+
 export interface DiagnosticsFacts {
   readonly exportedAt: Date;
   readonly environment: EnvironmentFacts;
@@ -72,6 +80,7 @@ export interface DiagnosticsFacts {
   readonly agents: readonly AgentSnapshot[];
   readonly recentLog: readonly string[];
   readonly recentLogCapacity: number;
+  readonly editorTools?: EditorToolsFacts;
 }
 
 /** `acp-diagnostics-20261122-1336.md`, in local time. */
@@ -115,6 +124,17 @@ export function formatReport(facts: DiagnosticsFacts, scrubber?: SecretScrubber)
   out.push('## Agents', '');
   if (facts.agents.length === 0) out.push('No agent was started in this window since it opened.', '');
   for (const a of facts.agents) out.push(...agentSection(a));
+
+  if (facts.editorTools) {
+    const t = facts.editorTools;
+    out.push('## Editor tools', '');
+    out.push(
+      `- HTTP: ${t.http ? `listening on ${t.http}` : 'not started'}`,
+      `- stdio bridge: ${t.bridge ? 'listening' : 'not started'}`,
+      `- Sessions with access: ${t.sessions}`,
+      '',
+    );
+  }
 
   out.push(`## Recent log (last ${facts.recentLog.length} of at most ${facts.recentLogCapacity} lines)`, '');
   out.push(

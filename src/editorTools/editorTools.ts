@@ -80,6 +80,11 @@ export class EditorTools implements vscode.Disposable {
     };
   }
 
+  /** For Export Diagnostics: where the servers listen, and how many sessions hold a secret. */
+  facts(): { http: string | undefined; bridge: boolean; sessions: number } {
+    return { http: this.http.address(), bridge: this.pipe.started, sessions: this.grants.size };
+  }
+
   dispose(): void {
     this.grants.clear();
     this.http.dispose();

@@ -48,6 +48,11 @@ export class Grants {
     return secret ? this.live.get(hash(secret)) : undefined;
   }
 
+  /** How many sessions hold a secret now. */
+  get size(): number {
+    return this.live.size;
+  }
+
   clear(): void {
     this.live.clear();
   }

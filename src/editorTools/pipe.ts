@@ -63,6 +63,11 @@ export class EditorToolsPipe {
     return this.listening;
   }
 
+  /** Whether it listens. */
+  get started(): boolean {
+    return this.server !== undefined;
+  }
+
   dispose(): void {
     this.server?.close();
     this.server = undefined;

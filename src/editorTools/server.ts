@@ -43,6 +43,12 @@ export class EditorToolsServer {
     return `http://127.0.0.1:${port}/mcp`;
   }
 
+  /** `127.0.0.1:<port>` once it listens. */
+  address(): string | undefined {
+    const port = (this.server?.address() as AddressInfo | null)?.port;
+    return port ? `127.0.0.1:${port}` : undefined;
+  }
+
   dispose(): void {
     this.server?.close();
     this.server?.closeAllConnections();

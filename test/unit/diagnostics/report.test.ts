@@ -65,6 +65,12 @@ function scrubberFor(settings: unknown): SecretScrubber {
 }
 
 describe('diagnostics report', () => {
+  it('says where the editor tools listen and how many sessions hold a secret, never a secret', () => {
+    const text = formatReport({ ...facts(), editorTools: { http: '127.0.0.1:41234', bridge: false, sessions: 2 } });
+    assert.match(text, /## Editor tools\n\n- HTTP: listening on 127\.0\.0\.1:41234\n- stdio bridge: not started\n- Sessions with access: 2\n/);
+    assert.doesNotMatch(formatReport(facts()), /## Editor tools/, 'nothing when the window has none');
+  });
+
   it('has the versions, the settings, each agent\u2019s command, initialize answer and stderr, and the recent log', () => {
     const f = facts();
     const text = formatReport(f, scrubberFor(f.settings));
