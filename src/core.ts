@@ -125,7 +125,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     (agentName) => messageTracer(log, agentName, () => trace),
     catalog,
   );
-  const editorTools = new EditorTools(context.extensionPath, log);
+  const editorTools = new EditorTools(context.extensionPath, log, (secret) => sinks.scrubber.learn([{ name: 'editor tools secret', value: secret }]));
   const diagnostics = new Diagnostics(
     context,
     sinks,

@@ -94,6 +94,11 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     readonly instructionsNotTaken = false,
   ) {}
 
+  /** Closed here (closed, archived or dropped). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   get sessionId(): string {
     return this.model.sessionId;
   }

@@ -33,6 +33,8 @@ export class EditorTools implements vscode.Disposable {
     /** The extension's folder, where the stdio bridge is (dist/mcp-stdio.js). */
     private readonly extensionPath: string,
     private readonly log: Logger,
+    /** Tells the log's scrubber a new secret, so that an agent that prints its MCP configuration does not log it. */
+    private readonly learnSecret: (secret: string) => void = () => {},
   ) {
     this.grants = new Grants(log);
     this.http = new EditorToolsServer(this.grants, () => EDITOR_TOOLS, log);
@@ -52,6 +54,7 @@ export class EditorTools implements vscode.Disposable {
     try {
       const where = takesHttp ? await this.http.url() : await this.pipe.address();
       grant = this.grants.grant(() => label, { folders, allowed });
+      this.learnSecret(grant.secret);
       server = takesHttp
         ? { type: 'http', name: EDITOR_SERVER_NAME, url: where, headers: [{ name: 'Authorization', value: `Bearer ${grant.secret}` }] }
         : {
@@ -73,6 +76,8 @@ export class EditorTools implements vscode.Disposable {
       server,
       bind: (session) => {
         label = `${agent} session ${session.sessionId}`;
+        // Already over (its agent ended as it opened): the events have fired, so the grant ends now.
+        if (session.isClosed || session.ended) granted.revoke();
         session.onDidClose(() => granted.revoke());
         session.onDidEndAgent(() => granted.revoke());
       },

@@ -19,7 +19,8 @@ export function toolPath(given: string, folders: readonly string[]): { path: str
   if (verdict.kind === 'invalid') return { error: `The path is not valid: ${verdict.reason}.` };
   // Whether a file outside exists is not said either.
   if (verdict.kind === 'outside') return { error: `${given} is outside this session's workspace.` };
-  return { path: path.normalize(candidate) };
+  // The path with its links resolved, as checked: a link swapped in after the check cannot take it elsewhere.
+  return { path: verdict.path };
 }
 
 /** `absolute` as a tool shows it: relative to the session's folder that holds it (with `/`), else as it is. */

@@ -18,6 +18,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** Requests answered at once, for one session and in all; past these the client is told to retry (429, 503). */
 const MAX_PER_GRANT = 4;
 const MAX_IN_ALL = 16;
+const MAX_CONNECTIONS = 64;
 /** A request body that does not arrive in this time is dropped (a client that opens and never sends). */
 const BODY_TIMEOUT_MS = 10_000;
 
@@ -62,6 +63,8 @@ export class EditorToolsServer {
       server.requestTimeout = 60_000;
       server.headersTimeout = 10_000;
       server.maxHeadersCount = 64;
+      // Connections at once, from anyone on this computer: a bound on the host's sockets.
+      server.maxConnections = MAX_CONNECTIONS;
       server.once('error', (error) => {
         this.listening = undefined;
         reject(error);
@@ -79,14 +82,13 @@ export class EditorToolsServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = this.refusal(req);
     if (refused) {
-      req.resume();
-      answer(res, refused.status, refused.text, refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+      // Refused before its body is read: the connection is closed, not kept to drain what the client still sends.
+      answer(res, refused.status, refused.text, refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}, true);
       return;
     }
     const grant = this.grants.find(bearer(req))!;
     if (this.inFlight >= MAX_IN_ALL || grant.requests >= MAX_PER_GRANT) {
-      req.resume();
-      answer(res, this.inFlight >= MAX_IN_ALL ? 503 : 429, 'Too many requests at once; retry shortly.', { 'Retry-After': '1' });
+      answer(res, this.inFlight >= MAX_IN_ALL ? 503 : 429, 'Too many requests at once; retry shortly.', { 'Retry-After': '1' }, true);
       return;
     }
     this.inFlight++;
@@ -95,8 +97,10 @@ export class EditorToolsServer {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       const body = await readBody(req);
-      if (body === TOO_LARGE) return answer(res, 413, `A request is at most ${MAX_BODY_BYTES} bytes.`);
+      if (body === TOO_LARGE) return answer(res, 413, `A request is at most ${MAX_BODY_BYTES} bytes.`, {}, true);
       if (body === undefined) return answer(res, 400, 'The request body is not JSON.');
+      // One message a request: MCP dropped batches (2025-06-18), and a batch would run many calls under one slot.
+      if (Array.isArray(body)) return answer(res, 400, 'Batches are not served: send one JSON-RPC message a request.');
       registerTools(mcp, this.tools(), grant, this.log);
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
@@ -131,9 +135,17 @@ function bearer(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-function answer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
-  res.end(text);
+/** A plain answer; `close`: the connection ends with it (a request whose body is not read). */
+function answer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, close = false): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...(close ? { Connection: 'close' } : {}),
+    ...headers,
+  });
+  res.end(text, () => {
+    if (close) res.socket?.destroy();
+  });
 }
 
 /** The JSON body, at most MAX_BODY_BYTES; undefined when it is not JSON. */

@@ -27,6 +27,8 @@ export interface EditorTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
   readonly description: string;
   readonly input: Shape;
+  /** How long it may take (default 30 s): one that waits for the user waits longer. */
+  readonly timeoutMs?: number;
   run(args: z.infer<z.ZodObject<Shape>>, context: ToolContext): Promise<ToolAnswer>;
 }
 
@@ -47,8 +49,12 @@ export function registerTools(server: McpServer, tools: readonly EditorTool[], g
         grant.context.allowed(t.name) ??
         (grant.calls >= MAX_CALLS_AT_ONCE ? `At most ${MAX_CALLS_AT_ONCE} tool calls run at once; retry when one is answered.` : undefined);
       if (refused) return { content: [{ type: 'text' as const, text: refused }], isError: true };
+      // The slot is held until the tool's work ends, even when its answer gave up waiting for it.
       grant.calls++;
-      const answer = await runBounded(t, args, grant.context).finally(() => grant.calls--);
+      const work = Promise.resolve()
+        .then(() => t.run(args as never, grant.context))
+        .finally(() => grant.calls--);
+      const answer = await inTime(t, work);
       return 'error' in answer
         ? { content: [{ type: 'text' as const, text: answer.error }], isError: true }
         : { content: [{ type: 'text' as const, text: bounded(answer.value) }] };
@@ -56,13 +62,14 @@ export function registerTools(server: McpServer, tools: readonly EditorTool[], g
   }
 }
 
-async function runBounded(t: EditorTool, args: unknown, context: ToolContext): Promise<ToolAnswer> {
+async function inTime(t: EditorTool, work: Promise<ToolAnswer>): Promise<ToolAnswer> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      t.run(args as never, context),
+      work,
       new Promise<ToolAnswer>((resolve) => {
-        timer = setTimeout(() => resolve({ error: `${t.name} did not answer within ${TOOL_TIMEOUT_MS / 1000} s.` }), TOOL_TIMEOUT_MS);
+        const ms = t.timeoutMs ?? TOOL_TIMEOUT_MS;
+        timer = setTimeout(() => resolve({ error: `${t.name} did not answer within ${ms / 1000} s.` }), ms);
       }),
     ]);
   } catch (error) {

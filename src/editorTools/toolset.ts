@@ -12,6 +12,10 @@ const FIRST_DIAGNOSTICS_MS = 5000;
 /** Locations whose line of text is given; files past this size are not read for it. */
 const MAX_LOCATIONS_WITH_TEXT = 200;
 const MAX_FILE_BYTES_FOR_TEXT = 4 * 1024 * 1024;
+/** Bytes read from disk for the lines of one answer's locations, in all. */
+const MAX_BYTES_READ_FOR_TEXT = 16 * 1024 * 1024;
+/** A file larger than this is not opened by a tool. */
+const MAX_OPENED_BYTES = 16 * 1024 * 1024;
 /** Symbols listed at most from one document's tree. */
 const MAX_SYMBOLS = 5000;
 const MAX_SELECTION_CHARS = 16 * 1024;
@@ -23,6 +27,11 @@ async function open(given: string, context: ToolContext): Promise<Resolved> {
   const resolved = toolPath(given, context.folders);
   if ('error' in resolved) return resolved;
   const uri = vscode.Uri.file(resolved.path);
+  // Only a regular file of a bounded size is opened (not a FIFO or a device, which would hang or flood the host).
+  const stat = await fs.stat(resolved.path).catch(() => undefined);
+  if (!stat) return { error: `${given} does not exist.` };
+  if (!stat.isFile()) return { error: `${given} is not a regular file.` };
+  if (stat.size > MAX_OPENED_BYTES) return { error: `${given} is larger than ${MAX_OPENED_BYTES / (1024 * 1024)} MB.` };
   try {
     return { uri, document: await vscode.workspace.openTextDocument(uri) };
   } catch (error) {
@@ -39,35 +48,44 @@ function range(r: vscode.Range): { line: number; column: number; endLine: number
   return { line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
 }
 
-/** Locations as the tools give them: path, range and the text of their first line (for the first ones). */
-async function locations(found: readonly (vscode.Location | vscode.LocationLink)[], context: ToolContext): Promise<unknown[]> {
-  const lines = new Map<string, Promise<string[] | undefined>>();
-  const textOf = (uri: vscode.Uri) => {
-    const key = uri.toString();
-    if (!lines.has(key)) lines.set(key, linesOf(uri));
-    return lines.get(key)!;
-  };
-  const out: unknown[] = [];
-  for (const [i, l] of found.entries()) {
+/**
+ * Locations as the tools give them: inside the session's folders, each with its path, range and the text of its
+ * line (for the first ones, from files read within a budget); outside them, only how many there are.
+ */
+async function locations(
+  found: readonly (vscode.Location | vscode.LocationLink)[],
+  context: ToolContext,
+): Promise<{ items: unknown[]; outside?: string }> {
+  const files = new Map<string, Promise<readonly string[] | undefined>>();
+  const budget = { bytes: MAX_BYTES_READ_FOR_TEXT };
+  const items: unknown[] = [];
+  let outside = 0;
+  for (const l of found) {
     const uri = 'targetUri' in l ? l.targetUri : l.uri;
     const r = 'targetUri' in l ? (l.targetSelectionRange ?? l.targetRange) : l.range;
-    const text = i < MAX_LOCATIONS_WITH_TEXT && uri.scheme === 'file' ? (await textOf(uri))?.[r.start.line] : undefined;
-    out.push({
-      path: uri.scheme === 'file' ? shownPath(uri.fsPath, context.folders) : uri.toString(),
-      ...range(r),
-      ...(text !== undefined ? { text: text.trim().slice(0, 400) } : {}),
-    });
+    const inside = uri.scheme === 'file' ? toolPath(uri.fsPath, context.folders) : { error: 'not a file' };
+    if ('error' in inside) {
+      outside++;
+      continue;
+    }
+    let text: string | undefined;
+    if (items.length < MAX_LOCATIONS_WITH_TEXT) {
+      if (!files.has(inside.path)) files.set(inside.path, linesOf(inside.path, budget));
+      text = (await files.get(inside.path))?.[r.start.line];
+    }
+    items.push({ path: shownPath(inside.path, context.folders), ...range(r), ...(text !== undefined ? { text: text.trim().slice(0, 400) } : {}) });
   }
-  return out;
+  return { items, ...(outside > 0 ? { outside: `${outside} more are outside this session's workspace.` } : {}) };
 }
 
-/** A file's lines: an open document's (unsaved text included), else the disk's when it is not too big. */
-async function linesOf(uri: vscode.Uri): Promise<string[] | undefined> {
-  const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+/** A file's lines: an open document's (unsaved text included), else the disk's, for a regular file within `budget`. */
+async function linesOf(file: string, budget: { bytes: number }): Promise<readonly string[] | undefined> {
+  const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
   if (openDoc) return openDoc.getText().split(/\r?\n/);
-  const stat = await fs.stat(uri.fsPath).catch(() => undefined);
-  if (!stat || stat.size > MAX_FILE_BYTES_FOR_TEXT) return undefined;
-  return (await fs.readFile(uri.fsPath, 'utf8')).split(/\r?\n/);
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (!stat?.isFile() || stat.size > MAX_FILE_BYTES_FOR_TEXT || stat.size > budget.bytes) return undefined;
+  budget.bytes -= stat.size;
+  return (await fs.readFile(file, 'utf8')).split(/\r?\n/);
 }
 
 function diagnosticView(uri: vscode.Uri, d: vscode.Diagnostic, context: ToolContext) {
@@ -166,7 +184,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
         opened.uri,
         where,
       );
-      return ok({ items: await locations(found ?? [], context) });
+      return ok(await locations(found ?? [], context));
     },
   }),
   tool({
@@ -179,7 +197,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
       const where = at(opened.document, line, column);
       if (typeof where === 'string') return { error: where };
       const found = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', opened.uri, where);
-      return ok({ items: await locations(found ?? [], context) });
+      return ok(await locations(found ?? [], context));
     },
   }),
   tool({
