@@ -125,7 +125,12 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     (agentName) => messageTracer(log, agentName, () => trace),
     catalog,
   );
-  const editorTools = new EditorTools(context.extensionPath, log, (secret) => sinks.scrubber.learn([{ name: 'editor tools secret', value: secret }]));
+  const editorTools = new EditorTools(
+    context.extensionPath,
+    log,
+    (secret) => sinks.scrubber.learn([{ name: 'editor tools secret', value: secret }]),
+    (agent, file, current, proposed, signal) => reviews.review(agent, file, current, proposed, signal),
+  );
   const diagnostics = new Diagnostics(
     context,
     sinks,

@@ -16,6 +16,15 @@ import { EDITOR_TOOLS } from './toolset';
 /** The name of the server in `mcpServers`, as the agent lists its tools (`mcp__vscode__get_diagnostics`, say). */
 const EDITOR_SERVER_NAME = 'vscode';
 
+/** Shows `proposed` for `file` as a diff beside `current`, for `agent`, and waits for the user's decision. */
+export type ReviewFile = (
+  agent: string,
+  file: string,
+  current: string,
+  proposed: string,
+  signal: AbortSignal,
+) => Promise<'accepted' | 'rejected' | 'closed' | 'withdrawn'>;
+
 /** The server entry for one session being opened, and its grant, which the opener binds to the session. */
 export interface EditorServerForSession {
   readonly server: S.McpServer;
@@ -34,7 +43,9 @@ export class EditorTools implements vscode.Disposable {
     private readonly extensionPath: string,
     private readonly log: Logger,
     /** Tells the log's scrubber a new secret, so that an agent that prints its MCP configuration does not log it. */
-    private readonly learnSecret: (secret: string) => void = () => {},
+    private readonly learnSecret: (secret: string) => void,
+    /** Review before write (the editor's EditReviews): what a tool would change, shown as a diff to accept or reject. */
+    private readonly review: ReviewFile,
   ) {
     this.grants = new Grants(log);
     this.http = new EditorToolsServer(this.grants, () => EDITOR_TOOLS, log);
@@ -53,7 +64,11 @@ export class EditorTools implements vscode.Disposable {
     let server: S.McpServer;
     try {
       const where = takesHttp ? await this.http.url() : await this.pipe.address();
-      grant = this.grants.grant(() => label, { folders, allowed });
+      grant = this.grants.grant(() => label, {
+        folders,
+        allowed,
+        review: (file, current, proposed, signal) => this.review(agent, file, current, proposed, signal),
+      });
       this.learnSecret(grant.secret);
       server = takesHttp
         ? { type: 'http', name: EDITOR_SERVER_NAME, url: where, headers: [{ name: 'Authorization', value: `Bearer ${grant.secret}` }] }

@@ -18,6 +18,8 @@ export interface ToolContext {
   readonly folders: readonly string[];
   /** Whether tools may run now (the workspace is trusted) and which ones (`acp.editorTools.tools`). */
   allowed(tool: string): string | undefined;
+  /** Review before write: the user accepts or rejects `proposed` for `path`, in a diff (`signal` withdraws it). */
+  review(path: string, current: string, proposed: string, signal: AbortSignal): Promise<'accepted' | 'rejected' | 'closed' | 'withdrawn'>;
 }
 
 /** A tool's answer: a JSON value, or a sentence saying why it could not answer. */
@@ -29,7 +31,8 @@ export interface EditorTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly input: Shape;
   /** How long it may take (default 30 s): one that waits for the user waits longer. */
   readonly timeoutMs?: number;
-  run(args: z.infer<z.ZodObject<Shape>>, context: ToolContext): Promise<ToolAnswer>;
+  /** `abandoned`: the answer is no longer awaited (it took too long); stop, and change nothing. */
+  run(args: z.infer<z.ZodObject<Shape>>, context: ToolContext, abandoned: AbortSignal): Promise<ToolAnswer>;
 }
 
 /** Declares a tool with its argument types inferred from `input`. */
@@ -51,10 +54,11 @@ export function registerTools(server: McpServer, tools: readonly EditorTool[], g
       if (refused) return { content: [{ type: 'text' as const, text: refused }], isError: true };
       // The slot is held until the tool's work ends, even when its answer gave up waiting for it.
       grant.calls++;
+      const abandon = new AbortController();
       const work = Promise.resolve()
-        .then(() => t.run(args as never, grant.context))
+        .then(() => t.run(args as never, grant.context, abandon.signal))
         .finally(() => grant.calls--);
-      const answer = await inTime(t, work);
+      const answer = await inTime(t, work, abandon);
       return 'error' in answer
         ? { content: [{ type: 'text' as const, text: answer.error }], isError: true }
         : { content: [{ type: 'text' as const, text: bounded(answer.value) }] };
@@ -62,14 +66,18 @@ export function registerTools(server: McpServer, tools: readonly EditorTool[], g
   }
 }
 
-async function inTime(t: EditorTool, work: Promise<ToolAnswer>): Promise<ToolAnswer> {
+/** The tool's answer, or that it took too long: then `abandon` tells the tool to stop (a review it waits on is withdrawn). */
+async function inTime(t: EditorTool, work: Promise<ToolAnswer>, abandon: AbortController): Promise<ToolAnswer> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       work,
       new Promise<ToolAnswer>((resolve) => {
         const ms = t.timeoutMs ?? TOOL_TIMEOUT_MS;
-        timer = setTimeout(() => resolve({ error: `${t.name} did not answer within ${ms / 1000} s.` }), ms);
+        timer = setTimeout(() => {
+          abandon.abort();
+          resolve({ error: `${t.name} did not answer within ${ms / 1000} s.` });
+        }, ms);
       }),
     ]);
   } catch (error) {

@@ -19,6 +19,8 @@ const MAX_OPENED_BYTES = 16 * 1024 * 1024;
 /** Symbols listed at most from one document's tree. */
 const MAX_SYMBOLS = 5000;
 const MAX_SELECTION_CHARS = 16 * 1024;
+/** How long a rename waits for the user's review of its files. */
+const RENAME_REVIEW_MS = 10 * 60_000;
 
 const SEVERITY = ['error', 'warning', 'information', 'hint'] as const;
 type Resolved = { uri: vscode.Uri; document: vscode.TextDocument } | { error: string };
@@ -148,6 +150,14 @@ function hoverText(hovers: readonly vscode.Hover[]): string {
 
 const ok = (value: unknown): ToolAnswer => ({ value });
 
+/** `document`'s text with `edits` made (from the last to the first, so that offsets hold). */
+function applyEdits(document: vscode.TextDocument, edits: readonly vscode.TextEdit[]): string {
+  let text = document.getText();
+  const sorted = [...edits].sort((a, b) => document.offsetAt(b.range.start) - document.offsetAt(a.range.start));
+  for (const e of sorted) text = text.slice(0, document.offsetAt(e.range.start)) + e.newText + text.slice(document.offsetAt(e.range.end));
+  return text;
+}
+
 export const EDITOR_TOOLS: readonly EditorTool[] = [
   tool({
     name: 'get_diagnostics',
@@ -274,6 +284,49 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
             }
           : {}),
       });
+    },
+  }),
+  tool({
+    name: 'rename_symbol',
+    description:
+      'Renames the symbol at a 1-based line and column everywhere, with the language features. The user reviews each changed file as a diff first; only when every file is accepted is the rename applied, as one undoable edit (files that had no unsaved changes are then saved). The answer says what happened.',
+    input: { path: pathArg, ...position, newName: z.string().min(1).max(200) },
+    timeoutMs: RENAME_REVIEW_MS,
+    async run({ path, line, column, newName }, context, abandoned) {
+      const opened = await open(path, context);
+      if ('error' in opened) return opened;
+      const where = at(opened.document, line, column);
+      if (typeof where === 'string') return { error: where };
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(
+        'vscode.executeDocumentRenameProvider',
+        opened.uri,
+        where,
+        newName,
+      );
+      const entries = (edit?.entries() ?? []).filter(([, edits]) => edits.length > 0);
+      if (entries.length === 0) return { error: 'Nothing there can be renamed.' };
+      const outside = entries.filter(([uri]) => uri.scheme !== 'file' || 'error' in toolPath(uri.fsPath, context.folders));
+      if (outside.length > 0)
+        return { error: `The rename would change ${outside.length} files outside this session's workspace, so it was not offered.` };
+      // Review before write, file by file, on the live text: one rejection, and nothing is changed.
+      const documents: { document: vscode.TextDocument; version: number }[] = [];
+      for (const [uri, edits] of entries) {
+        const document = await vscode.workspace.openTextDocument(uri);
+        const version = document.version;
+        const decision = await context.review(uri.fsPath, document.getText(), applyEdits(document, edits), abandoned);
+        if (abandoned.aborted) return { error: 'The rename was not answered in time; nothing changed.' };
+        if (decision !== 'accepted')
+          return ok({ applied: false, note: `The user did not accept the change to ${shownPath(uri.fsPath, context.folders)}; nothing changed.` });
+        documents.push({ document, version });
+      }
+      // What was reviewed is what is applied: a file edited meanwhile stops it.
+      if (documents.some(({ document, version }) => document.version !== version))
+        return { error: 'A file changed while the rename was reviewed; nothing changed.' };
+      const cleanBefore = new Set(documents.filter(({ document }) => !document.isDirty).map(({ document }) => document.uri.toString()));
+      if (!(await vscode.workspace.applyEdit(edit!, { isRefactoring: true })))
+        return { error: 'VS Code could not apply the rename; nothing changed.' };
+      for (const { document } of documents) if (cleanBefore.has(document.uri.toString()) && document.isDirty) await document.save();
+      return ok({ applied: true, files: entries.map(([uri, edits]) => ({ path: shownPath(uri.fsPath, context.folders), edits: edits.length })) });
     },
   }),
 ];

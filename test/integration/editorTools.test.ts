@@ -4,7 +4,7 @@
 // page's Origin is refused, and the settings turn tools off at once, for open sessions too.
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
@@ -187,6 +187,50 @@ describe('editor tools', function () {
       server?.env?.map((e) => e.name),
       ['ELECTRON_RUN_AS_NODE', 'ACP_EDITOR_TOOLS_SOCKET', 'ACP_EDITOR_TOOLS_SECRET'],
     );
+  });
+
+  it('renames a symbol once the user accepts each file\u2019s diff, and changes nothing when one is rejected', async () => {
+    const chat = await newChat();
+    const shapes = join(folder, 'shapes.ts');
+    const main = join(folder, 'main.ts');
+    const rename = (newName: string) => call(chat, { tool: 'rename_symbol', arguments: { path: 'tools/shapes.ts', line: 1, column: 17, newName } });
+    /** Answers each review as it opens (its diff is the active tab), `decisions` in turn. */
+    const answer = async (...decisions: ('acp.acceptEdit' | 'acp.rejectEdit')[]) => {
+      for (const decision of decisions) {
+        const diff = await waitFor(
+          () => {
+            const input = vscode.window.tabGroups.all
+              .flatMap((g) => g.tabs)
+              .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'acp-review')?.input;
+            return input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+          },
+          { timeoutMs: 30_000, what: 'a file of the rename to be shown for review' },
+        );
+        await vscode.commands.executeCommand(decision, diff);
+        await waitFor(
+          () =>
+            !vscode.window.tabGroups.all
+              .flatMap((g) => g.tabs)
+              .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === diff.toString()),
+          {
+            what: 'the reviewed diff to close',
+          },
+        );
+      }
+    };
+
+    const [rejected] = await Promise.all([rename('size2d'), answer('acp.acceptEdit', 'acp.rejectEdit')]);
+    assert.match(rejected[0]!.text, /did not accept the change to tools\/.*; nothing changed/);
+    assert.match(readFileSync(shapes, 'utf8'), /function area\(/, 'nothing renamed');
+    assert.match(readFileSync(main, 'utf8'), /import \{ area \}/);
+
+    const [applied] = await Promise.all([rename('surface'), answer('acp.acceptEdit', 'acp.acceptEdit')]);
+    const result = JSON.parse(applied[0]!.text) as { applied: boolean; files: { path: string; edits: number }[] };
+    assert.equal(result.applied, true, applied[0]!.text);
+    assert.deepEqual(result.files.map((f) => f.path).sort(), ['tools/main.ts', 'tools/shapes.ts']);
+    assert.match(readFileSync(shapes, 'utf8'), /function surface\(/, 'applied, and saved');
+    assert.match(readFileSync(main, 'utf8'), /import \{ surface \} from '\.\/shapes';/);
+    assert.match(readFileSync(main, 'utf8'), /size: number = surface\(2, 3\)/);
   });
 
   it('checks the secret (none, revoked when the chat closes), refuses a web page, and honours the settings at once', async () => {

@@ -59,6 +59,7 @@ describe('editor tools: the MCP server', function () {
   let url: string;
   const calls: string[] = [];
   const context = {
+    review: async () => 'rejected' as const,
     folders: ['/nowhere'],
     allowed: (name: string) => (name === 'echo' || name === 'fails' || name === 'flood' || name === 'hold' ? undefined : 'no'),
   };
