@@ -13,7 +13,7 @@ import { relativeTime } from './relativeTime';
 import { summaryLabel, type TranscriptSummary } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';
 import { DisposableStore } from '../common/disposables';
-import type { WorktreeRecords } from '../worktrees/records';
+import type { WorktreeRecord, WorktreeRecords } from '../worktrees/records';
 
 /** Sessions from the history shown under each agent. */
 const HISTORY_SHOWN = 20;
@@ -22,6 +22,8 @@ const REFRESH_MS = 60_000;
 
 export type SessionNode =
   | { readonly kind: 'agent'; readonly name: string }
+  /** A worktree made for chats, with its open chats of this agent under it. */
+  | { readonly kind: 'worktree'; readonly path: string; readonly record: WorktreeRecord; readonly panels: readonly ChatPanel[] }
   | { readonly kind: 'chat'; readonly panel: ChatPanel }
   | { readonly kind: 'history'; readonly summary: TranscriptSummary };
 
@@ -77,16 +79,35 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     if (!node) {
       return this.agents.catalog.read().agents.map((agent) => ({ kind: 'agent', name: agent.name }));
     }
+    if (node.kind === 'worktree') return node.panels.map((panel): SessionNode => ({ kind: 'chat', panel }));
     if (node.kind !== 'agent') return [];
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
     const open = new Set(chats.flatMap((panel) => (panel.session ? [panel.session.sessionId] : [])));
     const history = (await this.store.list())
       .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId) && (this.archivedShown || !summary.archived))
       .slice(0, HISTORY_SHOWN);
-    return [
-      ...chats.map((panel): SessionNode => ({ kind: 'chat', panel })),
-      ...history.map((summary): SessionNode => ({ kind: 'history', summary })),
-    ];
+    return [...this.grouped(chats), ...history.map((summary): SessionNode => ({ kind: 'history', summary }))];
+  }
+
+  /** Open chats in order, those in a worktree made for chats under that worktree (where the first of them was). */
+  private grouped(chats: readonly ChatPanel[]): SessionNode[] {
+    const nodes: SessionNode[] = [];
+    const groups = new Map<string, ChatPanel[]>();
+    for (const panel of chats) {
+      const record = panel.session ? this.worktrees.find(panel.session.cwd) : undefined;
+      if (!record) {
+        nodes.push({ kind: 'chat', panel });
+        continue;
+      }
+      const group = groups.get(record.path);
+      if (group) group.push(panel);
+      else {
+        const panels = [panel];
+        groups.set(record.path, panels);
+        nodes.push({ kind: 'worktree', path: record.path, record, panels });
+      }
+    }
+    return nodes;
   }
 
   async getTreeItem(node: SessionNode): Promise<vscode.TreeItem> {
@@ -124,6 +145,18 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         item.contextValue = installed ? `acp.agent.installed${installed.update ? '.update' : ''}` : 'acp.agent';
         return item;
       }
+      case 'worktree': {
+        const { record } = node;
+        const item = new vscode.TreeItem(record.branch, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `worktree:${record.path}`;
+        const stats = this.worktrees.stats(record.path);
+        if (stats) item.description = vscode.l10n.t('{0} ahead · +{1} −{2}', stats.ahead, stats.added, stats.removed);
+        item.tooltip = vscode.l10n.t('The worktree {0}: branch {1}, from {2}', record.path, record.branch, record.base);
+        item.iconPath = new vscode.ThemeIcon('git-branch');
+        // The worktree's actions act on its folder (`path`).
+        item.contextValue = 'acp.worktree';
+        return item;
+      }
       case 'chat': {
         const panel = node.panel;
         const item = new vscode.TreeItem(panel.title, vscode.TreeItemCollapsibleState.None);
@@ -133,13 +166,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         item.description =
           totals && (totals.added > 0 || totals.removed > 0) ? vscode.l10n.t('{0} · +{1} −{2}', state, totals.added, totals.removed) : state;
         item.tooltip = vscode.l10n.t('{0}: an open chat with {1}', panel.title, panel.agentName);
-        // A chat in a worktree says its branch, and where the worktree is; its menu has the worktree's actions.
+        // A chat in a worktree is under it (which says its branch and figures); its menu has the worktree's actions.
         const worktree = panel.session ? this.worktrees.find(panel.session.cwd) : undefined;
         if (worktree) {
-          const stats = this.worktrees.stats(worktree.path);
-          item.description = stats
-            ? vscode.l10n.t('{0} · on {1} · {2} ahead · +{3} −{4}', state, worktree.branch, stats.ahead, stats.added, stats.removed)
-            : vscode.l10n.t('{0} · on {1}', state, worktree.branch);
+          item.description = state;
           item.tooltip = vscode.l10n.t(
             '{0}: an open chat with {1}, in the worktree {2} (branch {3}, from {4})',
             panel.title,

@@ -117,6 +117,16 @@ describe('worktree chats UI', function () {
     const violations = await scan(chat);
     assert.equal(violations.length, 0, report('a worktree chat', violations));
 
+    // The Sessions view has the chat under its worktree: the branch, the commits ahead and the lines changed.
+    await workbench.runCommand('ACP: Focus on Sessions View');
+    const tree = page.getByRole('tree', { name: 'Sessions' });
+    await tree
+      .getByRole('treeitem')
+      .filter({ hasText: 'acp/fixture-changes-1' })
+      .filter({ hasText: /0 ahead · \+\d+ −\d+/ })
+      .waitFor({ timeout: 30_000 });
+    await tree.getByRole('treeitem', { level: 3 }).filter({ hasText: 'open' }).first().waitFor();
+
     // Apply Worktree Changes: the agent's change is in the main checkout, uncommitted, beside the user's own work
     // (which the worktree had too, so nothing asks); Discard Worktree is offered.
     await workbench.runCommand('ACP: Apply Worktree Changes');
