@@ -158,6 +158,15 @@ export class WorktreeCommands implements vscode.Disposable {
   private async apply(record: WorktreeRecord, git: Git): Promise<void> {
     const applied = await applyWorktree(git, record, readWorktreeSettings().applyAs, this.log);
     if (applied !== 'applied') return;
+    // The chat says so too, where the user works with it; its menu has Discard Worktree.
+    for (const panel of this.chatsIn(record.path)) {
+      panel.tell(
+        vscode.l10n.t(
+          'The changes of {0} are in the main checkout now. Discard Worktree (in this chat\u2019s menu) removes the worktree.',
+          record.branch,
+        ),
+      );
+    }
     const discard = vscode.l10n.t('Discard Worktree');
     void vscode.window
       .showInformationMessage(vscode.l10n.t('The changes of {0} are in the main checkout now. Discard the worktree?', record.branch), discard)

@@ -141,6 +141,8 @@ describe('worktree chats UI', function () {
       'uncommitted changes, nothing committed',
     );
     assert.match(readFileSync(join(main, 'README.md'), 'utf8'), /The user\u2019s own edit/);
+    assert.equal(git(main, 'stash', 'list'), '', 'nothing was stashed: the user\u2019s work was already in the worktree');
+    await chat.getByText('are in the main checkout now. Discard Worktree (in this chat’s menu) removes the worktree.', { exact: false }).waitFor();
     await pressNotificationButton(workbench, 'are in the main checkout now. Discard the worktree?', 'Discard Worktree');
     await enterOn(page, 'Discard the worktree of acp/fixture-changes-1 and its branch?');
     await waitFor(() => !existsSync(folder) && git(main, 'branch', '--list', 'acp/fixture-changes-1') === '', {
@@ -148,5 +150,33 @@ describe('worktree chats UI', function () {
     });
     await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 30_000 });
     assert.equal(readFileSync(join(main, 'src', 'hello.ts'), 'utf8'), 'export const hello = "worktree";\n', 'the applied change stays');
+  });
+
+  it('cleans up, after a reload, the worktree of a chat that was closed', async () => {
+    const page = workbench.page;
+    const main = workbench.workspace;
+    await workbench.runCommand('ACP: New Chat in Worktree…');
+    await workbench.pick('workspace');
+    await enterOn(page, 'New Chat in Worktree (1/3): the agent');
+    await enterOn(page, 'New Chat in Worktree (2/3): the base');
+    await enterOn(page, 'New Chat in Worktree (3/3): the branch');
+    const folder = `${main}.worktrees/acp-fixture-changes-1`;
+    await workbench
+      .chat()
+      .getByRole('note', { name: `In the worktree ${folder}, on the branch acp/fixture-changes-1` })
+      .waitFor({ timeout: 30_000 });
+    await workbench.runCommand('View: Close All Editors');
+    await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
+
+    // The window reloads: the worktree made for the closed chat is still known, and Clean Up removes it.
+    await workbench.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await workbench.runCommand('ACP: Clean Up Worktrees…');
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Remove All 1' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    await waitFor(() => !existsSync(folder) && git(main, 'branch', '--list', 'acp/fixture-changes-1') === '', {
+      timeoutMs: 30_000,
+      what: 'the worktree and its branch (with nothing of its own) to be removed',
+    });
   });
 });
