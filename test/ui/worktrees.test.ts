@@ -144,6 +144,13 @@ describe('worktree chats UI', function () {
     assert.equal(git(main, 'stash', 'list'), '', 'nothing was stashed: the user\u2019s work was already in the worktree');
     await chat.getByText('are in the main checkout now. Discard Worktree (in this chat’s menu) removes the worktree.', { exact: false }).waitFor();
     await pressNotificationButton(workbench, 'are in the main checkout now. Discard the worktree?', 'Discard Worktree');
+    // What would be lost is listed under the question: the worktree's uncommitted files.
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Discard the worktree of acp/fixture-changes-1 and its branch?' })
+      .waitFor({ timeout: 30_000 });
+    for (const lost of ['uncommitted src/hello.ts', 'uncommitted draft.md']) {
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: lost }).waitFor();
+    }
     await enterOn(page, 'Discard the worktree of acp/fixture-changes-1 and its branch?');
     await waitFor(() => !existsSync(folder) && git(main, 'branch', '--list', 'acp/fixture-changes-1') === '', {
       what: 'the worktree and its branch to be removed',
