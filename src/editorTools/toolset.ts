@@ -41,6 +41,19 @@ async function open(given: string, context: ToolContext): Promise<Resolved> {
   }
 }
 
+/** The file at `given`, opened, and the position a tool's 1-based line and column name in it. */
+async function openAt(
+  given: string,
+  line: number,
+  column: number,
+  context: ToolContext,
+): Promise<{ uri: vscode.Uri; document: vscode.TextDocument; where: vscode.Position } | { error: string }> {
+  const opened = await open(given, context);
+  if ('error' in opened) return opened;
+  const where = at(opened.document, line, column);
+  return typeof where === 'string' ? { error: where } : { ...opened, where };
+}
+
 function at(document: vscode.TextDocument, line: number, column: number): vscode.Position | string {
   if (line > document.lineCount) return `Line ${line} is past the end of the file (${document.lineCount} lines).`;
   return document.validatePosition(new vscode.Position(line - 1, column - 1));
@@ -185,10 +198,9 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     description: 'Where the symbol at a 1-based line and column is defined, from the language features: each location with its line of text.',
     input: { path: pathArg, ...position },
     async run({ path, line, column }, context) {
-      const opened = await open(path, context);
+      const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
-      const where = at(opened.document, line, column);
-      if (typeof where === 'string') return { error: where };
+      const { where } = opened;
       const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
         'vscode.executeDefinitionProvider',
         opened.uri,
@@ -202,10 +214,9 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     description: 'Every reference to the symbol at a 1-based line and column, from the language features: each location with its line of text.',
     input: { path: pathArg, ...position },
     async run({ path, line, column }, context) {
-      const opened = await open(path, context);
+      const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
-      const where = at(opened.document, line, column);
-      if (typeof where === 'string') return { error: where };
+      const { where } = opened;
       const found = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', opened.uri, where);
       return ok(await locations(found ?? [], context));
     },
@@ -248,10 +259,9 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     description: 'The hover text at a 1-based line and column (types, documentation), as Markdown.',
     input: { path: pathArg, ...position },
     async run({ path, line, column }, context) {
-      const opened = await open(path, context);
+      const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
-      const where = at(opened.document, line, column);
-      if (typeof where === 'string') return { error: where };
+      const { where } = opened;
       const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', opened.uri, where);
       return ok({ markdown: hoverText(found ?? []) });
     },
@@ -293,10 +303,9 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     input: { path: pathArg, ...position, newName: z.string().min(1).max(200) },
     timeoutMs: RENAME_REVIEW_MS,
     async run({ path, line, column, newName }, context, abandoned) {
-      const opened = await open(path, context);
+      const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
-      const where = at(opened.document, line, column);
-      if (typeof where === 'string') return { error: where };
+      const { where } = opened;
       const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(
         'vscode.executeDocumentRenameProvider',
         opened.uri,

@@ -98,9 +98,13 @@ describe('sessions', function () {
     );
     const chat = await newChat('MCP Agent');
     const params = recorded(agents['MCP Agent']!.recordFile).find((m) => m.method === 'session/new')?.params;
-    assert.deepEqual(params?.['mcpServers'], [
-      { name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'FILES_TOKEN', value: 'secret-env-value' }] },
-    ]);
+    const servers = params?.['mcpServers'] as { name: string; command?: string }[];
+    assert.deepEqual(
+      servers.filter((s) => s.name !== 'vscode'),
+      [{ name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'FILES_TOKEN', value: 'secret-env-value' }] }],
+    );
+    assert.equal(servers.at(-1)?.name, 'vscode', 'then the editor tools, over stdio for an agent without MCP over HTTP');
+    assert.equal(servers.at(-1)?.command, process.execPath);
     assert.equal('additionalDirectories' in (params ?? {}), false, 'a single folder has no other folders to add');
     assert.deepEqual(chat.leftOut, [{ name: 'docs', transport: 'http' }]);
     const log = await waitFor(
@@ -126,7 +130,13 @@ describe('sessions', function () {
     const sent = recorded(agents['Wide Agent']!.recordFile);
     for (const method of ['session/new', 'session/load']) {
       const params = sent.find((m) => m.method === method)?.params;
-      assert.deepEqual(params?.['mcpServers'], [{ type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: [] }], method);
+      const servers = params?.['mcpServers'] as { name: string; type?: string; url?: string }[];
+      assert.deepEqual(
+        servers.filter((s) => s.name !== 'vscode'),
+        [{ type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: [] }],
+        method,
+      );
+      assert.match(servers.at(-1)?.url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, `${method}: then the editor tools, over HTTP`);
       assert.equal('additionalDirectories' in (params ?? {}), false, method);
       assert.equal(params?.['cwd'], workspaceFolder(), method);
     }
