@@ -19,6 +19,8 @@ export interface LiveGrant {
   /** Requests (HTTP) and tool calls (either way) of this session running now. */
   requests: number;
   calls: number;
+  /** Aborted when the grant is revoked: a tool still at work (a review waiting) stops. */
+  readonly revoked: AbortSignal;
 }
 
 export class Grants {
@@ -30,7 +32,8 @@ export class Grants {
   grant(label: () => string, context: ToolContext): Grant {
     const secret = randomBytes(32).toString('base64url');
     const key = hash(secret);
-    this.live.set(key, { label, context, requests: 0, calls: 0 });
+    const ended = new AbortController();
+    this.live.set(key, { label, context, requests: 0, calls: 0, revoked: ended.signal });
     let revoked = false;
     return {
       secret,
@@ -38,6 +41,7 @@ export class Grants {
         if (revoked) return;
         revoked = true;
         this.live.delete(key);
+        ended.abort();
         this.log.info(`[editor-tools] access revoked for ${label()}`);
       },
     };

@@ -46,7 +46,7 @@ const MAX_CALLS_AT_ONCE = 4;
 /** The tools, on `server`, for the session of `grant`; each call is logged with its tool and session, never its arguments. */
 export function registerTools(server: McpServer, tools: readonly EditorTool[], grant: LiveGrant, log: Logger): void {
   for (const t of tools) {
-    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: unknown) => {
+    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: unknown, extra: { signal: AbortSignal }) => {
       log.info(`[editor-tools] ${t.name} for ${grant.label()}`);
       const refused =
         grant.context.allowed(t.name) ??
@@ -55,8 +55,10 @@ export function registerTools(server: McpServer, tools: readonly EditorTool[], g
       // The slot is held until the tool's work ends, even when its answer gave up waiting for it.
       grant.calls++;
       const abandon = new AbortController();
+      // The tool stops when its answer is no longer awaited: it took too long, the client cancelled, or the session ended.
+      const stop = AbortSignal.any([abandon.signal, extra.signal, grant.revoked]);
       const work = Promise.resolve()
-        .then(() => t.run(args as never, grant.context, abandon.signal))
+        .then(() => t.run(args as never, grant.context, stop))
         .finally(() => grant.calls--);
       const answer = await inTime(t, work, abandon);
       return 'error' in answer

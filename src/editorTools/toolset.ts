@@ -166,7 +166,11 @@ const ok = (value: unknown): ToolAnswer => ({ value });
 /** `document`'s text with `edits` made (from the last to the first, so that offsets hold). */
 function applyEdits(document: vscode.TextDocument, edits: readonly vscode.TextEdit[]): string {
   let text = document.getText();
-  const sorted = [...edits].sort((a, b) => document.offsetAt(b.range.start) - document.offsetAt(a.range.start));
+  // From the end; of edits at the same place, the later first (so that they end up in their given order).
+  const sorted = edits
+    .map((e, i) => ({ e, i, at: document.offsetAt(e.range.start) }))
+    .sort((a, b) => b.at - a.at || b.i - a.i)
+    .map(({ e }) => e);
   for (const e of sorted) text = text.slice(0, document.offsetAt(e.range.start)) + e.newText + text.slice(document.offsetAt(e.range.end));
   return text;
 }
@@ -318,23 +322,48 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
       if (outside.length > 0)
         return { error: `The rename would change ${outside.length} files outside this session's workspace, so it was not offered.` };
       // Review before write, file by file, on the live text: one rejection, and nothing is changed.
-      const documents: { document: vscode.TextDocument; version: number }[] = [];
+      const reviewedText = new Map<string, string>();
       for (const [uri, edits] of entries) {
         const document = await vscode.workspace.openTextDocument(uri);
-        const version = document.version;
-        const decision = await context.review(uri.fsPath, document.getText(), applyEdits(document, edits), abandoned);
-        if (abandoned.aborted) return { error: 'The rename was not answered in time; nothing changed.' };
+        const current = document.getText();
+        const decision = await context.review(uri.fsPath, current, applyEdits(document, edits), abandoned);
+        if (abandoned.aborted) return { error: 'The rename is no longer awaited (it took too long, or the session ended); nothing changed.' };
         if (decision !== 'accepted')
           return ok({ applied: false, note: `The user did not accept the change to ${shownPath(uri.fsPath, context.folders)}; nothing changed.` });
-        documents.push({ document, version });
+        reviewedText.set(uri.toString(), current);
       }
-      // What was reviewed is what is applied: a file edited meanwhile stops it.
-      if (documents.some(({ document, version }) => document.version !== version))
-        return { error: 'A file changed while the rename was reviewed; nothing changed.' };
-      const cleanBefore = new Set(documents.filter(({ document }) => !document.isDirty).map(({ document }) => document.uri.toString()));
-      if (!(await vscode.workspace.applyEdit(edit!, { isRefactoring: true })))
+      // What was reviewed is what is applied: each file as it is now (opened again: a document may have been closed
+      // meanwhile) must be the text reviewed, still inside the workspace, and the tools still allowed.
+      const refused = context.allowed('rename_symbol');
+      if (refused) return { error: refused };
+      const now: vscode.TextDocument[] = [];
+      for (const [uri] of entries) {
+        if ('error' in toolPath(uri.fsPath, context.folders))
+          return { error: `${uri.fsPath} is no longer inside this session's workspace; nothing changed.` };
+        const document = await vscode.workspace.openTextDocument(uri);
+        if (document.getText() !== reviewedText.get(uri.toString()))
+          return { error: 'A file changed while the rename was reviewed; nothing changed.' };
+        now.push(document);
+      }
+      const cleanBefore = new Set(now.filter((d) => !d.isDirty).map((d) => d.uri.toString()));
+      // Only the reviewed text edits: file operations a provider may add (create, rename, delete) are not made.
+      const reviewed = new vscode.WorkspaceEdit();
+      for (const [uri, edits] of entries) reviewed.set(uri, edits);
+      if (!(await vscode.workspace.applyEdit(reviewed, { isRefactoring: true })))
         return { error: 'VS Code could not apply the rename; nothing changed.' };
-      for (const { document } of documents) if (cleanBefore.has(document.uri.toString()) && document.isDirty) await document.save();
+      const unsaved: string[] = [];
+      for (const document of now) {
+        if (!cleanBefore.has(document.uri.toString()) || !document.isDirty) continue;
+        if (
+          !(await document.save().then(
+            (saved) => saved,
+            () => false,
+          ))
+        )
+          unsaved.push(shownPath(document.uri.fsPath, context.folders));
+      }
+      if (unsaved.length > 0)
+        return ok({ applied: true, unsaved, note: `Applied; ${unsaved.join(', ')} could not be saved and keep the rename unsaved.` });
       return ok({ applied: true, files: entries.map(([uri, edits]) => ({ path: shownPath(uri.fsPath, context.folders), edits: edits.length })) });
     },
   }),

@@ -23,7 +23,13 @@ const REFRESH_MS = 60_000;
 export type SessionNode =
   | { readonly kind: 'agent'; readonly name: string }
   /** A worktree made for chats, with its open chats of this agent under it. */
-  | { readonly kind: 'worktree'; readonly path: string; readonly record: WorktreeRecord; readonly panels: readonly ChatPanel[] }
+  | {
+      readonly kind: 'worktree';
+      readonly agent: string;
+      readonly path: string;
+      readonly record: WorktreeRecord;
+      readonly panels: readonly ChatPanel[];
+    }
   | { readonly kind: 'chat'; readonly panel: ChatPanel }
   | { readonly kind: 'history'; readonly summary: TranscriptSummary };
 
@@ -86,15 +92,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     const history = (await this.store.list())
       .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId) && (this.archivedShown || !summary.archived))
       .slice(0, HISTORY_SHOWN);
-    return [...this.grouped(chats), ...history.map((summary): SessionNode => ({ kind: 'history', summary }))];
+    return [...this.grouped(node.name, chats), ...history.map((summary): SessionNode => ({ kind: 'history', summary }))];
   }
 
   /** Open chats in order, those in a worktree made for chats under that worktree (where the first of them was). */
-  private grouped(chats: readonly ChatPanel[]): SessionNode[] {
+  private grouped(agent: string, chats: readonly ChatPanel[]): SessionNode[] {
     const nodes: SessionNode[] = [];
     const groups = new Map<string, ChatPanel[]>();
     for (const panel of chats) {
-      const record = panel.session ? this.worktrees.find(panel.session.cwd) : undefined;
+      const cwd = panel.session?.cwd ?? panel.restoreLater?.cwd;
+      const record = cwd !== undefined ? this.worktrees.find(cwd) : undefined;
       if (!record) {
         nodes.push({ kind: 'chat', panel });
         continue;
@@ -104,7 +111,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
       else {
         const panels = [panel];
         groups.set(record.path, panels);
-        nodes.push({ kind: 'worktree', path: record.path, record, panels });
+        nodes.push({ kind: 'worktree', agent, path: record.path, record, panels });
       }
     }
     return nodes;
@@ -148,7 +155,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
       case 'worktree': {
         const { record } = node;
         const item = new vscode.TreeItem(record.branch, vscode.TreeItemCollapsibleState.Expanded);
-        item.id = `worktree:${record.path}`;
+        item.id = `worktree:${node.agent}:${record.path}`;
         const stats = this.worktrees.stats(record.path);
         if (stats) item.description = vscode.l10n.t('{0} ahead · +{1} −{2}', stats.ahead, stats.added, stats.removed);
         item.tooltip = vscode.l10n.t('The worktree {0}: branch {1}, from {2}', record.path, record.branch, record.base);
