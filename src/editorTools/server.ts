@@ -123,8 +123,17 @@ export class EditorToolsServer {
     if (req.headers.host !== `127.0.0.1:${port}`) return { status: 403, text: 'Unexpected Host.' };
     const token = bearer(req);
     if (!this.grants.find(token)) return { status: 401, text: 'A valid bearer token is required.' };
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return { status: 404, text: 'Not found.' };
+    if (pathOf(req.url) !== '/mcp') return { status: 404, text: 'Not found.' };
     if (req.method !== 'POST') return { status: 405, text: 'Only POST is served (stateless, JSON responses).' };
+    return undefined;
+  }
+}
+
+/** The path a request names, or undefined when its target is not a URL (`//[`). */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://127.0.0.1').pathname;
+  } catch {
     return undefined;
   }
 }

@@ -117,6 +117,7 @@ describe('editor tools: the MCP server', function () {
     assert.equal((await post(url, { ...auth, Origin: 'http://127.0.0.1:1234' }, LIST)).status, 403, 'a web page');
     assert.equal((await post(url, { ...auth, Host: 'evil.example:80' }, LIST)).status, 403, 'DNS rebinding');
     assert.equal((await post(url, auth, '', 'GET')).status, 405);
+    assert.equal((await post(url.replace(/\/mcp$/, '//['), auth, LIST)).status, 404, 'a target that is not a URL');
     assert.equal((await post(url, auth, 'x'.repeat(300 * 1024))).status, 413);
     assert.equal((await post(url, auth, LIST)).status, 200, 'the same request with its secret');
     const other = grants.grant(() => 'other', context);
