@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from '../acp/log';
 import type { Grants, LiveGrant } from './grants';
-import { registerTools, type EditorTool } from './tools';
+import { toolServer, type EditorTool } from './tools';
 
 /** The first line (the secret) must come within this time and size. */
 const HELLO_MS = 5000;
@@ -22,8 +21,6 @@ const MAX_MESSAGE_BYTES = 256 * 1024;
 /** Bridges connected at once, for one session and in all. */
 const MAX_PER_GRANT = 4;
 const MAX_IN_ALL = 32;
-
-const SERVER_INFO = { name: 'vscode', version: '1.0.0' };
 
 export class EditorToolsPipe {
   private server: Server | undefined;
@@ -110,8 +107,7 @@ export class EditorToolsPipe {
     }
     this.connections.set(grant, count + 1);
     this.open++;
-    const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-    registerTools(mcp, this.tools(), grant, this.log);
+    const mcp = toolServer(this.tools(), grant, this.log);
     const transport = new StdioServerTransport(socket, socket, { maxBufferSize: MAX_MESSAGE_BYTES });
     let closed = false;
     const close = () => {

@@ -6,12 +6,11 @@
 // `vscode`, unit-tested with real HTTP on loopback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { Grants } from './grants';
-import { registerTools, type EditorTool } from './tools';
+import { toolServer, type EditorTool } from './tools';
 
 /** A request body past this is refused (413): tool arguments are a path, a position, a query. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -23,9 +22,6 @@ const MAX_CONNECTIONS = 64;
 const BODY_TIMEOUT_MS = 10_000;
 
 const TOO_LARGE = Symbol('tooLarge');
-
-/** The version the server gives in MCP's `initialize`. */
-const SERVER_INFO = { name: 'vscode', version: '1.0.0' };
 
 export class EditorToolsServer {
   private server: Server | undefined;
@@ -93,7 +89,7 @@ export class EditorToolsServer {
     }
     this.inFlight++;
     grant.requests++;
-    const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+    const mcp = toolServer(this.tools(), grant, this.log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       const body = await readBody(req);
@@ -101,7 +97,6 @@ export class EditorToolsServer {
       if (body === undefined) return answer(res, 400, 'The request body is not JSON.');
       // One message a request: MCP dropped batches (2025-06-18), and a batch would run many calls under one slot.
       if (Array.isArray(body)) return answer(res, 400, 'Batches are not served: send one JSON-RPC message a request.');
-      registerTools(mcp, this.tools(), grant, this.log);
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
     } catch (error) {

@@ -54,6 +54,11 @@ async function openAt(
   return typeof where === 'string' ? { error: where } : { ...opened, where };
 }
 
+/** Whether `uri` is a file inside the session's folders (links resolved). */
+function inSession(uri: vscode.Uri, context: ToolContext): boolean {
+  return uri.scheme === 'file' && !('error' in toolPath(uri.fsPath, context.folders));
+}
+
 function at(document: vscode.TextDocument, line: number, column: number): vscode.Position | string {
   if (line > document.lineCount) return `Line ${line} is past the end of the file (${document.lineCount} lines).`;
   return document.validatePosition(new vscode.Position(line - 1, column - 1));
@@ -188,7 +193,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
         if ('error' in opened) return opened;
         entries = [[opened.uri, await diagnosticsOf(opened.uri)]];
       } else {
-        entries = vscode.languages.getDiagnostics().filter(([uri]) => uri.scheme === 'file' && !('error' in toolPath(uri.fsPath, context.folders)));
+        entries = vscode.languages.getDiagnostics().filter(([uri]) => inSession(uri, context));
       }
       const items = entries
         .flatMap(([uri, list]) => list.map((d) => ({ d, view: diagnosticView(uri, d, context) })))
@@ -246,7 +251,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     input: { query: z.string().min(1).max(200) },
     async run({ query }, context) {
       const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
-      const inside = found.filter((s) => s.location.uri.scheme === 'file' && !('error' in toolPath(s.location.uri.fsPath, context.folders)));
+      const inside = found.filter((s) => inSession(s.location.uri, context));
       return ok({
         items: inside.map((s) => ({
           name: s.name,
@@ -275,7 +280,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     description: 'The files open in editor tabs, the active editor, and its selection with the selected text.',
     input: {},
     async run(_args, context) {
-      const inside = (uri: vscode.Uri) => uri.scheme === 'file' && !('error' in toolPath(uri.fsPath, context.folders));
+      const inside = (uri: vscode.Uri) => inSession(uri, context);
       const tabs = vscode.window.tabGroups.all.flatMap((g) =>
         g.tabs.flatMap((t) =>
           t.input instanceof vscode.TabInputText ? [{ uri: t.input.uri, dirty: t.isDirty, active: t.isActive && g.isActive }] : [],
@@ -318,7 +323,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
       );
       const entries = (edit?.entries() ?? []).filter(([, edits]) => edits.length > 0);
       if (entries.length === 0) return { error: 'Nothing there can be renamed.' };
-      const outside = entries.filter(([uri]) => uri.scheme !== 'file' || 'error' in toolPath(uri.fsPath, context.folders));
+      const outside = entries.filter(([uri]) => !inSession(uri, context));
       if (outside.length > 0)
         return { error: `The rename would change ${outside.length} files outside this session's workspace, so it was not offered.` };
       // Review before write, file by file, on the live text: one rejection, and nothing is changed.
@@ -338,8 +343,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
       if (refused) return { error: refused };
       const now: vscode.TextDocument[] = [];
       for (const [uri] of entries) {
-        if ('error' in toolPath(uri.fsPath, context.folders))
-          return { error: `${uri.fsPath} is no longer inside this session's workspace; nothing changed.` };
+        if (!inSession(uri, context)) return { error: `${uri.fsPath} is no longer inside this session's workspace; nothing changed.` };
         const document = await vscode.workspace.openTextDocument(uri);
         if (document.getText() !== reviewedText.get(uri.toString()))
           return { error: 'A file changed while the rename was reviewed; nothing changed.' };
