@@ -130,6 +130,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     log,
     (secret) => sinks.scrubber.learn([{ name: 'editor tools secret', value: secret }]),
     (agent, file, current, proposed, signal) => reviews.review(agent, file, current, proposed, signal),
+    (agent) => permissions.policy(agent),
   );
   const diagnostics = new Diagnostics(
     context,

@@ -5,7 +5,7 @@ import type { ClientHandler } from './inbound';
 import { AcpError, ErrorCodes } from './errors';
 import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
-import type { ToolCallState } from './sessionModel';
+import type { SessionModel, ToolCallState } from './sessionModel';
 import type { PendingElicitation } from './elicitations';
 import type { InterSessionUpdate } from './sessionMessages';
 import type { SubagentUpdate } from './subagents';
@@ -58,6 +58,30 @@ export interface PermissionDecision {
 
 const MAX_URL_ELICITATIONS = 256;
 
+/**
+ * A permission request in `model`, settled as every one is: the client's own answer (a rule, a setting) first, else
+ * the user's, which may become a rule. The client's own requests (an editor tool that runs a task) go this way too.
+ */
+export async function settlePermission(
+  services: Pick<HostServices, 'decidePermission' | 'permissionAnswered'>,
+  model: SessionModel,
+  where: Omit<PermissionContext, 'call' | 'options'>,
+  params: S.RequestPermissionRequest,
+  signal?: AbortSignal,
+): Promise<S.RequestPermissionOutcome> {
+  const context: PermissionContext = { ...where, call: model.noteToolCall(params.toolCall), options: params.options };
+  const decision = services.decidePermission?.(context);
+  const chosen = decision && params.options.find((o) => o.optionId === decision.optionId);
+  if (decision && chosen) {
+    model.recordAutoAnswer(params.toolCall.toolCallId, chosen, decision.reason);
+    return { outcome: 'selected', optionId: chosen.optionId };
+  }
+  const outcome = await model.requestPermission(params, signal);
+  const picked = outcome.outcome === 'selected' ? params.options.find((o) => o.optionId === outcome.optionId) : undefined;
+  if (picked) services.permissionAnswered?.(context, picked);
+  return outcome;
+}
+
 /** The handler for one agent: `route` finds an open session, `unknown` hears of ids that are not open. */
 export function clientHandler(
   services: HostServices,
@@ -84,25 +108,8 @@ export function clientHandler(
   const handler: ClientHandler = {
     async requestPermission(params, signal) {
       const target = session(params.sessionId);
-      const model = target.model;
-      const context: PermissionContext = {
-        sessionId: target.sessionId,
-        chatSessionId: rootOf(target.sessionId),
-        cwd: target.cwd,
-        ...scopeOf(target),
-        call: model.noteToolCall(params.toolCall),
-        options: params.options,
-      };
-      const decision = services.decidePermission?.(context);
-      const chosen = decision && params.options.find((o) => o.optionId === decision.optionId);
-      if (decision && chosen) {
-        model.recordAutoAnswer(params.toolCall.toolCallId, chosen, decision.reason);
-        return { outcome: { outcome: 'selected', optionId: chosen.optionId } };
-      }
-      const outcome = await model.requestPermission(params, signal);
-      const picked = outcome.outcome === 'selected' ? params.options.find((o) => o.optionId === outcome.optionId) : undefined;
-      if (picked) services.permissionAnswered?.(context, picked);
-      return { outcome };
+      const where = { sessionId: target.sessionId, chatSessionId: rootOf(target.sessionId), cwd: target.cwd, ...scopeOf(target) };
+      return { outcome: await settlePermission(services, target.model, where, params, signal) };
     },
     async createElicitation(params, signal) {
       const question = elicitationQuestion(params);

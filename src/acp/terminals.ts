@@ -185,7 +185,7 @@ class Terminal {
   }
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
     if (process.platform === 'win32')

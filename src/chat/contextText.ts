@@ -1,7 +1,7 @@
 // What an `@` mention of VS Code's own knowledge becomes as text: the problems, the terminal's last command, a
 // folder's listing; and which of those the completion list offers for what was typed. Pure: no `vscode`,
 // unit-tested in Node. Every text is bounded: the chat shows its size, and past a bound asks before it is sent.
-import { plainTerminalText } from './ansi';
+import { plainTerminalText } from '../common/ansi';
 import type { FileMatch, Translate } from './protocol';
 import { trimTrailing } from '../acp/text';
 

@@ -6,7 +6,7 @@ import type { PlanState } from '../acp/plans';
 import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { clip } from '../acp/text';
 import { lineDelta } from '../common/lineDelta';
-import { plainTerminalText } from './ansi';
+import { plainTerminalText } from '../common/ansi';
 import type {
   ChipView,
   EntryView,

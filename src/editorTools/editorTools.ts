@@ -6,11 +6,14 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
+import { settlePermission, type HostServices } from '../acp/clientHandler';
 import type { Session, SessionOptions } from '../acp/sessionHandle';
 import { readEditorToolsSettings } from '../settings/editorTools';
 import { Grants, type Grant } from './grants';
 import { EditorToolsPipe } from './pipe';
 import { EditorToolsServer } from './server';
+import { TASK_TOOLS } from './tasks';
+import type { AskedToRun } from './tools';
 import { EDITOR_TOOLS } from './toolset';
 
 /** The name of the server in `mcpServers`, as the agent lists its tools (`mcp__vscode__get_diagnostics`, say). */
@@ -25,6 +28,12 @@ export type ReviewFile = (
   signal: AbortSignal,
 ) => Promise<'accepted' | 'rejected' | 'closed' | 'withdrawn'>;
 
+/** How an agent's permission requests are answered by the client (its rules and levels), and learnt from. */
+export type PermissionPolicy = (agent: string) => Pick<HostServices, 'decidePermission' | 'permissionAnswered'>;
+
+/** Every tool, in the order they are listed. */
+const TOOLS = [...EDITOR_TOOLS, ...TASK_TOOLS];
+
 /** The server entry for one session being opened, and its grant, which the opener binds to the session. */
 export interface EditorServerForSession {
   readonly server: S.McpServer;
@@ -37,6 +46,8 @@ export class EditorTools implements vscode.Disposable {
   private readonly grants: Grants;
   private readonly http: EditorToolsServer;
   private readonly pipe: EditorToolsPipe;
+  /** Tool calls the tools asked about, for their ids. */
+  private asked = 0;
 
   constructor(
     /** The extension's folder, where the stdio bridge is (dist/mcp-stdio.js). */
@@ -46,10 +57,12 @@ export class EditorTools implements vscode.Disposable {
     private readonly learnSecret: (secret: string) => void,
     /** Review before write (the editor's EditReviews): what a tool would change, shown as a diff to accept or reject. */
     private readonly review: ReviewFile,
+    /** The permission rules and levels, for a tool that runs a command (run_task). */
+    private readonly policy: PermissionPolicy,
   ) {
     this.grants = new Grants(log);
-    this.http = new EditorToolsServer(this.grants, () => EDITOR_TOOLS, log);
-    this.pipe = new EditorToolsPipe(this.grants, () => EDITOR_TOOLS, log);
+    this.http = new EditorToolsServer(this.grants, () => TOOLS, log);
+    this.pipe = new EditorToolsPipe(this.grants, () => TOOLS, log);
   }
 
   /**
@@ -61,6 +74,7 @@ export class EditorTools implements vscode.Disposable {
     if (!vscode.workspace.isTrusted || !readEditorToolsSettings().enabled) return undefined;
     let label = `${agent} (opening)`;
     let grant: Grant | undefined;
+    let bound: Session | undefined;
     let server: S.McpServer;
     try {
       const where = takesHttp ? await this.http.url() : await this.pipe.address();
@@ -68,6 +82,7 @@ export class EditorTools implements vscode.Disposable {
         folders,
         allowed,
         review: (file, current, proposed, signal) => this.review(agent, file, current, proposed, signal),
+        askToRun: (title, rawInput, signal) => this.askToRun(agent, bound, folders, title, rawInput, signal),
       });
       this.learnSecret(grant.secret);
       server = takesHttp
@@ -91,12 +106,60 @@ export class EditorTools implements vscode.Disposable {
       server,
       bind: (session) => {
         label = `${agent} session ${session.sessionId}`;
+        bound = session;
         // Already over (its agent ended as it opened): the events have fired, so the grant ends now.
         if (session.isClosed || session.ended) granted.revoke();
         session.onDidClose(() => granted.revoke());
         session.onDidEndAgent(() => granted.revoke());
       },
       revoke: () => granted.revoke(),
+    };
+  }
+
+  /**
+   * Asks, in `session`, to run a command for a tool, as the agent's own commands are asked: a tool call of kind
+   * `execute` with its permission request, answered by the rules and the chat's level, else by the user. The card
+   * then shows how the command ended.
+   */
+  private async askToRun(
+    agent: string,
+    session: Session | undefined,
+    folders: readonly string[],
+    title: string,
+    rawInput: unknown,
+    signal: AbortSignal,
+  ): Promise<AskedToRun> {
+    if (!session || session.isClosed || session.ended) return { allowed: false, why: 'cancelled' };
+    const toolCallId = `vscode-editor-tool-${++this.asked}`;
+    const outcome = await settlePermission(
+      this.policy(agent),
+      session.model,
+      { sessionId: session.sessionId, chatSessionId: session.sessionId, cwd: session.cwd, workspace: folders },
+      {
+        sessionId: session.sessionId,
+        toolCall: { toolCallId, title, kind: 'execute', status: 'pending', rawInput },
+        options: [
+          { optionId: 'allow', name: vscode.l10n.t('Allow'), kind: 'allow_once' },
+          { optionId: 'always', name: vscode.l10n.t('Always Allow'), kind: 'allow_always' },
+          { optionId: 'reject', name: vscode.l10n.t('Reject'), kind: 'reject_once' },
+        ],
+      },
+      signal,
+    );
+    const model = session.model;
+    if (outcome.outcome === 'cancelled' || outcome.optionId === 'reject') {
+      model.noteToolCall({ toolCallId, status: 'failed' });
+      return { allowed: false, why: outcome.outcome === 'cancelled' ? 'cancelled' : 'rejected' };
+    }
+    model.noteToolCall({ toolCallId, status: 'in_progress' });
+    return {
+      allowed: true,
+      finish: (ok, output) =>
+        model.noteToolCall({
+          toolCallId,
+          status: ok ? 'completed' : 'failed',
+          content: [{ type: 'content', content: { type: 'text', text: output } }],
+        }),
     };
   }
 

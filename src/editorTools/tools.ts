@@ -20,7 +20,16 @@ export interface ToolContext {
   allowed(tool: string): string | undefined;
   /** Review before write: the user accepts or rejects `proposed` for `path`, in a diff (`signal` withdraws it). */
   review(path: string, current: string, proposed: string, signal: AbortSignal): Promise<'accepted' | 'rejected' | 'closed' | 'withdrawn'>;
+  /**
+   * Asks the user to let a command run, as an agent's own command is asked: the session's rules and level first, else
+   * the permission notification and the chat's card (`signal` withdraws the question).
+   */
+  askToRun(title: string, rawInput: unknown, signal: AbortSignal): Promise<AskedToRun>;
 }
+
+/** The user's answer to `askToRun`, and how the chat's card for the command ends. */
+export type AskedToRun =
+  { readonly allowed: true; finish(ok: boolean, output: string): void } | { readonly allowed: false; readonly why: 'rejected' | 'cancelled' };
 
 /** A tool's answer: a JSON value, or a sentence saying why it could not answer. */
 export type ToolAnswer = { readonly value: unknown } | { readonly error: string };

@@ -7,7 +7,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type * as S from '../acp/schema.gen';
 import type { Entry, SessionModel, TerminalState, ToolCallState } from '../acp/sessionModel';
-import { plainTerminalText } from '../chat/ansi';
+import { plainTerminalText } from '../common/ansi';
 import { diffsOf, shortPath, terminalIds } from '../chat/view';
 import { nameOf, type StoredEntry } from './format';
 import { longestRun } from '../acp/text';

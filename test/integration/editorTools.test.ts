@@ -4,8 +4,8 @@
 // page's Origin is refused, and the settings turn tools off at once, for open sessions too.
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename as basenameOf, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
@@ -231,6 +231,70 @@ describe('editor tools', function () {
     assert.match(readFileSync(shapes, 'utf8'), /function surface\(/, 'applied, and saved');
     assert.match(readFileSync(main, 'utf8'), /import \{ surface \} from '\.\/shapes';/);
     assert.match(readFileSync(main, 'utf8'), /size: number = surface\(2, 3\)/);
+
+    // A rename is one edit: one Undo takes all of it back (a rename in one file: VS Code asks before undoing across files).
+    const [local] = await Promise.all([
+      call(chat, { tool: 'rename_symbol', arguments: { path: 'tools/shapes.ts', line: 1, column: 25, newName: 'across' } }),
+      answer('acp.acceptEdit'),
+    ]);
+    assert.equal((JSON.parse(local[0]!.text) as { applied: boolean }).applied, true, local[0]!.text);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(shapes));
+    assert.match(document.getText(), /surface\(across: number, height: number\)[^]*return across \* height/);
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('undo');
+    await waitFor(() => /surface\(width: number, height: number\)[^]*return width \* height/.test(document.getText()), {
+      what: 'one Undo to take the whole rename back',
+    });
+  });
+
+  it('lists the tasks, and runs one in its terminal once the user allows it, with its exit code and output; a rejected one does not run', async () => {
+    const chat = await newChat();
+    const tasksFile = join(workspaceFolder(), '.vscode', 'tasks.json');
+    const marker = join(workspaceFolder(), 'marker.txt');
+    mkdirSync(dirname(tasksFile), { recursive: true });
+    writeFileSync(
+      tasksFile,
+      JSON.stringify({
+        version: '2.0.0',
+        tasks: [
+          { label: 'greet', type: 'shell', command: 'echo "hello from ${workspaceFolderBasename}"; exit 3' },
+          { label: 'mark', type: 'shell', command: 'echo made > marker.txt' },
+        ],
+      }),
+    );
+    try {
+      await waitFor(async () => (await vscode.tasks.fetchTasks()).some((t) => t.name === 'mark'), { what: 'VS Code to read tasks.json' });
+      const [listed] = await call(chat, { tool: 'list_tasks' });
+      const greet = json(listed!).items?.find((t) => t['name'] === 'greet');
+      const basename = basenameOf(workspaceFolder());
+      assert.equal(greet?.['runs'], `echo "hello from ${basename}"; exit 3`, JSON.stringify(greet));
+
+      /** Answers the task's permission request in the chat, as a click on its card does. */
+      const answerTask = async (label: string, option: 'allow' | 'reject') => {
+        const request = await waitFor(() => chat.permissions.find((p) => p.title.startsWith(`Run task \u201c${label}\u201d`)), {
+          what: `the permission request to run ${label}`,
+        });
+        assert.equal(request.toolKind, 'execute');
+        assert.ok(await chat.answerPermission(request.id, option));
+      };
+      const [[ran]] = await Promise.all([call(chat, { tool: 'run_task', arguments: { name: 'greet' } }), answerTask('greet', 'allow')]);
+      const result = JSON.parse(ran!.text) as { exitCode: number; output: string };
+      assert.equal(result.exitCode, 3, ran!.text);
+      assert.match(result.output, new RegExp(`hello from ${basename}`));
+      assert.ok(
+        vscode.window.terminals.some((t) => t.name.includes('greet')),
+        'the task ran in its terminal',
+      );
+      const card = chat.entries.find((e) => e.kind === 'tool' && e.title.startsWith('Run task \u201cgreet\u201d'));
+      assert.ok(card?.kind === 'tool' && card.status === 'failed' && card.content.some((c) => /hello from/.test(c) && /exit code 3/.test(c)));
+
+      const [[rejected]] = await Promise.all([call(chat, { tool: 'run_task', arguments: { name: 'mark' } }), answerTask('mark', 'reject')]);
+      assert.match(rejected!.text, /did not allow the task to run/);
+      assert.equal(existsSync(marker), false, 'the rejected task did not run');
+    } finally {
+      rmSync(tasksFile, { force: true });
+      rmSync(marker, { force: true });
+    }
   });
 
   it('checks the secret (none, revoked when the chat closes), refuses a web page, and honours the settings at once', async () => {

@@ -4,7 +4,7 @@
 // ratio of the sizes).
 import { TerminalState } from '../../src/acp/sessionModel';
 import { longestRun, trimTrailing } from '../../src/acp/text';
-import { plainTerminalText } from '../../src/chat/ansi';
+import { plainTerminalText } from '../../src/common/ansi';
 import { oneLine, problemsText, terminalText } from '../../src/chat/contextText';
 import { parsePromptFile } from '../../src/chat/promptFiles';
 import { isEmail } from '../../src/chat/protocol';

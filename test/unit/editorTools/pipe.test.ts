@@ -39,7 +39,12 @@ describe('editor tools: the stdio bridge’s socket', function () {
   let grants: Grants;
   let pipe: EditorToolsPipe;
   let address: string;
-  const context = { folders: ['/nowhere'], allowed: () => undefined, review: async () => 'rejected' as const };
+  const context = {
+    folders: ['/nowhere'],
+    allowed: () => undefined,
+    review: async () => 'rejected' as const,
+    askToRun: async () => ({ allowed: false, why: 'rejected' }) as const,
+  };
 
   beforeEach(async () => {
     grants = new Grants(silentLogger);

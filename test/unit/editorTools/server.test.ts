@@ -60,6 +60,7 @@ describe('editor tools: the MCP server', function () {
   const calls: string[] = [];
   const context = {
     review: async () => 'rejected' as const,
+    askToRun: async () => ({ allowed: false, why: 'rejected' }) as const,
     folders: ['/nowhere'],
     allowed: (name: string) => (name === 'echo' || name === 'fails' || name === 'flood' || name === 'hold' ? undefined : 'no'),
   };

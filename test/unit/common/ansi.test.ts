@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { plainTerminalText } from '../../../src/chat/ansi';
+import { plainTerminalText } from '../../../src/common/ansi';
 
 describe('terminal output as plain text', () => {
   it('removes colours, cursor moves, titles and stray control characters', () => {

@@ -1,0 +1,67 @@
+// What a task runs, as text: the variables of tasks.json that need no question to the user resolved (folders, the
+// home folder, environment and settings), and a command with its arguments joined into one shell line. A variable
+// that needs the editor's state or the user (${file}, ${input:…}, ${command:…}) is left for VS Code to resolve by
+// running the task itself. Plain Node: no `vscode`.
+
+/** What the variables of one task stand for. */
+export interface TaskVariables {
+  /** The task's workspace folder, if it has one. */
+  readonly folder: string | undefined;
+  /** Every workspace folder by name, for ${workspaceFolder:name}. */
+  readonly folders: ReadonlyMap<string, string>;
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly separator: string;
+  /** A setting's value as text, for ${config:…}; undefined when it is not a string, a number or a boolean. */
+  config(key: string): string | undefined;
+}
+
+/** `text` with its variables resolved, or the first one that cannot be resolved here. */
+export function resolveVariables(text: string, vars: TaskVariables): { text: string } | { unresolved: string } {
+  let unresolved: string | undefined;
+  const resolved = text.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
+    const value = variable(name, vars);
+    if (value === undefined) unresolved ??= whole;
+    return value ?? whole;
+  });
+  return unresolved === undefined ? { text: resolved } : { unresolved };
+}
+
+function variable(name: string, vars: TaskVariables): string | undefined {
+  const [head, ...rest] = name.split(':');
+  const arg = rest.join(':');
+  switch (head) {
+    case 'workspaceFolder':
+    case 'workspaceRoot':
+      return arg ? vars.folders.get(arg) : vars.folder;
+    case 'workspaceFolderBasename': {
+      const folder = arg ? vars.folders.get(arg) : vars.folder;
+      return folder?.split(/[\\/]/).filter(Boolean).at(-1);
+    }
+    case 'cwd':
+      return vars.folder;
+    case 'userHome':
+      return vars.home;
+    case 'pathSeparator':
+    case '/':
+      return vars.separator;
+    case 'env':
+      return arg ? (vars.env[arg] ?? '') : undefined;
+    case 'config':
+      return arg ? vars.config(arg) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A command and its arguments as one line for a POSIX shell or Windows' cmd: an argument with a space or a quote is
+ * quoted (weak quoting, as VS Code's default for tasks), the others are left as written.
+ */
+export function shellLine(command: string, args: readonly string[], windows: boolean): string {
+  const quote = (value: string) => {
+    if (value !== '' && !/[\s"'`]/.test(value)) return value;
+    return windows ? `"${value.replace(/"/g, '""')}"` : `'${value.replace(/'/g, `'\\''`)}'`;
+  };
+  return [command, ...args].map(quote).join(' ');
+}

@@ -1,0 +1,270 @@
+// The workspace's tasks as tools: `list_tasks`, and `run_task`, which asks the user as an agent's command is asked,
+// runs the task in its terminal and answers with its exit code and the tail of its output. VS Code's task API does not
+// give a task's output, so a shell or process task whose variables resolve here runs through a pseudoterminal that
+// shows its output in the task's terminal and keeps a bounded tail; any other task runs as VS Code runs it, and the
+// answer says its output is in the terminal.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { errorMessage } from '../acp/errors';
+import { clip } from '../acp/text';
+import { plainTerminalText } from '../common/ansi';
+import { CapturedRun, type RunCommand } from './taskRun';
+import { resolveVariables, shellLine, type TaskVariables } from './taskLine';
+import { tool, type EditorTool, type ToolAnswer, type ToolContext } from './tools';
+
+/** How long run_task waits for a task to end once it runs; then the task is stopped. */
+const RUN_MS = 10 * 60_000;
+/** How long the user has to answer, on top. */
+const ASK_MS = 10 * 60_000;
+/** A background task (a watcher) never ends: its first output is given after this, and it goes on running. */
+const BACKGROUND_MS = 15_000;
+const MAX_TASKS = 500;
+/** The most of a task's output the answer carries (its tail). */
+const MAX_OUTPUT_CHARS = 16 * 1024;
+
+type Plan = { kind: 'captured'; line: string; command: RunCommand } | { kind: 'native'; line: string; why: string };
+
+export const TASK_TOOLS: readonly EditorTool[] = [
+  tool({
+    name: 'list_tasks',
+    description:
+      "The workspace's tasks (tasks.json and the tasks that extensions detect, such as npm scripts): name, source, type, group, and what each runs. Run one with run_task.",
+    input: {},
+    async run(_args, context) {
+      const tasks = (await vscode.tasks.fetchTasks()).filter((t) => ofSession(t, context));
+      const items = tasks.slice(0, MAX_TASKS).map((t) => ({
+        name: t.name,
+        source: t.source,
+        type: t.definition.type,
+        ...(t.group ? { group: t.group.id } : {}),
+        ...(t.detail ? { detail: clip(t.detail, 200) } : {}),
+        ...(t.isBackground ? { background: true } : {}),
+        runs: clip(plan(t).line, 300),
+      }));
+      return { value: { items, ...(tasks.length > MAX_TASKS ? { cut: `${tasks.length - MAX_TASKS} more are not listed.` } : {}) } };
+    },
+  }),
+  tool({
+    name: 'run_task',
+    description:
+      'Runs a task of the workspace by name (see list_tasks), once the user allows it, in its terminal; answers with its exit code and the tail of its output. A background task (a watcher) is left running after its first output.',
+    input: {
+      name: z.string().min(1).max(200),
+      source: z.string().min(1).max(200).optional().describe('The task\u2019s source, when two tasks have the name'),
+    },
+    timeoutMs: RUN_MS + ASK_MS,
+    async run({ name, source }, context, abandoned) {
+      const named = (await vscode.tasks.fetchTasks()).filter((t) => ofSession(t, context) && t.name === name && (!source || t.source === source));
+      if (named.length === 0) return { error: `No task named \u201c${name}\u201d${source ? ` from ${source}` : ''}; list_tasks lists them.` };
+      if (named.length > 1)
+        return { error: `${named.length} tasks are named \u201c${name}\u201d (from ${named.map((t) => t.source).join(', ')}); give its source too.` };
+      const task = named[0]!;
+      const how = plan(task);
+      const asked = await context.askToRun(
+        clip(`Run task \u201c${task.name}\u201d: ${how.line}`, 300),
+        { task: task.name, source: task.source, command: how.line },
+        abandoned,
+      );
+      if (!asked.allowed)
+        return asked.why === 'rejected'
+          ? { value: { ran: false, note: 'The user did not allow the task to run.' } }
+          : { error: 'The question was withdrawn (the turn was cancelled, or the session ended); the task did not run.' };
+      const refused = context.allowed('run_task');
+      const answer = refused ? { error: refused } : await runTask(task, how, abandoned);
+      asked.finish(!('error' in answer) && isSuccess(answer.value), 'error' in answer ? answer.error : outputOf(answer.value));
+      return answer;
+    },
+  }),
+];
+
+/** Whether `task` is this session's: of one of its folders, or of the whole workspace when the session works in it. */
+function ofSession(task: vscode.Task, context: ToolContext): boolean {
+  const scope = task.scope;
+  if (scope !== undefined && typeof scope === 'object')
+    return context.folders.some((f) => samePath(f, scope.uri.fsPath)) && scope.uri.scheme === 'file';
+  // A user's or the workspace file's task runs in the workspace: not in a worktree chat's folder.
+  const workspace = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  return context.folders.every((f) => workspace.some((w) => samePath(w, f)));
+}
+
+function samePath(a: string, b: string): boolean {
+  const [x, y] = [path.resolve(a), path.resolve(b)];
+  return process.platform === 'win32' ? x.toLowerCase() === y.toLowerCase() : x === y;
+}
+
+/** How `task` is run: through our pseudoterminal when its shell or process and variables are known here. */
+function plan(task: vscode.Task): Plan {
+  const execution = task.execution;
+  const folder = task.scope !== undefined && typeof task.scope === 'object' ? task.scope.uri.fsPath : undefined;
+  const vars = variables(folder);
+  const windows = process.platform === 'win32';
+  if (execution instanceof vscode.ShellExecution) {
+    const text = (v: string | vscode.ShellQuotedString) => (typeof v === 'string' ? v : v.value);
+    const raw = execution.commandLine ?? shellLine(text(execution.command ?? ''), (execution.args ?? []).map(text), windows);
+    return captured(raw, execution.options, vars, (line, cwd, env) => {
+      const shell = execution.options?.executable;
+      return shell
+        ? { file: shell, args: [...(execution.options?.shellArgs ?? []), line], shell: false, cwd, env }
+        : { file: line, args: [], shell: vscode.env.shell || true, cwd, env };
+    });
+  }
+  if (execution instanceof vscode.ProcessExecution) {
+    const raw = shellLine(execution.process, execution.args, windows);
+    return captured(raw, execution.options, vars, (_line, cwd, env) => {
+      const file = resolveVariables(execution.process, vars);
+      const args = execution.args.map((a) => resolveVariables(a, vars));
+      return {
+        file: 'text' in file ? file.text : execution.process,
+        args: args.map((a, i) => ('text' in a ? a.text : execution.args[i]!)),
+        shell: false,
+        cwd,
+        env,
+      };
+    });
+  }
+  return { kind: 'native', line: `${task.source} task \u201c${task.name}\u201d`, why: 'it is run by its extension' };
+}
+
+function captured(
+  raw: string,
+  options: vscode.ShellExecutionOptions | vscode.ProcessExecutionOptions | undefined,
+  vars: TaskVariables,
+  command: (line: string, cwd: string | undefined, env: NodeJS.ProcessEnv) => RunCommand,
+): Plan {
+  const line = resolveVariables(raw, vars);
+  const cwd = options?.cwd === undefined ? { text: vars.folder ?? '' } : resolveVariables(options.cwd, vars);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let unresolved = 'unresolved' in line ? line.unresolved : 'unresolved' in cwd ? cwd.unresolved : undefined;
+  for (const [key, value] of Object.entries(options?.env ?? {})) {
+    const resolved = resolveVariables(value, vars);
+    if ('text' in resolved) env[key] = resolved.text;
+    else unresolved ??= resolved.unresolved;
+  }
+  if (unresolved !== undefined || !('text' in line) || !('text' in cwd))
+    return { kind: 'native', line: raw, why: `VS Code resolves its ${unresolved ?? 'variables'}` };
+  return { kind: 'captured', line: line.text, command: command(line.text, cwd.text || undefined, env) };
+}
+
+function variables(folder: string | undefined): TaskVariables {
+  return {
+    folder,
+    folders: new Map((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath])),
+    home: os.homedir(),
+    env: process.env,
+    separator: path.sep,
+    config: (key) => {
+      const value = vscode.workspace.getConfiguration(undefined, folder ? vscode.Uri.file(folder) : undefined).get<unknown>(key);
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+    },
+  };
+}
+
+interface Ran {
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly stillRunning?: boolean;
+  readonly output?: string;
+  readonly note?: string;
+}
+
+async function runTask(task: vscode.Task, how: Plan, abandoned: AbortSignal): Promise<ToolAnswer> {
+  try {
+    if (how.kind === 'captured') {
+      const run = new CapturedRun(how.command);
+      const copy = new vscode.Task(
+        task.definition,
+        task.scope ?? vscode.TaskScope.Workspace,
+        task.name,
+        task.source,
+        new vscode.CustomExecution(async () => run),
+        task.problemMatchers,
+      );
+      copy.isBackground = task.isBackground;
+      copy.presentationOptions = task.presentationOptions;
+      if (task.group) copy.group = task.group;
+      if (task.detail) copy.detail = task.detail;
+      const execution = await vscode.tasks.executeTask(copy);
+      // A task VS Code ended without starting its process (the user declined to restart one already running).
+      const notStarted = new Promise<{ exitCode: null }>((resolve) => {
+        const byTask = vscode.tasks.onDidEndTask((e) => {
+          if (e.execution !== execution) return;
+          byTask.dispose();
+          setTimeout(() => resolve({ exitCode: null }), 1000);
+        });
+        void run.exited.then(() => byTask.dispose());
+      });
+      const end = await settled(Promise.race([run.exited, notStarted]), task.isBackground, abandoned);
+      if (end === 'stopped') execution.terminate();
+      return { value: ran(end, run.output(), task) };
+    }
+    const execution = await vscode.tasks.executeTask(task);
+    const ended = new Promise<{ exitCode: number | undefined }>((resolve) => {
+      const byProcess = vscode.tasks.onDidEndTaskProcess((e) => {
+        if (e.execution !== execution) return;
+        byProcess.dispose();
+        resolve({ exitCode: e.exitCode });
+      });
+      const byTask = vscode.tasks.onDidEndTask((e) => {
+        if (e.execution !== execution) return;
+        byTask.dispose();
+        // A process end comes first; a task without a process ends without a code.
+        setTimeout(() => resolve({ exitCode: undefined }), 500);
+      });
+    });
+    const end = await settled(ended, task.isBackground, abandoned);
+    if (end === 'stopped') execution.terminate();
+    return { value: { ...ran(end, '', task), note: `Its output is in the task's terminal: it was not captured, as ${how.why}.` } };
+  } catch (error) {
+    return { error: `The task could not be run: ${errorMessage(error)}` };
+  }
+}
+
+/** The task's end; or, for a background task, that it is still running after a while; or that it was stopped. */
+async function settled<T>(ended: Promise<T>, background: boolean, abandoned: AbortSignal): Promise<T | 'running' | 'stopped'> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      ended,
+      new Promise<'running' | 'stopped'>((resolve) => {
+        timer = setTimeout(() => resolve(background ? 'running' : 'stopped'), background ? BACKGROUND_MS : RUN_MS);
+        onAbort = () => resolve('stopped');
+        if (abandoned.aborted) onAbort();
+        else abandoned.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) abandoned.removeEventListener('abort', onAbort);
+  }
+}
+
+function ran(end: { exitCode?: number | null; signal?: string | null } | 'running' | 'stopped', output: string, task: vscode.Task): Ran {
+  const tail = clipStart(plainTerminalText(output), MAX_OUTPUT_CHARS);
+  if (end === 'running') return { stillRunning: true, output: tail, note: `${task.name} is a background task: it goes on running in its terminal.` };
+  if (end === 'stopped')
+    return {
+      exitCode: null,
+      output: tail,
+      note: `${task.name} was stopped: it ran longer than ${RUN_MS / 60_000} minutes, or the call was cancelled.`,
+    };
+  return { exitCode: end.exitCode ?? null, ...(end.signal ? { signal: end.signal } : {}), output: tail };
+}
+
+/** The end of `text`, at most `max` characters, saying that its start was cut. */
+function clipStart(text: string, max: number): string {
+  return text.length <= max ? text : `[${text.length - max} characters before are cut]\n${text.slice(text.length - max)}`;
+}
+
+function isSuccess(value: unknown): boolean {
+  const r = value as Ran;
+  return r.stillRunning === true || r.exitCode === 0;
+}
+
+function outputOf(value: unknown): string {
+  const r = value as Ran & { ran?: boolean };
+  const status = r.stillRunning ? 'still running' : r.exitCode === undefined ? '' : `exit code ${r.exitCode ?? 'none'}`;
+  return [r.output ?? '', status, r.note ?? ''].filter(Boolean).join('\n');
+}
