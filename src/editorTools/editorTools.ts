@@ -1,6 +1,7 @@
 // The editor's tools for every session: the `vscode` MCP server entry a session opens with (HTTP to agents that take
 // it, else the stdio bridge), its grant made for the session and revoked when the session closes or its agent ends, and what a call may do
 // now (Restricted Mode and the settings are asked at each call, not only when the session opened).
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
@@ -46,8 +47,6 @@ export class EditorTools implements vscode.Disposable {
   private readonly grants: Grants;
   private readonly http: EditorToolsServer;
   private readonly pipe: EditorToolsPipe;
-  /** Tool calls the tools asked about, for their ids. */
-  private asked = 0;
 
   constructor(
     /** The extension's folder, where the stdio bridge is (dist/mcp-stdio.js). */
@@ -130,7 +129,8 @@ export class EditorTools implements vscode.Disposable {
     signal: AbortSignal,
   ): Promise<AskedToRun> {
     if (!session || session.isClosed || session.ended) return { allowed: false, why: 'cancelled' };
-    const toolCallId = `vscode-editor-tool-${++this.asked}`;
+    // Not guessable: the agent's own tool_call_update for this id would change the card (and what a rule learns).
+    const toolCallId = `vscode-editor-tool-${randomUUID()}`;
     const outcome = await settlePermission(
       this.policy(agent),
       session.model,

@@ -40,6 +40,10 @@ export class CapturedRun implements vscode.Pseudoterminal {
     this.writer.fire(`\x1b[2m> ${shell === false ? [file, ...args].join(' ') : file}\x1b[0m\r\n`);
     const child = spawn(file, [...args], { cwd, env, shell, detached: process.platform !== 'win32', windowsHide: true });
     this.child = child;
+    // The window closing or reloading ends the task's processes, as it ends a terminal's.
+    const onHostExit = () => killGroup(child, 'SIGKILL');
+    process.once('exit', onHostExit);
+    child.once('close', () => process.removeListener('exit', onHostExit));
     // Input to a command that has exited, or reads none, is dropped.
     child.stdin?.on('error', () => undefined);
     const take = (data: Buffer) => {
@@ -67,12 +71,11 @@ export class CapturedRun implements vscode.Pseudoterminal {
   /** The terminal was closed, or the task stopped: its processes end. */
   close(): void {
     const child = this.child;
-    if (!child || this.done) return;
+    if (!child) return;
+    // After the command exited too: what it started in the background is still in its group.
     killGroup(child, 'SIGTERM');
     // One that ignores SIGTERM is killed after a grace.
-    setTimeout(() => {
-      if (!this.done) killGroup(child, 'SIGKILL');
-    }, KILL_GRACE_MS).unref();
+    setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS).unref();
   }
 
   handleInput(data: string): void {

@@ -3,6 +3,7 @@
 // give a task's output, so a shell or process task whose variables resolve here runs through a pseudoterminal that
 // shows its output in the task's terminal and keeps a bounded tail; any other task runs as VS Code runs it, and the
 // answer says its output is in the terminal.
+import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -24,7 +25,14 @@ const MAX_TASKS = 500;
 /** The most of a task's output the answer carries (its tail). */
 const MAX_OUTPUT_CHARS = 16 * 1024;
 
-type Plan = { kind: 'captured'; line: string; command: RunCommand } | { kind: 'native'; line: string; why: string };
+/**
+ * How a task is run. `line` is what it runs as written (its variables unresolved: a resolved `${env:…}` could be a
+ * secret, and the line goes into the question, the rules and the log); `fingerprint` is of everything that decides
+ * the run, resolved, so that an approval (and an "always" rule) holds for that run only.
+ */
+type Plan = { readonly line: string; readonly fingerprint: string } & (
+  { readonly kind: 'captured'; readonly command: RunCommand } | { readonly kind: 'native'; readonly why: string }
+);
 
 export const TASK_TOOLS: readonly EditorTool[] = [
   tool({
@@ -41,7 +49,7 @@ export const TASK_TOOLS: readonly EditorTool[] = [
         ...(t.group ? { group: t.group.id } : {}),
         ...(t.detail ? { detail: clip(t.detail, 200) } : {}),
         ...(t.isBackground ? { background: true } : {}),
-        runs: clip(plan(t).line, 300),
+        runs: clip(plan(t, context).line, 300),
       }));
       return { value: { items, ...(tasks.length > MAX_TASKS ? { cut: `${tasks.length - MAX_TASKS} more are not listed.` } : {}) } };
     },
@@ -61,23 +69,45 @@ export const TASK_TOOLS: readonly EditorTool[] = [
       if (named.length > 1)
         return { error: `${named.length} tasks are named \u201c${name}\u201d (from ${named.map((t) => t.source).join(', ')}); give its source too.` };
       const task = named[0]!;
-      const how = plan(task);
+      if (running(task)) return { error: `\u201c${name}\u201d is running already; wait for it to end, or ask the user to stop it.` };
+      const how = plan(task, context);
+      // The question is withdrawn after a while: the run's own time does not start late.
       const asked = await context.askToRun(
-        clip(`Run task \u201c${task.name}\u201d: ${how.line}`, 300),
+        `Run task \u201c${task.name}\u201d: ${clip(how.line, 280)} \u00b7 ${how.fingerprint}`,
         { task: task.name, source: task.source, command: how.line },
-        abandoned,
+        AbortSignal.any([abandoned, AbortSignal.timeout(ASK_MS)]),
       );
       if (!asked.allowed)
         return asked.why === 'rejected'
           ? { value: { ran: false, note: 'The user did not allow the task to run.' } }
-          : { error: 'The question was withdrawn (the turn was cancelled, or the session ended); the task did not run.' };
-      const refused = context.allowed('run_task');
-      const answer = refused ? { error: refused } : await runTask(task, how, abandoned);
+          : { error: 'The question was withdrawn (it waited too long, the turn was cancelled, or the session ended); the task did not run.' };
+      const answer = await afterApproval(task, how, context, abandoned);
       asked.finish(!('error' in answer) && isSuccess(answer.value), 'error' in answer ? answer.error : outputOf(answer.value));
       return answer;
     },
   }),
 ];
+
+/** Runs `task` as approved: the tools still allowed, and a task VS Code runs itself still the one asked about. */
+async function afterApproval(task: vscode.Task, how: Plan, context: ToolContext, abandoned: AbortSignal): Promise<ToolAnswer> {
+  const refused = context.allowed('run_task');
+  if (refused) return { error: refused };
+  if (how.kind === 'native') {
+    // VS Code looks the task up again as it runs it: one changed while the user was asked is not run.
+    const now = (await vscode.tasks.fetchTasks()).find((t) => t.name === task.name && t.source === task.source);
+    if (!now || plan(now, context).fingerprint !== how.fingerprint) return { error: 'The task changed while the user was asked; it did not run.' };
+  }
+  if (running(task)) return { error: `\u201c${task.name}\u201d started meanwhile; it was not run again.` };
+  return runTask(task, how, abandoned);
+}
+
+/** Whether a task of that name, source and definition runs now (the user's own run of it, say). */
+function running(task: vscode.Task): boolean {
+  const key = JSON.stringify(task.definition);
+  return vscode.tasks.taskExecutions.some(
+    (e) => e.task.name === task.name && e.task.source === task.source && JSON.stringify(e.task.definition) === key,
+  );
+}
 
 /** Whether `task` is this session's: of one of its folders, or of the whole workspace when the session works in it. */
 function ofSession(task: vscode.Task, context: ToolContext): boolean {
@@ -95,56 +125,78 @@ function samePath(a: string, b: string): boolean {
 }
 
 /** How `task` is run: through our pseudoterminal when its shell or process and variables are known here. */
-function plan(task: vscode.Task): Plan {
+function plan(task: vscode.Task, context: ToolContext): Plan {
   const execution = task.execution;
   const folder = task.scope !== undefined && typeof task.scope === 'object' ? task.scope.uri.fsPath : undefined;
   const vars = variables(folder);
+  // A user's or the workspace file's task runs in the session's first folder, as VS Code runs it in the first one.
+  const cwd = folder ?? context.folders[0];
   const windows = process.platform === 'win32';
+  const native = (line: string, why: string): Plan => ({
+    kind: 'native',
+    line,
+    why,
+    fingerprint: fingerprint([task.name, task.source, task.definition, describe(execution)]),
+  });
   if (execution instanceof vscode.ShellExecution) {
     const text = (v: string | vscode.ShellQuotedString) => (typeof v === 'string' ? v : v.value);
     const raw = execution.commandLine ?? shellLine(text(execution.command ?? ''), (execution.args ?? []).map(text), windows);
-    return captured(raw, execution.options, vars, (line, cwd, env) => {
-      const shell = execution.options?.executable;
-      return shell
-        ? { file: shell, args: [...(execution.options?.shellArgs ?? []), line], shell: false, cwd, env }
-        : { file: line, args: [], shell: vscode.env.shell || true, cwd, env };
-    });
+    const shell = execution.options?.executable;
+    // A shell of the task's own without its arguments gets VS Code's defaults for it (-c, /d /c, -Command), and on
+    // Windows the quoting is the shell's: VS Code runs those.
+    if (shell ? execution.options?.shellArgs === undefined : windows && execution.commandLine === undefined)
+      return native(raw, 'VS Code quotes it for its shell');
+    return captured(raw, execution.options, vars, cwd, native, (line, dir, env) =>
+      shell
+        ? { file: shell, args: [...(execution.options?.shellArgs ?? []), line], shell: false, cwd: dir, env }
+        : { file: line, args: [], shell: vscode.env.shell || true, cwd: dir, env },
+    );
   }
   if (execution instanceof vscode.ProcessExecution) {
     const raw = shellLine(execution.process, execution.args, windows);
-    return captured(raw, execution.options, vars, (_line, cwd, env) => {
-      const file = resolveVariables(execution.process, vars);
-      const args = execution.args.map((a) => resolveVariables(a, vars));
-      return {
-        file: 'text' in file ? file.text : execution.process,
-        args: args.map((a, i) => ('text' in a ? a.text : execution.args[i]!)),
-        shell: false,
-        cwd,
-        env,
-      };
-    });
+    // Windows starts a .cmd or .bat only through its shell: VS Code runs process tasks there.
+    if (windows) return native(raw, 'VS Code starts processes on Windows');
+    const all = [execution.process, ...execution.args].map((a) => resolveVariables(a, vars));
+    const [file, ...args] = all.map((a) => ('text' in a ? a.text : ''));
+    const unresolved = all.find((a) => 'unresolved' in a);
+    if (unresolved && 'unresolved' in unresolved) return native(raw, `VS Code resolves its ${unresolved.unresolved}`);
+    return captured(raw, execution.options, vars, cwd, native, (_line, dir, env) => ({ file: file!, args, shell: false, cwd: dir, env }));
   }
-  return { kind: 'native', line: `${task.source} task \u201c${task.name}\u201d`, why: 'it is run by its extension' };
+  return native(`${task.source}: ${JSON.stringify(task.definition)}`, 'it is run by its extension');
 }
 
 function captured(
   raw: string,
   options: vscode.ShellExecutionOptions | vscode.ProcessExecutionOptions | undefined,
   vars: TaskVariables,
+  folder: string | undefined,
+  native: (line: string, why: string) => Plan,
   command: (line: string, cwd: string | undefined, env: NodeJS.ProcessEnv) => RunCommand,
 ): Plan {
   const line = resolveVariables(raw, vars);
-  const cwd = options?.cwd === undefined ? { text: vars.folder ?? '' } : resolveVariables(options.cwd, vars);
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const cwd = options?.cwd === undefined ? { text: folder ?? '' } : resolveVariables(options.cwd, vars);
+  const overrides: Record<string, string> = {};
   let unresolved = 'unresolved' in line ? line.unresolved : 'unresolved' in cwd ? cwd.unresolved : undefined;
   for (const [key, value] of Object.entries(options?.env ?? {})) {
     const resolved = resolveVariables(value, vars);
-    if ('text' in resolved) env[key] = resolved.text;
+    if ('text' in resolved) overrides[key] = resolved.text;
     else unresolved ??= resolved.unresolved;
   }
-  if (unresolved !== undefined || !('text' in line) || !('text' in cwd))
-    return { kind: 'native', line: raw, why: `VS Code resolves its ${unresolved ?? 'variables'}` };
-  return { kind: 'captured', line: line.text, command: command(line.text, cwd.text || undefined, env) };
+  if (unresolved !== undefined || !('text' in line) || !('text' in cwd)) return native(raw, `VS Code resolves its ${unresolved ?? 'variables'}`);
+  const run = command(line.text, cwd.text || undefined, { ...process.env, ...overrides });
+  return { kind: 'captured', line: raw, command: run, fingerprint: fingerprint([run.file, run.args, run.shell, run.cwd, overrides]) };
+}
+
+/** A short digest of what decides a run, shown in the question: a rule made from it holds for that run only. */
+function fingerprint(parts: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
+}
+
+/** A task's execution as data, for its fingerprint. */
+function describe(execution: vscode.Task['execution']): unknown {
+  if (execution instanceof vscode.ShellExecution) return { shell: [execution.commandLine, execution.command, execution.args, execution.options] };
+  if (execution instanceof vscode.ProcessExecution) return { process: [execution.process, execution.args, execution.options] };
+  return execution ? 'custom' : 'none';
 }
 
 function variables(folder: string | undefined): TaskVariables {
@@ -170,6 +222,8 @@ interface Ran {
 }
 
 async function runTask(task: vscode.Task, how: Plan, abandoned: AbortSignal): Promise<ToolAnswer> {
+  // Listening from before the task starts: a quick one may end before executeTask answers.
+  const ends = new TaskEnds();
   try {
     if (how.kind === 'captured') {
       const run = new CapturedRun(how.command);
@@ -186,38 +240,51 @@ async function runTask(task: vscode.Task, how: Plan, abandoned: AbortSignal): Pr
       if (task.group) copy.group = task.group;
       if (task.detail) copy.detail = task.detail;
       const execution = await vscode.tasks.executeTask(copy);
-      // A task VS Code ended without starting its process (the user declined to restart one already running).
-      const notStarted = new Promise<{ exitCode: null }>((resolve) => {
-        const byTask = vscode.tasks.onDidEndTask((e) => {
-          if (e.execution !== execution) return;
-          byTask.dispose();
-          setTimeout(() => resolve({ exitCode: null }), 1000);
-        });
-        void run.exited.then(() => byTask.dispose());
-      });
-      const end = await settled(Promise.race([run.exited, notStarted]), task.isBackground, abandoned);
+      // Its process's end; or the task's, when VS Code ended it without starting it.
+      const unstarted = ends
+        .of(execution)
+        .then(() => Promise.race([run.exited, new Promise<{ exitCode: null }>((resolve) => setTimeout(() => resolve({ exitCode: null }), 1000))]));
+      const end = await settled(Promise.race([run.exited, unstarted]), task.isBackground, abandoned);
       if (end === 'stopped') execution.terminate();
       return { value: ran(end, run.output(), task) };
     }
     const execution = await vscode.tasks.executeTask(task);
-    const ended = new Promise<{ exitCode: number | undefined }>((resolve) => {
-      const byProcess = vscode.tasks.onDidEndTaskProcess((e) => {
-        if (e.execution !== execution) return;
-        byProcess.dispose();
-        resolve({ exitCode: e.exitCode });
-      });
-      const byTask = vscode.tasks.onDidEndTask((e) => {
-        if (e.execution !== execution) return;
-        byTask.dispose();
-        // A process end comes first; a task without a process ends without a code.
-        setTimeout(() => resolve({ exitCode: undefined }), 500);
-      });
-    });
-    const end = await settled(ended, task.isBackground, abandoned);
+    const end = await settled(ends.of(execution), task.isBackground, abandoned);
     if (end === 'stopped') execution.terminate();
     return { value: { ...ran(end, '', task), note: `Its output is in the task's terminal: it was not captured, as ${how.why}.` } };
   } catch (error) {
     return { error: `The task could not be run: ${errorMessage(error)}` };
+  } finally {
+    ends.dispose();
+  }
+}
+
+/** The ends of tasks from its making on, by execution: a process's exit code, or a task's end without one. */
+class TaskEnds implements vscode.Disposable {
+  private readonly codes = new Map<vscode.TaskExecution, number | undefined>();
+  private readonly waiting = new Map<vscode.TaskExecution, (end: { exitCode: number | undefined }) => void>();
+  private readonly subscriptions = [
+    vscode.tasks.onDidEndTaskProcess((e) => this.ended(e.execution, e.exitCode)),
+    // A process's end comes first; a task without a process ends without a code.
+    vscode.tasks.onDidEndTask((e) => this.ended(e.execution, undefined)),
+  ];
+
+  /** When `execution` ends. */
+  of(execution: vscode.TaskExecution): Promise<{ exitCode: number | undefined }> {
+    if (this.codes.has(execution)) return Promise.resolve({ exitCode: this.codes.get(execution) });
+    return new Promise((resolve) => this.waiting.set(execution, resolve));
+  }
+
+  private ended(execution: vscode.TaskExecution, exitCode: number | undefined): void {
+    if (this.codes.has(execution)) return;
+    this.codes.set(execution, exitCode);
+    this.waiting.get(execution)?.({ exitCode });
+    this.waiting.delete(execution);
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.codes.clear();
   }
 }
 

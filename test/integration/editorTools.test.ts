@@ -251,42 +251,66 @@ describe('editor tools', function () {
     const chat = await newChat();
     const tasksFile = join(workspaceFolder(), '.vscode', 'tasks.json');
     const marker = join(workspaceFolder(), 'marker.txt');
+    const greet = (options?: Record<string, unknown>) => ({
+      label: 'greet',
+      type: 'shell',
+      command: 'echo "hello from ${workspaceFolderBasename}"; exit 3',
+      ...(options ? { options } : {}),
+    });
+    const writeTasks = (greeting: Record<string, unknown>) =>
+      writeFileSync(
+        tasksFile,
+        JSON.stringify({ version: '2.0.0', tasks: [greeting, { label: 'mark', type: 'shell', command: 'echo made > marker.txt' }] }),
+      );
     mkdirSync(dirname(tasksFile), { recursive: true });
-    writeFileSync(
-      tasksFile,
-      JSON.stringify({
-        version: '2.0.0',
-        tasks: [
-          { label: 'greet', type: 'shell', command: 'echo "hello from ${workspaceFolderBasename}"; exit 3' },
-          { label: 'mark', type: 'shell', command: 'echo made > marker.txt' },
-        ],
-      }),
-    );
+    writeTasks(greet());
     try {
       await waitFor(async () => (await vscode.tasks.fetchTasks()).some((t) => t.name === 'mark'), { what: 'VS Code to read tasks.json' });
       const [listed] = await call(chat, { tool: 'list_tasks' });
-      const greet = json(listed!).items?.find((t) => t['name'] === 'greet');
-      const basename = basenameOf(workspaceFolder());
-      assert.equal(greet?.['runs'], `echo "hello from ${basename}"; exit 3`, JSON.stringify(greet));
+      const listedGreet = json(listed!).items?.find((t) => t['name'] === 'greet');
+      // As written: a resolved ${env:…} could be a secret.
+      assert.equal(listedGreet?.['runs'], 'echo "hello from ${workspaceFolderBasename}"; exit 3', JSON.stringify(listedGreet));
 
       /** Answers the task's permission request in the chat, as a click on its card does. */
-      const answerTask = async (label: string, option: 'allow' | 'reject') => {
+      const answerTask = async (label: string, option: 'allow' | 'always' | 'reject') => {
         const request = await waitFor(() => chat.permissions.find((p) => p.title.startsWith(`Run task \u201c${label}\u201d`)), {
           what: `the permission request to run ${label}`,
         });
         assert.equal(request.toolKind, 'execute');
         assert.ok(await chat.answerPermission(request.id, option));
       };
-      const [[ran]] = await Promise.all([call(chat, { tool: 'run_task', arguments: { name: 'greet' } }), answerTask('greet', 'allow')]);
-      const result = JSON.parse(ran!.text) as { exitCode: number; output: string };
-      assert.equal(result.exitCode, 3, ran!.text);
-      assert.match(result.output, new RegExp(`hello from ${basename}`));
+      const runGreet = async () => {
+        const [ran] = await call(chat, { tool: 'run_task', arguments: { name: 'greet' } });
+        return JSON.parse(ran!.text) as { exitCode?: number; output?: string; ran?: boolean; note?: string };
+      };
+      const basename = basenameOf(workspaceFolder());
+      const [first] = await Promise.all([runGreet(), answerTask('greet', 'always')]);
+      assert.equal(first.exitCode, 3, JSON.stringify(first));
+      assert.match(first.output ?? '', new RegExp(`hello from ${basename}`));
       assert.ok(
         vscode.window.terminals.some((t) => t.name.includes('greet')),
         'the task ran in its terminal',
       );
-      const card = chat.entries.find((e) => e.kind === 'tool' && e.title.startsWith('Run task \u201cgreet\u201d'));
+      const cards = () => chat.entries.filter((e) => e.kind === 'tool' && e.title.startsWith('Run task \u201cgreet\u201d'));
+      const card = cards()[0];
       assert.ok(card?.kind === 'tool' && card.status === 'failed' && card.content.some((c) => /hello from/.test(c) && /exit code 3/.test(c)));
+
+      // "Always" holds for that run: asked no more, and the card says which rule answered.
+      const again = await runGreet();
+      assert.equal(again.exitCode, 3);
+      const second = cards()[1];
+      assert.ok(second?.kind === 'tool' && second.autoAnswer, 'answered by the rule');
+      // The same task with another environment is another run: asked again.
+      writeTasks(greet({ env: { GREETING: 'changed' } }));
+      await waitFor(
+        async () =>
+          (await vscode.tasks.fetchTasks()).some(
+            (t) => t.name === 'greet' && t.execution instanceof vscode.ShellExecution && t.execution.options?.env,
+          ),
+        { what: 'VS Code to read the changed tasks.json' },
+      );
+      const [changed] = await Promise.all([runGreet(), answerTask('greet', 'reject')]);
+      assert.equal(changed.ran, false, JSON.stringify(changed));
 
       const [[rejected]] = await Promise.all([call(chat, { tool: 'run_task', arguments: { name: 'mark' } }), answerTask('mark', 'reject')]);
       assert.match(rejected!.text, /did not allow the task to run/);
