@@ -91,6 +91,11 @@ export function copyCode(text: string): void {
   post({ type: 'copy', text });
 }
 
+/** Copy on a message (its Markdown source) or a tool card (its output); `earlier`: an entry kept above the session. */
+export function copyEntry(entryId: number, earlier: boolean): void {
+  post({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });
+}
+
 /** The Insert button of a code block: into the active editor. */
 export function insertCode(text: string): void {
   post({ type: 'insert', text });

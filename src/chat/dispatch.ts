@@ -8,7 +8,8 @@ import type { SessionModel } from '../acp/sessionModel';
 import type * as S from '../acp/schema.gen';
 import type { ComposerContext, ChatFiles } from './composerContext';
 import type { Outbox } from './outbox';
-import type { ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
+import { copyText } from './copy';
+import type { EntryView, ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
 import type { ChatQuestions } from './questions';
 
 /** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
@@ -41,6 +42,8 @@ export type ChatRequest = 'restart' | 'signIn' | { readonly fork: number };
 export interface ChatCore {
   readonly agentName: string;
   session(): AgentSession | undefined;
+  /** The entries shown above the session: an earlier session's, or a transcript kept on this computer. */
+  earlier(): readonly EntryView[];
   /** The chat's own model, or one of its subagents' (by session id). */
   modelOf(sessionId: string | undefined): SessionModel | undefined;
   /** The view loaded: it gets the whole state. */
@@ -87,6 +90,8 @@ interface Outcomes {
   permission: boolean;
   /** False when the agent did not allow it. */
   cancelSubagent: boolean;
+  /** Whether there was something to copy. */
+  copyEntry: boolean;
 }
 
 export type MessageType = WebviewMessage['type'];
@@ -124,6 +129,11 @@ export function handlersFor(chat: ChatRooms): Handlers {
     openLink: (m) => actions.openLink(m.href, chat.session()?.cwd),
     openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId)),
     copy: (m) => actions.copy(m.text),
+    copyEntry: (m) => {
+      const text = copyText(m, chat.earlier(), chat.session());
+      if (text !== undefined) actions.copy(text);
+      return text !== undefined;
+    },
     insert: (m) => actions.insertAtCursor(m.text),
     searchFiles: async (m) => {
       // A negative id is the chat handle's own search: the answer is its caller's, not the view's `@` list.

@@ -47,6 +47,7 @@ import { editorTab, type ChatLocation, type ChatSurface } from './surface';
 import { ViewSync } from './viewSync';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
+import { capitalize } from '../acp/text';
 
 export type { ChatActions, ChatDeps, CheckpointRequest };
 
@@ -138,6 +139,7 @@ export class ChatPanel implements vscode.Disposable {
       agentName,
       deps,
       session: () => this.current,
+      earlier: () => this.earlier,
       modelOf: (sessionId) => modelOf(this.current?.model, sessionId),
       controls: this.controls,
       post: (message) => this.post(message),
@@ -443,8 +445,4 @@ export class ChatPanel implements vscode.Disposable {
     this.disposeEmitter.fire();
     new DisposableStore(this.disposeEmitter, this.actionEmitter, this.activeEmitter).dispose();
   }
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -149,6 +149,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** Open a plan the agent keeps in a file (unstable `plan_update` of type file). */
   z.object({ type: z.literal('openPlan'), planId: z.string().max(1000) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  /** Copy on a message (its Markdown source) or a tool card (its output); `earlier`: an entry kept above the session. */
+  z.object({ type: z.literal('copyEntry'), entryId: index, earlier: z.boolean().optional() }),
   z.object({ type: z.literal('insert'), text: z.string() }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number(), query: z.string().max(512) }),
   /** Attach what `searchFiles` found: a workspace file or folder (its workspace-relative path), a symbol, the problems, … */

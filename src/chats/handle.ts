@@ -50,6 +50,8 @@ export interface ChatHandle {
   readonly composerText: string;
   /** Fork from Here on a user message (by entry id), as its button does: a new chat opens when the agent forks sessions. */
   forkFrom(entryId: number): void;
+  /** Copy on a message (its Markdown source) or a tool card (its output), as its button does; false when there was nothing. */
+  copyEntry(entryId: number, earlier?: boolean): Promise<boolean>;
   /** Where the chat is shown: an editor tab or the secondary side bar. */
   readonly location: 'editor' | 'sideBar';
   /** The tab's title: the session's title (or the agent's name), with the count of waiting permission requests. */
@@ -267,6 +269,9 @@ class PanelHandle implements ChatHandle {
   }
   usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
     return this.chat.dispatch({ type: 'usePrompt', name, source });
+  }
+  copyEntry(entryId: number, earlier?: boolean): Promise<boolean> {
+    return this.chat.dispatch({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });
   }
   forkFrom(entryId: number): void {
     this.unanswered(this.chat.dispatch({ type: 'fork', entryId }));

@@ -44,6 +44,7 @@ export class ChatCommands implements vscode.Disposable {
         'acp.exportChat',
         (target?: unknown, file?: unknown) => this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
       ),
+      vscode.commands.registerCommand('acp.copyChatAsMarkdown', (target?: unknown) => this.copy(target)),
     );
   }
 
@@ -114,24 +115,37 @@ export class ChatCommands implements vscode.Disposable {
     }
   }
 
-  /** Export Chat as Markdown… to `file`, or where the user chooses. Returns where it was written. */
-  private async export(value: unknown, file: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+  /** The chat as Markdown, with its title: an open chat's whole conversation, or a kept chat's transcript. */
+  private async markdownOf(value: unknown): Promise<{ markdown: string; title: string } | undefined> {
     const target = await this.target(value);
     if (!target) return undefined;
-    let markdown: string;
-    let title: string;
-    if ('open' in target) {
-      markdown = this.chats.exportMarkdown(target.open);
-      title = target.open.title;
-    } else {
-      const transcript = await this.store.read(target.kept.agent, target.kept.sessionId);
-      if (!transcript) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('That session is not kept on this computer.'));
-        return undefined;
-      }
-      title = summaryLabel(target.kept);
-      markdown = exportMarkdown({ title, agent: transcript.agent, cwd: transcript.cwd, exportedAt: new Date(), earlier: transcript.entries });
+    if ('open' in target) return { markdown: this.chats.exportMarkdown(target.open), title: target.open.title };
+    const transcript = await this.store.read(target.kept.agent, target.kept.sessionId);
+    if (!transcript) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('That session is not kept on this computer.'));
+      return undefined;
     }
+    const title = summaryLabel(target.kept);
+    return {
+      title,
+      markdown: exportMarkdown({ title, agent: transcript.agent, cwd: transcript.cwd, exportedAt: new Date(), earlier: transcript.entries }),
+    };
+  }
+
+  /** Copy Chat as Markdown: the whole chat to the clipboard. Returns whether it was copied. */
+  private async copy(value: unknown): Promise<boolean> {
+    const chat = await this.markdownOf(value);
+    if (!chat) return false;
+    await vscode.env.clipboard.writeText(chat.markdown);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the chat \u201c{0}\u201d as Markdown', chat.title), 4000);
+    return true;
+  }
+
+  /** Export Chat as Markdown… to `file`, or where the user chooses. Returns where it was written. */
+  private async export(value: unknown, file: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+    const chat = await this.markdownOf(value);
+    if (!chat) return undefined;
+    const { markdown, title } = chat;
     // Always asked, even when a caller names a file (a command link, another extension): that is only the suggestion.
     const folder = workspaceRoots()[0];
     const suggested = file ?? (folder ? vscode.Uri.file(join(folder, `${fileNameOf(title)}.md`)) : undefined);

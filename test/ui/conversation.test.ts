@@ -292,6 +292,23 @@ describe('conversation UI', function () {
     assert.notEqual(outline, 'none', 'the focused button shows its focus');
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tabs-container .tab', { hasText: 'date.ts' }).waitFor();
+
+    // Copy on the agent's message, reached the same way: its Markdown source lands on the clipboard.
+    await message.focus();
+    const copy = chat.getByRole('button', { name: "Copy the Agent's Message" }).last();
+    reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await workbench.page.keyboard.press('Shift+Tab');
+      reached = await copy.evaluate((button) => button.ownerDocument.activeElement === button);
+    }
+    assert.ok(reached, 'Shift+Tab from the composer reaches Copy on the last message');
+    assert.notEqual(await copy.evaluate((button) => getComputedStyle(button.parentElement!).opacity), '0', 'a focused Copy is shown');
+    await workbench.page.keyboard.press('Enter');
+    const copied = await waitFor(
+      () => workbench.page.evaluate<string>('navigator.clipboard.readText()').then((t) => (t.includes('## Done') ? t : '')),
+      { what: "the agent's message on the clipboard" },
+    );
+    assert.match(copied, /## Done\n\nYou asked: \*fix it\*\. I changed the zone to UTC in `date\.ts` — see \[README line 3\]\(README\.md#L3\)/);
   });
 
   it('says that a refused prompt was left out of the agent’s context', async () => {

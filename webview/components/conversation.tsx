@@ -143,9 +143,14 @@ export function Conversation(props: {
         return (
           <div key={row.key} data-key={row.key} class={`${row.earlier ? 'entry earlier' : 'entry'}${row.key === revealKey ? ' revealed' : ''}`}>
             {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
-              <Message entry={row.entry} restorable={!row.earlier && restorable.has(row.entry.id)} forkable={!row.earlier && props.canFork} />
+              <Message
+                entry={row.entry}
+                restorable={!row.earlier && restorable.has(row.entry.id)}
+                forkable={!row.earlier && props.canFork}
+                earlier={row.earlier}
+              />
             ) : row.entry.kind === 'tool' ? (
-              <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} />
+              <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} earlier={row.earlier} />
             ) : (
               <Compaction entry={row.entry} />
             )}

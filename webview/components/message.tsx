@@ -1,7 +1,7 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
 import { useMemo } from 'preact/hooks';
 import type { MessageView } from '../../src/chat/protocol';
-import { forkFrom, restoreCheckpoint } from '../intents';
+import { copyEntry, forkFrom, restoreCheckpoint } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
@@ -34,7 +34,18 @@ const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
 };
 
 /** A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it. */
-export const Message = memo(function Message({ entry, restorable, forkable }: { entry: MessageView; restorable?: boolean; forkable?: boolean }) {
+export const Message = memo(function Message({
+  entry,
+  restorable,
+  forkable,
+  earlier = false,
+}: {
+  entry: MessageView;
+  restorable?: boolean;
+  forkable?: boolean;
+  /** A message kept above the session (an earlier session's, a transcript's). */
+  earlier?: boolean;
+}) {
   if (entry.text === '' && entry.chips.length === 0) return null;
   if (entry.role === 'thought') {
     const words = entry.text.trim().split(/\s+/).length;
@@ -56,32 +67,39 @@ export const Message = memo(function Message({ entry, restorable, forkable }: { 
         <div class="role" aria-hidden="true">
           {user ? t('You') : t('Agent')}
         </div>
-        {user && (restorable || forkable) && (
-          <div class="message-actions">
-            {forkable && (
-              <button
-                type="button"
-                class="icon-button"
-                title={t("Fork: a new chat from this message, with the agent's copy of this conversation")}
-                aria-label={t('Fork from Here')}
-                onClick={() => forkFrom(entry.id)}
-              >
-                <span class="codicon codicon-repo-forked" aria-hidden="true" />
-              </button>
-            )}
-            {restorable && (
-              <button
-                type="button"
-                class="icon-button"
-                title={t('Restore all files to how they were before this message')}
-                aria-label={t('Restore Checkpoint')}
-                onClick={() => restoreCheckpoint(entry.id)}
-              >
-                <span class="codicon codicon-discard" aria-hidden="true" />
-              </button>
-            )}
-          </div>
-        )}
+        <div class="message-actions">
+          <button
+            type="button"
+            class="icon-button"
+            title={t('Copy the message as Markdown')}
+            aria-label={user ? t('Copy Your Message') : t("Copy the Agent's Message")}
+            onClick={() => copyEntry(entry.id, earlier)}
+          >
+            <span class="codicon codicon-copy" aria-hidden="true" />
+          </button>
+          {user && forkable && (
+            <button
+              type="button"
+              class="icon-button"
+              title={t("Fork: a new chat from this message, with the agent's copy of this conversation")}
+              aria-label={t('Fork from Here')}
+              onClick={() => forkFrom(entry.id)}
+            >
+              <span class="codicon codicon-repo-forked" aria-hidden="true" />
+            </button>
+          )}
+          {user && restorable && (
+            <button
+              type="button"
+              class="icon-button"
+              title={t('Restore all files to how they were before this message')}
+              aria-label={t('Restore Checkpoint')}
+              onClick={() => restoreCheckpoint(entry.id)}
+            >
+              <span class="codicon codicon-discard" aria-hidden="true" />
+            </button>
+          )}
+        </div>
       </div>
       {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
       {entry.steer && (

@@ -1,7 +1,7 @@
 // A tool card: the tool call's title and status, its locations, content, diffs and terminals, its raw input and
 // output, and the permission requests that wait on it.
 import { toolKind, type PermissionView, type TerminalView, type ToolView } from '../../src/chat/protocol';
-import { openLocation, showDiff, showTerminal } from '../intents';
+import { copyEntry, openLocation, showDiff, showTerminal } from '../intents';
 import { t } from '../l10n';
 import { memo } from '../memo';
 import { Markdown } from './message';
@@ -16,10 +16,21 @@ const STATUS: Record<ToolView['status'], { text: () => string; icon: string }> =
   cancelled: { text: () => t('cancelled'), icon: 'circle-slash' },
 };
 
-export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: ToolView; permissions: PermissionView[] | undefined; agent: string }) {
+export const Tool = memo(function Tool({
+  entry,
+  permissions,
+  agent,
+  earlier = false,
+}: {
+  entry: ToolView;
+  permissions: PermissionView[] | undefined;
+  agent: string;
+  earlier?: boolean;
+}) {
   const status = STATUS[entry.status];
   const statusText = status.text();
   const title = entry.title || t('Tool call');
+  const hasOutput = entry.content.length > 0 || entry.terminals.length > 0 || entry.rawOutput !== undefined;
   return (
     <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', title, statusText)}>
       <div class="tool-head">
@@ -29,6 +40,17 @@ export const Tool = memo(function Tool({ entry, permissions, agent }: { entry: T
           {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
           {statusText}
         </span>
+        {hasOutput && (
+          <button
+            type="button"
+            class="icon-button tool-copy"
+            title={t('Copy the output')}
+            aria-label={t('Copy Output of {0}', title)}
+            onClick={() => copyEntry(entry.id, earlier)}
+          >
+            <span class="codicon codicon-copy" aria-hidden="true" />
+          </button>
+        )}
       </div>
       {entry.locations.length > 0 && (
         <div class="tool-links">

@@ -37,6 +37,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   openLink: { call: (i) => i.openLink('https://example.com'), posts: { type: 'openLink', href: 'https://example.com' } },
   openPlan: { call: (i) => i.openPlan('plan-1'), posts: { type: 'openPlan', planId: 'plan-1' } },
   copyCode: { call: (i) => i.copyCode('x'), posts: { type: 'copy', text: 'x' } },
+  copyEntry: { call: (i) => i.copyEntry(4, true), posts: { type: 'copyEntry', entryId: 4, earlier: true } },
   insertCode: { call: (i) => i.insertCode('y'), posts: { type: 'insert', text: 'y' } },
   searchFiles: { call: (i) => i.searchFiles(7, 'src/a'), posts: { type: 'searchFiles', requestId: 7, query: 'src/a' } },
   mention: { call: (i) => i.mention('file', 'src/a.ts'), posts: { type: 'mention', kind: 'file', path: 'src/a.ts' } },
