@@ -50,6 +50,8 @@ export interface ChatHandle {
   readonly composerText: string;
   /** Fork from Here on a user message (by entry id), as its button does: a new chat opens when the agent forks sessions. */
   forkFrom(entryId: number): void;
+  /** Types `text` into the composer, as the view tells the host what the user is writing. */
+  typeDraft(text: string): Promise<void>;
   /** Copy on a message (its Markdown source) or a tool card (its output), as its button does; false when there was nothing. */
   copyEntry(entryId: number, earlier?: boolean): Promise<boolean>;
   /** Where the chat is shown: an editor tab or the secondary side bar. */
@@ -269,6 +271,9 @@ class PanelHandle implements ChatHandle {
   }
   usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
     return this.chat.dispatch({ type: 'usePrompt', name, source });
+  }
+  typeDraft(text: string): Promise<void> {
+    return this.chat.dispatch({ type: 'draft', text });
   }
   copyEntry(entryId: number, earlier?: boolean): Promise<boolean> {
     return this.chat.dispatch({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });

@@ -311,6 +311,46 @@ describe('conversation UI', function () {
     assert.match(copied, /## Done\n\nYou asked: \*fix it\*\. I changed the zone to UTC in `date\.ts` — see \[README line 3\]\(README\.md#L3\)/);
   });
 
+  it('opens a new chat from a link, through VS Code\u2019s URI handler, with the prompt in its composer, never sent, and another chat\u2019s draft kept', async () => {
+    const page = workbench.page;
+    /** The composer of the `index`th chat opened (each link opens a chat beside the last). */
+    const composer = (index: number) => workbench.chat(index).getByRole('textbox', { name: 'Message' });
+    const holds = (index: number, text: string, what: string) =>
+      waitFor(
+        async () =>
+          (await composer(index)
+            .inputValue()
+            .catch(() => '')) === text,
+        { timeoutMs: 30_000, what },
+      );
+    const { message: mine } = await workbench.chatWith('Fixture Echo');
+    await mine.fill('my own words');
+    const open = async (query: string) => {
+      await workbench.runCommand('Developer: Open URL');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.fill(`code-oss://acp-client.acp-client/chat?${query}`);
+      await input.press('Enter');
+      // VS Code asks before an extension takes a link (once; "do not ask again" is the user's to tick).
+      const dialog = page.locator('.monaco-dialog-box');
+      if (
+        await dialog.waitFor({ timeout: 5000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await dialog.getByRole('button', { name: 'Open' }).click();
+    };
+    await open(`agent=${encodeURIComponent('Fixture Echo')}&prompt=${encodeURIComponent('Review **this** & that')}`);
+    await holds(1, 'Review **this** & that', 'the linked chat with the prompt in its composer');
+    assert.equal(await workbench.chat(1).locator('.message.user').count(), 0, 'nothing was sent');
+    await holds(0, 'my own words', 'the first chat with its own draft');
+
+    // An agent the settings do not name: the picker, for the user to choose.
+    await open('agent=Nobody&prompt=hi');
+    await workbench.pick('Fixture Echo');
+    await holds(2, 'hi', 'a chat with the agent picked');
+  });
+
   it('says that a refused prompt was left out of the agent’s context', async () => {
     const { chat } = await workbench.chatWith('Fixture Refusal', 'do something bad');
     await chat

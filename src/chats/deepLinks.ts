@@ -1,0 +1,58 @@
+// Links into the editor that open a chat: VS Code hands the extension its `vscode://acp-client.acp-client/…` links
+// (from a browser, a README, another tool). A chat link opens a new chat with the prompt in its composer, for the user
+// to read and send: it is never sent by itself, and no chat's draft is replaced. An agent the settings do not name
+// gets the picker; a link never adds or configures an agent.
+import * as vscode from 'vscode';
+import type { Logger } from '../acp/log';
+import type { AgentCatalog } from '../agents/catalog';
+import { agentItems } from '../agents/pickers';
+import type { ChatPanel } from '../chat/panel';
+import { MAX_LINK_PROMPT, parseChatLink } from './chatLink';
+
+export function registerDeepLinks(
+  newChat: (agentName: string) => Promise<ChatPanel | undefined>,
+  catalog: Pick<AgentCatalog, 'read'>,
+  log: Logger,
+): vscode.Disposable {
+  return vscode.window.registerUriHandler({
+    handleUri: async (uri) => {
+      await openLink(uri, newChat, catalog, log);
+    },
+  });
+}
+
+async function openLink(
+  uri: vscode.Uri,
+  newChat: (agentName: string) => Promise<ChatPanel | undefined>,
+  catalog: Pick<AgentCatalog, 'read'>,
+  log: Logger,
+): Promise<ChatPanel | undefined> {
+  const link = parseChatLink(uri.path, uri.query);
+  if ('error' in link) {
+    log.warn(`[links] ignored a link: ${link.error}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('The link was not opened: {0}.', link.error));
+    return undefined;
+  }
+  log.info(`[links] a chat link for ${link.agent ?? 'any agent'}, with a prompt of ${link.prompt.length} characters`);
+  const { agents } = catalog.read();
+  let name = link.agent !== undefined && agents.some((a) => a.name === link.agent) ? link.agent : undefined;
+  if (name === undefined) {
+    const pick = await vscode.window.showQuickPick(agentItems(agents), {
+      title: vscode.l10n.t('Open Chat from a Link'),
+      placeHolder:
+        link.agent === undefined
+          ? vscode.l10n.t('Choose the agent for this chat')
+          : vscode.l10n.t('The link asks for "{0}", which is not in your agents; choose the agent for this chat', link.agent),
+      ignoreFocusOut: true,
+    });
+    if (!pick?.agent) return undefined;
+    name = pick.agent.name;
+  }
+  const panel = await newChat(name);
+  if (!panel) return undefined;
+  // A new chat's composer: what the user is writing in another chat stays there.
+  if (link.prompt !== '') panel.setDraft(link.prompt);
+  if (link.cut)
+    panel.tell(vscode.l10n.t("The link's prompt was longer than {0} characters; the composer has its first {0}.", MAX_LINK_PROMPT.toLocaleString()));
+  return panel;
+}
