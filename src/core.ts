@@ -2,6 +2,8 @@
 // that reach them. extension.ts loads this on first use (a command, a chat to restore, the Sessions view), so that
 // starting VS Code does not pay for the protocol core and its schemas. Wiring only.
 import * as vscode from 'vscode';
+import { registerDeepLinks } from './chats/deepLinks';
+import { HandOff } from './chats/handOff';
 import { WorktreeRecords } from './worktrees/records';
 import { EditorTools } from './editorTools/editorTools';
 import { WorktreeCommands } from './worktrees/worktrees';
@@ -159,7 +161,16 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   );
   feedback = new Feedback(checkpoints, (sessionId, text, attachments) => chats.sendContext(sessionId, text, attachments));
   transcripts.onDidRemove(({ agent, sessionId }) => void checkpoints.forget(agent, sessionId));
-  const sessions = registerSessions(chats, agents, transcripts, log, hosts, checkpoints, worktrees);
+  const sessions = registerSessions(
+    chats,
+    agents,
+    transcripts,
+    log,
+    hosts,
+    checkpoints,
+    worktrees,
+    new HandOff((agentName) => chats.newChat(agentName), agents.catalog, context.globalStorageUri, log),
+  );
   const decorations = new AgentChangeDecorations(checkpoints);
   const newChat = async (agentName?: string) => handleOrNone(await chats.newChat(agentName));
   hosts.status.connect(agents, chats);
@@ -200,6 +211,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     new WorktreeCommands(chats, agents, worktrees, transcripts, checkpoints, log),
     ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
+    registerDeepLinks((agentName) => chats.newChat(agentName), agents.catalog, log),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );
   log.info(`[extension] loaded ${version}`);

@@ -8,6 +8,7 @@ import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
+import type { HandOff } from '../chats/handOff';
 import { workspaceRoots } from '../common/workspace';
 import { exportMarkdown } from '../history/exportMarkdown';
 import { summaryLabel } from '../history/format';
@@ -25,6 +26,7 @@ export class ChatCommands implements vscode.Disposable {
     private readonly agents: AgentManager,
     private readonly store: TranscriptStore,
     private readonly log: Logger,
+    private readonly handOff: HandOff,
   ) {
     this.disposables = new DisposableStore(
       vscode.commands.registerCommand('acp.renameChat', (target?: unknown, title?: unknown) =>
@@ -45,6 +47,11 @@ export class ChatCommands implements vscode.Disposable {
         (target?: unknown, file?: unknown) => this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
       ),
       vscode.commands.registerCommand('acp.copyChatAsMarkdown', (target?: unknown) => this.copy(target)),
+      vscode.commands.registerCommand('acp.continueWithAgent', async (target?: unknown, agentName?: unknown) => {
+        const chat = await this.markdownOf(target);
+        if (!chat) return undefined;
+        return handleOrNone(await this.handOff.continueWith(chat, typeof agentName === 'string' ? agentName : undefined));
+      }),
     );
   }
 
@@ -116,10 +123,10 @@ export class ChatCommands implements vscode.Disposable {
   }
 
   /** The chat as Markdown, with its title: an open chat's whole conversation, or a kept chat's transcript. */
-  private async markdownOf(value: unknown): Promise<{ markdown: string; title: string } | undefined> {
+  private async markdownOf(value: unknown): Promise<{ markdown: string; title: string; agent: string } | undefined> {
     const target = await this.target(value);
     if (!target) return undefined;
-    if ('open' in target) return { markdown: this.chats.exportMarkdown(target.open), title: target.open.title };
+    if ('open' in target) return { markdown: this.chats.exportMarkdown(target.open), title: target.open.title, agent: target.open.agentName };
     const transcript = await this.store.read(target.kept.agent, target.kept.sessionId);
     if (!transcript) {
       void vscode.window.showWarningMessage(vscode.l10n.t('That session is not kept on this computer.'));
@@ -128,6 +135,7 @@ export class ChatCommands implements vscode.Disposable {
     const title = summaryLabel(target.kept);
     return {
       title,
+      agent: transcript.agent,
       markdown: exportMarkdown({ title, agent: transcript.agent, cwd: transcript.cwd, exportedAt: new Date(), earlier: transcript.entries }),
     };
   }

@@ -1,5 +1,6 @@
 // Sessions, wired: the transcript store of this workspace, the Sessions view and its commands, and "ACP: Open
 // Previous Session…".
+import type { HandOff } from '../chats/handOff';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorktreeRecords } from '../worktrees/records';
@@ -45,6 +46,7 @@ export function registerSessions(
   hosts: SessionsViewHost,
   checkpoints: Checkpoints,
   worktrees: WorktreeRecords,
+  handOff: HandOff,
 ): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
   const previous = new PreviousSessions(chats, agents, store, log);
   const view = new SessionsView(chats, store, agents, checkpoints, worktrees);
@@ -62,7 +64,7 @@ export function registerSessions(
     disposables: [
       view,
       store,
-      new ChatCommands(chats, agents, store, log),
+      new ChatCommands(chats, agents, store, log, handOff),
       new ChatArchive(chats, agents, store, log, view),
       new SearchChats(chats, store, log),
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
