@@ -13,7 +13,7 @@ import { Queue } from './components/queue';
 import { ready, sendPrompt, tellDraft } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
-import { initialState, promptHistory, reduce } from './state';
+import { initialState, promptHistory, reduce, type ChatState } from './state';
 
 // While the agent streams, only the conversation changes: the rest of the view renders again only when its props do.
 const ComposerPart = memo(Composer);
@@ -104,6 +104,7 @@ function App() {
         checkpoints={state.checkpoints}
         canFork={state.session.canFork ?? false}
         reveal={state.reveal}
+        planText={planText(state.session)}
       />
       <Queue queue={state.queue} busy={state.turn.phase !== 'idle'} />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />
@@ -131,6 +132,14 @@ function App() {
       />
     </main>
   );
+}
+
+/** The text of the plans above the composer, which Find searches too. */
+function planText(session: ChatState['session']): string {
+  const byId = (session.plans ?? []).map((p) =>
+    p.kind === 'items' ? p.entries.map((e) => e.content).join('\n') : p.kind === 'markdown' ? p.markdown : p.name,
+  );
+  return [...session.plan.map((e) => e.content), ...byId].join('\n');
 }
 
 const root = document.getElementById('root');

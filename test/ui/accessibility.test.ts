@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { report, scan } from './lib/axe';
+import { waitFor } from '../lib/wait';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
 const THEMES = [
@@ -81,6 +82,11 @@ describe('accessibility', function () {
     const { chat } = await everything();
     // Open what is folded, so its content is scanned too: the thought, and the subagent card.
     await chat.locator('body').evaluate((body) => body.querySelectorAll('details').forEach((d) => (d.open = true)));
+    // The find bar too, with its matches painted and its count.
+    await chat.getByRole('textbox', { name: 'Message' }).focus();
+    await workbench.page.keyboard.press('Control+f');
+    await chat.getByRole('textbox', { name: 'Find in Chat' }).fill('date');
+    await waitFor(async () => /of/.test((await chat.locator('.find-status').textContent()) ?? ''), { what: 'the find bar to count' });
     const found: string[] = [];
     for (const { id, body } of THEMES) {
       await theme(chat, id, body);

@@ -351,6 +351,57 @@ describe('conversation UI', function () {
     await holds(2, 'hi', 'a chat with the agent picked');
   });
 
+  it('finds in the chat from the keyboard, folded thoughts included, and jumps between my messages with Alt+Up and Alt+Down', async () => {
+    const page = workbench.page;
+    const { chat, message } = await workbench.chatWith('Fixture Showcase', 'first question');
+    await chat.getByRole('heading', { name: 'Done' }).waitFor();
+    await message.fill('second question');
+    await message.press('Enter');
+    await waitFor(async () => (await chat.getByRole('heading', { name: 'Done' }).count()) === 2, { timeoutMs: 30_000, what: 'the second turn' });
+    const thoughts = chat.locator('details.thought');
+    assert.equal(await chat.locator('details.thought[open]').count(), 0, 'the thoughts start folded');
+
+    await message.focus();
+    await page.keyboard.press('Control+f');
+    const find = chat.getByRole('textbox', { name: 'Find in Chat' });
+    await waitFor(() => find.evaluate((el) => el.ownerDocument.activeElement === el), { what: 'Ctrl+F to focus the find bar' });
+    await page.keyboard.type('read the file first');
+    const status = chat.locator('.find-status');
+    // The newest match first: the second turn's thought, unfolded to show it.
+    await waitFor(async () => (await status.textContent()) === '2 of 2', { what: 'both folded thoughts counted' });
+    await waitFor(async () => (await thoughts.nth(1).getAttribute('open')) !== null, { what: 'the second thought unfolded' });
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await status.textContent()) === '1 of 2', { what: 'Enter to go to the other match' });
+    await waitFor(async () => (await thoughts.nth(0).getAttribute('open')) !== null, { what: 'the first thought unfolded' });
+    await page.keyboard.press('Shift+Enter');
+    await waitFor(async () => (await status.textContent()) === '2 of 2', { what: 'Shift+Enter to go back' });
+    await chat.getByRole('button', { name: 'Match Case' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('End'); // tabbing into the box selects its text
+    await page.keyboard.type('R');
+    await waitFor(async () => (await status.textContent()) === 'No results', { what: 'Match Case to find nothing for "read the file firstR"' });
+    await find.press('Escape');
+    await chat.locator('.find-bar').waitFor({ state: 'detached' });
+    await waitFor(() => message.evaluate((el) => el.ownerDocument.activeElement === el), { what: 'Escape to give the focus back' });
+
+    // Alt+Up from the message box: my last message, then the one before; Alt+Down comes back.
+    const focusedMessage = () =>
+      chat
+        .locator('.message.user:focus')
+        .textContent()
+        .catch(() => '');
+    await page.keyboard.press('Alt+ArrowUp');
+    await waitFor(async () => /second question/.test((await focusedMessage()) ?? ''), { what: 'Alt+Up to my last message' });
+    await page.keyboard.press('Alt+ArrowUp');
+    await waitFor(async () => /first question/.test((await focusedMessage()) ?? ''), { what: 'Alt+Up to the one before' });
+    await page.keyboard.press('Alt+ArrowDown');
+    await waitFor(async () => /second question/.test((await focusedMessage()) ?? ''), { what: 'Alt+Down back' });
+    // The outline lists them, and jumps too.
+    await chat.getByRole('combobox', { name: 'Jump to Your Message' }).selectOption({ label: 'first question' });
+    await waitFor(async () => /first question/.test((await focusedMessage()) ?? ''), { what: 'the outline to jump' });
+  });
+
   it('says that a refused prompt was left out of the agent’s context', async () => {
     const { chat } = await workbench.chatWith('Fixture Refusal', 'do something bad');
     await chat

@@ -11,7 +11,10 @@ import type {
   SubagentView,
   TurnView,
 } from '../../src/chat/protocol';
+import { entryText, type FindTarget } from '../find';
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
+import { useFind } from '../hooks/useFind';
+import { FindBar } from './findBar';
 import { copyCode, insertCode, openLink } from '../intents';
 import { t } from '../l10n';
 import { cardsAfter, turnEnds, WINDOW } from '../state';
@@ -43,6 +46,8 @@ export function Conversation(props: {
   canFork?: boolean;
   /** The row to bring into view and mark (a search result opened at its match). */
   reveal?: { readonly key: string | undefined; readonly seq: number };
+  /** The plan's text, which Find searches too. */
+  planText?: string;
 }) {
   const { agent, earlier, entries, permissions } = props;
   const ref = useRef<HTMLDivElement>(null);
@@ -85,6 +90,63 @@ export function Conversation(props: {
   const loose = props.elicitations.filter((q) => !q.toolCallId || !entries.some((e) => e.kind === 'tool' && e.toolCallId === q.toolCallId));
 
   const deferred = useDeferredRows(rows, visible, stick.current);
+
+  // The rows and the window as they are now, for what waits for frames (bringing a row into the page).
+  const now = useRef({ rows, shown });
+  now.current = { rows, shown };
+  /** Puts the row of `key` in the page (earlier rows shown, a deferred one filled in) and answers its element. */
+  const bring = async (key: string): Promise<Element | undefined> => {
+    if (key === 'plan') return document.querySelector('[data-find="plan"]') ?? undefined;
+    const index = now.current.rows.findIndex((row) => row.key === key);
+    if (index < 0) return undefined;
+    stick.current = false;
+    const needed = now.current.rows.length - index;
+    if (needed > now.current.shown) setShown(needed + 10);
+    for (let frame = 0; frame < 90; frame++) {
+      const element = ref.current?.querySelector(`[data-key="${key}"]`);
+      if (element && element.childElementCount > 0) return element;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    return undefined;
+  };
+  const targets = useMemo<FindTarget[]>(
+    () => [...rows.map((row) => ({ key: row.key, text: entryText(row.entry) })), ...(props.planText ? [{ key: 'plan', text: props.planText }] : [])],
+    [rows, props.planText],
+  );
+  const find = useFind(targets, bring);
+  /** Alt+Up / Alt+Down: the user's message before or after the one in focus (or the bottom), focused. */
+  const jump = async (step: 1 | -1) => {
+    const mine = now.current.rows.filter((row) => row.entry.kind === 'message' && row.entry.role === 'user');
+    const from = document.activeElement?.closest('[data-key]')?.getAttribute('data-key');
+    const at = from ? now.current.rows.findIndex((row) => row.key === from) : now.current.rows.length;
+    const position = (key: string) => now.current.rows.findIndex((row) => row.key === key);
+    const target = step === -1 ? mine.filter((row) => position(row.key) < at).at(-1) : mine.find((row) => position(row.key) > at);
+    if (target) await focusMessage(target.key);
+  };
+  const focusMessage = async (key: string) => {
+    const element = (await bring(key))?.querySelector<HTMLElement>('.message.user');
+    element?.focus();
+    element?.scrollIntoView({ block: 'start' });
+  };
+  useEffect(() => {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+    const onKey = (event: KeyboardEvent) => {
+      const primary = mac ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey;
+      if (primary && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'f') {
+        // Not VS Code's own find: the chat's, which knows its folded and earlier rows.
+        event.preventDefault();
+        event.stopPropagation();
+        find.open();
+      } else if (event.altKey && !event.ctrlKey && !event.metaKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+        event.preventDefault();
+        event.stopPropagation();
+        void jump(event.key === 'ArrowUp' ? -1 : 1);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+  const outline = rows.filter((row) => row.entry.kind === 'message' && row.entry.role === 'user');
 
   // Anchored at the bottom unless the user scrolled up; while anchored, the page keeps only the last WINDOW entries.
   useLayoutEffect(() => {
@@ -129,66 +191,102 @@ export function Conversation(props: {
   // Below an earlier session's entries: where the agent was restarted.
   const lastEarlier = earlier.length > 0 ? `e${earlier[earlier.length - 1]?.id ?? ''}` : undefined;
   return (
-    <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label={t('Conversation')} aria-live="off">
-      {empty && (
-        <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and prompt files, @ adds context.', agent)}</p>
+    <>
+      {find.bar && <FindBar {...find.bar} />}
+      {outline.length > 1 && (
+        <div class="outline">
+          <select
+            class="picker"
+            aria-label={t('Jump to Your Message')}
+            title={t('Jump to one of your messages (Alt+Up, Alt+Down)')}
+            value=""
+            onChange={(e) => {
+              const key = e.currentTarget.value;
+              e.currentTarget.value = '';
+              if (key) void focusMessage(key);
+            }}
+          >
+            <option value="">{t('Your messages ({0})', outline.length)}</option>
+            {outline.map((row) => (
+              <option key={row.key} value={row.key}>
+                {row.entry.kind === 'message' ? outlineLabel(row.entry.text) : ''}
+              </option>
+            ))}
+          </select>
+        </div>
       )}
-      {hidden > 0 && (
-        <button type="button" class="show-earlier secondary" onClick={showEarlier}>
-          {t('Show earlier messages ({0})', hidden)}
-        </button>
-      )}
-      {visible.map((row) => {
-        const card = row.earlier ? undefined : cards.get(row.entry.id);
-        return (
-          <div key={row.key} data-key={row.key} class={`${row.earlier ? 'entry earlier' : 'entry'}${row.key === revealKey ? ' revealed' : ''}`}>
-            {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
-              <Message
-                entry={row.entry}
-                restorable={!row.earlier && restorable.has(row.entry.id)}
-                forkable={!row.earlier && props.canFork}
-                earlier={row.earlier}
-              />
-            ) : row.entry.kind === 'tool' ? (
-              <Tool entry={row.entry} permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)} agent={agent} earlier={row.earlier} />
-            ) : (
-              <Compaction entry={row.entry} />
-            )}
-            {!row.earlier &&
-              row.entry.kind === 'tool' &&
-              questionsAt(row.entry.toolCallId).map((q) => <Elicitation key={`q${q.id}`} question={q} agent={agent} />)}
-            {!row.earlier && usageAfter.has(row.entry.id) && <TurnUsage usage={usageAfter.get(row.entry.id)!} />}
-            {card && <Changes card={card} />}
-            {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
-            {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}
-            {row.key === lastEarlier && (
-              <p class="divider" role="separator">
-                {props.divider ?? t('The agent was restarted here')}
-              </p>
-            )}
-          </div>
-        );
-      })}
-      {orphans.map((p) => (
-        <Permission key={p.id} permission={p} agent={agent} />
-      ))}
-      {loose.map((q) => (
-        <Elicitation key={`q${q.id}`} question={q} agent={agent} />
-      ))}
-      {props.subagents.map((child) => (
-        <Subagent key={`s${child.sessionId}`} child={child} agent={agent} />
-      ))}
-      {props.notices.map((n, i) => (
-        <p key={`notice${i}`} class={`agent-notice ${n.severity}`} role="note">
-          <span class={`codicon codicon-${n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'}`} aria-hidden="true" />
-          <strong>{n.title}</strong>
-          {n.description ? ` — ${n.description}` : ''}
-        </p>
-      ))}
-      <TurnStatus turn={props.turn} />
-      {props.agentError && <AgentError error={props.agentError} />}
-    </div>
+      <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label={t('Conversation')} aria-live="off">
+        {empty && (
+          <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and prompt files, @ adds context.', agent)}</p>
+        )}
+        {hidden > 0 && (
+          <button type="button" class="show-earlier secondary" onClick={showEarlier}>
+            {t('Show earlier messages ({0})', hidden)}
+          </button>
+        )}
+        {visible.map((row) => {
+          const card = row.earlier ? undefined : cards.get(row.entry.id);
+          return (
+            <div key={row.key} data-key={row.key} class={`${row.earlier ? 'entry earlier' : 'entry'}${row.key === revealKey ? ' revealed' : ''}`}>
+              {deferred.has(row.key) ? null : row.entry.kind === 'message' ? (
+                <Message
+                  entry={row.entry}
+                  restorable={!row.earlier && restorable.has(row.entry.id)}
+                  forkable={!row.earlier && props.canFork}
+                  earlier={row.earlier}
+                />
+              ) : row.entry.kind === 'tool' ? (
+                <Tool
+                  entry={row.entry}
+                  permissions={row.earlier ? undefined : byTool.get(row.entry.toolCallId)}
+                  agent={agent}
+                  earlier={row.earlier}
+                />
+              ) : (
+                <Compaction entry={row.entry} />
+              )}
+              {!row.earlier &&
+                row.entry.kind === 'tool' &&
+                questionsAt(row.entry.toolCallId).map((q) => <Elicitation key={`q${q.id}`} question={q} agent={agent} />)}
+              {!row.earlier && usageAfter.has(row.entry.id) && <TurnUsage usage={usageAfter.get(row.entry.id)!} />}
+              {card && <Changes card={card} />}
+              {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
+              {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}
+              {row.key === lastEarlier && (
+                <p class="divider" role="separator">
+                  {props.divider ?? t('The agent was restarted here')}
+                </p>
+              )}
+            </div>
+          );
+        })}
+        {orphans.map((p) => (
+          <Permission key={p.id} permission={p} agent={agent} />
+        ))}
+        {loose.map((q) => (
+          <Elicitation key={`q${q.id}`} question={q} agent={agent} />
+        ))}
+        {props.subagents.map((child) => (
+          <Subagent key={`s${child.sessionId}`} child={child} agent={agent} />
+        ))}
+        {props.notices.map((n, i) => (
+          <p key={`notice${i}`} class={`agent-notice ${n.severity}`} role="note">
+            <span class={`codicon codicon-${n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'}`} aria-hidden="true" />
+            <strong>{n.title}</strong>
+            {n.description ? ` — ${n.description}` : ''}
+          </p>
+        ))}
+        <TurnStatus turn={props.turn} />
+        {props.agentError && <AgentError error={props.agentError} />}
+      </div>
+    </>
   );
+}
+
+/** A message as the outline lists it: its first line, shortened. */
+function outlineLabel(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}\u2026` : line || t('(attachments only)');
 }
 
 /** Links and code buttons inside rendered markdown: the host opens, copies and inserts. */

@@ -62,7 +62,8 @@ export const Message = memo(function Message({
   const user = entry.role === 'user';
   return (
     // An article, not a region: a conversation of many messages would be many landmarks of the same two names.
-    <article class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')}>
+    // A user message takes the focus when Alt+Up/Alt+Down or the outline jumps to it (not a Tab stop).
+    <article class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')} {...(user ? { tabIndex: -1 } : {})}>
       <div class="message-head">
         <div class="role" aria-hidden="true">
           {user ? t('You') : t('Agent')}

@@ -91,7 +91,7 @@ export function Plans({ entries, plans }: { entries: readonly PlanEntryView[]; p
   // One plan is "Plan"; several are told apart by the agent's id.
   const nameOf = (id: string) => (count > 1 ? t('Plan {0}', id) : t('Plan'));
   return (
-    <div class="plans">
+    <div class="plans" data-find="plan">
       {entries.length > 0 && <Entries entries={entries} name={t('Plan')} />}
       {byId.map((plan) => (
         <PlanById key={plan.id} plan={plan} name={nameOf(plan.id)} />
