@@ -37,6 +37,14 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   const sessions = new DeferredTree(() => core());
   const sessionsTree = vscode.window.createTreeView<unknown>(SESSIONS_VIEW_ID, { treeDataProvider: sessions });
   context.subscriptions.push(channel, status, shell, sessions, sessionsTree);
+  // Registered at once, so that a link clicked before the first chat is handled then (loading the core), not later.
+  context.subscriptions.push(
+    vscode.window.registerUriHandler({
+      handleUri: async (uri) => {
+        await (await core()).openLink(uri);
+      },
+    }),
+  );
 
   const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
   const standIns: vscode.Disposable[] = [];

@@ -30,11 +30,26 @@ export function entryText(entry: EntryView): string {
   }
 }
 
+/**
+ * `text` in lower case, each character of the same length as before (a few, such as "İ", grow when lowered: those
+ * stay as they are), so that an index into it is an index into `text`.
+ */
+function folded(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = '';
+  for (const char of text) {
+    const low = char.toLowerCase();
+    out += low.length === char.length ? low : char;
+  }
+  return out;
+}
+
 /** Where `query` occurs in `text` (start indices, not overlapping), at most `limit` of them. */
 export function occurrences(text: string, query: string, matchCase: boolean, limit = MAX_MATCHES): number[] {
   if (query === '') return [];
-  const haystack = matchCase ? text : text.toLowerCase();
-  const needle = matchCase ? query : query.toLowerCase();
+  const haystack = matchCase ? text : folded(text);
+  const needle = matchCase ? query : folded(query);
   const found: number[] = [];
   for (let at = haystack.indexOf(needle); at >= 0 && found.length < limit; at = haystack.indexOf(needle, at + needle.length)) found.push(at);
   return found;

@@ -5,11 +5,16 @@ import { occurrences } from './find';
 
 /** Ranges painted at most, in all. */
 const MAX_PAINTED = 2000;
+/** What the chat itself writes around the conversation's text. */
+const CHROME = 'button, summary, .role, .tool-status, .terminal-foot, .tool-note, .chips, .visually-hidden, .steer, .divider';
 
 /** The matches of `query` in the text of `root`, in document order (a match split across two text nodes is not found). */
 export function rangesIn(root: Element, query: string, matchCase: boolean, limit = MAX_PAINTED): Range[] {
   const ranges: Range[] = [];
-  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    // The chat's own words (buttons, labels, statuses) are not the conversation: their text is not searched.
+    acceptNode: (node) => (node.parentElement?.closest(CHROME) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
   for (let node = walker.nextNode(); node && ranges.length < limit; node = walker.nextNode()) {
     for (const at of occurrences(node.nodeValue ?? '', query, matchCase, limit - ranges.length)) {
       const range = root.ownerDocument.createRange();

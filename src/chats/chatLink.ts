@@ -13,11 +13,14 @@ export type ChatLink = { readonly agent: string | undefined; readonly prompt: st
  * prompt therefore runs to the end of the query (or to an `&agent=` after it), and `+` stays a plus.
  */
 export function parseChatLink(path: string, query: string): ChatLink {
-  if (path.replace(/\/+$/, '') !== '/chat') return { error: `the link's path ${JSON.stringify(path.slice(0, 100))} is not /chat` };
+  let pathEnd = path.length;
+  while (pathEnd > 0 && path.charCodeAt(pathEnd - 1) === 0x2f) pathEnd--;
+  if (path.slice(0, pathEnd) !== '/chat') return { error: `the link's path ${JSON.stringify(path.slice(0, 100))} is not /chat` };
   const { agent: named, prompt: whole } = fields(query);
   const agent = named?.trim() || undefined;
   if (agent !== undefined && agent.length > MAX_AGENT_NAME) return { error: 'the agent name in the link is too long' };
-  const text = whole ?? '';
+  // Leading blank lines would put the words below what the message box shows.
+  const text = (whole ?? '').replace(/^\s+/, '');
   const cut = text.length > MAX_LINK_PROMPT;
   // Never in the middle of a surrogate pair.
   let end = Math.min(text.length, MAX_LINK_PROMPT);

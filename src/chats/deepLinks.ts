@@ -1,5 +1,5 @@
 // Links into the editor that open a chat: VS Code hands the extension its `vscode://acp-client.acp-client/…` links
-// (from a browser, a README, another tool). A chat link opens a new chat with the prompt in its composer, for the user
+// (from a browser, a README, another tool); the entry point registers the handler, so a link works before any chat. A chat link opens a new chat with the prompt in its composer, for the user
 // to read and send: it is never sent by itself, and no chat's draft is replaced. An agent the settings do not name
 // gets the picker; a link never adds or configures an agent.
 import * as vscode from 'vscode';
@@ -9,19 +9,8 @@ import { agentItems } from '../agents/pickers';
 import type { ChatPanel } from '../chat/panel';
 import { MAX_LINK_PROMPT, parseChatLink } from './chatLink';
 
-export function registerDeepLinks(
-  newChat: (agentName: string) => Promise<ChatPanel | undefined>,
-  catalog: Pick<AgentCatalog, 'read'>,
-  log: Logger,
-): vscode.Disposable {
-  return vscode.window.registerUriHandler({
-    handleUri: async (uri) => {
-      await openLink(uri, newChat, catalog, log);
-    },
-  });
-}
-
-async function openLink(
+/** Opens the chat a link asks for; undefined when it is not a chat link, or the user cancelled. */
+export async function openChatLink(
   uri: vscode.Uri,
   newChat: (agentName: string) => Promise<ChatPanel | undefined>,
   catalog: Pick<AgentCatalog, 'read'>,
@@ -52,7 +41,14 @@ async function openLink(
   if (!panel) return undefined;
   // A new chat's composer: what the user is writing in another chat stays there.
   if (link.prompt !== '') panel.setDraft(link.prompt);
-  if (link.cut)
-    panel.tell(vscode.l10n.t("The link's prompt was longer than {0} characters; the composer has its first {0}.", MAX_LINK_PROMPT.toLocaleString()));
+  // Said every time: what a link put in the box is someone else's words until the user has read them.
+  panel.tell(
+    link.cut
+      ? vscode.l10n.t(
+          'A link put this prompt in the message box, cut to its first {0} characters: read it before you send it.',
+          MAX_LINK_PROMPT.toLocaleString(),
+        )
+      : vscode.l10n.t('A link put this prompt in the message box: read it before you send it.'),
+  );
   return panel;
 }

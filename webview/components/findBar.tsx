@@ -10,6 +10,8 @@ export interface FindBarProps {
   /** The current match, 0-based, or -1. */
   index: number;
   count: number;
+  /** What the screen reader hears, changed only by the user's moves ("3/7", "none"): not by every streamed update. */
+  announced: string;
   /** Bumped to take the focus (Ctrl+F again while the bar is open). */
   focusSeq: number;
   setQuery(query: string): void;
@@ -30,8 +32,22 @@ export function FindBar(props: FindBarProps) {
       : props.count === 0
         ? t('No results')
         : t('{0} of {1}', props.index + 1, props.count >= MAX_MATCHES ? `${MAX_MATCHES}+` : props.count);
+  const [at, of] = props.announced.split('/');
+  const spoken = props.announced === '' ? '' : props.announced === 'none' ? t('No results') : t('{0} of {1}', at ?? '', of ?? '');
   return (
-    <div class="find-bar" role="search" aria-label={t('Find in Chat')}>
+    <div
+      class="find-bar"
+      role="search"
+      aria-label={t('Find in Chat')}
+      onKeyDown={(e) => {
+        // Escape from any of the bar's controls.
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          props.close();
+        }
+      }}
+    >
       <input
         ref={input}
         type="text"
@@ -44,10 +60,6 @@ export function FindBar(props: FindBarProps) {
           if (e.key === 'Enter') {
             e.preventDefault();
             props.step(e.shiftKey ? -1 : 1);
-          } else if (e.key === 'Escape') {
-            e.preventDefault();
-            e.stopPropagation();
-            props.close();
           }
         }}
       />
@@ -61,8 +73,11 @@ export function FindBar(props: FindBarProps) {
       >
         <span class="codicon codicon-case-sensitive" aria-hidden="true" />
       </button>
-      <span class="find-status" role="status" aria-live="polite">
+      <span class="find-status" aria-hidden="true">
         {status}
+      </span>
+      <span class="visually-hidden" role="status" aria-live="polite">
+        {spoken}
       </span>
       <button
         type="button"

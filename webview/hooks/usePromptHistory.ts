@@ -15,7 +15,7 @@ export function usePromptHistory(history: readonly string[], draft: string, setD
 
   const onKeyDown = (event: KeyboardEvent): boolean => {
     const el = event.currentTarget as HTMLTextAreaElement;
-    if (event.key === 'ArrowUp' && el.selectionStart === 0 && el.selectionEnd === 0) {
+    if (event.key === 'ArrowUp' && !event.altKey && !event.ctrlKey && !event.metaKey && el.selectionStart === 0 && el.selectionEnd === 0) {
       const older = recallOlder(history, recall.current, draft);
       if (older) {
         event.preventDefault();

@@ -24,6 +24,9 @@ describe('chat links', () => {
     const long = parseChatLink('/chat', `prompt=${'a'.repeat(MAX_LINK_PROMPT - 1)}😀tail`);
     assert.ok(!('error' in long) && long.cut && long.prompt.length === MAX_LINK_PROMPT - 1);
     assert.ok('error' in parseChatLink('/send', 'prompt=x'));
+    assert.deepEqual(parseChatLink('/chat', 'prompt=\n\n\n  hidden below'), { agent: undefined, prompt: 'hidden below', cut: false });
+    assert.ok('error' in parseChatLink(`/${'/'.repeat(100_000)}x`, ''), 'a long path of slashes is refused at once');
+    assert.deepEqual(parseChatLink(`/chat${'/'.repeat(100_000)}`, 'prompt=ok'), { agent: undefined, prompt: 'ok', cut: false });
     assert.ok('error' in parseChatLink('/chat', `agent=${'n'.repeat(201)}`));
   });
 });

@@ -38,6 +38,8 @@ describe('find in chat', () => {
 
   it('counts at most MAX_MATCHES, without overlapping matches, and steps around', () => {
     assert.deepEqual(occurrences('aaaa', 'aa', true), [0, 2]);
+    // A character that grows when lowered keeps its place: indices stay those of the text.
+    assert.deepEqual(occurrences('\u0130\u0130 Foo', 'foo', false), [3]);
     assert.equal(findMatches([{ key: 'n1', text: 'a'.repeat(MAX_MATCHES * 2) }], 'a', true).length, MAX_MATCHES);
     assert.equal(stepped(-1, 1, 3), 0);
     assert.equal(stepped(-1, -1, 3), 2);
