@@ -13,6 +13,7 @@ import { editorColumn } from '../editor/follow';
 import { checkPath } from '../common/paths';
 import type { TerminalMirrors } from '../editor/terminalMirror';
 import { failureText } from '../common/failureText';
+import { saveImage } from './imageFiles';
 
 export class EditorChatActions implements ChatActions, vscode.Disposable {
   /** The text editor the user was last in: a focused chat is not a text editor, so the active one is gone by then. */
@@ -25,7 +26,16 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     private readonly diffs: DiffDocuments,
     private readonly mirrors: TerminalMirrors,
     readonly showLog: () => void,
+    /** The extension's storage folder, where an image opened full size is written. */
+    private readonly storage: string,
   ) {}
+
+  openImage(mimeType: string, data: string): void {
+    void saveImage(this.storage, mimeType, data).then(
+      (file) => vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside }),
+      (error: unknown) => vscode.window.showWarningMessage(vscode.l10n.t('The image could not be opened: {0}', failureText(error))),
+    );
+  }
 
   openAgentSettings(): void {
     void openAgentSettings();

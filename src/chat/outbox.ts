@@ -30,6 +30,8 @@ export interface OutboxHost {
   bringForward(): void;
   /** The agent refused a message until the user signs in. */
   signIn(): void;
+  /** Keeps an image as a file (for an agent that does not take images, which gets a link to it); answers its path. */
+  saveImage(mimeType: string, data: string): Promise<string>;
 }
 
 export class Outbox {
@@ -149,13 +151,24 @@ export class Outbox {
   attachImage(name: string, mimeType: string, data: string): void {
     const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
     const refusal =
-      imageRefusal(vscode.l10n.t, this.host.agentName, this.accepts, mimeType, bytes) ??
+      imageRefusal(vscode.l10n.t, mimeType, bytes) ??
       (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : vscode.l10n.t('The image could not be read.'));
     if (refusal) {
       this.host.tell(refusal);
       return;
     }
-    this.add({ kind: 'image', label: name || 'pasted image', mimeType, data });
+    if (this.accepts.image) {
+      this.add({ kind: 'image', label: name || 'pasted image', mimeType, data });
+      return;
+    }
+    // An agent that does not take images gets a link to a saved copy, which it may open with its own tools.
+    void this.host.saveImage(mimeType, data).then(
+      (path) => {
+        this.add({ kind: 'file', path, label: name || vscode.l10n.t('pasted image') });
+        this.host.tell(vscode.l10n.t('{0} does not take images: the image was saved and is attached as a link to {1}.', this.host.agentName, path));
+      },
+      (error: unknown) => this.host.tell(vscode.l10n.t('The image was not attached: {0}', errorMessage(error))),
+    );
   }
 
   private get accepts(): PromptAccepts {

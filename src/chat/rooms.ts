@@ -8,6 +8,7 @@ import { ComposerContext, type ChatFiles, type ChatPrompts } from './composerCon
 import { handlersFor, type ChatActions, type ChatCore } from './dispatch';
 import type { Logger } from '../acp/log';
 import { Outbox } from './outbox';
+import { saveImage } from './imageFiles';
 import { WebviewMessage, type Part } from './protocol';
 import { ChatQuestions } from './questions';
 
@@ -20,6 +21,8 @@ export interface ChatDeps {
   readonly prompts: ChatPrompts;
   /** Where chats work besides the workspace folders: a chat in a worktree shows its branch. */
   readonly folders: ChatFolders;
+  /** The extension's storage folder (images kept as files). */
+  readonly storage: string;
 }
 
 /** What the rooms need of their panel: a plain object of its members, bound to it. */
@@ -55,6 +58,7 @@ export function openRooms(core: PanelCore): Rooms {
     tell: (text) => core.tell(text),
     bringForward: () => core.reveal(),
     signIn: () => core.request('signIn'),
+    saveImage: (mimeType, data) => saveImage(deps.storage, mimeType, data),
   });
   const questions = new ChatQuestions(
     (sessionId) => core.modelOf(sessionId)?.elicitations,

@@ -19,8 +19,10 @@ import type {
   TerminalView,
   TurnUsageView,
   TurnView,
+  ImageView,
 } from './protocol';
 import { elicitationViews } from './elicitationViews';
+import { shownImage } from './images';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 const TERMINAL_VIEW_LIMIT = 64 * 1024;
@@ -74,9 +76,11 @@ function compactionView(id: number, c: CompactionState, cwd: string): EntryView 
  * A message's markdown and chips. The user's attachments are chips; an agent's links stay in its text, and what
  * cannot be shown inline (images, audio, embedded files) becomes a chip.
  */
-function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd: string): { text: string; chips: ChipView[] } {
+function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd: string): { text: string; chips: ChipView[]; images?: ImageView[] } {
   let text = '';
   const chips: ChipView[] = [];
+  const images: ImageView[] = [];
+  let imageIndex = 0;
   for (const block of blocks) {
     switch (block.type) {
       case 'text':
@@ -89,15 +93,23 @@ function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd:
       case 'resource':
         chips.push({ kind: /#L\d+/.test(block.resource.uri) ? 'selection' : 'file', label: uriLabel(block.resource.uri, cwd) });
         break;
-      case 'image':
-        chips.push({ kind: 'image', label: block.uri ? uriLabel(block.uri, cwd) : `image (${block.mimeType})` });
+      case 'image': {
+        // The agent's images are shown (bounded); the user's own stay chips, as they were attached.
+        const shown = role === 'user' ? undefined : shownImage(block);
+        const index = imageIndex++;
+        if (shown && !('refused' in shown)) images.push({ index, width: shown.width, height: shown.height });
+        else {
+          const label = block.uri ? uriLabel(block.uri, cwd) : `image (${block.mimeType})`;
+          chips.push({ kind: 'image', label: shown ? `${label}, ${shown.refused}` : label });
+        }
         break;
+      }
       case 'audio':
         chips.push({ kind: 'audio', label: `audio (${block.mimeType})` });
         break;
     }
   }
-  return { text, chips };
+  return images.length > 0 ? { text, chips, images } : { text, chips };
 }
 
 function isFileUri(uri: string): boolean {

@@ -45,7 +45,7 @@ export function Composer(props: {
   } = useCompletions(draft, setDraft, session.commands, props.prompts, props.files, box);
   const open = options.length > 0;
   const recall = usePromptHistory(props.history, draft, setDraft);
-  const { onPaste, onDrop } = useImageDrop(props.agent, session.accepts, props.tell);
+  const { onPaste, onDrop } = useImageDrop(props.tell);
 
   // The hint of the command being typed ("/review what to focus on").
   const hint = commandHint(draft, session.commands);

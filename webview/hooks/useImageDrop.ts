@@ -1,7 +1,7 @@
-// Images pasted into or dropped on the composer are attached (sent to the host in base64), unless the agent does
-// not take them or they are too big: then the view says why, in its notice line. Files and folders dropped from
+// Images pasted into or dropped on the composer are attached (sent to the host in base64, which links a saved copy
+// for an agent that does not take images), unless they are of another type or too big: then the view says why. Files and folders dropped from
 // the Explorer or an editor tab are attached by the host, from their URIs.
-import { imageRefusal, type SessionView } from '../../src/chat/protocol';
+import { imageRefusal } from '../../src/chat/protocol';
 import { attachImage, dropUris } from '../intents';
 import { droppedUris } from './dropped';
 import { t } from '../l10n';
@@ -11,11 +11,11 @@ export interface ImageDrop {
   readonly onDrop: (event: DragEvent) => void;
 }
 
-export function useImageDrop(agent: string, accepts: SessionView['accepts'], tell: (text: string) => void): ImageDrop {
+export function useImageDrop(tell: (text: string) => void): ImageDrop {
   const attachFiles = (files: Iterable<File>) => {
     for (const file of files) {
       if (!file.type.startsWith('image/')) continue;
-      const refusal = imageRefusal(t, agent, accepts, file.type, file.size);
+      const refusal = imageRefusal(t, file.type, file.size);
       if (refusal) {
         tell(refusal);
         continue;

@@ -1,5 +1,4 @@
 // Words and bounds both sides share: a chip's size, the images a prompt may carry and why one is refused.
-import type { SessionView } from './views';
 
 /** "12 B", "3.4 KB", "2.1 MB": a chip's size. */
 export function sizeLabel(bytes: number): string {
@@ -10,22 +9,23 @@ export function sizeLabel(bytes: number): string {
 
 /** A prompt's images travel as base64; this bounds one (the host checks it again). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** The images the chat sends and shows: raster formats only (never SVG, which is a document with scripts). */
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /** Translates an English message and fills in its `{0}`, `{1}` placeholders: vscode.l10n.t on the host, the webview's own `t`. */
 export type Translate = (message: string, ...args: Array<string | number>) => string;
 
-/** Why an image cannot be attached, or undefined when it can: the view checks before it reads the file, the host again. */
+/**
+ * Why an image cannot be attached, or undefined when it can: the view checks before it reads the file, the host
+ * again. An agent that does not take images gets it as a link to a saved copy (the host's part).
+ */
 export function imageRefusal(
   t: Translate,
-  agent: string,
-  accepts: SessionView['accepts'],
   mimeType: string,
   bytes: number,
   maxBytes: number = MAX_IMAGE_BYTES,
   types: readonly string[] = IMAGE_TYPES,
 ): string | undefined {
-  if (!accepts.image) return t('{0} does not accept images, so the image was not attached.', agent);
   if (!types.includes(mimeType)) {
     return mimeType
       ? t('Only PNG, JPEG, GIF and WebP images can be attached (this one is {0}).', mimeType)

@@ -18,6 +18,10 @@ export type TerminalView = z.infer<typeof TerminalView>;
 export const ChipView = z.object({ kind: z.enum(['file', 'selection', 'image', 'link', 'audio']), label: z.string() });
 export type ChipView = z.infer<typeof ChipView>;
 
+/** An image of an agent's message that the chat shows: its place among the message's images, and its size. */
+export const ImageView = z.object({ index: z.number().int().nonnegative(), width: z.number().int().positive(), height: z.number().int().positive() });
+export type ImageView = z.infer<typeof ImageView>;
+
 const DiffView = z.object({ label: z.string(), created: z.boolean(), added: z.number(), removed: z.number() });
 
 export const EntryView = z.discriminatedUnion('kind', [
@@ -28,6 +32,8 @@ export const EntryView = z.discriminatedUnion('kind', [
     /** Markdown, rendered with HTML off. */
     text: z.string(),
     chips: z.array(ChipView),
+    /** The agent's images shown in the message; the page asks for each one's data once (`loadImage`). */
+    images: z.array(ImageView).optional(),
     /** A message sent into a running turn (steering), and how that went. */
     steer: z.enum(['sending', 'injected', 'startedNewTurn', 'failed']).optional(),
   }),

@@ -27,8 +27,8 @@ describe('webview translations', () => {
   });
 
   it('translates the shared image refusal and the code buttons', () => {
-    setBundle({ '{0} does not accept images, so the image was not attached.': "{0} n'accepte pas d'images.", 'Copy {0}': 'Copier <{0}>' });
-    assert.equal(imageRefusal(t, 'Codex', { image: false, embeddedContext: false }, 'image/png', 1), "Codex n'accepte pas d'images.");
+    setBundle({ 'The image is {0} MB; images up to {1} MB can be attached.': "L'image fait {0} Mo, {1} Mo au plus.", 'Copy {0}': 'Copier <{0}>' });
+    assert.equal(imageRefusal(t, 'image/png', 2 * 1024 * 1024, 1024 * 1024), "L'image fait 2.0 Mo, 1 Mo au plus.");
     assert.match(renderMarkdown('```ts\nx\n```'), /aria-label="Copier &lt;ts&gt;"/, 'a translation is escaped in markup');
   });
 

@@ -1,0 +1,54 @@
+// The images of the agent's messages, as the page holds them: asked of the host once each (`loadImage`), kept in a
+// cache bounded in bytes (the oldest go first), and given to the components that show them. A new whole state (a
+// reload, another session) empties it: entry ids are the session's.
+import { useEffect, useState } from 'preact/hooks';
+import { loadImage } from './intents';
+
+/** Bytes of `data:` URLs kept at most. */
+const MAX_CACHED_CHARS = 64 * 1024 * 1024;
+
+const cache = new Map<string, string>();
+const asked = new Set<string>();
+const listeners = new Set<() => void>();
+let cachedChars = 0;
+
+const keyOf = (entryId: number, index: number) => `${entryId}:${index}`;
+
+/** An image's `src` from the host. */
+export function receiveImage(entryId: number, index: number, src: string): void {
+  const key = keyOf(entryId, index);
+  asked.delete(key);
+  if (cache.has(key)) return;
+  cache.set(key, src);
+  cachedChars += src.length;
+  for (const [old, value] of cache) {
+    if (cachedChars <= MAX_CACHED_CHARS || old === key) break;
+    cache.delete(old);
+    cachedChars -= value.length;
+  }
+  for (const listener of listeners) listener();
+}
+
+/** Forgets every image (the entries they belong to are gone). */
+export function forgetImages(): void {
+  cache.clear();
+  asked.clear();
+  cachedChars = 0;
+}
+
+/** The image's `src` once the host has sent it; asks for it the first time. */
+export function useImage(entryId: number, index: number): string | undefined {
+  const key = keyOf(entryId, index);
+  const [src, setSrc] = useState(() => cache.get(key));
+  useEffect(() => {
+    const update = () => setSrc(cache.get(key));
+    listeners.add(update);
+    update();
+    if (!cache.has(key) && !asked.has(key)) {
+      asked.add(key);
+      loadImage(entryId, index);
+    }
+    return () => void listeners.delete(update);
+  }, [key]);
+  return src;
+}
