@@ -2,7 +2,7 @@
 // that reach them. extension.ts loads this on first use (a command, a chat to restore, the Sessions view), so that
 // starting VS Code does not pay for the protocol core and its schemas. Wiring only.
 import * as vscode from 'vscode';
-import { registerDeepLinks } from './chats/deepLinks';
+import { openChatLink } from './chats/deepLinks';
 import { HandOff } from './chats/handOff';
 import { WorktreeRecords } from './worktrees/records';
 import { EditorTools } from './editorTools/editorTools';
@@ -63,6 +63,8 @@ export interface Core {
   stopAgents(): Promise<void>;
   /** Resolves when every transcript write asked for so far (the closing chats' last ones too) is on disk. */
   flushTranscripts(): Promise<void>;
+  /** A link VS Code handed to the extension (`vscode://acp-client.acp-client/chat?…`). */
+  openLink(uri: vscode.Uri): Promise<void>;
 }
 
 /** What the entry point made before the core was loaded, for the core to take over. */
@@ -141,7 +143,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     () => agents.snapshots(),
     () => editorTools.facts(),
   );
-  const actions = new EditorChatActions(diffs, mirrors, showLog);
+  const actions = new EditorChatActions(diffs, mirrors, showLog, context.globalStorageUri.fsPath);
   const files = new WorkspaceFiles(log);
   const worktrees = new WorktreeRecords(context.workspaceState);
   const mentions = new Mentions(files, hosts.shell, worktrees, log);
@@ -154,7 +156,15 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const sideBar = new SideBarChatView(context.extensionUri, log);
   const chats = new Chats(
     agents,
-    { extensionUri: context.extensionUri, log, actions, files: mentions, prompts: promptFiles, folders: worktrees },
+    {
+      extensionUri: context.extensionUri,
+      log,
+      actions,
+      files: mentions,
+      prompts: promptFiles,
+      folders: worktrees,
+      storage: context.globalStorageUri.fsPath,
+    },
     { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log), folders: worktrees, editorTools },
     new SignIn(log),
     sideBar,
@@ -211,7 +221,6 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     new WorktreeCommands(chats, agents, worktrees, transcripts, checkpoints, log),
     ...sessions.disposables,
     vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
-    registerDeepLinks((agentName) => chats.newChat(agentName), agents.catalog, log),
     vscode.commands.registerCommand('acp.showLog', showLog),
   );
   log.info(`[extension] loaded ${version}`);
@@ -223,6 +232,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     previousSessions: (agentName, options) => sessions.previous.list(agentName, options),
     stopAgents: () => agents.stopAll(),
     flushTranscripts: () => transcripts.flush(),
+    openLink: async (uri) => void (await openChatLink(uri, (agentName) => chats.newChat(agentName), agents.catalog, log)),
   };
 }
 

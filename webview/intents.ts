@@ -96,6 +96,21 @@ export function copyEntry(entryId: number, earlier: boolean): void {
   post({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });
 }
 
+/** Edit and Resend on one of the user's messages, with its new text. */
+export function resend(entryId: number, text: string): void {
+  post({ type: 'resend', entryId, text });
+}
+
+/** Asks for the data of an image of a message (answered once, with an `image` message). */
+export function loadImage(entryId: number, index: number): void {
+  post({ type: 'loadImage', entryId, index });
+}
+
+/** A click on an image: full size in an editor. */
+export function openImage(entryId: number, index: number): void {
+  post({ type: 'openImage', entryId, index });
+}
+
 /** The Insert button of a code block: into the active editor. */
 export function insertCode(text: string): void {
   post({ type: 'insert', text });

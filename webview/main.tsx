@@ -10,6 +10,7 @@ import { Conversation } from './components/conversation';
 import { Header } from './components/header';
 import { Plans } from './components/plans';
 import { Queue } from './components/queue';
+import { forgetImages, receiveImage } from './images';
 import { ready, sendPrompt, tellDraft } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
@@ -31,8 +32,12 @@ function App() {
     const onMessage = (event: MessageEvent) => {
       const parsed = HostMessage.safeParse(event.data);
       if (!parsed.success) return; // only the host posts here; anything else is not ours
-      if (parsed.data.type === 'state') setBundle(parsed.data.l10n); // before the render that uses it
-      dispatch(parsed.data);
+      if (parsed.data.type === 'state') {
+        setBundle(parsed.data.l10n); // before the render that uses it
+        forgetImages();
+      }
+      if (parsed.data.type === 'image') receiveImage(parsed.data.entryId, parsed.data.index, parsed.data.src);
+      else dispatch(parsed.data);
     };
     window.addEventListener('message', onMessage);
     ready();

@@ -159,6 +159,8 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return withOptional({ ...state, draft: '' }, 'notice', undefined);
     case 'localNotice':
       return withOptional(state, 'notice', action.text);
+    case 'image':
+      return state; // kept apart, in images.ts
   }
 }
 

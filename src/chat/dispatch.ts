@@ -9,6 +9,7 @@ import type * as S from '../acp/schema.gen';
 import type { ComposerContext, ChatFiles } from './composerContext';
 import type { Outbox } from './outbox';
 import { copyText } from './copy';
+import { dataUrl, imageAt, shownImage } from './images';
 import type { EntryView, ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
 import type { ChatQuestions } from './questions';
 
@@ -26,6 +27,8 @@ export interface ChatActions {
   /** A link in agent text: workspace files open in the editor, web links through VS Code's opener. */
   openLink(href: string, cwd: string | undefined): void;
   copy(text: string): void;
+  /** An agent's image, full size in an editor. */
+  openImage(mimeType: string, data: string): void;
   insertAtCursor(text: string): void;
 }
 
@@ -35,8 +38,15 @@ export type CheckpointRequest = Extract<
   { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }
 >;
 
-/** What the chat owner acts on: a restart, a sign-in, or a fork from one of the user's messages. */
-export type ChatRequest = 'restart' | 'signIn' | { readonly fork: number };
+/**
+ * What the chat owner acts on: a restart, a sign-in, a fork from one of the user's messages, or one of them edited and
+ * resent (settled with the resent turn's stop reason, or undefined when nothing was sent).
+ */
+export type ChatRequest =
+  | 'restart'
+  | 'signIn'
+  | { readonly fork: number }
+  | { readonly resend: number; readonly text: string; readonly settle: (stopReason: S.StopReason | undefined) => void };
 
 /** What the messages need of the chat's panel. */
 export interface ChatCore {
@@ -92,6 +102,8 @@ interface Outcomes {
   cancelSubagent: boolean;
   /** Whether there was something to copy. */
   copyEntry: boolean;
+  /** The stop reason of the resent turn, or undefined when nothing was sent (the chat says why). */
+  resend: S.StopReason | undefined;
 }
 
 export type MessageType = WebviewMessage['type'];
@@ -129,6 +141,14 @@ export function handlersFor(chat: ChatRooms): Handlers {
     openLink: (m) => actions.openLink(m.href, chat.session()?.cwd),
     openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId)),
     copy: (m) => actions.copy(m.text),
+    loadImage: (m) => {
+      const block = imageOf(chat, m.entryId, m.index);
+      if (block) chat.post({ type: 'image', entryId: m.entryId, index: m.index, src: dataUrl(block) });
+    },
+    openImage: (m) => {
+      const block = imageOf(chat, m.entryId, m.index);
+      if (block) actions.openImage(block.mimeType, block.data);
+    },
     copyEntry: (m) => {
       const text = copyText(m, chat.earlier(), chat.session());
       if (text !== undefined) actions.copy(text);
@@ -163,8 +183,16 @@ export function handlersFor(chat: ChatRooms): Handlers {
     redoRestore: (m) => chat.checkpoint(m),
     checkpointAnswer: (m) => chat.checkpoint(m),
     fork: (m) => chat.request({ fork: m.entryId }),
+    resend: (m) => new Promise((settle) => chat.request({ resend: m.entryId, text: m.text, settle })),
     setPermissionLevel: (m) => chat.controls.setPermissionLevel(m.level),
   };
+}
+
+/** The `index`th image of a message of the session, when the chat shows it (never one it refused). */
+function imageOf(chat: ChatRooms, entryId: number, index: number) {
+  const entry = chat.session()?.model.entries.find((e) => e.id === entryId);
+  const block = entry?.type === 'message' && entry.role !== 'user' ? imageAt(entry.content, index) : undefined;
+  return block && !('refused' in shownImage(block)) ? block : undefined;
 }
 
 function errorAction(chat: ChatRooms, action: ErrorAction): void {

@@ -106,6 +106,16 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), text: z.string() }),
   /** The attachments of the message being written, after one was added or removed. */
   z.object({ type: z.literal('attachments'), attachments: z.array(AttachmentView), focus: z.boolean() }),
+  /** An image of a message, once, as the page asked (`loadImage`): a raster `data:` URL, bounded. */
+  z.object({
+    type: z.literal('image'),
+    entryId: z.number(),
+    index: z.number().int().nonnegative(),
+    src: z
+      .string()
+      .max(Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64)
+      .regex(/^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/),
+  }),
   /** Workspace files matching what follows an `@`. */
   z.object({ type: z.literal('files'), requestId: z.number(), files: z.array(FileMatch) }),
 ]);
@@ -149,6 +159,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** Open a plan the agent keeps in a file (unstable `plan_update` of type file). */
   z.object({ type: z.literal('openPlan'), planId: z.string().max(1000) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  /** The data of an image the chat shows in a message of the session (answered with an `image` message). */
+  z.object({ type: z.literal('loadImage'), entryId: index, index }),
+  /** A click on an image: it opens full size in an editor. */
+  z.object({ type: z.literal('openImage'), entryId: index, index }),
   /** Copy on a message (its Markdown source) or a tool card (its output); `earlier`: an entry kept above the session. */
   z.object({ type: z.literal('copyEntry'), entryId: index, earlier: z.boolean().optional() }),
   z.object({ type: z.literal('insert'), text: z.string() }),
@@ -181,6 +195,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openChange'), turn: z.number(), index }),
   /** Restore Checkpoint on a user message: every file back to how it was before that message. */
   z.object({ type: z.literal('restoreCheckpoint'), turn: z.number() }),
+  /** Edit and Resend on a user message: the files back to before it, then `text` in its place (see chats/branches.ts). */
+  z.object({ type: z.literal('resend'), entryId: z.number().int().nonnegative(), text: z.string().max(1_000_000) }),
   /** Fork on a user message: a new chat from there (the agent must fork sessions). */
   z.object({ type: z.literal('fork'), entryId: z.number().int().nonnegative() }),
   /** Redo Changes after a Restore Checkpoint: the files back to how they were before the restore. */

@@ -53,6 +53,8 @@ export class ChatSession implements vscode.Disposable {
   private readonly recorder: TranscriptRecorder;
   private readonly watchers: DisposableStore;
   private disposed = false;
+  /** Restores the files to before the user's message `turn`; undefined when there is no checkpoint there. */
+  restoreBefore: (turn: number) => Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined = () => undefined;
 
   /**
    * Shows `session` in `panel`, with permissions and following watching it and its transcript kept. What the panel
@@ -157,6 +159,7 @@ export class ChatSession implements vscode.Disposable {
     const tracked = checkpoints.track(panel.agentName, session.sessionId, () => panel.title, userMessages(session.model), session.workspace);
     const tracker = tracked.tracker;
     panel.showCheckpoints(tracker.view());
+    this.restoreBefore = (turn) => (tracker.view().restorable.includes(turn) ? tracker.restore(turn) : undefined);
     const act = (request: CheckpointRequest): Promise<unknown> => {
       if (request.type === 'openChange') return openChange(checkpoints, tracked.key, request.turn, request.index, panel.viewColumn);
       if (request.type === 'restoreCheckpoint') return tracker.restore(request.turn);

@@ -24,7 +24,8 @@ import { setupNotes } from './setupNotes';
 import { adoptTab, editorTab, type ChatLocation, type ChatSurface } from '../chat/surface';
 import type { SideBarChatView } from './sideBar';
 import { chatKey } from '../checkpoints/checkpoints';
-import { chatMarkdown, forkPoint, renameChat, sendAfterTurn } from './operations';
+import { chatMarkdown, renameChat, sendAfterTurn } from './operations';
+import { forkChat, resendEdited, type BranchHost } from './branches';
 import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -50,6 +51,8 @@ export class Chats implements vscode.Disposable {
   private readonly sessions = new Map<ChatPanel, ChatSession>();
   private readonly subscriptions = new DisposableStore();
   private readonly opener: SessionOpener;
+  /** Fork from Here, and Edit and Resend. */
+  private readonly branches: BranchHost;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** A chat opened or closed, became active, got a new session or a new title, or its agent started or stopped. */
   readonly onDidChange = this.changeEmitter.event;
@@ -66,6 +69,16 @@ export class Chats implements vscode.Disposable {
     private readonly sideBar: SideBarChatView,
   ) {
     this.opener = new SessionOpener(agents, signIn, sessionDeps, deps.log, (name, except) => this.reconnectAll(name, except));
+    this.branches = {
+      opener: this.opener,
+      log: deps.log,
+      storage: deps.storage,
+      config: (name) => agents.catalog.find(name),
+      carried: (panel) => this.sessions.get(panel)?.carried(),
+      newPanel: async (name) => this.track(await this.openPanel(name, 'editor')),
+      attach: (panel, session, keepEarlier, carried) => this.attach(panel, session, keepEarlier, carried),
+      restoreBefore: (panel, entryId) => this.sessions.get(panel)?.restoreBefore(entryId),
+    };
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -280,7 +293,12 @@ export class Chats implements vscode.Disposable {
             ? this.restartAgent(panel.agentName)
             : action === 'signIn'
               ? this.signInFrom(panel)
-              : this.fork(panel, action.fork)),
+              : 'fork' in action
+                ? this.fork(panel, action.fork)
+                : resendEdited(this.branches, panel, action.resend, action.text).then(action.settle, (error: unknown) => {
+                    panel.tell(vscode.l10n.t('The message was not resent: {0}', failureText(error)));
+                    action.settle(undefined);
+                  })),
       ),
       panel.onDidChangeTitle(() => this.changeEmitter.fire()),
       panel.onDidChangeAttention(({ before, after }) => {
@@ -323,43 +341,9 @@ export class Chats implements vscode.Disposable {
     this.changeEmitter.fire();
   }
 
-  /**
-   * Fork from Here: a new chat whose session is the agent's fork of this one (unstable `session/fork`), showing the
-   * conversation before `entryId` (a user message; the whole conversation without one) with that message in its
-   * composer, to send again or change. ACP forks a whole session: the agent's copy remembers everything up to now,
-   * and the new chat says so when the fork is from an earlier message.
-   */
-  async fork(panel: ChatPanel, entryId?: number): Promise<ChatPanel | undefined> {
-    const session = panel.session;
-    if (!session || !session.client.capabilities.supports('forkSession')) {
-      panel.tell(vscode.l10n.t('{0} cannot fork sessions.', panel.agentName));
-      return undefined;
-    }
-    const carried = this.sessions.get(panel)?.carried();
-    const from = forkPoint(session.model, entryId, session.cwd, carried);
-    if (!from) {
-      panel.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
-      return undefined;
-    }
-    let forked: AgentSession;
-    try {
-      forked = await this.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
-        session.client.forkSession(session.sessionId, session.cwd, o),
-      );
-    } catch (error) {
-      panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
-      return undefined;
-    }
-    const copy = this.track(await this.openPanel(panel.agentName, 'editor'));
-    copy.showEarlier([...panel.earlierEntries, ...from.before], vscode.l10n.t('Forked from "{0}"', panel.title));
-    this.attach(copy, forked, true, { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId });
-    if (from.draft) copy.setDraft(from.draft);
-    copy.tell(
-      from.laterMessages
-        ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
-        : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
-    );
-    return copy;
+  /** Fork from Here (see branches.ts). */
+  fork(panel: ChatPanel, entryId?: number): Promise<ChatPanel | undefined> {
+    return forkChat(this.branches, panel, entryId);
   }
 
   /** Rename Chat: kept on this computer, and given to the agent when it stores titles (unstable `session/set_title`). */

@@ -1,18 +1,14 @@
 // Continue with Another Agent…: a new chat with the agent the user picks, the conversation so far attached, and a
 // short brief in its composer for the user to edit and send; nothing is sent by itself. The conversation is a
-// Markdown export kept in the extension's storage and attached as a file: the agent gets it embedded when it takes
-// embedded context, else as a link (the same rule as every attached file). The newest exports are kept, the rest go.
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+// Markdown export kept in the extension's storage (conversationFile.ts) and attached as a file: the agent gets it embedded when it takes
+// embedded context, else as a link (the same rule as every attached file).
 import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
 import type { AgentCatalog } from '../agents/catalog';
 import { agentItems } from '../agents/pickers';
 import type { ChatPanel } from '../chat/panel';
 import { failureText } from '../common/failureText';
-
-/** Hand-off exports kept; older ones are removed as new ones are written. */
-const KEPT_EXPORTS = 20;
+import { writeConversation } from './conversationFile';
 
 /** The conversation handed off: its Markdown, its title, and the agent it was with. */
 export interface HandedOff {
@@ -44,7 +40,7 @@ export class HandOff {
     }
     let file: string;
     try {
-      file = await this.write(from);
+      file = await writeConversation(this.storage.fsPath, from.title, from.markdown);
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('The conversation could not be saved for {0}: {1}', name, failureText(error)));
       return undefined;
@@ -62,28 +58,4 @@ export class HandOff {
     );
     return panel;
   }
-
-  /** Writes the export, and removes the oldest past the number kept. */
-  private async write(from: HandedOff): Promise<string> {
-    const folder = join(this.storage.fsPath, 'handoffs');
-    await fs.mkdir(folder, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const file = join(folder, `${stamp}-${fileName(from.title)}.md`);
-    await fs.writeFile(file, from.markdown, { encoding: 'utf8', mode: 0o600 });
-    const names = (await fs.readdir(folder)).filter((n) => n.endsWith('.md')).sort();
-    for (const old of names.slice(0, Math.max(0, names.length - KEPT_EXPORTS)))
-      await fs.rm(join(folder, old), { force: true }).catch(() => undefined);
-    return file;
-  }
-}
-
-/** A title as part of a file name: letters, digits and dashes, bounded. */
-function fileName(title: string): string {
-  return (
-    title
-      .normalize('NFKD')
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'chat'
-  );
 }

@@ -50,6 +50,11 @@ export interface ChatHandle {
   readonly composerText: string;
   /** Fork from Here on a user message (by entry id), as its button does: a new chat opens when the agent forks sessions. */
   forkFrom(entryId: number): void;
+  /**
+   * Edit on a user message, then Enter with `text`: the files restored to before it, and the message resent (see
+   * chats/branches.ts). Resolves with the resent turn's stop reason, or undefined when nothing was sent.
+   */
+  editAndResend(entryId: number, text: string): Promise<S.StopReason | undefined>;
   /** Types `text` into the composer, as the view tells the host what the user is writing. */
   typeDraft(text: string): Promise<void>;
   /** Copy on a message (its Markdown source) or a tool card (its output), as its button does; false when there was nothing. */
@@ -271,6 +276,9 @@ class PanelHandle implements ChatHandle {
   }
   usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
     return this.chat.dispatch({ type: 'usePrompt', name, source });
+  }
+  editAndResend(entryId: number, text: string): Promise<S.StopReason | undefined> {
+    return this.chat.dispatch({ type: 'resend', entryId, text });
   }
   typeDraft(text: string): Promise<void> {
     return this.chat.dispatch({ type: 'draft', text });

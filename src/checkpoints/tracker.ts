@@ -275,13 +275,14 @@ export class ChatCheckpoints {
 
   /**
    * Every file that this turn and the later ones changed, back to how it was before this turn, after the user saw the
-   * list. What the restore replaced is kept as a checkpoint of its own, so Redo Changes can put it back.
+   * list. What the restore replaced is kept as a checkpoint of its own, so Redo Changes can put it back. `unchanged`:
+   * nothing to restore (nothing asked); `declined`: the user said no, or a file could not be restored.
    */
-  restore(turn: number): Promise<boolean> {
+  restore(turn: number): Promise<'restored' | 'unchanged' | 'declined' | 'none'> {
     return this.run(async () => {
       const index = this.turns.findIndex((t) => t.turn === turn);
       const target = await this.turns[index]?.before;
-      if (index < 0 || !target) return false;
+      if (index < 0 || !target) return 'none' as const;
       const later = this.turns.slice(index).filter((t) => t.state !== 'running');
       // What each file should hold now, by the last of these turns that touched it.
       const expected = new Map<string, { file: TrackedFile; point: Promise<Point | undefined> }>();
@@ -292,17 +293,15 @@ export class ChatCheckpoints {
       }
       const differing: TrackedFile[] = [];
       for (const { file } of expected.values()) if (!sameState(await this.deps.io.current(file), await target.read(file))) differing.push(file);
-      if (differing.length === 0 || (await this.questions.ask('restore', turn, 'restore', differing)) !== 'restore') return false;
+      if (differing.length === 0) return 'unchanged' as const;
+      if ((await this.questions.ask('restore', turn, 'restore', differing)) !== 'restore') return 'declined' as const;
       const replaced = await this.take(`${++this.counter}-restore`).catch(() => undefined);
-      const read = async (file: TrackedFile): Promise<FileState> => {
-        const point = await expected.get(fileKey(file))?.point;
-        return point ? point.read(file) : this.deps.io.current(file);
-      };
-      const done = await this.move(turn, differing, target, read, 'restore');
-      if (!done) return false;
+      const read = async (file: TrackedFile): Promise<FileState> =>
+        (await (await expected.get(fileKey(file))?.point)?.read(file)) ?? this.deps.io.current(file);
+      if (!(await this.move(turn, differing, target, read, 'restore'))) return 'declined' as const;
       for (const t of later) t.state = 'undone';
       this.restored = replaced ? { turn, files: differing, replaced, target, later } : undefined;
-      return true;
+      return 'restored' as const;
     }).finally(() => this.fire());
   }
 

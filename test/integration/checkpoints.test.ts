@@ -11,7 +11,7 @@ import type { ChangesView } from '../../src/chat/protocol';
 import type { ChatHandle } from '../../src/chats/handle';
 import type { ChangeStep } from '../fixtures/lib/changeScenarios';
 import { waitFor, within } from '../lib/wait';
-import { api, closeAllChats, newChat, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { api, closeAllChats, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 /** A fresh folder in the workspace with these files; returns its path relative to the workspace. */
 function folderWith(name: string, files: Record<string, string>): string {
@@ -190,6 +190,52 @@ describe('Checkpoints', function () {
     assert.equal(text(`${dir}/x.txt`), 'x2\n');
     assert.equal(text(`${dir}/y.txt`), 'y2\n');
     assert.equal(text(`${dir}/z.txt`), 'z2\n');
+  });
+
+  it('edits and resends a message: the files back to before it, then the edited message in a new session with the conversation before it, the earlier branch kept', async () => {
+    // An agent that keeps its sessions (as real agents do; the fixture does with a state folder).
+    const state = mkdtempSync(join(tmpdir(), 'acp-resend-'));
+    const { name, recordFile } = await useFixtureAgent('changes', { name: 'Fixture (changes, resend)', env: { ACP_FIXTURE_STATE_DIR: state } });
+    const dir = folderWith('ck-resend', { 'r.txt': 'r0\n' });
+    const chat = await newChat();
+    const earlierSession = chat.sessionId;
+    await turn(chat, [{ op: 'disk', path: `${dir}/r.txt`, text: 'r1\n' }]);
+    const second = await turn(chat, [{ op: 'disk', path: `${dir}/r.txt`, text: 'r2\n' }]);
+
+    const edited = JSON.stringify([{ op: 'disk', path: `${dir}/r.txt`, text: 'r3\n' }]);
+    const resending = chat.editAndResend(second.turn, edited);
+    const asked = await question(chat, 'restore');
+    assert.deepEqual([...asked.files], [`${dir}/r.txt`]);
+    assert.equal(text(`${dir}/r.txt`), 'r2\n', 'nothing changes before the user agrees');
+    await chat.answerCheckpoint(asked.id, 'restore');
+    assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
+    assert.equal(text(`${dir}/r.txt`), 'r3\n', 'the edited message ran on the files as they were before it');
+    assert.notEqual(chat.sessionId, earlierSession, 'a new session');
+    assert.match(
+      chat.lastNotice ?? '',
+      /The files were restored to before the message\. Resent in a new session of .*, with the conversation before it embedded\. The earlier branch/,
+    );
+    // The agent got the edited message, with the conversation before it (the first message, not the second).
+    const prompts = recorded(recordFile).filter((m) => m.method === 'session/prompt');
+    const blocks = (prompts.at(-1)?.params?.['prompt'] ?? []) as { type: string; text?: string; resource?: { text: string } }[];
+    assert.equal(prompts.at(-1)?.params?.['sessionId'], chat.sessionId);
+    assert.equal(blocks[0]?.text, edited);
+    const conversation = blocks.find((b) => b.type === 'resource')?.resource?.text ?? '';
+    assert.match(conversation, /r1/);
+    assert.doesNotMatch(conversation, /r2/);
+    // The chat shows the conversation before it (kept above), then the resent message; the earlier branch is in the history.
+    const mine = chat.entries.flatMap((e) => (e.kind === 'message' && e.role === 'user' ? [e.text] : []));
+    assert.equal(mine.length, 2);
+    assert.match(mine[0] ?? '', /r1/);
+    assert.equal(mine[1], edited);
+    const kept = await (await api()).previousSessions(name);
+    assert.ok(
+      kept.some((s) => s.sessionId === earlierSession),
+      `the earlier branch ${earlierSession} is kept: ${JSON.stringify(kept)}`,
+    );
+    await closeAllChats();
+    await useFixtureAgent('changes');
+    rmSync(state, { recursive: true, force: true });
   });
 
   it('asks before undoing over a file the user edited since, and keeps the edit when told to skip it', async () => {

@@ -16,6 +16,7 @@ describe('conversation UI', function () {
   let workbench: Workbench;
   const { settings, agents } = fixtureAgents(join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'conversation'), {
     'Fixture Showcase': 'showcase',
+    'Fixture Images': 'images',
     'Fixture Echo': 'prompt-echo',
     'Fixture Plain': { scenario: 'prompt-echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) } },
     'Fixture Refusal': 'refusal',
@@ -218,8 +219,36 @@ describe('conversation UI', function () {
     await workbench.runCommand('View: Close All Editors');
     const plain = await workbench.chatWith('Fixture Plain');
     await pasteImage(plain.chat);
-    await plain.chat.getByRole('status').getByText('Fixture Plain does not accept images, so the image was not attached.').waitFor();
-    assert.equal(await plain.chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
+    // An agent that does not take images gets a link to a saved copy, and the chat says so.
+    await plain.chat.getByText(/Fixture Plain does not take images: the image was saved and is attached as a link to/).waitFor();
+    await plain.chat.getByRole('list', { name: 'Attached to your message' }).getByText('shot.png').waitFor();
+    await plain.message.fill('and this?');
+    await plain.message.press('Enter');
+    const linked = plain.chat.locator('.code-block code.language-json');
+    await linked.waitFor();
+    const sent = JSON.parse((await linked.textContent()) ?? '[]') as { type: string; uri?: string }[];
+    assert.deepEqual(
+      sent.map((b) => b.type),
+      ['text', 'resource_link'],
+    );
+    assert.match(sent[1]?.uri ?? '', /^file:\/\/.*\/images\/[0-9a-f]{24}\.png$/);
+  });
+
+  it('shows the agent\u2019s images inline, bounded, refuses others with the reason, and opens one full size from the keyboard', async () => {
+    const { chat } = await workbench.chatWith('Fixture Images', 'a chart please');
+    const image = chat.getByRole('button', { name: 'Open Image 1 (1×1) Full Size' });
+    await image.waitFor();
+    await waitFor(async () => /^data:image\/png;base64,iVBOR/.test((await image.locator('img').getAttribute('src')) ?? ''), {
+      what: 'the image loaded into the page',
+    });
+    const chips = chat.getByRole('list', { name: 'Attachments' });
+    await chips.getByText(/image \(image\/png\), not shown: 20000×20000 pixels is more than the chat shows/).waitFor();
+    await chips.getByText(/image \(image\/svg\+xml\), not shown: image\/svg\+xml is not PNG, JPEG, GIF or WebP/).waitFor();
+    await chips.getByText(/not shown: its data is not base64/).waitFor();
+    assert.equal(await chat.locator('img').count(), 1, 'only the one image is in the page');
+    await image.focus();
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.locator('.tabs-container .tab', { hasText: /[0-9a-f]{24}\.png/ }).waitFor();
   });
 
   it('sets the chat\u2019s permission level from its header, and the status bar shows it', async () => {
@@ -400,6 +429,50 @@ describe('conversation UI', function () {
     // The outline lists them, and jumps too.
     await chat.getByRole('combobox', { name: 'Jump to Your Message' }).selectOption({ label: 'first question' });
     await waitFor(async () => /first question/.test((await focusedMessage()) ?? ''), { what: 'the outline to jump' });
+  });
+
+  it('edits a message in place and resends it from the keyboard, in a new session with the conversation before it', async () => {
+    const page = workbench.page;
+    const { chat, message } = await workbench.chatWith('Fixture Echo', 'the first question');
+    await chat.locator('.code-block code.language-json').first().waitFor();
+    await message.fill('the second question');
+    await message.press('Enter');
+    await waitFor(async () => (await chat.locator('.code-block code.language-json').count()) === 2, { timeoutMs: 30_000, what: 'the second answer' });
+
+    // Shift+Tab from the message box to Edit on the last message of mine.
+    await message.focus();
+    const edit = chat.getByRole('button', { name: 'Edit and Resend' }).last();
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Shift+Tab');
+      reached = await edit.evaluate((button) => button.ownerDocument.activeElement === button);
+    }
+    assert.ok(reached, 'Shift+Tab reaches Edit and Resend');
+    await page.keyboard.press('Enter');
+    const box = chat.getByRole('textbox', { name: 'Edit your message' });
+    await waitFor(() => box.evaluate((el) => el.ownerDocument.activeElement === el), { what: 'the message open for editing, focused' });
+    assert.equal(await box.inputValue(), 'the second question');
+    // Escape cancels, and gives the focus back to Edit.
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'detached' });
+    await page.keyboard.press('Enter');
+    await box.waitFor();
+    await page.keyboard.press('End');
+    await page.keyboard.type(', edited');
+    await page.keyboard.press('Enter');
+    await chat.getByText(/Resent in a new session of Fixture Echo, with the conversation before it embedded/).waitFor({ timeout: 30_000 });
+    await waitFor(async () => (await chat.getByText('the second question, edited').count()) > 0, { what: 'the resent message' });
+    // The agent got the edited text and the conversation before it (the first question only).
+    const last = chat.locator('.code-block code.language-json').last();
+    await waitFor(async () => /the second question, edited/.test((await last.textContent()) ?? ''), {
+      timeoutMs: 30_000,
+      what: 'the answer to the resent message',
+    });
+    const sent = JSON.parse((await last.textContent()) ?? '[]') as { type: string; text?: string; resource?: { text: string } }[];
+    assert.equal(sent[0]?.text, 'the second question, edited');
+    const before = sent.find((b) => b.type === 'resource')?.resource?.text ?? '';
+    assert.match(before, /the first question/);
+    assert.doesNotMatch(before, /the second question\n/);
   });
 
   it('says that a refused prompt was left out of the agent’s context', async () => {

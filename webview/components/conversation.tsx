@@ -95,25 +95,28 @@ export function Conversation(props: {
   const now = useRef({ rows, shown });
   now.current = { rows, shown };
   /** Puts the row of `key` in the page (earlier rows shown, a deferred one filled in) and answers its element. */
-  const bring = async (key: string): Promise<Element | undefined> => {
+  const bring = async (key: string, stale: () => boolean = () => false): Promise<Element | undefined> => {
     if (key === 'plan') return document.querySelector('[data-find="plan"]') ?? undefined;
     const index = now.current.rows.findIndex((row) => row.key === key);
     if (index < 0) return undefined;
     stick.current = false;
     const needed = now.current.rows.length - index;
     if (needed > now.current.shown) setShown(needed + 10);
-    for (let frame = 0; frame < 90; frame++) {
+    for (let frame = 0; frame < 90 && !stale(); frame++) {
       const element = ref.current?.querySelector(`[data-key="${key}"]`);
       if (element && element.childElementCount > 0) return element;
       await new Promise((resolve) => requestAnimationFrame(resolve));
     }
     return undefined;
   };
-  const targets = useMemo<FindTarget[]>(
-    () => [...rows.map((row) => ({ key: row.key, text: entryText(row.entry) })), ...(props.planText ? [{ key: 'plan', text: props.planText }] : [])],
-    [rows, props.planText],
-  );
-  const find = useFind(targets, bring);
+  // What Find searches, built only while its bar is open.
+  const targets = (): FindTarget[] => [
+    ...now.current.rows.map((row) => ({ key: row.key, text: entryText(row.entry) })),
+    ...(props.planText ? [{ key: 'plan', text: props.planText }] : []),
+  ];
+  // A new token whenever what Find searches changed.
+  const searchable = useMemo(() => ({}), [rows, props.planText]);
+  const find = useFind(targets, searchable, bring);
   /** Alt+Up / Alt+Down: the user's message before or after the one in focus (or the bottom), focused. */
   const jump = async (step: 1 | -1) => {
     const mine = now.current.rows.filter((row) => row.entry.kind === 'message' && row.entry.role === 'user');
@@ -137,7 +140,15 @@ export function Conversation(props: {
         event.preventDefault();
         event.stopPropagation();
         find.open();
-      } else if (event.altKey && !event.ctrlKey && !event.metaKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      } else if (
+        event.altKey &&
+        !event.ctrlKey &&
+        !event.metaKey &&
+        !event.shiftKey &&
+        !event.isComposing &&
+        (event.key === 'ArrowUp' || event.key === 'ArrowDown') &&
+        jumpsFrom(event.target, mac)
+      ) {
         event.preventDefault();
         event.stopPropagation();
         void jump(event.key === 'ArrowUp' ? -1 : 1);
@@ -234,6 +245,7 @@ export function Conversation(props: {
                   restorable={!row.earlier && restorable.has(row.entry.id)}
                   forkable={!row.earlier && props.canFork}
                   earlier={row.earlier}
+                  editable={!row.earlier && props.turn.phase === 'idle'}
                 />
               ) : row.entry.kind === 'tool' ? (
                 <Tool
@@ -281,6 +293,16 @@ export function Conversation(props: {
       </div>
     </>
   );
+}
+
+/**
+ * Whether Alt+Up / Alt+Down jump from where the key was pressed: not in a field that uses them (a list opens with
+ * Alt+Down; the find box), and in the message box only where the platform does not move the caret with them (macOS).
+ */
+function jumpsFrom(target: EventTarget | null, mac: boolean): boolean {
+  if (!(target instanceof Element)) return true;
+  if (target.closest('select, input, [contenteditable="true"]')) return false;
+  return !(mac && target.closest('textarea'));
 }
 
 /** A message as the outline lists it: its first line, shortened. */

@@ -1,7 +1,8 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
-import { useMemo } from 'preact/hooks';
-import type { MessageView } from '../../src/chat/protocol';
-import { copyEntry, forkFrom, restoreCheckpoint } from '../intents';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { ImageView, MessageView } from '../../src/chat/protocol';
+import { useImage } from '../images';
+import { copyEntry, forkFrom, openImage, resend, restoreCheckpoint } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
@@ -25,6 +26,74 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
+/** A user message opened for editing, in place: Enter resends it, Shift+Enter adds a line, Escape cancels. */
+function EditBox({
+  id,
+  text,
+  change,
+  send,
+  cancel,
+}: {
+  id: number;
+  text: string;
+  change: (text: string) => void;
+  send: () => void;
+  cancel: () => void;
+}) {
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+    box.current?.setSelectionRange(text.length, text.length);
+  }, []);
+  return (
+    <div class="edit-message">
+      <textarea
+        ref={box}
+        class="edit-box"
+        aria-label={t('Edit your message')}
+        aria-describedby={`edit-hint-${id}`}
+        value={text}
+        rows={Math.min(10, text.split('\n').length + 1)}
+        onInput={(e) => change(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            send();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            cancel();
+          }
+        }}
+      />
+      <p id={`edit-hint-${id}`} class="quiet">
+        {t('Enter resends it, after the files go back to how they were before it; Escape cancels.')}
+      </p>
+    </div>
+  );
+}
+
+/** An image of the agent's, shown at most as wide as the chat; a click (or Enter) opens it full size in an editor. */
+function ChatImage({ entryId, image }: { entryId: number; image: ImageView }) {
+  const src = useImage(entryId, image.index);
+  const name = t('Image {0} ({1}×{2})', image.index + 1, image.width, image.height);
+  return (
+    <button
+      type="button"
+      class="image-button"
+      aria-label={t('Open {0} Full Size', name)}
+      title={t('Open full size')}
+      onClick={() => openImage(entryId, image.index)}
+    >
+      {src ? (
+        <img src={src} alt={name} width={image.width} height={image.height} />
+      ) : (
+        <span class="image-placeholder" style={{ aspectRatio: `${image.width} / ${image.height}` }} />
+      )}
+    </button>
+  );
+}
+
 /** How a message sent into a running turn went, in the user's words. */
 const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
   sending: () => t('Sending into the running turn…'),
@@ -39,13 +108,18 @@ export const Message = memo(function Message({
   restorable,
   forkable,
   earlier = false,
+  editable = false,
 }: {
   entry: MessageView;
   restorable?: boolean;
   forkable?: boolean;
   /** A message kept above the session (an earlier session's, a transcript's). */
   earlier?: boolean;
+  /** Edit and Resend is offered (the user's own message in this session, while no turn runs). */
+  editable?: boolean;
 }) {
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  const editButton = useRef<HTMLButtonElement>(null);
   if (entry.text === '' && entry.chips.length === 0) return null;
   if (entry.role === 'thought') {
     const words = entry.text.trim().split(/\s+/).length;
@@ -78,6 +152,18 @@ export const Message = memo(function Message({
           >
             <span class="codicon codicon-copy" aria-hidden="true" />
           </button>
+          {user && editable && editing === undefined && (
+            <button
+              ref={editButton}
+              type="button"
+              class="icon-button"
+              title={t('Edit this message and send it again, from the files as they were before it')}
+              aria-label={t('Edit and Resend')}
+              onClick={() => setEditing(entry.text)}
+            >
+              <span class="codicon codicon-edit" aria-hidden="true" />
+            </button>
+          )}
           {user && forkable && (
             <button
               type="button"
@@ -102,7 +188,33 @@ export const Message = memo(function Message({
           )}
         </div>
       </div>
-      {user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
+      {user && editing !== undefined ? (
+        <EditBox
+          id={entry.id}
+          text={editing}
+          change={setEditing}
+          send={() => {
+            if (editing.trim() === '') return;
+            resend(entry.id, editing);
+            setEditing(undefined);
+          }}
+          cancel={() => {
+            setEditing(undefined);
+            requestAnimationFrame(() => editButton.current?.focus());
+          }}
+        />
+      ) : user ? (
+        <div class="text plain">{entry.text}</div>
+      ) : (
+        <Markdown text={entry.text} />
+      )}
+      {!earlier && entry.images && entry.images.length > 0 && (
+        <div class="images">
+          {entry.images.map((image) => (
+            <ChatImage key={image.index} entryId={entry.id} image={image} />
+          ))}
+        </div>
+      )}
       {entry.steer && (
         <p class={`steer ${entry.steer}`} role="status">
           {STEER_WORDS[entry.steer]()}

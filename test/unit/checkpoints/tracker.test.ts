@@ -189,7 +189,7 @@ describe('checkpoints: the tracker', () => {
     const deleting = await waitFor(() => (tracker.view().question?.kind === 'delete' ? tracker.view().question : undefined));
     assert.deepEqual(deleting.files, ['z.txt']);
     tracker.answer(deleting.id, 'overwrite');
-    assert.equal(await restoring, true);
+    assert.equal(await restoring, 'restored');
     assert.equal(read('x.txt'), 'x0\n');
     assert.equal(read('z.txt'), undefined);
     assert.deepEqual(tracker.view().restored, { turn: 1, files: 2 });

@@ -1,0 +1,163 @@
+// A chat's branches: Fork from Here (a new chat from the agent's copy of the session, `session/fork`), and Edit and
+// Resend on one of the user's messages. Resending restores the files to that message's checkpoint (its questions
+// asked, nothing lost), then continues from that message in a new session of the same agent, given the conversation
+// before the message as a file (embedded where the agent takes embedded context, else linked) with the edited message.
+// The chat says which. The earlier branch stays in the history, as it was. Forking the agent's own session at the
+// message would keep its memory exactly; ACP v1 has no way to yet (`session/fork` copies a whole session, and the
+// session cursors RFD that would name a message is a draft), so that branch is left for when the schema has it.
+import * as vscode from 'vscode';
+import type { AgentSession } from '../acp/agentClient';
+import type { Logger } from '../acp/log';
+import type { ChatPanel } from '../chat/panel';
+import type { NewAttachment } from '../chat/prompt';
+import type * as S from '../acp/schema.gen';
+import { failureText } from '../common/failureText';
+import type { AgentConfig } from '../settings/config';
+import type { Carried } from './chatSession';
+import { writeConversation } from './conversationFile';
+import { forkPoint } from './operations';
+import type { SessionOpener } from './reopen';
+import { exportMarkdown } from '../history/exportMarkdown';
+
+/** What branching needs of the chats. */
+export interface BranchHost {
+  readonly opener: SessionOpener;
+  readonly log: Logger;
+  /** The extension's storage folder, where the conversation before a resent message is written. */
+  readonly storage: string;
+  config(agentName: string): AgentConfig | undefined;
+  carried(panel: ChatPanel): Carried | undefined;
+  /** A new chat in an editor tab, tracked. */
+  newPanel(agentName: string): Promise<ChatPanel>;
+  attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried): void;
+  /** Restores the files to before the user's message `entryId`; undefined when the chat has no checkpoint there. */
+  restoreBefore(panel: ChatPanel, entryId: number): Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined;
+}
+
+/**
+ * Fork from Here: a new chat whose session is the agent's fork of this one (unstable `session/fork`), showing the
+ * conversation before `entryId` (a user message; the whole conversation without one) with that message in its
+ * composer, to send again or change. ACP forks a whole session: the agent's copy remembers everything up to now,
+ * and the new chat says so when the fork is from an earlier message.
+ */
+export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: number): Promise<ChatPanel | undefined> {
+  const session = panel.session;
+  if (!session || !session.client.capabilities.supports('forkSession')) {
+    panel.tell(vscode.l10n.t('{0} cannot fork sessions.', panel.agentName));
+    return undefined;
+  }
+  const carried = host.carried(panel);
+  const from = forkPoint(session.model, entryId, session.cwd, carried);
+  if (!from) {
+    panel.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
+    return undefined;
+  }
+  let forked: AgentSession;
+  try {
+    forked = await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
+      session.client.forkSession(session.sessionId, session.cwd, o),
+    );
+  } catch (error) {
+    panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
+    return undefined;
+  }
+  const copy = await host.newPanel(panel.agentName);
+  copy.showEarlier([...panel.earlierEntries, ...from.before], vscode.l10n.t('Forked from "{0}"', panel.title));
+  host.attach(copy, forked, true, { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId });
+  if (from.draft) copy.setDraft(from.draft);
+  copy.tell(
+    from.laterMessages
+      ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
+      : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
+  );
+  return copy;
+}
+
+/**
+ * Edit and Resend: `text` in place of the user's message `entryId`, with that message's attachments. Resolves with
+ * the stop reason of the resent turn, or undefined when nothing was sent (the chat said why).
+ */
+export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: number, text: string): Promise<S.StopReason | undefined> {
+  const session = panel.session;
+  const carried = host.carried(panel);
+  const from = session && forkPoint(session.model, entryId, session.cwd, carried);
+  const config = host.config(panel.agentName);
+  if (!session || !from || !config) {
+    panel.tell(vscode.l10n.t('That message is not in this session, so it was not resent.'));
+    return undefined;
+  }
+  if (session.model.turn.phase !== 'idle') {
+    panel.tell(vscode.l10n.t('Stop the running turn first: a message is resent once the agent is idle.'));
+    return undefined;
+  }
+  // The files as they were before the message; a question the user cancels stops the resend with nothing changed.
+  const restored = (await host.restoreBefore(panel, entryId)) ?? 'none';
+  if (restored === 'declined') {
+    panel.tell(vscode.l10n.t('The files were not restored, so the message was not resent.'));
+    return undefined;
+  }
+  const attachments = attachmentsOf(session.model.entries.find((e) => e.id === entryId));
+  const earlier = { agent: panel.agentName, sessionId: session.sessionId, title: panel.title };
+  let next: AgentSession;
+  let file: string | undefined;
+  try {
+    if (from.before.length > 0 || from.kept.length > 0) {
+      const markdown = exportMarkdown({
+        title: panel.title,
+        agent: panel.agentName,
+        cwd: session.cwd,
+        exportedAt: new Date(),
+        earlier: from.kept,
+      });
+      file = await writeConversation(host.storage, panel.title, markdown);
+    }
+    next = (await host.opener.open(config, session.cwd, undefined, { panel })).session;
+  } catch (error) {
+    panel.tell(vscode.l10n.t('{0} could not start a new session for the edited message: {1}', panel.agentName, failureText(error)));
+    return undefined;
+  }
+  host.log.info(`[chats] ${panel.agentName}: message ${entryId} of ${session.sessionId} edited and resent in ${next.sessionId}`);
+  const above = [...panel.earlierEntries, ...from.before];
+  // The new session's transcript starts with the conversation before the message (the history shows it whole).
+  host.attach(panel, next, false, { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: next.sessionId });
+  panel.showEarlier(above, vscode.l10n.t('Edited and resent from here; the earlier branch is in the history'));
+  const embedded = next.client.capabilities.accepts.embeddedContext;
+  panel.tell(
+    [
+      restored === 'restored'
+        ? vscode.l10n.t('The files were restored to before the message.')
+        : restored === 'unchanged'
+          ? vscode.l10n.t('The files were already as they were before the message.')
+          : vscode.l10n.t('This message had no checkpoint: the files were left as they are.'),
+      file === undefined
+        ? vscode.l10n.t('Resent in a new session of {0}.', panel.agentName)
+        : embedded
+          ? vscode.l10n.t('Resent in a new session of {0}, with the conversation before it embedded.', panel.agentName)
+          : vscode.l10n.t('Resent in a new session of {0}, with a link to the conversation before it.', panel.agentName),
+      vscode.l10n.t('The earlier branch, \u201c{0}\u201d, is kept in the history (Sessions view).', earlier.title),
+    ].join(' '),
+  );
+  const context: NewAttachment[] = [
+    ...(file === undefined ? [] : [{ kind: 'file' as const, path: file, label: vscode.l10n.t('The conversation before this message') }]),
+    ...attachments,
+  ];
+  return panel.sendContext(text, context);
+}
+
+/** The attachments of a sent message that can go again: its files and images (a file is read again as it is now). */
+function attachmentsOf(entry: AgentSession['model']['entries'][number] | undefined): NewAttachment[] {
+  if (entry?.type !== 'message') return [];
+  const found: NewAttachment[] = [];
+  for (const block of entry.content) {
+    const uri = block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource.uri : undefined;
+    if (uri?.startsWith('file:')) {
+      try {
+        const path = vscode.Uri.parse(uri.replace(/#.*$/, ''), true).fsPath;
+        found.push({ kind: 'file', path, label: path.split(/[\\/]/).at(-1) ?? path });
+      } catch {
+        // not a file this computer can read
+      }
+    } else if (block.type === 'image') found.push({ kind: 'image', label: 'image', mimeType: block.mimeType, data: block.data });
+  }
+  return found;
+}
