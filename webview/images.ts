@@ -41,7 +41,11 @@ export function useImage(entryId: number, index: number): string | undefined {
   const key = keyOf(entryId, index);
   const [src, setSrc] = useState(() => cache.get(key));
   useEffect(() => {
-    const update = () => setSrc(cache.get(key));
+    // An image shown stays shown when the cache lets it go (its component holds it); a new one is taken.
+    const update = () => {
+      const value = cache.get(key);
+      if (value !== undefined) setSrc(value);
+    };
     listeners.add(update);
     update();
     if (!cache.has(key) && !asked.has(key)) {

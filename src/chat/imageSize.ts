@@ -14,8 +14,7 @@ export function imageSize(bytes: Uint8Array, mimeType: string): ImageSize | unde
       if (b.length < 24 || b.toString('latin1', 1, 4) !== 'PNG' || b.toString('latin1', 12, 16) !== 'IHDR') return undefined;
       return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
     case 'image/gif':
-      if (b.length < 10 || b.toString('latin1', 0, 3) !== 'GIF') return undefined;
-      return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+      return gifSize(b);
     case 'image/jpeg':
       return jpegSize(b);
     case 'image/webp':
@@ -23,6 +22,25 @@ export function imageSize(bytes: Uint8Array, mimeType: string): ImageSize | unde
     default:
       return undefined;
   }
+}
+
+/** A GIF's logical screen, or its first frame where that is larger (a decoder draws the frame whole). */
+function gifSize(b: Buffer): ImageSize | undefined {
+  if (b.length < 13 || b.toString('latin1', 0, 3) !== 'GIF') return undefined;
+  let width = b.readUInt16LE(6);
+  let height = b.readUInt16LE(8);
+  let at = 13 + (b[10]! & 0x80 ? 3 * 2 ** ((b[10]! & 0x07) + 1) : 0);
+  // Extensions (each a run of sub-blocks) up to the first image descriptor.
+  while (at < b.length && b[at] === 0x21) {
+    at += 2;
+    while (at < b.length && b[at] !== 0) at += b[at]! + 1;
+    at++;
+  }
+  if (b[at] === 0x2c && at + 9 <= b.length) {
+    width = Math.max(width, b.readUInt16LE(at + 5));
+    height = Math.max(height, b.readUInt16LE(at + 7));
+  }
+  return { width, height };
 }
 
 function jpegSize(b: Buffer): ImageSize | undefined {

@@ -13,6 +13,7 @@ import type { NewAttachment } from '../chat/prompt';
 import type * as S from '../acp/schema.gen';
 import { failureText } from '../common/failureText';
 import type { AgentConfig } from '../settings/config';
+import type { ChoicesFrom } from './chatChoices';
 import type { Carried } from './chatSession';
 import { writeConversation } from './conversationFile';
 import { forkPoint } from './operations';
@@ -29,7 +30,11 @@ export interface BranchHost {
   carried(panel: ChatPanel): Carried | undefined;
   /** A new chat in an editor tab, tracked. */
   newPanel(agentName: string): Promise<ChatPanel>;
-  attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried): void;
+  /** Shows `session` in `panel`; `from` is the session whose mode, model, options and permission level it takes. */
+  attach(panel: ChatPanel, session: AgentSession, keepEarlier: boolean, carried?: Carried, from?: ChoicesFrom): void;
+  isOpen(panel: ChatPanel): boolean;
+  /** The chats with a resend under way: one at a time each. */
+  readonly resending: Set<ChatPanel>;
   /** Restores the files to before the user's message `entryId`; undefined when the chat has no checkpoint there. */
   restoreBefore(panel: ChatPanel, entryId: number): Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined;
 }
@@ -63,7 +68,15 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
   }
   const copy = await host.newPanel(panel.agentName);
   copy.showEarlier([...panel.earlierEntries, ...from.before], vscode.l10n.t('Forked from "{0}"', panel.title));
-  host.attach(copy, forked, true, { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId });
+  host.attach(
+    copy,
+    forked,
+    true,
+    { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: forked.sessionId },
+    {
+      sessionId: session.sessionId,
+    },
+  );
   if (from.draft) copy.setDraft(from.draft);
   copy.tell(
     from.laterMessages
@@ -78,6 +91,19 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
  * the stop reason of the resent turn, or undefined when nothing was sent (the chat said why).
  */
 export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: number, text: string): Promise<S.StopReason | undefined> {
+  if (host.resending.has(panel)) {
+    panel.tell(vscode.l10n.t('A message of this chat is being resent already.'));
+    return undefined;
+  }
+  host.resending.add(panel);
+  try {
+    return await resend(host, panel, entryId, text);
+  } finally {
+    host.resending.delete(panel);
+  }
+}
+
+async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text: string): Promise<S.StopReason | undefined> {
   const session = panel.session;
   const carried = host.carried(panel);
   const from = session && forkPoint(session.model, entryId, session.cwd, carried);
@@ -96,7 +122,15 @@ export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: 
     panel.tell(vscode.l10n.t('The files were not restored, so the message was not resent.'));
     return undefined;
   }
-  const attachments = attachmentsOf(session.model.entries.find((e) => e.id === entryId));
+  const restoredNote = restored === 'restored' ? vscode.l10n.t('The files were restored to before the message; Redo Changes puts them back.') : '';
+  if (session.model.turn.phase !== 'idle' || panel.session !== session) {
+    panel.tell([restoredNote, vscode.l10n.t('A turn started meanwhile, so the message was not resent.')].filter(Boolean).join(' '));
+    return undefined;
+  }
+  const attachments = attachmentsOf(
+    session.model.entries.find((e) => e.id === entryId),
+    host.storage,
+  );
   const earlier = { agent: panel.agentName, sessionId: session.sessionId, title: panel.title };
   let next: AgentSession;
   let file: string | undefined;
@@ -113,13 +147,31 @@ export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: 
     }
     next = (await host.opener.open(config, session.cwd, undefined, { panel })).session;
   } catch (error) {
-    panel.tell(vscode.l10n.t('{0} could not start a new session for the edited message: {1}', panel.agentName, failureText(error)));
+    panel.tell(
+      [vscode.l10n.t('{0} could not start a new session for the edited message: {1}', panel.agentName, failureText(error)), restoredNote]
+        .filter(Boolean)
+        .join(' '),
+    );
+    return undefined;
+  }
+  // The chat was closed while the session started: nothing is sent to a chat nobody sees.
+  if (!host.isOpen(panel)) {
+    void next.close();
     return undefined;
   }
   host.log.info(`[chats] ${panel.agentName}: message ${entryId} of ${session.sessionId} edited and resent in ${next.sessionId}`);
   const above = [...panel.earlierEntries, ...from.before];
   // The new session's transcript starts with the conversation before the message (the history shows it whole).
-  host.attach(panel, next, false, { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: next.sessionId });
+  // The chat's mode, model, options and permission level go along.
+  host.attach(
+    panel,
+    next,
+    false,
+    { entries: from.kept, dropped: carried?.dropped ?? 0, title: undefined, replaces: next.sessionId },
+    {
+      sessionId: session.sessionId,
+    },
+  );
   panel.showEarlier(above, vscode.l10n.t('Edited and resent from here; the earlier branch is in the history'));
   const embedded = next.client.capabilities.accepts.embeddedContext;
   panel.tell(
@@ -144,15 +196,18 @@ export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: 
   return panel.sendContext(text, context);
 }
 
-/** The attachments of a sent message that can go again: its files and images (a file is read again as it is now). */
-function attachmentsOf(entry: AgentSession['model']['entries'][number] | undefined): NewAttachment[] {
+/**
+ * The attachments of a sent message that can go again: its whole files and its images (a file is read again as it is
+ * now). A selection (a `#L…` range) is not a whole file, and an earlier conversation file is replaced by this one.
+ */
+function attachmentsOf(entry: AgentSession['model']['entries'][number] | undefined, storage: string): NewAttachment[] {
   if (entry?.type !== 'message') return [];
   const found: NewAttachment[] = [];
   for (const block of entry.content) {
     const uri = block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource.uri : undefined;
-    if (uri?.startsWith('file:')) {
+    if (uri?.startsWith('file:') && !uri.includes('#') && !vscode.Uri.parse(uri, true).fsPath.startsWith(storage)) {
       try {
-        const path = vscode.Uri.parse(uri.replace(/#.*$/, ''), true).fsPath;
+        const path = vscode.Uri.parse(uri, true).fsPath;
         found.push({ kind: 'file', path, label: path.split(/[\\/]/).at(-1) ?? path });
       } catch {
         // not a file this computer can read

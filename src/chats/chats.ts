@@ -76,7 +76,9 @@ export class Chats implements vscode.Disposable {
       config: (name) => agents.catalog.find(name),
       carried: (panel) => this.sessions.get(panel)?.carried(),
       newPanel: async (name) => this.track(await this.openPanel(name, 'editor')),
-      attach: (panel, session, keepEarlier, carried) => this.attach(panel, session, keepEarlier, carried),
+      attach: (panel, session, keepEarlier, carried, from) => this.attach(panel, session, keepEarlier, carried, from),
+      isOpen: (panel) => this.open.has(panel),
+      resending: new Set(),
       restoreBefore: (panel, entryId) => this.sessions.get(panel)?.restoreBefore(entryId),
     };
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.

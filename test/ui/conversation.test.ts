@@ -441,13 +441,13 @@ describe('conversation UI', function () {
 
     // Shift+Tab from the message box to Edit on the last message of mine.
     await message.focus();
-    const edit = chat.getByRole('button', { name: 'Edit and Resend' }).last();
+    const edit = chat.getByRole('button', { name: 'Edit Message' }).last();
     let reached = false;
     for (let i = 0; i < 40 && !reached; i++) {
       await page.keyboard.press('Shift+Tab');
       reached = await edit.evaluate((button) => button.ownerDocument.activeElement === button);
     }
-    assert.ok(reached, 'Shift+Tab reaches Edit and Resend');
+    assert.ok(reached, 'Shift+Tab reaches Edit Message');
     await page.keyboard.press('Enter');
     const box = chat.getByRole('textbox', { name: 'Edit your message' });
     await waitFor(() => box.evaluate((el) => el.ownerDocument.activeElement === el), { what: 'the message open for editing, focused' });
@@ -455,8 +455,9 @@ describe('conversation UI', function () {
     // Escape cancels, and gives the focus back to Edit.
     await page.keyboard.press('Escape');
     await box.waitFor({ state: 'detached' });
+    await waitFor(() => edit.evaluate((button) => button.ownerDocument.activeElement === button), { what: 'Escape to give the focus back to Edit' });
     await page.keyboard.press('Enter');
-    await box.waitFor();
+    await waitFor(() => box.evaluate((el) => el.ownerDocument.activeElement === el).catch(() => false), { what: 'the message open again, focused' });
     await page.keyboard.press('End');
     await page.keyboard.type(', edited');
     await page.keyboard.press('Enter');

@@ -120,7 +120,7 @@ export const Message = memo(function Message({
 }) {
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const editButton = useRef<HTMLButtonElement>(null);
-  if (entry.text === '' && entry.chips.length === 0) return null;
+  if (entry.text === '' && entry.chips.length === 0 && !entry.images?.length) return null;
   if (entry.role === 'thought') {
     const words = entry.text.trim().split(/\s+/).length;
     return (
@@ -158,7 +158,7 @@ export const Message = memo(function Message({
               type="button"
               class="icon-button"
               title={t('Edit this message and send it again, from the files as they were before it')}
-              aria-label={t('Edit and Resend')}
+              aria-label={t('Edit Message')}
               onClick={() => setEditing(entry.text)}
             >
               <span class="codicon codicon-edit" aria-hidden="true" />
@@ -194,7 +194,8 @@ export const Message = memo(function Message({
           text={editing}
           change={setEditing}
           send={() => {
-            if (editing.trim() === '') return;
+            // A turn that started while the box was open: the edit stays until the agent is idle again.
+            if (editing.trim() === '' || !editable) return;
             resend(entry.id, editing);
             setEditing(undefined);
           }}

@@ -45,7 +45,7 @@ export const Tool = memo(function Tool({
             type="button"
             class="icon-button tool-copy"
             title={t('Copy the output')}
-            aria-label={t('Copy Output of {0}', title)}
+            aria-label={t('Copy Result of {0}', title)}
             onClick={() => copyEntry(entry.id, earlier)}
           >
             <span class="codicon codicon-copy" aria-hidden="true" />
