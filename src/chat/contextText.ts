@@ -101,5 +101,7 @@ export function specialMentions(t: Translate, query: string, counts: { activePro
     found.push({ kind: 'changes', path: 'working', name: 'changes', folder: t('the uncommitted changes (git diff)') });
     found.push({ kind: 'changes', path: 'staged', name: 'changes:staged', folder: t('the staged changes (git diff --staged)') });
   }
+  if (offered('commit'))
+    found.push({ kind: 'commit', path: 'pick', name: 'commit', folder: t('a commit: its message and diff, picked from the log') });
   return found;
 }

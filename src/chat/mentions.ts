@@ -1,15 +1,15 @@
 // What `@` can mention, and what each mention attaches: workspace files and folders (WorkspaceFiles), symbols (the
 // workspace symbol providers), the problems (of the file last active in an editor, or all), the active terminal's
-// last command with its output (shell integration), and the uncommitted or staged changes (the git extension's
-// API). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
+// last command with its output (shell integration), and the uncommitted or staged changes or a commit (the git
+// extension's API, gitMentions.ts). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { ShellHistory } from '../editor/shellHistory';
-import { folderListing, MAX_MENTION_BYTES, problemsText, specialMentions, terminalText, type Problem } from './contextText';
+import { changesAttachment, commitAttachment } from './gitMentions';
+import { folderListing, problemsText, specialMentions, terminalText, type Problem } from './contextText';
 import type { ChatFiles } from './composerContext';
 import { textSize, type NewAttachment } from './prompt';
 import type { FileMatch, MentionKind } from './protocol';
@@ -27,15 +27,6 @@ const SYMBOL_TIMEOUT_MS = 1500;
 const MAX_SYMBOL_LINES = 2000;
 /** A worktree's copy of a symbol's file is read to find the symbol only up to this size. */
 const MAX_SYMBOL_FILE_BYTES = 8 * 1024 * 1024;
-
-/** The part of the git extension's API this uses (extensions/git/src/api/git.d.ts). */
-interface GitApi {
-  readonly repositories: readonly GitRepository[];
-}
-interface GitRepository {
-  readonly rootUri: vscode.Uri;
-  diff(cached?: boolean): Promise<string>;
-}
 
 export class Mentions implements ChatFiles, vscode.Disposable {
   /** The symbols of the last search, by the id the list gave them. */
@@ -102,7 +93,9 @@ export class Mentions implements ChatFiles, vscode.Disposable {
         case 'terminal':
           return this.terminal();
         case 'changes':
-          return await this.changes(id === 'staged', cwd);
+          return await changesAttachment(id === 'staged', cwd);
+        case 'commit':
+          return await commitAttachment(cwd);
       }
     } catch (error) {
       this.log.warn(`[mentions] @${kind} could not be attached: ${errorMessage(error)}`);
@@ -332,50 +325,6 @@ export class Mentions implements ChatFiles, vscode.Disposable {
       uri: `vscode-terminal:${encodeURIComponent(terminal.name)}`,
       mimeType: 'text/plain',
       size: textSize(text),
-    };
-  }
-
-  private async changes(staged: boolean, cwd: string | undefined): Promise<NewAttachment | string> {
-    const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
-    if (!extension) return vscode.l10n.t('The Git extension is not available, so the changes cannot be read.');
-    if (vscode.workspace.getConfiguration('git').get<boolean>('enabled') === false)
-      return vscode.l10n.t('Git is turned off in VS Code ("git.enabled"), so the changes cannot be read.');
-    const git = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
-    const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const inside = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
-    // The repository that holds the chat's folder (the deepest one); else the ones inside that folder, together.
-    const holding = [...git.repositories]
-      .filter((r) => folder !== undefined && inside(folder, r.rootUri.fsPath))
-      .sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length)
-      .slice(0, 1);
-    const within = [...git.repositories]
-      .filter((r) => folder !== undefined && inside(r.rootUri.fsPath, folder))
-      .sort((a, b) => a.rootUri.fsPath.localeCompare(b.rootUri.fsPath));
-    const repositories = holding.length > 0 ? holding : within.length > 0 ? within : git.repositories.length === 1 ? [...git.repositories] : [];
-    if (repositories.length === 0)
-      return vscode.l10n.t('This workspace folder is not in a Git repository that VS Code has open, so there are no changes to attach.');
-    const diffs: string[] = [];
-    let size = 0;
-    for (const repository of repositories) {
-      const diff = await repository.diff(staged);
-      if (diff.trim() === '') continue;
-      // Several repositories: each diff under its folder, as the paths in it are the repository's own.
-      const text = repositories.length > 1 ? `# ${vscode.workspace.asRelativePath(repository.rootUri)}\n${diff}` : diff;
-      size += textSize(text);
-      if (size > MAX_MENTION_BYTES) return vscode.l10n.t('The changes are over {0} MB, too large to attach.', MAX_MENTION_BYTES / 1024 / 1024);
-      diffs.push(text);
-    }
-    if (diffs.length === 0)
-      return staged ? vscode.l10n.t('Nothing is staged.') : vscode.l10n.t('There are no uncommitted changes (untracked files are not included).');
-    const diff = diffs.join('\n');
-    const root = repositories.length === 1 ? repositories[0]!.rootUri.fsPath : (folder ?? repositories[0]!.rootUri.fsPath);
-    return {
-      kind: 'changes',
-      label: staged ? vscode.l10n.t('Staged changes') : vscode.l10n.t('Uncommitted changes'),
-      text: diff,
-      uri: `${pathToFileURL(root).href}?${staged ? 'staged' : 'changes'}`,
-      mimeType: 'text/x-diff',
-      size,
     };
   }
 

@@ -25,7 +25,7 @@ export type Attachment = Sized &
      */
     | {
         readonly id: string;
-        readonly kind: 'problems' | 'terminal' | 'changes';
+        readonly kind: 'problems' | 'terminal' | 'changes' | 'commit';
         readonly label: string;
         readonly text: string;
         readonly uri: string;
@@ -100,9 +100,10 @@ export function buildPrompt(
       case 'problems':
       case 'terminal':
       case 'changes':
+      case 'commit':
         if (accepts.embeddedContext) blocks.push({ type: 'resource', resource: { uri: a.uri, mimeType: a.mimeType, text: a.text } });
         else {
-          blocks.push({ type: 'text', text: quoted(a.label, a.kind === 'changes' ? 'diff' : 'text', a.text) });
+          blocks.push({ type: 'text', text: quoted(a.label, a.kind === 'changes' || a.kind === 'commit' ? 'diff' : 'text', a.text) });
           if (a.link) blocks.push({ type: 'resource_link', uri: a.link, name: basename(new URL(a.link).pathname) });
         }
         break;

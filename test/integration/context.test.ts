@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor } from '../lib/wait';
-import { closeAllChats, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 type Block = { type: string; text?: string; uri?: string; resource?: { uri: string; text?: string; mimeType?: string } };
 
@@ -72,7 +72,7 @@ describe('context in the composer', function () {
     await useFixtureAgent('echo');
     const chat = await newChat();
     const all = (await chat.completeMention('')).map((m) => `${m.kind}:${m.name}`);
-    for (const expected of ['problems:problems:all', 'terminal:terminal', 'changes:changes', 'changes:changes:staged'])
+    for (const expected of ['problems:problems:all', 'terminal:terminal', 'changes:changes', 'changes:changes:staged', 'commit:commit'])
       assert.ok(all.includes(expected), `${expected} in ${JSON.stringify(all)}`);
     assert.ok(
       (await chat.completeMention('prob')).every((m) => m.kind !== 'terminal'),
@@ -226,5 +226,22 @@ describe('context in the composer', function () {
     const diff = lastPrompt(fixture.recordFile).find((b) => b.type === 'resource')?.resource;
     assert.equal(diff?.mimeType, 'text/x-diff');
     assert.match(diff?.text ?? '', /\+a changed line of text/);
+
+    // @commit: a commit picked from the log (Enter takes the newest), with its message and its diff, bounded alike.
+    git('add', '.');
+    git('commit', '-qm', 'Grow the big file\n\nWith a line of body.');
+    const hash = git('rev-parse', 'HEAD').toString().trim();
+    await answeringQuickInput(() => attach(chat, 'commit', 'commit'), ENTER, 'the commit picker');
+    const commit = chat.attachments.at(-1)!;
+    assert.equal(commit.kind, 'commit');
+    assert.match(commit.label, /^Commit [0-9a-f]{8}: Grow the big file$/);
+    assert.equal(commit.confirm, true, 'a commit past the bound waits for Attach Anyway too');
+    chat.confirmAttachment(commit.id);
+    await waitFor(() => chat.attachments.at(-1)?.confirm !== true, { what: 'the commit chip to be confirmed' });
+    assert.equal(await chat.send('review this commit'), 'end_turn');
+    const shown = lastPrompt(fixture.recordFile).find((b) => b.type === 'resource')?.resource;
+    assert.match(shown?.text ?? '', new RegExp(`^commit ${hash}\nAuthor: t <t@e>\n`));
+    assert.match(shown?.text ?? '', /\n {4}Grow the big file\n {4}\n {4}With a line of body\.\n/);
+    assert.match(shown?.text ?? '', /\+a changed line of text/);
   });
 });

@@ -16,6 +16,7 @@ const CHIP_ICONS: Record<ChipKind, string> = {
   problems: 'warning',
   terminal: 'terminal',
   changes: 'git-compare',
+  commit: 'git-commit',
 };
 
 export function Chip({

@@ -31,6 +31,7 @@ const MENTION_ICONS: Record<MentionKind, string> = {
   problems: 'warning',
   terminal: 'terminal',
   changes: 'git-compare',
+  commit: 'git-commit',
 };
 
 export interface Completions {

@@ -199,13 +199,13 @@ export type SessionView = z.infer<typeof SessionView>;
 export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
 
 /** What an `@` mention can name: a file, a folder, a symbol, the problems, the terminal's last command, the uncommitted changes. */
-export const MentionKind = z.enum(['file', 'folder', 'symbol', 'problems', 'terminal', 'changes']);
+export const MentionKind = z.enum(['file', 'folder', 'symbol', 'problems', 'terminal', 'changes', 'commit']);
 export type MentionKind = z.infer<typeof MentionKind>;
 
 /** Something attached to the message being written; the host keeps its content, the view shows the chip. */
 export const AttachmentView = z.object({
   id: z.string(),
-  kind: z.enum(['file', 'selection', 'image', 'folder', 'symbol', 'problems', 'terminal', 'changes']),
+  kind: z.enum(['file', 'selection', 'image', 'folder', 'symbol', 'problems', 'terminal', 'changes', 'commit']),
   label: z.string(),
   detail: z.string().optional(),
   /** How many bytes it adds to the message, when known: shown on the chip. */

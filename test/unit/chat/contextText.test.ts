@@ -48,9 +48,13 @@ describe('context from VS Code, as text', () => {
     assert.match(terminalText({ commandLine: 'sleep 9', output: '', truncated: false, exitCode: undefined }), /still running/);
   });
 
-  it('offers problems, terminal and changes for an empty @ or a word they start with, and nothing else', () => {
+  it('offers problems, terminal, changes and a commit for an empty @ or a word they start with, and nothing else', () => {
     const all = specialMentions(t, '', { activeProblems: 2, allProblems: 5 }).map((m) => `${m.kind}:${m.path}`);
-    assert.deepEqual(all, ['problems:active', 'problems:all', 'terminal:last', 'changes:working', 'changes:staged']);
+    assert.deepEqual(all, ['problems:active', 'problems:all', 'terminal:last', 'changes:working', 'changes:staged', 'commit:pick']);
+    assert.deepEqual(
+      specialMentions(t, 'com', { activeProblems: 1, allProblems: 1 }).map((m) => `${m.kind}:${m.path}`),
+      ['commit:pick'],
+    );
     assert.deepEqual(
       specialMentions(t, 'PRO', { activeProblems: undefined, allProblems: 0 }).map((m) => m.path),
       ['all'],
