@@ -24,12 +24,15 @@ interface GitCommit {
   readonly authorName?: string;
   readonly authorEmail?: string;
   readonly authorDate?: Date;
+  readonly commitDate?: Date;
 }
 interface GitChange {
   readonly uri: vscode.Uri;
 }
 interface GitRepository {
   readonly rootUri: vscode.Uri;
+  readonly state: { readonly HEAD?: { readonly commit?: string } };
+  getCommit(ref: string): Promise<GitCommit>;
   diff(cached?: boolean): Promise<string>;
   log(options?: { maxEntries?: number }): Promise<GitCommit[]>;
   diffBetween(ref1: string, ref2: string): Promise<GitChange[]>;
@@ -91,12 +94,40 @@ export async function changesAttachment(staged: boolean, cwd: string | undefined
   };
 }
 
+/**
+ * The repository whose log to pick from: the only one with commits, else the one the user picks among them, the most
+ * recently committed first.
+ */
+async function pickRepository(repositories: readonly GitRepository[]): Promise<GitRepository | string> {
+  const dated = await Promise.all(
+    repositories.map(async (repository) => {
+      const head = repository.state.HEAD?.commit;
+      const commit = head ? await repository.getCommit(head).catch(() => undefined) : undefined;
+      return { repository, date: commit ? (commit.commitDate ?? commit.authorDate ?? new Date(0)) : undefined };
+    }),
+  );
+  const withCommits = dated.filter((d) => d.date !== undefined).sort((a, b) => b.date!.getTime() - a.date!.getTime());
+  if (withCommits.length === 0) return vscode.l10n.t('The repository has no commits yet.');
+  if (withCommits.length === 1) return withCommits[0]!.repository;
+  const pick = await vscode.window.showQuickPick(
+    withCommits.map(({ repository, date }) => ({
+      label: vscode.workspace.asRelativePath(repository.rootUri),
+      description: date!.toLocaleString(),
+      repository,
+    })),
+    { title: vscode.l10n.t('Attach a Commit'), placeHolder: vscode.l10n.t('Pick the repository') },
+  );
+  return pick?.repository ?? vscode.l10n.t('No repository was picked.');
+}
+
 /** `@commit`: a commit the user picks from the log of the chat's repository, with its message and its diff. */
 export async function commitAttachment(cwd: string | undefined): Promise<NewAttachment | string> {
   const git = await gitApi();
   if (typeof git === 'string') return git;
-  const repository = repositoriesFor(git, cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath)[0];
-  if (!repository) return NOT_IN_GIT();
+  const repositories = repositoriesFor(git, cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+  if (repositories.length === 0) return NOT_IN_GIT();
+  const repository = await pickRepository(repositories);
+  if (typeof repository === 'string') return repository;
   const commits = await repository.log({ maxEntries: LOG_ENTRIES });
   if (commits.length === 0) return vscode.l10n.t('The repository has no commits yet.');
   const pick = await vscode.window.showQuickPick(
