@@ -84,6 +84,9 @@ function App() {
     return same ? lastHistory.current : (lastHistory.current = next);
   }, [state.earlier, state.entries]);
 
+  // Find searches the plans too: their text is joined when they change, not on every streamed update.
+  const plans = useMemo(() => planText(state.session), [state.session.plan, state.session.plans]);
+
   return (
     <main class="chat" aria-label={state.agent ? t('Chat with {0}', state.agent) : t('Chat')}>
       <HeaderPart
@@ -109,7 +112,7 @@ function App() {
         checkpoints={state.checkpoints}
         canFork={state.session.canFork ?? false}
         reveal={state.reveal}
-        planText={planText(state.session)}
+        planText={plans}
       />
       <Queue queue={state.queue} busy={state.turn.phase !== 'idle'} />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />

@@ -55,8 +55,6 @@ export interface ChatHandle {
    * chats/branches.ts). Resolves with the resent turn's stop reason, or undefined when nothing was sent.
    */
   editAndResend(entryId: number, text: string): Promise<S.StopReason | undefined>;
-  /** Types `text` into the composer, as the view tells the host what the user is writing. */
-  typeDraft(text: string): Promise<void>;
   /** Copy on a message (its Markdown source) or a tool card (its output), as its button does; false when there was nothing. */
   copyEntry(entryId: number, earlier?: boolean): Promise<boolean>;
   /** Where the chat is shown: an editor tab or the secondary side bar. */
@@ -279,9 +277,6 @@ class PanelHandle implements ChatHandle {
   }
   editAndResend(entryId: number, text: string): Promise<S.StopReason | undefined> {
     return this.chat.dispatch({ type: 'resend', entryId, text });
-  }
-  typeDraft(text: string): Promise<void> {
-    return this.chat.dispatch({ type: 'draft', text });
   }
   copyEntry(entryId: number, earlier?: boolean): Promise<boolean> {
     return this.chat.dispatch({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });
