@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { openChatLink } from './chats/deepLinks';
 import { HandOff } from './chats/handOff';
+import { TranscriptChats } from './chats/earlierChats';
 import { WorktreeRecords } from './worktrees/records';
 import { EditorTools } from './editorTools/editorTools';
 import { WorktreeCommands } from './worktrees/worktrees';
@@ -146,10 +147,10 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const actions = new EditorChatActions(diffs, mirrors, showLog, context.globalStorageUri.fsPath);
   const files = new WorkspaceFiles(log);
   const worktrees = new WorktreeRecords(context.workspaceState);
-  const mentions = new Mentions(files, hosts.shell, worktrees, log);
+  const transcripts = openTranscriptStore(context, log);
+  const mentions = new Mentions(files, hosts.shell, worktrees, new TranscriptChats(transcripts), log);
   // VS Code keeps the user's prompt files in <user data>/User/prompts, beside the extensions' global storage.
   const promptFiles = new PromptLibrary(vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts'), log);
-  const transcripts = openTranscriptStore(context, log);
   // Send Feedback reaches a chat through the registry, which is made after it.
   let feedback: Feedback | undefined;
   const checkpointing = { checkpoints, sendFeedback: (key: string) => feedback?.sendSession(key) ?? Promise.resolve() };

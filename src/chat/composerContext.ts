@@ -17,11 +17,19 @@ export interface ChatFiles {
    */
   search(query: string, late?: (matches: FileMatch[]) => void): Promise<FileMatch[]>;
   /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
-  attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string>;
+  attach(kind: MentionKind, id: string, chat: MentionPlace): Promise<NewAttachment | string>;
   /** A dropped file or folder (its URI), or why it cannot be attached. */
   attachUri(uri: string): Promise<NewAttachment | string>;
   /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
   readText(path: string): Promise<string | undefined>;
+}
+
+/** Where a mention is attached: the chat's folder and its session, once one is attached. */
+export interface MentionPlace {
+  readonly cwd: string | undefined;
+  readonly sessionId: string | undefined;
+  /** The chat's agent. */
+  readonly agent: string;
 }
 
 /** The prompt files a chat offers under `/` (see promptLibrary.ts). */
@@ -36,6 +44,9 @@ export interface ChatPrompts {
 export interface ComposerHost {
   /** The folder of the chat's session, if one is attached. */
   cwd(): string | undefined;
+  /** The chat's session, if one is attached. */
+  sessionId(): string | undefined;
+  readonly agentName: string;
   attach(attachment: NewAttachment): void;
   tell(text: string): void;
   setDraft(text: string): void;
@@ -75,7 +86,7 @@ export class ComposerContext implements vscode.Disposable {
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
   async mention(kind: MentionKind, id: string): Promise<void> {
-    this.settle(await this.files.attach(kind, id, this.host.cwd()));
+    this.settle(await this.files.attach(kind, id, { cwd: this.host.cwd(), sessionId: this.host.sessionId(), agent: this.host.agentName }));
   }
 
   /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */

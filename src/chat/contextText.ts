@@ -103,5 +103,7 @@ export function specialMentions(t: Translate, query: string, counts: { activePro
   }
   if (offered('commit'))
     found.push({ kind: 'commit', path: 'pick', name: 'commit', folder: t('a commit: its message and diff, picked from the log') });
+  if (offered('chat')) found.push({ kind: 'chat', path: 'pick', name: 'chat', folder: t('an earlier chat of this workspace, picked from the list') });
+  if (offered('url')) found.push({ kind: 'url', path: 'ask', name: 'url', folder: t('a web page, fetched from this computer after you confirm') });
   return found;
 }

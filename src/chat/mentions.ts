@@ -1,7 +1,7 @@
 // What `@` can mention, and what each mention attaches: workspace files and folders (WorkspaceFiles), symbols (the
 // workspace symbol providers), the problems (of the file last active in an editor, or all), the active terminal's
-// last command with its output (shell integration), and the uncommitted or staged changes or a commit (the git
-// extension's API, gitMentions.ts). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
+// last command with its output (shell integration), the uncommitted or staged changes or a commit (the git
+// extension's API, gitMentions.ts), an earlier chat (chatMention.ts) and a web page (urlMention.ts). Each becomes an attachment with its size; a large one asks before it is sent (see contextText.ts).
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import * as vscode from 'vscode';
@@ -10,7 +10,9 @@ import type { Logger } from '../acp/log';
 import type { ShellHistory } from '../editor/shellHistory';
 import { changesAttachment, commitAttachment } from './gitMentions';
 import { folderListing, problemsText, specialMentions, terminalText, type Problem } from './contextText';
-import type { ChatFiles } from './composerContext';
+import type { ChatFiles, MentionPlace } from './composerContext';
+import { chatAttachment, type EarlierChats } from './chatMention';
+import { urlAttachment } from './urlMention';
 import { textSize, type NewAttachment } from './prompt';
 import type { FileMatch, MentionKind } from './protocol';
 import type { WorkspaceFiles } from './workspaceFiles';
@@ -42,6 +44,8 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     private readonly shell: ShellHistory,
     /** A chat in a worktree attaches the worktree's copies. */
     private readonly folders: ChatFolders,
+    /** What `@chat` offers: the kept transcripts, read on the chats' side. */
+    private readonly chats: EarlierChats,
     private readonly log: Logger,
   ) {
     this.disposables = new DisposableStore(
@@ -79,7 +83,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
   }
 
   /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
-  async attach(kind: MentionKind, id: string, cwd: string | undefined): Promise<NewAttachment | string> {
+  async attach(kind: MentionKind, id: string, { cwd, sessionId, agent }: MentionPlace): Promise<NewAttachment | string> {
     try {
       switch (kind) {
         case 'file':
@@ -96,6 +100,10 @@ export class Mentions implements ChatFiles, vscode.Disposable {
           return await changesAttachment(id === 'staged', cwd);
         case 'commit':
           return await commitAttachment(cwd);
+        case 'chat':
+          return await chatAttachment(this.chats, sessionId === undefined ? undefined : { agent, sessionId });
+        case 'url':
+          return await urlAttachment(this.log);
       }
     } catch (error) {
       this.log.warn(`[mentions] @${kind} could not be attached: ${errorMessage(error)}`);

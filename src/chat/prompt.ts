@@ -25,7 +25,7 @@ export type Attachment = Sized &
      */
     | {
         readonly id: string;
-        readonly kind: 'problems' | 'terminal' | 'changes' | 'commit';
+        readonly kind: 'problems' | 'terminal' | 'changes' | 'commit' | 'chat' | 'url';
         readonly label: string;
         readonly text: string;
         readonly uri: string;
@@ -101,9 +101,11 @@ export function buildPrompt(
       case 'terminal':
       case 'changes':
       case 'commit':
+      case 'chat':
+      case 'url':
         if (accepts.embeddedContext) blocks.push({ type: 'resource', resource: { uri: a.uri, mimeType: a.mimeType, text: a.text } });
         else {
-          blocks.push({ type: 'text', text: quoted(a.label, a.kind === 'changes' || a.kind === 'commit' ? 'diff' : 'text', a.text) });
+          blocks.push({ type: 'text', text: quoted(a.label, FENCE_LANGUAGES[a.mimeType] ?? 'text', a.text) });
           if (a.link) blocks.push({ type: 'resource_link', uri: a.link, name: basename(new URL(a.link).pathname) });
         }
         break;
@@ -128,6 +130,9 @@ export function buildPrompt(
 }
 
 /** `text` in a fence no line of it can close, under its label. */
+/** The fence's language for a text attachment's type, when it is not plain text. */
+const FENCE_LANGUAGES: Readonly<Record<string, string>> = { 'text/x-diff': 'diff', 'text/markdown': 'markdown' };
+
 function quoted(label: string, language: string, text: string): string {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `\n${label}:\n${fence}${language}\n${text}\n${fence}\n`;

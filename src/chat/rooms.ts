@@ -70,6 +70,8 @@ export function openRooms(core: PanelCore): Rooms {
     deps.prompts,
     {
       cwd: () => core.session()?.cwd,
+      sessionId: () => core.session()?.sessionId,
+      agentName,
       attach: (attachment) => outbox.add(attachment),
       tell: (text) => core.tell(text),
       setDraft: (text) => core.setDraft(text),

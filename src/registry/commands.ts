@@ -12,7 +12,7 @@ import { compareVersions, howToRun, platformKey, type HowToRun, type RegistryAge
 import type { InstalledAgent } from './installed';
 import { CANCELLED, InstallError, Installer, type InstallProgress } from './installer';
 import { withLock } from './lock';
-import { RefusedUrlError } from './net';
+import { RefusedUrlError } from '../common/http';
 import type { LoadedRegistry } from './source';
 import type { RegistryState } from './state';
 import { DisposableStore } from '../common/disposables';

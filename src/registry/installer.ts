@@ -10,7 +10,8 @@ import type { Logger } from '../acp/log';
 import { archiveKind, extract, UnsafeArchiveError, type ExtractBounds } from './archive';
 import { packageCommand, type HowToRun, type RegistryAgent } from './format';
 import type { InstalledAgent } from './installed';
-import { download, isLoopbackUrl, megabytes, type RequestBounds } from './net';
+import { megabytes, type RequestBounds } from '../common/http';
+import { download, isLoopbackUrl } from './net';
 
 export interface InstallBounds {
   readonly download: RequestBounds;

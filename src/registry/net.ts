@@ -1,12 +1,7 @@
-// HTTP for the registry and its downloads: which URLs may be fetched at all, redirects checked hop by hop, bounded
-// sizes, an idle and an overall timeout, and cancellation. node:http(s) rather than fetch, because the extension host
-// patches these modules with VS Code's proxy settings. Plain Node.
-import { createWriteStream } from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
+// Which URLs the registry and its downloads may fetch (`https:`, and plain http only to this machine for a registry
+// on this machine), over the bounded GET of common/http.ts. Plain Node.
 import { isIP } from 'node:net';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import * as http from '../common/http';
 
 /**
  * Why a URL is refused, or undefined when it may be fetched: `https:`, or `http:` to a loopback address when
@@ -49,172 +44,33 @@ function short(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-export class RefusedUrlError extends Error {
-  override readonly name = 'RefusedUrlError';
-}
-
-class DownloadError extends Error {
-  override readonly name = 'DownloadError';
-}
-
-export interface RequestBounds {
-  /** The most bytes the body may have. */
-  readonly maxBytes: number;
-  /** No byte for this long ends the request. */
-  readonly idleTimeoutMs: number;
-  /** The whole request, redirects and body included, ends after this long. */
-  readonly totalTimeoutMs: number;
-}
-
-export interface Response {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly url: string;
-}
-
-const MAX_REDIRECTS = 5;
-
 /** GET with the body in memory (bounded): for the registry document. A 304 has an empty body. */
-export async function getBuffer(
+export function getBuffer(
   url: string,
-  bounds: RequestBounds,
+  bounds: http.RequestBounds,
   options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
-): Promise<Response & { body: Buffer }> {
-  const chunks: Buffer[] = [];
+): Promise<http.Response & { body: Buffer }> {
   // The registry's own URL decides: plain http to this machine only for a registry on this machine.
-  const response = await request(url, bounds, { ...options, loopbackHttp: isLoopbackUrl(url) }, async (stream) => {
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
-  });
-  return { ...response, body: Buffer.concat(chunks) };
+  const loopbackHttp = isLoopbackUrl(url);
+  return http.getBuffer(url, bounds, { ...options, refused: (u) => refusedUrl(u, loopbackHttp) });
 }
 
 /** GET into a file (bounded): for archives. `progress` gets the bytes so far and the total when the server says it. */
-export async function download(
+export function download(
   url: string,
   file: string,
-  bounds: RequestBounds,
+  bounds: http.RequestBounds,
   options: {
     signal?: AbortSignal;
     progress?: (received: number, total: number | undefined) => void;
     /** Plain http to this machine is allowed: the registry that listed the download is on this machine. */
     loopbackHttp?: boolean;
   } = {},
-): Promise<Response> {
-  const response = await request(url, bounds, { signal: options.signal, loopbackHttp: options.loopbackHttp === true }, async (stream, total) => {
-    let received = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        options.progress?.(received, total);
-        done(null, chunk);
-      },
-    });
-    await pipeline(stream, counter, createWriteStream(file, { mode: 0o600 }));
+): Promise<http.Response> {
+  const loopbackHttp = options.loopbackHttp === true;
+  return http.download(url, file, bounds, {
+    signal: options.signal,
+    ...(options.progress ? { progress: options.progress } : {}),
+    refused: (u) => refusedUrl(u, loopbackHttp),
   });
-  if (response.status !== 200) throw new DownloadError(`the server answered ${response.status} for ${new URL(response.url).pathname}`);
-  return response;
-}
-
-type BodyReader = (body: NodeJS.ReadableStream, total: number | undefined) => Promise<void>;
-
-async function request(
-  url: string,
-  bounds: RequestBounds,
-  options: { headers?: Record<string, string>; signal?: AbortSignal; loopbackHttp: boolean },
-  read: BodyReader,
-): Promise<Response> {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  options.signal?.addEventListener('abort', abort, { once: true });
-  if (options.signal?.aborted) abort();
-  let timedOut: string | undefined;
-  const total = setTimeout(() => {
-    timedOut = `it took longer than ${Math.round(bounds.totalTimeoutMs / 1000)} s`;
-    controller.abort();
-  }, bounds.totalTimeoutMs);
-  try {
-    let current = url;
-    for (let hop = 0; ; hop++) {
-      const refused = refusedUrl(current, options.loopbackHttp);
-      if (refused) throw new RefusedUrlError(hop === 0 ? refused : `a redirect was refused: ${refused}`);
-      const result = await once(current, bounds, options.headers ?? {}, controller.signal, read, (why) => (timedOut = why));
-      if ('location' in result) {
-        if (hop >= MAX_REDIRECTS) throw new DownloadError(`${new URL(url).host} redirected more than ${MAX_REDIRECTS} times`);
-        current = new URL(result.location, current).toString();
-        continue;
-      }
-      return result;
-    }
-  } catch (error) {
-    if (timedOut) throw new DownloadError(`the download was stopped: ${timedOut}`);
-    if (options.signal?.aborted) throw new DownloadError('cancelled');
-    throw error;
-  } finally {
-    clearTimeout(total);
-    options.signal?.removeEventListener('abort', abort);
-  }
-}
-
-/** One request: a redirect's location, or the response with its body read by `read`. */
-function once(
-  url: string,
-  bounds: RequestBounds,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-  read: BodyReader,
-  timeout: (why: string) => void,
-): Promise<Response | { location: string }> {
-  return new Promise((resolve, reject) => {
-    const get = url.startsWith('https:') ? https.get : http.get;
-    const req = get(url, { headers: { 'user-agent': 'acp-client-vscode', ...headers }, signal }, (res) => {
-      const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (status >= 300 && status < 400 && status !== 304 && location) {
-        res.resume();
-        resolve({ location });
-        return;
-      }
-      if (status !== 200) {
-        res.resume();
-        resolve({ status, headers: res.headers, url });
-        return;
-      }
-      const length = Number(res.headers['content-length']);
-      const claimed = Number.isFinite(length) && length >= 0 ? length : undefined;
-      if (claimed !== undefined && claimed > bounds.maxBytes) {
-        req.destroy();
-        reject(new DownloadError(`it is ${megabytes(claimed)}, over the limit of ${megabytes(bounds.maxBytes)}`));
-        return;
-      }
-      let received = 0;
-      const bounded = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          received += chunk.length;
-          if (received > bounds.maxBytes) done(new DownloadError(`it is over the limit of ${megabytes(bounds.maxBytes)}`));
-          else done(null, chunk);
-        },
-        flush(done) {
-          // A server that closes early has sent a truncated body: never take it for the whole.
-          if (claimed !== undefined && received < claimed) done(new DownloadError(`the connection closed after ${received} of ${claimed} bytes`));
-          else done();
-        },
-      });
-      const cut = () => new DownloadError(`the connection closed after ${received}${claimed !== undefined ? ` of ${claimed}` : ''} bytes`);
-      res.on('close', () => {
-        if (!res.complete) bounded.destroy(cut());
-      });
-      res.on('error', (error) => bounded.destroy(res.complete ? error : cut()));
-      res.pipe(bounded);
-      read(bounded, claimed).then(() => resolve({ status, headers: res.headers, url }), reject);
-    });
-    req.setTimeout(bounds.idleTimeoutMs, () => {
-      timeout(`nothing arrived for ${Math.round(bounds.idleTimeoutMs / 1000)} s`);
-      req.destroy(new DownloadError('timed out'));
-    });
-    req.on('error', reject);
-  });
-}
-
-export function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }

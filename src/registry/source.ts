@@ -5,7 +5,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../acp/log';
 import { parseRegistry, type Registry } from './format';
-import { getBuffer, refusedUrl, RefusedUrlError, type RequestBounds } from './net';
+import { RefusedUrlError, type RequestBounds } from '../common/http';
+import { getBuffer, refusedUrl } from './net';
 
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
 

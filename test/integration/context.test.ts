@@ -2,10 +2,13 @@
 // the terminal's last command, the uncommitted changes, folders and symbols beside files; each becomes a chip with
 // its size, a large one waits for Attach Anyway, and what is sent follows the agent's promptCapabilities. The
 // symbols and problems come from a real provider and a real diagnostic collection this test registers; the
-// changes from the git extension's API on a real repository.
+// changes from the git extension's API on a real repository; `@chat` from the kept transcripts; `@url` from a real
+// server on loopback, allowed only through the setting.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
@@ -243,5 +246,94 @@ describe('context in the composer', function () {
     assert.match(shown?.text ?? '', new RegExp(`^commit ${hash}\nAuthor: t <t@e>\n`));
     assert.match(shown?.text ?? '', /\n {4}Grow the big file\n {4}\n {4}With a line of body\.\n/);
     assert.match(shown?.text ?? '', /\+a changed line of text/);
+  });
+
+  it('@chat attaches an earlier chat of this workspace, picked from the list, as Markdown', async () => {
+    // Another agent (the fixture numbers its sessions alike in each process), closed: its transcript is written.
+    await useFixtureAgent('echo', { name: 'Earlier fixture' });
+    const earlier = await newChat();
+    assert.equal(await earlier.send('Remember the word pelican for later.'), 'end_turn');
+    await closeAllChats();
+
+    const fixture = await useFixtureAgent('echo');
+    const chat = await newChat();
+    assert.ok(
+      (await chat.completeMention('ch')).some((m) => m.kind === 'chat'),
+      '@ch offers chat',
+    );
+    // The list is the most recent first, without the chat that asks: Enter takes the chat above.
+    await answeringQuickInput(() => attach(chat, 'chat', 'chat'), ENTER, 'the chat picker');
+    const chip = chat.attachments.at(-1)!;
+    assert.equal(chip.kind, 'chat');
+    assert.match(chip.label, /^Chat: /);
+    assert.equal(await chat.send('what was the word?'), 'end_turn');
+    const sent = lastPrompt(fixture.recordFile).find((b) => b.type === 'resource')?.resource;
+    assert.equal(sent?.mimeType, 'text/markdown');
+    assert.match(sent?.uri ?? '', /^acp-chat:/);
+    assert.match(sent?.text ?? '', /## You\n\nRemember the word pelican for later\./);
+  });
+
+  describe('@url', () => {
+    let server: Server;
+    let base: string;
+    const asked: string[] = [];
+    before(async () => {
+      server = createServer((req, res) => {
+        asked.push(req.url ?? '');
+        if (req.url === '/docs') {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(
+            '<html><head><title>Widget docs</title><script>track()</script></head><body><h2>Sizes</h2><p>A widget is <em>small</em>.</p></body></html>',
+          );
+        } else {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end('x'.repeat(3 * 1024 * 1024));
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      server.close();
+      await vscode.workspace.getConfiguration('acp.mentions').update('allowPrivateUrls', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    /** `@url` with `url` in the clipboard (the box starts with it), Enter on the box and on the confirmation. */
+    async function attachUrl(chat: ChatHandle, url: string): Promise<void> {
+      await vscode.env.clipboard.writeText(url);
+      await answeringQuickInput(() => chat.mention('url', 'ask'), ENTER, 'the URL box and its confirmation');
+    }
+
+    it('fetches a page after the user confirms, as Markdown; a private address only with the setting; bounded', async () => {
+      const fixture = await useFixtureAgent('echo');
+      const chat = await newChat();
+      assert.ok(
+        (await chat.completeMention('ur')).some((m) => m.kind === 'url'),
+        '@ur offers url',
+      );
+
+      // Off (the default): a server on this machine is refused, and never asked.
+      await attachUrl(chat, `${base}/docs`);
+      assert.equal(chat.attachments.length, 0);
+      assert.match(
+        chat.lastNotice ?? '',
+        /was not fetched: 127\.0\.0\.1:\d+ is on this machine or a private network; turn on the setting acp\.mentions\.allowPrivateUrls/,
+      );
+      assert.deepEqual(asked, []);
+
+      await vscode.workspace.getConfiguration('acp.mentions').update('allowPrivateUrls', true, vscode.ConfigurationTarget.Global);
+      await attachUrl(chat, `${base}/docs`);
+      await waitFor(() => chat.attachments.length === 1, { what: 'the page chip' });
+      assert.deepEqual(asked, ['/docs']);
+      assert.equal(chat.attachments[0]!.label, 'Page: Widget docs');
+      assert.equal(await chat.send('summarize the page'), 'end_turn');
+      const page = lastPrompt(fixture.recordFile).find((b) => b.type === 'resource')?.resource;
+      assert.deepEqual(page, { uri: `${base}/docs`, mimeType: 'text/markdown', text: '## Sizes\n\nA widget is _small_.' });
+
+      // Past the bound: refused with the reason, nothing attached.
+      await attachUrl(chat, `${base}/huge`);
+      assert.match(chat.lastNotice ?? '', /was not fetched: .*over the limit of 2\.0 MB/);
+      assert.equal(chat.attachments.length, 0);
+    });
   });
 });

@@ -17,6 +17,8 @@ const CHIP_ICONS: Record<ChipKind, string> = {
   terminal: 'terminal',
   changes: 'git-compare',
   commit: 'git-commit',
+  chat: 'comment-discussion',
+  url: 'globe',
 };
 
 export function Chip({

@@ -32,6 +32,8 @@ const MENTION_ICONS: Record<MentionKind, string> = {
   terminal: 'terminal',
   changes: 'git-compare',
   commit: 'git-commit',
+  chat: 'comment-discussion',
+  url: 'globe',
 };
 
 export interface Completions {

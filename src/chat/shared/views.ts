@@ -198,14 +198,17 @@ export type SessionView = z.infer<typeof SessionView>;
 /** A chat without a session yet (or whose agent is gone): nothing to show, and only text and links to send. */
 export const EMPTY_SESSION: SessionView = { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } };
 
-/** What an `@` mention can name: a file, a folder, a symbol, the problems, the terminal's last command, the uncommitted changes. */
-export const MentionKind = z.enum(['file', 'folder', 'symbol', 'problems', 'terminal', 'changes', 'commit']);
+/**
+ * What an `@` mention can name: a file, a folder, a symbol, the problems, the terminal's last command, the uncommitted
+ * changes, a commit, an earlier chat, a web page.
+ */
+export const MentionKind = z.enum(['file', 'folder', 'symbol', 'problems', 'terminal', 'changes', 'commit', 'chat', 'url']);
 export type MentionKind = z.infer<typeof MentionKind>;
 
 /** Something attached to the message being written; the host keeps its content, the view shows the chip. */
 export const AttachmentView = z.object({
   id: z.string(),
-  kind: z.enum(['file', 'selection', 'image', 'folder', 'symbol', 'problems', 'terminal', 'changes', 'commit']),
+  kind: z.enum(['file', 'selection', 'image', 'folder', 'symbol', 'problems', 'terminal', 'changes', 'commit', 'chat', 'url']),
   label: z.string(),
   detail: z.string().optional(),
   /** How many bytes it adds to the message, when known: shown on the chip. */
