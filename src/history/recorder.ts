@@ -1,6 +1,6 @@
 // The recorder: keeps one open session's transcript up to date in the store while the session changes.
 import type { SessionChange, SessionModel } from '../acp/sessionModel';
-import { storedEntries, type StoredEntry } from './format';
+import { storedEntries, type StoredEntry, type Transcript } from './format';
 import type { TranscriptStore } from './transcripts';
 import type { SessionTarget } from '../common/sessionTarget';
 
@@ -70,22 +70,10 @@ export class TranscriptRecorder {
     this.dirty = false;
     const entries = this.entries();
     if (entries.length === 0) return Promise.resolve();
-    const model = this.model;
-    const title = this.title;
     const replaces = this.replaces;
     this.replaces = undefined;
     return this.store.save(
-      {
-        v: 1,
-        agent: this.meta.agent,
-        sessionId: this.meta.sessionId,
-        cwd: this.meta.cwd,
-        ...(title ? { title } : {}),
-        updatedAt: this.now().toISOString(),
-        entries,
-        ...(model.plan.length > 0 ? { plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })) } : {}),
-        ...(this.dropped > 0 ? { dropped: this.dropped } : {}),
-      },
+      sessionTranscript(this.meta, this.model, { entries, title: this.title, updatedAt: this.now(), dropped: this.dropped }),
       replaces,
     );
   }
@@ -95,4 +83,23 @@ export class TranscriptRecorder {
     this.subscription.dispose();
     void this.flush();
   }
+}
+
+/** A session's transcript as it is kept: the entries given (carried ones, then its own), its title and its plan. */
+export function sessionTranscript(
+  meta: SessionTarget,
+  model: SessionModel,
+  kept: { readonly entries: StoredEntry[]; readonly title: string | undefined; readonly updatedAt: Date; readonly dropped?: number },
+): Transcript {
+  return {
+    v: 1,
+    agent: meta.agent,
+    sessionId: meta.sessionId,
+    cwd: meta.cwd,
+    ...(kept.title ? { title: kept.title } : {}),
+    updatedAt: kept.updatedAt.toISOString(),
+    entries: kept.entries,
+    ...(model.plan.length > 0 ? { plan: model.plan.map((p) => ({ content: p.content, status: p.status, priority: p.priority })) } : {}),
+    ...((kept.dropped ?? 0) > 0 ? { dropped: kept.dropped } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { Chats } from '../chats/chats';
 import { SessionTarget } from '../common/sessionTarget';
 import { handleOrNone } from '../chats/handle';
+import { SessionImport } from './importSessions';
 import { PreviousSessions } from './previousSessions';
 import { ChatArchive } from './archive';
 import { ChatCommands } from './chatCommands';
@@ -67,6 +68,9 @@ export function registerSessions(
       new ChatCommands(chats, agents, store, log, handOff),
       new ChatArchive(chats, agents, store, log, view),
       new SearchChats(chats, store, log),
+      vscode.commands.registerCommand('acp.importSessions', (agentName?: unknown) =>
+        new SessionImport(chats, agents, store, log).run(typeof agentName === 'string' ? agentName : undefined),
+      ),
       vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
         const parsed = HistoryTarget.safeParse(target);
         if (parsed.success) return handleOrNone(await chats.openPrevious(parsed.data.agent, parsed.data));
