@@ -85,6 +85,15 @@ const appBuilds = [
   },
   {
     ...common,
+    // `@url`'s HTML to Markdown, in a worker thread of the extension host (src/chat/pageText.ts).
+    entryPoints: ['src/chat/pageWorker.ts'],
+    outfile: 'dist/page-text.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    ...common,
     // dist/webview.js and (when the stylesheet exists) dist/webview.css
     entryPoints: [
       { in: 'webview/main.tsx', out: 'webview' },
@@ -133,6 +142,8 @@ function testEntryPoints() {
     ...listFiles('test/bench', false, isTs),
     ...listFiles('test/harness', false, isTs),
     'test/integration/index.ts',
+    // The page worker, as unit tests run it (out/src/chat/pageWorker.js).
+    'src/chat/pageWorker.ts',
   ]);
   return [...entries].sort();
 }

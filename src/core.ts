@@ -148,7 +148,14 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const files = new WorkspaceFiles(log);
   const worktrees = new WorktreeRecords(context.workspaceState);
   const transcripts = openTranscriptStore(context, log);
-  const mentions = new Mentions(files, hosts.shell, worktrees, new TranscriptChats(transcripts), log);
+  const mentions = new Mentions(
+    files,
+    hosts.shell,
+    worktrees,
+    new TranscriptChats(transcripts),
+    vscode.Uri.joinPath(context.extensionUri, 'dist', 'page-text.js').fsPath,
+    log,
+  );
   // VS Code keeps the user's prompt files in <user data>/User/prompts, beside the extensions' global storage.
   const promptFiles = new PromptLibrary(vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts'), log);
   // Send Feedback reaches a chat through the registry, which is made after it.

@@ -7,24 +7,29 @@ import { loadImage } from './intents';
 /** Bytes of `data:` URLs kept at most. */
 const MAX_CACHED_CHARS = 64 * 1024 * 1024;
 
-const cache = new Map<string, string>();
+/** What the host answered: the image, or why a linked file is not shown. */
+export type ImageAnswer = { readonly src: string } | { readonly refused: string };
+
+const cache = new Map<string, ImageAnswer>();
 const asked = new Set<string>();
 const listeners = new Set<() => void>();
 let cachedChars = 0;
 
 const keyOf = (entryId: number, index: number) => `${entryId}:${index}`;
 
-/** An image's `src` from the host. */
-export function receiveImage(entryId: number, index: number, src: string): void {
+const charsOf = (answer: ImageAnswer) => ('src' in answer ? answer.src.length : answer.refused.length);
+
+/** An image's `src` from the host, or why it is not shown. */
+export function receiveImage(entryId: number, index: number, answer: ImageAnswer): void {
   const key = keyOf(entryId, index);
   asked.delete(key);
   if (cache.has(key)) return;
-  cache.set(key, src);
-  cachedChars += src.length;
+  cache.set(key, answer);
+  cachedChars += charsOf(answer);
   for (const [old, value] of cache) {
     if (cachedChars <= MAX_CACHED_CHARS || old === key) break;
     cache.delete(old);
-    cachedChars -= value.length;
+    cachedChars -= charsOf(value);
   }
   for (const listener of listeners) listener();
 }
@@ -36,8 +41,8 @@ export function forgetImages(): void {
   cachedChars = 0;
 }
 
-/** The image's `src` once the host has sent it; asks for it the first time. */
-export function useImage(entryId: number, index: number): string | undefined {
+/** The image's `src` (or why not) once the host has sent it; asks for it the first time. */
+export function useImage(entryId: number, index: number): ImageAnswer | undefined {
   const key = keyOf(entryId, index);
   const [src, setSrc] = useState(() => cache.get(key));
   useEffect(() => {

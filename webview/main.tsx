@@ -36,8 +36,10 @@ function App() {
         setBundle(parsed.data.l10n); // before the render that uses it
         forgetImages();
       }
-      if (parsed.data.type === 'image') receiveImage(parsed.data.entryId, parsed.data.index, parsed.data.src);
-      else dispatch(parsed.data);
+      if (parsed.data.type === 'image') {
+        const { entryId, index, src, refused } = parsed.data;
+        receiveImage(entryId, index, src !== undefined ? { src } : { refused: refused ?? '' });
+      } else dispatch(parsed.data);
     };
     window.addEventListener('message', onMessage);
     ready();

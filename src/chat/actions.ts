@@ -37,6 +37,10 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     );
   }
 
+  openImageFile(path: string): void {
+    void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  }
+
   openAgentSettings(): void {
     void openAgentSettings();
   }

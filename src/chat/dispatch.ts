@@ -9,7 +9,9 @@ import type * as S from '../acp/schema.gen';
 import type { ComposerContext, ChatFiles } from './composerContext';
 import type { Outbox } from './outbox';
 import { copyText } from './copy';
-import { dataUrl, imageAt, shownImage } from './images';
+import { workspaceRoots } from '../common/workspace';
+import { dataUrl, imageSources, shownImage, type ImageSource } from './images';
+import { linkedImagePath, readLinkedImage } from './linkedImages';
 import type { EntryView, ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
 import type { ChatQuestions } from './questions';
 
@@ -29,6 +31,8 @@ export interface ChatActions {
   copy(text: string): void;
   /** An agent's image, full size in an editor. */
   openImage(mimeType: string, data: string): void;
+  /** An image file the agent linked to, full size in an editor. */
+  openImageFile(path: string): void;
   insertAtCursor(text: string): void;
 }
 
@@ -141,13 +145,20 @@ export function handlersFor(chat: ChatRooms): Handlers {
     openLink: (m) => actions.openLink(m.href, chat.session()?.cwd),
     openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId)),
     copy: (m) => actions.copy(m.text),
-    loadImage: (m) => {
-      const block = imageOf(chat, m.entryId, m.index);
-      if (block) chat.post({ type: 'image', entryId: m.entryId, index: m.index, src: dataUrl(block) });
+    loadImage: async (m) => {
+      const image = imageOf(chat, m.entryId, m.index);
+      if (!image) return;
+      const shown = image.kind === 'data' ? { base64: image.block.data } : await readLinkedImage(image, chatRoots(chat));
+      const post = { type: 'image', entryId: m.entryId, index: m.index } as const;
+      chat.post('refused' in shown ? { ...post, refused: shown.refused } : { ...post, src: dataUrl(image.mimeType, shown.base64) });
     },
     openImage: (m) => {
-      const block = imageOf(chat, m.entryId, m.index);
-      if (block) actions.openImage(block.mimeType, block.data);
+      const image = imageOf(chat, m.entryId, m.index);
+      if (image?.kind === 'data') actions.openImage(image.block.mimeType, image.block.data);
+      else if (image) {
+        const where = linkedImagePath(image, chatRoots(chat));
+        if ('path' in where) actions.openImageFile(where.path);
+      }
     },
     copyEntry: (m) => {
       const text = copyText(m, chat.earlier(), chat.session());
@@ -188,11 +199,17 @@ export function handlersFor(chat: ChatRooms): Handlers {
   };
 }
 
-/** The `index`th image of a message of the session, when the chat shows it (never one it refused). */
-function imageOf(chat: ChatRooms, entryId: number, index: number) {
+/** The `index`th image of an agent's message of the session, unless the chat refused it for what its block says. */
+function imageOf(chat: ChatRooms, entryId: number, index: number): (ImageSource & { readonly mimeType: string }) | undefined {
   const entry = chat.session()?.model.entries.find((e) => e.id === entryId);
-  const block = entry?.type === 'message' && entry.role !== 'user' ? imageAt(entry.content, index) : undefined;
-  return block && !('refused' in shownImage(block)) ? block : undefined;
+  const image = entry?.type === 'message' && entry.role !== 'user' ? imageSources(entry.content)[index] : undefined;
+  if (image?.kind === 'data') return 'refused' in shownImage(image.block) ? undefined : { ...image, mimeType: image.block.mimeType };
+  return image;
+}
+
+/** The folders the chat's files are in: its worktree's, else the workspace's. */
+function chatRoots(chat: ChatRooms): readonly string[] {
+  return chat.session()?.workspace ?? workspaceRoots();
 }
 
 function errorAction(chat: ChatRooms, action: ErrorAction): void {

@@ -46,6 +46,8 @@ export class Mentions implements ChatFiles, vscode.Disposable {
     private readonly folders: ChatFolders,
     /** What `@chat` offers: the kept transcripts, read on the chats' side. */
     private readonly chats: EarlierChats,
+    /** The worker that turns `@url`'s HTML into Markdown (dist/page-text.js). */
+    private readonly pageWorker: string,
     private readonly log: Logger,
   ) {
     this.disposables = new DisposableStore(
@@ -103,7 +105,7 @@ export class Mentions implements ChatFiles, vscode.Disposable {
         case 'chat':
           return await chatAttachment(this.chats, sessionId === undefined ? undefined : { agent, sessionId });
         case 'url':
-          return await urlAttachment(this.log);
+          return await urlAttachment(this.pageWorker, this.log);
       }
     } catch (error) {
       this.log.warn(`[mentions] @${kind} could not be attached: ${errorMessage(error)}`);

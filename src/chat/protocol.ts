@@ -106,7 +106,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), text: z.string() }),
   /** The attachments of the message being written, after one was added or removed. */
   z.object({ type: z.literal('attachments'), attachments: z.array(AttachmentView), focus: z.boolean() }),
-  /** An image of a message, once, as the page asked (`loadImage`): a raster `data:` URL, bounded. */
+  /** An image of a message, once, as the page asked (`loadImage`): a raster `data:` URL, bounded; or why not. */
   z.object({
     type: z.literal('image'),
     entryId: z.number(),
@@ -114,7 +114,10 @@ export const HostMessage = z.discriminatedUnion('type', [
     src: z
       .string()
       .max(Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64)
-      .regex(/^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/),
+      .regex(/^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/)
+      .optional(),
+    /** A linked file the chat does not show, and why (its size and type are known only once it is read). */
+    refused: z.string().max(300).optional(),
   }),
   /** Workspace files matching what follows an `@`. */
   z.object({ type: z.literal('files'), requestId: z.number(), files: z.array(FileMatch) }),

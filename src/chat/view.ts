@@ -22,7 +22,7 @@ import type {
   ImageView,
 } from './protocol';
 import { elicitationViews } from './elicitationViews';
-import { shownImage } from './images';
+import { linkedImageType, shownImage } from './images';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 const TERMINAL_VIEW_LIMIT = 64 * 1024;
@@ -88,7 +88,11 @@ function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd:
         break;
       case 'resource_link':
         if (role === 'user') chips.push({ kind: isFileUri(block.uri) ? 'file' : 'link', label: uriLabel(block.uri, cwd, block.title ?? block.name) });
-        else text += `[${escapeLinkText(block.title ?? block.name)}](<${block.uri.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+        else {
+          text += `[${escapeLinkText(block.title ?? block.name)}](<${block.uri.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+          // A link to an image file on this computer is shown too, below the text (read and checked when asked for).
+          if (linkedImageType(block)) images.push({ index: imageIndex++, file: (block.title ?? block.name).slice(0, 300) });
+        }
         break;
       case 'resource':
         chips.push({ kind: /#L\d+/.test(block.resource.uri) ? 'selection' : 'file', label: uriLabel(block.resource.uri, cwd) });

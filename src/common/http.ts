@@ -42,6 +42,10 @@ export interface RequestOptions {
   readonly refused: (url: string) => string | undefined;
   /** Resolves a host name (as `dns.lookup` does) where the addresses it may connect to are checked. */
   readonly lookup?: LookupFunction;
+  /** Why a URL is refused, found asynchronously (what its name resolves to, say) before each hop is asked. */
+  readonly vet?: (url: string) => Promise<string | undefined>;
+  /** A connection of its own for each hop: never a pooled one, opened for another request without this `lookup`. */
+  readonly fresh?: boolean;
 }
 
 /** GET with the body in memory (bounded). A 304 has an empty body. */
@@ -90,8 +94,9 @@ async function request(url: string, bounds: RequestBounds, options: RequestOptio
   try {
     let current = url;
     for (let hop = 0; ; hop++) {
-      const refused = options.refused(current);
+      const refused = options.refused(current) ?? (await options.vet?.(current));
       if (refused) throw new RefusedUrlError(hop === 0 ? refused : `a redirect was refused: ${refused}`);
+      if (controller.signal.aborted) throw new DownloadError('cancelled');
       const result = await once(current, bounds, options, controller.signal, read, (why) => (timedOut = why));
       if ('location' in result) {
         if (hop >= MAX_REDIRECTS) throw new DownloadError(`${new URL(url).host} redirected more than ${MAX_REDIRECTS} times`);
@@ -122,7 +127,8 @@ function once(
   return new Promise((resolve, reject) => {
     const get = url.startsWith('https:') ? https.get : http.get;
     const lookup = options.lookup ? { lookup: options.lookup } : {};
-    const req = get(url, { headers: { 'user-agent': 'acp-client-vscode', ...options.headers }, signal, ...lookup }, (res) => {
+    const agent = options.fresh ? { agent: false as const } : {};
+    const req = get(url, { headers: { 'user-agent': 'acp-client-vscode', ...options.headers }, signal, ...lookup, ...agent }, (res) => {
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (status >= 300 && status < 400 && status !== 304 && location) {

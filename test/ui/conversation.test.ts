@@ -234,7 +234,7 @@ describe('conversation UI', function () {
     assert.match(sent[1]?.uri ?? '', /^file:\/\/.*\/images\/[0-9a-f]{24}\.png$/);
   });
 
-  it('shows the agent\u2019s images inline, bounded, refuses others with the reason, and opens one full size from the keyboard', async () => {
+  it('shows the agent\u2019s images and linked image files inline, bounded, refuses others with the reason, and opens them full size from the keyboard', async () => {
     const { chat } = await workbench.chatWith('Fixture Images', 'a chart please');
     const image = chat.getByRole('button', { name: 'Open Image 1 (1×1) Full Size' });
     await image.waitFor();
@@ -245,7 +245,26 @@ describe('conversation UI', function () {
     await chips.getByText(/image \(image\/png\), not shown: 20000×20000 pixels is more than the chat shows/).waitFor();
     await chips.getByText(/image \(image\/svg\+xml\), not shown: image\/svg\+xml is not PNG, JPEG, GIF or WebP/).waitFor();
     await chips.getByText(/not shown: its data is not base64/).waitFor();
-    assert.equal(await chat.locator('img').count(), 1, 'only the one image is in the page');
+    // Image files the agent linked to: the one in the workspace is shown; outside it, or not a PNG, says why.
+    const linked = chat.getByRole('button', { name: 'Open Image 2: linked-chart.png Full Size' });
+    await waitFor(
+      async () =>
+        /^data:image\/png;base64,iVBOR/.test(
+          (await linked
+            .locator('img')
+            .getAttribute('src')
+            .catch(() => null)) ?? '',
+        ),
+      {
+        what: 'the linked image loaded into the page',
+      },
+    );
+    await chat.getByText("Image 3: outside.png, not shown: the file is outside this chat's folders").waitFor();
+    await chat.getByText('Image 4: fake-chart.png, not shown: not a PNG image').waitFor();
+    assert.equal(await chat.locator('img').count(), 2, 'only the two images are in the page');
+    await linked.focus();
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.locator('.tabs-container .tab', { hasText: 'linked-chart.png' }).waitFor();
     await image.focus();
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tabs-container .tab', { hasText: /[0-9a-f]{24}\.png/ }).waitFor();

@@ -73,10 +73,23 @@ function EditBox({
   );
 }
 
-/** An image of the agent's, shown at most as wide as the chat; a click (or Enter) opens it full size in an editor. */
+/**
+ * An image of the agent's (or an image file it linked to), shown at most as wide as the chat; a click (or Enter) opens
+ * it full size in an editor. A linked file the host would not show says why.
+ */
 function ChatImage({ entryId, image }: { entryId: number; image: ImageView }) {
-  const src = useImage(entryId, image.index);
-  const name = t('Image {0} ({1}×{2})', image.index + 1, image.width, image.height);
+  const answer = useImage(entryId, image.index);
+  const sized = 'width' in image ? image : undefined;
+  const name = sized
+    ? t('Image {0} ({1}×{2})', image.index + 1, sized.width, sized.height)
+    : t('Image {0}: {1}', image.index + 1, 'file' in image ? image.file : '');
+  if (answer && 'refused' in answer)
+    return (
+      <span class="chip image-refused">
+        <span class="codicon codicon-file-media" aria-hidden="true" />
+        {`${name}, ${answer.refused}`}
+      </span>
+    );
   return (
     <button
       type="button"
@@ -85,10 +98,10 @@ function ChatImage({ entryId, image }: { entryId: number; image: ImageView }) {
       title={t('Open full size')}
       onClick={() => openImage(entryId, image.index)}
     >
-      {src ? (
-        <img src={src} alt={name} width={image.width} height={image.height} />
+      {answer ? (
+        <img src={answer.src} alt={name} {...(sized ? { width: sized.width, height: sized.height } : {})} />
       ) : (
-        <span class="image-placeholder" style={{ aspectRatio: `${image.width} / ${image.height}` }} />
+        <span class="image-placeholder" style={{ aspectRatio: sized ? `${sized.width} / ${sized.height}` : '4 / 3' }} />
       )}
     </button>
   );

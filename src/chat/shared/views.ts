@@ -18,8 +18,14 @@ export type TerminalView = z.infer<typeof TerminalView>;
 export const ChipView = z.object({ kind: z.enum(['file', 'selection', 'image', 'link', 'audio']), label: z.string() });
 export type ChipView = z.infer<typeof ChipView>;
 
-/** An image of an agent's message that the chat shows: its place among the message's images, and its size. */
-export const ImageView = z.object({ index: z.number().int().nonnegative(), width: z.number().int().positive(), height: z.number().int().positive() });
+/**
+ * An image of an agent's message that the chat shows: its place among the message's images, and its size; or an image
+ * file it links to, by name, whose size is known once the host has read it.
+ */
+export const ImageView = z.union([
+  z.object({ index: z.number().int().nonnegative(), width: z.number().int().positive(), height: z.number().int().positive() }),
+  z.object({ index: z.number().int().nonnegative(), file: z.string().max(300) }),
+]);
 export type ImageView = z.infer<typeof ImageView>;
 
 const DiffView = z.object({ label: z.string(), created: z.boolean(), added: z.number(), removed: z.number() });

@@ -48,12 +48,29 @@ describe('context from VS Code, as text', () => {
     assert.match(terminalText({ commandLine: 'sleep 9', output: '', truncated: false, exitCode: undefined }), /still running/);
   });
 
-  it('offers problems, terminal, changes and a commit for an empty @ or a word they start with, and nothing else', () => {
+  it('offers problems, terminal, changes, a commit, a chat and a page for an empty @ or a word they start with, and nothing else', () => {
     const all = specialMentions(t, '', { activeProblems: 2, allProblems: 5 }).map((m) => `${m.kind}:${m.path}`);
-    assert.deepEqual(all, ['problems:active', 'problems:all', 'terminal:last', 'changes:working', 'changes:staged', 'commit:pick']);
+    assert.deepEqual(all, [
+      'problems:active',
+      'problems:all',
+      'terminal:last',
+      'changes:working',
+      'changes:staged',
+      'commit:pick',
+      'chat:pick',
+      'url:ask',
+    ]);
     assert.deepEqual(
       specialMentions(t, 'com', { activeProblems: 1, allProblems: 1 }).map((m) => `${m.kind}:${m.path}`),
       ['commit:pick'],
+    );
+    assert.deepEqual(
+      specialMentions(t, 'c', { activeProblems: 1, allProblems: 1 }).map((m) => `${m.kind}:${m.path}`),
+      ['changes:working', 'changes:staged', 'commit:pick', 'chat:pick'],
+    );
+    assert.deepEqual(
+      specialMentions(t, 'UR', { activeProblems: 1, allProblems: 1 }).map((m) => `${m.kind}:${m.path}`),
+      ['url:ask'],
     );
     assert.deepEqual(
       specialMentions(t, 'PRO', { activeProblems: undefined, allProblems: 0 }).map((m) => m.path),
@@ -84,11 +101,12 @@ describe('context from VS Code, as text', () => {
         link: 'file:///w/a.ts',
       },
       { id: '4', kind: 'symbol', path: '/w/a.ts', label: 'A (a.ts:1-2)', text: 'class A {}\n', startLine: 1, endLine: 2, languageId: 'typescript' },
+      { id: '5', kind: 'url', label: 'Page: Docs', text: '# Docs\n\nRead `this`.', uri: 'https://example.com/docs', mimeType: 'text/markdown' },
     ];
     const embedded = buildPrompt('', mentions, new Map(), { image: false, embeddedContext: true });
     assert.deepEqual(
       embedded.map((b) => (b.type === 'resource' ? b.resource.uri : b.type)),
-      ['file:///w/src/', 'file:///w?changes', 'vscode-problems:file:///w/a.ts', 'file:///w/a.ts#L1-L2'],
+      ['file:///w/src/', 'file:///w?changes', 'vscode-problems:file:///w/a.ts', 'file:///w/a.ts#L1-L2', 'https://example.com/docs'],
     );
     const linked = buildPrompt('', mentions, new Map(), { image: false, embeddedContext: false });
     assert.ok(!linked.some((b) => b.type === 'resource'));
@@ -96,6 +114,7 @@ describe('context from VS Code, as text', () => {
     assert.match(text, /src\/:\n```text\na\.ts\n```/);
     assert.match(text, /Uncommitted changes:\n```diff\n\+x\n```/);
     assert.match(text, /```typescript\nclass A \{\}/);
+    assert.match(text, /Page: Docs:\n```markdown\n# Docs\n\nRead `this`\.\n```/);
     assert.deepEqual(
       linked.flatMap((b) => (b.type === 'resource_link' ? [b.uri] : [])),
       ['file:///w/src/', 'file:///w/a.ts', 'file:///w/a.ts'],

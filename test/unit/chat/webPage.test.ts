@@ -3,7 +3,15 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fetchPage, guardedLookup, htmlToMarkdown, isPrivateAddress, pageTitle, refusedPageUrl } from '../../../src/chat/webPage';
+import type { lookup } from 'node:dns/promises';
+import { join } from 'node:path';
+import { htmlToMarkdown } from '../../../src/chat/htmlText';
+import { htmlToMarkdownApart } from '../../../src/chat/pageText';
+import { decodePage, fetchPage, guardedLookup, isPrivateAddress, pageTitle, refusedPageUrl, vetPage } from '../../../src/chat/webPage';
+
+/** The page worker as this bundle's build put it beside the tests (esbuild.mjs --tests). */
+const WORKER = join(__dirname, '..', '..', '..', 'src', 'chat', 'pageWorker.js');
+const toMarkdown = (html: string) => htmlToMarkdownApart(WORKER, html);
 
 describe('@url pages', () => {
   it('refuses what is not a public https page unless private addresses are allowed, and says why', () => {
@@ -22,8 +30,10 @@ describe('@url pages', () => {
       assert.match(refusedPageUrl(url, false) ?? '', /private network; turn on the setting acp\.mentions\.allowPrivateUrls/, url);
       assert.equal(refusedPageUrl(url, true), undefined, `${url} with the setting on`);
     }
-    assert.match(refusedPageUrl('http://example.com/', true) ?? '', /plain http; only https/);
+    assert.match(refusedPageUrl('http://example.com/', false) ?? '', /plain http; only https/);
+    assert.match(refusedPageUrl('http://93.184.216.34/', true) ?? '', /plain http; only https/);
     assert.equal(refusedPageUrl('http://127.0.0.1:3000/', true), undefined);
+    assert.equal(refusedPageUrl('http://wiki.corp/', true), undefined, 'a name: its addresses decide (vetPage)');
     assert.match(refusedPageUrl('file:///etc/passwd', true) ?? '', /only https pages are fetched, not file:/);
     assert.match(refusedPageUrl('https://u:p@example.com/', true) ?? '', /user name or password/);
     assert.match(refusedPageUrl('example', true) ?? '', /not a URL/);
@@ -56,6 +66,29 @@ describe('@url pages', () => {
     assert.ok(isPrivateAddress(String(allowed)), String(allowed));
   });
 
+  it('checks what a name resolves to before each hop (a proxy resolves it itself): private without the setting, public over http', async () => {
+    const resolving = (address: string) => (async () => [{ address, family: 4 }]) as unknown as typeof lookup;
+    assert.match((await vetPage('https://intranet.example/', false, resolving('10.0.0.5'))) ?? '', /resolves to 10\.0\.0\.5, a private address/);
+    assert.equal(await vetPage('https://intranet.example/', true, resolving('10.0.0.5')), undefined);
+    assert.equal(await vetPage('https://example.com/', false, resolving('93.184.216.34')), undefined);
+    assert.match((await vetPage('http://wiki.example/', true, resolving('93.184.216.34'))) ?? '', /plain http to 93\.184\.216\.34, on the internet/);
+    assert.equal(await vetPage('http://wiki.corp/', true, resolving('10.1.1.1')), undefined);
+  });
+
+  it('decodes by the byte order mark, the header\u2019s charset, then the page\u2019s own meta charset', () => {
+    const cafe = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+    assert.equal(decodePage(cafe, 'iso-8859-1', false), 'café');
+    assert.equal(decodePage(Buffer.concat([Buffer.from('<meta charset="windows-1252">'), cafe]), undefined, true).endsWith('café'), true);
+    assert.equal(decodePage(Buffer.from('\ufeffhi', 'utf16le'), undefined, false), 'hi');
+    assert.equal(decodePage(Buffer.from('plain'), 'no-such-charset', false), 'plain');
+  });
+
+  it('converts in a worker that is stopped at its deadline, so a hostile page never holds the extension host', async () => {
+    assert.equal(await htmlToMarkdownApart(WORKER, '<h1>Hi</h1>'), '# Hi');
+    const deep = '<div>'.repeat(200_000);
+    await assert.rejects(htmlToMarkdownApart(WORKER, deep, undefined, 300), /took longer than 0\.3 s to read|nests too deeply/);
+  });
+
   it('turns HTML into Markdown without scripts, styles or forms, and reads the title', () => {
     const html =
       '<html><head><title>The &amp; Guide &#8211; v2</title><style>p{color:red}</style><script>steal()</script></head>' +
@@ -80,6 +113,9 @@ describe('@url pages', () => {
         if (req.url === '/page') {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
           res.end('<title>Loopback page</title><h2>Hello</h2><p>from the server</p>');
+        } else if (req.url === '/latin') {
+          res.writeHead(200, { 'content-type': 'text/plain; charset="iso-8859-1"' });
+          res.end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
         } else if (req.url === '/notes.txt') {
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.end('plain notes');
@@ -90,7 +126,7 @@ describe('@url pages', () => {
           res.writeHead(200, { 'content-type': 'application/octet-stream' });
           res.end(Buffer.alloc(10));
         } else if (req.url === '/to-plain') {
-          res.writeHead(302, { location: 'http://example.com/' });
+          res.writeHead(302, { location: 'http://93.184.216.34/' });
           res.end();
         } else if (req.url === '/to-page') {
           res.writeHead(301, { location: '/page' });
@@ -106,32 +142,36 @@ describe('@url pages', () => {
     after(() => server.close());
 
     it('fetches a page, follows a redirect, and gives its text and where it ended', async () => {
-      const page = await fetchPage(`${base}/to-page`, { allowPrivate: true });
+      const page = await fetchPage(`${base}/to-page`, { allowPrivate: true, toMarkdown });
       assert.equal(page.url, `${base}/page`);
       assert.equal(page.title, 'Loopback page');
       assert.equal(page.text, '## Hello\n\nfrom the server');
-      const notes = await fetchPage(`${base}/notes.txt`, { allowPrivate: true });
+      const notes = await fetchPage(`${base}/notes.txt`, { allowPrivate: true, toMarkdown });
       assert.deepEqual([notes.title, notes.text], ['notes.txt', 'plain notes']);
+      assert.equal((await fetchPage(`${base}/latin`, { allowPrivate: true, toMarkdown })).text, 'café', 'a quoted charset');
     });
 
     it('never asks a private address without the setting, and refuses what is too large or not text', async () => {
       asked.length = 0;
-      await assert.rejects(fetchPage(`${base}/page`, { allowPrivate: false }), /private network/);
+      await assert.rejects(fetchPage(`${base}/page`, { allowPrivate: false, toMarkdown }), /private network/);
       assert.deepEqual(asked, [], 'nothing reached the server');
-      await assert.rejects(fetchPage(`http://localhost:${new URL(base).port}/page`, { allowPrivate: false }), /private network/);
-      await assert.rejects(fetchPage(`${base}/big`, { allowPrivate: true }), /over the limit of 2\.0 MB/);
-      await assert.rejects(fetchPage(`${base}/binary`, { allowPrivate: true }), /not a page of text \(application\/octet-stream\)/);
-      await assert.rejects(fetchPage(`${base}/missing`, { allowPrivate: true }), /the server answered 404/);
+      await assert.rejects(fetchPage(`http://localhost:${new URL(base).port}/page`, { allowPrivate: false, toMarkdown }), /private network/);
+      await assert.rejects(fetchPage(`${base}/big`, { allowPrivate: true, toMarkdown }), /over the limit of 2\.0 MB/);
+      await assert.rejects(fetchPage(`${base}/binary`, { allowPrivate: true, toMarkdown }), /not a page of text \(application\/octet-stream\)/);
+      await assert.rejects(fetchPage(`${base}/missing`, { allowPrivate: true, toMarkdown }), /the server answered 404/);
     });
 
     it('checks every redirect: a redirect may not send the fetch to plain http on the internet', async () => {
-      await assert.rejects(fetchPage(`${base}/to-plain`, { allowPrivate: true }), /a redirect was refused: example\.com is plain http/);
+      await assert.rejects(
+        fetchPage(`${base}/to-plain`, { allowPrivate: true, toMarkdown }),
+        /a redirect was refused: 93\.184\.216\.34 is plain http/,
+      );
     });
 
     it('stops when cancelled', async () => {
       const controller = new AbortController();
       controller.abort();
-      await assert.rejects(fetchPage(`${base}/page`, { allowPrivate: true, signal: controller.signal }), /cancelled/);
+      await assert.rejects(fetchPage(`${base}/page`, { allowPrivate: true, toMarkdown, signal: controller.signal }), /cancelled/);
     });
   });
 });
