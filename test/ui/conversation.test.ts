@@ -245,8 +245,9 @@ describe('conversation UI', function () {
     await chips.getByText(/image \(image\/png\), not shown: 20000×20000 pixels is more than the chat shows/).waitFor();
     await chips.getByText(/image \(image\/svg\+xml\), not shown: image\/svg\+xml is not PNG, JPEG, GIF or WebP/).waitFor();
     await chips.getByText(/not shown: its data is not base64/).waitFor();
-    // Image files the agent linked to: the one in the workspace is shown; outside it, or not a PNG, says why.
-    const linked = chat.getByRole('button', { name: 'Open Image 2: linked-chart.png Full Size' });
+    // Image files the agent linked to (numbered after its four image blocks): the one in the workspace is shown;
+    // outside it, or not a PNG, says why.
+    const linked = chat.getByRole('button', { name: 'Open Image 5: linked-chart.png Full Size' });
     await waitFor(
       async () =>
         /^data:image\/png;base64,iVBOR/.test(
@@ -259,8 +260,8 @@ describe('conversation UI', function () {
         what: 'the linked image loaded into the page',
       },
     );
-    await chat.getByText("Image 3: outside.png, not shown: the file is outside this chat's folders").waitFor();
-    await chat.getByText('Image 4: fake-chart.png, not shown: not a PNG image').waitFor();
+    await chat.getByText("Image 6: outside.png, not shown: the file is outside this chat's folders").waitFor();
+    await chat.getByText('Image 7: fake-chart.png, not shown: not a PNG image').waitFor();
     assert.equal(await chat.locator('img').count(), 2, 'only the two images are in the page');
     await linked.focus();
     await workbench.page.keyboard.press('Enter');
