@@ -19,6 +19,8 @@ import { preview } from './tolerance';
 export interface PathScope {
   readonly workspace?: readonly string[];
   readonly roots?: readonly string[];
+  /** Files the chat's messages linked to: readable wherever they are, as the user gave them to the agent. */
+  readonly linked?: ReadonlySet<string>;
 }
 
 /** What the host implements for the agent. Whatever is left out is not advertised. */
@@ -100,8 +102,9 @@ export function clientHandler(
   };
   /** Where a session's paths are held: its chat's workspace (a worktree), narrowed by a subagent's own roots. */
   const scopeOf = (target: Session): PathScope => {
-    const workspace = route(rootOf(target.sessionId))?.workspace ?? target.workspace;
-    return { ...(workspace ? { workspace } : {}), ...(target.roots ? { roots: target.roots } : {}) };
+    const chat = route(rootOf(target.sessionId)) ?? target;
+    const workspace = chat.workspace ?? target.workspace;
+    return { ...(workspace ? { workspace } : {}), ...(target.roots ? { roots: target.roots } : {}), linked: chat.linked };
   };
   /** Which session asked each url elicitation still waiting, so `elicitation/complete` finds it. */
   const urlSessions = new Map<string, string>();

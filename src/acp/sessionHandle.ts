@@ -1,5 +1,7 @@
 // One conversation with the agent, as the host holds it: prompt turns, mode and config changes, cancel and close.
 // The session's state lives in its SessionModel; the agent client that owns it routes the agent's traffic there.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCapabilities } from './capabilities';
 import type { AcpClientConnection } from './connection';
@@ -9,6 +11,9 @@ import type { AgentEnd } from './process';
 import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
 import { turnUsageOf } from './turnUsage';
+
+/** Files a chat's messages linked to that are kept readable, the latest first. */
+const MAX_LINKED_FILES = 200;
 
 /** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
 export interface SessionOptions {
@@ -82,6 +87,9 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   /** The folders that stand for the workspace for this session (`SessionOptions.workspace`); undefined: the workspace's. */
   workspace: readonly string[] | undefined;
 
+  /** The files this chat's messages linked to (`resource_link`, a file): the agent may read them wherever they are. */
+  private readonly linkedFiles = new Set<string>();
+
   constructor(
     readonly client: Owner,
     readonly model: SessionModel,
@@ -93,6 +101,27 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     /** The user's instructions were not sent: the agent does not take them. */
     readonly instructionsNotTaken = false,
   ) {}
+
+  /** The files this chat's messages linked to, the latest MAX_LINKED_FILES. */
+  get linked(): ReadonlySet<string> {
+    return this.linkedFiles;
+  }
+
+  /** Keeps the files a message the user sends links to: the agent is meant to read them. */
+  private noteLinks(prompt: readonly S.ContentBlock[]): void {
+    for (const block of prompt) {
+      if (block.type !== 'resource_link' || !block.uri.startsWith('file:')) continue;
+      let path: string;
+      try {
+        path = resolve(fileURLToPath(block.uri));
+      } catch {
+        continue;
+      }
+      this.linkedFiles.delete(path);
+      this.linkedFiles.add(path);
+      if (this.linkedFiles.size > MAX_LINKED_FILES) this.linkedFiles.delete(this.linkedFiles.values().next().value!);
+    }
+  }
 
   /** Closed here (closed, archived or dropped). */
   get isClosed(): boolean {
@@ -117,6 +146,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
     if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
     const turn = this.model.beginTurn(prompt);
+    this.noteLinks(prompt);
     let out!: () => void;
     this.promptOut = new Promise<void>((resolve) => (out = resolve));
     try {
@@ -154,6 +184,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
     if (this.model.turn.phase === 'idle' || this.model.turn.phase === 'cancelling') throw new PromptRefusedError('no turn is running');
     const index = this.model.steerMessage(prompt);
+    this.noteLinks(prompt);
     // Into the turn the agent has: not before its prompt has gone out (a checkpoint may still be running).
     await this.promptOut;
     let outcome: SteerOutcome;

@@ -5,7 +5,9 @@
 // Writes: one WorkspaceEdit (a single Undo restores the previous text), then the document is saved; missing files
 // and folders are created. Unsaved edits the agent has not read are never dropped silently: the user decides.
 // Paths: absolute, resolved (`..` and symlinks) and checked against the workspace folders; outside them the user
-// is asked, or the `acp.files.outsideWorkspace` setting refuses.
+// is asked, or the `acp.files.outsideWorkspace` setting refuses; but a file the user linked in a message of the
+// chat (a conversation export, a pasted image) is read without a question.
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceRoots } from '../common/workspace';
 import { AcpError, ErrorCodes } from '../acp/errors';
@@ -101,9 +103,11 @@ export class EditorFiles {
     );
   }
 
-  private async allowed(raw: unknown, operation: 'read' | 'write', { workspace, roots }: PathScope): Promise<string> {
+  private async allowed(raw: unknown, operation: 'read' | 'write', { workspace, roots, linked }: PathScope): Promise<string> {
     const verdict = checkPath(raw, workspace ?? workspaceRoots());
     if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
+    // A file the user linked in a message of this chat (an export, a pasted image) is read without a question.
+    if (operation === 'read' && (linked?.has(verdict.path) || linked?.has(resolve(String(raw))))) return verdict.path;
     // A subagent's own roots narrow the workspace, never widen it: outside them, the user is asked.
     if (verdict.kind === 'inside') {
       if (!roots || checkPath(verdict.path, roots).kind === 'inside') return verdict.path;

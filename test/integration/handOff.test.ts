@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor } from '../lib/wait';
-import { closeAllChats, newChat, recorded, useFixtureAgents } from './lib/fixture';
+import { api, closeAllChats, newChat, recorded, useFixtureAgents } from './lib/fixture';
 
 interface Block {
   type: string;
@@ -32,7 +32,7 @@ describe('hand off', function () {
     const setups = await useFixtureAgents({
       First: { scenario: 'echo' },
       Embeds: { scenario: 'echo' },
-      Links: { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) } },
+      Links: { scenario: 'read-links', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) } },
     });
     const first = await newChat('First');
     assert.equal(await first.send('Plan the **release**'), 'end_turn');
@@ -58,5 +58,10 @@ describe('hand off', function () {
     assert.ok(linked?.uri, 'the conversation linked');
     const exported = readFileSync(fileURLToPath(linked.uri), 'utf8');
     assert.match(exported, /Plan the \*\*release\*\*/);
+    // The export is outside the workspace, but the user linked it: the agent reads it without a question.
+    const links = await api();
+    const said = [...links.chats.at(-1)!.entries].reverse().find((e) => e.kind === 'message');
+    assert.ok(said?.kind === 'message');
+    assert.match(said.text, /^Read [^:]+: # /, 'the agent read the linked conversation');
   });
 });

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AgentClient, AgentStartFailure, type AgentClientOptions } from '../../../src/acp/agentClient';
 import type { HostServices } from '../../../src/acp/clientHandler';
 import { PromptRefusedError } from '../../../src/acp/sessionHandle';
@@ -109,6 +110,27 @@ describe('AgentClient', function () {
       .join('');
     assert.match(said, /^read:served by the host\n/);
     assert.match(said, /write:error:-32601:/, 'writes are not advertised, so the agent gets method-not-found');
+  });
+
+  it('gives the host, with each read, the files the chat\u2019s messages linked to (the user meant the agent to read them)', async () => {
+    const scopes: (readonly string[])[] = [];
+    const { client } = await start('read-links', {
+      services: {
+        async readTextFile(_params, _signal, scope) {
+          scopes.push([...(scope.linked ?? [])]);
+          return { content: 'linked text' };
+        },
+      },
+    });
+    const session = await client.newSession(dir);
+    const linked = join(tmpdir(), 'acp-linked-export.md');
+    await session.prompt([
+      { type: 'text', text: 'read this' },
+      { type: 'resource_link', uri: pathToFileURL(linked).href, name: 'export.md' },
+      { type: 'resource_link', uri: 'https://example.com/page', name: 'a page' },
+    ]);
+    assert.deepEqual(scopes, [[linked]], 'the file, not the web page');
+    assert.deepEqual([...session.linked], [linked]);
   });
 
   it('answers a pending permission "cancelled" on cancel, and the turn ends cancelled', async () => {
