@@ -113,6 +113,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
         outsideWorkspace: readOutsideWorkspacePolicy,
         review: readReviewPolicy,
         prompts,
+        ownFolders: ['conversations', 'images'].map((folder) => vscode.Uri.joinPath(context.globalStorageUri, folder).fsPath),
       });
       const policy = permissions.policy(config.name);
       return {

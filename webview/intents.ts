@@ -106,6 +106,11 @@ export function loadImage(entryId: number, index: number): void {
   post({ type: 'loadImage', entryId, index });
 }
 
+/** Open the Earlier Branch: the session an edited and resent conversation came from, in a chat. */
+export function openBranch(): void {
+  post({ type: 'openBranch' });
+}
+
 /** A click on an image: full size in an editor. */
 export function openImage(entryId: number, index: number): void {
   post({ type: 'openImage', entryId, index });

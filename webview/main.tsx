@@ -38,7 +38,7 @@ function App() {
       }
       if (parsed.data.type === 'image') {
         const { entryId, index, src, refused } = parsed.data;
-        receiveImage(entryId, index, src !== undefined ? { src } : { refused: refused ?? '' });
+        if (src !== undefined || refused !== undefined) receiveImage(entryId, index, src !== undefined ? { src } : { refused: refused! });
       } else dispatch(parsed.data);
     };
     window.addEventListener('message', onMessage);
@@ -104,6 +104,7 @@ function App() {
         loaded={state.loaded}
         earlier={state.earlier}
         {...(state.divider ? { divider: state.divider } : {})}
+        branch={state.branch === true}
         entries={state.entries}
         permissions={state.permissions}
         elicitations={state.elicitations}

@@ -38,6 +38,8 @@ export interface ChatState {
   readonly earlier: readonly EntryView[];
   /** The line below the earlier entries, when they are not from a restart. */
   readonly divider?: string;
+  /** The divider offers Open the Earlier Branch (the entries above came from an edited and resent session). */
+  readonly branch?: true;
   readonly entries: readonly EntryView[];
   readonly turn: TurnView;
   readonly permissions: readonly PermissionView[];
@@ -101,7 +103,7 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, draft, reveal, prompts, ...rest } = action;
+      const { type: _type, notice, restore, divider, branch, draft, reveal, prompts, ...rest } = action;
       void _type;
       const next: ChatState = {
         ...state,
@@ -113,7 +115,8 @@ export function reduce(state: ChatState, action: Action): ChatState {
         files: undefined,
         reveal: reveal ? { key: `${reveal.earlier ? 'e' : 'n'}${reveal.entryId}`, seq: state.reveal.seq + 1 } : state.reveal,
       };
-      return withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'divider', divider);
+      const kept = withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore);
+      return withOptional(withOptional(kept, 'divider', divider), 'branch', branch);
     }
     case 'update': {
       let entries = state.entries;
@@ -165,7 +168,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
 }
 
 /** Sets or removes an optional key (so `exactOptionalPropertyTypes`-style state never holds `undefined` values). */
-function withOptional<K extends 'notice' | 'restore' | 'divider'>(state: ChatState, key: K, value: ChatState[K] | undefined): ChatState {
+function withOptional<K extends 'notice' | 'restore' | 'divider' | 'branch'>(state: ChatState, key: K, value: ChatState[K] | undefined): ChatState {
   if (value === undefined) {
     if (!(key in state)) return state;
     const copy: Record<string, unknown> = { ...state };

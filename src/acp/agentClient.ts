@@ -308,7 +308,8 @@ export class AgentClient implements SessionOwner {
     const session = this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
     try {
       const params = { sessionId, cwd, ...setup.params };
-      const response = how === 'load' ? await this.process.connection.loadSession(params) : await this.process.connection.resumeSession(params);
+      const { connection } = this.process;
+      const response = how === 'load' ? await connection.loadSession(params, options.signal) : await connection.resumeSession(params, options.signal);
       model.setup({ modes: response.modes, configOptions: response.configOptions });
       return session;
     } catch (error) {

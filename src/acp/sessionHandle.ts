@@ -1,6 +1,6 @@
 // One conversation with the agent, as the host holds it: prompt turns, mode and config changes, cancel and close.
 // The session's state lives in its SessionModel; the agent client that owns it routes the agent's traffic there.
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCapabilities } from './capabilities';
@@ -28,6 +28,8 @@ export interface SessionOptions {
    * of the workspace folders: a chat in a worktree works in the worktree alone. Never sent to the agent.
    */
   readonly workspace?: readonly string[];
+  /** Gives up a reopen (`$/cancel_request`): the session is dropped at once, whatever the agent does after. */
+  readonly signal?: AbortSignal;
 }
 
 /** An MCP server a session was opened without, because the agent does not take its transport. */
@@ -113,7 +115,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       if (block.type !== 'resource_link' || !block.uri.startsWith('file:')) continue;
       let path: string;
       try {
-        path = resolve(fileURLToPath(block.uri));
+        path = realpathSync(fileURLToPath(block.uri));
       } catch {
         continue;
       }

@@ -35,6 +35,8 @@ interface Running {
 }
 
 export class AgentManager implements vscode.Disposable {
+  /** Agents kept running by a hold (see hold()), with how many hold them. */
+  private readonly holds = new Map<AgentClient, number>();
   private readonly running = new Map<string, Running>();
   /** Every live client, including one replaced in `running` after its settings changed. */
   private readonly subscriptions = new Map<AgentClient, vscode.Disposable[]>();
@@ -130,7 +132,7 @@ export class AgentManager implements vscode.Disposable {
           // The account shown beside the agent follows its sign-in state.
           c.auth.onDidChange(() => this.statusEmitter.fire(config.name)),
           c.onDidChangeSessions(() => {
-            if (c.openSessions.length === 0) {
+            if (c.openSessions.length === 0 && !this.holds.has(c)) {
               log.info('its last chat closed; stopping it');
               void this.stopClient(config.name, entry, c);
             }
@@ -177,11 +179,30 @@ export class AgentManager implements vscode.Disposable {
    * Stops an agent that no chat uses (one started to list its sessions, say). It is unlisted first, so the next
    * connect starts a new process instead of getting this one as it stops.
    */
+  /**
+   * Keeps the agent running while the hold lasts, whether or not a chat uses it (an import, between the sessions it
+   * opens and closes); disposing it stops the agent if nothing else uses it then.
+   */
+  hold(client: AgentClient): { dispose(): void } {
+    this.holds.set(client, (this.holds.get(client) ?? 0) + 1);
+    let held = true;
+    return {
+      dispose: () => {
+        if (!held) return;
+        held = false;
+        const left = (this.holds.get(client) ?? 1) - 1;
+        if (left > 0) this.holds.set(client, left);
+        else this.holds.delete(client);
+        void this.release(client);
+      },
+    };
+  }
+
   async release(client: AgentClient): Promise<void> {
     const entries = await Promise.all(
       [...this.running].map(async ([name, entry]) => ({ name, entry, client: await entry.client.catch(() => undefined) })),
     );
-    if (client.hasExited || client.openSessions.length > 0) return;
+    if (client.hasExited || client.openSessions.length > 0 || this.holds.has(client)) return;
     for (const e of entries) if (e.client === client && this.unlist(e.name, e.entry)) this.setStatus(e.name, { phase: 'stopped' });
     await client.dispose();
   }

@@ -10,6 +10,7 @@ import type { ComposerContext, ChatFiles } from './composerContext';
 import type { Outbox } from './outbox';
 import { copyText } from './copy';
 import { workspaceRoots } from '../common/workspace';
+import type { SessionTarget } from '../common/sessionTarget';
 import { dataUrl, imageSources, shownImage, type ImageSource } from './images';
 import { linkedImagePath, readLinkedImage } from './linkedImages';
 import type { EntryView, ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
@@ -50,6 +51,8 @@ export type ChatRequest =
   | 'restart'
   | 'signIn'
   | { readonly fork: number }
+  /** Open the session an edited and resent conversation came from. */
+  | { readonly openBranch: SessionTarget }
   | { readonly resend: number; readonly text: string; readonly settle: (stopReason: S.StopReason | undefined) => void };
 
 /** What the messages need of the chat's panel. */
@@ -58,6 +61,8 @@ export interface ChatCore {
   session(): AgentSession | undefined;
   /** The entries shown above the session: an earlier session's, or a transcript kept on this computer. */
   earlier(): readonly EntryView[];
+  /** The session the earlier entries came from, when the chat offers to open it. */
+  branch(): SessionTarget | undefined;
   /** The chat's own model, or one of its subagents' (by session id). */
   modelOf(sessionId: string | undefined): SessionModel | undefined;
   /** The view loaded: it gets the whole state. */
@@ -147,17 +152,20 @@ export function handlersFor(chat: ChatRooms): Handlers {
     copy: (m) => actions.copy(m.text),
     loadImage: async (m) => {
       const image = imageOf(chat, m.entryId, m.index);
-      if (!image) return;
-      const shown = image.kind === 'data' ? { base64: image.block.data } : await readLinkedImage(image, chatRoots(chat));
       const post = { type: 'image', entryId: m.entryId, index: m.index } as const;
+      // Always an answer, so the page's placeholder never waits for nothing.
+      if (!image) return chat.post({ ...post, refused: 'not shown: the message is no longer in this chat' });
+      const shown = image.kind === 'data' ? { base64: image.block.data } : await readLinkedImage(image, chatRoots(chat));
       chat.post('refused' in shown ? { ...post, refused: shown.refused } : { ...post, src: dataUrl(image.mimeType, shown.base64) });
     },
     openImage: (m) => {
       const image = imageOf(chat, m.entryId, m.index);
       if (image?.kind === 'data') actions.openImage(image.block.mimeType, image.block.data);
       else if (image) {
-        const where = linkedImagePath(image, chatRoots(chat));
-        if ('path' in where) actions.openImageFile(where.path);
+        // Opened only when the chat would show it: a regular file, inside, bounded, the image its type says.
+        const roots = chatRoots(chat);
+        const where = linkedImagePath(image, roots);
+        if ('path' in where) void readLinkedImage(image, roots).then((read) => 'base64' in read && actions.openImageFile(where.path));
       }
     },
     copyEntry: (m) => {
@@ -194,6 +202,10 @@ export function handlersFor(chat: ChatRooms): Handlers {
     redoRestore: (m) => chat.checkpoint(m),
     checkpointAnswer: (m) => chat.checkpoint(m),
     fork: (m) => chat.request({ fork: m.entryId }),
+    openBranch: () => {
+      const branch = chat.branch();
+      if (branch) chat.request({ openBranch: branch });
+    },
     resend: (m) => new Promise((settle) => chat.request({ resend: m.entryId, text: m.text, settle })),
     setPermissionLevel: (m) => chat.controls.setPermissionLevel(m.level),
   };

@@ -42,14 +42,24 @@ export function linkedImageType(link: LinkBlock): (typeof IMAGE_TYPES)[number] |
   return extension ? EXTENSION_TYPES[extension] : undefined;
 }
 
-/** The images of a message's content, in order: what `index` counts in `loadImage` and `openImage`. */
+/** Image files of one message shown at most; the links past them stay links. */
+export const MAX_LINKED_IMAGES = 20;
+
+/**
+ * The images of a message's content, in order: what `index` counts in `loadImage` and `openImage` (and view.ts
+ * numbers alike): its image blocks, and its first MAX_LINKED_IMAGES links to image files.
+ */
 export function imageSources(content: readonly S.ContentBlock[]): ImageSource[] {
   const sources: ImageSource[] = [];
+  let links = 0;
   for (const block of content) {
     if (block.type === 'image') sources.push({ kind: 'data', block });
-    else if (block.type === 'resource_link') {
+    else if (block.type === 'resource_link' && links < MAX_LINKED_IMAGES) {
       const mimeType = linkedImageType(block);
-      if (mimeType) sources.push({ kind: 'link', uri: block.uri, mimeType });
+      if (mimeType) {
+        links++;
+        sources.push({ kind: 'link', uri: block.uri, mimeType });
+      }
     }
   }
   return sources;

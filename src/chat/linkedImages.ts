@@ -17,8 +17,9 @@ export function linkedImagePath(image: LinkedImage, roots: readonly string[]): {
   } catch {
     return { refused: 'not shown: the link is not a file on this computer' };
   }
-  if (checkPath(path, roots).kind !== 'inside') return { refused: "not shown: the file is outside this chat's folders" };
-  return { path };
+  const verdict = checkPath(path, roots);
+  if (verdict.kind !== 'inside') return { refused: "not shown: the file is outside this chat's folders" };
+  return { path: verdict.path }; // its real path: what is opened is what was checked
 }
 
 /** The linked image's bytes (base64), when it is shown; else why not. */

@@ -41,6 +41,7 @@ import {
   PART_OF_CHANGE,
   type ChatSnapshot,
   type ChatState,
+  type Divider,
   type Revealed,
 } from './snapshot';
 import { editorTab, type ChatLocation, type ChatSurface } from './surface';
@@ -82,7 +83,7 @@ export class ChatPanel implements vscode.Disposable {
   /** The session to bring back once the chat can connect (kept in the view's state meanwhile, so a reload keeps it). */
   restoreLater: Omit<SessionTarget, 'agent'> | undefined;
   /** What the line below the earlier entries says, when it is not a restart. */
-  private divider: string | undefined;
+  private divider: Divider | undefined;
   private checkpointsView: CheckpointsView = NO_CHECKPOINTS;
   readonly controls = new ChatControls(() => this.changed('permissionLevel'));
   private disposed = false;
@@ -140,6 +141,7 @@ export class ChatPanel implements vscode.Disposable {
       deps,
       session: () => this.current,
       earlier: () => this.earlier,
+      branch: () => this.divider?.branch,
       modelOf: (sessionId) => modelOf(this.current?.model, sessionId),
       controls: this.controls,
       post: (message) => this.post(message),
@@ -339,12 +341,12 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /**
-   * Shows `entries` above the session's own, with `divider` below them: a conversation kept on this computer that
-   * the agent cannot replay. Attach the session with `keepEarlier` to keep them.
+   * Shows `entries` above the session's own, with `divider` below them (and `branch`, the session they came from, to
+   * open). Attach the session with `keepEarlier` to keep them.
    */
-  showEarlier(entries: EntryView[], divider: string): void {
+  showEarlier(entries: EntryView[], divider: string, branch?: SessionTarget): void {
     this.earlier = entries;
-    this.divider = divider;
+    this.divider = { text: divider, ...(branch ? { branch } : {}) };
     if (this.sync.ready && !this.disposed) this.sync.postState();
   }
 

@@ -71,6 +71,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     earlier: z.array(EntryView),
     /** The line below the earlier entries when they are not from a restart (a transcript kept on this computer). */
     divider: z.string().max(500).optional(),
+    /** The line offers Open the Earlier Branch: the session the entries above came from (an edit and resend). */
+    branch: z.literal(true).optional(),
     entries: z.array(EntryView),
     ...ViewParts.shape,
     attachments: z.array(AttachmentView),
@@ -202,6 +204,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resend'), entryId: z.number().int().nonnegative(), text: z.string().max(1_000_000) }),
   /** Fork on a user message: a new chat from there (the agent must fork sessions). */
   z.object({ type: z.literal('fork'), entryId: z.number().int().nonnegative() }),
+  /** Open the Earlier Branch on the line below an edited and resent conversation: its session, in a chat. */
+  z.object({ type: z.literal('openBranch') }),
   /** Redo Changes after a Restore Checkpoint: the files back to how they were before the restore. */
   z.object({ type: z.literal('redoRestore') }),
   /** The user's answer to the checkpoint question shown. */

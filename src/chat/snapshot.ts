@@ -32,6 +32,12 @@ export interface Revealed {
 }
 
 /** The chat's state as the panel holds it, read when a view is built. */
+/** The line below the earlier entries, and the session they came from when the chat offers to open it. */
+export interface Divider {
+  readonly text: string;
+  readonly branch?: SessionTarget;
+}
+
 export interface ChatState {
   readonly agentName: string;
   readonly session: AgentSession | undefined;
@@ -39,8 +45,8 @@ export interface ChatState {
   readonly restoreLater: Omit<SessionTarget, 'agent'> | undefined;
   /** An earlier session's entries, or a transcript kept on this computer, shown above the session's own. */
   readonly earlier: readonly EntryView[];
-  /** What the line below the earlier entries says, when it is not a restart. */
-  readonly divider: string | undefined;
+  /** What the line below the earlier entries says, when it is not a restart, and the branch they came from. */
+  readonly divider: Divider | undefined;
   readonly agentError: AgentErrorView | null;
   readonly checkpoints: CheckpointsView;
   readonly queue: QueueView;
@@ -176,7 +182,7 @@ export function stateOf(chat: ChatState): StateMessage {
         ? { restore: { agent: chat.agentName, ...chat.restoreLater } }
         : {}),
     earlier: [...chat.earlier],
-    ...(chat.divider ? { divider: chat.divider } : {}),
+    ...(chat.divider ? { divider: chat.divider.text, ...(chat.divider.branch ? { branch: true } : {}) } : {}),
     entries: sessionEntries(session),
     ...allParts(chat),
     attachments: [...chat.attachments],

@@ -22,7 +22,7 @@ import type {
   ImageView,
 } from './protocol';
 import { elicitationViews } from './elicitationViews';
-import { linkedImageType, shownImage } from './images';
+import { linkedImageType, MAX_LINKED_IMAGES, shownImage } from './images';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 const TERMINAL_VIEW_LIMIT = 64 * 1024;
@@ -81,6 +81,7 @@ function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd:
   const chips: ChipView[] = [];
   const images: ImageView[] = [];
   let imageIndex = 0;
+  let linkedImages = 0;
   for (const block of blocks) {
     switch (block.type) {
       case 'text':
@@ -91,7 +92,10 @@ function messageParts(role: MessageRole, blocks: readonly S.ContentBlock[], cwd:
         else {
           text += `[${escapeLinkText(block.title ?? block.name)}](<${block.uri.replace(/[<>\s]/g, encodeURIComponent)}>)`;
           // A link to an image file on this computer is shown too, below the text (read and checked when asked for).
-          if (linkedImageType(block)) images.push({ index: imageIndex++, file: (block.title ?? block.name).slice(0, 300) });
+          if (linkedImages < MAX_LINKED_IMAGES && linkedImageType(block)) {
+            linkedImages++;
+            images.push({ index: imageIndex++, file: (block.title ?? block.name).slice(0, 300) });
+          }
         }
         break;
       case 'resource':

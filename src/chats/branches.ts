@@ -172,7 +172,11 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
       sessionId: session.sessionId,
     },
   );
-  panel.showEarlier(above, vscode.l10n.t('Edited and resent from here; the earlier branch is in the history'));
+  panel.showEarlier(above, vscode.l10n.t('Edited and resent from here; the earlier branch is in the history'), {
+    agent: panel.agentName,
+    sessionId: session.sessionId,
+    cwd: session.cwd,
+  });
   const embedded = next.client.capabilities.accepts.embeddedContext;
   panel.tell(
     [

@@ -297,10 +297,12 @@ export class Chats implements vscode.Disposable {
               ? this.signInFrom(panel)
               : 'fork' in action
                 ? this.fork(panel, action.fork)
-                : resendEdited(this.branches, panel, action.resend, action.text).then(action.settle, (error: unknown) => {
-                    panel.tell(vscode.l10n.t('The message was not resent: {0}', failureText(error)));
-                    action.settle(undefined);
-                  })),
+                : 'openBranch' in action
+                  ? this.openPrevious(action.openBranch.agent, action.openBranch)
+                  : resendEdited(this.branches, panel, action.resend, action.text).then(action.settle, (error: unknown) => {
+                      panel.tell(vscode.l10n.t('The message was not resent: {0}', failureText(error)));
+                      action.settle(undefined);
+                    })),
       ),
       panel.onDidChangeTitle(() => this.changeEmitter.fire()),
       panel.onDidChangeAttention(({ before, after }) => {

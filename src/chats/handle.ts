@@ -55,6 +55,8 @@ export interface ChatHandle {
    * chats/branches.ts). Resolves with the resent turn's stop reason, or undefined when nothing was sent.
    */
   editAndResend(entryId: number, text: string): Promise<S.StopReason | undefined>;
+  /** Open the Earlier Branch, below a conversation that was edited and resent, as its button does. */
+  openEarlierBranch(): Promise<void>;
   /** Copy on a message (its Markdown source) or a tool card (its output), as its button does; false when there was nothing. */
   copyEntry(entryId: number, earlier?: boolean): Promise<boolean>;
   /** Where the chat is shown: an editor tab or the secondary side bar. */
@@ -277,6 +279,9 @@ class PanelHandle implements ChatHandle {
   }
   editAndResend(entryId: number, text: string): Promise<S.StopReason | undefined> {
     return this.chat.dispatch({ type: 'resend', entryId, text });
+  }
+  openEarlierBranch(): Promise<void> {
+    return this.chat.dispatch({ type: 'openBranch' });
   }
   copyEntry(entryId: number, earlier?: boolean): Promise<boolean> {
     return this.chat.dispatch({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });

@@ -5,9 +5,8 @@
 // Writes: one WorkspaceEdit (a single Undo restores the previous text), then the document is saved; missing files
 // and folders are created. Unsaved edits the agent has not read are never dropped silently: the user decides.
 // Paths: absolute, resolved (`..` and symlinks) and checked against the workspace folders; outside them the user
-// is asked, or the `acp.files.outsideWorkspace` setting refuses; but a file the user linked in a message of the
-// chat (a conversation export, a pasted image) is read without a question.
-import { resolve } from 'node:path';
+// is asked, or the `acp.files.outsideWorkspace` setting refuses; but a file the extension saved and the chat linked
+// in a message (a conversation export, a pasted image) is read without a question.
 import * as vscode from 'vscode';
 import { workspaceRoots } from '../common/workspace';
 import { AcpError, ErrorCodes } from '../acp/errors';
@@ -40,6 +39,11 @@ export interface EditorFilesOptions {
   /** `acp.edits.review`: whether a write waits for the user's Accept. */
   readonly review: () => ReviewPolicy;
   readonly prompts: FilePrompts;
+  /**
+   * The folders where the extension keeps files it links in a chat's messages (conversation exports, pasted images):
+   * such a file that the chat linked is read without a question. Nothing else outside the workspace is.
+   */
+  readonly ownFolders?: readonly string[];
 }
 
 export class EditorFiles {
@@ -106,8 +110,6 @@ export class EditorFiles {
   private async allowed(raw: unknown, operation: 'read' | 'write', { workspace, roots, linked }: PathScope): Promise<string> {
     const verdict = checkPath(raw, workspace ?? workspaceRoots());
     if (verdict.kind === 'invalid') throw new AcpError(ErrorCodes.InvalidParams, verdict.reason);
-    // A file the user linked in a message of this chat (an export, a pasted image) is read without a question.
-    if (operation === 'read' && (linked?.has(verdict.path) || linked?.has(resolve(String(raw))))) return verdict.path;
     // A subagent's own roots narrow the workspace, never widen it: outside them, the user is asked.
     if (verdict.kind === 'inside') {
       if (!roots || checkPath(verdict.path, roots).kind === 'inside') return verdict.path;
@@ -116,6 +118,12 @@ export class EditorFiles {
         ErrorCodes.InvalidParams,
         `the user did not allow ${operation === 'read' ? 'reading' : 'writing'} ${verdict.path}, which is outside the folders named for this subagent`,
       );
+    }
+    // A file the extension saved and this chat linked (an export, a pasted image) is read without a question: by its
+    // real path, inside the extension's own folders, so neither a link planted in a replayed message nor a symbolic
+    // link reaches anything else.
+    if (operation === 'read' && linked?.has(verdict.path) && checkPath(verdict.path, this.options.ownFolders ?? []).kind === 'inside') {
+      return verdict.path;
     }
     const where = workspace ? "this chat's worktree" : 'the workspace folders';
     if (this.options.outsideWorkspace() === 'deny') {

@@ -11,6 +11,7 @@ import type * as S from '../acp/schema.gen';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
 import { failureText } from '../common/failureText';
+import { checkPath } from '../common/paths';
 import { workspaceRoots } from '../common/workspace';
 import { storedEntries } from '../history/format';
 import { sessionTranscript } from '../history/recorder';
@@ -31,7 +32,8 @@ export interface ImportResult {
   readonly cancelled: boolean;
 }
 
-type Outcome = 'imported' | 'empty' | 'cancelled' | { readonly failed: string };
+/** How one session went; a failure with `stop` ends the run (the agent is gone, or too slow to go on). */
+type Outcome = 'imported' | 'empty' | 'cancelled' | { readonly failed: string; readonly stop?: boolean };
 
 export class SessionImport {
   constructor(
@@ -68,10 +70,12 @@ export class SessionImport {
       void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not start: {1}', agent.name, failureText(error)));
       return undefined;
     }
+    // Held for the whole run: closing one imported session must not stop the agent before the next.
+    const hold = this.agents.hold(client);
     try {
       return await this.importFrom(client, agent.name, roots);
     } finally {
-      void this.agents.release(client);
+      hold.dispose();
     }
   }
 
@@ -133,6 +137,7 @@ export class SessionImport {
     }
     const chosen = picks.slice(0, MAX_IMPORT).map((p) => p.info);
     const counts = { imported: 0, skipped, failed: 0, cancelled: false };
+    let empty = 0;
     const failures: string[] = [];
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing the sessions of {0}', agentName), cancellable: true },
@@ -140,13 +145,21 @@ export class SessionImport {
         for (const [index, info] of chosen.entries()) {
           if (token.isCancellationRequested) break;
           progress.report({ message: `${index + 1}/${chosen.length}: ${info.title?.trim() || info.sessionId}`, increment: 100 / chosen.length });
-          const outcome = this.chats.showing(agentName, info.sessionId) ? 'empty' : await this.importOne(client, agentName, info, token);
+          // Opened in a chat meanwhile: its chat keeps its transcript.
+          if (this.chats.showing(agentName, info.sessionId)) {
+            counts.skipped++;
+            continue;
+          }
+          const outcome = await this.importOne(client, agentName, info, token);
           if (outcome === 'imported') counts.imported++;
-          else if (outcome === 'empty') counts.skipped++;
-          else if (outcome === 'cancelled') break;
+          else if (outcome === 'empty') {
+            counts.skipped++;
+            empty++;
+          } else if (outcome === 'cancelled') break;
           else {
             counts.failed++;
             failures.push(outcome.failed);
+            if (outcome.stop) break;
           }
         }
         counts.cancelled = token.isCancellationRequested;
@@ -159,6 +172,7 @@ export class SessionImport {
         : counts.imported === 1
           ? vscode.l10n.t('Imported 1 session from {0}.', agentName)
           : vscode.l10n.t('Imported {0} sessions from {1}.', counts.imported, agentName),
+      ...(empty > 0 ? [vscode.l10n.t('{0} had no messages to keep.', empty)] : []),
       ...(counts.failed > 0 ? [vscode.l10n.t('{0} could not be imported: {1}', counts.failed, failures.slice(0, 3).join('; '))] : []),
       ...(left > 0 ? [vscode.l10n.t('{0} more were picked than one run imports; run it again for them.', left)] : []),
     ].join(' ');
@@ -168,55 +182,61 @@ export class SessionImport {
     return counts;
   }
 
-  /** Every session in the workspace folders, once each, the most recently updated first. */
+  /**
+   * Every session in the workspace folders, once each, the most recently updated first. One the agent lists in
+   * another folder (it may ignore the filter) is left out: its folder would become the replay's and the transcript's.
+   */
   private async list(client: AgentClient, roots: readonly string[]): Promise<S.SessionInfo[]> {
     const seen = new Map<string, S.SessionInfo>();
-    for (const root of roots) for (const info of await client.listSessions(root)) if (!seen.has(info.sessionId)) seen.set(info.sessionId, info);
+    for (const root of roots) {
+      for (const info of await client.listSessions(root)) {
+        if (!seen.has(info.sessionId) && checkPath(info.cwd, roots).kind === 'inside') seen.set(info.sessionId, info);
+      }
+    }
     return [...seen.values()].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
   }
 
-  /** Replays one session into its own model, keeps its transcript and closes it. */
+  /**
+   * Replays one session into its own model, keeps its transcript and closes it. A cancel or the deadline gives the
+   * load up (`$/cancel_request`): the session is dropped at once and nothing of it is kept.
+   */
   private async importOne(client: AgentClient, agentName: string, info: S.SessionInfo, token: vscode.CancellationToken): Promise<Outcome> {
-    const loading = client.reopenSession(info.sessionId, info.cwd, 'load');
-    let timer: NodeJS.Timeout | undefined;
-    let onCancel: vscode.Disposable | undefined;
-    const settled = await Promise.race([
-      loading.then(
-        (session) => ({ session }),
-        (error: unknown) => ({ error }),
-      ),
-      new Promise<'cancelled'>((resolve) => (onCancel = token.onCancellationRequested(() => resolve('cancelled')))),
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), LOAD_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
-    onCancel?.dispose();
-    if (settled === 'cancelled' || settled === 'timeout') {
-      // The replay goes on at the agent: the session is closed once it is open, nothing of it is kept, and the agent
-      // is stopped then if no chat uses it.
-      void loading.then(
-        (session) => session.close().finally(() => void this.agents.release(client)),
-        () => void this.agents.release(client),
-      );
-      if (settled === 'cancelled') return 'cancelled';
-      return { failed: vscode.l10n.t('{0} (no replay within {1} s)', info.title?.trim() || info.sessionId, LOAD_TIMEOUT_MS / 1000) };
+    const giveUp = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      giveUp.abort();
+    }, LOAD_TIMEOUT_MS);
+    const onCancel = token.onCancellationRequested(() => giveUp.abort());
+    let session: AgentSession;
+    try {
+      session = await client.reopenSession(info.sessionId, info.cwd, 'load', { signal: giveUp.signal });
+    } catch (error) {
+      if (token.isCancellationRequested) return 'cancelled';
+      const title = info.title?.trim() || info.sessionId;
+      if (timedOut) return { failed: vscode.l10n.t('{0} (no replay within {1} s)', title, LOAD_TIMEOUT_MS / 1000), stop: true };
+      this.log.warn(`[history] ${agentName} could not replay ${info.sessionId}: ${errorMessage(error)}`);
+      return { failed: `${title} (${failureText(error)})`, stop: client.hasExited };
+    } finally {
+      clearTimeout(timer);
+      onCancel.dispose();
     }
-    if ('error' in settled) {
-      this.log.warn(`[history] ${agentName} could not replay ${info.sessionId}: ${errorMessage(settled.error)}`);
-      return { failed: `${info.title?.trim() || info.sessionId} (${failureText(settled.error)})` };
-    }
-    return this.keep(agentName, info, settled.session);
+    return this.keep(agentName, info, session);
   }
 
   private async keep(agentName: string, info: S.SessionInfo, session: AgentSession): Promise<Outcome> {
     try {
       const entries = storedEntries(session.model);
       if (entries.length === 0) return 'empty';
-      const updated = new Date(info.updatedAt ?? '');
+      // Never later than now: a session dated in the future would push the user's own chats out of the history.
+      const now = new Date();
+      const stated = new Date(info.updatedAt ?? '');
+      const updated = Number.isNaN(stated.getTime()) || stated > now ? now : stated;
       await this.store.save(
         sessionTranscript({ agent: agentName, sessionId: info.sessionId, cwd: info.cwd }, session.model, {
           entries,
           title: session.model.title ?? (info.title?.trim() || undefined),
-          updatedAt: Number.isNaN(updated.getTime()) ? new Date() : updated,
+          updatedAt: updated,
         }),
       );
       this.log.info(`[history] imported ${info.sessionId} from ${agentName} (${entries.length} entries)`);

@@ -233,6 +233,9 @@ describe('Checkpoints', function () {
       kept.some((s) => s.sessionId === earlierSession),
       `the earlier branch ${earlierSession} is kept: ${JSON.stringify(kept)}`,
     );
+    // Reachable from the message too: Open the Earlier Branch, below the conversation kept above, opens it in a chat.
+    await chat.openEarlierBranch();
+    await waitFor(async () => (await api()).chats.some((c) => c.sessionId === earlierSession), { what: 'the earlier branch in a chat' });
     await closeAllChats();
     await useFixtureAgent('changes');
     rmSync(state, { recursive: true, force: true });

@@ -37,6 +37,21 @@ async function attach(chat: ChatHandle, query: string, kind: string, path?: stri
   });
 }
 
+/**
+ * `attach` for a mention whose pick is a quick pick, answered with Enter (the first item). An Enter that reached the
+ * list before it showed its items picks nothing ("No … was picked"): that pick is tried again.
+ */
+async function attachPicked(chat: ChatHandle, kind: string, what: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await answeringQuickInput(() => attach(chat, kind, kind), ENTER, what);
+      return;
+    } catch (error) {
+      if (attempt === 3 || !/^No \w+ was picked\.$/.test(chat.lastNotice ?? '')) throw error;
+    }
+  }
+}
+
 describe('context in the composer', function () {
   this.timeout(60_000);
   const disposables: vscode.Disposable[] = [];
@@ -234,7 +249,7 @@ describe('context in the composer', function () {
     git('add', '.');
     git('commit', '-qm', 'Grow the big file\n\nWith a line of body.');
     const hash = git('rev-parse', 'HEAD').toString().trim();
-    await answeringQuickInput(() => attach(chat, 'commit', 'commit'), ENTER, 'the commit picker');
+    await attachPicked(chat, 'commit', 'the commit picker');
     const commit = chat.attachments.at(-1)!;
     assert.equal(commit.kind, 'commit');
     assert.match(commit.label, /^Commit [0-9a-f]{8}: Grow the big file$/);
@@ -262,7 +277,7 @@ describe('context in the composer', function () {
       '@ch offers chat',
     );
     // The list is the most recent first, without the chat that asks: Enter takes the chat above.
-    await answeringQuickInput(() => attach(chat, 'chat', 'chat'), ENTER, 'the chat picker');
+    await attachPicked(chat, 'chat', 'the chat picker');
     const chip = chat.attachments.at(-1)!;
     assert.equal(chip.kind, 'chat');
     assert.match(chip.label, /^Chat: /);

@@ -15,7 +15,7 @@ import { entryText, type FindTarget } from '../find';
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
 import { useFind } from '../hooks/useFind';
 import { FindBar } from './findBar';
-import { copyCode, insertCode, openLink } from '../intents';
+import { copyCode, insertCode, openBranch, openLink } from '../intents';
 import { t } from '../l10n';
 import { cardsAfter, turnEnds, WINDOW } from '../state';
 import { Changes } from './changes';
@@ -34,6 +34,8 @@ export function Conversation(props: {
   earlier: readonly EntryView[];
   /** The line below the earlier entries (default: where the agent was restarted). */
   divider?: string;
+  /** The divider offers Open the Earlier Branch. */
+  branch?: boolean;
   entries: readonly EntryView[];
   permissions: readonly PermissionView[];
   elicitations: readonly ElicitationView[];
@@ -265,9 +267,16 @@ export function Conversation(props: {
               {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
               {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}
               {row.key === lastEarlier && (
-                <p class="divider" role="separator">
-                  {props.divider ?? t('The agent was restarted here')}
-                </p>
+                <>
+                  <p class="divider" role="separator">
+                    {props.divider ?? t('The agent was restarted here')}
+                  </p>
+                  {props.branch && (
+                    <button type="button" class="show-earlier secondary" onClick={() => openBranch()}>
+                      {t('Open the Earlier Branch')}
+                    </button>
+                  )}
+                </>
               )}
             </div>
           );

@@ -1,7 +1,7 @@
 // AgentClient and Session against the real fixture agent subprocess: start, sessions, turns, and every way a start
 // or a turn can fail.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -123,7 +123,8 @@ describe('AgentClient', function () {
       },
     });
     const session = await client.newSession(dir);
-    const linked = join(tmpdir(), 'acp-linked-export.md');
+    const linked = join(realpathSync(tmpdir()), 'acp-linked-export.md');
+    writeFileSync(linked, '# An export');
     await session.prompt([
       { type: 'text', text: 'read this' },
       { type: 'resource_link', uri: pathToFileURL(linked).href, name: 'export.md' },

@@ -39,6 +39,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   copyCode: { call: (i) => i.copyCode('x'), posts: { type: 'copy', text: 'x' } },
   loadImage: { call: (i) => i.loadImage(2, 1), posts: { type: 'loadImage', entryId: 2, index: 1 } },
   openImage: { call: (i) => i.openImage(2, 0), posts: { type: 'openImage', entryId: 2, index: 0 } },
+  openBranch: { call: (i) => i.openBranch(), posts: { type: 'openBranch' } },
   resend: { call: (i) => i.resend(5, 'again'), posts: { type: 'resend', entryId: 5, text: 'again' } },
   copyEntry: { call: (i) => i.copyEntry(4, true), posts: { type: 'copyEntry', entryId: 4, earlier: true } },
   insertCode: { call: (i) => i.insertCode('y'), posts: { type: 'insert', text: 'y' } },
