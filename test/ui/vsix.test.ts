@@ -54,6 +54,7 @@ describe('installed from the VSIX', function () {
       'extension/dist/extension.js',
       'extension/dist/webview.js',
       'extension/dist/mcp-stdio.js',
+      'extension/dist/page-text.js',
       'extension/media/icon.png',
       'extension/media/registry-snapshot.json',
       'extension/readme.md',
