@@ -11,7 +11,7 @@ import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } 
 const MAX_VSIX_BYTES = 1.5 * 1024 * 1024;
 /** What a user needs, and nothing else: the manifest, the docs, the bundles and the media. */
 const SHIPPED =
-  /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|package\.nls\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|mcp-stdio\.js|webview\.js|webview\.css|codicon\.ttf)|media\/([\w/-]+\.(png|svg|md|css)|registry-snapshot\.json)))$/;
+  /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|package\.nls\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|mcp-stdio\.js|page-text\.js|webview\.js|webview\.css|codicon\.ttf)|media\/([\w/-]+\.(png|svg|md|css)|registry-snapshot\.json)))$/;
 const WALKTHROUGH_STEPS = ['Pick an agent', 'Sign in to the agent', 'Start your first chat', 'Decide what the agent may do'];
 
 describe('installed from the VSIX', function () {
