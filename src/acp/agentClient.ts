@@ -296,8 +296,8 @@ export class AgentClient implements SessionOwner {
   }
 
   /**
-   * Reopens an earlier session. `load` replays its history into a fresh model (the session is routed before the
-   * request, since the replay comes before the answer); `resume` continues it without a replay.
+   * Reopens an earlier session. `load` replays its history into a fresh model (routed before the request: the replay
+   * comes first); `resume` continues it without one. Given up (`options.signal`), it is dropped at once, unanswered.
    */
   async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<AgentSession> {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
@@ -306,6 +306,8 @@ export class AgentClient implements SessionOwner {
     model.quirks = this.quirks;
     const log = tagged(this.log, `session ${shortId(sessionId)}`);
     const session = this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
+    const drop = () => void session.discard();
+    options.signal?.addEventListener('abort', drop, { once: true });
     try {
       const params = { sessionId, cwd, ...setup.params };
       const { connection } = this.process;
@@ -313,11 +315,12 @@ export class AgentClient implements SessionOwner {
       model.setup({ modes: response.modes, configOptions: response.configOptions });
       return session;
     } catch (error) {
-      // Quietly: the caller decides whether the agent is still needed (it usually opens a new session instead). The
-      // agent never opened it, so there is nothing to send session/close for.
+      // Quietly: the caller decides whether the agent is still needed; the agent never opened it: no session/close.
       this.sessions.delete(sessionId);
       await session.discard();
       throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', drop);
     }
   }
 

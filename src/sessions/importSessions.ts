@@ -208,20 +208,26 @@ export class SessionImport {
       giveUp.abort();
     }, LOAD_TIMEOUT_MS);
     const onCancel = token.onCancellationRequested(() => giveUp.abort());
-    let session: AgentSession;
-    try {
-      session = await client.reopenSession(info.sessionId, info.cwd, 'load', { signal: giveUp.signal });
-    } catch (error) {
+    const givenUp = new Promise<'givenUp'>((resolve) => giveUp.signal.addEventListener('abort', () => resolve('givenUp'), { once: true }));
+    const loaded = await Promise.race([
+      client.reopenSession(info.sessionId, info.cwd, 'load', { signal: giveUp.signal }).then(
+        (session) => ({ session }),
+        (error: unknown) => ({ error }),
+      ),
+      givenUp, // not waiting for the agent to answer the cancel: the session is dropped already
+    ]);
+    clearTimeout(timer);
+    onCancel.dispose();
+    const title = info.title?.trim() || info.sessionId;
+    if (loaded === 'givenUp' || token.isCancellationRequested || timedOut) {
       if (token.isCancellationRequested) return 'cancelled';
-      const title = info.title?.trim() || info.sessionId;
-      if (timedOut) return { failed: vscode.l10n.t('{0} (no replay within {1} s)', title, LOAD_TIMEOUT_MS / 1000), stop: true };
-      this.log.warn(`[history] ${agentName} could not replay ${info.sessionId}: ${errorMessage(error)}`);
-      return { failed: `${title} (${failureText(error)})`, stop: client.hasExited };
-    } finally {
-      clearTimeout(timer);
-      onCancel.dispose();
+      return { failed: vscode.l10n.t('{0} (no replay within {1} s)', title, LOAD_TIMEOUT_MS / 1000), stop: true };
     }
-    return this.keep(agentName, info, session);
+    if ('error' in loaded) {
+      this.log.warn(`[history] ${agentName} could not replay ${info.sessionId}: ${errorMessage(loaded.error)}`);
+      return { failed: `${title} (${failureText(loaded.error)})`, stop: client.hasExited };
+    }
+    return this.keep(agentName, info, loaded.session);
   }
 
   private async keep(agentName: string, info: S.SessionInfo, session: AgentSession): Promise<Outcome> {
