@@ -14,8 +14,8 @@ export function tellDraft(text: string): void {
   post({ type: 'draft', text });
 }
 
-export function sendPrompt(text: string, attachments: readonly string[], mode?: WhileBusyMode): void {
-  post({ type: 'send', text, attachments: [...attachments], ...(mode ? { mode } : {}) });
+export function sendPrompt(text: string, attachments: readonly string[], mode?: WhileBusyMode, images: readonly string[] = []): void {
+  post({ type: 'send', text, attachments: [...attachments], ...(mode ? { mode } : {}), ...(images.length > 0 ? { images: [...images] } : {}) });
 }
 
 /** A queued message's buttons: back into the composer, out of the queue, up or down. */
@@ -151,9 +151,9 @@ export function confirmAttachment(id: string): void {
   post({ type: 'confirmAttachment', id });
 }
 
-/** Attaches a pasted or dropped image (`data` in base64). */
-export function attachImage(name: string, mimeType: string, data: string): void {
-  post({ type: 'attachImage', name, mimeType, data });
+/** Attaches a pasted or dropped image (`data` in base64); `token` is the page's name for it, given back on its chip. */
+export function attachImage(name: string, mimeType: string, data: string, token?: string): void {
+  post({ type: 'attachImage', name, mimeType, data, ...(token !== undefined ? { token } : {}) });
 }
 
 export function removeAttachment(id: string): void {

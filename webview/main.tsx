@@ -11,6 +11,7 @@ import { Header } from './components/header';
 import { Plans } from './components/plans';
 import { Queue } from './components/queue';
 import { forgetImages, receiveImage } from './images';
+import { imagesNotBack, imagesRead } from './imagesInFlight';
 import { ready, sendPrompt, tellDraft } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
@@ -66,13 +67,19 @@ function App() {
 
   const send = useCallback(
     (mode?: WhileBusyMode) => {
-      if (state.draft.trim() === '' && state.attachments.length === 0) return;
-      sendPrompt(
-        state.draft,
-        state.attachments.map((a) => a.id),
-        mode,
-      );
-      dispatch({ type: 'sent' });
+      const { draft, attachments } = state;
+      // An image pasted just before is read first, and named, so the host sends it with the message.
+      void imagesRead().then(() => {
+        const images = imagesNotBack(attachments.map((a) => a.token));
+        if (draft.trim() === '' && attachments.length === 0 && images.length === 0) return;
+        sendPrompt(
+          draft,
+          attachments.map((a) => a.id),
+          mode,
+          images,
+        );
+        dispatch({ type: 'sent' });
+      });
     },
     [state.draft, state.attachments],
   );

@@ -132,7 +132,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
     draft: (m) => chat.draftChanged(m.text),
     send: (m) => {
       chat.clearNotice();
-      return chat.outbox.submit(m.text, m.attachments, m.mode);
+      return chat.outbox.submit(m.text, m.attachments, m.mode, m.images);
     },
     queue: (m) => chat.outbox.changeQueued(m.id, m.action),
     sendQueued: () => chat.outbox.sendHeld(),
@@ -188,7 +188,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
     listPrompts: () => chat.context.refreshPrompts(),
     usePrompt: (m) => chat.context.usePrompt(m.name, m.source),
     confirmAttachment: (m) => chat.outbox.confirm(m.id),
-    attachImage: (m) => chat.outbox.attachImage(m.name, m.mimeType, m.data),
+    attachImage: (m) => chat.outbox.attachImage(m.name, m.mimeType, m.data, m.token),
     removeAttachment: (m) => chat.outbox.remove(m.id),
     setMode: async (m) => {
       await picked(chat, 'the mode', (session) => session.setMode(m.modeId));

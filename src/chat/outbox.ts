@@ -36,6 +36,8 @@ export interface OutboxHost {
 
 export class Outbox {
   private readonly attachments = new Attachments();
+  /** Pasted images being saved for an agent that does not take images, by the page's name for them. */
+  private readonly saving = new Map<string, Promise<void>>();
   /** Messages written while a turn runs: queued, steered into it, or sent once it is stopped. */
   private readonly whileBusy: WhileBusyMessages<Attachment, S.StopReason>;
 
@@ -70,7 +72,15 @@ export class Outbox {
    * or sent after a stop. Resolves with the stop reason of the turn it started; undefined when it did not start one
    * (queued, steered). Rejects when it cannot be sent; the chat has said why, and the draft went back.
    */
-  async submit(text: string, ids: readonly string[], mode: WhileBusy | undefined): Promise<S.StopReason | undefined> {
+  async submit(
+    text: string,
+    listed: readonly string[],
+    mode: WhileBusy | undefined,
+    images: readonly string[] = [],
+  ): Promise<S.StopReason | undefined> {
+    // Images the page pasted just before (their chips not back yet) go with the message: saved first, if they are.
+    await Promise.all(images.map((token) => this.saving.get(token)));
+    const ids = [...listed, ...this.attachments.views.filter((a) => a.token !== undefined && images.includes(a.token)).map((a) => a.id)];
     const waiting = this.attachments.views.find((a) => ids.includes(a.id) && a.confirm);
     if (waiting) {
       const reason = vscode.l10n.t(
@@ -148,7 +158,7 @@ export class Outbox {
   }
 
   /** An image pasted or dropped on the composer (base64), attached unless the agent cannot take it. */
-  attachImage(name: string, mimeType: string, data: string): void {
+  attachImage(name: string, mimeType: string, data: string, token?: string): void {
     const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
     const refusal =
       imageRefusal(vscode.l10n.t, mimeType, bytes) ??
@@ -157,18 +167,23 @@ export class Outbox {
       this.host.tell(refusal);
       return;
     }
+    const named = token !== undefined ? { token } : {};
     if (this.accepts.image) {
-      this.add({ kind: 'image', label: name || 'pasted image', mimeType, data });
+      this.add({ kind: 'image', label: name || 'pasted image', mimeType, data, ...named });
       return;
     }
-    // An agent that does not take images gets a link to a saved copy, which it may open with its own tools.
-    void this.host.saveImage(mimeType, data).then(
+    // An agent that does not take images gets a link to a saved copy, which it may open with its own tools. A message
+    // sent meanwhile that names the image waits for it (see submit).
+    const saving = this.host.saveImage(mimeType, data).then(
       (path) => {
-        this.add({ kind: 'file', path, label: name || vscode.l10n.t('pasted image') });
+        this.add({ kind: 'file', path, label: name || vscode.l10n.t('pasted image'), ...named });
         this.host.tell(vscode.l10n.t('{0} does not take images: the image was saved and is attached as a link to {1}.', this.host.agentName, path));
       },
       (error: unknown) => this.host.tell(vscode.l10n.t('The image was not attached: {0}', errorMessage(error))),
     );
+    if (token === undefined) return;
+    this.saving.set(token, saving);
+    void saving.finally(() => this.saving.delete(token));
   }
 
   private get accepts(): PromptAccepts {

@@ -11,6 +11,8 @@ interface Sized {
   readonly size?: number;
   /** Past the bound: it waits for Attach Anyway. */
   readonly confirm?: boolean;
+  /** The page's name for an image it pasted or dropped. */
+  readonly token?: string;
 }
 
 /** Something attached to the message being written. The host keeps it; the view shows its chip. */
@@ -59,6 +61,7 @@ export function attachmentView(a: Attachment): AttachmentView {
     ...(detail !== undefined ? { detail } : {}),
     ...(a.size !== undefined ? { size: a.size } : {}),
     ...(a.confirm ? { confirm: true } : {}),
+    ...(a.token !== undefined ? { token: a.token } : {}),
   };
 }
 

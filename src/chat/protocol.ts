@@ -133,7 +133,14 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** What the user is writing, told as it changes (a little after the last key), so a chat that moves keeps it. */
   z.object({ type: z.literal('draft'), text: z.string().max(1_000_000) }),
   /** Enter or a send button: while a turn runs, `mode` says what the message becomes (default: the setting). */
-  z.object({ type: z.literal('send'), text: z.string(), attachments: z.array(z.string()), mode: WhileBusyMode.optional() }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string(),
+    attachments: z.array(z.string()),
+    mode: WhileBusyMode.optional(),
+    /** Images the page pasted or dropped whose chips it has not seen yet: the message waits for them and takes them. */
+    images: z.array(z.string().max(64)).max(50).optional(),
+  }),
   /** A queued message: back into the composer, out of the queue, up or down; or Send for a held queue. */
   z.object({ type: z.literal('queue'), action: z.enum(['edit', 'remove', 'up', 'down']), id: z.number() }),
   z.object({ type: z.literal('sendQueued') }),
@@ -188,6 +195,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     mimeType: z.string().max(100),
     /** base64 */
     data: z.string().max(Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4),
+    /** The page's name for it, given back on its chip (see `send`'s `images`). */
+    token: z.string().max(64).optional(),
   }),
   z.object({ type: z.literal('removeAttachment'), id: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),

@@ -215,6 +215,16 @@ describe('conversation UI', function () {
     assert.equal(prompt[1]?.mimeType, 'image/png');
     assert.ok((prompt[1]?.data ?? '').startsWith('iVBORw0KGgo'));
     await chat.getByRole('article', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
+    // Enter right after a paste, before its chip is back: the image goes with the message.
+    await message.fill('and right away?');
+    await pasteImage(chat);
+    await message.press('Enter');
+    const second = chat.locator('.code-block code.language-json').nth(1);
+    await second.waitFor();
+    assert.deepEqual(
+      (JSON.parse((await second.textContent()) ?? '[]') as { type: string }[]).map((b) => b.type),
+      ['text', 'image'],
+    );
 
     await workbench.runCommand('View: Close All Editors');
     const plain = await workbench.chatWith('Fixture Plain');
@@ -232,6 +242,16 @@ describe('conversation UI', function () {
       ['text', 'resource_link'],
     );
     assert.match(sent[1]?.uri ?? '', /^file:\/\/.*\/images\/[0-9a-f]{24}\.png$/);
+    // Enter right after a paste: the message waits for the image to be saved, and links it.
+    await plain.message.fill('and this one, quickly?');
+    await pasteImage(plain.chat);
+    await plain.message.press('Enter');
+    const quick = plain.chat.locator('.code-block code.language-json').nth(1);
+    await quick.waitFor();
+    assert.deepEqual(
+      (JSON.parse((await quick.textContent()) ?? '[]') as { type: string }[]).map((b) => b.type),
+      ['text', 'resource_link'],
+    );
   });
 
   it('shows the agent\u2019s images and linked image files inline, bounded, refuses others with the reason, and opens them full size from the keyboard', async () => {

@@ -4,6 +4,7 @@
 import { imageRefusal } from '../../src/chat/protocol';
 import { attachImage, dropUris } from '../intents';
 import { droppedUris } from './dropped';
+import { readingImage } from '../imagesInFlight';
 import { t } from '../l10n';
 
 export interface ImageDrop {
@@ -20,12 +21,17 @@ export function useImageDrop(tell: (text: string) => void): ImageDrop {
         tell(refusal);
         continue;
       }
+      const read = readingImage();
       const reader = new FileReader();
       reader.onload = () => {
         const url = String(reader.result);
         const data = url.slice(url.indexOf(',') + 1);
-        attachImage(file.name || t('pasted image'), file.type, data);
+        const token = crypto.randomUUID();
+        attachImage(file.name || t('pasted image'), file.type, data, token);
+        read(token);
       };
+      reader.onerror = () => read();
+      reader.onabort = () => read();
       reader.readAsDataURL(file);
     }
   };

@@ -221,6 +221,8 @@ export const AttachmentView = z.object({
   size: z.number().int().nonnegative().optional(),
   /** Larger than a message should carry without the user's word: it is not sent until they say Attach Anyway. */
   confirm: z.boolean().optional(),
+  /** The page's name for an image it pasted or dropped (`attachImage`), so a send made before it came back takes it. */
+  token: z.string().max(64).optional(),
 });
 export type AttachmentView = z.infer<typeof AttachmentView>;
 
