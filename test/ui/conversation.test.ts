@@ -186,9 +186,9 @@ describe('conversation UI', function () {
     assert.equal(await chat.getByRole('list', { name: 'Attached to your message' }).count(), 0);
   });
 
-  /** Pastes a small PNG into the composer, as the clipboard would. */
-  async function pasteImage(chat: ReturnType<Workbench['chat']>) {
-    await chat.getByRole('textbox', { name: 'Message' }).evaluate((box) => {
+  /** Pastes a small PNG into the composer, as the clipboard would; `thenEnter`: Enter in the same moment, before its chip is back. */
+  async function pasteImage(chat: ReturnType<Workbench['chat']>, thenEnter = false) {
+    await chat.getByRole('textbox', { name: 'Message' }).evaluate((box, enter) => {
       // A 1×1 PNG.
       const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) =>
         c.charCodeAt(0),
@@ -196,7 +196,8 @@ describe('conversation UI', function () {
       const data = new DataTransfer();
       data.items.add(new File([bytes], 'shot.png', { type: 'image/png' }));
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    });
+      if (enter) box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    }, thenEnter);
   }
 
   it('attaches a pasted image when the agent accepts images, and says why not when it does not', async () => {
@@ -217,8 +218,7 @@ describe('conversation UI', function () {
     await chat.getByRole('article', { name: 'You' }).getByRole('list', { name: 'Attachments' }).getByText('image (image/png)').waitFor();
     // Enter right after a paste, before its chip is back: the image goes with the message.
     await message.fill('and right away?');
-    await pasteImage(chat);
-    await message.press('Enter');
+    await pasteImage(chat, true);
     const second = chat.locator('.code-block code.language-json').nth(1);
     await second.waitFor();
     assert.deepEqual(
@@ -244,8 +244,7 @@ describe('conversation UI', function () {
     assert.match(sent[1]?.uri ?? '', /^file:\/\/.*\/images\/[0-9a-f]{24}\.png$/);
     // Enter right after a paste: the message waits for the image to be saved, and links it.
     await plain.message.fill('and this one, quickly?');
-    await pasteImage(plain.chat);
-    await plain.message.press('Enter');
+    await pasteImage(plain.chat, true);
     const quick = plain.chat.locator('.code-block code.language-json').nth(1);
     await quick.waitFor();
     assert.deepEqual(
