@@ -1,39 +1,43 @@
 // Images the page pasted or dropped that are not chips yet: being read (FileReader), or posted (`attachImage`, with
-// a name of the page's own) and not yet back from the host. A message sent meanwhile waits for the reads, and names
-// the posted ones, so the host waits for them and sends them with it (an Enter right after a paste keeps the image).
+// a name of the page's own) and not yet back from the host. A message sent meanwhile takes them: it waits for the
+// reads begun before it, and names the posted ones, so the host waits for them and sends them with it (an Enter
+// right after a paste keeps the image). Each is named in one send at most; the host takes it or ignores it.
 
-let reading = 0;
-let waiters: (() => void)[] = [];
-/** Posted, not seen back on a chip: the latest only (one the host refused never comes back). */
-const posted: string[] = [];
+/** The reads going on, each settling with the token its image was posted with (none when it was given up). */
+const reads = new Set<Promise<string | undefined>>();
+/** Posted, not yet named in a send: the latest only. */
+let posted: string[] = [];
 const MAX_POSTED = 20;
 
 /** An image starts being read; call the result once it was posted (with its token) or given up. */
 export function readingImage(): (token?: string) => void {
-  reading++;
+  let finish!: (token: string | undefined) => void;
+  const read = new Promise<string | undefined>((resolve) => (finish = resolve));
+  reads.add(read);
   let done = false;
   return (token) => {
     if (done) return;
     done = true;
-    if (token !== undefined) {
-      posted.push(token);
-      if (posted.length > MAX_POSTED) posted.shift();
-    }
-    if (--reading === 0) {
-      const waiting = waiters;
-      waiters = [];
-      for (const resolve of waiting) resolve();
-    }
+    reads.delete(read);
+    if (token !== undefined) posted = [...posted, token].slice(-MAX_POSTED);
+    finish(token);
   };
 }
 
-/** Resolves once no image is being read. */
-export function imagesRead(): Promise<void> {
-  return reading === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
+/** Whether a send made now would take an image whose chip is not among `onChips` (the composer's chips' tokens). */
+export function imagesPending(onChips: readonly (string | undefined)[]): boolean {
+  return reads.size > 0 || posted.some((token) => !onChips.includes(token));
 }
 
-/** The posted images whose chips are not among `onChips` (the tokens the composer's chips carry). */
-export function imagesNotBack(onChips: readonly (string | undefined)[]): string[] {
-  for (let i = posted.length - 1; i >= 0; i--) if (onChips.includes(posted[i])) posted.splice(i, 1);
-  return [...posted];
+/**
+ * What a send made now takes besides the chips it lists: the images posted whose chips are not among `onChips`, and
+ * those being read now, once read. Later pastes are the next message's.
+ */
+export async function imagesForSend(onChips: readonly (string | undefined)[]): Promise<string[]> {
+  const reading = [...reads];
+  const named = posted.filter((token) => !onChips.includes(token));
+  posted = [];
+  const read = (await Promise.all(reading)).filter((token): token is string => token !== undefined);
+  posted = posted.filter((token) => !read.includes(token));
+  return [...named, ...read];
 }

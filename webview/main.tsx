@@ -11,7 +11,7 @@ import { Header } from './components/header';
 import { Plans } from './components/plans';
 import { Queue } from './components/queue';
 import { forgetImages, receiveImage } from './images';
-import { imagesNotBack, imagesRead } from './imagesInFlight';
+import { imagesForSend, imagesPending } from './imagesInFlight';
 import { ready, sendPrompt, tellDraft } from './intents';
 import { setBundle, t } from './l10n';
 import { memo } from './memo';
@@ -68,18 +68,18 @@ function App() {
   const send = useCallback(
     (mode?: WhileBusyMode) => {
       const { draft, attachments } = state;
+      const tokens = attachments.map((a) => a.token);
+      if (draft.trim() === '' && attachments.length === 0 && !imagesPending(tokens)) return;
+      dispatch({ type: 'sent' }); // at once: what is typed from now on is the next message
       // An image pasted just before is read first, and named, so the host sends it with the message.
-      void imagesRead().then(() => {
-        const images = imagesNotBack(attachments.map((a) => a.token));
-        if (draft.trim() === '' && attachments.length === 0 && images.length === 0) return;
+      void imagesForSend(tokens).then((images) =>
         sendPrompt(
           draft,
           attachments.map((a) => a.id),
           mode,
           images,
-        );
-        dispatch({ type: 'sent' });
-      });
+        ),
+      );
     },
     [state.draft, state.attachments],
   );

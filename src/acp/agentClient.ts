@@ -302,8 +302,7 @@ export class AgentClient implements SessionOwner {
   async reopenSession(sessionId: string, cwd: string, how: 'load' | 'resume', options: SessionOptions = {}): Promise<AgentSession> {
     if (this.sessions.has(sessionId)) throw new AcpError(ErrorCodes.InvalidRequest, `session ${sessionId} is already open`);
     const setup = sessionSetup(options, this.capabilities, this.log);
-    const model = new SessionModel(sessionId);
-    model.quirks = this.quirks;
+    const model = Object.assign(new SessionModel(sessionId), { quirks: this.quirks });
     const log = tagged(this.log, `session ${shortId(sessionId)}`);
     const session = this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
     const drop = () => void session.discard();
@@ -312,11 +311,12 @@ export class AgentClient implements SessionOwner {
       const params = { sessionId, cwd, ...setup.params };
       const { connection } = this.process;
       const response = how === 'load' ? await connection.loadSession(params, options.signal) : await connection.resumeSession(params, options.signal);
+      if (options.signal?.aborted) throw new AcpError(ErrorCodes.InternalError, `the reopen of ${sessionId} was given up`);
       model.setup({ modes: response.modes, configOptions: response.configOptions });
       return session;
     } catch (error) {
       // Quietly: the caller decides whether the agent is still needed; the agent never opened it: no session/close.
-      this.sessions.delete(sessionId);
+      if (this.sessions.get(sessionId) === session) this.sessions.delete(sessionId);
       await session.discard();
       throw error;
     } finally {

@@ -176,10 +176,6 @@ export class AgentManager implements vscode.Disposable {
   }
 
   /**
-   * Stops an agent that no chat uses (one started to list its sessions, say). It is unlisted first, so the next
-   * connect starts a new process instead of getting this one as it stops.
-   */
-  /**
    * Keeps the agent running while the hold lasts, whether or not a chat uses it (an import, between the sessions it
    * opens and closes); disposing it stops the agent if nothing else uses it then.
    */
@@ -198,6 +194,10 @@ export class AgentManager implements vscode.Disposable {
     };
   }
 
+  /**
+   * Stops an agent that no chat uses (one started to list its sessions, say). It is unlisted first, so the next
+   * connect starts a new process instead of getting this one as it stops.
+   */
   async release(client: AgentClient): Promise<void> {
     const entries = await Promise.all(
       [...this.running].map(async ([name, entry]) => ({ name, entry, client: await entry.client.catch(() => undefined) })),

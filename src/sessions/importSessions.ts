@@ -138,12 +138,15 @@ export class SessionImport {
     const chosen = picks.slice(0, MAX_IMPORT).map((p) => p.info);
     const counts = { imported: 0, skipped, failed: 0, cancelled: false };
     let empty = 0;
+    /** Sessions gone through, whatever came of them: those after a stop or a cancel were not tried. */
+    let tried = 0;
     const failures: string[] = [];
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing the sessions of {0}', agentName), cancellable: true },
       async (progress, token) => {
         for (const [index, info] of chosen.entries()) {
           if (token.isCancellationRequested) break;
+          tried++;
           progress.report({ message: `${index + 1}/${chosen.length}: ${info.title?.trim() || info.sessionId}`, increment: 100 / chosen.length });
           // Opened in a chat meanwhile: its chat keeps its transcript.
           if (this.chats.showing(agentName, info.sessionId)) {
@@ -174,6 +177,7 @@ export class SessionImport {
           : vscode.l10n.t('Imported {0} sessions from {1}.', counts.imported, agentName),
       ...(empty > 0 ? [vscode.l10n.t('{0} had no messages to keep.', empty)] : []),
       ...(counts.failed > 0 ? [vscode.l10n.t('{0} could not be imported: {1}', counts.failed, failures.slice(0, 3).join('; '))] : []),
+      ...(!counts.cancelled && tried < chosen.length ? [vscode.l10n.t('{0} were not tried after that.', chosen.length - tried)] : []),
       ...(left > 0 ? [vscode.l10n.t('{0} more were picked than one run imports; run it again for them.', left)] : []),
     ].join(' ');
     this.log.info(`[history] ${summary}`);

@@ -23,15 +23,15 @@ export function useImageDrop(tell: (text: string) => void): ImageDrop {
       }
       const read = readingImage();
       const reader = new FileReader();
+      let token: string | undefined;
       reader.onload = () => {
         const url = String(reader.result);
         const data = url.slice(url.indexOf(',') + 1);
-        const token = crypto.randomUUID();
+        token = crypto.randomUUID();
         attachImage(file.name || t('pasted image'), file.type, data, token);
-        read(token);
       };
-      reader.onerror = () => read();
-      reader.onabort = () => read();
+      // Whatever happened (read, failed, aborted, or onload threw), the read is over: a send never waits for it.
+      reader.onloadend = () => read(token);
       reader.readAsDataURL(file);
     }
   };

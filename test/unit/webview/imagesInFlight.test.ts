@@ -1,22 +1,25 @@
-// The images a page pasted that are not chips yet: a send waits for their reads and names the posted ones until
-// their chips come back.
+// The images a page pasted that are not chips yet: a send takes the reads begun before it and the posted images
+// whose chips are not back, each named once.
 import * as assert from 'node:assert/strict';
-import { imagesNotBack, imagesRead, readingImage } from '../../../webview/imagesInFlight';
+import { imagesForSend, imagesPending, readingImage } from '../../../webview/imagesInFlight';
 
 describe('images in flight', () => {
-  it('waits for the reads, names the posted images until their chips come back, and forgets a read given up', async () => {
+  it('takes the reads begun before the send and the posted images not back; names each once; a later paste waits', async () => {
     const first = readingImage();
-    const second = readingImage();
-    let read = false;
-    const reads = imagesRead().then(() => (read = true));
+    const given = readingImage();
+    assert.equal(imagesPending([]), true);
+    const sending = imagesForSend([]);
+    const later = readingImage(); // pasted after the send: the next message's
     first('token-1');
-    await Promise.resolve();
-    assert.equal(read, false, 'one image is still being read');
-    second(); // given up (a read error): nothing to name
-    await reads;
-    assert.deepEqual(imagesNotBack([]), ['token-1']);
-    assert.deepEqual(imagesNotBack(['token-1', undefined]), [], 'its chip is back');
-    assert.deepEqual(imagesNotBack([]), [], 'and it is not named again');
-    await imagesRead(); // nothing being read: at once
+    given(); // the read failed: nothing to name
+    assert.deepEqual(await sending, ['token-1']);
+    later('token-2');
+    assert.equal(imagesPending(['token-2']), false, 'its chip is back');
+    assert.deepEqual(await imagesForSend(['token-2']), [], 'a token on a chip goes with the chip');
+    const stale = readingImage();
+    stale('token-3'); // refused by the host: no chip ever
+    assert.deepEqual(await imagesForSend([]), ['token-3']);
+    assert.deepEqual(await imagesForSend([]), [], 'named once, never again');
+    assert.equal(imagesPending([]), false, 'so an empty composer does not send');
   });
 });
