@@ -313,10 +313,17 @@ describe('context in the composer', function () {
       await vscode.workspace.getConfiguration('acp.mentions').update('allowPrivateUrls', undefined, vscode.ConfigurationTarget.Global);
     });
 
-    /** `@url` with `url` in the clipboard (the box starts with it), Enter on the box and on the confirmation. */
+    /**
+     * `@url` with `url` in the clipboard (the box starts with it), Enter on the box and on the confirmation. An Enter
+     * that reached the confirmation before it showed its items picks nothing ("The page was not fetched."): again.
+     */
     async function attachUrl(chat: ChatHandle, url: string): Promise<void> {
       await vscode.env.clipboard.writeText(url);
-      await answeringQuickInput(() => chat.mention('url', 'ask'), ENTER, 'the URL box and its confirmation');
+      const before = chat.attachments.length;
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        await answeringQuickInput(() => chat.mention('url', 'ask'), ENTER, 'the URL box and its confirmation');
+        if (chat.attachments.length > before || chat.lastNotice !== 'The page was not fetched.') return;
+      }
     }
 
     it('fetches a page after the user confirms, as Markdown; a private address only with the setting; bounded', async () => {
