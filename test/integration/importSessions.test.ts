@@ -64,12 +64,9 @@ describe('Import Sessions', function () {
       { what: 'the import to be cancelled' },
     );
     assert.deepEqual(result, { imported: 0, skipped: 1, failed: 0, cancelled: true });
-    // The replay was given up at the agent ($/cancel_request for the load) and nothing of it is kept.
-    const load = recorded(held.recordFile).find((m) => m.method === 'session/load');
-    await waitFor(() => recorded(held.recordFile).some((m) => m.method === '$/cancel_request' && m.params?.['requestId'] === load?.id), {
-      what: 'the load to be cancelled at the agent',
-    });
-    writeFileSync(`${held.recordFile}.release`, ''); // the agent ends the replay late: its answer changes nothing
+    // The replay was given up without waiting for the agent (which the run then stops, as nothing else uses it), and
+    // nothing of it is kept: the next run offers and imports that session.
+    writeFileSync(`${held.recordFile}.release`, ''); // an agent still running ends the replay late: it changes nothing
 
     const fixture = await useFixtureAgent('echo', { name: NAME, env });
     const imported = await (await importing()).run;
