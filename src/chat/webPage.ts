@@ -103,9 +103,8 @@ export function refusedPageUrl(raw: string, allowPrivate: boolean): string | und
   const host = hostOf(url);
   const local = host === 'localhost' || host.endsWith('.localhost') || isPrivateAddress(host);
   if (local && !allowPrivate) return `${url.host} is on this machine or a private network; ${SETTING_HINT}`;
-  // Plain http only where the setting allows private addresses; vetPage checks the name resolves to one.
-  if (url.protocol === 'http:' && !allowPrivate) return `${url.host} is plain http; only https pages are fetched`;
-  if (url.protocol === 'http:' && isIP(host) !== 0 && !local) return `${url.host} is plain http; only https pages are fetched`;
+  // Plain http only where the setting allows private addresses (a name: vetPage checks it resolves to one).
+  if (url.protocol === 'http:' && (!allowPrivate || (isIP(host) !== 0 && !local))) return `${url.host} is plain http; only https pages are fetched`;
   return undefined;
 }
 
