@@ -2,10 +2,10 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { advertisedCapabilities, AgentCapabilities, clientCapabilities } from './capabilities';
+import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabilities } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
-import { AcpError, AgentExitError, ErrorCodes, errorMessage, failureOf, type Failure } from './errors';
+import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
 import { EarlyUpdates, UnknownSessions } from './earlyUpdates';
 import { listAllSessions } from './sessionList';
 import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus';
@@ -17,8 +17,10 @@ import { Session, type SessionOptions, type SessionOwner } from './sessionHandle
 import { SessionModel } from './sessionModel';
 import { childScope, MAX_SUBAGENTS, scopeRoots, type ChildScope, type SubagentUpdate } from './subagents';
 import { agentQuirks, type AgentQuirks } from './quirks';
+import { messageForkMeta, type MessageForkPoint } from './messageFork';
 import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
+import { AgentStartFailure, startFailure } from './startFailure';
 import type { LineTracer } from './ndjsonWriter';
 export interface AgentClientOptions {
   readonly clientInfo: S.Implementation;
@@ -38,26 +40,6 @@ export interface AgentClientOptions {
 
 /** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
 const STATUS_TIMEOUT_MS = 10_000;
-
-/** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
-export class AgentStartFailure extends Error {
-  override readonly name = 'AgentStartFailure';
-  constructor(
-    /** What happened, as a fact (the host words it). */
-    readonly failure: Failure,
-    readonly stderrTail: readonly string[],
-    override readonly cause: unknown,
-  ) {
-    super(failureLogText(failure, cause));
-  }
-}
-
-/** The English line for the log. */
-function failureLogText(failure: Failure, cause: unknown): string {
-  if (failure.kind === 'spawnRefused') return `${failure.command} could not be started: ${failure.detail}`;
-  if (failure.kind === 'initializeTimeout') return `the agent did not answer initialize within ${failure.seconds} s`;
-  return errorMessage(cause);
-}
 
 /** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
 const ANSWERED_KINDS: ReadonlySet<string> = new Set(['current_mode_update', 'config_option_update']);
@@ -190,9 +172,15 @@ export class AgentClient implements SessionOwner {
     return this.opened('session/new', cwd, options, (params) => this.process.connection.newSession({ cwd, ...params }));
   }
 
-  /** Unstable `session/fork`: a new session in `cwd` with the context of `sessionId`, which stays as it is. */
-  async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}): Promise<AgentSession> {
-    return this.opened('session/fork', cwd, options, (params) => this.process.connection.forkSession({ sessionId, cwd, ...params }));
+  /**
+   * Unstable `session/fork`: a new session in `cwd` with the context of `sessionId`, which stays as it is; only up to
+   * and including the agent's message `at` where given, which only an agent that `forkAtMessage` is asked.
+   */
+  async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}, at?: MessageForkPoint): Promise<AgentSession> {
+    const gate = capabilityName('forkAtMessage');
+    if (at && !this.capabilities.supports('forkAtMessage')) throw new AcpError(ErrorCodes.InternalError, `the agent does not advertise ${gate}`);
+    const meta = at ? { _meta: messageForkMeta(at) } : {};
+    return this.opened('session/fork', cwd, options, (params) => this.process.connection.forkSession({ sessionId, cwd, ...params, ...meta }));
   }
 
   /**
@@ -431,12 +419,6 @@ export class AgentClient implements SessionOwner {
     this.exitEmitter.dispose();
     this.sessionsEmitter.dispose();
   }
-}
-
-function startFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): Failure {
-  if (timedOut) return { kind: 'initializeTimeout', seconds: Number((timeoutMs / 1000).toFixed(1)) };
-  if (end && !(end instanceof AgentExitError && end.expected)) return failureOf(end);
-  return failureOf(error);
 }
 
 /** A sign-in method that the client runs in a terminal: the agent's own command with the method's args and env. */

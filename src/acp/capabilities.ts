@@ -1,6 +1,7 @@
 // Every "does the agent support X" question, answered in one place from the `agentCapabilities` it sent in
 // `initialize`. What the agent did not advertise is not called: the connection refuses such requests before they
 // are sent (its gate asks here), and the agent client and the host ask here before they offer what needs it.
+import { unadvertisedExtensions } from './quirks';
 import type * as S from './schema.gen';
 
 /** Something the client may use only when the agent advertised it. */
@@ -21,6 +22,8 @@ export type AgentFeature =
   | 'steering'
   /** Unstable (schema.unstable.json): `session/fork` and `session/set_title` (see methods.ts, UnstableMethods). */
   | 'forkSession'
+  /** Not ACP: `session/fork` at one of the agent's messages, `_meta.jetbrains.air.fork` (see messageFork.ts). */
+  | 'forkAtMessage'
   | 'setSessionTitle'
   /** Unstable: `systemPrompt` on session/new, load, resume and fork (in `append` mode). */
   | 'systemPrompt'
@@ -59,6 +62,11 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   promptEmbeddedContext: { capability: 'promptCapabilities.embeddedContext', advertised: (c) => c.promptCapabilities?.embeddedContext === true },
   steering: { capability: '_meta.steering', advertised: (c) => isAdvertised(c._meta?.['steering']), extension: true },
   forkSession: { capability: 'sessionCapabilities.fork', advertised: (c) => unstableSession(c, 'fork'), unstable: true },
+  forkAtMessage: {
+    capability: '_meta.jetbrains.air.fork',
+    advertised: (c) => unstableSession(c, 'fork') && forksAtMessage(c._meta),
+    extension: true,
+  },
   setSessionTitle: { capability: 'sessionCapabilities.title', advertised: (c) => unstableSession(c, 'title'), unstable: true },
   systemPrompt: { capability: 'sessionCapabilities.systemPrompt', advertised: (c) => unstableSession(c, 'systemPrompt'), unstable: true },
   sessionStatus: { capability: 'sessionCapabilities.status', advertised: (c) => unstableSession(c, 'status'), unstable: true },
@@ -79,6 +87,14 @@ function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `{version: 1, inclusive: true}` at `_meta.jetbrains.air.fork`: the agent's fork keeps the message it is given. */
+function forksAtMessage(meta: Record<string, unknown> | null | undefined): boolean {
+  const jetbrains = meta?.['jetbrains'];
+  const air = isObject(jetbrains) ? (jetbrains as Record<string, unknown>)['air'] : undefined;
+  const fork = isObject(air) ? (air as Record<string, unknown>)['fork'] : undefined;
+  return isObject(fork) && (fork as Record<string, unknown>)['version'] === 1 && (fork as Record<string, unknown>)['inclusive'] === true;
+}
+
 /** `true` or an object (of options) advertises an extension; anything else does not. */
 function isAdvertised(value: unknown): boolean {
   return value === true || (typeof value === 'object' && value !== null && !Array.isArray(value));
@@ -87,12 +103,18 @@ function isAdvertised(value: unknown): boolean {
 /**
  * The capabilities an `initialize` answer advertises. Adapters put extensions (steering) in the answer's own `_meta`
  * rather than in `agentCapabilities`; they are read as part of the capabilities here, so one place answers for both.
+ * So are the extensions a known adapter implements without advertising them (quirks.ts `unadvertisedExtensions`).
  */
-export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agentCapabilities' | '_meta'>): S.AgentCapabilities {
-  const caps = result.agentCapabilities ?? {};
+export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agentCapabilities' | '_meta' | 'agentInfo'>): S.AgentCapabilities {
+  let caps = result.agentCapabilities ?? {};
   const steering = result._meta?.['steering'];
-  if (steering === undefined || caps._meta?.['steering'] !== undefined) return caps;
-  return { ...caps, _meta: { ...caps._meta, steering } };
+  if (steering !== undefined && caps._meta?.['steering'] === undefined) caps = { ...caps, _meta: { ...caps._meta, steering } };
+  if (unadvertisedExtensions(result.agentInfo).forkAtMessage && !forksAtMessage(caps._meta)) {
+    const jetbrains = isObject(caps._meta?.['jetbrains']) ? (caps._meta?.['jetbrains'] as Record<string, unknown>) : {};
+    const air = isObject(jetbrains['air']) ? (jetbrains['air'] as Record<string, unknown>) : {};
+    caps = { ...caps, _meta: { ...caps._meta, jetbrains: { ...jetbrains, air: { ...air, fork: { version: 1, inclusive: true } } } } };
+  }
+  return caps;
 }
 
 /** Every feature of the protocol's schema, for tests that check each against it. */

@@ -69,6 +69,33 @@ export function agentQuirks(info: S.Implementation | null | undefined, overrides
   return quirks;
 }
 
+/** What a known adapter implements without advertising it (capabilities.ts reads these as advertised). */
+export interface UnadvertisedExtensions {
+  /** `session/fork` at one of its messages, `_meta.jetbrains.air.fork` version 1 (messageFork.ts). */
+  readonly forkAtMessage: boolean;
+}
+
+/**
+ * The adapters that fork at a message without advertising `_meta.jetbrains.air.fork`, by `agentInfo.name`, from the
+ * first version that does (claude-agent-acp 0.75.1, codex-acp 1.10.0). An earlier version would ignore the point and
+ * copy the whole session, so the version is checked, and one that is not plain `x.y.z` does not count.
+ */
+const FORK_AT_MESSAGE_SINCE: ReadonlyMap<string, readonly [number, number, number]> = new Map([
+  ['@agentclientprotocol/claude-agent-acp', [0, 75, 1]],
+  ['claude-acp', [0, 75, 1]],
+  ['@agentclientprotocol/codex-acp', [1, 10, 0]],
+  ['codex-acp', [1, 10, 0]],
+]);
+
+export function unadvertisedExtensions(info: S.Implementation | null | undefined): UnadvertisedExtensions {
+  const since = typeof info?.name === 'string' ? FORK_AT_MESSAGE_SINCE.get(info.name) : undefined;
+  const version = typeof info?.version === 'string' ? /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})$/.exec(info.version) : null;
+  if (!since || !version) return { forkAtMessage: false };
+  const parts = version.slice(1).map(Number);
+  const newer = parts.findIndex((part, i) => part !== since[i]);
+  return { forkAtMessage: newer < 0 || (parts[newer] as number) > (since[newer] as number) };
+}
+
 /** The names of the quirks that are on, for a log line. */
 export function activeQuirks(quirks: AgentQuirks): string[] {
   return (Object.keys(quirks) as (keyof AgentQuirks)[]).filter((key) => quirks[key]);

@@ -2,7 +2,8 @@
 // settings), Test Agent Connection (start, initialize, report, stop), Sign Out, and Stop Agent.
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { AgentClient, AgentStartFailure } from '../acp/agentClient';
+import { AgentClient } from '../acp/agentClient';
+import { AgentStartFailure } from '../acp/startFailure';
 import { connectionReport } from './connectionReport';
 import { agentItems, type AgentItem } from './pickers';
 import { errorMessage } from '../acp/errors';

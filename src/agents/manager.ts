@@ -3,7 +3,8 @@
 // its last session closes, or when the user stops it. No agent starts in a workspace the user has not trusted.
 import * as vscode from 'vscode';
 import { accountWords } from './account';
-import { AgentClient, AgentStartFailure } from '../acp/agentClient';
+import { AgentClient } from '../acp/agentClient';
+import { AgentStartFailure } from '../acp/startFailure';
 import type { HostServices } from '../acp/clientHandler';
 import { AgentExitError } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';

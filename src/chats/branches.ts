@@ -1,16 +1,16 @@
 // A chat's branches: Fork from Here (a new chat from the agent's copy of the session, `session/fork`), and Edit and
 // Resend on one of the user's messages. Resending restores the files to that message's checkpoint (its questions
-// asked, nothing lost), then continues from that message in a new session of the same agent, given the conversation
-// before the message as a file (embedded where the agent takes embedded context, else linked) with the edited message.
-// The chat says which. The earlier branch stays in the history, as it was. Forking the agent's own session at the
-// message would keep its memory exactly; ACP v1 has no way to yet (`session/fork` copies a whole session, and the
-// session cursors RFD that would name a message is a draft), so that branch is left for when the schema has it.
+// asked, nothing lost), then continues from that message: in the agent's own fork of the session at its reply before
+// the message, where the agent can fork at a message (acp/messageFork.ts); otherwise in a new session of the same
+// agent, given the conversation before the message as a file (embedded where the agent takes embedded context, else
+// linked) with the edited message. The chat says which. The earlier branch stays in the history, as it was.
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type { ChatPanel } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
 import type * as S from '../acp/schema.gen';
+import { messageForkPoint, type MessageForkPoint } from '../acp/messageFork';
 import { failureText } from '../common/failureText';
 import type { AgentConfig } from '../settings/config';
 import type { ChoicesFrom } from './chatChoices';
@@ -42,8 +42,8 @@ export interface BranchHost {
 /**
  * Fork from Here: a new chat whose session is the agent's fork of this one (unstable `session/fork`), showing the
  * conversation before `entryId` (a user message; the whole conversation without one) with that message in its
- * composer, to send again or change. ACP forks a whole session: the agent's copy remembers everything up to now,
- * and the new chat says so when the fork is from an earlier message.
+ * composer, to send again or change. An agent that forks at a message forks at its reply before that one; otherwise
+ * (or when that fails) the agent's copy remembers everything up to now, and the new chat says so.
  */
 export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: number): Promise<ChatPanel | undefined> {
   const session = panel.session;
@@ -57,9 +57,12 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
     panel.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
     return undefined;
   }
-  let forked: AgentSession;
+  const point = atMessage(session, entryId);
+  let forked: AgentSession | undefined;
+  let missed: string | undefined;
   try {
-    forked = await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
+    if (point) ({ forked, missed } = await forkAt(host, panel, session, point));
+    forked ??= await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
       session.client.forkSession(session.sessionId, session.cwd, o),
     );
   } catch (error) {
@@ -79,11 +82,50 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
   );
   if (from.draft) copy.setDraft(from.draft);
   copy.tell(
-    from.laterMessages
-      ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
-      : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
+    point && !missed
+      ? vscode.l10n.t('Forked at this message: {0} remembers the conversation before it, and nothing after.', panel.agentName)
+      : [
+          missed ? vscode.l10n.t('{0} could not fork at this message ({1}), so it forked the whole session.', panel.agentName, missed) : '',
+          from.laterMessages
+            ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
+            : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
+        ]
+          .filter(Boolean)
+          .join(' '),
   );
   return copy;
+}
+
+/** Where to fork so that the conversation before the user's message `entryId` is kept, when the agent can fork there. */
+function atMessage(session: AgentSession, entryId: number | undefined): MessageForkPoint | undefined {
+  if (entryId === undefined || !session.client.capabilities.supports('forkAtMessage')) return undefined;
+  return messageForkPoint(
+    session.model.entries,
+    session.model.entries.findIndex((e) => e.id === entryId),
+  );
+}
+
+/**
+ * The agent's fork of `session` at `point`. When the agent refuses (a point it no longer finds, say), `missed` says why,
+ * for the chat to say, and the caller goes on the other way; an agent that ended is a failure like any.
+ */
+async function forkAt(
+  host: BranchHost,
+  panel: ChatPanel,
+  session: AgentSession,
+  point: MessageForkPoint,
+): Promise<{ forked?: AgentSession; missed?: string }> {
+  try {
+    return {
+      forked: await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
+        session.client.forkSession(session.sessionId, session.cwd, o, point),
+      ),
+    };
+  } catch (error) {
+    if (session.client.hasExited) throw error;
+    host.log.warn(`[chats] ${panel.agentName} could not fork ${session.sessionId} at message ${point.messageId}: ${failureText(error)}`);
+    return { missed: failureText(error) };
+  }
 }
 
 /**
@@ -132,10 +174,13 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     host.storage,
   );
   const earlier = { agent: panel.agentName, sessionId: session.sessionId, title: panel.title };
-  let next: AgentSession;
+  const point = atMessage(session, entryId);
+  let next: AgentSession | undefined;
+  let missed: string | undefined;
   let file: string | undefined;
   try {
-    if (from.before.length > 0 || from.kept.length > 0) {
+    if (point) ({ forked: next, missed } = await forkAt(host, panel, session, point));
+    if (!next && (from.before.length > 0 || from.kept.length > 0)) {
       const markdown = exportMarkdown({
         title: panel.title,
         agent: panel.agentName,
@@ -145,7 +190,7 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
       });
       file = await writeConversation(host.storage, panel.title, markdown);
     }
-    next = (await host.opener.open(config, session.cwd, undefined, { panel })).session;
+    next ??= (await host.opener.open(config, session.cwd, undefined, { panel })).session;
   } catch (error) {
     panel.tell(
       [vscode.l10n.t('{0} could not start a new session for the edited message: {1}', panel.agentName, failureText(error)), restoredNote]
@@ -159,7 +204,10 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     void next.close();
     return undefined;
   }
-  host.log.info(`[chats] ${panel.agentName}: message ${entryId} of ${session.sessionId} edited and resent in ${next.sessionId}`);
+  const forked = point !== undefined && missed === undefined;
+  host.log.info(
+    `[chats] ${panel.agentName}: message ${entryId} of ${session.sessionId} edited and resent in ${next.sessionId}${forked ? ' (forked at the message before it)' : ''}`,
+  );
   const above = [...panel.earlierEntries, ...from.before];
   // The new session's transcript starts with the conversation before the message (the history shows it whole).
   // The chat's mode, model, options and permission level go along.
@@ -185,13 +233,21 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
         : restored === 'unchanged'
           ? vscode.l10n.t('The files were already as they were before the message.')
           : vscode.l10n.t('This message had no checkpoint: the files were left as they are.'),
-      file === undefined
-        ? vscode.l10n.t('Resent in a new session of {0}.', panel.agentName)
-        : embedded
-          ? vscode.l10n.t('Resent in a new session of {0}, with the conversation before it embedded.', panel.agentName)
-          : vscode.l10n.t('Resent in a new session of {0}, with a link to the conversation before it.', panel.agentName),
+      missed ? vscode.l10n.t('{0} could not fork the session at the message ({1}).', panel.agentName, missed) : '',
+      forked
+        ? vscode.l10n.t(
+            'Resent in a fork of the session at the message: {0} remembers the conversation before it, and nothing after.',
+            panel.agentName,
+          )
+        : file === undefined
+          ? vscode.l10n.t('Resent in a new session of {0}.', panel.agentName)
+          : embedded
+            ? vscode.l10n.t('Resent in a new session of {0}, with the conversation before it embedded.', panel.agentName)
+            : vscode.l10n.t('Resent in a new session of {0}, with a link to the conversation before it.', panel.agentName),
       vscode.l10n.t('The earlier branch, \u201c{0}\u201d, is kept in the history (Sessions view).', earlier.title),
-    ].join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
   );
   const context: NewAttachment[] = [
     ...(file === undefined ? [] : [{ kind: 'file' as const, path: file, label: vscode.l10n.t('The conversation before this message') }]),

@@ -1,7 +1,8 @@
 // How starting or reopening a chat fails: one sentence that says what to do, the actions that go with it (in the
 // chat, or on a notification when there is no chat yet), and the details in the log.
 import * as vscode from 'vscode';
-import { AgentStartFailure, type AgentSession } from '../acp/agentClient';
+import type { AgentSession } from '../acp/agentClient';
+import { AgentStartFailure } from '../acp/startFailure';
 import { AgentExitError, CommandNotFoundError } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { UntrustedWorkspaceError } from '../agents/manager';

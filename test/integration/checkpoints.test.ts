@@ -3,6 +3,7 @@
 // work. The fixture agent plays the prompt as a script of changes (test/fixtures/lib/changeScenarios.ts).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,14 @@ import type { ChatHandle } from '../../src/chats/handle';
 import type { ChangeStep } from '../fixtures/lib/changeScenarios';
 import { waitFor, within } from '../lib/wait';
 import { api, closeAllChats, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+
+/** The fixture's capabilities and fork at a message (`_meta.jetbrains.air.fork`), as claude-agent-acp does. */
+const FORKS_AT_MESSAGE = {
+  loadSession: true,
+  promptCapabilities: { image: true, embeddedContext: true },
+  sessionCapabilities: { list: {}, close: {}, resume: {}, fork: {} },
+  _meta: { jetbrains: { air: { fork: { version: 1, inclusive: true } } } },
+};
 
 /** A fresh folder in the workspace with these files; returns its path relative to the workspace. */
 function folderWith(name: string, files: Record<string, string>): string {
@@ -239,6 +248,103 @@ describe('Checkpoints', function () {
     await closeAllChats();
     await useFixtureAgent('changes');
     rmSync(state, { recursive: true, force: true });
+  });
+
+  it('edits and resends a message in the agent’s own fork at its reply before the message, where the agent forks at a message', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'acp-resend-fork-'));
+    const { recordFile } = await useFixtureAgent('changes', {
+      name: 'Fixture (changes, fork at a message)',
+      env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(FORKS_AT_MESSAGE) },
+    });
+    const dir = folderWith('ck-resend-fork', { 'f.txt': 'f0\n' });
+    const chat = await newChat();
+    const earlierSession = chat.sessionId;
+    await turn(chat, [{ op: 'disk', path: `${dir}/f.txt`, text: 'f1\n' }]);
+    const second = await turn(chat, [{ op: 'disk', path: `${dir}/f.txt`, text: 'f2\n' }]);
+    await turn(chat, [{ op: 'disk', path: `${dir}/f.txt`, text: 'f3\n' }]);
+    const firstReply = chat.entries.flatMap((e) => (e.kind === 'message' && e.role === 'agent' ? [e.text] : []))[0] ?? '';
+    assert.ok(firstReply !== '', 'the agent answered the first message');
+
+    const edited = JSON.stringify([{ op: 'disk', path: `${dir}/f.txt`, text: 'f9\n' }]);
+    const resending = chat.editAndResend(second.turn, edited);
+    await chat.answerCheckpoint((await question(chat, 'restore')).id, 'restore');
+    assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
+    assert.equal(text(`${dir}/f.txt`), 'f9\n', 'the edited message ran on the files as they were before it');
+    assert.match(
+      chat.lastNotice ?? '',
+      /The files were restored to before the message\. Resent in a fork of the session at the message: .* remembers the conversation before it, and nothing after\./,
+    );
+
+    // The agent was asked to fork the earlier session at its reply to the first message, named by id and text.
+    const forks = recorded(recordFile).filter((m) => m.method === 'session/fork');
+    assert.equal(forks.length, 1);
+    assert.equal(forks[0]?.params?.['sessionId'], earlierSession);
+    const point = (forks[0]?.params?.['_meta'] as { jetbrains?: { air?: { fork?: Record<string, unknown> } } } | undefined)?.jetbrains?.air?.fork;
+    assert.deepEqual(
+      { ...point, messageId: typeof point?.['messageId'] },
+      {
+        version: 1,
+        messageId: 'string',
+        messageFingerprint: `sha256:${createHash('sha256').update(firstReply).digest('hex')}`,
+        messageOccurrence: 1,
+      },
+    );
+    // The edited message went alone to the fork: no conversation attached, since the fork remembers it.
+    const prompts = recorded(recordFile).filter((m) => m.method === 'session/prompt');
+    assert.equal(prompts.at(-1)?.params?.['sessionId'], chat.sessionId);
+    assert.notEqual(chat.sessionId, earlierSession);
+    assert.deepEqual(prompts.at(-1)?.params?.['prompt'], [{ type: 'text', text: edited }]);
+    // What the agent kept in the fork: the first message and its reply, then the edited one; not the later two.
+    const kept = JSON.parse(readFileSync(join(state, `${chat.sessionId}.json`), 'utf8')) as {
+      history: { sessionUpdate: string; content?: { text?: string } }[];
+    };
+    const said = kept.history.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => u.content?.text ?? '');
+    assert.equal(said.length, 2, JSON.stringify(said));
+    assert.match(said[0] ?? '', /f1/);
+    assert.equal(said[1], edited);
+    // The chat shows the same, and the earlier branch is kept and reachable.
+    const mine = chat.entries.flatMap((e) => (e.kind === 'message' && e.role === 'user' ? [e.text] : []));
+    assert.deepEqual(mine.length, 2);
+    assert.equal(mine[1], edited);
+    assert.ok(
+      (await (await api()).previousSessions(chat.agentName)).some((s) => s.sessionId === earlierSession),
+      'the earlier branch is kept',
+    );
+    await chat.openEarlierBranch();
+    await waitFor(async () => (await api()).chats.some((c) => c.sessionId === earlierSession), { what: 'the earlier branch in a chat' });
+    await closeAllChats();
+    await useFixtureAgent('changes');
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it('resends in a new session with the conversation before it when the agent cannot find the message to fork at, and says so', async () => {
+    const { recordFile } = await useFixtureAgent('changes', {
+      name: 'Fixture (changes, fork misses)',
+      env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify(FORKS_AT_MESSAGE), ACP_FIXTURE_FORK_MISS: '1' },
+    });
+    const dir = folderWith('ck-resend-miss', { 'm.txt': 'm0\n' });
+    const chat = await newChat();
+    const earlierSession = chat.sessionId;
+    await turn(chat, [{ op: 'disk', path: `${dir}/m.txt`, text: 'm1\n' }]);
+    const second = await turn(chat, [{ op: 'disk', path: `${dir}/m.txt`, text: 'm2\n' }]);
+    const edited = JSON.stringify([{ op: 'disk', path: `${dir}/m.txt`, text: 'm9\n' }]);
+    const resending = chat.editAndResend(second.turn, edited);
+    await chat.answerCheckpoint((await question(chat, 'restore')).id, 'restore');
+    assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
+    assert.equal(text(`${dir}/m.txt`), 'm9\n');
+    assert.match(
+      chat.lastNotice ?? '',
+      /could not fork the session at the message \(.*was not found.*\)\. Resent in a new session of .*, with the conversation before it embedded\./,
+    );
+    assert.equal(recorded(recordFile).filter((m) => m.method === 'session/fork').length, 1, 'the fork was asked once');
+    const prompt = (recorded(recordFile)
+      .filter((m) => m.method === 'session/prompt')
+      .at(-1)?.params?.['prompt'] ?? []) as { type: string; resource?: { text: string } }[];
+    assert.match(prompt.find((b) => b.type === 'resource')?.resource?.text ?? '', /m1/, 'the conversation before it went along');
+    assert.notEqual(chat.sessionId, earlierSession);
+    assert.doesNotMatch(chat.sessionId ?? '', /-fork$/, 'a new session, not a fork');
+    await closeAllChats();
+    await useFixtureAgent('changes');
   });
 
   it('asks before undoing over a file the user edited since, and keeps the edit when told to skip it', async () => {

@@ -116,6 +116,27 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     assert.ok(recorded(fixture.recordFile).some((m) => m.method === 'session/fork'));
   });
 
+  it('forks at the message where the agent forks at a message: its copy keeps the conversation before it, and the chat says so', async () => {
+    const atMessage = { ...ALL, _meta: { jetbrains: { air: { fork: { version: 1, inclusive: true } } } } };
+    const fixture = await useFixtureAgent('echo', withCapabilities(atMessage));
+    const chat = await newChat();
+    for (const text of ['one', 'two', 'three']) await chat.send(text);
+    const second = chat.entries.filter((e) => e.kind === 'message' && e.role === 'user')[1]!;
+    chat.forkFrom(second.id);
+    await waitFor(async () => (await api()).chats.length === 2, { what: 'the fork to open' });
+    const fork = (await api()).chats.find((c) => c !== chat)!;
+    await waitFor(() => fork.sessionId !== undefined, { what: 'the fork to have its session' });
+    const call = recorded(fixture.recordFile).find((m) => m.method === 'session/fork');
+    const point = (call?.params?.['_meta'] as { jetbrains?: { air?: { fork?: { version?: number; messageId?: unknown } } } } | undefined)?.jetbrains
+      ?.air?.fork;
+    assert.equal(point?.version, 1);
+    assert.equal(typeof point?.messageId, 'string', 'the fork names the agent’s reply to "one"');
+    assert.match(fork.lastNotice ?? '', /Forked at this message: .* remembers the conversation before it, and nothing after\./);
+    assert.deepEqual(messages(fork, 'user'), ['one']);
+    assert.equal(fork.composerText, 'two');
+    assert.equal(await fork.send('two, again'), 'end_turn', 'the fork goes on by itself');
+  });
+
   it('forks a whole chat with Fork Chat when the agent advertises session/fork', async () => {
     const fixture = await useFixtureAgent('echo', withCapabilities(ALL));
     const chat = await newChat();

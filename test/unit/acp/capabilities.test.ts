@@ -75,7 +75,7 @@ describe('agent capabilities', () => {
 
 describe('extensions advertised outside the schema', () => {
   it('reads steering from the initialize answer\u2019s _meta (where the adapters put it) or from agentCapabilities._meta', () => {
-    assert.deepEqual(EXTENSION_FEATURES, ['steering']);
+    assert.deepEqual(EXTENSION_FEATURES, ['steering', 'forkAtMessage']);
     assert.equal(supports(advertisedCapabilities({ agentCapabilities: {}, _meta: { steering: true } }), 'steering'), true);
     assert.equal(supports(advertisedCapabilities({ agentCapabilities: { _meta: { steering: {} } } }), 'steering'), true);
     assert.equal(supports(advertisedCapabilities({ agentCapabilities: {} }), 'steering'), false);
@@ -85,5 +85,49 @@ describe('extensions advertised outside the schema', () => {
       'only true or an object advertise it',
     );
     assert.ok(!AGENT_FEATURES.includes('steering'), 'the schema checks leave it out');
+  });
+});
+
+describe('forking at a message (_meta.jetbrains.air.fork)', () => {
+  const FORK = { sessionCapabilities: { fork: {} } } as S.AgentCapabilities;
+  const AT = { jetbrains: { air: { fork: { version: 1, inclusive: true } } } };
+  const at = (result: Parameters<typeof advertisedCapabilities>[0]) => supports(advertisedCapabilities(result), 'forkAtMessage');
+
+  it('is advertised as {version: 1, inclusive: true}, and only beside session/fork', () => {
+    assert.equal(at({ agentCapabilities: { ...FORK, _meta: AT } }), true);
+    assert.equal(at({ agentCapabilities: { _meta: AT } }), false, 'no session/fork, no fork at a message');
+    assert.equal(at({ agentCapabilities: { ...FORK, _meta: { jetbrains: { air: { fork: { version: 2, inclusive: true } } } } } }), false);
+    assert.equal(
+      at({ agentCapabilities: { ...FORK, _meta: { jetbrains: { air: { fork: { version: 1 } } } } } }),
+      false,
+      'a fork that leaves the message out',
+    );
+    assert.equal(at({ agentCapabilities: { ...FORK, _meta: { jetbrains: { air: { fork: true } } } } }), false);
+    assert.equal(at({ agentCapabilities: FORK }), false);
+  });
+
+  it('is read as advertised for the adapters that fork at a message without saying so, from the version that does', () => {
+    const adapter = (name: string, version: string) => at({ agentCapabilities: FORK, agentInfo: { name, version } });
+    assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.75.1'), true);
+    assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.80.0'), true);
+    assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '1.0.0'), true);
+    assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.75.0'), false, 'an earlier one would copy the whole session');
+    assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.9.99'), false);
+    assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.76.0-beta.1'), false, 'not plain x.y.z');
+    assert.equal(adapter('codex-acp', '1.10.0'), true);
+    assert.equal(adapter('codex-acp', '1.9.12'), false);
+    assert.equal(adapter('acp-fixture-agent', '99.0.0'), false, 'an agent not known to');
+    assert.equal(at({ agentCapabilities: {}, agentInfo: { name: 'codex-acp', version: '2.0.0' } }), false, 'still only beside session/fork');
+  });
+
+  it('keeps what else the agent put under _meta.jetbrains when it adds the fork', () => {
+    const caps = advertisedCapabilities({
+      agentCapabilities: { ...FORK, _meta: { jetbrains: { air: { version: 1, capabilities: ['sessionFailure'] } }, other: 1 } },
+      agentInfo: { name: 'codex-acp', version: '1.10.0' },
+    });
+    assert.deepEqual(caps._meta, {
+      jetbrains: { air: { version: 1, capabilities: ['sessionFailure'], fork: { version: 1, inclusive: true } } },
+      other: 1,
+    });
   });
 });

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentClient } from '../../../src/acp/agentClient';
+import { messageForkMeta, messageForkPoint } from '../../../src/acp/messageFork';
 import { MAX_LIST_PAGES } from '../../../src/acp/sessionList';
 import type { SessionOptions } from '../../../src/acp/sessionHandle';
 import type * as S from '../../../src/acp/schema.gen';
@@ -65,6 +66,27 @@ describe('AgentClient sessions', function () {
     await assert.rejects(client.newSession(dir), /the id of a session already open \("sess-same"\)/);
     assert.deepEqual(client.openSessions, [first]);
     assert.equal(await first.prompt([{ type: 'text', text: 'still mine' }]), 'end_turn');
+  });
+
+  it('forks at the agent\u2019s message only where the agent forks at a message, and sends nothing otherwise', async () => {
+    const fork = { loadSession: true, sessionCapabilities: { fork: {} } };
+    const atMessage = { ...fork, _meta: { jetbrains: { air: { fork: { version: 1, inclusive: true } } } } };
+    const { client } = await start('echo', capabilities(atMessage));
+    const session = await client.newSession(dir);
+    for (const text of ['one', 'two']) await session.prompt([{ type: 'text', text }]);
+    const second = session.model.entries.flatMap((e, i) => (e.type === 'message' && e.role === 'user' ? [i] : []))[1] ?? -1;
+    const point = messageForkPoint(session.model.entries, second);
+    const reply = session.model.entries[second - 1];
+    assert.ok(point && reply?.type === 'message' && point.messageId === reply.messageId, 'the point is the reply to "one"');
+    const forked = await client.forkSession(session.sessionId, dir, {}, point);
+    assert.notEqual(forked.sessionId, session.sessionId);
+    assert.deepEqual(sent('session/fork')[0]?.params?.['_meta'], messageForkMeta(point));
+    assert.equal(await forked.prompt([{ type: 'text', text: 'two, again' }]), 'end_turn');
+
+    const other = await start('echo', capabilities(fork));
+    const plain = await other.client.newSession(dir);
+    await assert.rejects(other.client.forkSession(plain.sessionId, dir, {}, point), /does not advertise _meta\.jetbrains\.air\.fork/);
+    assert.equal(sent('session/fork').length, 1, 'nothing went to the agent that cannot');
   });
 
   it('counts a nested subagent\u2019s questions against its root session, and forgets it with that session', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AgentStartFailure } from '../../../src/acp/agentClient';
+import { AgentStartFailure } from '../../../src/acp/startFailure';
 import {
   AcpError,
   AgentExitError,

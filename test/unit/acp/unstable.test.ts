@@ -9,6 +9,7 @@ import { capabilityName, clientCapabilities, supports, UNSTABLE_FEATURES } from 
 import { Inbound, type ClientHandler } from '../../../src/acp/inbound';
 import type { Logger } from '../../../src/acp/log';
 import type { AuthStatus } from '../../../src/acp/authStatus';
+import { messageForkMeta } from '../../../src/acp/messageFork';
 import { redact } from '../../../src/acp/redact';
 import { UnstableMethods, UnstableNotifications } from '../../../src/acp/methods';
 import { SessionModel } from '../../../src/acp/sessionModel';
@@ -142,6 +143,11 @@ describe('f. what the client handles of the unstable schema', () => {
       ['auth/status', 'session/archive', 'session/fork', 'session/set_title', 'session/status', 'session/unarchive'],
     );
   });
+  it('asks for a fork at a message as a session/fork request the unstable schema takes (the point in its _meta)', () => {
+    const point = { messageId: 'msg-1', fingerprint: `sha256:${'0'.repeat(64)}`, occurrence: 1 };
+    assertValid('ForkSessionRequest', { sessionId: 'sess-1', cwd: '/work', mcpServers: [], _meta: messageForkMeta(point) }, 'a fork at a message');
+  });
+
   it('reads every unstable agent capability where the unstable schema puts it, and only when advertised', () => {
     const defOf = (ref: unknown) => String(ref).replace('#/$defs/', '');
     const refOf = (prop: Json | undefined): string | undefined =>
