@@ -171,6 +171,27 @@ function lineCounts(diff: DiffContent): { added: number; removed: number } {
   return result;
 }
 
+/**
+ * Counts the lines of the diffs in `entries` ahead, a slice at a time (each diff is counted once, then kept): a chat
+ * reopened on a long history would otherwise count them all when its page first asks for the whole state, while the
+ * user waits. Resolves when done, or at once once `signal` aborts.
+ */
+export async function countDiffLines(entries: readonly Entry[], signal: AbortSignal): Promise<void> {
+  let sliceStart = performance.now();
+  for (const entry of entries) {
+    if (signal.aborted) return;
+    if (entry.type !== 'tool') continue;
+    for (const diff of diffsOf(entry.call)) lineCounts(diff);
+    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** The longest the host's thread is held by `countDiffLines` at a time. */
+const COUNT_SLICE_MS = 20;
+
 export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][number], { type: 'diff' }>[] {
   return call.content.filter((c) => c.type === 'diff');
 }

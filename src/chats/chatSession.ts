@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ChatFolders } from '../common/chatFolders';
 import type { AgentSession } from '../acp/agentClient';
 import type { ChatPanel, CheckpointRequest } from '../chat/panel';
+import { countDiffLines } from '../chat/view';
 import { noteToolDiffs, type Checkpoints } from '../checkpoints/checkpoints';
 import { openChange, reviewChanges } from '../checkpoints/review';
 import type { FollowAgent } from '../editor/follow';
@@ -72,6 +73,9 @@ export class ChatSession implements vscode.Disposable {
     choicesFrom?: ChoicesFrom,
   ) {
     this.shown = panel.attach(session, keepEarlier);
+    // A reopened session's diffs are counted while its page loads, not when the page asks for the state.
+    const counting = new AbortController();
+    if (session.model.entries.length > 0) void countDiffLines(session.model.entries, counting.signal);
     this.recorder = new TranscriptRecorder(
       deps.transcripts,
       { agent: panel.agentName, sessionId: session.sessionId, cwd: session.cwd },
@@ -79,6 +83,7 @@ export class ChatSession implements vscode.Disposable {
       carried ? { prefix: carried.entries, dropped: carried.dropped, title: carried.title, replaces: carried.replaces } : {},
     );
     this.watchers = new DisposableStore(
+      { dispose: () => counting.abort() },
       deps.permissions.watch(session, panel.agentName, () => panel.reveal()),
       deps.follow.watch(
         session,
