@@ -35,6 +35,8 @@ interface ClickTiming {
 }
 
 export interface ProbeSnapshot {
+  /** The page's clock's zero, in the wall clock's milliseconds (`performance.timeOrigin`). */
+  timeOrigin: number;
   installedAt: number;
   sendAt: number | null;
   marks: Record<string, MarkTiming>;
@@ -70,7 +72,7 @@ interface MutationRecordLike {
   readonly addedNodes: ArrayLike<PageNode>;
 }
 interface PageWindow {
-  readonly performance: { now(): number };
+  readonly performance: { now(): number; readonly timeOrigin: number };
   readonly document: { readonly documentElement: PageElement };
   addEventListener(type: string, listener: (event: PageEvent) => void, capture: boolean): void;
   removeEventListener(type: string, listener: (event: PageEvent) => void, capture: boolean): void;
@@ -93,7 +95,16 @@ export function installProbe(_element: unknown, markers: string[]): void {
   const g = globalThis as unknown as PageWindow;
   g.__acpBenchProbe?.stop();
   const now = () => g.performance.now();
-  const state: ProbeSnapshot = { installedAt: now(), sendAt: null, marks: {}, clicks: [], frames: [], longTasks: [], elements: 0 };
+  const state: ProbeSnapshot = {
+    timeOrigin: g.performance.timeOrigin,
+    installedAt: now(),
+    sendAt: null,
+    marks: {},
+    clicks: [],
+    frames: [],
+    longTasks: [],
+    elements: 0,
+  };
   const pending = new Set(markers);
   /** rAF, then a task: by then the frame that the rAF started has been styled, laid out and painted. */
   const afterNextFrame = (done: () => void) => g.requestAnimationFrame(() => g.setTimeout(done, 0));
