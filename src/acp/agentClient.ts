@@ -203,7 +203,9 @@ export class AgentClient implements SessionOwner {
     model.quirks = this.quirks;
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
-    return this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
+    const session = new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken);
+    session.wholeHistory = method !== 'session/fork';
+    return this.add(session, options);
   }
 
   /** The agent's earlier sessions in `cwd`, every page of them (see sessionList.ts); archived ones too with `include`. */
@@ -293,6 +295,7 @@ export class AgentClient implements SessionOwner {
     const model = Object.assign(new SessionModel(sessionId), { quirks: this.quirks });
     const log = tagged(this.log, `session ${shortId(sessionId)}`);
     const session = this.add(new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken), options);
+    session.wholeHistory = how === 'load';
     const drop = () => void session.discard();
     options.signal?.addEventListener('abort', drop, { once: true });
     try {

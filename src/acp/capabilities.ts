@@ -109,9 +109,10 @@ export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agent
   let caps = result.agentCapabilities ?? {};
   const steering = result._meta?.['steering'];
   if (steering !== undefined && caps._meta?.['steering'] === undefined) caps = { ...caps, _meta: { ...caps._meta, steering } };
-  if (unadvertisedExtensions(result.agentInfo).forkAtMessage && !forksAtMessage(caps._meta)) {
-    const jetbrains = isObject(caps._meta?.['jetbrains']) ? (caps._meta?.['jetbrains'] as Record<string, unknown>) : {};
-    const air = isObject(jetbrains['air']) ? (jetbrains['air'] as Record<string, unknown>) : {};
+  const jetbrains = isObject(caps._meta?.['jetbrains']) ? (caps._meta?.['jetbrains'] as Record<string, unknown>) : {};
+  const air = isObject(jetbrains['air']) ? (jetbrains['air'] as Record<string, unknown>) : {};
+  // What the agent advertises itself wins, whatever it says.
+  if (unadvertisedExtensions(result.agentInfo).forkAtMessage && air['fork'] === undefined) {
     caps = { ...caps, _meta: { ...caps._meta, jetbrains: { ...jetbrains, air: { ...air, fork: { version: 1, inclusive: true } } } } };
   }
   return caps;

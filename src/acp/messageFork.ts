@@ -10,11 +10,15 @@
 import { createHash } from 'node:crypto';
 import type { Entry } from './sessionState';
 
-/** Where to fork: one of the agent's messages, found by its id and, failing that, by its text. */
+/**
+ * Where to fork: one of the agent's messages, found by its id and, failing that, by its text; its text is checked
+ * either way. The occurrence is known only when the model holds the agent's whole history of the session: without
+ * it, an agent that no longer knows the id answers -32602 rather than guess among replies with the same text.
+ */
 export interface MessageForkPoint {
   readonly messageId: string;
   readonly fingerprint: string;
-  readonly occurrence: number;
+  readonly occurrence?: number;
 }
 
 /** The longest message id that is sent back to the agent (ids are short; anything longer is not an id to trust). */
@@ -25,33 +29,38 @@ const textOf = (entry: Extract<Entry, { type: 'message' }>): string =>
 
 /**
  * The point to fork at so that the new session holds the conversation before `entries[userIndex]` (a user message):
- * the agent's last message of the turn before it. Undefined when that message has no id (the agent names none) or
- * the turn has no message of the agent's (only tool calls), since an earlier point would lose part of that turn; and
- * for the first user message, before which there is nothing to keep.
+ * the agent's message that ends the turn before it. Undefined when that turn does not end with a message of the
+ * agent's that has an id: a tool call after it (a turn stopped during one), or a reply without an id, since the cut
+ * would lose part of that turn; and for the first user message, before which there is nothing to keep.
+ * `wholeHistory`: the entries are the agent's whole history of the session, so the occurrence can be counted.
  */
-export function messageForkPoint(entries: readonly Entry[], userIndex: number): MessageForkPoint | undefined {
+export function messageForkPoint(entries: readonly Entry[], userIndex: number, wholeHistory: boolean): MessageForkPoint | undefined {
   let point: Extract<Entry, { type: 'message' }> | undefined;
-  for (let i = userIndex - 1; i >= 0; i--) {
+  for (let i = userIndex - 1; i >= 0 && !point; i--) {
     const entry = entries[i];
-    if (entry?.type !== 'message') continue;
-    if (entry.role === 'user') break;
-    if (entry.role === 'agent') {
-      point = entry;
-      break;
-    }
+    if (entry === undefined || (entry.type === 'message' && entry.role === 'thought')) continue;
+    if (entry.type !== 'message' || entry.role === 'user') return undefined;
+    point = entry;
   }
   if (!point?.messageId || point.messageId.length > MAX_MESSAGE_ID) return undefined;
   const text = textOf(point);
+  const fingerprint = `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  if (!wholeHistory) return { messageId: point.messageId, fingerprint };
   let occurrence = 0;
   for (const entry of entries) {
     if (entry.type === 'message' && entry.role === 'agent' && textOf(entry) === text) occurrence++;
     if (entry === point) break;
   }
-  return { messageId: point.messageId, fingerprint: `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`, occurrence };
+  return { messageId: point.messageId, fingerprint, occurrence };
 }
 
 /** The `_meta` of a `session/fork` request that forks at `point`. */
 export function messageForkMeta(point: MessageForkPoint): Record<string, unknown> {
-  const fork = { version: 1, messageId: point.messageId, messageFingerprint: point.fingerprint, messageOccurrence: point.occurrence };
+  const fork = {
+    version: 1,
+    messageId: point.messageId,
+    messageFingerprint: point.fingerprint,
+    ...(point.occurrence === undefined ? {} : { messageOccurrence: point.occurrence }),
+  };
   return { jetbrains: { air: { fork } } };
 }

@@ -78,13 +78,12 @@ export interface UnadvertisedExtensions {
 /**
  * The adapters that fork at a message without advertising `_meta.jetbrains.air.fork`, by `agentInfo.name`, from the
  * first version that does (claude-agent-acp 0.75.1, codex-acp 1.10.0). An earlier version would ignore the point and
- * copy the whole session, so the version is checked, and one that is not plain `x.y.z` does not count.
+ * copy the whole session, so the version is checked, and one that is not plain `x.y.z` does not count. Only the
+ * packages' own names: Zed's Rust adapter also calls itself `codex-acp`, and does not fork at a message.
  */
 const FORK_AT_MESSAGE_SINCE: ReadonlyMap<string, readonly [number, number, number]> = new Map([
   ['@agentclientprotocol/claude-agent-acp', [0, 75, 1]],
-  ['claude-acp', [0, 75, 1]],
   ['@agentclientprotocol/codex-acp', [1, 10, 0]],
-  ['codex-acp', [1, 10, 0]],
 ]);
 
 export function unadvertisedExtensions(info: S.Implementation | null | undefined): UnadvertisedExtensions {

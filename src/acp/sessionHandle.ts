@@ -104,6 +104,12 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     readonly instructionsNotTaken = false,
   ) {}
 
+  /**
+   * Whether the model holds the agent's whole history of the session (opened new, or loaded with its replay), rather
+   * than only what came since it was resumed or forked from another: what a fork at a message may count on.
+   */
+  wholeHistory = true;
+
   /** The files this chat's messages linked to, the latest MAX_LINKED_FILES. */
   get linked(): ReadonlySet<string> {
     return this.linkedFiles;

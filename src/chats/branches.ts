@@ -11,6 +11,7 @@ import type { ChatPanel } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
 import type * as S from '../acp/schema.gen';
 import { messageForkPoint, type MessageForkPoint } from '../acp/messageFork';
+import { AcpError, ErrorCodes } from '../acp/errors';
 import { failureText } from '../common/failureText';
 import type { AgentConfig } from '../settings/config';
 import type { ChoicesFrom } from './chatChoices';
@@ -58,13 +59,17 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
     return undefined;
   }
   const point = atMessage(session, entryId);
-  let forked: AgentSession | undefined;
-  let missed: string | undefined;
+  let forked: AgentSession;
+  let atPoint = false;
   try {
-    if (point) ({ forked, missed } = await forkAt(host, panel, session, point));
-    forked ??= await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
-      session.client.forkSession(session.sessionId, session.cwd, o),
-    );
+    const at = point && (await forkAt(host, panel, session, point));
+    atPoint = at !== undefined && at !== 'missed';
+    forked =
+      at !== undefined && at !== 'missed'
+        ? at
+        : await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
+            session.client.forkSession(session.sessionId, session.cwd, o),
+          );
   } catch (error) {
     panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
     return undefined;
@@ -81,17 +86,18 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
     },
   );
   if (from.draft) copy.setDraft(from.draft);
+  const missed = point !== undefined && !atPoint;
   copy.tell(
-    point && !missed
+    atPoint
       ? vscode.l10n.t('Forked at this message: {0} remembers the conversation before it, and nothing after.', panel.agentName)
-      : [
-          missed ? vscode.l10n.t('{0} could not fork at this message ({1}), so it forked the whole session.', panel.agentName, missed) : '',
-          from.laterMessages
-            ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
-            : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
-        ]
-          .filter(Boolean)
-          .join(' '),
+      : missed && from.laterMessages
+        ? vscode.l10n.t(
+            '{0} could not find this message in its session, so it forked the whole session: its copy also remembers the messages after this one.',
+            panel.agentName,
+          )
+        : from.laterMessages
+          ? vscode.l10n.t('Forked. {0} forks a whole session: its copy also remembers the messages after this one.', panel.agentName)
+          : vscode.l10n.t('Forked: this chat continues from here on its own, and the original stays as it was.'),
   );
   return copy;
 }
@@ -99,32 +105,24 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
 /** Where to fork so that the conversation before the user's message `entryId` is kept, when the agent can fork there. */
 function atMessage(session: AgentSession, entryId: number | undefined): MessageForkPoint | undefined {
   if (entryId === undefined || !session.client.capabilities.supports('forkAtMessage')) return undefined;
-  return messageForkPoint(
-    session.model.entries,
-    session.model.entries.findIndex((e) => e.id === entryId),
-  );
+  const index = session.model.entries.findIndex((e) => e.id === entryId);
+  return messageForkPoint(session.model.entries, index, session.wholeHistory);
 }
 
 /**
- * The agent's fork of `session` at `point`. When the agent refuses (a point it no longer finds, say), `missed` says why,
- * for the chat to say, and the caller goes on the other way; an agent that ended is a failure like any.
+ * The agent's fork of `session` at `point`, or `missed` when the agent answers that it cannot fork there (-32602: a
+ * point it no longer finds), for the caller to go on the other way. Any other failure is one: a time-out may have
+ * left a fork behind, and a second fork beside it is not what the user asked for.
  */
-async function forkAt(
-  host: BranchHost,
-  panel: ChatPanel,
-  session: AgentSession,
-  point: MessageForkPoint,
-): Promise<{ forked?: AgentSession; missed?: string }> {
+async function forkAt(host: BranchHost, panel: ChatPanel, session: AgentSession, point: MessageForkPoint): Promise<AgentSession | 'missed'> {
   try {
-    return {
-      forked: await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
-        session.client.forkSession(session.sessionId, session.cwd, o, point),
-      ),
-    };
+    return await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
+      session.client.forkSession(session.sessionId, session.cwd, o, point),
+    );
   } catch (error) {
-    if (session.client.hasExited) throw error;
+    if (!(error instanceof AcpError) || error.code !== ErrorCodes.InvalidParams) throw error;
     host.log.warn(`[chats] ${panel.agentName} could not fork ${session.sessionId} at message ${point.messageId}: ${failureText(error)}`);
-    return { missed: failureText(error) };
+    return 'missed';
   }
 }
 
@@ -176,10 +174,12 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
   const earlier = { agent: panel.agentName, sessionId: session.sessionId, title: panel.title };
   const point = atMessage(session, entryId);
   let next: AgentSession | undefined;
-  let missed: string | undefined;
+  let missed = false;
   let file: string | undefined;
   try {
-    if (point) ({ forked: next, missed } = await forkAt(host, panel, session, point));
+    const forked = point && (await forkAt(host, panel, session, point));
+    if (forked === 'missed') missed = true;
+    else next = forked;
     if (!next && (from.before.length > 0 || from.kept.length > 0)) {
       const markdown = exportMarkdown({
         title: panel.title,
@@ -193,7 +193,7 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     next ??= (await host.opener.open(config, session.cwd, undefined, { panel })).session;
   } catch (error) {
     panel.tell(
-      [vscode.l10n.t('{0} could not start a new session for the edited message: {1}', panel.agentName, failureText(error)), restoredNote]
+      [vscode.l10n.t('{0} could not start a session for the edited message: {1}', panel.agentName, failureText(error)), restoredNote]
         .filter(Boolean)
         .join(' '),
     );
@@ -204,7 +204,7 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     void next.close();
     return undefined;
   }
-  const forked = point !== undefined && missed === undefined;
+  const forked = point !== undefined && !missed;
   host.log.info(
     `[chats] ${panel.agentName}: message ${entryId} of ${session.sessionId} edited and resent in ${next.sessionId}${forked ? ' (forked at the message before it)' : ''}`,
   );
@@ -233,7 +233,7 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
         : restored === 'unchanged'
           ? vscode.l10n.t('The files were already as they were before the message.')
           : vscode.l10n.t('This message had no checkpoint: the files were left as they are.'),
-      missed ? vscode.l10n.t('{0} could not fork the session at the message ({1}).', panel.agentName, missed) : '',
+      missed ? vscode.l10n.t('{0} could not find the message in its session to fork there.', panel.agentName) : '',
       forked
         ? vscode.l10n.t(
             'Resent in a fork of the session at the message: {0} remembers the conversation before it, and nothing after.',

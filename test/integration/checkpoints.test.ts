@@ -334,7 +334,7 @@ describe('Checkpoints', function () {
     assert.equal(text(`${dir}/m.txt`), 'm9\n');
     assert.match(
       chat.lastNotice ?? '',
-      /could not fork the session at the message \(.*was not found.*\)\. Resent in a new session of .*, with the conversation before it embedded\./,
+      /could not find the message in its session to fork there\. Resent in a new session of .*, with the conversation before it embedded\./,
     );
     assert.equal(recorded(recordFile).filter((m) => m.method === 'session/fork').length, 1, 'the fork was asked once');
     const prompt = (recorded(recordFile)

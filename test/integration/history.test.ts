@@ -118,7 +118,8 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
 
   it('forks at the message where the agent forks at a message: its copy keeps the conversation before it, and the chat says so', async () => {
     const atMessage = { ...ALL, _meta: { jetbrains: { air: { fork: { version: 1, inclusive: true } } } } };
-    const fixture = await useFixtureAgent('echo', withCapabilities(atMessage));
+    const state = mkdtempSync(join(tmpdir(), 'acp-fork-at-'));
+    const fixture = await useFixtureAgent('echo', { env: { ...withCapabilities(atMessage).env, ACP_FIXTURE_STATE_DIR: state } });
     const chat = await newChat();
     for (const text of ['one', 'two', 'three']) await chat.send(text);
     const second = chat.entries.filter((e) => e.kind === 'message' && e.role === 'user')[1]!;
@@ -135,6 +136,14 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     assert.deepEqual(messages(fork, 'user'), ['one']);
     assert.equal(fork.composerText, 'two');
     assert.equal(await fork.send('two, again'), 'end_turn', 'the fork goes on by itself');
+    // What the agent's copy holds: the first message and its reply, then the new one; nothing of "two" or "three".
+    const kept = JSON.parse(readFileSync(join(state, `${fork.sessionId}.json`), 'utf8')) as {
+      history: { sessionUpdate: string; content?: { text?: string } }[];
+    };
+    const said = kept.history.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => u.content?.text);
+    assert.deepEqual(said, ['one', 'two, again']);
+    await closeAllChats();
+    rmSync(state, { recursive: true, force: true });
   });
 
   it('forks a whole chat with Fork Chat when the agent advertises session/fork', async () => {

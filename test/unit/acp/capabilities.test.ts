@@ -114,16 +114,26 @@ describe('forking at a message (_meta.jetbrains.air.fork)', () => {
     assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.75.0'), false, 'an earlier one would copy the whole session');
     assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.9.99'), false);
     assert.equal(adapter('@agentclientprotocol/claude-agent-acp', '0.76.0-beta.1'), false, 'not plain x.y.z');
-    assert.equal(adapter('codex-acp', '1.10.0'), true);
-    assert.equal(adapter('codex-acp', '1.9.12'), false);
+    assert.equal(adapter('@agentclientprotocol/codex-acp', '1.10.0'), true);
+    assert.equal(adapter('@agentclientprotocol/codex-acp', '1.9.12'), false);
+    assert.equal(adapter('codex-acp', '1.10.0'), false, 'Zed’s adapter calls itself codex-acp and does not fork at a message');
     assert.equal(adapter('acp-fixture-agent', '99.0.0'), false, 'an agent not known to');
-    assert.equal(at({ agentCapabilities: {}, agentInfo: { name: 'codex-acp', version: '2.0.0' } }), false, 'still only beside session/fork');
+    assert.equal(
+      at({ agentCapabilities: {}, agentInfo: { name: '@agentclientprotocol/codex-acp', version: '2.0.0' } }),
+      false,
+      'still only beside session/fork',
+    );
+  });
+
+  it('leaves what a known adapter advertises itself as it is', () => {
+    const own = { ...FORK, _meta: { jetbrains: { air: { fork: { version: 2, inclusive: true } } } } };
+    assert.equal(at({ agentCapabilities: own, agentInfo: { name: '@agentclientprotocol/claude-agent-acp', version: '0.80.0' } }), false);
   });
 
   it('keeps what else the agent put under _meta.jetbrains when it adds the fork', () => {
     const caps = advertisedCapabilities({
       agentCapabilities: { ...FORK, _meta: { jetbrains: { air: { version: 1, capabilities: ['sessionFailure'] } }, other: 1 } },
-      agentInfo: { name: 'codex-acp', version: '1.10.0' },
+      agentInfo: { name: '@agentclientprotocol/codex-acp', version: '1.10.0' },
     });
     assert.deepEqual(caps._meta, {
       jetbrains: { air: { version: 1, capabilities: ['sessionFailure'], fork: { version: 1, inclusive: true } } },

@@ -75,11 +75,13 @@ describe('AgentClient sessions', function () {
     const session = await client.newSession(dir);
     for (const text of ['one', 'two']) await session.prompt([{ type: 'text', text }]);
     const second = session.model.entries.flatMap((e, i) => (e.type === 'message' && e.role === 'user' ? [i] : []))[1] ?? -1;
-    const point = messageForkPoint(session.model.entries, second);
+    assert.equal(session.wholeHistory, true, 'a new session: the model holds all of it');
+    const point = messageForkPoint(session.model.entries, second, session.wholeHistory);
     const reply = session.model.entries[second - 1];
     assert.ok(point && reply?.type === 'message' && point.messageId === reply.messageId, 'the point is the reply to "one"');
     const forked = await client.forkSession(session.sessionId, dir, {}, point);
     assert.notEqual(forked.sessionId, session.sessionId);
+    assert.equal(forked.wholeHistory, false, 'a fork: what came before is the agent’s alone');
     assert.deepEqual(sent('session/fork')[0]?.params?.['_meta'], messageForkMeta(point));
     assert.equal(await forked.prompt([{ type: 'text', text: 'two, again' }]), 'end_turn');
 

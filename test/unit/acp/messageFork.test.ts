@@ -23,35 +23,51 @@ const tool = (): Entry => ({
 const sha = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
 describe('messageForkPoint', () => {
-  it('is the agent’s last message of the turn before the user’s message', () => {
-    const entries = [user('one'), thought('hm'), agent('Let me look', 'm1'), tool(), agent('Done.', 'm2'), user('two'), agent('Sure', 'm3')];
-    assert.deepEqual(messageForkPoint(entries, 5), { messageId: 'm2', fingerprint: sha('Done.'), occurrence: 1 });
+  it('is the agent’s message that ends the turn before the user’s message', () => {
+    const entries = [
+      user('one'),
+      thought('hm'),
+      agent('Let me look', 'm1'),
+      tool(),
+      agent('Done.', 'm2'),
+      thought('ok'),
+      user('two'),
+      agent('Sure', 'm3'),
+    ];
+    assert.deepEqual(messageForkPoint(entries, 6, true), { messageId: 'm2', fingerprint: sha('Done.'), occurrence: 1 });
   });
 
-  it('counts which of the agent’s messages with the same text it is, up to and including it', () => {
+  it('counts which of the agent’s messages with the same text it is, up to and including it, when it has the whole history', () => {
     const entries = [user('a'), agent('OK', 'm1'), user('b'), agent('Fine', 'm2'), user('c'), agent('OK', 'm3'), user('d'), agent('OK', 'm4')];
-    assert.equal(messageForkPoint(entries, 6)?.occurrence, 2);
-    assert.equal(messageForkPoint(entries, 4)?.occurrence, 1);
+    assert.equal(messageForkPoint(entries, 6, true)?.occurrence, 2);
+    assert.equal(messageForkPoint(entries, 4, true)?.occurrence, 1);
+    // A resumed or forked session's model lacks what came before: no count that could pick another "OK".
+    assert.deepEqual(messageForkPoint(entries, 6, false), { messageId: 'm3', fingerprint: sha('OK') });
   });
 
-  it('is none before the first message, after a turn of tool calls only, or when the last message has no id', () => {
-    assert.equal(messageForkPoint([user('one')], 0), undefined, 'nothing to keep');
+  it('is none when a cut there would lose part of the turn before, or keep nothing', () => {
+    assert.equal(messageForkPoint([user('one')], 0, true), undefined, 'nothing to keep before the first message');
     assert.equal(
-      messageForkPoint([user('one'), agent('Hi', 'm1'), user('two'), tool(), user('three')], 4),
+      messageForkPoint([user('one'), agent('Hi', 'm1'), user('two'), tool(), user('three')], 4, true),
       undefined,
-      'no earlier point: it would lose "two"',
+      'a turn of tool calls only',
     );
+    assert.equal(messageForkPoint([user('one'), agent('On it', 'm1'), tool(), user('two')], 3, true), undefined, 'a turn stopped during a tool call');
+    assert.equal(messageForkPoint([user('one'), user('two')], 1, true), undefined, 'a turn with no reply');
     assert.equal(
-      messageForkPoint([user('one'), agent('Hi', 'm1'), tool(), agent('Done'), user('two')], 4),
+      messageForkPoint([user('one'), agent('Hi', 'm1'), tool(), agent('Done'), user('two')], 4, true),
       undefined,
-      'an earlier one would lose the rest of the turn',
+      'a last reply without an id',
     );
-    assert.equal(messageForkPoint([user('one'), agent('Hi', 'x'.repeat(1001)), user('two')], 2), undefined, 'not an id to send back');
+    assert.equal(messageForkPoint([user('one'), agent('Hi', 'x'.repeat(1001)), user('two')], 2, true), undefined, 'not an id to send back');
   });
 
-  it('is sent as _meta.jetbrains.air.fork version 1', () => {
+  it('is sent as _meta.jetbrains.air.fork version 1, with the occurrence only when it is known', () => {
     assert.deepEqual(messageForkMeta({ messageId: 'm2', fingerprint: sha('Done.'), occurrence: 3 }), {
       jetbrains: { air: { fork: { version: 1, messageId: 'm2', messageFingerprint: sha('Done.'), messageOccurrence: 3 } } },
+    });
+    assert.deepEqual(messageForkMeta({ messageId: 'm2', fingerprint: sha('Done.') }), {
+      jetbrains: { air: { fork: { version: 1, messageId: 'm2', messageFingerprint: sha('Done.') } } },
     });
   });
 });
