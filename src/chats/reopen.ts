@@ -144,11 +144,13 @@ export class SessionOpener {
 
   /**
    * Runs `open` with the agent's client. When the agent answers that the user must sign in (-32000), the user signs
-   * in and `open` runs once more (with a new process after a sign-in in a terminal). A client that ends up with no
-   * session is stopped.
+   * in and `open` runs once more (with a new process after a sign-in in a terminal). The client is held until then,
+   * so that another chat of the agent's that closes while this session starts does not stop the agent under it; a
+   * client that ends up with no session is stopped.
    */
   private async withSignIn<T>(config: AgentConfig, cwd: string, open: (client: AgentClient) => Promise<T>, panel?: ChatPanel): Promise<T> {
     let client = await this.agents.connect(config, cwd);
+    let held = this.agents.hold(client);
     try {
       try {
         return await open(client);
@@ -158,15 +160,16 @@ export class SessionOpener {
         if (!signedIn) throw new SignInNeeded(config.name);
         if (signedIn === 'signedIn') return await open(client);
         // Signed in from a terminal: only a new process sees it. The agent's other chats come back after this one.
+        held.dispose();
         await this.agents.stop(config.name);
         client = await this.agents.connect(config, cwd);
+        held = this.agents.hold(client);
         const opened = await open(client);
         void this.reconnectOthers(config.name, panel);
         return opened;
       }
-    } catch (error) {
-      void this.agents.release(client); // unless a chat uses it
-      throw error;
+    } finally {
+      held.dispose(); // stops the agent, unless a chat uses it
     }
   }
 

@@ -29,12 +29,14 @@ export async function withAgentCopy<T>(
     log.warn(`[history] could not start ${agentName} to ${what}: ${errorMessage(error)}`);
     return { failed: 'start', error };
   }
+  // Held while it acts: a chat of the agent's that closes meanwhile does not stop it under the call.
+  const held = agents.hold(client);
   try {
     return { value: await act(client) };
   } catch (error) {
     log.warn(`[history] ${agentName} could not ${what}: ${errorMessage(error)}`);
     return { failed: 'call', error };
   } finally {
-    void agents.release(client);
+    held.dispose(); // stops it, unless a chat uses it
   }
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { shortId } from '../../src/acp/log';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, agentText, alive, api, closeAllChats, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
+import { acpLog, agentText, alive, api, closeAllChats, newChat, recorded, releaseTurn, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 describe('chat with the fixture agent', function () {
   this.timeout(30_000);
@@ -46,6 +46,23 @@ describe('chat with the fixture agent', function () {
     assert.ok(alive(pid), 'the agent lives while a chat is open');
     second.close();
     await waitFor(() => !alive(pid), { timeoutMs: 10_000, what: 'the agent to stop after its last chat closed' });
+  });
+
+  it('keeps the agent for a chat whose session is still starting when the agent\u2019s last open chat closes', async () => {
+    const fixture = await useFixtureAgent('basic', { env: { ACP_FIXTURE_NEW_HOLD: '1' } });
+    const first = await newChat();
+    const pid = first.agentPid ?? -1;
+    // A second chat of the same agent, whose session/new the agent holds; the first chat closes meanwhile.
+    const opening = vscode.commands.executeCommand<ChatHandle | undefined>('acp.newChat');
+    await waitFor(() => recorded(fixture.recordFile).filter((m) => m.method === 'session/new').length === 2, { what: 'the second session/new' });
+    first.close();
+    await waitFor(async () => (await api()).chats.every((c) => c.sessionId !== first.sessionId), { what: 'the first chat to close' });
+    await releaseTurn(fixture);
+    const second = await within(Promise.resolve(opening), 10_000, 'the second chat');
+    assert.ok(second?.sessionId, 'the second chat has its session');
+    assert.equal(second.agentPid, pid, 'the same process, not stopped under it');
+    assert.equal(await within(second.send('hello'), 10_000, 'a turn in the second chat'), 'end_turn');
+    await closeAllChats();
   });
 
   it('runs a full prompt round trip and streams the answer into the chat', async () => {
