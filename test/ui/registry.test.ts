@@ -132,9 +132,21 @@ describe('registry UI', function () {
     if (!(await page.getByRole('tree', { name: 'Sessions' }).isVisible())) await container.click();
     const row = page.getByRole('tree', { name: 'Sessions' }).getByRole('treeitem').filter({ hasText: 'Fixture Registry Agent' });
     await row.filter({ hasText: '1.5.0 available' }).waitFor();
-    await row.click({ button: 'right' });
+    // The tree may still redraw (a chat row coming in under the agent) as the right-click lands, which then opens
+    // another row's menu: that menu is closed and the agent's row clicked again.
+    const update = page.getByRole('menuitem', { name: 'Update Agent…' });
+    for (let attempt = 1; ; attempt++) {
+      await row.click({ button: 'right' });
+      try {
+        await update.waitFor({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
     // The workbench's menus act on mouse-up after a hover, or on Enter for the focused item.
-    await page.getByRole('menuitem', { name: 'Update Agent…' }).hover();
+    await update.hover();
     await page.keyboard.press('Enter');
     await page
       .locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Registry Agent is updated to 1.5.0.' })

@@ -39,8 +39,20 @@ async function pressNotificationButton(workbench: Workbench, text: string, name:
 
 /** Waits until the quick input titled `title` shows, then takes its default with Enter. */
 async function enterOn(page: Page, title: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
+  const question = page.locator('.quick-input-widget .quick-input-title', { hasText: title });
+  await question.waitFor({ timeout: 30_000 });
+  // An Enter that reaches the page before the quick input has the focus is lost, and the question stays: pressed
+  // again only then, so nothing is answered twice.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.quick-input-widget input:focus').waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    try {
+      await question.waitFor({ state: 'hidden', timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
 
 describe('worktree chats UI', function () {
