@@ -181,10 +181,13 @@ export async function countDiffLines(entries: readonly Entry[], signal: AbortSig
   for (const entry of entries) {
     if (signal.aborted) return;
     if (entry.type !== 'tool') continue;
-    for (const diff of diffsOf(entry.call)) lineCounts(diff);
-    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      sliceStart = performance.now();
+    for (const diff of diffsOf(entry.call)) {
+      if (signal.aborted) return;
+      lineCounts(diff);
+      if (performance.now() - sliceStart > COUNT_SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        sliceStart = performance.now();
+      }
     }
   }
 }

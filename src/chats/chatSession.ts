@@ -75,7 +75,8 @@ export class ChatSession implements vscode.Disposable {
     this.shown = panel.attach(session, keepEarlier);
     // A reopened session's diffs are counted while its page loads, not when the page asks for the state.
     const counting = new AbortController();
-    if (session.model.entries.length > 0) void countDiffLines(session.model.entries, counting.signal);
+    // Only ahead of time: a diff it could not count is counted when the page asks, as before.
+    if (session.model.entries.length > 0) countDiffLines(session.model.entries, counting.signal).catch(() => undefined);
     this.recorder = new TranscriptRecorder(
       deps.transcripts,
       { agent: panel.agentName, sessionId: session.sessionId, cwd: session.cwd },

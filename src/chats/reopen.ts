@@ -100,9 +100,24 @@ export class SessionOpener {
 
   /**
    * `open` with the options of a session in `cwd`, the editor's tools among its MCP servers when they are offered
-   * to this agent: their grant lives as long as the session that opens, and ends at once when none does.
+   * to this agent: their grant lives as long as the session that opens, and ends at once when none does. The agent
+   * is held meanwhile (a fork, say, whose source chat closes as it starts).
    */
   async withOptions(
+    client: AgentClient,
+    agent: string,
+    cwd: string,
+    open: (options: SessionOptions) => Promise<AgentSession>,
+  ): Promise<AgentSession> {
+    const held = this.agents.hold(client);
+    try {
+      return await this.openWithTools(client, agent, cwd, open);
+    } finally {
+      held.dispose();
+    }
+  }
+
+  private async openWithTools(
     client: AgentClient,
     agent: string,
     cwd: string,

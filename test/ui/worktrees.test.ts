@@ -42,12 +42,14 @@ async function enterOn(page: Page, title: string): Promise<void> {
   const question = page.locator('.quick-input-widget .quick-input-title', { hasText: title });
   await question.waitFor({ timeout: 30_000 });
   // An Enter that reaches the page before the quick input has the focus is lost, and the question stays: pressed
-  // again only then, so nothing is answered twice.
+  // again only while this question still shows with the focus, so the next question is never answered by mistake.
+  const focused = page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: title }) }).locator('input:focus');
   for (let attempt = 1; ; attempt++) {
-    await page.locator('.quick-input-widget input:focus').waitFor({ timeout: 10_000 });
+    if (attempt > 1 && !(await question.isVisible())) return;
+    await focused.waitFor({ timeout: 10_000 });
     await page.keyboard.press('Enter');
     try {
-      await question.waitFor({ state: 'hidden', timeout: 3_000 });
+      await question.waitFor({ state: 'hidden', timeout: 5_000 });
       return;
     } catch (error) {
       if (attempt === 3) throw error;
