@@ -177,8 +177,9 @@ export class AgentClient implements SessionOwner {
    * and including the agent's message `at` where given, which only an agent that `forkAtMessage` is asked.
    */
   async forkSession(sessionId: string, cwd: string, options: SessionOptions = {}, at?: MessageForkPoint): Promise<AgentSession> {
-    const gate = capabilityName('forkAtMessage');
-    if (at && !this.capabilities.supports('forkAtMessage')) throw new AcpError(ErrorCodes.InternalError, `the agent does not advertise ${gate}`);
+    if (at && !this.capabilities.supports('forkAtMessage')) {
+      throw new AcpError(ErrorCodes.InternalError, `the agent does not advertise ${capabilityName('forkAtMessage')}`);
+    }
     const meta = at ? { _meta: messageForkMeta(at) } : {};
     return this.opened('session/fork', cwd, options, (params) => this.process.connection.forkSession({ sessionId, cwd, ...params, ...meta }));
   }

@@ -87,12 +87,18 @@ function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+type Obj = Record<string, unknown>;
+
+/** `_meta.jetbrains` and its `air`, each `{}` where absent or not an object. */
+function airMeta(meta: Obj | null | undefined): { jetbrains: Obj; air: Obj } {
+  const jetbrains = isObject(meta?.['jetbrains']) ? (meta?.['jetbrains'] as Obj) : {};
+  return { jetbrains, air: isObject(jetbrains['air']) ? (jetbrains['air'] as Obj) : {} };
+}
+
 /** `{version: 1, inclusive: true}` at `_meta.jetbrains.air.fork`: the agent's fork keeps the message it is given. */
-function forksAtMessage(meta: Record<string, unknown> | null | undefined): boolean {
-  const jetbrains = meta?.['jetbrains'];
-  const air = isObject(jetbrains) ? (jetbrains as Record<string, unknown>)['air'] : undefined;
-  const fork = isObject(air) ? (air as Record<string, unknown>)['fork'] : undefined;
-  return isObject(fork) && (fork as Record<string, unknown>)['version'] === 1 && (fork as Record<string, unknown>)['inclusive'] === true;
+function forksAtMessage(meta: Obj | null | undefined): boolean {
+  const fork = airMeta(meta).air['fork'];
+  return isObject(fork) && (fork as Obj)['version'] === 1 && (fork as Obj)['inclusive'] === true;
 }
 
 /** `true` or an object (of options) advertises an extension; anything else does not. */
@@ -109,8 +115,7 @@ export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agent
   let caps = result.agentCapabilities ?? {};
   const steering = result._meta?.['steering'];
   if (steering !== undefined && caps._meta?.['steering'] === undefined) caps = { ...caps, _meta: { ...caps._meta, steering } };
-  const jetbrains = isObject(caps._meta?.['jetbrains']) ? (caps._meta?.['jetbrains'] as Record<string, unknown>) : {};
-  const air = isObject(jetbrains['air']) ? (jetbrains['air'] as Record<string, unknown>) : {};
+  const { jetbrains, air } = airMeta(caps._meta);
   // What the agent advertises itself wins, whatever it says.
   if (unadvertisedExtensions(result.agentInfo).forkAtMessage && air['fork'] === undefined) {
     caps = { ...caps, _meta: { ...caps._meta, jetbrains: { ...jetbrains, air: { ...air, fork: { version: 1, inclusive: true } } } } };

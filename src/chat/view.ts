@@ -179,7 +179,6 @@ function lineCounts(diff: DiffContent): { added: number; removed: number } {
 export async function countDiffLines(entries: readonly Entry[], signal: AbortSignal): Promise<void> {
   let sliceStart = performance.now();
   for (const entry of entries) {
-    if (signal.aborted) return;
     if (entry.type !== 'tool') continue;
     for (const diff of diffsOf(entry.call)) {
       if (signal.aborted) return;

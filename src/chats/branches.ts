@@ -60,12 +60,12 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
   }
   const point = atMessage(session, entryId);
   let forked: AgentSession;
-  let atPoint = false;
+  let missed = false;
   try {
     const at = point && (await forkAt(host, panel, session, point));
-    atPoint = at !== undefined && at !== 'missed';
+    missed = at === 'missed';
     forked =
-      at !== undefined && at !== 'missed'
+      at && at !== 'missed'
         ? at
         : await host.opener.withOptions(session.client, panel.agentName, session.cwd, (o) =>
             session.client.forkSession(session.sessionId, session.cwd, o),
@@ -86,7 +86,7 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
     },
   );
   if (from.draft) copy.setDraft(from.draft);
-  const missed = point !== undefined && !atPoint;
+  const atPoint = point !== undefined && !missed;
   copy.tell(
     atPoint
       ? vscode.l10n.t('Forked at this message: {0} remembers the conversation before it, and nothing after.', panel.agentName)
