@@ -104,7 +104,9 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const checkpoints = new Checkpoints(context.globalStorageUri, log);
   const mirrors = new TerminalMirrors();
   const registry = new RegistryState(context.globalStorageUri, context.extensionUri, log);
-  const catalog = new AgentCatalog(() => registry.sources(), registry.onDidChange, new PresetConsent(context.globalState, log));
+  const transcripts = openTranscriptStore(context, log);
+  const usedBefore = async (name: string) => (await transcripts.list()).some((t) => t.agent === name);
+  const catalog = new AgentCatalog(() => registry.sources(), registry.onDidChange, new PresetConsent(context.globalState, log, usedBefore));
   const agents = new AgentManager(
     (config, quirks) => {
       const files = new EditorFiles({
@@ -148,7 +150,6 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const actions = new EditorChatActions(diffs, mirrors, showLog, context.globalStorageUri.fsPath);
   const files = new WorkspaceFiles(log);
   const worktrees = new WorktreeRecords(context.workspaceState);
-  const transcripts = openTranscriptStore(context, log);
   const mentions = new Mentions(
     files,
     hosts.shell,

@@ -90,13 +90,14 @@ function selectValues(option: Extract<S.SessionConfigOption, { type: 'select' }>
 }
 
 /**
- * `choices` without what a permission level sets in the agent (quirks.ts `levelSettings`): a default carries the level
- * itself, so that an agent's own allow-all never becomes a default by the back door.
+ * `choices` without what a permission level sets in the agent (quirks.ts `levelSettings`: a mode that approves by
+ * itself, or the option): a default carries the level itself, so that an agent's own allow-all (or its `auto`) never
+ * becomes a default by the back door.
  */
 export function withoutLevelSettings(choices: Choices, settings: LevelSettings | undefined): Choices {
   if (!settings) return choices;
-  if ('modes' in settings) {
-    if (choices.mode === undefined || !Object.values(settings.modes).includes(choices.mode)) return choices;
+  if ('forLevel' in settings) {
+    if (choices.mode === undefined || !(choices.mode in settings.approves)) return choices;
     const { mode: _level, ...rest } = choices;
     return rest;
   }

@@ -101,29 +101,70 @@ export function activeQuirks(quirks: AgentQuirks): string[] {
 }
 
 /** The client's permission levels (permissions/levels.ts) that agents may have a setting of their own for. */
-export type AllowingLevel = 'autoApproveEdits' | 'allowAll';
+export type AllowingLevel = 'autoApproveEdits' | 'agentDecides' | 'allowAll';
 
 /**
- * What an agent itself does for a permission level, so that it stops asking in the first place: a mode of its own
- * (switched to only from one of its `ordinary` modes, so a plan mode the user chose stays), or a boolean config
- * option turned on. The client still answers what the agent asks anyway.
+ * What an agent itself does for the permission levels, so that it asks exactly when the level says and a chat never
+ * shows Ask while the agent approves by itself:
+ * - a mode of its own: the mode each level runs in (`forLevel`), the mode that asks before edits and commands
+ *   (`asking`: Ask, and a level without a mode of its own), which of its modes approve by themselves and the lowest
+ *   level that allows as much (`approves`), and the modes a level never moves it out of (`kept`: a plan mode is the
+ *   user's until they leave it);
+ * - or a boolean config option turned on for some levels.
+ * The client still answers what the agent asks anyway (levelRules.ts).
  */
 export type LevelSettings =
-  | { readonly modes: Readonly<Partial<Record<AllowingLevel, string>>>; readonly ordinary: readonly string[] }
+  | {
+      readonly asking: string;
+      readonly forLevel: Readonly<Partial<Record<AllowingLevel, string>>>;
+      readonly approves: Readonly<Record<string, AllowingLevel>>;
+      readonly kept: readonly string[];
+    }
   | { readonly option: string; readonly on: readonly AllowingLevel[] };
 
-const CLAUDE_LEVELS: LevelSettings = { modes: { autoApproveEdits: 'acceptEdits', allowAll: 'bypassPermissions' }, ordinary: ['default'] };
+/**
+ * claude-agent-acp: `default` is "Manual: always ask before making changes"; `acceptEdits` edits without asking;
+ * `auto` (0.101.0 starts every session there) lets Claude decide what to ask; `bypassPermissions` never asks.
+ */
+const CLAUDE_LEVELS: LevelSettings = {
+  asking: 'default',
+  forLevel: { autoApproveEdits: 'acceptEdits', agentDecides: 'auto', allowAll: 'bypassPermissions' },
+  approves: { acceptEdits: 'autoApproveEdits', auto: 'agentDecides', bypassPermissions: 'allowAll' },
+  kept: ['plan'],
+};
 
 /**
- * By `agentInfo.name`: claude-agent-acp's acceptEdits and bypassPermissions; codex-acp's full-access preset (its
- * `auto` also runs commands, wider than Auto-approve edits, so that level stays the client's); Copilot CLI's
- * `allow_all` option.
+ * By `agentInfo.name`:
+ * - claude-agent-acp, under each name it has had;
+ * - the maintained codex-acp (TypeScript over codex's app server): `read-only` asks before edits and commands,
+ *   `workspace-write` edits and runs commands in the workspace without asking, `agent` (where 2.6.0 starts) asks only
+ *   for what its review finds unsafe, `agent-full-access` never asks. None approves edits alone, so Auto-approve edits
+ *   runs it in `read-only` and the client answers the edits;
+ * - Zed's earlier Rust codex-acp, which calls itself `codex-acp`: `read-only`, `auto`, `full-access`;
+ * - Copilot CLI's `allow_all` option.
  */
 const LEVEL_SETTINGS: ReadonlyMap<string, LevelSettings> = new Map<string, LevelSettings>([
   ['@zed-industries/claude-agent-acp', CLAUDE_LEVELS],
   ['@agentclientprotocol/claude-agent-acp', CLAUDE_LEVELS],
   ['claude-agent-acp', CLAUDE_LEVELS],
-  ['codex-acp', { modes: { allowAll: 'full-access' }, ordinary: ['read-only', 'auto'] }],
+  [
+    '@agentclientprotocol/codex-acp',
+    {
+      asking: 'read-only',
+      forLevel: { agentDecides: 'agent', allowAll: 'agent-full-access' },
+      approves: { 'workspace-write': 'agentDecides', agent: 'agentDecides', 'agent-full-access': 'allowAll' },
+      kept: [],
+    },
+  ],
+  [
+    'codex-acp',
+    {
+      asking: 'read-only',
+      forLevel: { agentDecides: 'auto', allowAll: 'full-access' },
+      approves: { auto: 'agentDecides', 'full-access': 'allowAll' },
+      kept: [],
+    },
+  ],
   ['Copilot', { option: 'allow_all', on: ['allowAll'] }],
 ]);
 

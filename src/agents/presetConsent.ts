@@ -1,9 +1,11 @@
 // The user's agreement to what a built-in preset runs. The registry may pin a preset to a new version (and only
-// that: src/registry/presets.ts); before the first start with a command line the user has not seen, this shows the
-// old and the new one and asks, once. Declining keeps the old command line, and the same new one is not asked again.
+// that: src/registry/presets.ts), and a new release of the extension may change a preset's package (Claude Code and
+// Codex moved to the adapters the ACP project maintains: FORMER_PRESETS). Before the first start with a command line
+// the user has not seen, this shows the old and the new one and asks, once. Declining keeps the old command line,
+// and the same new one is not asked again. A user who never ran the preset is not asked about a line they never saw.
 import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
-import { PRESETS, type AgentConfig } from '../settings/agentConfig';
+import { FORMER_PRESETS, PRESETS, type AgentConfig } from '../settings/agentConfig';
 
 const KEY = 'acp.presetCommandLines';
 
@@ -26,21 +28,27 @@ export class PresetConsent {
   constructor(
     private readonly memento: vscode.Memento,
     private readonly log: Logger,
+    /** Whether the user has chats with the agent named so: they ran it before this record was kept. */
+    private readonly usedBefore: (name: string) => Promise<boolean> = () => Promise.resolve(false),
   ) {}
 
   /**
-   * The config to run for `config` without asking, or undefined when the user must be asked first. Anything but a
-   * preset runs as it is; so does a preset as built in, or with the command line the user agreed to.
+   * The config to run for `config` without asking, or undefined when the user must be asked first (or the record
+   * looked up). Anything but a preset runs as it is; so does a preset with the command line the user agreed to, or as
+   * built in when it never had another.
    */
   settled(config: AgentConfig): AgentConfig | undefined {
     if (!config.preset) return config;
     const line = lineOf(config);
+    const said = this.said(config.name);
+    const former = FORMER_PRESETS[config.name] ?? [];
     const builtIn = PRESETS.find((p) => p.name === config.name);
-    if (builtIn && same(lineOf(builtIn), line)) return config;
-    const agreed = this.agreed(config);
-    if (same(agreed, line)) return config;
-    if (same(this.said(config.name).declined, line)) return { ...config, command: agreed[0]!, args: agreed.slice(1) };
-    return undefined;
+    if (said.agreed === undefined) return builtIn && same(lineOf(builtIn), line) && former.length === 0 ? config : undefined;
+    if (same(said.agreed, line)) return config;
+    if (same(said.declined, line)) return { ...config, command: said.agreed[0]!, args: said.agreed.slice(1) };
+    // Back to the built-in line of this release: it runs, unless the user agreed to a package it no longer runs.
+    const agreedFormer = former.some((l) => same(said.agreed, l));
+    return builtIn && same(lineOf(builtIn), line) && !agreedFormer ? config : undefined;
   }
 
   /** The config to run for `config`: settled, or after the user chose between the old and the new command line. */
@@ -56,12 +64,20 @@ export class PresetConsent {
   }
 
   private async ask(config: AgentConfig): Promise<AgentConfig> {
-    const before = this.agreed(config);
+    const before = await this.before(config);
     const after = lineOf(config);
+    if (same(before, after)) {
+      // Nothing to show: the line the user runs from now on is recorded, so that a later change is asked.
+      await this.memento.update(KEY, { ...this.all(), [config.name]: { agreed: after } });
+      return config;
+    }
     const run = { label: vscode.l10n.t('Run the New Command Line'), detail: shown(after), line: after };
     const keep = { label: vscode.l10n.t('Keep the Old Command Line'), detail: shown(before), line: before };
+    const formerly = (FORMER_PRESETS[config.name] ?? []).some((line) => same(line, before));
     const choice = await vscode.window.showQuickPick([run, keep], {
-      title: vscode.l10n.t('The ACP Registry pins {0} to a new version', config.name),
+      title: formerly
+        ? vscode.l10n.t('{0} now runs another package', config.name)
+        : vscode.l10n.t('The ACP Registry pins {0} to a new version', config.name),
       placeHolder: vscode.l10n.t('{0} would now run "{1}" instead of "{2}". Choose what runs.', config.name, shown(after), shown(before)),
       ignoreFocusOut: true,
     });
@@ -74,10 +90,15 @@ export class PresetConsent {
     return choice === run ? config : { ...config, command: before[0]!, args: before.slice(1) };
   }
 
-  /** The command line the user agreed to last: the built-in one until they agree to another. */
-  private agreed(config: AgentConfig): readonly string[] {
+  /**
+   * The command line the user ran before: the one agreed to last; without a record, the preset's former built-in
+   * line for a user who has chats with it, else the built-in one.
+   */
+  private async before(config: AgentConfig): Promise<readonly string[]> {
     const said = this.said(config.name).agreed;
     if (said && said.length > 0) return said;
+    const former = FORMER_PRESETS[config.name]?.[0];
+    if (former && (await this.usedBefore(config.name).catch(() => false))) return former;
     const builtIn = PRESETS.find((p) => p.name === config.name);
     return builtIn ? lineOf(builtIn) : lineOf(config);
   }

@@ -106,9 +106,22 @@ export class ChatSession implements vscode.Disposable {
     const key = { agent: panel.agentName, sessionId: session.sessionId };
     // A chat reopened in a new session keeps its level, as it keeps its choices.
     const started = from && 'sessionId' in from ? levels.carry({ agent: key.agent, sessionId: from.sessionId }, key) : Promise.resolve();
-    const show = () => panel.controls.showPermissionLevel({ level: levels.get(key), offered: levels.available ? [...PERMISSION_LEVELS] : ['ask'] });
-    // Agents with a mode of their own for the level get it too, so they stop asking (see permissions/levelModes.ts).
-    const agentLevel = permissions.agentLevel(session);
+    // Agents with a mode of their own for the level run in it, so that they ask exactly when the level says; a mode the
+    // user picks that approves more raises the level (see permissions/levelModes.ts).
+    const agentLevel = permissions.agentLevel(session, panel.agentName, {
+      tell: (text) => panel.tell(text),
+      raise: (level, because) => {
+        if (this.disposed) return;
+        panel.tell(because);
+        void levels.set(key, level);
+      },
+    });
+    const show = () =>
+      panel.controls.showPermissionLevel({
+        level: levels.get(key),
+        offered: levels.available ? PERMISSION_LEVELS.filter((l) => agentLevel.offers(l)) : ['ask'],
+        modes: agentLevel.modeNames(),
+      });
     const tell = () => {
       if (!this.disposed) void agentLevel.tell(levels.get(key));
     };
@@ -116,12 +129,17 @@ export class ChatSession implements vscode.Disposable {
     // After the chat's choices: the level's own mode for the agent comes last, and stays.
     void started
       .then(() => Promise.all([levels.started(key), choicesApplied]))
-      .then(() => {
+      .then(async ([level]) => {
         if (this.disposed) return;
+        // A default of Agent decides, for an agent without such a mode, is Ask.
+        if (!agentLevel.offers(level)) await levels.set(key, 'ask');
         show();
         tell();
       });
     return [
+      session.model.onDidChange((change) => {
+        if (change.type === 'mode' || change.type === 'config') agentLevel.settingChanged();
+      }),
       levels.onDidChange((changed) => {
         if (changed.agent !== key.agent || changed.sessionId !== key.sessionId) return;
         show();

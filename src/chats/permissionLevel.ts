@@ -1,7 +1,8 @@
 // The permission level outside the chat: a status bar item that shows the level of the chat the user works in, and
 // ACP: Set Permission Level… (`acp.setPermissionLevel`) for that chat. The chat's header shows and sets the same.
 import * as vscode from 'vscode';
-import { levelName, PERMISSION_LEVELS, type LevelKey, type PermissionLevel, type PermissionLevels } from '../permissions/levels';
+import type { PermissionLevelView } from '../chat/protocol';
+import { levelName, type LevelKey, type PermissionLevel, type PermissionLevels } from '../permissions/levels';
 import type { Chats } from './chats';
 
 function keyOf(chats: Chats): LevelKey | undefined {
@@ -10,14 +11,19 @@ function keyOf(chats: Chats): LevelKey | undefined {
   return panel && sessionId ? { agent: panel.agentName, sessionId } : undefined;
 }
 
-function describe(level: PermissionLevel): string {
+/** What `level` means, and for an agent with a mode of its own for it, that mode in the agent's words. */
+function describe(level: PermissionLevel, agent: string, modes: PermissionLevelView['modes']): string {
+  const mode = modes?.[level];
+  const own = mode ? ` ${vscode.l10n.t('{0} runs in its mode "{1}".', agent, mode)}` : '';
   switch (level) {
     case 'ask':
-      return vscode.l10n.t('Every permission request asks you.');
+      return vscode.l10n.t('The agent asks you before it edits files or runs commands.') + own;
     case 'autoApproveEdits':
-      return vscode.l10n.t('Edits to files inside the workspace are allowed once; everything else asks you.');
+      return vscode.l10n.t('Edits to files inside the workspace are allowed once; everything else asks you.') + own;
+    case 'agentDecides':
+      return vscode.l10n.t('The agent decides by itself what to ask you; what it asks still asks you.') + own;
     case 'allowAll':
-      return vscode.l10n.t('Every permission request is allowed, except plan approvals and the paths it names outside the workspace.');
+      return vscode.l10n.t('Every permission request is allowed, except plan approvals and the paths it names outside the workspace.') + own;
   }
 }
 
@@ -32,10 +38,12 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
       return;
     }
     const level = levels.get(key);
+    const modes = chats.target?.controls.permissionLevel.modes;
     item.text = `$(shield) ${levelName(level)}`;
-    item.tooltip = vscode.l10n.t('Permission level of the chat with {0}: {1} {2}', key.agent, levelName(level), describe(level));
+    item.tooltip = vscode.l10n.t('Permission level of the chat with {0}: {1} {2}', key.agent, levelName(level), describe(level, key.agent, modes));
     item.accessibilityInformation = { label: vscode.l10n.t('Permission level: {0}', levelName(level)) };
-    item.backgroundColor = level === 'allowAll' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // The levels where the agent approves by itself stand out.
+    item.backgroundColor = level === 'allowAll' || level === 'agentDecides' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.show();
   };
   const pick = async (given?: unknown): Promise<PermissionLevel | undefined> => {
@@ -44,14 +52,15 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first: a permission level belongs to one chat.'));
       return undefined;
     }
-    const offered: readonly PermissionLevel[] = levels.available ? PERMISSION_LEVELS : ['ask'];
+    const view = chats.target?.controls.permissionLevel;
+    const offered: readonly PermissionLevel[] = levels.available ? (view?.offered ?? ['ask']) : ['ask'];
     let level = typeof given === 'string' ? offered.find((l) => l === given) : undefined;
     if (level === undefined) {
       const current = levels.get(key);
       const items = offered.map((l) => ({
         label: levelName(l),
         description: l === current ? vscode.l10n.t('current') : undefined,
-        detail: describe(l),
+        detail: describe(l, key.agent, view?.modes),
         level: l,
       }));
       const picked = await vscode.window.showQuickPick(items, {

@@ -1,6 +1,7 @@
 // What a permission level answers, in plain Node: Ask answers nothing; Auto-approve edits answers a file edit whose
-// files are all inside the session's folders with the agent's allow-once option; Allow all answers every request
-// with the agent's allow option. Neither a level nor a rule answers a plan approval or a request about a path
+// files are all inside the session's folders with the agent's allow-once option; Agent decides answers nothing (the
+// agent's own mode lets through what it judges safe, and what it still asks about is the user's); Allow all answers
+// every request with the agent's allow option. Neither a level nor a rule answers a plan approval or a request about a path
 // outside the workspace (`neverAutomatic`). See levels.ts for where a chat's level is kept.
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
@@ -16,7 +17,15 @@ export function isPermissionLevel(value: unknown): value is PermissionLevel {
 }
 
 /** The level's name in the log, which stays in English. */
-export const LEVEL_NAMES: Readonly<Record<PermissionLevel, string>> = { ask: 'Ask', autoApproveEdits: 'Auto-approve edits', allowAll: 'Allow all' };
+export const LEVEL_NAMES: Readonly<Record<PermissionLevel, string>> = {
+  ask: 'Ask',
+  autoApproveEdits: 'Auto-approve edits',
+  agentDecides: 'Agent decides',
+  allowAll: 'Allow all',
+};
+
+/** How much each level lets go without the user, in order: a level allows what every lower one does. */
+export const LEVEL_REACH: Readonly<Record<PermissionLevel, number>> = { ask: 0, autoApproveEdits: 1, agentDecides: 2, allowAll: 3 };
 
 /** Every path a tool call names: its locations and the files of its diffs. */
 function pathsOf(call: Readonly<ToolCallState>): string[] {
@@ -44,7 +53,7 @@ export function levelAnswer(
   options: readonly S.PermissionOption[],
   roots: readonly string[],
 ): S.PermissionOption | undefined {
-  if (level === 'ask' || neverAutomatic(call, roots)) return undefined;
+  if (level === 'ask' || level === 'agentDecides' || neverAutomatic(call, roots)) return undefined;
   const once = options.find((o) => o.kind === 'allow_once');
   if (level === 'allowAll') return once ?? options.find((o) => o.kind === 'allow_always');
   // Auto-approve edits: a file edit (its kind says so: a command or a delete carrying a diff is not one) that names

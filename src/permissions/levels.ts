@@ -15,6 +15,8 @@ export function levelName(level: PermissionLevel): string {
       return vscode.l10n.t('Ask');
     case 'autoApproveEdits':
       return vscode.l10n.t('Auto-approve edits');
+    case 'agentDecides':
+      return vscode.l10n.t('Agent decides');
     case 'allowAll':
       return vscode.l10n.t('Allow all');
   }

@@ -18,7 +18,7 @@ import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 import { isPlanApproval, LEVEL_NAMES, levelAnswer, neverAutomatic } from './levelRules';
-import { AgentLevel } from './levelModes';
+import { AgentLevel, type LevelHost, type LevelWords } from './levelModes';
 import { levelName, type PermissionLevels } from './levels';
 import { describeRule, english } from './ruleText';
 import { optionFor, type PermissionRules, ruleFromAnswer, type RuleScope, type ScopedRule } from './rules';
@@ -82,8 +82,8 @@ export class Permissions implements vscode.Disposable {
   }
 
   /** A chat's level as its agent's own setting, for agents that have one (see levelModes.ts). */
-  agentLevel(session: AgentSession): AgentLevel {
-    return new AgentLevel(session, this.log);
+  agentLevel(session: AgentSession, agent: string, host: LevelHost): AgentLevel {
+    return new AgentLevel(session, this.log, host, LEVEL_WORDS, agent);
   }
 
   /** The rule and setting checks for one agent's requests, and learning from its answers. */
@@ -320,3 +320,22 @@ async function showMarkdown(text: string): Promise<void> {
   const document = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
   await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
 }
+
+/** What the chat says when the level and the agent's own mode meet (levelModes.ts). */
+const LEVEL_WORDS: LevelWords = {
+  lowered: (agent, from, level, to) =>
+    vscode.l10n.t(
+      '{0} started in its mode "{1}", which approves edits or commands by itself. This chat is at {2}, so {0} now runs in its mode "{3}" and asks you first.',
+      agent,
+      from,
+      levelName(level),
+      to,
+    ),
+  raised: (agent, mode, level) =>
+    vscode.l10n.t(
+      '{0} is now in its mode "{1}", which approves by itself, so this chat\'s permission level is now {2}.',
+      agent,
+      mode,
+      levelName(level),
+    ),
+};

@@ -21,14 +21,24 @@ export interface AgentConfig extends AgentCommand {
 
 /**
  * The agents offered before any configuration. An entry of `acp.agents` with the same name replaces a preset, so
- * copying a preset into the settings and editing it changes what runs.
+ * copying a preset into the settings and editing it changes what runs. Claude Code and Codex run the adapters the
+ * ACP project maintains (docs/agents.md); the `@zed-industries` packages they replace get no releases any more.
  */
 export const PRESETS: readonly AgentConfig[] = [
   { name: 'Gemini CLI', command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'], env: {}, preset: true },
-  { name: 'Claude Code', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {}, preset: true },
-  { name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {}, preset: true },
+  { name: 'Claude Code', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {}, preset: true },
+  { name: 'Codex', command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], env: {}, preset: true },
   { name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp'], env: {}, preset: true },
 ];
+
+/**
+ * What a preset ran before its built-in command line changed, newest first: a user who ran it is shown the old and
+ * the new command line once before the new one runs (agents/presetConsent.ts).
+ */
+export const FORMER_PRESETS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  'Claude Code': [['npx', '-y', '@zed-industries/claude-agent-acp']],
+  Codex: [['npx', '-y', '@zed-industries/codex-acp']],
+};
 
 /**
  * The agents offered: the configured ones, then those installed from the registry, then the presets, each layer

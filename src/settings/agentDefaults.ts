@@ -15,7 +15,7 @@ const Entry = z.strictObject({
   model: z.string().min(1).max(500).optional(),
   mode: z.string().min(1).max(500).optional(),
   configOptions: z.record(z.string().max(500), z.union([z.string().max(500), z.boolean()])).optional(),
-  permissionLevel: z.enum(['ask', 'autoApproveEdits', 'allowAll'] satisfies PermissionLevel[]).optional(),
+  permissionLevel: z.enum(['ask', 'autoApproveEdits', 'agentDecides', 'allowAll'] satisfies PermissionLevel[]).optional(),
 });
 
 export interface AgentDefaults extends Choices {

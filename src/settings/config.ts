@@ -79,11 +79,14 @@ function readShowDiffOnPermission(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('edits.showDiffOnPermission') !== false;
 }
 
-/** `acp.permissions.defaultLevel` (user settings only, like the rest of `acp.permissions`): a new chat's level. */
+/**
+ * `acp.permissions.defaultLevel` (application scope, read from the user's own value, like the rest of `acp.permissions`):
+ * a new chat's level, which a workspace cannot lower.
+ */
 export function readDefaultPermissionLevel(): PermissionLevel {
   const raw = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('permissions')?.globalValue;
   const level = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)['defaultLevel'] : undefined;
-  return level === 'autoApproveEdits' || level === 'allowAll' ? level : 'ask';
+  return level === 'autoApproveEdits' || level === 'agentDecides' || level === 'allowAll' ? level : 'ask';
 }
 
 /** `acp.permissions` (user settings only: a workspace must not pre-approve anything for itself). */

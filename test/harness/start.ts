@@ -36,8 +36,8 @@ function machineSettings(): Record<string, unknown> {
         env: { ACP_FIXTURE_MAX_LIFETIME_MS: String(7 * 24 * 3600 * 1000), ACP_FIXTURE_STATE_DIR: join(stateDir, 'demo-agent-sessions') },
       },
       'Gemini CLI': { command: 'npx', args: ['-y', '@google/gemini-cli', '--acp'] },
-      'Claude Code': { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] },
-      Codex: { command: 'npx', args: ['-y', '@zed-industries/codex-acp'] },
+      'Claude Code': { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'] },
+      Codex: { command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'] },
       'GitHub Copilot CLI': { command: 'copilot', args: ['--acp'] },
     },
   };

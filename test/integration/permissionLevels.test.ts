@@ -137,8 +137,47 @@ describe('permission levels', function () {
     await answeringQuickInput(() => chat.setPermissionLevel('allowAll'), ENTER, 'the Allow all confirmation');
     await waitFor(() => modeOf() === 'bypassPermissions', { what: 'the agent in bypassPermissions' });
     assert.deepEqual(modesSent(), ['acceptEdits', 'default', 'plan', 'default', 'bypassPermissions']);
-    await waitFor(() => /the level "allowAll" set @agentclientprotocol\/claude-agent-acp's mode to bypassPermissions/.test(acpLog()), {
+    await waitFor(() => /the level "Allow all" moved Claudish from default to bypassPermissions/.test(acpLog()), {
       what: 'the log to say what the level set',
     });
+  });
+
+  it('never shows Ask while claude-agent-acp decides alone: its auto start is moved to Manual, Agent decides maps to auto, and a mode the user picks raises the level', async () => {
+    await useFixtureAgents({ Auto: { scenario: 'levels-claude-auto' } });
+    const chat = await newChat('Auto');
+    const modeOf = () => chat.pickers.find((p) => p.id === 'mode')?.current;
+    await waitFor(() => modeOf() === 'default', { what: 'the agent moved out of auto, since the chat is at Ask' });
+    assert.equal(chat.permissionLevel.level, 'ask');
+    await waitFor(() => /Auto started in its mode "Auto", which approves edits or commands by itself.*"Manual"/.test(chat.lastNotice ?? ''), {
+      what: 'the chat to say so',
+    });
+    assert.equal(await ask(chat, 'edit'), 'asked', 'at Ask the edit is asked');
+    assert.equal(await ask(chat, 'command'), 'asked', 'at Ask the command is asked');
+    assert.deepEqual(chat.permissionLevel.offered, ['ask', 'autoApproveEdits', 'agentDecides', 'allowAll']);
+    assert.equal(chat.permissionLevel.modes?.ask, 'Manual', 'the picker says which of the agent\u2019s modes each level is');
+    assert.equal(chat.permissionLevel.modes?.agentDecides, 'Auto');
+
+    await chat.setPermissionLevel('agentDecides');
+    await waitFor(() => modeOf() === 'auto', { what: 'the agent in auto at Agent decides' });
+    assert.equal(await ask(chat, 'command'), 'answered');
+    assert.match(agentText(chat), /outcome:decided-alone in auto$/);
+
+    await chat.setPermissionLevel('ask');
+    await waitFor(() => modeOf() === 'default', { what: 'the agent back in Manual' });
+    // The user picks the agent's acceptEdits: it stays theirs, and the chat shows the level it amounts to.
+    await chat.setMode('acceptEdits');
+    await waitFor(() => chat.permissionLevel.level === 'autoApproveEdits', { what: 'the level raised to what acceptEdits approves' });
+    assert.equal(modeOf(), 'acceptEdits', 'the user\u2019s mode is not overridden');
+    assert.match(chat.lastNotice ?? '', /now in its mode "Accept Edits", which approves by itself/);
+  });
+
+  it('starts a new chat at Ask when the default is Agent decides and the agent has no such mode', async () => {
+    await useFixtureAgents({ [AGENT]: { scenario: 'levels' } });
+    await setDefaultLevel('agentDecides');
+    const chat = await newChat(AGENT);
+    await waitFor(() => chat.permissionLevel.offered.length === 3, { what: 'the chat\u2019s levels' });
+    assert.ok(!chat.permissionLevel.offered.includes('agentDecides'));
+    await waitFor(() => chat.permissionLevel.level === 'ask', { what: 'the chat at Ask' });
+    assert.equal(await ask(chat, 'edit'), 'asked');
   });
 });

@@ -176,7 +176,7 @@ describe('agents UI', function () {
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'New chats use Codex, a built-in preset' });
     await toast.getByRole('button', { name: 'Copy to Settings' }).click();
     const settingsFiles = ['Machine', 'User'].map((layer) => join(workbench.server.userDataDir, layer, 'settings.json'));
-    await waitFor(() => settingsFiles.some((file) => existsSync(file) && readFileSync(file, 'utf8').includes('@zed-industries/codex-acp')), {
+    await waitFor(() => settingsFiles.some((file) => existsSync(file) && readFileSync(file, 'utf8').includes('@agentclientprotocol/codex-acp')), {
       what: 'the Codex preset to be written into the settings',
     });
     await page.locator('.settings-editor').waitFor();

@@ -7,13 +7,21 @@ import { compactNumber } from '../state';
 const LEVEL_NAMES: Record<PermissionLevelName, () => string> = {
   ask: () => t('Ask'),
   autoApproveEdits: () => t('Auto-approve edits'),
+  agentDecides: () => t('Agent decides'),
   allowAll: () => t('Allow all'),
 };
 const LEVEL_HINTS: Record<PermissionLevelName, () => string> = {
-  ask: () => t('Every permission request asks you'),
+  ask: () => t('The agent asks you before it edits files or runs commands'),
   autoApproveEdits: () => t('Edits to files inside the workspace are allowed once; everything else asks you'),
+  agentDecides: () => t('The agent decides by itself what to ask you; what it asks still asks you'),
   allowAll: () => t('Every permission request is allowed, except plan approvals and the paths it names outside the workspace'),
 };
+
+/** What `name` means here: the level, and the agent's own mode it runs in, in the agent's words. */
+function hintOf(level: PermissionLevelView, name: PermissionLevelName): string {
+  const mode = level.modes?.[name];
+  return mode ? `${LEVEL_HINTS[name]()} (${t('the agent\'s mode "{0}"', mode)})` : LEVEL_HINTS[name]();
+}
 
 /** How the client answers the agent's permission requests in this chat: always in view, picked here. */
 function LevelPicker({ level }: { level: PermissionLevelView }) {
@@ -21,7 +29,7 @@ function LevelPicker({ level }: { level: PermissionLevelView }) {
   return (
     <label
       class={`level-picker ${level.level}`}
-      title={restricted ? t('Restricted Mode: every permission request asks you') : LEVEL_HINTS[level.level]()}
+      title={restricted ? t('Restricted Mode: every permission request asks you') : hintOf(level, level.level)}
     >
       <span class="codicon codicon-shield" aria-hidden="true" />
       <select
@@ -37,7 +45,7 @@ function LevelPicker({ level }: { level: PermissionLevelView }) {
         }}
       >
         {level.offered.map((name) => (
-          <option key={name} value={name} title={LEVEL_HINTS[name]()}>
+          <option key={name} value={name} title={hintOf(level, name)}>
             {LEVEL_NAMES[name]()}
           </option>
         ))}

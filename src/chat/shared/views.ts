@@ -170,10 +170,17 @@ export const PickerView = z.discriminatedUnion('type', [
 export type PickerView = z.infer<typeof PickerView>;
 
 /** How the client answers the agent's permission requests in this chat (see src/permissions/levels.ts). */
-export const PermissionLevelName = z.enum(['ask', 'autoApproveEdits', 'allowAll']);
+export const PermissionLevelName = z.enum(['ask', 'autoApproveEdits', 'agentDecides', 'allowAll']);
 export type PermissionLevelName = z.infer<typeof PermissionLevelName>;
-/** The chat's level, and the levels the user may pick here (only Ask in Restricted Mode). */
-export const PermissionLevelView = z.object({ level: PermissionLevelName, offered: z.array(PermissionLevelName) });
+/**
+ * The chat's level, the levels the user may pick here (only Ask in Restricted Mode; Agent decides only with an agent
+ * that has such a mode), and for each level the agent's own mode it runs in, by the agent's name for it ("Manual").
+ */
+export const PermissionLevelView = z.object({
+  level: PermissionLevelName,
+  offered: z.array(PermissionLevelName),
+  modes: z.partialRecord(PermissionLevelName, z.string().max(200)).optional(),
+});
 export type PermissionLevelView = z.infer<typeof PermissionLevelView>;
 export const ASK_ONLY: PermissionLevelView = { level: 'ask', offered: ['ask'] };
 

@@ -2,6 +2,7 @@
 // another session the same, only with values it offers.
 import * as assert from 'node:assert/strict';
 import { currentChoices, planChoices, withoutLevelSettings, type SettingsState } from '../../../src/acp/choices';
+import { levelSettings } from '../../../src/acp/quirks';
 import type * as S from '../../../src/acp/schema.gen';
 
 const model: S.SessionConfigOption = {
@@ -63,8 +64,14 @@ describe('choices', () => {
   });
 
   it('leaves out what a permission level sets in the agent, so a default carries the level and not the agent\u2019s allow-all', () => {
-    const claude = { modes: { autoApproveEdits: 'acceptEdits', allowAll: 'bypassPermissions' }, ordinary: ['default'] };
+    const claude = levelSettings({ name: '@agentclientprotocol/claude-agent-acp', version: '0.101.0' });
     assert.deepEqual(withoutLevelSettings({ mode: 'bypassPermissions', model: 'opus' }, claude), { model: 'opus' });
+    assert.deepEqual(
+      withoutLevelSettings({ mode: 'auto' }, claude),
+      {},
+      'Claude’s auto decides alone: it is the level Agent decides, not a default mode',
+    );
+    assert.deepEqual(withoutLevelSettings({ mode: 'default' }, claude), { mode: 'default' });
     assert.deepEqual(withoutLevelSettings({ mode: 'plan' }, claude), { mode: 'plan' });
     const copilot = { option: 'allow_all', on: ['allowAll' as const] };
     assert.deepEqual(withoutLevelSettings({ options: { allow_all: true, effort: 'high' } }, copilot), { options: { effort: 'high' } });

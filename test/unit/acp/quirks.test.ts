@@ -54,17 +54,22 @@ describe('agent quirks (keyed by agentInfo)', () => {
 });
 
 describe('the agents’ own settings for a permission level (keyed by agentInfo)', () => {
-  it('knows claude-agent-acp’s modes, codex-acp’s full-access preset and Copilot CLI’s allow_all, and nothing for others', () => {
+  it('knows claude-agent-acp’s modes, both codex-acps’, Copilot CLI’s allow_all, and nothing for others', () => {
     for (const name of ['@zed-industries/claude-agent-acp', '@agentclientprotocol/claude-agent-acp']) {
-      assert.deepEqual(levelSettings({ name, version: '0.23.1' }), {
-        modes: { autoApproveEdits: 'acceptEdits', allowAll: 'bypassPermissions' },
-        ordinary: ['default'],
-      });
+      const claude = levelSettings({ name, version: '0.101.0' });
+      assert.ok(claude && 'forLevel' in claude);
+      assert.equal(claude.asking, 'default');
+      assert.deepEqual(claude.forLevel, { autoApproveEdits: 'acceptEdits', agentDecides: 'auto', allowAll: 'bypassPermissions' });
+      assert.deepEqual(claude.kept, ['plan']);
     }
-    assert.deepEqual(levelSettings({ name: 'codex-acp', version: '0.9.0' }), {
-      modes: { allowAll: 'full-access' },
-      ordinary: ['read-only', 'auto'],
-    });
+    const codex = levelSettings({ name: '@agentclientprotocol/codex-acp', version: '2.6.0' });
+    assert.ok(codex && 'forLevel' in codex);
+    assert.equal(codex.asking, 'read-only');
+    assert.deepEqual(codex.forLevel, { agentDecides: 'agent', allowAll: 'agent-full-access' });
+    assert.equal(codex.approves['workspace-write'], 'agentDecides', 'workspace-write runs commands without asking');
+    const zedCodex = levelSettings({ name: 'codex-acp', version: '0.9.0' });
+    assert.ok(zedCodex && 'forLevel' in zedCodex);
+    assert.deepEqual(zedCodex.forLevel, { agentDecides: 'auto', allowAll: 'full-access' });
     assert.deepEqual(levelSettings({ name: 'Copilot', version: '1.0.102' }), { option: 'allow_all', on: ['allowAll'] });
     assert.equal(levelSettings({ name: 'gemini-cli', version: '0.61.0' }), undefined);
     assert.equal(levelSettings(undefined), undefined);

@@ -20,8 +20,12 @@ function call(overrides: Partial<ToolCallState>): ToolCallState {
 const edit = (path: string) => call({ kind: 'edit', content: [{ type: 'diff', path, oldText: 'a', newText: 'b' }], locations: [{ path }] });
 
 describe('permission levels', () => {
-  it('are Ask, Auto-approve edits and Allow all', () => {
-    assert.deepEqual([...PERMISSION_LEVELS], ['ask', 'autoApproveEdits', 'allowAll']);
+  it('are Ask, Auto-approve edits, Agent decides and Allow all, in the order of what they let through', () => {
+    assert.deepEqual([...PERMISSION_LEVELS], ['ask', 'autoApproveEdits', 'agentDecides', 'allowAll']);
+  });
+
+  it('Agent decides answers nothing: what the agent still asks is the user\u2019s', () => {
+    assert.equal(levelAnswer('agentDecides', edit('/w/a.ts'), OPTIONS, ROOTS), undefined);
   });
 
   it('Ask answers nothing', () => {

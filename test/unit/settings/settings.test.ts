@@ -52,8 +52,8 @@ describe('agent presets', () => {
       PRESETS.map((p) => [p.name, [p.command, ...p.args].join(' ')]),
       [
         ['Gemini CLI', 'npx -y @google/gemini-cli --acp'],
-        ['Claude Code', 'npx -y @zed-industries/claude-agent-acp'],
-        ['Codex', 'npx -y @zed-industries/codex-acp'],
+        ['Claude Code', 'npx -y @agentclientprotocol/claude-agent-acp'],
+        ['Codex', 'npx -y @agentclientprotocol/codex-acp'],
         ['GitHub Copilot CLI', 'copilot --acp'],
       ],
     );
