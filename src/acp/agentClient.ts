@@ -116,7 +116,8 @@ export class AgentClient implements SessionOwner {
         accountOf,
       ),
       // Only from an agent that advertised it, as the schema says it may send it.
-      authStatusUpdate: (status: AuthStatus) => client?.capabilities.supports('authStatus') && client.auth.set(status),
+      authStatusUpdate: (status: AuthStatus, extension: boolean) =>
+        (extension || client?.capabilities.supports('authStatus')) && client?.auth.set(status),
     };
     const connectionOptions: ConnectionOptions = {
       clientInfo: options.clientInfo,

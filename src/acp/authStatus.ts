@@ -1,6 +1,10 @@
-// The agent's sign-in state and accounts (unstable `auth/status` and `auth/status_update`, where the agent
-// advertises `auth.status`), read leniently and bounded: the accounts are display information only, the schema says,
-// so they are shown and never logged.
+// The agent's sign-in state and accounts, read leniently and bounded: the accounts are display information only,
+// the schema says, so they are shown and never logged. Two carriers:
+// - the unstable `auth/status` and `auth/status_update`, where the agent advertises `auth.status`;
+// - the maintained adapters' extension `_auth/status_update {authStatus: {kind, label, detail?, account?}}`
+//   (claude-agent-acp and codex-acp push it on their own, per connection, and mark it with
+//   `agentCapabilities._meta.authStatus`). `kind` is `none` when signed out, else `account`, `api_key`, `gateway`,
+//   `external` and whatever they add.
 import { z } from 'zod';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { clip } from './text';
@@ -48,6 +52,31 @@ const Account = z.looseObject({
 
 /** The params of `auth/status_update`, and the answer to `auth/status`: `state` is required. */
 export const AuthStatusMessage = z.looseObject({ state: z.string(), accounts: z.array(z.unknown()).nullish().catch(undefined) });
+
+/** The params of the adapters' `_auth/status_update`: `authStatus.kind` and `label` are required. */
+export const AdapterAuthStatusMessage = z.looseObject({
+  authStatus: z.looseObject({
+    kind: z.string().max(100),
+    label: z.string(),
+    detail: z.string().nullish().catch(undefined),
+    account: z
+      .looseObject({ email: z.string().nullish().catch(undefined) })
+      .nullish()
+      .catch(undefined),
+  }),
+});
+
+/** The adapters' status as the client's: signed out for `none`, else one account in effect, named by its label. */
+export function readAdapterAuthStatus(message: z.output<typeof AdapterAuthStatusMessage>): AuthStatus {
+  const { kind, label, detail, account } = message.authStatus;
+  if (kind === 'none') return { state: 'unauthenticated', accounts: [] };
+  const email = account?.email ? shown(account.email) : '';
+  const name = detail ? shown(detail) : '';
+  return {
+    state: 'authenticated',
+    accounts: [{ label: shown(label) || shown(kind), ...(name ? { name } : {}), ...(email ? { email } : {}), active: true }],
+  };
+}
 
 /** What is shown of a status: its state (unknown values as `unknown`) and the accounts that validate, at most 10. */
 export function readAuthStatus(message: z.output<typeof AuthStatusMessage>): AuthStatus {

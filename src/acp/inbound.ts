@@ -3,10 +3,10 @@
 // and routed. The other half of the connection (connection.ts) sends the client's requests.
 import { ResponseError, type CancellationToken } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
-import { readAuthStatus, type AuthStatus } from './authStatus';
+import { readAdapterAuthStatus, readAuthStatus, type AuthStatus } from './authStatus';
 import { AcpError, ErrorCodes, errorMessage } from './errors';
 import type { Logger } from './log';
-import { ClientMethods, ClientNotifications, UnstableNotifications, type ClientMethodName, type RequestDef } from './methods';
+import { ClientMethods, ClientNotifications, UnstableNotifications, ExtensionNotifications, type ClientMethodName, type RequestDef } from './methods';
 import type * as S from './schema.gen';
 import { PLAN_BY_ID_KINDS, PlanByIdUpdate } from './plans';
 import { INTER_SESSION_KINDS, InterSessionUpdate } from './sessionMessages';
@@ -45,8 +45,11 @@ export interface ClientHandler {
   sessionMessage?(sessionId: string, update: InterSessionUpdate): void;
   /** Unstable, with `plan`: a plan by id updated or removed (see plans.ts). */
   planById?(sessionId: string, update: PlanByIdUpdate): void;
-  /** Unstable: the agent's sign-in state changed (`auth/status_update`). */
-  authStatusUpdate?(status: AuthStatus): void;
+  /**
+   * The agent's sign-in state changed: the unstable `auth/status_update`, or the adapters' `_auth/status_update`
+   * (`extension`), which they push whether or not anything was advertised.
+   */
+  authStatusUpdate?(status: AuthStatus, extension: boolean): void;
 }
 
 /** The `sessionUpdate` kind of a notification's update, read without trusting it. */
@@ -192,7 +195,11 @@ export class Inbound {
       } else if (method === UnstableNotifications.authStatusUpdate.method && this.handler.authStatusUpdate) {
         const r = UnstableNotifications.authStatusUpdate.params.safeParse(params);
         // Where it failed, never its content: the accounts are a person's details, which are not logged.
-        if (r.success) this.handler.authStatusUpdate(readAuthStatus(r.data));
+        if (r.success) this.handler.authStatusUpdate(readAuthStatus(r.data), false);
+        else this.log.warn(`skipped a malformed ${method}: ${preview(r.error.issues.map((i) => i.path.join('.') || '(the message)').join(', '))}`);
+      } else if (method === ExtensionNotifications.authStatusUpdate.method && this.handler.authStatusUpdate) {
+        const r = ExtensionNotifications.authStatusUpdate.params.safeParse(params);
+        if (r.success) this.handler.authStatusUpdate(readAdapterAuthStatus(r.data), true);
         else this.log.warn(`skipped a malformed ${method}: ${preview(r.error.issues.map((i) => i.path.join('.') || '(the message)').join(', '))}`);
       } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
         const r = parseTolerant(ClientNotifications.completeElicitation.params, params);

@@ -1,7 +1,7 @@
 // Every ACP v1 method, declared once: its wire name, the schemas of its params and result, and, for the
 // optional ones, the feature the agent must have advertised before it may be called (see capabilities.ts).
 import { z } from 'zod';
-import { AuthStatusMessage } from './authStatus';
+import { AdapterAuthStatusMessage, AuthStatusMessage } from './authStatus';
 import type { AgentFeature } from './capabilities';
 import * as S from './schema.gen';
 
@@ -139,6 +139,12 @@ export const ClientNotifications = {
 export const UnstableNotifications = {
   /** The agent's sign-in state changed (see authStatus.ts). */
   authStatusUpdate: { method: 'auth/status_update', params: AuthStatusMessage },
+} as const satisfies Record<string, NotificationDef>;
+
+/** Extension notifications the agent sends to the client, read like the rest, outside the schema. */
+export const ExtensionNotifications = {
+  /** The maintained adapters' sign-in state (claude-agent-acp, codex-acp: see authStatus.ts). */
+  authStatusUpdate: { method: '_auth/status_update', params: AdapterAuthStatusMessage },
 } as const satisfies Record<string, NotificationDef>;
 
 /** Protocol-level notification, both directions. */

@@ -10,7 +10,7 @@ import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } f
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
-import { ClientNotifications, WAITING_METHODS } from './methods';
+import { ClientNotifications, ExtensionNotifications, UnstableNotifications, WAITING_METHODS } from './methods';
 import type { LineTracer } from './ndjsonWriter';
 import { ndjsonTransport } from './transport';
 
@@ -69,7 +69,12 @@ export class AgentProcess {
     const connectionLog = connectionOptions.log ?? this.log;
     const { reader, writer } = ndjsonTransport(this.child.stdout, this.child.stdin, {
       log: tagged(connectionLog, 'transport'),
-      coalesce: [ClientNotifications.sessionUpdate.method, ClientNotifications.completeElicitation.method],
+      coalesce: [
+        ClientNotifications.sessionUpdate.method,
+        ClientNotifications.completeElicitation.method,
+        UnstableNotifications.authStatusUpdate.method,
+        ExtensionNotifications.authStatusUpdate.method,
+      ],
       onlyCoalesced: true,
       waiting: WAITING_METHODS,
       trace: options.trace,

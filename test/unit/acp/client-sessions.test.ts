@@ -356,4 +356,16 @@ describe('AgentClient sessions', function () {
     assert.equal(other.auth.status, undefined, 'an agent that does not advertise auth.status says nothing');
     assert.equal(sent('auth/status').length, 3, 'and is asked nothing');
   });
+
+  it('knows who is signed in from the maintained adapters\u2019 _auth/status_update, which they push unadvertised', async () => {
+    const { client } = await start('auth-extension');
+    await client.newSession(dir);
+    await waitFor(() => client.auth.status?.state === 'unauthenticated', { what: 'kind "none" read as signed out' });
+    await client.newSession(dir);
+    await waitFor(() => client.auth.status?.state === 'authenticated', { what: 'the account' });
+    assert.deepEqual(client.auth.status?.accounts, [{ label: 'ChatGPT Pro', email: 'ada@example.com', active: true }]);
+    await client.newSession(dir);
+    await waitFor(() => client.auth.status?.accounts[0]?.label !== 'ChatGPT Pro', { what: 'the third status' });
+    assert.ok((client.auth.status?.accounts[0]?.label.length ?? 0) <= 201, 'a label the agent controls is bounded');
+  });
 });
