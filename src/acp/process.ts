@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { commandToSpawn } from './commandPath';
+import { hostSpawnPlan } from './spawnPlan';
 import { AcpClientConnection, type ConnectionOptions } from './connection';
 import { type ClientHandler } from './inbound';
 import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } from './errors';
@@ -57,12 +58,15 @@ export class AgentProcess {
     this.log = options.log ?? silentLogger;
     this.tailLines = options.stderrTailLines ?? 200;
     const env = { ...process.env, ...command.env };
-    // A bare name is looked up in PATH only, never in the working folder (which Windows would try first).
-    this.child = spawn(commandToSpawn(command.command, env), [...(command.args ?? [])], {
+    // A bare name is looked up in PATH only, never in the working folder (which Windows would try first); a batch
+    // file (npx.cmd) starts through cmd.exe with its words quoted, or is refused (spawnPlan.ts).
+    const plan = hostSpawnPlan(commandToSpawn(command.command, env), command.args ?? [], env);
+    this.child = spawn(plan.file, [...plan.args], {
       cwd: command.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
+      ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       detached: process.platform !== 'win32', // its own process group, so the whole tree can be signalled
       windowsHide: true,
     });

@@ -3,6 +3,8 @@
 // process group, so kill and release end everything it started, background jobs included. Output (stdout and stderr,
 // interleaved as they arrive) keeps only its last `outputByteLimit` bytes, cut at a character boundary. The agent is
 // not trusted: the limit is clamped to ours, and a session has a bounded number of terminals.
+import { commandToSpawn } from './commandPath';
+import { hostSpawnPlan, UnsafeArgumentError, type SpawnPlan } from './spawnPlan';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { AcpError, ErrorCodes } from './errors';
@@ -236,11 +238,22 @@ export class TerminalManager {
     const limit = this.outputLimit(params.outputByteLimit);
     const hasArgs = params.args !== undefined && params.args !== null;
     const shell = shellFor(process.platform, env);
-    const [file, args] = hasArgs ? [params.command, [...(params.args ?? [])]] : [shell.file, shell.args(params.command)];
-    const child = spawn(file, args, {
+    // A command with its arguments is found in PATH only (never the working folder), and a batch file starts through
+    // cmd.exe with its words quoted, or is refused with a sentence (spawnPlan.ts).
+    let plan: SpawnPlan;
+    try {
+      plan = hasArgs
+        ? hostSpawnPlan(commandToSpawn(params.command, env), params.args ?? [], env)
+        : { file: shell.file, args: shell.args(params.command) };
+    } catch (error) {
+      if (error instanceof UnsafeArgumentError) throw new AcpError(ErrorCodes.InvalidParams, error.message);
+      throw error;
+    }
+    const child = spawn(plan.file, [...plan.args], {
       cwd: params.cwd ?? cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       detached: process.platform !== 'win32',
       windowsHide: true,
     });

@@ -1,5 +1,6 @@
 // Running git for the checkpoints: one process per call, with a timeout, a cap on its output, the inherited GIT_*
 // environment removed, and a sentence a user can read when it fails. Plain Node.
+import { hostSpawnPlan, type SpawnPlan } from '../acp/spawnPlan';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
@@ -72,7 +73,21 @@ export function runGit(git: string, args: readonly string[], options: RunOptions
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
-    const child = spawn(git, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    // git found as a batch file (a shim) on Windows starts through cmd.exe (acp/spawnPlan.ts).
+    let plan: SpawnPlan;
+    try {
+      plan = hostSpawnPlan(git, args, options.env ?? process.env);
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    const child = spawn(plan.file, [...plan.args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+    });
     options.children?.add(child);
     const fail = (message: string) => {
       if (settled) return;

@@ -1,9 +1,11 @@
 // A task's command run in its own terminal through a pseudoterminal, so that its output is both shown and kept: the
 // terminal gets every byte, a bounded tail is kept for the answer. Its process group is ended when the terminal is
 // closed or the task stopped; Ctrl+C in the terminal interrupts it, other keys go to its input.
+import { hostSpawnPlan, type SpawnPlan } from '../acp/spawnPlan';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { killGroup, OutputTail } from '../acp/terminals';
+import { errorMessage } from '../acp/errors';
 
 /** What to start: a file and its arguments, or a line for `shell`. */
 export interface RunCommand {
@@ -38,7 +40,25 @@ export class CapturedRun implements vscode.Pseudoterminal {
   open(): void {
     const { file, args, shell, cwd, env } = this.command;
     this.writer.fire(`\x1b[2m> ${shell === false ? [file, ...args].join(' ') : file}\x1b[0m\r\n`);
-    const child = spawn(file, [...args], { cwd, env, shell, detached: process.platform !== 'win32', windowsHide: true });
+    // A process task whose program is a batch file (npm.cmd) starts through cmd.exe on Windows, or is refused.
+    let plan: SpawnPlan = { file, args };
+    if (shell === false) {
+      try {
+        plan = hostSpawnPlan(file, args, env);
+      } catch (error) {
+        this.writer.fire(`${errorMessage(error)}\r\n`);
+        this.finish({ exitCode: 127, signal: null });
+        return;
+      }
+    }
+    const child = spawn(plan.file, [...plan.args], {
+      cwd,
+      env,
+      shell,
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+    });
     this.child = child;
     // The window closing or reloading ends the task's processes, as it ends a terminal's.
     const onHostExit = () => killGroup(child, 'SIGKILL');
