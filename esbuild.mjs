@@ -142,6 +142,7 @@ function testEntryPoints() {
     ...listFiles('test/bench', false, isTs),
     ...listFiles('test/harness', false, isTs),
     'test/integration/index.ts',
+    'test/agents/index.ts',
     // The page worker, as unit tests run it (out/src/chat/pageWorker.js).
     'src/chat/pageWorker.ts',
   ]);

@@ -51,7 +51,7 @@ function describe(character: string): string {
 const UNSAFE = /[%^&"\r\n\0]/;
 
 /** Needs a shell on Windows: a batch file, which only cmd.exe runs. */
-export function isBatchFile(file: string): boolean {
+function isBatchFile(file: string): boolean {
   return /\.(cmd|bat)$/i.test(file);
 }
 

@@ -1,15 +1,16 @@
 // `npm test` after the typecheck and the build: the unit tests (mocha in plain Node), the integration tests (mocha
-// in code-server's real extension host) and the UI tests (playwright-core driving the workbench in Chromium).
+// in code-server's real extension host), the agents tests (the same host, with the real adapters pinned in
+// test/agents/pins.ts behind fake model servers) and the UI tests (playwright-core driving the workbench in Chromium).
 // Every layer runs and prints its counts; any failure fails the run.
 //
-//   node out/test/harness/run.js [--layer unit|integration|ui]...
+//   node out/test/harness/run.js [--layer unit|integration|agents|ui]...
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runIntegration } from './lib/integration';
-import { ensureToolchain, SetupError, type Toolchain } from './lib/setup';
+import { ensureAgents, ensureToolchain, SetupError, type Toolchain } from './lib/setup';
 
-const LAYERS = ['unit', 'integration', 'ui'] as const;
+const LAYERS = ['unit', 'integration', 'agents', 'ui'] as const;
 type Layer = (typeof LAYERS)[number];
 
 interface Results {
@@ -70,6 +71,20 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
         const tools = await toolchain();
         heading('integration tests (mocha in the code-server extension host)');
         ({ exitCode } = await runIntegration({ toolchain: tools, repoRoot, workDir: join(workRoot, 'integration'), resultsFile }));
+        break;
+      }
+      case 'agents': {
+        const tools = await toolchain();
+        const agents = await ensureAgents();
+        heading('agents tests (the pinned real adapters behind fake model servers, in the code-server extension host)');
+        ({ exitCode } = await runIntegration({
+          toolchain: tools,
+          repoRoot,
+          workDir: join(workRoot, 'agents'),
+          resultsFile,
+          testsPath: join(repoRoot, 'out', 'test', 'agents', 'index.js'),
+          env: { ACP_AGENTS_DIR: agents },
+        }));
         break;
       }
       case 'ui': {

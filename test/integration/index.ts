@@ -13,6 +13,11 @@ function testFiles(dir: string): string[] {
 }
 
 export function run(): Promise<void> {
+  return runSuite(__dirname);
+}
+
+/** Runs every test file under `dir` (the agents layer runs its own folder the same way). */
+export function runSuite(dir: string): Promise<void> {
   const mocha = new Mocha({
     ui: 'bdd',
     color: false,
@@ -22,7 +27,7 @@ export function run(): Promise<void> {
     // `ACP_TEST_GREP=follow npm run test:integration` runs only the matching tests, while working on them.
     ...(process.env['ACP_TEST_GREP'] ? { grep: process.env['ACP_TEST_GREP'] } : {}),
   });
-  for (const file of testFiles(__dirname).sort()) mocha.addFile(file);
+  for (const file of testFiles(dir).sort()) mocha.addFile(file);
   // The harness shows only what is logged between these two markers (see test/harness/lib/integration.ts).
   console.log('[acp-integration] start');
   return new Promise((resolve, reject) => {

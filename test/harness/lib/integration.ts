@@ -40,8 +40,10 @@ export async function runIntegration(options: {
   readonly resultsFile: string;
   /** Bound on the whole suite, server start included. */
   readonly timeoutMs?: number;
-  /** What the extension host runs instead of the integration suite (a benchmark's host side): its `run()`. */
+  /** What the extension host runs instead of the integration suite (a benchmark's host side, the agents layer). */
   readonly testsPath?: string;
+  /** More environment for the extension host. */
+  readonly env?: Readonly<Record<string, string>>;
 }): Promise<IntegrationRun> {
   const { toolchain, repoRoot, workDir, resultsFile } = options;
   rmSync(workDir, { recursive: true, force: true });
@@ -62,6 +64,7 @@ export async function runIntegration(options: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_LOGS: join(workDir, 'server', 'user-data', 'logs'),
       ...(process.env['ACP_TEST_GREP'] ? { ACP_TEST_GREP: process.env['ACP_TEST_GREP'] } : {}),
+      ...options.env,
     },
   });
   const browser = await launchBrowser(toolchain.chromium, join(workDir, 'browser'));

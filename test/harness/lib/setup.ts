@@ -1,13 +1,16 @@
 // What the harness needs on the machine, installed on first use and reused afterwards:
 //   - Debian packages: chromium for the UI tests, and the headers code-server's native modules build against;
 //   - Node 24 (code-server's engine) from the npm package node-linux-<arch>;
-//   - code-server, the real VS Code workbench and Node extension host, from npm.
+//   - code-server, the real VS Code workbench and Node extension host, from npm;
+//   - for the agents layer, the real adapters pinned in test/agents/pins.ts, from npm.
 // Node and code-server live in a cache outside the repository, one folder per version, so a version bump installs
 // beside the old one and an interrupted install is never mistaken for a finished one.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { AGENT_PINS } from '../../agents/pins';
 
 const CODE_SERVER_VERSION = '4.139.1';
 const NODE_VERSION = '24.21.0';
@@ -110,17 +113,31 @@ async function ensurePackages(packages: readonly string[], why: string): Promise
 }
 
 /** Installs an npm package into `dir` atomically: into a scratch folder first, renamed when complete. */
-async function npmInstallInto(dir: string, spec: string, env: NodeJS.ProcessEnv, npmCli: string, node: string): Promise<void> {
+async function npmInstallInto(dir: string, specs: string | readonly string[], env: NodeJS.ProcessEnv, npmCli: string, node: string): Promise<void> {
+  const spec = typeof specs === 'string' ? specs : specs.join(' ');
   say(`npm install ${spec} (output in ${join(cacheRoot(), 'install.log')})`);
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
   writeFileSync(join(partial, 'package.json'), '{"private":true}\n');
-  await run(node, [npmCli, 'install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', '--loglevel=error', spec], {
-    cwd: partial,
-    env,
-    label: `npm install ${spec}`,
-  });
+  await run(
+    node,
+    [
+      npmCli,
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--foreground-scripts',
+      '--loglevel=error',
+      ...(typeof specs === 'string' ? [specs] : specs),
+    ],
+    {
+      cwd: partial,
+      env,
+      label: `npm install ${spec}`,
+    },
+  );
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
 }
@@ -184,6 +201,21 @@ async function ensureChromium(): Promise<string> {
     if (existsSync(candidate)) return candidate;
   }
   throw new SetupError(`no Chromium found; install the chromium package, or set ${CHROMIUM_ENV} to a Chromium or Chrome binary`);
+}
+
+/**
+ * The pinned adapters, installed once into one cache folder per set of pins (about 850 MB: each bundles its native
+ * CLI). Returns the folder whose node_modules holds them.
+ */
+export async function ensureAgents(): Promise<string> {
+  const pins = Object.entries(AGENT_PINS).map(([name, version]) => `${name}@${version}`);
+  const key = createHash('sha256').update(pins.join('\n')).digest('hex').slice(0, 12);
+  const dir = join(cacheRoot(), `agents-${key}`);
+  if (pins.every((pin) => existsSync(join(dir, 'node_modules', pin.slice(0, pin.lastIndexOf('@')), 'package.json')))) return dir;
+  const started = Date.now();
+  await npmInstallInto(dir, pins, process.env, npmCliPath(), process.execPath);
+  say(`the pinned adapters installed in ${Math.round((Date.now() - started) / 1000)} s: ${pins.join(', ')}`);
+  return dir;
 }
 
 /** Makes sure everything is installed, installing what is missing, and says where it is. */
