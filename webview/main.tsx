@@ -105,6 +105,7 @@ function App() {
         lastTurn={state.turn.usage?.at(-1)}
         level={state.permissionLevel}
         worktree={state.session.worktree}
+        account={state.session.account}
       />
       <ConversationPart
         agent={state.agent}

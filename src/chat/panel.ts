@@ -314,6 +314,10 @@ export class ChatPanel implements vscode.Disposable {
         if (ended) this.outbox.turnEnded({ stopReason: ended.stopReason, failed: ended.error !== undefined });
       }),
       session.onDidEndAgent((end) => this.agentEnded(end)),
+      // Who the agent runs as shows in the header's tooltip.
+      session.client.auth.onDidChange(() => {
+        if (!this.disposed) this.changed('session');
+      }),
     ];
     this.attentionState.refresh();
     if (this.sync.ready) this.sync.postState();

@@ -133,7 +133,13 @@ const VIEWS: { readonly [P in Part]: Row<P> } = {
   agentError: (chat) => chat.agentError,
   session: ({ session, worktree }) =>
     session
-      ? sessionView(session.model, session.client.capabilities.accepts, session.client.capabilities.supports('forkSession'), worktree)
+      ? sessionView(
+          session.model,
+          session.client.capabilities.accepts,
+          session.client.capabilities.supports('forkSession'),
+          worktree,
+          session.client.auth.status,
+        )
       : EMPTY_SESSION,
   checkpoints: (chat) => chat.checkpoints,
   queue: (chat) => chat.queue,

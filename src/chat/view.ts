@@ -3,6 +3,7 @@ import type * as S from '../acp/schema.gen';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlanState } from '../acp/plans';
+import type { AuthStatus } from '../acp/authStatus';
 import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { clip } from '../acp/text';
 import { lineDelta } from '../common/lineDelta';
@@ -316,9 +317,16 @@ export interface PromptAccepts {
 /** Notices kept in the view: the latest few. */
 const NOTICES_SHOWN = 5;
 
-export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork = false, worktree?: SessionView['worktree']): SessionView {
+export function sessionView(
+  model: SessionModel,
+  accepts: PromptAccepts,
+  canFork = false,
+  worktree?: SessionView['worktree'],
+  auth?: AuthStatus,
+): SessionView {
   return {
     ...(canFork ? { canFork } : {}),
+    ...(auth && auth.state !== 'unknown' ? { account: { state: auth.state, names: accountNames(auth) } } : {}),
     ...(worktree ? { worktree: { branch: worktree.branch, path: worktree.path } } : {}),
     ...(model.title ? { title: model.title } : {}),
     plan: model.plan.map(planEntryView),
@@ -333,6 +341,15 @@ export function sessionView(model: SessionModel, accepts: PromptAccepts, canFork
       .map((n) => ({ severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) })),
     accepts: { image: accepts.image, embeddedContext: accepts.embeddedContext },
   };
+}
+
+/** The accounts in effect, where the agent marks them, else all it listed: who (email or name), then the label. */
+function accountNames(auth: AuthStatus): string[] {
+  const active = auth.accounts.filter((a) => a.active === true);
+  return (active.length > 0 ? active : auth.accounts).map((a) => {
+    const who = a.email ?? a.name;
+    return who && who !== a.label ? `${who} (${a.label})` : a.label;
+  });
 }
 
 function planEntryView(entry: S.PlanEntry): PlanEntryView {

@@ -1,5 +1,5 @@
 // Above the conversation: the session's title, its worktree's branch, the usage meter and the permission level.
-import type { PermissionLevelName, PermissionLevelView, TurnUsageView, UsageView } from '../../src/chat/protocol';
+import type { PermissionLevelName, PermissionLevelView, SessionView, TurnUsageView, UsageView } from '../../src/chat/protocol';
 import { setPermissionLevel } from '../intents';
 import { t } from '../l10n';
 import { compactNumber } from '../state';
@@ -21,6 +21,14 @@ const LEVEL_HINTS: Record<PermissionLevelName, () => string> = {
 function hintOf(level: PermissionLevelView, name: PermissionLevelName): string {
   const mode = level.modes?.[name];
   return mode ? `${LEVEL_HINTS[name]()} (${t('the agent\'s mode "{0}"', mode)})` : LEVEL_HINTS[name]();
+}
+
+/** Who the agent runs as, in words, or undefined when it did not say. */
+function accountWords(account: SessionView['account']): string | undefined {
+  if (!account) return undefined;
+  if (account.state === 'unauthenticated') return t('Not signed in');
+  if (account.state === 'not_required') return t('No sign-in needed');
+  return account.names.length > 0 ? t('Signed in as {0}', account.names.join(', ')) : t('Signed in');
 }
 
 /** How the client answers the agent's permission requests in this chat: always in view, picked here. */
@@ -61,6 +69,7 @@ export function Header({
   lastTurn,
   level,
   worktree,
+  account,
 }: {
   title: string | undefined;
   agent: string;
@@ -70,14 +79,22 @@ export function Header({
   level: PermissionLevelView;
   /** The worktree the chat works in, if it does: its branch in the header, its folder in the tooltip. */
   worktree?: { readonly branch: string; readonly path: string } | undefined;
+  /** Who the agent runs as, where it says: in the tooltip of the chat's title and of the agent's name. */
+  account?: SessionView['account'];
 }) {
   const share = usage && usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;
+  const who = accountWords(account);
+  const tip = (text: string) => (who ? `${text}\n${agent}: ${who}` : text);
   return (
     <header class="chat-header">
-      <h1 class="chat-title" title={title ?? agent}>
+      <h1 class="chat-title" title={tip(title ?? agent)}>
         {title ?? agent}
       </h1>
-      {title && <span class="quiet agent-name">{agent}</span>}
+      {title && (
+        <span class="quiet agent-name" title={tip(agent)}>
+          {agent}
+        </span>
+      )}
       {worktree && (
         <span
           class="quiet worktree"

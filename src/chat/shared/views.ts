@@ -205,6 +205,8 @@ export const SessionView = z.object({
   canFork: z.boolean().optional(),
   /** The chat works in a worktree of its own (New Chat in Worktree): its branch, and its folder. */
   worktree: z.object({ branch: z.string(), path: z.string() }).optional(),
+  /** Who the agent runs as, where it says (`auth/status`, the adapters' `_auth/status_update`): for the header's tooltip. */
+  account: z.object({ state: z.enum(['authenticated', 'unauthenticated', 'not_required']), names: z.array(z.string().max(300)).max(10) }).optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 

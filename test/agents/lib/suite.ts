@@ -6,7 +6,8 @@
 // - cancel: a turn cancelled while an allowed command runs leaves nothing running;
 // - tools: one call to the editor tools through the `vscode` MCP server, whose answer reaches the model.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -130,11 +131,12 @@ export function agentSuite(spec: AgentSpec): void {
       const chat = await askingChat();
       const slow = chat.send('scenario:slow');
       await answer(chat, 'allow_once', 'the slow command');
-      const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).includes(' slow.js');
+      // Asked of ps without blocking the extension host.
+      const running = async () => (await promisify(execFile)('ps', ['-eo', 'args'], { encoding: 'utf8' })).stdout.includes(' slow.js');
       await waitFor(running, { what: 'the command to run', timeoutMs: 30_000 });
       await chat.cancel();
       await within(slow, 30_000, 'the cancelled turn');
-      await waitFor(() => !running(), { what: 'the command to end with the turn', timeoutMs: 15_000 });
+      await waitFor(async () => !(await running()), { what: 'the command to end with the turn', timeoutMs: 15_000 });
       assert.equal(existsSync(paths.late), false);
     });
 
