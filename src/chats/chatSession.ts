@@ -120,7 +120,7 @@ export class ChatSession implements vscode.Disposable {
       panel.controls.showPermissionLevel({
         level: levels.get(key),
         offered: levels.available ? PERMISSION_LEVELS.filter((l) => agentLevel.offers(l)) : ['ask'],
-        modes: agentLevel.modeNames(),
+        ...(Object.keys(agentLevel.modeNames()).length > 0 ? { modes: agentLevel.modeNames() } : {}),
       });
     const tell = () => {
       if (!this.disposed) void agentLevel.tell(levels.get(key));

@@ -82,6 +82,8 @@ export interface ChatHandle {
   readonly pickers: readonly PickerView[];
   /** The worktree the chat works in (New Chat in Worktree), as its header shows it: the branch, and the folder. */
   readonly worktree: SessionView['worktree'];
+  /** Who the agent runs as, where it says, as the header's tooltip shows it. */
+  readonly account: SessionView['account'];
   /** The agent's slash commands, as `/` lists them. */
   readonly commands: readonly CommandView[];
   /** The agent's plans above the composer: ACP v1's one plan (`entries`), and the plans it keeps by id. */
@@ -238,6 +240,9 @@ class PanelHandle implements ChatHandle {
   }
   get pickers(): readonly PickerView[] {
     return this.now.session.pickers;
+  }
+  get account(): SessionView['account'] {
+    return this.now.session.account;
   }
   get worktree(): SessionView['worktree'] {
     return this.now.session.worktree;

@@ -153,6 +153,9 @@ describe('permission levels', function () {
     });
     assert.equal(await ask(chat, 'edit'), 'asked', 'at Ask the edit is asked');
     assert.equal(await ask(chat, 'command'), 'asked', 'at Ask the command is asked');
+    // The adapter says who it runs as by its own extension, _auth/status_update: the header's tooltip shows it.
+    await waitFor(() => chat.account !== undefined, { what: 'the account' });
+    assert.deepEqual(chat.account, { state: 'authenticated', names: ['ada@example.com (Claude Max)'] });
     assert.deepEqual(chat.permissionLevel.offered, ['ask', 'autoApproveEdits', 'agentDecides', 'allowAll']);
     assert.equal(chat.permissionLevel.modes?.ask, 'Manual', 'the picker says which of the agent\u2019s modes each level is');
     assert.equal(chat.permissionLevel.modes?.agentDecides, 'Auto');
@@ -172,7 +175,8 @@ describe('permission levels', function () {
   });
 
   it('starts a new chat at Ask when the default is Agent decides and the agent has no such mode', async () => {
-    await useFixtureAgents({ [AGENT]: { scenario: 'levels' } });
+    // Sessions kept on disk get ids of their own: an id an earlier test's chat had would bring back its level.
+    await useFixtureAgents({ [AGENT]: { scenario: 'levels', env: { ACP_FIXTURE_STATE_DIR: mkdtempSync(join(tmpdir(), 'acp-levels-state-')) } } });
     await setDefaultLevel('agentDecides');
     const chat = await newChat(AGENT);
     await waitFor(() => chat.permissionLevel.offered.length === 3, { what: 'the chat\u2019s levels' });

@@ -428,6 +428,56 @@ describe('agents from the ACP Registry', function () {
     }
   });
 
+  it('shows a user who ran the old Codex preset the old and the new command line once, and runs the maintained package as agreed', async () => {
+    // The user has a chat with Codex from before: its transcript is kept (run here by a fixture under that name).
+    await vscode.workspace
+      .getConfiguration('acp')
+      .update(
+        'agents',
+        { Codex: { command: process.execPath, args: [FIXTURE_AGENT, '--scenario', 'echo'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+        vscode.ConfigurationTarget.Global,
+      );
+    const chat = await newChat('Codex');
+    await within(chat.send('from before'), 10_000, 'the earlier turn');
+    const sessionId = chat.sessionId;
+    await waitFor(async () => (await (await api()).previousSessions('Codex')).some((s) => s.sessionId === sessionId), {
+      what: 'the earlier chat to be kept',
+    });
+    chat.close();
+    await vscode.workspace.getConfiguration('acp').update('agents', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor(
+      () =>
+        vscode.workspace.getConfiguration('acp').get('agents') === undefined ||
+        Object.keys(vscode.workspace.getConfiguration('acp').get<object>('agents') ?? {}).length === 0,
+      {
+        what: 'the preset back',
+      },
+    );
+    const testConnection = async (answer?: string) => {
+      const run = () => vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Codex');
+      const uri = answer
+        ? await answeringQuickInput(run, answer, 'the question about the new command line')
+        : await within(Promise.resolve(run()), 20_000, 'Test Connection');
+      const text = (await vscode.workspace.openTextDocument(uri)).getText();
+      assert.match(text, /Result: connected/);
+      return /Command: `([^`]*)`/.exec(text)?.[1];
+    };
+    const bin = fakePackageRunners();
+    const saved = process.env['PATH'] ?? '';
+    try {
+      await withPath(`${bin}:${saved}`, async () => {
+        // Escape keeps what the user ran before, this time, and asks again at the next start.
+        assert.equal(await testConnection('workbench.action.closeQuickOpen'), 'npx -y @zed-industries/codex-acp');
+        // Enter runs the maintained package, and it is not asked again.
+        assert.equal(await testConnection(ENTER), 'npx -y @agentclientprotocol/codex-acp');
+        assert.equal(await testConnection(), 'npx -y @agentclientprotocol/codex-acp');
+        assert.equal(readFileSync(join(bin, 'npx.args'), 'utf8'), '-y\n@agentclientprotocol/codex-acp\n');
+      });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('refuses registry URLs that are not https or loopback http, and a workspace cannot set the URL', async () => {
     await useRegistry('http://example.com/registry.json');
     assert.match(
