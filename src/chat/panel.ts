@@ -301,8 +301,7 @@ export class ChatPanel implements vscode.Disposable {
     if (previous !== session) this.outbox.hold();
     const subscriptions = [
       session.model.onDidChange((change) => {
-        // A closed panel has no title to change, though its subscriptions end with the session, a moment later.
-        if (this.disposed) return;
+        if (this.disposed) return; // a closed panel's subscriptions end with the session, a moment later
         if (change.type === 'entry') return this.sync.entryChanged(change.index);
         const part = PART_OF_CHANGE[change.type];
         if (!part) return;
@@ -314,10 +313,7 @@ export class ChatPanel implements vscode.Disposable {
         if (ended) this.outbox.turnEnded({ stopReason: ended.stopReason, failed: ended.error !== undefined });
       }),
       session.onDidEndAgent((end) => this.agentEnded(end)),
-      // Who the agent runs as shows in the header's tooltip.
-      session.client.auth.onDidChange(() => {
-        if (!this.disposed) this.changed('session');
-      }),
+      session.client.auth.onDidChange(() => this.changed('session')), // the header's tooltip says who the agent runs as
     ];
     this.attentionState.refresh();
     if (this.sync.ready) this.sync.postState();

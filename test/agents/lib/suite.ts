@@ -16,11 +16,8 @@ import { waitFor, within } from '../../lib/wait';
 import { agentText, closeAllChats, newChat, workspaceFolder } from '../../integration/lib/fixture';
 import { AGENT_PINS } from '../pins';
 
-/** The scripts' names; the fake model plays each as the adapter's own tools. */
-export type ScriptName = 'edit' | 'write' | 'command' | 'slow' | 'tools';
-
 /** What the scripts touch, in the adapter's folder of the workspace. */
-export interface Paths {
+interface Paths {
   readonly folder: string;
   readonly notes: string;
   readonly created: string;
