@@ -3,7 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { commandToSpawn } from './commandPath';
-import { hostSpawnPlan } from './spawnPlan';
+import { hostSpawnPlan, taskkillTree } from './spawnPlan';
 import { AcpClientConnection, type ConnectionOptions } from './connection';
 import { type ClientHandler } from './inbound';
 import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } from './errors';
@@ -167,7 +167,7 @@ export class AgentProcess {
     if (pid === undefined) return;
     try {
       if (process.platform === 'win32') {
-        if (!this.ended) spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => {});
+        if (!this.ended) taskkillTree(pid);
       } else {
         process.kill(-pid, signal);
       }

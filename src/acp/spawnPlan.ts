@@ -5,6 +5,7 @@
 // `"` and line breaks can break out of or change a quoted word, so a word with any of them is refused with a sentence
 // rather than passed on. Everything else starts as it is, without a shell. Plain Node; the platform is a parameter,
 // so Windows is unit-tested anywhere (commandPath.ts finds the file first, in PATH only).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { win32, type win32 as Win32 } from 'node:path';
 
 export interface SpawnPlan {
@@ -61,14 +62,22 @@ function quoted(word: string): string {
   return `"${word.replace(/(\\+)$/, '$1$1')}"`;
 }
 
+/** A variable of the environment, by name, without regard to case (Windows' `Path` and `PATH` are one). */
+function variable(platform: SpawnPlatform, name: string): string | undefined {
+  const key = Object.keys(platform.env).find((k) => k.toUpperCase() === name);
+  return key === undefined ? undefined : platform.env[key];
+}
+
+/** A program of Windows itself (`taskkill.exe`), by its full path under SystemRoot: never one the working folder has. */
+export function windowsTool(name: string, platform: SpawnPlatform): string {
+  const root = variable(platform, 'SYSTEMROOT');
+  return platform.path.join(root && platform.path.isAbsolute(root) ? root : 'C:\\Windows', 'System32', name);
+}
+
 /** cmd.exe itself, by its full path: never a `cmd.exe` found in the working folder. */
 function commandInterpreter(platform: SpawnPlatform): string {
-  const key = (name: string) => Object.keys(platform.env).find((k) => k.toUpperCase() === name);
-  const comspec = key('COMSPEC');
-  const given = comspec ? platform.env[comspec] : undefined;
-  if (given && platform.path.isAbsolute(given)) return given;
-  const root = key('SYSTEMROOT');
-  return platform.path.join((root && platform.env[root]) || 'C:\\Windows', 'System32', 'cmd.exe');
+  const given = variable(platform, 'COMSPEC');
+  return given && platform.path.isAbsolute(given) ? given : windowsTool('cmd.exe', platform);
 }
 
 /**
@@ -88,4 +97,10 @@ export function spawnPlan(file: string, args: readonly string[], platform: Spawn
 /** The plan on this machine, with its environment. */
 export function hostSpawnPlan(file: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SpawnPlan {
   return spawnPlan(file, args, { os: process.platform, path: win32, env });
+}
+
+/** Ends a process and its tree on Windows, with Windows' own taskkill (the name alone would be looked up in the working folder first). */
+export function taskkillTree(pid: number): ChildProcess {
+  const taskkill = windowsTool('taskkill.exe', { os: process.platform, path: win32, env: process.env });
+  return spawn(taskkill, ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
 }

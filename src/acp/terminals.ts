@@ -4,7 +4,7 @@
 // interleaved as they arrive) keeps only its last `outputByteLimit` bytes, cut at a character boundary. The agent is
 // not trusted: the limit is clamped to ours, and a session has a bounded number of terminals.
 import { commandToSpawn } from './commandPath';
-import { hostSpawnPlan, UnsafeArgumentError, type SpawnPlan } from './spawnPlan';
+import { hostSpawnPlan, taskkillTree, UnsafeArgumentError, type SpawnPlan } from './spawnPlan';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { AcpError, ErrorCodes } from './errors';
@@ -190,8 +190,7 @@ class Terminal {
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
-    if (process.platform === 'win32')
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
+    if (process.platform === 'win32') taskkillTree(child.pid);
     else process.kill(-child.pid, signal);
   } catch {
     // ESRCH: already gone.

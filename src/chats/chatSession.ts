@@ -48,6 +48,9 @@ export interface ChatSessionDeps {
   readonly editorTools?: EditorTools;
 }
 
+/** How long a first message waits for the chat's level to reach the agent's own mode. */
+const LEVEL_APPLY_TIMEOUT_MS = 15_000;
+
 export class ChatSession implements vscode.Disposable {
   /** The panel's subscriptions to the session. */
   private readonly shown: vscode.Disposable;
@@ -127,16 +130,20 @@ export class ChatSession implements vscode.Disposable {
     };
     show();
     // After the chat's choices: the level's own mode for the agent comes last, and stays.
-    void started
+    const applied = started
       .then(() => Promise.all([levels.started(key), choicesApplied]))
       .then(async ([level]) => {
         if (this.disposed) return;
         // A default of Agent decides, for an agent without such a mode, is Ask.
         if (!agentLevel.offers(level)) await levels.set(key, 'ask');
         show();
-        tell();
+        if (!this.disposed) await agentLevel.tell(levels.get(key));
       });
+    // A message sent at once waits for the level's mode: the adapters start in modes that ask nothing. Bounded, for an
+    // agent that never answers; the level then shows what the agent runs in (levelModes.ts raises it on a refusal).
+    const levelApplied = () => Promise.race([applied, new Promise<void>((resolve) => setTimeout(resolve, LEVEL_APPLY_TIMEOUT_MS).unref())]);
     return [
+      session.gatePrompts(levelApplied),
       session.model.onDidChange((change) => {
         if (change.type === 'mode' || change.type === 'config') agentLevel.settingChanged();
       }),

@@ -97,6 +97,26 @@ export function isWithin(root: string, child: string): boolean {
   return b.startsWith(prefix);
 }
 
+/** The `\\server\share` a Windows path is on, lower-cased, or undefined for a path on a drive. */
+function shareOf(p: string): string | undefined {
+  const match = /^[\\/]{2}([^\\/?.][^\\/]*)[\\/]+([^\\/]+)/.exec(p);
+  return match ? `${match[1]}\\${match[2]}`.toLowerCase() : undefined;
+}
+
+/**
+ * Windows only (`p` is a win32 path when `pathModule` is path.win32): why a path is refused before anything touches
+ * it, or undefined. A device path (`\\.\`, `\\?\`) is not a file of the workspace; a UNC path
+ * (`\\server\share\…`) reaches that machine as soon as it is resolved, which hands it the user's credentials, so it
+ * is taken only on the share of a workspace folder, compared as text.
+ */
+export function networkPathRefusal(p: string, roots: readonly string[], pathModule: typeof path.win32 = path): string | undefined {
+  if (pathModule.sep !== '\\' || !/^[\\/]{2}/.test(p)) return undefined;
+  if (/^[\\/]{2}[?.]([\\/]|$)/.test(p)) return `a device path is not a file of the workspace: ${preview(p)}`;
+  const share = shareOf(p);
+  if (share !== undefined && roots.some((root) => shareOf(root) === share)) return undefined;
+  return `the path is on another machine, outside the workspace's share: ${preview(p)}`;
+}
+
 /**
  * Checks an agent's path against the workspace folders (given as they are; they are resolved here too). A path that
  * cannot be resolved is outside: the user is asked, or it is refused, like any other outside path.
@@ -106,6 +126,8 @@ export function checkPath(p: unknown, roots: readonly string[]): PathVerdict {
   if (p.length > MAX_PATH_LENGTH) return { kind: 'invalid', reason: `the path is longer than ${MAX_PATH_LENGTH} characters: ${preview(p)}` };
   if (p.includes('\0')) return { kind: 'invalid', reason: 'the path contains a NUL character' };
   if (!path.isAbsolute(p)) return { kind: 'invalid', reason: `the path must be absolute: ${preview(p)}` };
+  const network = networkPathRefusal(p, roots);
+  if (network) return { kind: 'invalid', reason: network };
   const real = realPath(p);
   if (real === undefined) return { kind: 'outside', path: path.resolve(p) };
   const inside = roots.some((root) => {

@@ -146,6 +146,8 @@ describe('permission levels', function () {
     await useFixtureAgents({ Auto: { scenario: 'levels-claude-auto' } });
     const chat = await newChat('Auto');
     const modeOf = () => chat.pickers.find((p) => p.id === 'mode')?.current;
+    // A message sent at once waits for the level's mode: the agent never gets it while in auto.
+    assert.equal(await ask(chat, 'edit'), 'asked', 'the first message is asked, though the agent started in auto');
     await waitFor(() => modeOf() === 'default', { what: 'the agent moved out of auto, since the chat is at Ask' });
     assert.equal(chat.permissionLevel.level, 'ask');
     await waitFor(() => /Auto started in its mode "Auto", which approves edits or commands by itself.*"Manual"/.test(chat.lastNotice ?? ''), {

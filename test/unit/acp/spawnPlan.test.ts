@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { commandToSpawn, type Platform } from '../../../src/acp/commandPath';
-import { spawnPlan, UnsafeArgumentError, type SpawnPlatform } from '../../../src/acp/spawnPlan';
+import { spawnPlan, UnsafeArgumentError, windowsTool, type SpawnPlatform } from '../../../src/acp/spawnPlan';
 
 const NODE_DIR = 'C:\\Program Files\\nodejs';
 const env = { Path: `${NODE_DIR};C:\\Windows\\System32`, PATHEXT: '.COM;.EXE;.BAT;.CMD', ComSpec: 'C:\\Windows\\system32\\cmd.exe' };
@@ -100,6 +100,11 @@ describe('starting a command on Windows (a spawn plan, with path.win32)', () => 
   it('finds cmd.exe under SystemRoot without ComSpec, and never takes a relative ComSpec', () => {
     const bare = { ...windows, env: { SystemRoot: 'D:\\Win', ComSpec: 'cmd.exe' } };
     assert.equal(spawnPlan('C:\\tools\\uvx.bat', ['--from', 'x'], bare).file, 'D:\\Win\\System32\\cmd.exe');
+  });
+
+  it('ends an agent’s tree with Windows’ own taskkill, by its full path, never one in the working folder', () => {
+    assert.equal(windowsTool('taskkill.exe', { ...windows, env: { SystemRoot: 'C:\\Windows' } }), 'C:\\Windows\\System32\\taskkill.exe');
+    assert.equal(windowsTool('taskkill.exe', { ...windows, env: { SystemRoot: 'relative' } }), 'C:\\Windows\\System32\\taskkill.exe');
   });
 
   it('never takes an npx.cmd from the working folder: a bare name is looked up in PATH only', () => {

@@ -23,6 +23,7 @@ function session(model: SessionModel, ended?: Error & { stderrTail?: string[] })
     client: {
       process: { pid: 4242 },
       capabilities: { accepts: { image: false, embeddedContext: true }, supports: (what: string) => what === 'forkSession' },
+      auth: { status: { state: 'authenticated', accounts: [{ label: 'Pro', email: 'ada@example.com', active: true }] } },
     },
   } as unknown as AgentSession;
 }
@@ -107,6 +108,13 @@ describe('chat snapshot', () => {
     assert.deepEqual(snapshotOf(chatState({ session: session(model()), worktree })).session.worktree, worktree);
     assert.equal(snapshotOf(chatState({ session: session(model()) })).session.worktree, undefined);
     assert.equal(snapshotOf(chatState({ worktree })).session.worktree, undefined, 'no session, nothing to show');
+  });
+
+  it('says who the agent runs as, for the header\u2019s tooltip', () => {
+    assert.deepEqual(snapshotOf(chatState({ session: session(model()) })).session.account, {
+      state: 'authenticated',
+      names: ['ada@example.com (Pro)'],
+    });
   });
 
   it('says why the agent stopped, with its last stderr lines', () => {

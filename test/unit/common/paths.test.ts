@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { checkPath, isWithin, MAX_LINKS, realPath } from '../../../src/common/paths';
+import { join, win32 } from 'node:path';
+import { checkPath, isWithin, MAX_LINKS, networkPathRefusal, realPath } from '../../../src/common/paths';
 
 describe('checkPath (where an agent may read and write)', () => {
   let base: string;
@@ -118,5 +118,26 @@ describe('checkPath (where an agent may read and write)', () => {
       const tail = '/a'.repeat(2000);
       assert.deepEqual(checkPath(`${join(workspace, 'escape')}${tail}`, [workspace]), { kind: 'outside', path: `${outside}${tail}` });
     });
+  });
+});
+
+describe('Windows paths an agent gives, before anything touches them (path.win32)', () => {
+  const roots = ['C:\\work\\app', '\\\\fileserver\\team\\app'];
+  it('takes drive paths, in either case and with either slash, to the usual check', () => {
+    for (const p of ['C:\\work\\app\\a.ts', 'c:/work/app/a.ts', 'D:\\elsewhere\\b.ts'])
+      assert.equal(networkPathRefusal(p, roots, win32), undefined, p);
+  });
+  it('refuses a UNC path on another machine or share, which would hand it the user’s credentials, and device paths', () => {
+    assert.match(networkPathRefusal('\\\\attacker.example\\share\\x.txt', roots, win32) ?? '', /on another machine/);
+    assert.match(networkPathRefusal('//attacker.example/share/x.txt', roots, win32) ?? '', /on another machine/);
+    assert.match(networkPathRefusal('\\\\fileserver\\other\\x.txt', roots, win32) ?? '', /on another machine/, 'another share of the same server');
+    assert.match(networkPathRefusal('\\\\?\\C:\\work\\app\\a.ts', roots, win32) ?? '', /device path/);
+    assert.match(networkPathRefusal('\\\\.\\pipe\\acp-editor-tools', roots, win32) ?? '', /device path/);
+  });
+  it('takes a UNC path on the share of a workspace folder (a workspace on a network drive)', () => {
+    assert.equal(networkPathRefusal('\\\\FileServer\\Team\\app\\a.ts', roots, win32), undefined);
+  });
+  it('leaves POSIX paths alone', () => {
+    assert.equal(networkPathRefusal('//server/share/x', ['/w']), undefined);
   });
 });
