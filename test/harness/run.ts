@@ -89,6 +89,8 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
       }
       case 'ui': {
         const tools = await toolchain();
+        // One UI test meets the real claude-agent-acp, as a user does.
+        const agents = await ensureAgents();
         heading('UI tests (playwright-core driving the workbench in Chromium)');
         rmSync(join(outputDir, 'ui'), { recursive: true, force: true }); // failures of an earlier run
 
@@ -106,6 +108,7 @@ async function runLayer(layer: Layer, toolchain: () => Promise<Toolchain>): Prom
           {
             ACP_TEST_RESULTS: resultsFile,
             ACP_TOOLCHAIN: JSON.stringify(tools),
+            ACP_AGENTS_DIR: agents,
             ACP_TEST_OUTPUT: join(outputDir, 'ui'),
             ACP_TEST_WORK: join(workRoot, 'ui'),
           },
