@@ -84,9 +84,14 @@ function offers(option: S.SessionConfigOption, value: string | boolean): boolean
   return typeof value === 'string' && selectValues(option).includes(value);
 }
 
+/** A select's choices, in groups too: each value with its name. */
+export function selectChoices(option: Extract<S.SessionConfigOption, { type: 'select' }>): { readonly value: string; readonly name: string }[] {
+  return option.options.flatMap((o) => ('group' in o && Array.isArray(o.options) ? o.options : 'value' in o ? [o] : []));
+}
+
 /** A select's values, in groups too. */
 function selectValues(option: Extract<S.SessionConfigOption, { type: 'select' }>): string[] {
-  return option.options.flatMap((o) => ('group' in o && Array.isArray(o.options) ? o.options.map((g) => g.value) : 'value' in o ? [o.value] : []));
+  return selectChoices(option).map((c) => c.value);
 }
 
 /**

@@ -119,12 +119,14 @@ export class ChatSession implements vscode.Disposable {
         void levels.set(key, level);
       },
     });
-    const show = () =>
+    const show = () => {
+      const modes = agentLevel.modeNames();
       panel.controls.showPermissionLevel({
         level: levels.get(key),
         offered: levels.available ? PERMISSION_LEVELS.filter((l) => agentLevel.offers(l)) : ['ask'],
-        ...(Object.keys(agentLevel.modeNames()).length > 0 ? { modes: agentLevel.modeNames() } : {}),
+        ...(Object.keys(modes).length > 0 ? { modes } : {}),
       });
+    };
     const tell = () => {
       if (!this.disposed) void agentLevel.tell(levels.get(key));
     };
@@ -141,7 +143,11 @@ export class ChatSession implements vscode.Disposable {
       });
     // A message sent at once waits for the level's mode: the adapters start in modes that ask nothing. Bounded, for an
     // agent that never answers; the level then shows what the agent runs in (levelModes.ts raises it on a refusal).
-    const levelApplied = () => Promise.race([applied, new Promise<void>((resolve) => setTimeout(resolve, LEVEL_APPLY_TIMEOUT_MS).unref())]);
+    let settled = false;
+    const settle = () => (settled = true);
+    void applied.then(settle, settle);
+    const levelApplied = () =>
+      settled ? Promise.resolve() : Promise.race([applied, new Promise<void>((resolve) => setTimeout(resolve, LEVEL_APPLY_TIMEOUT_MS).unref())]);
     return [
       session.gatePrompts(levelApplied),
       session.model.onDidChange((change) => {

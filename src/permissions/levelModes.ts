@@ -9,6 +9,7 @@
 //   chat's level, the level rises to match, so the chat never shows Ask while the agent approves by itself.
 // The client's own answers (levelRules.ts) still apply to whatever the agent asks anyway.
 import type { AgentSession } from '../acp/agentClient';
+import { selectChoices } from '../acp/choices';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { levelSettings, type AllowingLevel, type LevelSettings } from '../acp/quirks';
@@ -24,11 +25,6 @@ interface Setting {
   /** The agent's own name for a value ("Manual"), or the value itself. */
   nameOf(value: Value): string;
   write(value: Value): Promise<void>;
-}
-
-/** A select's choices, in groups too. */
-function selectChoices(option: Extract<S.SessionConfigOption, { type: 'select' }>): { value: string; name: string }[] {
-  return option.options.flatMap((o) => ('group' in o && Array.isArray(o.options) ? o.options : 'value' in o ? [o] : []));
 }
 
 function settingOf(settings: LevelSettings, session: AgentSession): Setting {
