@@ -112,13 +112,17 @@ export default tseslint.config(
   },
   {
     // The registry's reading, downloading, unpacking and installing run in plain Node (unit-tested there); only
-    // state.ts and commands.ts belong to the host.
+    // state.ts, commands.ts and its rows (pickItem.ts) belong to the host.
     files: ['src/registry/**/*.ts'],
-    ignores: ['src/registry/state.ts', 'src/registry/commands.ts'],
+    ignores: ['src/registry/state.ts', 'src/registry/commands.ts', 'src/registry/pickItem.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'This part of src/registry runs in plain Node; the host side is state.ts and commands.ts.' }] },
+        {
+          paths: [
+            { name: 'vscode', message: 'This part of src/registry runs in plain Node; the host side is state.ts, commands.ts and pickItem.ts.' },
+          ],
+        },
       ],
     },
   },

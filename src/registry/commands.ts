@@ -14,13 +14,12 @@ import { CANCELLED, InstallError, Installer, type InstallProgress } from './inst
 import { withLock } from './lock';
 import { RefusedUrlError } from '../common/http';
 import type { LoadedRegistry } from './source';
+import { registryItem, type RegistryItem } from './pickItem';
 import type { RegistryState } from './state';
 import { DisposableStore } from '../common/disposables';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LAST_CHECK_KEY = 'acp.registry.lastCheck';
-
-type RegistryItem = vscode.QuickPickItem & { agent?: RegistryAgent; how?: HowToRun };
 
 /** What a registry command did: the agent it installed or updated, or the sentence the user saw instead. */
 export type RegistryOutcome =
@@ -88,6 +87,8 @@ export class RegistryCommands implements vscode.Disposable {
         controller.abort();
         resolve(undefined);
       });
+      // The agent's website opens in the browser, only on the user's click.
+      quickPick.onDidTriggerItemButton(({ item }) => item.website && void vscode.env.openExternal(item.website));
     });
     quickPick.show();
     let list: LoadedRegistry;
@@ -107,7 +108,7 @@ export class RegistryCommands implements vscode.Disposable {
     const items: RegistryItem[] = list.registry.agents
       .map((agent) => ({ agent, how: howToRun(agent, platform) }))
       .sort((a, b) => Number(a.how.kind === 'unsupported') - Number(b.how.kind === 'unsupported') || a.agent.name.localeCompare(b.agent.name))
-      .map(({ agent, how }) => this.item(agent, how, installed.get(agent.id)));
+      .map(({ agent, how }) => registryItem(agent, how, installed.get(agent.id)));
     const skipped = list.problems.length;
     quickPick.placeholder = originSentence(list) + (skipped > 0 ? ' ' + vscode.l10n.t('{0} entries were skipped (see the log).', skipped) : '');
     quickPick.items = items;
@@ -145,31 +146,6 @@ export class RegistryCommands implements vscode.Disposable {
       return { done: 'nothing', message };
     }
     return this.install(agent, how, current, list.origin);
-  }
-
-  private item(agent: RegistryAgent, how: HowToRun, installed: InstalledAgent | undefined): RegistryItem {
-    const runs =
-      how.kind === 'binary'
-        ? vscode.l10n.t('binary for {0}', how.platform)
-        : how.kind === 'unsupported'
-          ? vscode.l10n.t('cannot run here')
-          : how.kind;
-    const state = !installed
-      ? undefined
-      : compareVersions(agent.version, installed.version) > 0
-        ? vscode.l10n.t('$(arrow-up) Installed {0}: update to {1} available', installed.version, agent.version)
-        : vscode.l10n.t('$(check) Installed');
-    const why = how.kind === 'unsupported' ? vscode.l10n.t('$(circle-slash) Cannot run here: {0}.', how.why) : undefined;
-    // What the install would set in the agent's environment is part of what the user agrees to by picking it.
-    const env = how.kind === 'unsupported' ? [] : Object.entries(how.target.env ?? {});
-    const sets = env.length > 0 ? vscode.l10n.t('Sets {0}.', env.map(([name, value]) => `${name}=${value.slice(0, 80)}`).join(' ')) : undefined;
-    return {
-      label: agent.name,
-      description: `${agent.version} · ${runs}`,
-      detail: [state, why, sets, agent.description.slice(0, 300)].filter(Boolean).join('  '),
-      agent,
-      how,
-    };
   }
 
   /** Installs (or updates to) `agent`, with a cancellable progress notification. */

@@ -126,6 +126,8 @@ const AgentEntry = z.object({
   version: text(100).regex(/^[0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'its version is not x.y.z'),
   description: text(),
   repository: text(2000).optional(),
+  /** The agent's web page (newer registries): linked in Add Agent, over https only. */
+  website: text(2000).optional(),
   authors: z.array(text(200)).max(50).optional(),
   license: text(200).optional(),
   icon: text(2000).optional(),

@@ -14,7 +14,7 @@ describe('registry UI', function () {
   this.timeout(120_000);
   let workbench: Workbench;
   let server: RegistryServer;
-  let agents: { id: string; name: string; version: string; description: string; distribution: unknown }[];
+  let agents: { id: string; name: string; version: string; description: string; website?: string; distribution: unknown }[];
   const env = { ACP_FIXTURE_NODE: process.execPath, ACP_FIXTURE_AGENT_JS: FIXTURE_AGENT, ACP_FIXTURE_MAX_LIFETIME_MS: '300000' };
   const binary = (path: string) => ({
     [String(PLATFORM)]: { archive: server.url(path), cmd: './fixture-agent/bin/fixture-agent', args: ['--scenario', 'echo'], env },
@@ -32,6 +32,7 @@ describe('registry UI', function () {
         name: 'Fixture Registry Agent',
         version: '1.4.0',
         description: 'The test suite’s scripted agent, as a binary download',
+        website: 'https://agents.example.com/fixture',
         distribution: { binary: binary('/fixture-agent-1.4.0.tar.gz') },
       },
       {
@@ -79,6 +80,15 @@ describe('registry UI', function () {
     assert.match(await row('Fixture Registry Agent').innerText(), new RegExp(`1\\.4\\.0 · binary for ${PLATFORM}`));
     assert.match(await row('Npx Sample').innerText(), /0\.9\.1 · npx/);
     assert.match(await row('Elsewhere Only').innerText(), /Cannot run here: it has no build for/);
+    // The registry's website is a button of its row, named for where it goes; an entry without one has none.
+    await row('Fixture Registry Agent').hover();
+    await row('Fixture Registry Agent').getByRole('button', { name: 'Open https://agents.example.com/fixture' }).waitFor();
+    assert.equal(
+      await row('Npx Sample')
+        .getByRole('button', { name: /^Open https/ })
+        .count(),
+      0,
+    );
     await workbench.pick('Fixture Registry Agent');
 
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'Installing Fixture Registry Agent 1.4.0' }).waitFor();
