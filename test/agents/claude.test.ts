@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeAnthropic } from './lib/anthropic';
+import { claudeCodeEnv, FakeAnthropic } from './lib/anthropic';
 import { agentSuite } from './lib/suite';
 
 agentSuite({
@@ -33,19 +33,7 @@ agentSuite({
       entry: {
         command: process.execPath,
         args: [adapter],
-        env: {
-          ELECTRON_RUN_AS_NODE: '1',
-          ANTHROPIC_BASE_URL: url,
-          ANTHROPIC_API_KEY: model.key,
-          HOME: home,
-          CLAUDE_CONFIG_DIR: join(home, '.claude'),
-          // Without it Claude Code calls its own services beside the base URL.
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
-          // A machine that says it is a sandbox (IS_SANDBOX) makes the adapter offer bypassPermissions even as root,
-          // which Claude Code then refuses to start with: the test runs as a user's machine does.
-          IS_SANDBOX: '',
-        },
+        env: { ELECTRON_RUN_AS_NODE: '1', ...claudeCodeEnv(url, model.key, home) },
       },
     };
   },

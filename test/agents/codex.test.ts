@@ -36,7 +36,7 @@ agentSuite({
         '',
         '[model_providers.fake]',
         'name = "Fake"',
-        `base_url = "${url}"`,
+        `base_url = "${url}/v1"`,
         'wire_api = "responses"',
         'env_key = "FAKE_OPENAI_KEY"',
         'requires_openai_auth = false',

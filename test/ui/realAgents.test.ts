@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Toolchain } from '../harness/lib/setup';
-import { FakeAnthropic } from '../agents/lib/anthropic';
+import { claudeCodeEnv, FakeAnthropic } from '../agents/lib/anthropic';
 import { AGENT_PINS } from '../agents/pins';
 import { openWorkbench, type Workbench } from './lib/workbench';
 
@@ -41,15 +41,7 @@ describe(`${PACKAGE} ${AGENT_PINS[PACKAGE]} in the workbench, at Ask`, function 
     const agent = {
       command: toolchain?.node ?? process.execPath,
       args: [join(dir, 'node_modules', PACKAGE, 'dist', 'index.js')],
-      env: {
-        ANTHROPIC_BASE_URL: url,
-        ANTHROPIC_API_KEY: model.key,
-        HOME: home,
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
-        IS_SANDBOX: '',
-      },
+      env: claudeCodeEnv(url, model.key, home),
     };
     workbench = await openWorkbench('real-agents', { machine: { 'acp.agents': { 'Claude Code': agent } } });
     paths.notes = notes = join(workbench.workspace, 'notes.txt');

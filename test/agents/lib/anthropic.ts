@@ -4,8 +4,9 @@
 // Streams as the real API does (SSE: message_start, content blocks with text or input_json deltas, message_delta with
 // the stop reason, message_stop). The other requests Claude Code makes (a session title, the auto mode's
 // classifier, prompt suggestions) get short answers. Only loopback; a request must carry the test's key.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { FakeModelServer } from './modelServer';
 
 export interface ToolStep {
   readonly name: string;
@@ -25,32 +26,30 @@ function resultText(block: Block): string {
   return `${block.is_error ? 'error' : 'ok'} ${content.replace(/\s+/g, ' ').slice(0, 400)}`;
 }
 
-export class FakeAnthropic {
-  readonly key = `sk-ant-test-${Math.random().toString(36).slice(2)}`;
-  /** Every main-loop request's scenario and step, in order. */
-  readonly requests: { scenario: string; step: number }[] = [];
-  private server: Server | undefined;
-  private ids = 0;
+/**
+ * The environment Claude Code needs to reach the fake at `url` and nothing else: its own key, a home of its own, and
+ * none of its own services (without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC it calls them beside the base URL). A
+ * machine that says it is a sandbox (IS_SANDBOX) makes the adapter offer bypassPermissions even as root, which Claude
+ * Code then refuses to start with: it is cleared, so the test runs as a user's machine does.
+ */
+export function claudeCodeEnv(url: string, key: string, home: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: key,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
+    IS_SANDBOX: '',
+  };
+}
 
-  constructor(private readonly scenarios: Readonly<Record<string, readonly ToolStep[]>>) {}
-
-  async start(): Promise<string> {
-    const server = createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+export class FakeAnthropic extends FakeModelServer {
+  constructor(private readonly scenarios: Readonly<Record<string, readonly ToolStep[]>>) {
+    super('sk-ant-test-');
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server?.closeAllConnections();
-      this.server?.close(() => resolve());
-    });
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  protected handle(req: IncomingMessage, res: ServerResponse, text: string): void {
     if (req.headers['x-api-key'] !== this.key && req.headers['authorization'] !== `Bearer ${this.key}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"authentication_error"}}');
       return;
@@ -61,7 +60,7 @@ export class FakeAnthropic {
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error"}}');
       return;
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+    const body = JSON.parse(text) as Json;
     const model = typeof body['model'] === 'string' ? body['model'] : 'claude-test';
     // The auto mode's classifier, not streamed: allow.
     if (body['stream'] !== true) {
@@ -113,7 +112,6 @@ export class FakeAnthropic {
       .slice(at + 1)
       .flatMap((m) => (m.role === 'user' ? blocks(m) : []))
       .filter((b) => b.type === 'tool_result');
-    this.requests.push({ scenario, step: results.length });
     const next = steps[results.length];
     if (next) return { tool: next };
     return { text: `DONE ${scenario}: ${results.map((r, i) => `[${steps[i]?.name}] ${resultText(r)}`).join(' | ')}` };

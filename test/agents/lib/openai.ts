@@ -4,8 +4,8 @@
 // response.created, response.output_item.done per item, response.completed). Codex's other requests get what they
 // need: a session title (a JSON schema with `title`) and its auto-review ("guardian", which is allowed). Only
 // loopback; a request must carry the test's key.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeModelServer } from './modelServer';
 
 /** One call of the model: a patch (Codex's apply_patch), a command (exec_command), or an MCP tool in its namespace. */
 export type CodexStep =
@@ -24,32 +24,12 @@ function text(value: unknown): string {
   return '';
 }
 
-export class FakeOpenAI {
-  readonly key = `sk-test-${Math.random().toString(36).slice(2)}`;
-  /** Every main-loop request's scenario and step, in order. */
-  readonly requests: { scenario: string; step: number }[] = [];
-  private server: Server | undefined;
-  private ids = 0;
-
-  constructor(private readonly scenarios: Readonly<Record<string, readonly CodexStep[]>>) {}
-
-  async start(): Promise<string> {
-    const server = createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+export class FakeOpenAI extends FakeModelServer {
+  constructor(private readonly scenarios: Readonly<Record<string, readonly CodexStep[]>>) {
+    super('sk-test-');
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server?.closeAllConnections();
-      this.server?.close(() => resolve());
-    });
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  protected handle(req: IncomingMessage, res: ServerResponse, text: string): void {
     if (req.headers['authorization'] !== `Bearer ${this.key}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"bad key","type":"invalid_request_error"}}');
       return;
@@ -58,7 +38,7 @@ export class FakeOpenAI {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+    const body = JSON.parse(text) as Json;
     this.stream(res, this.reply(body));
   }
 
@@ -85,7 +65,6 @@ export class FakeOpenAI {
     const steps = this.scenarios[scenario];
     if (!steps) return this.message(`No such scenario: "${scenario}". Name one of: ${Object.keys(this.scenarios).join(', ')}.`);
     const outputs = input.slice(at + 1).filter((item) => OUTPUTS.has(item.type ?? ''));
-    this.requests.push({ scenario, step: outputs.length });
     const next = steps[outputs.length];
     if (!next) {
       const results = outputs.map((o, i) => `[${steps[i]?.kind}] ${text(o.output).replace(/\s+/g, ' ').slice(0, 400)}`);
