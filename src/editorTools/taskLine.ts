@@ -65,3 +65,30 @@ export function shellLine(command: string, args: readonly string[], windows: boo
   };
   return [command, ...args].map(quote).join(' ');
 }
+
+/** Characters a POSIX shell, cmd or PowerShell acts on inside a line: a value with one could run a command of its own. */
+// eslint-disable-next-line no-control-regex -- a control character in a shell line is what this looks for
+const SHELL_ACTIVE = /[;&|`$()<>"'*?[\]{}!#^%\u0000-\u001f]/;
+
+/**
+ * The variables of `texts` whose value comes from a setting (which a workspace's settings.json, and so an agent, can
+ * write) or the environment, with where each comes from; `unsafe` names the first whose value has a character a shell
+ * acts on, which would enter a shell line as code. Such a line is not run: quoting the value would change what the
+ * task means, and its author wrote it for a plain value.
+ */
+export function valuesFromOutside(
+  texts: readonly string[],
+  vars: TaskVariables,
+): { readonly notes: readonly string[]; readonly unsafe: string | undefined } {
+  const notes = new Set<string>();
+  let unsafe: string | undefined;
+  for (const text of texts)
+    for (const [whole, head, arg] of text.matchAll(/\$\{(config|env):([^}]*)\}/g)) {
+      const from = head === 'config' ? `the setting \u201c${arg}\u201d` : `the environment variable ${arg}`;
+      notes.add(`${whole} is ${from}`);
+      const value = head === 'config' ? vars.config(arg!) : vars.env[arg!];
+      if (unsafe === undefined && value !== undefined && SHELL_ACTIVE.test(value))
+        unsafe = `${whole} (${from}) has a character a shell acts on (${JSON.stringify(value.match(SHELL_ACTIVE)![0])})`;
+    }
+  return { notes: [...notes], unsafe };
+}

@@ -12,7 +12,8 @@ import { errorMessage } from '../acp/errors';
 import { clip } from '../acp/text';
 import { plainTerminalText } from '../common/ansi';
 import { CapturedRun, type RunCommand } from './taskRun';
-import { resolveVariables, shellLine, type TaskVariables } from './taskLine';
+import { resolveVariables, shellLine, valuesFromOutside, type TaskVariables } from './taskLine';
+import { taskQuestion, type TaskCommandView } from './taskQuestion';
 import { tool, type EditorTool, type ToolAnswer, type ToolContext } from './tools';
 
 /** How long run_task waits for a task to end once it runs; then the task is stopped. */
@@ -27,11 +28,14 @@ const MAX_OUTPUT_CHARS = 16 * 1024;
 
 /**
  * How a task is run. `line` is what it runs as written (its variables unresolved: a resolved `${env:…}` could be a
- * secret, and the line goes into the question, the rules and the log); `fingerprint` is of everything that decides
- * the run, resolved, so that an approval (and an "always" rule) holds for that run only.
+ * secret, and the line goes into the question, the rules and the log); `view` is the whole command that is started,
+ * which the user is asked about; `fingerprint` is of everything that decides the run, resolved, so that an approval
+ * (and an "always" rule) holds for that run only. A `refused` task is not offered to the user at all.
  */
-type Plan = { readonly line: string; readonly fingerprint: string } & (
-  { readonly kind: 'captured'; readonly command: RunCommand } | { readonly kind: 'native'; readonly why: string }
+type Plan = { readonly line: string; readonly view: TaskCommandView; readonly fingerprint: string } & (
+  | { readonly kind: 'captured'; readonly command: RunCommand }
+  | { readonly kind: 'native'; readonly why: string }
+  | { readonly kind: 'refused'; readonly why: string }
 );
 
 export const TASK_TOOLS: readonly EditorTool[] = [
@@ -71,10 +75,12 @@ export const TASK_TOOLS: readonly EditorTool[] = [
       const task = named[0]!;
       if (running(task)) return { error: `\u201c${name}\u201d is running already; wait for it to end, or ask the user to stop it.` };
       const how = plan(task, context);
+      if (how.kind === 'refused') return { error: `\u201c${name}\u201d was not run: ${how.why}. The user can run it from Terminal > Run Task.` };
+      const { executable, args, folder, env } = how.view;
       // The question is withdrawn after a while: the run's own time does not start late.
       const asked = await context.askToRun(
-        `Run task \u201c${task.name}\u201d: ${clip(how.line, 280)} \u00b7 ${how.fingerprint}`,
-        { task: task.name, source: task.source, command: how.line },
+        taskQuestion(task.name, how.view, how.fingerprint, process.platform === 'win32'),
+        { task: task.name, source: task.source, executable, args, ...(folder ? { folder } : {}), env },
         AbortSignal.any([abandoned, AbortSignal.timeout(ASK_MS)]),
       );
       if (!asked.allowed)
@@ -132,45 +138,84 @@ function plan(task: vscode.Task, context: ToolContext): Plan {
   // A user's or the workspace file's task runs in the session's first folder, as VS Code runs it in the first one.
   const cwd = folder ?? context.folders[0];
   const windows = process.platform === 'win32';
-  const native = (line: string, why: string): Plan => ({
-    kind: 'native',
-    line,
-    why,
-    fingerprint: fingerprint([task.name, task.source, task.definition, describe(execution)]),
-  });
+  const fingerprintOf = () => fingerprint([task.name, task.source, task.definition, describe(execution)]);
+  const shown = (executable: string, args: readonly string[], written: string[], options?: { cwd?: string; env?: Record<string, string> }) => {
+    const outside = valuesFromOutside(written, vars);
+    const view: TaskCommandView = {
+      executable,
+      args,
+      ...(options?.cwd !== undefined && !sameFolder(options.cwd, cwd, vars) ? { folder: options.cwd } : {}),
+      env: { ...options?.env },
+      notes: outside.notes,
+    };
+    return { view, unsafe: outside.unsafe };
+  };
   if (execution instanceof vscode.ShellExecution) {
     const text = (v: string | vscode.ShellQuotedString) => (typeof v === 'string' ? v : v.value);
     const raw = execution.commandLine ?? shellLine(text(execution.command ?? ''), (execution.args ?? []).map(text), windows);
-    const shell = execution.options?.executable;
+    const options = execution.options;
+    const shell = options?.executable;
+    const shellArgs = options?.shellArgs;
+    const defaultShell = vscode.env.shell || (windows ? 'cmd.exe' : '/bin/sh');
     // A shell of the task's own without its arguments gets VS Code's defaults for it (-c, /d /c, -Command), and on
     // Windows the quoting is the shell's: VS Code runs those.
-    if (shell ? execution.options?.shellArgs === undefined : windows && execution.commandLine === undefined)
-      return native(raw, 'VS Code quotes it for its shell');
-    return captured(raw, execution.options, vars, cwd, native, (line, dir, env) =>
+    const { view, unsafe } = shown(
+      shell ?? defaultShell,
+      [...(shellArgs ?? (shell ? [] : defaultShellArgs(defaultShell, windows))), raw],
+      [raw, ...(shell ? [shell] : []), ...(shellArgs ?? [])],
+      options,
+    );
+    // Its line goes to a shell: a value from a setting or the environment there could be a command of its own.
+    if (unsafe) return { kind: 'refused', line: raw, view, why: unsafe, fingerprint: fingerprintOf() };
+    const native = (why: string): Plan => ({ kind: 'native', line: raw, view, why, fingerprint: fingerprintOf() });
+    if (shell ? shellArgs === undefined : windows && execution.commandLine === undefined) return native('VS Code quotes it for its shell');
+    return captured(raw, view, options, vars, cwd, native, (line, dir, env) =>
       shell
-        ? { file: shell, args: [...(execution.options?.shellArgs ?? []), line], shell: false, cwd: dir, env }
-        : { file: line, args: [], shell: vscode.env.shell || true, cwd: dir, env },
+        ? { file: shell, args: [...(shellArgs ?? []), line], shell: false, cwd: dir, env }
+        : { file: line, args: [], shell: defaultShell, cwd: dir, env },
     );
   }
   if (execution instanceof vscode.ProcessExecution) {
     const raw = shellLine(execution.process, execution.args, windows);
+    const { view, unsafe } = shown(execution.process, execution.args, [execution.process, ...execution.args], execution.options);
+    const native = (why: string): Plan => ({ kind: 'native', line: raw, view, why, fingerprint: fingerprintOf() });
     // Windows starts a .cmd or .bat only through its shell: VS Code runs process tasks there.
-    if (windows) return native(raw, 'VS Code starts processes on Windows');
+    if (windows)
+      return unsafe ? { kind: 'refused', line: raw, view, why: unsafe, fingerprint: fingerprintOf() } : native('VS Code starts processes on Windows');
     const all = [execution.process, ...execution.args].map((a) => resolveVariables(a, vars));
     const [file, ...args] = all.map((a) => ('text' in a ? a.text : ''));
     const unresolved = all.find((a) => 'unresolved' in a);
-    if (unresolved && 'unresolved' in unresolved) return native(raw, `VS Code resolves its ${unresolved.unresolved}`);
-    return captured(raw, execution.options, vars, cwd, native, (_line, dir, env) => ({ file: file!, args, shell: false, cwd: dir, env }));
+    if (unresolved && 'unresolved' in unresolved) return native(`VS Code resolves its ${unresolved.unresolved}`);
+    return captured(raw, view, execution.options, vars, cwd, native, (_line, dir, env) => ({ file: file!, args, shell: false, cwd: dir, env }));
   }
-  return native(`${task.source}: ${JSON.stringify(task.definition)}`, 'it is run by its extension');
+  const line = `${task.source}: ${JSON.stringify(task.definition)}`;
+  return {
+    kind: 'native',
+    line,
+    view: { executable: `the ${task.source} extension`, args: [JSON.stringify(task.definition)], env: {}, notes: [] },
+    why: 'it is run by its extension',
+    fingerprint: fingerprintOf(),
+  };
+}
+
+/** The arguments Node gives `shell` before a line, as VS Code's default shell runs it. */
+function defaultShellArgs(shell: string, windows: boolean): string[] {
+  return windows && /(^|[\\/])cmd(\.exe)?$/i.test(shell) ? ['/d', '/s', '/c'] : ['-c'];
+}
+
+/** Whether the task's folder as written (`${workspaceFolder}`, say) is `folder`. */
+function sameFolder(written: string, folder: string | undefined, vars: TaskVariables): boolean {
+  const resolved = resolveVariables(written, vars);
+  return folder !== undefined && 'text' in resolved && samePath(path.resolve(folder, resolved.text), folder);
 }
 
 function captured(
   raw: string,
+  view: TaskCommandView,
   options: vscode.ShellExecutionOptions | vscode.ProcessExecutionOptions | undefined,
   vars: TaskVariables,
   folder: string | undefined,
-  native: (line: string, why: string) => Plan,
+  native: (why: string) => Plan,
   command: (line: string, cwd: string | undefined, env: NodeJS.ProcessEnv) => RunCommand,
 ): Plan {
   const line = resolveVariables(raw, vars);
@@ -182,9 +227,9 @@ function captured(
     if ('text' in resolved) overrides[key] = resolved.text;
     else unresolved ??= resolved.unresolved;
   }
-  if (unresolved !== undefined || !('text' in line) || !('text' in cwd)) return native(raw, `VS Code resolves its ${unresolved ?? 'variables'}`);
+  if (unresolved !== undefined || !('text' in line) || !('text' in cwd)) return native(`VS Code resolves its ${unresolved ?? 'variables'}`);
   const run = command(line.text, cwd.text || undefined, { ...process.env, ...overrides });
-  return { kind: 'captured', line: raw, command: run, fingerprint: fingerprint([run.file, run.args, run.shell, run.cwd, overrides]) };
+  return { kind: 'captured', line: raw, view, command: run, fingerprint: fingerprint([run.file, run.args, run.shell, run.cwd, overrides]) };
 }
 
 /** A short digest of what decides a run, shown in the question: a rule made from it holds for that run only. */
