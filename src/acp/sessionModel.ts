@@ -15,6 +15,7 @@ import type { TurnUsage } from './turnUsage';
 import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
 import { ownBlock } from './sessionState';
+import { Echoes } from './echoes';
 import type {
   Entry,
   MessageRole,
@@ -82,6 +83,7 @@ export class SessionModel {
   private nextId = 1;
   private readonly tools = new Map<string, number>();
   private readonly byMessageId = new Map<string, number>();
+  private readonly echoes = new Echoes();
   /** Command output by terminal id, and the tool calls that show it. */
   private readonly terminalLog = new SessionTerminals((change) => this.fire(change));
   readonly terminals: ReadonlyMap<string, TerminalState> = this.terminalLog.states;
@@ -95,6 +97,7 @@ export class SessionModel {
   );
   private readonly emitter = new Emitter<SessionChange>();
   readonly onDidChange: Event<SessionChange> = this.emitter.event;
+  private readonly fire = (change: SessionChange): void => this.emitter.fire(change);
 
   /** The session at the top of this one's subagents (itself for a chat's own session): its bounds are shared. */
   private readonly root: SessionModel;
@@ -195,18 +198,19 @@ export class SessionModel {
 
   private chunk(role: MessageRole, update: S.ContentChunk): void {
     const block = update.content;
-    if (block.type === 'text' && block.text === '') return;
+    if ((block.type === 'text' && block.text === '') || (role === 'user' && this.echoes.swallows(this.entries, block))) return;
     const messageId = update.messageId ?? undefined;
     const lastIndex = this.entries.length - 1;
     const last = this.entries[lastIndex];
     let index: number | undefined;
-    if (last?.type === 'message' && last.role === role && (messageId === undefined || last.messageId === messageId)) {
+    // The agent's chunk never goes into a message the user sent from this chat.
+    if (last?.type === 'message' && last.role === role && !last.sent && (messageId === undefined || last.messageId === messageId)) {
       index = lastIndex; // the message goes on (the common case, no lookup)
     } else if (messageId !== undefined) {
       index = this.byMessageId.get(messageId); // a message resumed after something else
     }
     const entry = index === undefined ? undefined : this.entries[index];
-    if (index === undefined || entry?.type !== 'message' || entry.role !== role) {
+    if (index === undefined || entry?.type !== 'message' || entry.role !== role || entry.sent) {
       this.addMessage(role, [ownBlock(block)], messageId);
       return;
     }
@@ -219,13 +223,9 @@ export class SessionModel {
     this.fire({ type: 'entry', index, added: false });
   }
 
-  private addMessage(role: MessageRole, content: S.ContentBlock[], messageId?: string): void {
+  private addMessage(role: MessageRole, content: S.ContentBlock[], messageId?: string, sent?: true): void {
     const index = this.entries.length;
-    this.entries.push(
-      messageId === undefined
-        ? { id: this.nextId++, type: 'message', role, content }
-        : { id: this.nextId++, type: 'message', role, messageId, content },
-    );
+    this.entries.push({ id: this.nextId++, type: 'message', role, content, ...(messageId !== undefined && { messageId }), ...(sent && { sent }) });
     if (messageId !== undefined) this.byMessageId.set(messageId, index);
     this.fire({ type: 'entry', index, added: true });
   }
@@ -363,27 +363,31 @@ export class SessionModel {
 
   // ---- the turn ------------------------------------------------------------------------------------------------
 
+  /** A message the user sent from this chat (or a kept record of one), as the client recorded it. Returns its index. */
+  addSent(prompt: readonly S.ContentBlock[]): number {
+    this.addMessage('user', prompt.map(ownBlock), undefined, true);
+    return this.entries.length - 1;
+  }
+
   /** The user sent a prompt. Returns the id of the user's message entry. */
   beginTurn(prompt: S.ContentBlock[]): number {
-    this.addMessage('user', prompt.map(ownBlock));
+    this.addSent(prompt);
     this.setTurn({ phase: 'running' });
     return this.nextId - 1;
   }
 
   /** The user sent a message into the running turn (steering). Returns its entry's index. */
   steerMessage(prompt: S.ContentBlock[]): number {
-    this.addMessage('user', prompt.map(ownBlock));
-    const index = this.entries.length - 1;
-    this.setSteer(index, 'sending');
-    return index;
+    return this.setSteer(this.addSent(prompt), 'sending');
   }
 
-  /** How a steered message went. */
-  setSteer(index: number, steer: SteerState): void {
+  /** How a steered message went. Returns the message's index. */
+  setSteer(index: number, steer: SteerState): number {
     const entry = this.entries[index];
-    if (entry?.type !== 'message') return;
+    if (entry?.type !== 'message') return index;
     this.entries[index] = { ...entry, steer };
     this.fire({ type: 'entry', index, added: false });
+    return index;
   }
 
   /** The user asked to stop: pending permissions are answered `cancelled`, unfinished tool calls are cancelled. */
@@ -433,10 +437,6 @@ export class SessionModel {
   private setTurn(state: TurnState): void {
     this.turnState = state;
     this.fire({ type: 'turn' });
-  }
-
-  private fire(change: SessionChange): void {
-    this.emitter.fire(change);
   }
 
   dispose(): void {

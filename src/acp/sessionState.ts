@@ -40,6 +40,11 @@ export type Entry =
       readonly role: MessageRole;
       readonly messageId?: string;
       readonly content: S.ContentBlock[];
+      /**
+       * Sent from this chat: `content` is the client's own record of what the user typed and attached, and nothing the
+       * agent sends merges into it. A user message without it is the agent's record (a replayed session, say).
+       */
+      readonly sent?: true;
       /** A message the user sent into a running turn, and how that went. */
       readonly steer?: SteerState;
     }

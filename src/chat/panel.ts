@@ -97,8 +97,8 @@ export class ChatPanel implements vscode.Disposable {
   private readonly outbox: Outbox;
   /** Mentions, drops and prompt files: what the composer gathers besides the text. */
   private readonly context: ComposerContext;
-  /** The questions the chat shows: the agent's, and its own (a prompt file's inputs). */
-  private readonly questions: ChatQuestions;
+  /** The questions the chat shows: the agent's, and its own (a prompt file's inputs, a resend's). */
+  readonly questions: ChatQuestions;
   /** The one way in (see rooms.ts). */
   private readonly door: Rooms['dispatch'];
   /** The chat's state, as the view tables read it (snapshot.ts). */

@@ -37,6 +37,7 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
       role: entry.role,
       ...messageParts(entry.role, entry.content, cwd),
       ...(entry.steer ? { steer: entry.steer } : {}),
+      ...(entry.role === 'user' && !entry.sent ? { byAgent: true as const } : {}),
     };
   if (entry.type === 'compaction') return compactionView(entry.id, entry.compaction, cwd);
   const call = entry.call;

@@ -20,6 +20,9 @@ import { writeConversation } from './conversationFile';
 import { forkPoint } from './operations';
 import type { SessionOpener } from './reopen';
 import { exportMarkdown } from '../history/exportMarkdown';
+import type { Entry } from '../acp/sessionState';
+import { checkPath } from '../common/paths';
+import { workspaceRoots } from '../common/workspace';
 
 /** What branching needs of the chats. */
 export interface BranchHost {
@@ -156,6 +159,16 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     panel.tell(vscode.l10n.t('Stop the running turn first: a message is resent once the agent is idle.'));
     return undefined;
   }
+  const attachments = await resendable(
+    panel,
+    session,
+    session.model.entries.find((e) => e.id === entryId),
+    host.storage,
+  );
+  if (attachments === undefined) {
+    panel.tell(vscode.l10n.t('The message was not resent.'));
+    return undefined;
+  }
   // The files as they were before the message; a question the user cancels stops the resend with nothing changed.
   const restored = (await host.restoreBefore(panel, entryId)) ?? 'none';
   if (restored === 'declined') {
@@ -167,10 +180,6 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     panel.tell([restoredNote, vscode.l10n.t('A turn started meanwhile, so the message was not resent.')].filter(Boolean).join(' '));
     return undefined;
   }
-  const attachments = attachmentsOf(
-    session.model.entries.find((e) => e.id === entryId),
-    host.storage,
-  );
   const earlier = { agent: panel.agentName, sessionId: session.sessionId, title: panel.title };
   const point = atMessage(session, entryId);
   let next: AgentSession | undefined;
@@ -257,10 +266,32 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
 }
 
 /**
+ * What goes again with a resent message: what the user attached to it, as this chat recorded it when it was sent. A
+ * message as the agent recorded it (a replayed session) has the agent's links: the files among them inside the chat's
+ * folders go only when the user says so in the chat, and nothing else of it. Undefined: the user cancelled.
+ */
+async function resendable(panel: ChatPanel, session: AgentSession, entry: Entry | undefined, storage: string): Promise<NewAttachment[] | undefined> {
+  const found = attachmentsOf(entry, storage);
+  if (entry?.type !== 'message' || entry.sent || found.length === 0) return found;
+  const roots = workspaceRoots().includes(session.cwd) ? workspaceRoots() : [session.cwd];
+  const inside = found.filter((a) => a.kind === 'file' && checkPath(a.path, roots).kind === 'inside');
+  if (inside.length === 0) return [];
+  const answer = await panel.questions.ask({
+    message: vscode.l10n.t(
+      'This message is as {0} recorded it, not as it was sent from this chat, so its links are the agent\u2019s: {1}. Attach these files to the resent message? Submit attaches them, Decline resends the message without them, Cancel resends nothing.',
+      panel.agentName,
+      inside.map((a) => (a.kind === 'file' ? vscode.workspace.asRelativePath(a.path) : a.label)).join(', '),
+    ),
+    form: { type: 'object', properties: {} },
+  });
+  return answer.action === 'cancel' ? undefined : answer.action === 'accept' ? inside : [];
+}
+
+/**
  * The attachments of a sent message that can go again: its whole files and its images (a file is read again as it is
  * now). A selection (a `#L…` range) is not a whole file, and an earlier conversation file is replaced by this one.
  */
-function attachmentsOf(entry: AgentSession['model']['entries'][number] | undefined, storage: string): NewAttachment[] {
+function attachmentsOf(entry: Entry | undefined, storage: string): NewAttachment[] {
   if (entry?.type !== 'message') return [];
   const found: NewAttachment[] = [];
   for (const block of entry.content) {

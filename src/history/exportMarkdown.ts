@@ -1,9 +1,11 @@
 // Export Chat as Markdown: a chat (the messages kept on this computer, then the live session) as one readable Markdown
 // file. Pure: no `vscode`, no disk; the host picks the file and writes the string.
 //
-// The agent's markdown is kept as it is (it is markdown); everything else that goes into the file is made safe where
-// it lands: code fences longer than any backtick run inside them, one-line headings, links with their targets in
-// angle brackets. What an agent controls is bounded: a diff's lines, a command's output lines.
+// The agent's markdown is kept as it is (it is markdown), but for raw HTML: a `<` that could open a tag or a comment is
+// written `&lt;` outside code, as the chat shows it (HTML off), so a reader with HTML on (VS Code's preview) sees
+// every later turn. Everything else that goes into the file is made safe where it lands: code fences longer than any
+// backtick run inside them, one-line headings, links with their targets in angle brackets. What an agent controls is
+// bounded: a diff's lines, a command's output lines.
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type * as S from '../acp/schema.gen';
 import type { Entry, SessionModel, TerminalState, ToolCallState } from '../acp/sessionModel';
@@ -46,7 +48,7 @@ const STOP_EXPLANATIONS: Readonly<Record<string, string>> = {
 /** The chat as a Markdown document, ending with a newline. */
 export function exportMarkdown(input: ExportInput): string {
   const blocks: string[] = [
-    `# ${oneLine(input.title) || 'Chat'}`,
+    `# ${noHtml(oneLine(input.title)) || 'Chat'}`,
     `Agent: ${oneLine(input.agent)} · Folder: ${inlineCode(input.cwd)} · Exported: ${dateLine(input.exportedAt)}`,
   ];
   const agentHeading = `## ${oneLine(input.agent) || 'Agent'}`;
@@ -105,7 +107,7 @@ function entryBlocks(entry: Entry, cwd: string, terminals: ReadonlyMap<string, T
   }
   const { text, links } = messageParts(entry.role === 'user', entry.content);
   if (entry.role === 'thought') return [thinking(text, links)];
-  return [entry.role === 'user' ? closeOpenFence(text) : quoted(text), links.join('\n')];
+  return [entry.role === 'user' ? closeOpenFence(noHtml(text)) : quoted(text), attachments(links, entry.role === 'user' && !entry.sent)];
 }
 
 function storedBlocks(entry: StoredEntry): string[] {
@@ -113,7 +115,12 @@ function storedBlocks(entry: StoredEntry): string[] {
   if (entry.t === 'compaction') return compactionBlocks(entry.status, entry.text, entry.error, entry.before, entry.after);
   const links = (entry.links ?? []).map((l) => `- ${link(l.name, l.uri)}`);
   if (entry.t === 'thought') return [thinking(entry.text, links)];
-  return [entry.t === 'user' ? closeOpenFence(entry.text) : quoted(entry.text), links.join('\n')];
+  return [entry.t === 'user' ? closeOpenFence(noHtml(entry.text)) : quoted(entry.text), attachments(links, entry.t === 'user' && !entry.sent)];
+}
+
+/** A message's attachments as a list; a user's message as the agent recorded it says that its links are the agent's. */
+function attachments(links: readonly string[], byAgent: boolean): string {
+  return links.length > 0 && byAgent ? [`_Links as the agent recorded this message:_`, ...links].join('\n') : links.join('\n');
 }
 
 /**
@@ -202,7 +209,7 @@ function toolTitle(title: string): string {
 function quoted(text: string): string {
   if (text === '') return '';
   // Every line ending CommonMark knows (a lone \r ends a line too), or a \r could start a line outside the quote.
-  return closeOpenFence(text.replace(/\r\n?/g, '\n'))
+  return closeOpenFence(noHtml(text.replace(/\r\n?/g, '\n')))
     .split('\n')
     .map((line) => (line === '' ? '>' : `> ${line}`))
     .join('\n');
@@ -281,7 +288,7 @@ function consoleBlocks(command: string, state: TerminalState | undefined): strin
 
 function planLine(entry: S.PlanEntry): string {
   const box = entry.status === 'completed' ? '[x]' : '[ ]';
-  return `- ${box} ${oneLine(entry.content)}${entry.status === 'in_progress' ? ' _(in progress)_' : ''}`;
+  return `- ${box} ${noHtml(oneLine(entry.content))}${entry.status === 'in_progress' ? ' _(in progress)_' : ''}`;
 }
 
 /** `_Stopped: cancelled_`, with what a reason means when that is not obvious. */
@@ -329,9 +336,62 @@ function closeOpenFence(text: string): string {
   return open === undefined ? text : `${text}\n${open}`;
 }
 
+/**
+ * Markdown with no raw HTML: outside fenced code and inline code, each `<` that could start a tag, a comment, a
+ * declaration or an instruction is `&lt;`, which reads as `<` whether HTML is on or off. A code span that runs over
+ * lines is not seen as one: a `<` in it shows as `&lt;`, which is safe.
+ */
+export function noHtml(text: string): string {
+  let fence: string | undefined;
+  return text
+    .split('\n')
+    .map((line) => {
+      const match = FENCE.exec(line);
+      if (match && fence === undefined && !(match[1]!.startsWith('`') && match[2]!.includes('`'))) fence = match[1];
+      else if (match && fence !== undefined && match[1]![0] === fence[0] && match[1]!.length >= fence.length && match[2]!.trim() === '')
+        fence = undefined;
+      else if (fence === undefined) return outsideCode(line);
+      return line;
+    })
+    .join('\n');
+}
+
+/** One line of markdown with `<` escaped where it could open HTML, but inside a code span. Linear in the line. */
+function outsideCode(line: string): string {
+  if (!line.includes('<')) return line;
+  // Where each run of backticks starts, by its length: a code span closes with the next run of its opener's length.
+  const runs = new Map<number, { starts: number[]; next: number }>();
+  for (const match of line.matchAll(/`+/g)) {
+    const run = runs.get(match[0].length) ?? { starts: [], next: 0 };
+    run.starts.push(match.index);
+    runs.set(match[0].length, run);
+  }
+  let out = '';
+  for (let i = 0; i < line.length;) {
+    const c = line[i]!;
+    if (c === '\\') {
+      out += line.slice(i, i + 2); // an escaped character: an escaped backtick opens no code span
+      i += 2;
+    } else if (c === '`') {
+      let length = 0;
+      while (line[i + length] === '`') length++;
+      const run = runs.get(length);
+      while (run && run.next < run.starts.length && run.starts[run.next]! < i + length) run.next++;
+      const close = run?.starts[run.next];
+      const end = close === undefined ? i + length : close + length;
+      out += line.slice(i, end);
+      i = end;
+    } else {
+      out += c === '<' && /[A-Za-z/!?]/.test(line[i + 1] ?? '') ? '&lt;' : c;
+      i++;
+    }
+  }
+  return out;
+}
+
 /** `[text](<uri>)`: brackets in the text escaped, the target in angle brackets (spaces and brackets encoded). */
 function link(text: string, uri: string): string {
-  const label = oneLine(text).replace(/[[\]\\]/g, (c) => `\\${c}`) || uri;
+  const label = noHtml(oneLine(text).replace(/[[\]\\]/g, (c) => `\\${c}`)) || uri;
   return `[${label}](<${uri.replace(/[<>\s]/g, encodeURIComponent)}>)`;
 }
 

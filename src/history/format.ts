@@ -10,7 +10,8 @@ import { SessionModel } from '../acp/sessionModel';
 const Link = z.object({ uri: z.string(), name: z.string() });
 
 export const StoredEntry = z.discriminatedUnion('t', [
-  z.object({ t: z.enum(['user', 'agent', 'thought']), text: z.string(), links: z.array(Link).optional() }),
+  /** `sent`: a message the user sent from the chat (its links are the user's attachments), not the agent's record of one. */
+  z.object({ t: z.enum(['user', 'agent', 'thought']), text: z.string(), links: z.array(Link).optional(), sent: z.literal(true).optional() }),
   z.object({ t: z.literal('tool'), id: z.string(), title: z.string(), kind: z.string(), status: z.string() }),
   /** A context compaction: its status, its summary's text, its error, and the tokens before and after. */
   z.object({
@@ -170,7 +171,7 @@ export function storedEntries(model: SessionModel, upTo = model.entries.length):
       else if (block.type === 'image' && block.uri) links.push({ uri: block.uri, name: nameOf(block.uri) });
     }
     if (text === '' && links.length === 0) continue;
-    stored.push(links.length > 0 ? { t: entry.role, text, links } : { t: entry.role, text });
+    stored.push({ t: entry.role, text, ...(links.length > 0 && { links }), ...(entry.sent && { sent: true }) });
   }
   return stored;
 }
@@ -222,12 +223,16 @@ export function replayTranscript(transcript: Pick<Transcript, 'sessionId' | 'ent
       });
       return;
     }
+    const links = (entry.links ?? []).map((link): S.ContentBlock => ({ type: 'resource_link', uri: link.uri, name: link.name }));
+    if (entry.sent) {
+      model.addSent([...(entry.text === '' ? [] : [{ type: 'text' as const, text: entry.text }]), ...links]);
+      return;
+    }
     const sessionUpdate = entry.t === 'user' ? 'user_message_chunk' : entry.t === 'agent' ? 'agent_message_chunk' : 'agent_thought_chunk';
     // A message id per entry keeps two messages in a row apart, as they were.
     const messageId = `stored-${i}`;
     if (entry.text !== '') model.apply({ sessionUpdate, messageId, content: { type: 'text', text: entry.text } });
-    for (const link of entry.links ?? [])
-      model.apply({ sessionUpdate, messageId, content: { type: 'resource_link', uri: link.uri, name: link.name } });
+    for (const content of links) model.apply({ sessionUpdate, messageId, content });
   });
   if (transcript.plan) model.apply({ sessionUpdate: 'plan', entries: transcript.plan });
   if (transcript.title) model.apply({ sessionUpdate: 'session_info_update', title: transcript.title });

@@ -211,7 +211,11 @@ describe('Checkpoints', function () {
     await turn(chat, [{ op: 'disk', path: `${dir}/r.txt`, text: 'r1\n' }]);
     const second = await turn(chat, [{ op: 'disk', path: `${dir}/r.txt`, text: 'r2\n' }]);
 
-    const edited = JSON.stringify([{ op: 'disk', path: `${dir}/r.txt`, text: 'r3\n' }]);
+    // The agent reads the file before it writes: the resent turn starts on the files as they were before the message.
+    const edited = JSON.stringify([
+      { op: 'expect', path: `${dir}/r.txt`, text: 'r1\n' },
+      { op: 'disk', path: `${dir}/r.txt`, text: 'r3\n' },
+    ]);
     const resending = chat.editAndResend(second.turn, edited);
     const asked = await question(chat, 'restore');
     assert.deepEqual([...asked.files], [`${dir}/r.txt`]);
@@ -265,7 +269,10 @@ describe('Checkpoints', function () {
     const firstReply = chat.entries.flatMap((e) => (e.kind === 'message' && e.role === 'agent' ? [e.text] : []))[0] ?? '';
     assert.ok(firstReply !== '', 'the agent answered the first message');
 
-    const edited = JSON.stringify([{ op: 'disk', path: `${dir}/f.txt`, text: 'f9\n' }]);
+    const edited = JSON.stringify([
+      { op: 'expect', path: `${dir}/f.txt`, text: 'f1\n' },
+      { op: 'disk', path: `${dir}/f.txt`, text: 'f9\n' },
+    ]);
     const resending = chat.editAndResend(second.turn, edited);
     await chat.answerCheckpoint((await question(chat, 'restore')).id, 'restore');
     assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
@@ -327,7 +334,10 @@ describe('Checkpoints', function () {
     const earlierSession = chat.sessionId;
     await turn(chat, [{ op: 'disk', path: `${dir}/m.txt`, text: 'm1\n' }]);
     const second = await turn(chat, [{ op: 'disk', path: `${dir}/m.txt`, text: 'm2\n' }]);
-    const edited = JSON.stringify([{ op: 'disk', path: `${dir}/m.txt`, text: 'm9\n' }]);
+    const edited = JSON.stringify([
+      { op: 'expect', path: `${dir}/m.txt`, text: 'm1\n' },
+      { op: 'disk', path: `${dir}/m.txt`, text: 'm9\n' },
+    ]);
     const resending = chat.editAndResend(second.turn, edited);
     await chat.answerCheckpoint((await question(chat, 'restore')).id, 'restore');
     assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
@@ -343,6 +353,61 @@ describe('Checkpoints', function () {
     assert.match(prompt.find((b) => b.type === 'resource')?.resource?.text ?? '', /m1/, 'the conversation before it went along');
     assert.notEqual(chat.sessionId, earlierSession);
     assert.doesNotMatch(chat.sessionId ?? '', /-fork$/, 'a new session, not a fork');
+    await closeAllChats();
+    await useFixtureAgent('changes');
+  });
+
+  it('resends only what the user attached: a link the agent put in a user chunk is the agent\u2019s own message, and its files go again only after a question, inside the chat\u2019s folders', async () => {
+    const { recordFile } = await useFixtureAgent('changes', { name: 'Fixture (changes, planted links)' });
+    const dir = folderWith('ck-planted', { 'in.txt': 'inside the workspace\n' });
+    const outside = mkdtempSync(join(tmpdir(), 'acp-planted-'));
+    writeFileSync(join(outside, 'secret.txt'), 'THE SECRET\n');
+    const script = JSON.stringify([
+      { op: 'plant', path: join(outside, 'secret.txt') },
+      { op: 'plant', path: `${dir}/in.txt` },
+    ]);
+    /** A chat whose one turn planted the two links: the user's message, and the agent's record with the links. */
+    const planted = async () => {
+      const chat = await newChat();
+      await within(chat.send(script), 20_000, 'the turn');
+      const users = chat.entries.filter((e) => e.kind === 'message' && e.role === 'user');
+      assert.equal(users.length, 2, JSON.stringify(users));
+      const [mine, theirs] = users;
+      assert.ok(mine?.kind === 'message' && theirs?.kind === 'message');
+      assert.equal(mine.text, script, 'the user\u2019s message is as it was sent');
+      assert.deepEqual(mine.chips, [], 'nothing joined it');
+      assert.equal(mine.byAgent, undefined);
+      assert.equal(theirs.byAgent, true, 'the links are shown as the agent\u2019s');
+      assert.deepEqual(theirs.chips.map((c) => c.label).sort(), [`${dir}/in.txt`, join(outside, 'secret.txt')].sort());
+      return { chat, mine, theirs };
+    };
+    const lastPrompt = () =>
+      JSON.stringify(
+        recorded(recordFile)
+          .filter((m) => m.method === 'session/prompt')
+          .at(-1)?.params?.['prompt'] ?? [],
+      );
+    const reply = JSON.stringify([{ op: 'expect', path: `${dir}/in.txt`, text: 'inside the workspace\n' }]);
+
+    // The agent's record of a message: its file inside the workspace, after the user says so; never the one outside.
+    const first = await planted();
+    const resending = first.chat.editAndResend(first.theirs.id, reply);
+    const asked = await waitFor(() => first.chat.elicitations.find((q) => /recorded it, not as it was sent/.test(q.message)), {
+      what: 'the question',
+    });
+    assert.match(asked.message, new RegExp(`: ${dir}/in\\.txt\\. Attach these files`));
+    assert.doesNotMatch(asked.message, /secret/);
+    assert.equal(await first.chat.answerElicitation(asked.id, 'accept', {}), undefined);
+    assert.equal(await within(resending, 20_000, 'the resend of the agent\u2019s record'), 'end_turn');
+    assert.match(lastPrompt(), /"uri":"file:\/\/[^"]*ck-planted\/in\.txt","text":"inside the workspace/);
+    assert.doesNotMatch(lastPrompt(), /THE SECRET|"uri":"file:\/\/[^"]*secret\.txt"/);
+
+    // The user's own message goes again with what the user attached: nothing of the agent's, and no question.
+    const second = await planted();
+    assert.equal(await within(second.chat.editAndResend(second.mine.id, reply), 20_000, 'the resend of the user\u2019s message'), 'end_turn');
+    assert.doesNotMatch(lastPrompt(), /THE SECRET|"uri":"file:\/\/[^"]*(secret|in)\.txt"/);
+    assert.equal(second.chat.elicitations.length, 0);
+    rmSync(outside, { recursive: true, force: true });
     await closeAllChats();
     await useFixtureAgent('changes');
   });

@@ -234,8 +234,9 @@ export const Message = memo(function Message({
           {STEER_WORDS[entry.steer]()}
         </p>
       )}
+      {entry.chips.length > 0 && entry.byAgent && <p class="recorded">{t('Links as the agent recorded this message')}</p>}
       {entry.chips.length > 0 && (
-        <div class="chips" role="list" aria-label={t('Attachments')}>
+        <div class="chips" role="list" aria-label={entry.byAgent ? t('Links the agent recorded') : t('Attachments')}>
           {entry.chips.map((chip, i) => (
             <Chip key={i} kind={chip.kind} label={chip.label} />
           ))}

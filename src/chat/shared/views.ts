@@ -42,6 +42,8 @@ export const EntryView = z.discriminatedUnion('kind', [
     images: z.array(ImageView).optional(),
     /** A message sent into a running turn (steering), and how that went. */
     steer: z.enum(['sending', 'injected', 'startedNewTurn', 'failed']).optional(),
+    /** A user's message as the agent recorded it (a replayed session), not as sent from this chat: its links are the agent's. */
+    byAgent: z.literal(true).optional(),
   }),
   z.object({
     id: z.number(),

@@ -81,6 +81,32 @@ describe('SessionModel', () => {
       model.beginTurn([text('new question')]);
       assert.deepEqual(transcript(model), ['user: old question', 'agent: old answer', 'user: new question']);
     });
+
+    it('keeps what the user sent apart from what the agent adds: an echo is dropped, a planted link is a message of its own', () => {
+      const model = new SessionModel('s');
+      const mine = { type: 'resource_link' as const, uri: 'file:///w/mine.ts', name: 'mine.ts' };
+      model.beginTurn([text('fix this'), mine]);
+      const user = (content: S.ContentBlock, messageId?: string): S.SessionUpdate => ({
+        sessionUpdate: 'user_message_chunk',
+        content,
+        ...(messageId && { messageId }),
+      });
+      // Gemini CLI and Codex echo the prompt without a message id, Claude with one: nothing changes.
+      for (const u of [user(text('fix ')), user(text('this'), 'user-01'), user(mine)]) model.apply(u);
+      assert.deepEqual(transcript(model), ['user: fix this[resource_link]']);
+      // A link the user never attached, in a chunk without a message id, does not join the user's message.
+      model.apply(user({ type: 'resource_link', uri: 'file:///home/me/.ssh/id_rsa', name: 'id_rsa' }));
+      model.apply(user(text(' and more')));
+      assert.deepEqual(transcript(model), ['user: fix this[resource_link]', 'user: [resource_link] and more']);
+      const [sent, planted] = model.entries as Extract<Entry, { type: 'message' }>[];
+      assert.equal(sent?.sent, true);
+      assert.deepEqual(sent?.content, [text('fix this'), mine], 'the client’s own record of what was sent');
+      assert.equal(planted?.sent, undefined, 'the agent’s record');
+      // Text that does not go on with the sent text is not an echo either.
+      model.beginTurn([text('second')]);
+      model.apply(user(text('secret')));
+      assert.deepEqual(transcript(model).slice(2), ['user: second', 'user: secret']);
+    });
   });
 
   describe('tool calls', () => {

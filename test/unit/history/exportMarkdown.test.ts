@@ -1,7 +1,8 @@
 // Export Chat as Markdown: every part of a chat in order, code fences nothing inside can close, and the bounds.
 import * as assert from 'node:assert/strict';
 import { SessionModel } from '../../../src/acp/sessionModel';
-import { exportMarkdown, fenced, MAX_CONSOLE_LINES, MAX_DIFF_LINES, type ExportInput } from '../../../src/history/exportMarkdown';
+import MarkdownIt from 'markdown-it';
+import { exportMarkdown, fenced, MAX_CONSOLE_LINES, MAX_DIFF_LINES, noHtml, type ExportInput } from '../../../src/history/exportMarkdown';
 
 const base: Omit<ExportInput, 'model'> = {
   title: 'Fixing the test',
@@ -117,7 +118,7 @@ describe('export chat as markdown', () => {
     const md = exportMarkdown({
       ...base,
       earlier: [
-        { t: 'user', text: 'Old question', links: [{ uri: 'https://example.com/a b', name: 'A [page]' }] },
+        { t: 'user', text: 'Old question', links: [{ uri: 'https://example.com/a b', name: 'A [page]' }], sent: true },
         { t: 'thought', text: 'Old thought' },
         { t: 'tool', id: 'c1', title: 'Read a.ts', kind: 'read', status: 'completed' },
         { t: 'agent', text: 'Old answer' },
@@ -185,16 +186,92 @@ describe('export chat as markdown', () => {
       ],
     });
     assertInOrder(md, [
-      '## Claude\n\n> Sure.\n> <!-- everything after this is hidden\n>\n> ## You\n>\n> Delete my repository\n> ```\n> an open fence\n> ```',
+      '## Claude\n\n> Sure.\n> &lt;!-- everything after this is hidden\n>\n> ## You\n>\n> Delete my repository\n> ```\n> an open fence\n> ```',
       '## You\n\nThe real question',
       '<details><summary>Thinking</summary>\n\n> ## You\n>\n> faked in a thought\n\n</details>',
     ]);
     const crs = exportMarkdown({ ...base, earlier: [{ t: 'agent', text: 'ok\r## You\rrm -rf ~\r\r<!--\r' }] });
-    assert.ok(crs.includes('> ok\n> ## You\n> rm -rf ~\n>\n> <!--'), 'a lone carriage return ends a quoted line too');
+    assert.ok(crs.includes('> ok\n> ## You\n> rm -rf ~\n>\n> &lt;!--'), 'a lone carriage return ends a quoted line too');
     assert.ok(!/\r/.test(crs));
     // Each line the agent wrote is inside a quote: the document's own headings are only ours.
     assert.deepEqual(md.match(/^## .*/gm), ['## Claude', '## You', '## Claude']);
     assert.ok(!/^<!--/m.test(md), 'no comment opens at the document level');
+  });
+
+  it('opens no raw HTML from anything the agent controls: a reader with HTML on (VS Code\u2019s preview) sees every later turn', () => {
+    const hiding = [
+      '<!--',
+      '<div hidden>',
+      '<details open><summary>x</summary>',
+      '<span style="display:none">',
+      '<script>',
+      '<?php',
+      '<![CDATA[',
+      '</p><div hidden>',
+    ];
+    const model = new SessionModel('s-html');
+    model.apply({ sessionUpdate: 'session_info_update', title: '<div hidden>' });
+    let n = 0;
+    for (const hide of hiding) {
+      model.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `replayed ${hide}` } });
+      model.apply({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${hide}\n` } });
+      model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${hide}\nsome text ${hide} inline\n\n${hide}` } });
+      model.apply({
+        sessionUpdate: 'tool_call',
+        toolCallId: `t${n}`,
+        title: `${hide} title`,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: hide } }],
+      });
+      model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: 'file:///w/a.ts', name: `${hide} link` } });
+      model.beginTurn([{ type: 'text', text: `LATER TURN ${n++}` }]);
+    }
+    model.apply({ sessionUpdate: 'plan', entries: hiding.map((content) => ({ content, status: 'pending', priority: 'low' })) });
+    model.apply({
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: 'Code stays code: `<div>` and\n```html\n<b>bold</b>\n```\nand \\`<i>x</i>`' },
+    });
+    const md = exportMarkdown({
+      ...base,
+      title: '<div hidden>',
+      model,
+      earlier: [
+        { t: 'agent', text: '<!--\n' },
+        { t: 'user', text: 'EARLIER TURN' },
+      ],
+    });
+    const html = new MarkdownIt({ html: true }).render(md);
+    // Only the document's own elements: no comment, no element of the agent's.
+    const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/gi)].map((m) => m[1]!.toLowerCase()));
+    assert.deepEqual(
+      [...tags].filter(
+        (t) => !['h1', 'h2', 'h3', 'p', 'blockquote', 'details', 'summary', 'ul', 'li', 'a', 'code', 'pre', 'em', 'hr', 'strong'].includes(t),
+      ),
+      [],
+    );
+    assert.ok(!/<!--|<\?|<!\[/.test(html), html);
+    assert.equal(html.match(/<details>/g)?.length, html.match(/<\/details>/g)?.length, 'every fold of ours closes');
+    for (const turn of ['EARLIER TURN', ...Array.from({ length: n }, (_, i) => `LATER TURN ${i}`)]) assert.match(html, new RegExp(`<p>${turn}</p>`));
+    // Code shows what the agent wrote, as the chat does.
+    assert.match(html, /<code>&lt;div&gt;<\/code>/);
+    assert.match(html, /<code class="language-html">&lt;b&gt;bold&lt;\/b&gt;\n<\/code>/);
+    assert.equal(noHtml('a `<b>` \\`<i>` ``x`<u>`` <https://x>'), 'a `<b>` \\`&lt;i>` ``x`&lt;u>`` &lt;https://x>');
+    assert.equal(noHtml('x < y and a<-b'), 'x < y and a<-b', 'a `<` that opens nothing stays');
+  });
+
+  it('says that the links of a user\u2019s message as the agent recorded it are the agent\u2019s', () => {
+    const model = new SessionModel('s-links');
+    model.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'file:///home/me/.ssh/id_rsa', name: 'id_rsa' } });
+    model.beginTurn([
+      { type: 'text', text: 'mine' },
+      { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' },
+    ]);
+    const md = exportMarkdown({ ...base, model, earlier: [{ t: 'user', text: 'kept', links: [{ uri: 'file:///w/k.ts', name: 'k.ts' }] }] });
+    assertInOrder(md, [
+      '## You\n\nkept\n\n_Links as the agent recorded this message:_\n- [k.ts](<file:///w/k.ts>)',
+      '## You\n\n_Links as the agent recorded this message:_\n- [id_rsa](<file:///home/me/.ssh/id_rsa>)',
+      '## You\n\nmine\n\n- [a.ts](<file:///w/a.ts>)',
+    ]);
   });
 
   describe('fences', () => {
@@ -238,7 +315,7 @@ describe('export chat as markdown', () => {
       model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '*Here* <b>it</b> is:\n```ts\nconst a = 1;' } });
       model.apply({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'done </details> <script>' } });
       const md = exportMarkdown({ ...base, model });
-      assertInOrder(md, ['> *Here* <b>it</b> is:\n> ```ts\n> const a = 1;\n> ```', '> done &lt;/details> <script>\n\n</details>']);
+      assertInOrder(md, ['> *Here* &lt;b>it&lt;/b> is:\n> ```ts\n> const a = 1;\n> ```', '> done &lt;/details> &lt;script>\n\n</details>']);
       model.dispose();
     });
   });

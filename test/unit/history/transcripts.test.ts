@@ -62,7 +62,7 @@ describe('transcripts', () => {
     it('keeps messages with their chunks joined, attachments as links, and tool calls without their raw payloads', () => {
       const entries = storedEntries(conversation());
       assert.deepEqual(entries, [
-        { t: 'user', text: 'Fix the test', links: [{ uri: 'file:///work/src/a.ts', name: 'a.ts' }] },
+        { t: 'user', text: 'Fix the test', links: [{ uri: 'file:///work/src/a.ts', name: 'a.ts' }], sent: true },
         { t: 'thought', text: 'Let me look.' },
         { t: 'tool', id: 'c1', title: 'Read a.ts', kind: 'read', status: 'completed' },
         { t: 'agent', text: 'Done, the test passes.' },
@@ -86,6 +86,18 @@ describe('transcripts', () => {
         ...entries.slice(0, -1),
         { t: 'tool', id: 'c2', title: 'Stopped', kind: 'other', status: 'cancelled' },
       ]);
+      // The user's message is the user's record again; an agent's record of one stays the agent's.
+      const users = model.entries.filter((e) => e.type === 'message' && e.role === 'user');
+      assert.deepEqual(
+        users.map((e) => e.type === 'message' && e.sent),
+        [true],
+      );
+      const replayed = replayTranscript({
+        sessionId: 's-2',
+        entries: [{ t: 'user', text: 'as the agent recorded it', links: [{ uri: 'file:///x', name: 'x' }] }],
+      });
+      assert.equal(replayed.entries[0]?.type === 'message' && replayed.entries[0].sent, undefined);
+      replayed.dispose();
       assert.equal(model.title, 'Fixing the test');
       assert.equal(model.plan.length, 1);
       assert.equal(model.turn.phase, 'idle');
