@@ -6,7 +6,16 @@ import type { z } from 'zod';
 import { readAdapterAuthStatus, readAuthStatus, type AuthStatus } from './authStatus';
 import { AcpError, ErrorCodes, errorMessage } from './errors';
 import type { Logger } from './log';
-import { ClientMethods, ClientNotifications, UnstableNotifications, ExtensionNotifications, type ClientMethodName, type RequestDef } from './methods';
+import {
+  ClientMethods,
+  ClientNotifications,
+  ENDING_METHODS,
+  UnstableNotifications,
+  ExtensionNotifications,
+  WAITING_METHODS,
+  type ClientMethodName,
+  type RequestDef,
+} from './methods';
 import type * as S from './schema.gen';
 import { PLAN_BY_ID_KINDS, PlanByIdUpdate } from './plans';
 import { INTER_SESSION_KINDS, InterSessionUpdate } from './sessionMessages';
@@ -58,8 +67,15 @@ function kindOf(params: unknown): unknown {
   return typeof update === 'object' && update !== null ? (update as { sessionUpdate?: unknown }).sessionUpdate : undefined;
 }
 
-/** How many of one session's requests may be served at once; past it, a request is refused with an error. */
+/**
+ * How many of one session's requests may be served at once, of those that wait on the user or a command (a permission,
+ * a question, a command's exit) and of the others, each bound apart; past it, a request is refused with an error. A
+ * request that ends or releases something (a terminal's kill or release) is always served: waits never keep out what
+ * would end them. Each session has its own, so that one chat cannot starve another.
+ */
 export const MAX_REQUESTS_PER_SESSION = 256;
+const WAITING = new Set(WAITING_METHODS);
+const ENDING = new Set(ENDING_METHODS);
 
 const TERMINAL_HANDLERS = ['createTerminal', 'terminalOutput', 'releaseTerminal', 'waitForTerminalExit', 'killTerminal'] as const;
 
@@ -123,21 +139,26 @@ export class Inbound {
     const parsed = parseTolerant(served.def.params, raw);
     this.logWarnings(method, parsed.warnings);
     if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
+    if (ENDING.has(method)) return this.run(method, served, parsed.value, token);
     const sessionId = this.accountOf?.(sessionOf(parsed.value)) ?? sessionOf(parsed.value);
-    const inFlight = this.perSession.get(sessionId) ?? 0;
+    const waits = WAITING.has(method);
+    const key = `${waits ? 'waiting' : 'served'}\0${sessionId}`;
+    const inFlight = this.perSession.get(key) ?? 0;
     if (inFlight >= MAX_REQUESTS_PER_SESSION) {
       throw new ResponseError(
         ErrorCodes.InternalError,
-        `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`,
+        waits
+          ? `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for the user or a command`
+          : `${method} was refused: ${MAX_REQUESTS_PER_SESSION} requests of this session are already waiting for an answer`,
       );
     }
-    this.perSession.set(sessionId, inFlight + 1);
+    this.perSession.set(key, inFlight + 1);
     try {
       return await this.run(method, served, parsed.value, token);
     } finally {
-      const left = (this.perSession.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.perSession.set(sessionId, left);
-      else this.perSession.delete(sessionId);
+      const left = (this.perSession.get(key) ?? 1) - 1;
+      if (left > 0) this.perSession.set(key, left);
+      else this.perSession.delete(key);
     }
   }
 

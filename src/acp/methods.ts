@@ -129,6 +129,12 @@ export const WAITING_METHODS: readonly string[] = [
   ClientMethods.waitForTerminalExit.method,
 ];
 
+/**
+ * The agent's requests that end or release what others wait on (a command's exit): served whatever the bounds, so
+ * that requests waiting on a command never keep out the request that would end them.
+ */
+export const ENDING_METHODS: readonly string[] = [ClientMethods.killTerminal.method, ClientMethods.releaseTerminal.method];
+
 /** Notifications the agent sends to the client. */
 export const ClientNotifications = {
   sessionUpdate: { method: 'session/update', params: S.SessionNotification },

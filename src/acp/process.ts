@@ -11,7 +11,7 @@ import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } f
 /** Why an agent process ended, or never started. */
 export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
 import { silentLogger, tagged, type Logger } from './log';
-import { ClientNotifications, ExtensionNotifications, UnstableNotifications, WAITING_METHODS } from './methods';
+import { ClientNotifications, ENDING_METHODS, ExtensionNotifications, UnstableNotifications, WAITING_METHODS } from './methods';
 import type { LineTracer } from './ndjsonWriter';
 import { ndjsonTransport } from './transport';
 
@@ -81,6 +81,7 @@ export class AgentProcess {
       ],
       onlyCoalesced: true,
       waiting: WAITING_METHODS,
+      ending: ENDING_METHODS,
       trace: options.trace,
     });
     this.connection = new AcpClientConnection(reader, writer, handler, { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false });

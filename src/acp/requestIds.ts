@@ -18,11 +18,12 @@ export const MAX_INCOMING_IN_FLIGHT = 1024;
 const PAUSE_READING_AT = 256;
 /**
  * How many of the agent's requests that wait on the user or on a command (a permission, a question, a command's
- * exit) may wait at once; past it, one is answered with an error at once. They are bounded apart and never pause
- * reading: they end only through what the agent sends next (its cancel, a release, a later update), so reading must
- * go on while they wait.
+ * exit) may wait at once on the connection; past it, one is answered with an error at once. They are bounded apart
+ * and never pause reading: they end only through what the agent sends next (its cancel, a release, a later update),
+ * so reading must go on while they wait. Each session has a smaller bound of its own (inbound.ts), so that this one
+ * is only a backstop: one chat's waits never keep out another chat's question.
  */
-export const MAX_PARKED = 256;
+export const MAX_PARKED = 4096;
 
 interface Incoming {
   /** The agent's id as JSON text, exactly as it will go back. */
@@ -50,10 +51,11 @@ export class RequestIds {
   /**
    * Takes in a request of the agent's: returns the id vscode-jsonrpc sees, or undefined when too many are in flight
    * (the caller answers it at once). `raw` is the id's JSON text when it differs from `JSON.stringify(id)`. A
-   * `parked` request waits on the user or a command: it has a bound of its own and never pauses reading.
+   * `parked` request waits on the user or a command: it has a bound of its own and never pauses reading. An `ending`
+   * one (a terminal's kill or release) is always taken in: it is what ends the parked ones.
    */
-  admit(id: string | number | null, raw?: string, parked = false): number | undefined {
-    if (parked ? this.parked >= this.maxParked : this.incoming.size - this.parked >= this.maxIncoming) return undefined;
+  admit(id: string | number | null, raw?: string, parked = false, ending = false): number | undefined {
+    if (!ending && (parked ? this.parked >= this.maxParked : this.incoming.size - this.parked >= this.maxIncoming)) return undefined;
     const local = this.next++;
     const key = keyOf(id);
     this.incoming.set(local, { raw: raw ?? JSON.stringify(id), key, parked });

@@ -49,6 +49,8 @@ export interface NdjsonReaderOptions {
    * command's exit): bounded apart from the others, and they never pause reading (see `MAX_PARKED`).
    */
   readonly waiting?: readonly string[];
+  /** Request methods that end or release what the waiting ones wait on: taken in whatever the bounds. */
+  readonly ending?: readonly string[];
   /** Answers a request that is refused before vscode-jsonrpc sees it. `rawId` is JSON text; null for no usable id. */
   readonly reply?: (rawId: string | null, code: number, message: string) => void;
 }
@@ -70,6 +72,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private readonly trace: LineTracer | undefined;
   private readonly ids: RequestIds | undefined;
   private readonly waiting: ReadonlySet<string>;
+  private readonly ending: ReadonlySet<string>;
   private readonly reply: NdjsonReaderOptions['reply'];
 
   constructor(
@@ -84,6 +87,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.trace = options.trace;
     this.ids = options.ids;
     this.waiting = new Set(options.waiting ?? []);
+    this.ending = new Set(options.ending ?? []);
     this.reply = options.reply;
   }
 
@@ -230,7 +234,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     }
     if (this.ids) {
       const parked = this.waiting.has(method);
-      const local = this.ids.admit(id, raw, parked);
+      const local = this.ids.admit(id, raw, parked, this.ending.has(method));
       if (local === undefined) {
         this.refuse(
           raw,

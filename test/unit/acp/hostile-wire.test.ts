@@ -243,8 +243,9 @@ describe('hostile wire input', () => {
       let updates = 0;
       agent = new WireAgent(handler({ requestPermission: () => new Promise(() => {}), sessionUpdate: () => void updates++ }));
       // More than reading pauses for, spread over sessions so that the per-session bound is not the one that bites.
+      const sessions = Math.ceil(MAX_PARKED / MAX_REQUESTS_PER_SESSION) + 1;
       const permission = (i: number) =>
-        `{"jsonrpc":"2.0","id":"p${i}","method":"session/request_permission","params":{"sessionId":"s${i % 4}","toolCall":{"toolCallId":"t${i}"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}\n`;
+        `{"jsonrpc":"2.0","id":"p${i}","method":"session/request_permission","params":{"sessionId":"s${i % sessions}","toolCall":{"toolCallId":"t${i}"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}\n`;
       const lines: string[] = [];
       for (let i = 0; i < MAX_PARKED + 3; i++) lines.push(permission(i));
       agent.sendRaw(lines.join(''));
@@ -275,6 +276,51 @@ describe('hostile wire input', () => {
         got.every((a) => (a['id'] as number) >= MAX_REQUESTS_PER_SESSION),
         JSON.stringify(got.map((a) => a['id'])),
       );
+    });
+
+    it(`serves the kill and the release behind ${MAX_REQUESTS_PER_SESSION} waits for a command's exit, and another session's question beside them`, async () => {
+      const terminals = new TerminalManager();
+      const asked: string[] = [];
+      agent = new WireAgent(
+        handler({
+          requestPermission: async (params) => {
+            asked.push(params.sessionId);
+            return { outcome: { outcome: 'cancelled' } };
+          },
+          createTerminal: async (params) => terminals.create(params, process.cwd()),
+          terminalOutput: async (params) => terminals.output(params),
+          waitForTerminalExit: (params, signal) => terminals.waitForExit(params, signal),
+          killTerminal: async (params) => terminals.kill(params),
+          releaseTerminal: async (params) => terminals.release(params),
+        }),
+      );
+      const request = (id: string, method: string, params: Json) => JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n';
+      agent.sendRaw(request('create', 'terminal/create', { sessionId: 's', command: 'sleep', args: ['60'] }));
+      const [created] = await answers(agent, 1);
+      const terminalId = JSON.parse(created!).result.terminalId as string;
+      const waits: string[] = [];
+      for (let i = 0; i < MAX_REQUESTS_PER_SESSION; i++) waits.push(request(`w${i}`, 'terminal/wait_for_exit', { sessionId: 's', terminalId }));
+      agent.sendRaw(waits.join(''));
+      // Another chat's question on the same agent is asked, and answered.
+      agent.sendRaw(
+        request('other', 'session/request_permission', {
+          sessionId: 'other',
+          toolCall: { toolCallId: 't' },
+          options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
+        }),
+      );
+      const [, other] = await answers(agent, 2);
+      assert.deepEqual(JSON.parse(other!), { jsonrpc: '2.0', id: 'other', result: { outcome: { outcome: 'cancelled' } } });
+      assert.deepEqual(asked, ['other']);
+      // The kill is served: every wait ends with the command's end, then the release is served too.
+      agent.sendRaw(request('kill', 'terminal/kill', { sessionId: 's', terminalId }));
+      const ended = (await answers(agent, 3 + MAX_REQUESTS_PER_SESSION)).slice(2).map((line) => JSON.parse(line) as Json);
+      assert.equal(ended.filter((a) => a['error']).length, 0, JSON.stringify(ended.find((a) => a['error'])));
+      assert.equal(ended.filter((a) => String(a['id']).startsWith('w') && a['result'].signal).length, MAX_REQUESTS_PER_SESSION);
+      agent.sendRaw(request('release', 'terminal/release', { sessionId: 's', terminalId }));
+      const [released] = (await answers(agent, 4 + MAX_REQUESTS_PER_SESSION)).slice(-1);
+      assert.deepEqual(JSON.parse(released!), { jsonrpc: '2.0', id: 'release', result: {} });
+      terminals.dispose();
     });
 
     it(`refuses requests past ${MAX_INCOMING_IN_FLIGHT} waiting on the connection, and serves again once they are answered`, async () => {

@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { AcpClientConnection, type ConnectionOptions } from '../../../src/acp/connection';
 import { type ClientHandler } from '../../../src/acp/inbound';
-import { WAITING_METHODS } from '../../../src/acp/methods';
+import { ENDING_METHODS, WAITING_METHODS } from '../../../src/acp/methods';
 import { ndjsonTransport } from '../../../src/acp/transport';
 import { RecordingLogger } from './recording-logger';
 import { waitFor } from '../../lib/wait';
@@ -37,6 +37,7 @@ export class WireAgent {
       log: this.log,
       coalesce: ['session/update'],
       waiting: WAITING_METHODS,
+      ending: ENDING_METHODS,
     });
     this.connection = new AcpClientConnection(reader, writer, handler, {
       clientInfo: { name: 'acp-client-tests', version: '0.0.1' },
