@@ -5,7 +5,15 @@
 export const MAX_LINK_PROMPT = 10_000;
 const MAX_AGENT_NAME = 200;
 
-export type ChatLink = { readonly agent: string | undefined; readonly prompt: string; readonly cut: boolean } | { readonly error: string };
+/** `removed`: how many invisible characters were taken out of the prompt. */
+export type ChatLink =
+  { readonly agent: string | undefined; readonly prompt: string; readonly cut: boolean; readonly removed: number } | { readonly error: string };
+
+/**
+ * What a reader cannot see but a model reads: format characters (zero-width spaces and joiners, bidi controls, Unicode
+ * tag characters, which spell hidden ASCII) and control characters but the line feed and the tab.
+ */
+const INVISIBLE = /[\p{Cf}\p{Cc}\u{E0000}-\u{E007F}]/gu;
 
 /**
  * The chat a link's path and query ask for, or why the link is not one. `query` is as VS Code gives it to the
@@ -19,13 +27,16 @@ export function parseChatLink(path: string, query: string): ChatLink {
   const { agent: named, prompt: whole } = fields(query);
   const agent = named?.trim() || undefined;
   if (agent !== undefined && agent.length > MAX_AGENT_NAME) return { error: 'the agent name in the link is too long' };
+  // Invisible text is taken out (and counted); a run of blank lines is one: what the box shows is what is sent.
+  let removed = 0;
+  const visible = (whole ?? '').replace(/\r\n?/g, '\n').replace(INVISIBLE, (c) => (c === '\n' || c === '\t' ? c : (removed++, '')));
   // Leading blank lines would put the words below what the message box shows.
-  const text = (whole ?? '').replace(/^\s+/, '');
+  const text = visible.replace(/\n[ \t]*(?:\n[ \t]*){2,}/g, '\n\n').replace(/^\s+/, '');
   const cut = text.length > MAX_LINK_PROMPT;
   // Never in the middle of a surrogate pair.
   let end = Math.min(text.length, MAX_LINK_PROMPT);
   if (cut && /[\ud800-\udbff]/.test(text.charAt(end - 1))) end--;
-  return { agent, prompt: text.slice(0, end), cut };
+  return { agent, prompt: text.slice(0, end), cut, removed };
 }
 
 /** `agent` (up to the next `&`) and `prompt` (to the end, or to a last `&agent=` after it) of a decoded query. */

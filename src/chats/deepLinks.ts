@@ -7,7 +7,7 @@ import type { Logger } from '../acp/log';
 import type { AgentCatalog } from '../agents/catalog';
 import { agentItems } from '../agents/pickers';
 import type { ChatPanel } from '../chat/panel';
-import { MAX_LINK_PROMPT, parseChatLink } from './chatLink';
+import { parseChatLink } from './chatLink';
 
 /** Opens the chat a link asks for; undefined when it is not a chat link, or the user cancelled. */
 export async function openChatLink(
@@ -42,13 +42,16 @@ export async function openChatLink(
   // A new chat's composer: what the user is writing in another chat stays there.
   if (link.prompt !== '') panel.setDraft(link.prompt);
   // Said every time: what a link put in the box is someone else's words until the user has read them.
+  const length = link.prompt.length.toLocaleString();
   panel.tell(
-    link.cut
-      ? vscode.l10n.t(
-          'A link put this prompt in the message box, cut to its first {0} characters: read it before you send it.',
-          MAX_LINK_PROMPT.toLocaleString(),
-        )
-      : vscode.l10n.t('A link put this prompt in the message box: read it before you send it.'),
+    [
+      link.cut
+        ? vscode.l10n.t('A link put this prompt of {0} characters in the message box, cut from a longer one: read it before you send it.', length)
+        : vscode.l10n.t('A link put this prompt of {0} characters in the message box: read it before you send it.', length),
+      link.removed > 0 ? vscode.l10n.t('{0} invisible characters in the link were taken out.', link.removed.toLocaleString()) : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
   );
   return panel;
 }

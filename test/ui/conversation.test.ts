@@ -410,6 +410,7 @@ describe('conversation UI', function () {
     };
     await open(`agent=${encodeURIComponent('Fixture Echo')}&prompt=${encodeURIComponent('Review **this** & that')}`);
     await holds(1, 'Review **this** & that', 'the linked chat with the prompt in its composer');
+    await workbench.chat(1).getByText('A link put this prompt of 22 characters in the message box: read it before you send it.').waitFor();
     assert.equal(await workbench.chat(1).locator('.message.user').count(), 0, 'nothing was sent');
     await holds(0, 'my own words', 'the first chat with its own draft');
 
@@ -417,6 +418,11 @@ describe('conversation UI', function () {
     await open('agent=Nobody&prompt=hi');
     await workbench.pick('Fixture Echo');
     await holds(2, 'hi', 'a chat with the agent picked');
+    // By now the first link's chat has long settled (its session and the second chat's are open): no prompt ever went out.
+    const prompts = readFileSync(agents['Fixture Echo']!.recordFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"session/prompt"') && (line.includes('Review **this** & that') || line.includes('"text":"hi"')));
+    assert.deepEqual(prompts, [], 'no link sent its prompt');
   });
 
   it('finds in the chat from the keyboard, folded thoughts included, and jumps between my messages with Alt+Up and Alt+Down', async () => {
