@@ -6,9 +6,8 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { shownPath, toolPath } from './paths';
 import { pathArg, position, tool, type EditorTool, type ToolAnswer, type ToolContext } from './tools';
+import { reportedDiagnostics, settledAnswer } from './warmth';
 
-/** How long get_diagnostics waits for a file's first diagnostics after opening it (a language server starting). */
-const FIRST_DIAGNOSTICS_MS = 5000;
 /** Locations whose line of text is given; files past this size are not read for it. */
 const MAX_LOCATIONS_WITH_TEXT = 200;
 const MAX_FILE_BYTES_FOR_TEXT = 4 * 1024 * 1024;
@@ -120,24 +119,6 @@ function diagnosticView(uri: vscode.Uri, d: vscode.Diagnostic, context: ToolCont
   };
 }
 
-/** A file's diagnostics; after opening it, its first ones are waited for a little (a language server starting). */
-async function diagnosticsOf(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]> {
-  const now = vscode.languages.getDiagnostics(uri);
-  if (now.length > 0) return now;
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      listener.dispose();
-      resolve(vscode.languages.getDiagnostics(uri));
-    }, FIRST_DIAGNOSTICS_MS);
-    const listener = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
-      clearTimeout(timer);
-      listener.dispose();
-      resolve(vscode.languages.getDiagnostics(uri));
-    });
-  });
-}
-
 function flattenSymbols(
   symbols: readonly (vscode.DocumentSymbol | vscode.SymbolInformation)[],
 ): { name: string; kind: string; container?: string; range: vscode.Range }[] {
@@ -186,12 +167,15 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     description:
       'The Problems VS Code shows (type errors, lint warnings) for one file, or for the whole workspace when no path is given. Errors come first. Each has severity, range (1-based), message, source and code.',
     input: { path: pathArg.optional() },
-    async run({ path }, context) {
+    async run({ path }, context, abandoned) {
       let entries: [vscode.Uri, readonly vscode.Diagnostic[]][];
+      let note: string | undefined;
       if (path !== undefined) {
         const opened = await open(path, context);
         if ('error' in opened) return opened;
-        entries = [[opened.uri, await diagnosticsOf(opened.uri)]];
+        const reported = await reportedDiagnostics(opened.document, abandoned);
+        entries = [[opened.uri, reported.diagnostics]];
+        note = reported.note;
       } else {
         entries = vscode.languages.getDiagnostics().filter(([uri]) => inSession(uri, context));
       }
@@ -199,49 +183,70 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
         .flatMap(([uri, list]) => list.map((d) => ({ d, view: diagnosticView(uri, d, context) })))
         .sort((a, b) => a.d.severity - b.d.severity || a.view.path.localeCompare(b.view.path) || a.view.line - b.view.line)
         .map((e) => e.view);
-      return ok({ items });
+      return ok({ items, ...(note !== undefined ? { note } : {}) });
     },
   }),
   tool({
     name: 'find_definition',
     description: 'Where the symbol at a 1-based line and column is defined, from the language features: each location with its line of text.',
     input: { path: pathArg, ...position },
-    async run({ path, line, column }, context) {
+    async run({ path, line, column }, context, abandoned) {
       const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
       const { where } = opened;
-      const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
-        'vscode.executeDefinitionProvider',
-        opened.uri,
-        where,
+      const { answer, note } = await settledAnswer(
+        opened.document,
+        () =>
+          vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>(
+            'vscode.executeDefinitionProvider',
+            opened.uri,
+            where,
+          ),
+        (found) => (found ?? []).length === 0,
+        abandoned,
       );
-      return ok(await locations(found ?? [], context));
+      return ok({ ...(await locations(answer ?? [], context)), ...(note !== undefined ? { note } : {}) });
     },
   }),
   tool({
     name: 'find_references',
     description: 'Every reference to the symbol at a 1-based line and column, from the language features: each location with its line of text.',
     input: { path: pathArg, ...position },
-    async run({ path, line, column }, context) {
+    async run({ path, line, column }, context, abandoned) {
       const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
       const { where } = opened;
-      const found = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', opened.uri, where);
-      return ok(await locations(found ?? [], context));
+      // A service still loading its project knows the declaration alone.
+      const { answer, note } = await settledAnswer(
+        opened.document,
+        () => vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', opened.uri, where),
+        (found) => (found ?? []).length <= 1,
+        abandoned,
+      );
+      return ok({ ...(await locations(answer ?? [], context)), ...(note !== undefined ? { note } : {}) });
     },
   }),
   tool({
     name: 'document_symbols',
     description: 'The symbols of one file (classes, functions, headings of a Markdown file…): name, kind, range (1-based) and container.',
     input: { path: pathArg },
-    async run({ path }, context) {
+    async run({ path }, context, abandoned) {
       const opened = await open(path, context);
       if ('error' in opened) return opened;
-      const found = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>(
-        'vscode.executeDocumentSymbolProvider',
-        opened.uri,
+      const { answer, note } = await settledAnswer(
+        opened.document,
+        () =>
+          vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+            'vscode.executeDocumentSymbolProvider',
+            opened.uri,
+          ),
+        (found) => (found ?? []).length === 0,
+        abandoned,
       );
-      return ok({ items: flattenSymbols(found ?? []).map(({ range: r, ...s }) => ({ ...s, ...range(r) })) });
+      return ok({
+        items: flattenSymbols(answer ?? []).map(({ range: r, ...s }) => ({ ...s, ...range(r) })),
+        ...(note !== undefined ? { note } : {}),
+      });
     },
   }),
   tool({
@@ -267,12 +272,17 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
     name: 'hover',
     description: 'The hover text at a 1-based line and column (types, documentation), as Markdown.',
     input: { path: pathArg, ...position },
-    async run({ path, line, column }, context) {
+    async run({ path, line, column }, context, abandoned) {
       const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
       const { where } = opened;
-      const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', opened.uri, where);
-      return ok({ markdown: hoverText(found ?? []) });
+      const { answer, note } = await settledAnswer(
+        opened.document,
+        () => vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', opened.uri, where),
+        (found) => hoverText(found ?? []) === '',
+        abandoned,
+      );
+      return ok({ markdown: hoverText(answer ?? []), ...(note !== undefined ? { note } : {}) });
     },
   }),
   tool({
@@ -315,11 +325,11 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
       const opened = await openAt(path, line, column, context);
       if ('error' in opened) return opened;
       const { where } = opened;
-      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(
-        'vscode.executeDocumentRenameProvider',
-        opened.uri,
-        where,
-        newName,
+      const { answer: edit } = await settledAnswer(
+        opened.document,
+        () => vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', opened.uri, where, newName),
+        (found) => (found?.entries() ?? []).every(([, edits]) => edits.length === 0),
+        abandoned,
       );
       const entries = (edit?.entries() ?? []).filter(([, edits]) => edits.length > 0);
       if (entries.length === 0) return { error: 'Nothing there can be renamed.' };
