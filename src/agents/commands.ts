@@ -69,6 +69,7 @@ export class AgentCommands implements vscode.Disposable {
     const edit: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('gear'), tooltip: vscode.l10n.t('Edit in Settings') };
     const quickPick = vscode.window.createQuickPick<AgentItem>();
     quickPick.title = vscode.l10n.t('Select Agent');
+    quickPick.ignoreFocusOut = true;
     quickPick.placeholder = vscode.l10n.t('The agent that New Chat uses');
     quickPick.items = agentItems(agents, defaultAgent, (name) => this.agents.account(name)).map((item) =>
       item.agent ? { ...item, buttons: [item.agent.preset || item.agent.installed ? copy : edit] } : item,
@@ -125,7 +126,7 @@ export class AgentCommands implements vscode.Disposable {
     if (agents.length === 1) return agents[0];
     const pick = await vscode.window.showQuickPick(
       agentItems(agents, this.agents.catalog.read().defaultAgent, (name) => this.agents.account(name)),
-      { title },
+      { title, ignoreFocusOut: true },
     );
     return pick?.agent;
   }

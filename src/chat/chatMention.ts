@@ -37,6 +37,7 @@ export async function chatAttachment(chats: EarlierChats, except: ChatKey | unde
       chat,
     })),
     {
+      ignoreFocusOut: true,
       title: vscode.l10n.t('Attach a Chat'),
       placeHolder: vscode.l10n.t('Pick the earlier chat whose conversation the agent gets'),
       matchOnDescription: true,

@@ -115,7 +115,7 @@ async function pickRepository(repositories: readonly GitRepository[]): Promise<G
       description: date!.toLocaleString(),
       repository,
     })),
-    { title: vscode.l10n.t('Attach a Commit'), placeHolder: vscode.l10n.t('Pick the repository') },
+    { ignoreFocusOut: true, title: vscode.l10n.t('Attach a Commit'), placeHolder: vscode.l10n.t('Pick the repository') },
   );
   return pick?.repository ?? vscode.l10n.t('No repository was picked.');
 }
@@ -138,6 +138,7 @@ export async function commitAttachment(cwd: string | undefined): Promise<NewAtta
       commit: c,
     })),
     {
+      ignoreFocusOut: true,
       title: vscode.l10n.t('Attach a Commit'),
       placeHolder: vscode.l10n.t('Pick the commit whose message and diff the agent gets'),
       matchOnDescription: true,

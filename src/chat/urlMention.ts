@@ -57,6 +57,7 @@ export async function urlAttachment(pageWorker: string, log: Logger): Promise<Ne
       { label: vscode.l10n.t('Cancel'), detail: undefined },
     ],
     {
+      ignoreFocusOut: true,
       title: vscode.l10n.t('Fetch {0}?', new URL(url).host),
       placeHolder: vscode.l10n.t(
         'The page is fetched from the machine the extension runs on, with your proxy settings, and its text goes to the agent',

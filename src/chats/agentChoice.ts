@@ -22,6 +22,7 @@ export async function chooseAgent(settings: AgentSettings, requested: string | u
   }
   if (agents.length === 1) return agents[0];
   const pick = await vscode.window.showQuickPick(agentItems(agents), {
+    ignoreFocusOut: true,
     title: vscode.l10n.t('New Chat'),
     placeHolder: vscode.l10n.t('Choose the agent for this chat ("ACP: Select Agent…" sets the one New Chat uses)'),
   });

@@ -32,6 +32,7 @@ export class HandOff {
     let name = agentName !== undefined && agents.some((a) => a.name === agentName) ? agentName : undefined;
     if (name === undefined) {
       const pick = await vscode.window.showQuickPick(agentItems(agents), {
+        ignoreFocusOut: true,
         title: vscode.l10n.t('Continue with Another Agent'),
         placeHolder: vscode.l10n.t('Choose the agent that continues \u201c{0}\u201d', from.title),
       });

@@ -64,6 +64,7 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
         level: l,
       }));
       const picked = await vscode.window.showQuickPick(items, {
+        ignoreFocusOut: true,
         title: vscode.l10n.t('Permission level of the chat with {0}', key.agent),
         placeHolder: levels.available ? undefined : vscode.l10n.t('Restricted Mode: every permission request asks you'),
       });

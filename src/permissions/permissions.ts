@@ -231,6 +231,7 @@ export class Permissions implements vscode.Disposable {
         rule,
       })),
       {
+        ignoreFocusOut: true,
         title: vscode.l10n.t('Permission Rules'),
         placeHolder: vscode.l10n.t('Select the rules to revoke, then press Enter'),
         canPickMany: true,

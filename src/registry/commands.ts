@@ -73,6 +73,7 @@ export class RegistryCommands implements vscode.Disposable {
     // The pick opens at once and is busy while the list is read; closing it stops the read.
     const quickPick = vscode.window.createQuickPick<RegistryItem>();
     quickPick.title = vscode.l10n.t('Add Agent from Registry');
+    quickPick.ignoreFocusOut = true;
     quickPick.placeholder = vscode.l10n.t('Reading the ACP Registry…');
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
@@ -283,7 +284,7 @@ export class RegistryCommands implements vscode.Disposable {
     }
     const pick = await vscode.window.showQuickPick(
       all.map((a) => ({ label: a.name, description: `${a.version} · ${a.kind}`, agent: a })),
-      { title },
+      { title, ignoreFocusOut: true },
     );
     return pick?.agent;
   }

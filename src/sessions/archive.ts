@@ -111,7 +111,7 @@ export class ChatArchive implements vscode.Disposable {
     }
     const pick = await vscode.window.showQuickPick(
       archived.map((summary) => ({ label: summaryLabel(summary), description: summary.agent, summary })),
-      { title: vscode.l10n.t('Unarchive Chat'), placeHolder: vscode.l10n.t('Choose the chat to bring back') },
+      { ignoreFocusOut: true, title: vscode.l10n.t('Unarchive Chat'), placeHolder: vscode.l10n.t('Choose the chat to bring back') },
     );
     return pick?.summary;
   }

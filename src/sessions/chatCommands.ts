@@ -67,6 +67,7 @@ export class ChatCommands implements vscode.Disposable {
     const title =
       given ??
       (await vscode.window.showInputBox({
+        ignoreFocusOut: true,
         title: vscode.l10n.t('Rename Chat'),
         value: current,
         prompt: vscode.l10n.t('The chat keeps this title on this computer (and with the agent, when it stores titles).'),

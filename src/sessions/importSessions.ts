@@ -53,7 +53,7 @@ export class SessionImport {
     if (!agent) {
       const pick = await vscode.window.showQuickPick(
         agents.map((a) => ({ label: a.name, agent: a })),
-        { title: vscode.l10n.t('Import Sessions'), placeHolder: vscode.l10n.t('Choose the agent whose sessions to import') },
+        { ignoreFocusOut: true, title: vscode.l10n.t('Import Sessions'), placeHolder: vscode.l10n.t('Choose the agent whose sessions to import') },
       );
       agent = pick?.agent;
     }
@@ -122,6 +122,7 @@ export class SessionImport {
         info,
       })),
       {
+        ignoreFocusOut: true,
         title: vscode.l10n.t('Import Sessions from {0}', agentName),
         placeHolder:
           skipped > 0

@@ -65,6 +65,7 @@ export class PreviousSessions {
     if (!agent) return;
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { item?: PreviousSessionItem; showArchived?: true }>();
     quickPick.title = vscode.l10n.t('Open Previous Session with {0}', agent.name);
+    quickPick.ignoreFocusOut = true;
     quickPick.placeholder = vscode.l10n.t('Loading the sessions…');
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
@@ -219,7 +220,7 @@ export class PreviousSessions {
     if (agents.length === 1) return agents[0];
     const pick = await vscode.window.showQuickPick(
       agents.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
-      { title: vscode.l10n.t('Open Previous Session'), placeHolder: vscode.l10n.t('Choose the agent whose sessions to list') },
+      { ignoreFocusOut: true, title: vscode.l10n.t('Open Previous Session'), placeHolder: vscode.l10n.t('Choose the agent whose sessions to list') },
     );
     return pick?.agent;
   }

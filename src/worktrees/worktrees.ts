@@ -236,7 +236,7 @@ export class WorktreeCommands implements vscode.Disposable {
           record,
         })),
       ],
-      { title: vscode.l10n.t('Clean Up Worktrees') },
+      { ignoreFocusOut: true, title: vscode.l10n.t('Clean Up Worktrees') },
     );
     const picks = picked === all ? stale : picked?.record ? [picked.record] : [];
     for (const record of picks) {

@@ -37,19 +37,9 @@ async function attach(chat: ChatHandle, query: string, kind: string, path?: stri
   });
 }
 
-/**
- * `attach` for a mention whose pick is a quick pick, answered with Enter (the first item). An Enter that reached the
- * list before it showed its items picks nothing ("No … was picked"): that pick is tried again.
- */
+/** `attach` for a mention whose pick is a quick pick, answered with Enter (the first item, once the list has it). */
 async function attachPicked(chat: ChatHandle, kind: string, what: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await answeringQuickInput(() => attach(chat, kind, kind), ENTER, what);
-      return;
-    } catch (error) {
-      if (attempt === 3 || !/^No \w+ was picked\.$/.test(chat.lastNotice ?? '')) throw error;
-    }
-  }
+  await answeringQuickInput(() => attach(chat, kind, kind), ENTER, what);
 }
 
 describe('context in the composer', function () {
@@ -313,17 +303,10 @@ describe('context in the composer', function () {
       await vscode.workspace.getConfiguration('acp.mentions').update('allowPrivateUrls', undefined, vscode.ConfigurationTarget.Global);
     });
 
-    /**
-     * `@url` with `url` in the clipboard (the box starts with it), Enter on the box and on the confirmation. An Enter
-     * that reached the confirmation before it showed its items picks nothing ("The page was not fetched."): again.
-     */
+    /** `@url` with `url` in the clipboard (the box starts with it), Enter on the box and on the confirmation. */
     async function attachUrl(chat: ChatHandle, url: string): Promise<void> {
       await vscode.env.clipboard.writeText(url);
-      const before = chat.attachments.length;
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        await answeringQuickInput(() => chat.mention('url', 'ask'), ENTER, 'the URL box and its confirmation');
-        if (chat.attachments.length > before || chat.lastNotice !== 'The page was not fetched.') return;
-      }
+      await answeringQuickInput(() => chat.mention('url', 'ask'), ENTER, 'the URL box and its confirmation');
     }
 
     it('fetches a page after the user confirms, as Markdown; a private address only with the setting; bounded', async () => {

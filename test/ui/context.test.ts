@@ -184,4 +184,30 @@ describe('context and history UI', function () {
     await moved.getByRole('log').getByText('You said: hello from the side bar').waitFor();
     await valueIs(moved.getByRole('textbox', { name: 'Message' }), 'a draft to keep');
   });
+
+  it('leaves the focus where the user is when a chat loads: a quick pick open at the time stays open, with the keyboard', async () => {
+    const page = workbench.page;
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.runAndPick('ACP: New Chat in Side Bar', 'Fixture Side');
+    const chat = workbench.chat();
+    await chat.getByRole('textbox', { name: 'Message' }).waitFor();
+    // The side bar put away: its chat's page is gone, and it loads again when the side bar shows.
+    await workbench.hideSideBar();
+    await chat.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'detached' });
+    // The user opens Go to File, and while it is open the side bar comes back (its key works from a quick pick).
+    await page.keyboard.press('Control+p');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor();
+    await input.fill('README');
+    await page.keyboard.press('Control+Alt+b');
+    await chat.getByRole('textbox', { name: 'Message' }).waitFor();
+    await chat.locator('body').evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    // The chat has loaded; Go to File is still open, with the keyboard, and what was typed.
+    assert.equal(await input.isVisible(), true, 'the quick pick is still open');
+    assert.equal(await input.evaluate((el) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus()), true, 'it has the keyboard');
+    assert.equal(await input.inputValue(), 'README');
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden' });
+    await workbench.hideSideBar();
+  });
 });

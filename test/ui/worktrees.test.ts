@@ -44,25 +44,13 @@ async function enterOn(page: Page, title: string): Promise<void> {
   // An Enter that reaches the page before the quick input has the focus is lost, and the question stays: pressed
   // again only while this question still shows with the focus, so the next question is never answered by mistake.
   const widget = page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: title }) });
-  const focused = widget.locator('input:focus');
-  for (let attempt = 1; ; attempt++) {
-    if (attempt > 1 && !(await question.isVisible())) return;
-    try {
-      await focused.waitFor({ timeout: 5_000 });
-    } catch {
-      // Seen after a notification's button opened the question: the workbench gives the focus back to the chat's
-      // webview once the toast has closed, late, and the question (which stays on focus out) is left without it.
-      // A click in its input box only gives the focus back; Enter still answers.
-      await widget.locator('input').first().click();
-    }
-    await page.keyboard.press('Enter');
-    try {
-      await question.waitFor({ state: 'hidden', timeout: 5_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+  // After a notification's button opened the question, the workbench gives the focus back to the window part that had
+  // it once the toast has closed, which may be late; the question stays on focus out. A user clicks into it: a click
+  // in its input box gives it the keyboard, and changes nothing else.
+  await widget.locator('input').first().click();
+  await widget.locator('input:focus').waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Enter');
+  await question.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
 describe('worktree chats UI', function () {

@@ -1,5 +1,7 @@
-// When the composer takes the focus: once the chat has loaded or a turn has ended (the box is disabled before) if the
-// chat has the focus, and whenever the host asks (an attachment came from the editor).
+// When the composer takes the focus: whenever the host asks (an attachment came from the editor, the user's own act),
+// and once when the chat has loaded, only if VS Code gave the chat the focus. A chat that loads while the user is in
+// a quick pick, the palette or an editor (a restored tab, a chat opened by a command) leaves them there, and takes
+// the focus when the user comes to it, unless they clicked something in it first.
 import type { RefObject } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -18,10 +20,14 @@ export function useFocusRequest(box: RefObject<HTMLTextAreaElement | null>, focu
   }, [focusRequest]);
   const loaded = useRef(false);
   useEffect(() => {
-    if (disabled) return;
-    // The first time: the chat just opened. Later (a turn ended), only while the chat has the focus: a turn that ends
-    // while the user is in the editor or a quick pick leaves them there.
-    if (!loaded.current || document.hasFocus()) box.current?.focus();
+    if (disabled || loaded.current) return;
     loaded.current = true;
+    // Nothing in the page has the focus yet: a click on a button keeps its own.
+    const take = () => {
+      if (document.activeElement === null || document.activeElement === document.body) box.current?.focus();
+    };
+    if (document.hasFocus()) return take();
+    window.addEventListener('focus', take, { once: true });
+    return () => window.removeEventListener('focus', take);
   }, [disabled]);
 }

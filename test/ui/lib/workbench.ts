@@ -137,8 +137,6 @@ export async function openWorkbench(
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
 
     const opened = browser;
-    // How many times in a row the palette lost the focus before Enter (runCommand opens it again, a few times).
-    let paletteRetries = 0;
     const workbench: Workbench = {
       page,
       server,
@@ -191,14 +189,10 @@ export async function openWorkbench(
           if (i >= 10) throw new Error(`the command "${title}" did not get the focus in the palette`);
           await input.press('ArrowDown');
         }
-        // A chat page that takes the focus back closes the palette: Enter would then go to the chat (and send its
-        // draft). Enter only while the palette's input has the focus; otherwise the palette is opened again.
+        // Enter only while the palette's input has the focus: otherwise it would go to what took the focus (a chat
+        // would send its draft), and that is a bug of whoever took it.
         const stillOpen = await input.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false);
-        if (!stillOpen) {
-          if (++paletteRetries > 3) throw new Error(`the palette kept losing the focus before "${title}" could run`);
-          return workbench.runCommand(title);
-        }
-        paletteRetries = 0;
+        if (!stillOpen) throw new Error(`the palette lost the focus before "${title}" could run`);
         await input.press('Enter');
       },
       async sendInNewChat(text) {
@@ -230,11 +224,8 @@ export async function openWorkbench(
       },
       async hideSideBar() {
         const sideBar = page.locator('.part.auxiliarybar');
-        for (let attempt = 0; attempt < 3 && (await sideBar.isVisible()); attempt++) {
-          await workbench.runCommand('View: Hide Secondary Side Bar').catch(() => undefined);
-          await sideBar.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
-        }
-        await sideBar.waitFor({ state: 'hidden', timeout: 5000 });
+        if (await sideBar.isVisible()) await workbench.runCommand('View: Hide Secondary Side Bar');
+        await sideBar.waitFor({ state: 'hidden', timeout: 10_000 });
       },
       async notification(text) {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text });
@@ -265,16 +256,8 @@ export async function openWorkbench(
         await page.keyboard.press('Enter');
       },
       async runAndPick(title, label) {
-        for (let attempt = 1; ; attempt++) {
-          await workbench.runCommand(title);
-          // Enter is pick's last step, so a pick that threw chose nothing and the command can run again.
-          const error = await workbench.pick(label, { timeout: 10_000 }).then(
-            () => undefined,
-            (failed: unknown) => failed,
-          );
-          if (error === undefined) return;
-          if (attempt >= 3 || (await page.locator('.quick-input-widget .quick-input-box input').isVisible())) throw error;
-        }
+        await workbench.runCommand(title);
+        await workbench.pick(label, { timeout: 15_000 });
       },
       async screenshot(name) {
         const dir = join(outputDir, 'screenshots');
