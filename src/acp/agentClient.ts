@@ -394,6 +394,8 @@ export class AgentClient implements SessionOwner {
       const above = this.sessionFor(child.parent);
       child.scope = childScope(this.scopeOf(child.parent, above), above?.model.subagents.find((s) => s.model === child.session.model)?.info);
       child.session.roots = scopeRoots(child.scope);
+      // Its terminals start where it works now, not where it first worked.
+      child.session.cwd = child.scope.cwd;
     }
   }
 

@@ -95,8 +95,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   constructor(
     readonly client: Owner,
     readonly model: SessionModel,
-    /** The session's working folder: terminals run there unless the agent says otherwise. */
-    readonly cwd: string,
+    /** The session's working folder: terminals run there unless the agent says otherwise. A subagent's follows its scope. */
+    public cwd: string,
     private readonly log: Logger,
     /** The MCP servers the session was opened without (the agent cannot use them); the host says so in its words. */
     readonly leftOut: readonly LeftOutServer[] = [],

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
 import { FORMER_PRESETS, PRESETS, type AgentConfig } from '../settings/agentConfig';
+import { compareVersions } from '../common/versions';
 
 const KEY = 'acp.presetCommandLines';
 
@@ -74,10 +75,15 @@ export class PresetConsent {
     const run = { label: vscode.l10n.t('Run the New Command Line'), detail: shown(after), line: after };
     const keep = { label: vscode.l10n.t('Keep the Old Command Line'), detail: shown(before), line: before };
     const formerly = (FORMER_PRESETS[config.name] ?? []).some((line) => same(line, before));
-    const choice = await vscode.window.showQuickPick([run, keep], {
+    const [was, now] = [pinOf(before), pinOf(after)];
+    // An older release is no update: it says so, and keeping what runs comes first.
+    const older = !formerly && was !== undefined && now !== undefined && compareVersions(now, was) < 0;
+    const choice = await vscode.window.showQuickPick(older ? [keep, run] : [run, keep], {
       title: formerly
         ? vscode.l10n.t('{0} now runs another package', config.name)
-        : vscode.l10n.t('The ACP Registry pins {0} to a new version', config.name),
+        : older
+          ? vscode.l10n.t('The ACP Registry pins {0} to an older version ({1}, you run {2})', config.name, now, was)
+          : vscode.l10n.t('The ACP Registry pins {0} to a new version', config.name),
       placeHolder: vscode.l10n.t('{0} would now run "{1}" instead of "{2}". Choose what runs.', config.name, shown(after), shown(before)),
       ignoreFocusOut: true,
     });
@@ -113,4 +119,13 @@ export class PresetConsent {
     const value = this.memento.get<unknown>(KEY);
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   }
+}
+
+/** The version a command line pins its package to (`npx -y pkg@1.2.3`), if it pins one. */
+function pinOf(line: readonly string[]): string | undefined {
+  for (const word of line) {
+    const match = /^(?:@[^/@\s]+\/)?[^@\s]+@(\d+\.\d+\.\d+[\w.+-]*)$/.exec(word);
+    if (match) return match[1];
+  }
+  return undefined;
 }

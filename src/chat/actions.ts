@@ -55,9 +55,17 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     if (diff) void this.diffs.show(diff, { preserveFocus: false, preview: true });
   }
 
-  openLocation(session: AgentSession, toolCallId: string, index: number): void {
+  /** A location the agent reported: opened only inside the workspace (or the chat's worktree), as a chat link is. */
+  openLocation(session: AgentSession, toolCallId: string, index: number): Thenable<unknown> {
     const location = session.model.toolCall(toolCallId)?.locations[index];
-    if (location) openAtLine(location.path, location.line ?? undefined);
+    if (!location) return Promise.resolve();
+    const verdict = checkPath(location.path, session.workspace ?? workspaceRoots());
+    if (verdict.kind === 'inside') return openAtLine(verdict.path, location.line ?? undefined);
+    // Said, not awaited: the message stays until the user closes it.
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('The chat opens only files inside the workspace; {0} is not.', String(location.path).slice(0, 300)),
+    );
+    return Promise.resolve();
   }
 
   openPlan(session: AgentSession, planId: string): void {
@@ -130,15 +138,15 @@ function planFilePath(uri: string): string | undefined {
   }
 }
 
-/** Opens a file at a 1-based line, in an editor group other than the chat's. */
-function openAtLine(path: string, line: number | undefined): void {
+/** Opens a file at a 1-based line, in an editor group other than the chat's; settles once it is open (or not). */
+function openAtLine(path: string, line: number | undefined): Thenable<unknown> {
   const uri = vscode.Uri.file(path);
   const chatColumn = vscode.window.tabGroups.activeTabGroup.viewColumn;
-  void vscode.workspace.openTextDocument(uri).then(
+  return vscode.workspace.openTextDocument(uri).then(
     (doc) => {
       const at = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0));
       return vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, 0, at, 0), viewColumn: editorColumn(chatColumn) });
     },
-    (error: unknown) => vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, failureText(error))),
+    (error: unknown) => void vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', path, failureText(error))),
   );
 }

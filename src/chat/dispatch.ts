@@ -23,7 +23,7 @@ export interface ChatActions {
   /** VS Code's workspace trust editor. */
   manageTrust(): void;
   showDiff(session: AgentSession, toolCallId: string, index: number): void;
-  openLocation(session: AgentSession, toolCallId: string, index: number): void;
+  openLocation(session: AgentSession, toolCallId: string, index: number): Thenable<unknown>;
   showTerminal(session: AgentSession, toolCallId: string, terminalId: string, agentName: string): void;
   /** A plan the agent keeps in a file (unstable `plan_update`): opened in an editor. */
   openPlan(session: AgentSession, planId: string): void;
@@ -123,9 +123,10 @@ type Handlers = { readonly [T in MessageType]: (message: Message<T>) => Outcome<
 /** What each message does in `chat`. */
 export function handlersFor(chat: ChatRooms): Handlers {
   const actions = chat.actions;
-  const withSession = (act: (session: AgentSession) => void) => {
+  /** Acts on the chat's session, if it has one; resolves when the act is done. */
+  const withSession = async (act: (session: AgentSession) => void | Thenable<unknown>): Promise<void> => {
     const session = chat.session();
-    if (session) act(session);
+    if (session) await act(session);
   };
   return {
     ready: () => chat.loaded(),

@@ -90,6 +90,8 @@ export interface ChatHandle {
   readonly plans: { readonly entries: readonly PlanEntryView[]; readonly byId: readonly PlanByIdView[] };
   /** Opens a plan the agent keeps in a file, as its button does. */
   openPlan(planId: string): Promise<void>;
+  /** Opens the `index`th location of a tool call's card, as a click on it does. */
+  openLocation(toolCallId: string, index: number): Promise<void>;
   /** How the client answers the agent's permission requests in this chat, and the levels offered. */
   readonly permissionLevel: PermissionLevelView;
   /** What is attached to the message being written ("Add File to Chat", "Add Selection to Chat", …). */
@@ -253,6 +255,9 @@ class PanelHandle implements ChatHandle {
   }
   openPlan(planId: string): Promise<void> {
     return this.chat.dispatch({ type: 'openPlan', planId });
+  }
+  openLocation(toolCallId: string, index: number): Promise<void> {
+    return this.chat.dispatch({ type: 'openLocation', toolCallId, index });
   }
   get attachments(): readonly AttachmentView[] {
     return this.now.attachments;

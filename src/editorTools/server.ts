@@ -5,7 +5,7 @@
 // fresh stateless MCP server (the official SDK's), so nothing lives between requests but the grants. Plain Node: no
 // `vscode`, unit-tested with real HTTP on loopback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
@@ -17,7 +17,16 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** Requests answered at once, for one session and in all; past these the client is told to retry (429, 503). */
 const MAX_PER_GRANT = 4;
 const MAX_IN_ALL = 16;
-const MAX_CONNECTIONS = 64;
+/**
+ * Connections that have not yet shown a live secret, held at once: past it, the oldest of them is dropped, never the
+ * newcomer. Any account of this computer can connect to loopback; connections that send nothing must not keep out an
+ * agent, whose request (with its secret) comes at once.
+ */
+const MAX_UNPROVEN = 64;
+/** A connection that has not shown a live secret by then is dropped. */
+const PROVE_MS = 3_000;
+/** Connections at once in all: a backstop on the host's sockets. */
+const MAX_CONNECTIONS = 512;
 /** A request body that does not arrive in this time is dropped (a client that opens and never sends). */
 const BODY_TIMEOUT_MS = 10_000;
 
@@ -27,6 +36,8 @@ export class EditorToolsServer {
   private server: Server | undefined;
   private listening: Promise<number> | undefined;
   private inFlight = 0;
+  /** Connections that have not shown a live secret yet, oldest first. */
+  private readonly unproven = new Set<Socket>();
 
   constructor(
     private readonly grants: Grants,
@@ -46,7 +57,26 @@ export class EditorToolsServer {
     return port ? `127.0.0.1:${port}` : undefined;
   }
 
+  /** A new connection: dropped unless it shows a live secret within PROVE_MS; the oldest unproven goes past the bound. */
+  private admit(socket: Socket): void {
+    this.unproven.add(socket);
+    socket.setTimeout(PROVE_MS, () => socket.destroy());
+    socket.once('close', () => this.unproven.delete(socket));
+    if (this.unproven.size > MAX_UNPROVEN) {
+      const oldest = this.unproven.values().next().value;
+      this.unproven.delete(oldest!);
+      oldest?.destroy();
+    }
+  }
+
+  /** The connection showed a live secret: it is the agent's, and kept as HTTP keeps it. */
+  private prove(socket: Socket): void {
+    if (!this.unproven.delete(socket)) return;
+    socket.setTimeout(0);
+  }
+
   dispose(): void {
+    this.unproven.clear();
     this.server?.close();
     this.server?.closeAllConnections();
     this.server = undefined;
@@ -55,12 +85,14 @@ export class EditorToolsServer {
 
   private listen(): Promise<number> {
     this.listening ??= new Promise<number>((resolve, reject) => {
-      const server = createServer((req, res) => void this.handle(req, res));
-      server.requestTimeout = 60_000;
-      server.headersTimeout = 10_000;
+      // Timeouts are checked every second (Node's default is every 30 s), so that a slow client is dropped in time.
+      const server = createServer(
+        { connectionsCheckingInterval: 1000, headersTimeout: PROVE_MS, requestTimeout: 60_000 },
+        (req, res) => void this.handle(req, res),
+      );
       server.maxHeadersCount = 64;
-      // Connections at once, from anyone on this computer: a bound on the host's sockets.
       server.maxConnections = MAX_CONNECTIONS;
+      server.on('connection', (socket: Socket) => this.admit(socket));
       server.once('error', (error) => {
         this.listening = undefined;
         reject(error);
@@ -83,6 +115,7 @@ export class EditorToolsServer {
       return;
     }
     const grant = this.grants.find(bearer(req))!;
+    this.prove(req.socket);
     if (this.inFlight >= MAX_IN_ALL || grant.requests >= MAX_PER_GRANT) {
       answer(res, this.inFlight >= MAX_IN_ALL ? 503 : 429, 'Too many requests at once; retry shortly.', { 'Retry-After': '1' }, true);
       return;

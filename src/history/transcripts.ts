@@ -51,6 +51,8 @@ export class TranscriptStore {
   private index: Promise<TranscriptSummary[]> | undefined;
   private readonly pending = new Map<string, Pending>();
   private writing: Promise<void> | undefined;
+  /** The last read-change-save of each file (see `change`). */
+  private readonly changing = new Map<string, Promise<void>>();
   private readonly changeEmitter = new Emitter<void>();
   /** Fires when a transcript is saved or removed. */
   readonly onDidChange: Event<void> = this.changeEmitter.event;
@@ -108,21 +110,39 @@ export class TranscriptStore {
   }
 
   /** Rename Chat on a session that is not open: its kept transcript gets the title. False when none is kept. */
-  async retitle(agent: string, sessionId: string, title: string): Promise<boolean> {
-    const transcript = await this.read(agent, sessionId);
-    if (!transcript) return false;
-    await this.save({ ...transcript, title });
-    return true;
+  retitle(agent: string, sessionId: string, title: string): Promise<boolean> {
+    return this.change(agent, sessionId, (transcript) => ({ ...transcript, title }));
   }
 
   /** Archive Chat and Unarchive on the kept transcript (its place in the list stays). False when none is kept. */
-  async setArchived(agent: string, sessionId: string, archived: boolean): Promise<boolean> {
-    const transcript = await this.read(agent, sessionId);
-    if (!transcript) return false;
-    if ((transcript.archived ?? false) === archived) return true;
-    const { archived: _was, ...rest } = transcript;
-    await this.save(archived ? { ...rest, archived } : rest);
-    return true;
+  setArchived(agent: string, sessionId: string, archived: boolean): Promise<boolean> {
+    return this.change(agent, sessionId, (transcript) => {
+      if ((transcript.archived ?? false) === archived) return undefined;
+      const { archived: _was, ...rest } = transcript;
+      return archived ? { ...rest, archived } : rest;
+    });
+  }
+
+  /**
+   * Reads a kept transcript, changes it and saves it, one change of a file after the other: two at once (a rename and
+   * an archive) each see the other's, in the order they were asked. `changed` returns undefined for no change.
+   */
+  private change(agent: string, sessionId: string, changed: (transcript: Transcript) => Transcript | undefined): Promise<boolean> {
+    const name = fileName(agent, sessionId);
+    const run = (this.changing.get(name) ?? Promise.resolve()).then(async () => {
+      const transcript = await this.read(agent, sessionId);
+      if (!transcript) return false;
+      const next = changed(transcript);
+      if (next) await this.save(next);
+      return true;
+    });
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.changing.set(name, tail);
+    void tail.then(() => this.changing.get(name) === tail && this.changing.delete(name));
+    return run;
   }
 
   remove(agent: string, sessionId: string): Promise<void> {

@@ -59,7 +59,17 @@ export function readTrace(): TraceSetting {
 }
 
 export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {
-  return vscode.workspace.getConfiguration(SECTION).get<string>('files.outsideWorkspace') === 'deny' ? 'deny' : 'ask';
+  return anyLayerSays('files.outsideWorkspace', 'deny') ? 'deny' : 'ask';
+}
+
+/**
+ * Whether any layer of setting `key` (the user's, the workspace's, a folder's) has the stricter `value`. A workspace's
+ * settings.json, which a cloned repository ships and an agent can write, may make a safety setting stricter, never
+ * looser than the user made it.
+ */
+function anyLayerSays(key: string, value: string): boolean {
+  const layers = vscode.workspace.getConfiguration(SECTION).inspect<string>(key);
+  return [layers?.defaultValue, layers?.globalValue, layers?.workspaceValue, layers?.workspaceFolderValue].includes(value);
 }
 
 export function openAgentSettings(): Thenable<unknown> {
@@ -67,7 +77,7 @@ export function openAgentSettings(): Thenable<unknown> {
 }
 
 export function readReviewPolicy(): ReviewPolicy {
-  return vscode.workspace.getConfiguration(SECTION).get<string>('edits.review') === 'ask' ? 'ask' : 'off';
+  return anyLayerSays('edits.review', 'ask') ? 'ask' : 'off';
 }
 
 /** Where New Chat opens a chat (`acp.chat.location`): an editor tab, or the secondary side bar. */

@@ -2,7 +2,7 @@
 // them (`systemPrompt`). The value is the text itself, or the workspace-relative path of a file that holds it (read
 // from disk each time a session opens, bounded, and only from inside the workspace). A workspace's own value counts
 // only once it is trusted (restrictedConfigurations), as VS Code's trust says; agents do not run before anyway.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../common/paths';
@@ -38,13 +38,19 @@ function fileOf(value: string): { text?: string; problem?: string } | undefined 
   } catch {
     return undefined; // no such file: the value is the text itself
   }
-  if (checkPath(path, roots).kind !== 'inside')
+  const verdict = checkPath(path, roots);
+  if (verdict.kind !== 'inside')
     return { problem: vscode.l10n.t('acp.instructions names {0}, which is outside the workspace: no instructions were sent.', value) };
   try {
     // At most what is sent (four bytes a character at worst): a large file is never read whole.
     const buffer = Buffer.alloc(MAX_INSTRUCTIONS * 4);
-    const fd = openSync(path, 'r');
+    // The path that was checked, resolved, opened without following a link put there since, and without waiting on a
+    // FIFO put there since (which would hold the extension host): what is opened must be a regular file.
+    const flags = process.platform === 'win32' ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+    const fd = openSync(verdict.path, flags);
     try {
+      if (!fstatSync(fd).isFile())
+        return { problem: vscode.l10n.t('acp.instructions names {0}, which is not a regular file: no instructions were sent.', value) };
       const read = readSync(fd, buffer, 0, buffer.length, 0);
       return {
         text: buffer

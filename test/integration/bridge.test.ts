@@ -92,6 +92,24 @@ describe('the editor bridge', function () {
       await waitFor(() => diffTabs('acp-review').length === 0, { what: 'the review diff to close' });
     });
 
+    it('holds a write for review when the workspace\u2019s settings say off (a repository or an agent can write them)', async () => {
+      const config = vscode.workspace.getConfiguration('acp');
+      await config.update('edits.review', 'off', vscode.ConfigurationTarget.Workspace);
+      try {
+        assert.equal(vscode.workspace.getConfiguration('acp').get('edits.review'), 'off', 'the workspace says off');
+        const file = join(dir, 'guarded.txt');
+        writeFileSync(file, 'before\n');
+        const { done } = await startSteps(write(file, 'after\n'));
+        await waitFor(() => diffTabs('acp-review').length === 1, { what: 'the review diff' });
+        assert.equal(readFileSync(file, 'utf8'), 'before\n', 'held');
+        await vscode.commands.executeCommand('acp.rejectEdit');
+        await done;
+        assert.equal(readFileSync(file, 'utf8'), 'before\n');
+      } finally {
+        await config.update('edits.review', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+    });
+
     it('answers Reject with an error that says the user rejected the edit, and leaves the file alone', async () => {
       const file = join(dir, 'keep.txt');
       writeFileSync(file, 'mine\n');

@@ -1,6 +1,7 @@
 // The walking skeleton end to end in a real extension host: settings → spawn → initialize → session/new → prompt.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { shortId } from '../../src/acp/log';
@@ -181,5 +182,28 @@ describe('chat with the fixture agent', function () {
     const chat = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.newChat');
     assert.equal(chat, undefined);
     assert.equal((await api()).chats.length, 0);
+  });
+
+  it('opens a tool call\u2019s location only inside the workspace: a link in it to a file outside is not followed', async () => {
+    await useFixtureAgent('levels');
+    const outside = mkdtempSync(join(tmpdir(), 'acp-location-'));
+    writeFileSync(join(outside, 'secret.txt'), 'not for the chat\n');
+    const link = join(workspaceFolder(), 'levels.txt');
+    symlinkSync(join(outside, 'secret.txt'), link);
+    try {
+      const chat = await newChat();
+      const turn = chat.send('edit');
+      const card = await waitFor(() => chat.entries.find((e) => e.kind === 'tool' && e.title === 'Edit levels.txt'), { what: 'the tool call' });
+      assert.ok(card.kind === 'tool');
+      // Settles once the click has done what it does.
+      await chat.openLocation(card.toolCallId, 0);
+      const opened = vscode.workspace.textDocuments.some((d) => d.uri.fsPath === join(outside, 'secret.txt') || d.uri.fsPath === link);
+      assert.equal(opened, false, 'the file behind the link was not opened');
+      await chat.cancel();
+      await turn.catch(() => undefined);
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

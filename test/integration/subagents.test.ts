@@ -4,7 +4,8 @@
 // is answered on its session; Cancel goes to the child; a malformed announcement is skipped and logged.
 import * as assert from 'node:assert/strict';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { join } from 'node:path';
+import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
 
 describe('subagents', function () {
   this.timeout(60_000);
@@ -68,6 +69,13 @@ describe('subagents', function () {
     assert.equal(await chat.answerSubagentPermission('child-roots', child.permissions[0]!.id, 'reject'), true);
     await within(turn, 15_000, 'the turn');
     assert.match(agentText(chat), /edit-inside:allow edit-outside:reject/);
+  });
+
+  it('starts a child\u2019s terminal where the child works now, after a later update moved it', async () => {
+    await useFixtureAgent('subagent-moves');
+    const chat = await newChat();
+    assert.equal(await within(chat.send('move and run'), 15_000, 'the turn'), 'end_turn');
+    assert.match(agentText(chat), new RegExp(`ran in ${join(workspaceFolder(), 'sub').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
   });
 
   it('sends Cancel to the child', async () => {

@@ -191,6 +191,10 @@ describe('context and history UI', function () {
     await workbench.runAndPick('ACP: New Chat in Side Bar', 'Fixture Side');
     const chat = workbench.chat();
     await chat.getByRole('textbox', { name: 'Message' }).waitFor();
+    // A narrow side bar: the header wraps, and its last control (the permission level) is whole, inside the page.
+    const header = await chat.locator('.chat-header').boundingBox();
+    const level = await chat.locator('.level-picker').boundingBox();
+    assert.ok(header && level && level.x >= header.x && level.x + level.width <= header.x + header.width, JSON.stringify({ header, level }));
     // The side bar put away: its chat's page is gone, and it loads again when the side bar shows.
     await workbench.hideSideBar();
     await chat.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'detached' });

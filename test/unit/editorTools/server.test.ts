@@ -3,6 +3,7 @@
 // at once are each refused with their status; a tool that fails or answers too much is the agent's to read.
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
@@ -140,6 +141,27 @@ describe('editor tools: the MCP server', function () {
     for (const r of held) r();
     for (const answer of await Promise.all(running)) assert.equal(answer.status, 200);
     assert.equal((await post(url, auth, LIST)).status, 200, 'and serves again once they are answered');
+  });
+
+  it('serves a session at once while any account of this computer holds connections that send nothing, and drops those', async () => {
+    const grant = grants.grant(() => 's', context);
+    const { port } = new URL(url);
+    // More silent connections than the server holds unproven: it drops the oldest of them, never the newcomer.
+    const silent: Socket[] = [];
+    let dropped = 0;
+    for (let i = 0; i < 150; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.on('close', () => dropped++);
+      silent.push(socket);
+    }
+    await waitFor(() => silent.every((s) => s.readyState !== 'opening'), { what: 'the silent connections' });
+    const answered = await post(url, { Authorization: `Bearer ${grant.secret}` }, LIST);
+    assert.equal(answered.status, 200, answered.body);
+    await waitFor(() => dropped >= 100, { what: 'the oldest silent connections to be dropped' });
+    // The rest are dropped once they have not shown a secret in time.
+    await waitFor(() => dropped === silent.length, { timeoutMs: 10_000, what: 'every silent connection to be dropped' });
+    for (const socket of silent) socket.destroy();
   });
 
   it('refuses a batch (one message a request), so that one request cannot run many calls', async () => {

@@ -126,6 +126,17 @@ describe('transcripts', () => {
       );
     });
 
+    it('keeps both of a rename and an archive asked at once, and the later of two renames', async () => {
+      const store = new TranscriptStore(dir, log);
+      await store.save(transcript('s', '2026-01-01T00:00:00.000Z'));
+      assert.deepEqual(await Promise.all([store.retitle('Agent', 's', 'First'), store.setArchived('Agent', 's', true)]), [true, true]);
+      assert.deepEqual(await Promise.all([store.retitle('Agent', 's', 'Second'), store.retitle('Agent', 's', 'Third')]), [true, true]);
+      await store.flush();
+      const kept = await new TranscriptStore(dir, log).read('Agent', 's');
+      assert.equal(kept?.title, 'Third');
+      assert.equal(kept?.archived, true);
+    });
+
     it('archives and unarchives a kept transcript in its place, with the mark in the list and on disk', async () => {
       const store = new TranscriptStore(dir, log);
       await store.save(transcript('old', '2026-01-01T00:00:00.000Z'));
