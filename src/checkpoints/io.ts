@@ -37,6 +37,20 @@ export const editorIO: WorkspaceIO = {
 
   async apply(writes) {
     if (writes.length === 0) return;
+    // A folder on the way that became a link since (the agent moved it elsewhere and linked it) would take the write
+    // out of the workspace: nothing is written, unless this same restore replaces that link.
+    const replaced = new Set(writes.map((w) => uriOf(w.file).fsPath));
+    for (const { file } of writes) {
+      const link = await linkOnTheWay(file);
+      if (link !== undefined && !replaced.has(link))
+        throw new Error(
+          vscode.l10n.t(
+            '{0} is now inside {1}, a link that leads elsewhere, so nothing was changed: undo the turn that made the link first.',
+            uriOf(file).fsPath,
+            link,
+          ),
+        );
+    }
     const edit = new vscode.WorkspaceEdit();
     const toSave: vscode.Uri[] = [];
     // Links, and whatever replaces a link, are written on disk here: the editor's edits would write through a link.
@@ -80,6 +94,18 @@ export const editorIO: WorkspaceIO = {
     for (const uri of toSave) await openDocument(uri)?.save();
   },
 };
+
+/** The first folder between `file`'s workspace folder and the file that is a link now, if any. */
+async function linkOnTheWay(file: TrackedFile): Promise<string | undefined> {
+  let path = file.folder;
+  for (const part of file.rel.split('/').slice(0, -1)) {
+    path = join(path, part);
+    const stat = await lstat(path).catch(() => undefined);
+    if (!stat) return undefined; // missing from here on: the restore makes real folders
+    if (stat.isSymbolicLink()) return path;
+  }
+  return undefined;
+}
 
 /** A file state's text, for a document (UTF-8; checkpoints keep text files only). */
 export function stateText(state: FileState): string {

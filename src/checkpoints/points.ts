@@ -52,13 +52,19 @@ export interface Point {
   witnessed(file: TrackedFile): boolean;
 }
 
+/** A file a point left out for its size budget, as it is kept on disk with the point. */
+export interface LeftOut {
+  readonly folder: string;
+  readonly path: string;
+}
+
 /** How checkpoints are taken: git snapshots, or the client's own record. */
 export interface Snapshotter {
   readonly kind: 'git' | 'client';
   /** What a point is, to keep on disk (git: its commits by root); undefined when it cannot outlive the window. */
   save(point: Point): Record<string, string> | undefined;
-  /** A point kept on disk, back; undefined when this snapshotter cannot read it. */
-  load(saved: Record<string, string>): Promise<Point | undefined>;
+  /** A point kept on disk, back, with the files it left out for its size budget; undefined when this snapshotter cannot read it. */
+  load(saved: Record<string, string>, leftOut?: readonly LeftOut[]): Promise<Point | undefined>;
   /** Records the workspace now, kept under `ref` (unique per chat and turn). */
   take(ref: string): Promise<Point>;
   diff(from: Point, to: Point): Promise<Change[]>;
@@ -139,12 +145,17 @@ export class GitSnapshotter implements Snapshotter {
     return point instanceof GitPoint ? Object.fromEntries(point.commits) : undefined;
   }
 
-  async load(saved: Record<string, string>): Promise<Point | undefined> {
+  async load(saved: Record<string, string>, leftOut: readonly LeftOut[] = []): Promise<Point | undefined> {
     const commits = new Map(Object.entries(saved).filter(([, commit]) => /^[0-9a-f]{40,64}$/.test(commit)));
     if (commits.size === 0) return undefined;
     // A nested repository's shadow opens when a point needs it (a snapshot opens it too, once it finds it).
     for (const root of commits.keys()) await this.repoOf(root).catch(() => commits.delete(root));
-    return new GitPoint(commits, this.repos, []);
+    // What it left out for its size budget, kept with it: Undo must not take those files for the turn's own.
+    return new GitPoint(
+      commits,
+      this.repos,
+      leftOut.map((s) => ({ ...s, reason: 'budget' as const })),
+    );
   }
 
   /** Whether `root` is a nested repository (found by a snapshot), not a workspace folder. */

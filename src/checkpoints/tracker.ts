@@ -7,7 +7,7 @@ import type { Logger } from '../acp/log';
 import { errorMessage } from '../acp/errors';
 import type { ChangesView, CheckpointAnswer, CheckpointQuestion, CheckpointsView, FileChangeView } from '../chat/protocol';
 import { CheckpointQuestions, moveFiles, type WorkspaceIO } from './moves';
-import type { SavedTurn, TurnStore } from './turnStore';
+import { keptTurn, type SavedTurn, type TurnStore } from './turnStore';
 import { fileKey, sameState, touched, type Change, type FileState, type Point, type Snapshotter, type TrackedFile } from './points';
 
 export type Transition = CheckpointQuestion['transition'];
@@ -104,7 +104,7 @@ export class ChatCheckpoints {
     for (const turn of saved) {
       const id = userMessages[turn.k];
       if (id === undefined || this.record(id)) continue;
-      const before = await snapshotter.load(turn.before).catch(() => undefined);
+      const before = await snapshotter.load(turn.before, turn.leftOut).catch(() => undefined);
       const after = turn.after ? await snapshotter.load(turn.after).catch(() => undefined) : undefined;
       if (!before) continue;
       const record: TurnRecord = { turn: id, k: turn.k, n: turn.n, before: Promise.resolve(before), changes: [], state: turn.state };
@@ -132,16 +132,8 @@ export class ChatCheckpoints {
       const before = await t.before;
       const b = before && snapshotter.save(before);
       if (!b) continue;
-      const a = t.after && snapshotter.save(t.after);
-      saved.push({
-        k: t.k,
-        n: t.n,
-        before: b,
-        ...(a ? { after: a } : {}),
-        state: t.state,
-        ...(t.note ? { note: t.note } : {}),
-        ...(t.notable ? { notable: true } : {}),
-      });
+      const leftOut = snapshotter.skipped(before).flatMap((s) => (s.reason === 'budget' ? [{ folder: s.folder, path: s.path }] : []));
+      saved.push(keptTurn({ ...t, state: t.state }, b, t.after && snapshotter.save(t.after), leftOut));
     }
     store.save(saved);
   }

@@ -14,6 +14,8 @@ export interface SavedTurn {
   readonly k: number;
   readonly n: number;
   readonly before: Record<string, string>;
+  /** The files `before` left out for its size budget (so that they are no change of the turn). */
+  readonly leftOut?: readonly { readonly folder: string; readonly path: string }[];
   readonly after?: Record<string, string>;
   readonly state: ChangesView['state'];
   readonly note?: string;
@@ -28,7 +30,9 @@ export interface TurnStore {
 }
 
 /** Bigger files are not read: hundreds of turns fit in far less. */
-const MAX_BYTES = 1024 * 1024;
+const MAX_BYTES = 4 * 1024 * 1024;
+/** Files a turn's start may list as left out; a turn with more is kept without its end (no card to undo). */
+export const MAX_LEFT_OUT = 2000;
 
 const Commits = z.record(z.string().max(4096), z.string().regex(/^[0-9a-f]{40,64}$/));
 const Saved = z.object({
@@ -39,6 +43,10 @@ const Saved = z.object({
         k: z.number().int().nonnegative(),
         n: z.number().int().nonnegative(),
         before: Commits,
+        leftOut: z
+          .array(z.object({ folder: z.string().max(4096), path: z.string().max(4096) }))
+          .max(MAX_LEFT_OUT)
+          .optional(),
         after: Commits.optional(),
         state: z.enum(['open', 'kept', 'undone']),
         note: z.string().max(4096).optional(),
@@ -47,6 +55,29 @@ const Saved = z.object({
     )
     .max(10_000),
 });
+
+/**
+ * A turn as it is kept: its start, the files its start left out for the size budget, its end. With more left out than
+ * MAX_LEFT_OUT it is kept without its end: it comes back with no changes to undo, rather than wrong ones.
+ */
+export function keptTurn(
+  turn: Pick<SavedTurn, 'k' | 'n' | 'state' | 'note' | 'notable'>,
+  before: Record<string, string>,
+  after: Record<string, string> | undefined,
+  leftOut: readonly { readonly folder: string; readonly path: string }[],
+): SavedTurn {
+  const whole = leftOut.length <= MAX_LEFT_OUT;
+  return {
+    k: turn.k,
+    n: turn.n,
+    before,
+    ...(leftOut.length > 0 && whole ? { leftOut } : {}),
+    ...(after && whole ? { after } : {}),
+    state: turn.state,
+    ...(turn.note ? { note: turn.note } : {}),
+    ...(turn.notable ? { notable: true } : {}),
+  };
+}
 
 export function fileTurnStore(file: string, log: Logger): TurnStore {
   let writing: Promise<void> = Promise.resolve();

@@ -5,9 +5,13 @@ import type { AgentSession } from '../acp/agentClient';
 
 export class TerminalMirrors implements vscode.Disposable {
   private readonly open = new Map<string, vscode.Terminal>();
+  /** Each session a number of its own: two agents may give their sessions (and terminals) the same ids. */
+  private readonly sessions = new WeakMap<AgentSession, number>();
+  private counted = 0;
 
   show(session: AgentSession, terminalId: string, name: string): void {
-    const key = `${session.sessionId}\u0000${terminalId}`;
+    if (!this.sessions.has(session)) this.sessions.set(session, this.counted++);
+    const key = `${this.sessions.get(session)}\u0000${terminalId}`;
     const existing = this.open.get(key);
     if (existing) {
       existing.show();

@@ -22,7 +22,8 @@ const MAX_SELECTION_CHARS = 16 * 1024;
 const RENAME_REVIEW_MS = 10 * 60_000;
 
 const SEVERITY = ['error', 'warning', 'information', 'hint'] as const;
-type Resolved = { uri: vscode.Uri; document: vscode.TextDocument } | { error: string };
+/** `fresh`: the document was not open before the tool opened it (no language service has seen it yet). */
+type Resolved = { uri: vscode.Uri; document: vscode.TextDocument; fresh: boolean } | { error: string };
 
 async function open(given: string, context: ToolContext): Promise<Resolved> {
   const resolved = toolPath(given, context.folders);
@@ -33,8 +34,9 @@ async function open(given: string, context: ToolContext): Promise<Resolved> {
   if (!stat) return { error: `${given} does not exist.` };
   if (!stat.isFile()) return { error: `${given} is not a regular file.` };
   if (stat.size > MAX_OPENED_BYTES) return { error: `${given} is larger than ${MAX_OPENED_BYTES / (1024 * 1024)} MB.` };
+  const fresh = !vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
   try {
-    return { uri, document: await vscode.workspace.openTextDocument(uri) };
+    return { uri, document: await vscode.workspace.openTextDocument(uri), fresh };
   } catch (error) {
     return { error: `${given} could not be opened as text: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -46,7 +48,7 @@ async function openAt(
   line: number,
   column: number,
   context: ToolContext,
-): Promise<{ uri: vscode.Uri; document: vscode.TextDocument; where: vscode.Position } | { error: string }> {
+): Promise<{ uri: vscode.Uri; document: vscode.TextDocument; fresh: boolean; where: vscode.Position } | { error: string }> {
   const opened = await open(given, context);
   if ('error' in opened) return opened;
   const where = at(opened.document, line, column);
@@ -173,7 +175,7 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
       if (path !== undefined) {
         const opened = await open(path, context);
         if ('error' in opened) return opened;
-        const reported = await reportedDiagnostics(opened.document, abandoned);
+        const reported = await reportedDiagnostics(opened.document, opened.fresh, abandoned);
         entries = [[opened.uri, reported.diagnostics]];
         note = reported.note;
       } else {

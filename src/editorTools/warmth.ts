@@ -63,17 +63,20 @@ export async function settledAnswer<T>(
 }
 
 /**
- * The Problems of `document`, once a language service has reported on it: its diagnostics now, else the first change
- * of them within FIRST_REPORT_MS. `note` says when no service reported, so that an empty list is not taken as none.
+ * The Problems of `document`, once a language service has reported on it: its diagnostics now, else (a document the
+ * tool just opened, or a language still new) the first change of them within FIRST_REPORT_MS. `note` says when no
+ * service reported, so that an empty list is not taken as none.
  */
 export async function reportedDiagnostics(
   document: vscode.TextDocument,
+  fresh: boolean,
   abandoned: AbortSignal,
 ): Promise<{ diagnostics: readonly vscode.Diagnostic[]; note?: string }> {
-  await warmUp(document);
+  const { warming } = await warmUp(document);
   const uri = document.uri;
   const now = vscode.languages.getDiagnostics(uri);
-  if (now.length > 0) return { diagnostics: now };
+  // An open document of a language whose service has long been running: what it shows is what the service found.
+  if (now.length > 0 || (!fresh && !warming)) return { diagnostics: now };
   const reported = await new Promise<boolean>((resolve) => {
     const done = (value: boolean) => {
       clearTimeout(timer);

@@ -119,7 +119,7 @@ export class Permissions implements vscode.Disposable {
     return new vscode.Disposable(() => {
       subscription.dispose();
       this.waiting.delete(session);
-      this.rules.forgetSession(session.sessionId);
+      this.rules.forgetSession(session.sessionId, agent);
       this.updateStatus();
     });
   }

@@ -71,9 +71,11 @@ export class PermissionRules {
     await this.put(rule.scope, sessionId, kept);
   }
 
-  /** A closed session's rules go with it. */
-  forgetSession(sessionId: string): void {
-    this.sessions.delete(sessionId);
+  /** A closed session's rules go with it: `agent`'s only, as another agent's session may have the same id. */
+  forgetSession(sessionId: string, agent: string): void {
+    const others = (this.sessions.get(sessionId) ?? []).filter((r) => r.agent !== agent);
+    if (others.length > 0) this.sessions.set(sessionId, others);
+    else this.sessions.delete(sessionId);
   }
 
   private rules(scope: RuleScope, sessionId: string): readonly PermissionRule[] {

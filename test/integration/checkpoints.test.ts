@@ -543,6 +543,20 @@ describe('Checkpoints', function () {
     assert.equal(text(`${dir}/mine.txt`), 'the user\u2019s file\n');
   });
 
+  it('writes nothing through a folder that became a link since: the undo is refused, and the files the link leads to are left alone', async () => {
+    const dir = folderWith('ck-parent-link', { 'keep.txt': 'keep\n' });
+    const root = join(workspaceFolder(), dir);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'acp-elsewhere-'));
+    const chat = await newChat();
+    const first = await turn(chat, [{ op: 'disk', path: `${dir}/sub/a.txt`, text: 'made in the first turn\n' }]);
+    // The agent moves the folder out of the workspace and links it back.
+    await turn(chat, [{ op: 'run', command: `mv ${root}/sub ${elsewhere}/sub && ln -s ${elsewhere}/sub ${root}/sub` }]);
+    await chat.changes(first.turn, 'undo').catch(() => undefined);
+    assert.equal(readFileSync(join(elsewhere, 'sub', 'a.txt'), 'utf8'), 'made in the first turn\n', 'nothing deleted through the link');
+    assert.match(chat.lastNotice ?? '', /a link that leads elsewhere, so nothing was changed/);
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+
   it('without git, tracks what went through the client and the diffs the agent showed, undoes only the client\u2019s own writes, and says why once', async () => {
     const dir = folderWith('ck-nogit', { 'via-client.txt': 'before\n', 'via-diff.txt': 'before\n' });
     const path = process.env['PATH'];

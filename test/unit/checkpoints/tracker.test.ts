@@ -272,4 +272,49 @@ describe('checkpoints: the tracker', () => {
       rmSync(repoFolder, { recursive: true, force: true });
     }
   });
+
+  it('a chat opened again keeps what its turns\u2019 start left out for the size budget: Undo deletes none of those files', async () => {
+    const repoFolder = mkdtempSync(join(tmpdir(), 'acp-tracker-budget-'));
+    const shadow = await ShadowRepo.open({ git: 'git', gitDir: join(repoFolder, 'shadow.git'), workTree: folder, maxSnapshotBytes: 350 * 1024 });
+    let kept: readonly SavedTurn[] = [];
+    const store: TurnStore = { load: () => Promise.resolve(kept), save: (turns) => (kept = turns) };
+    const deps = (userMessages: number[]) => ({
+      snapshotter: Promise.resolve(new GitSnapshotter(new Map([[folder, shadow]]))),
+      io,
+      label: (f: TrackedFile) => f.rel,
+      words,
+      log: silentLogger,
+      refPrefix: 'budget',
+      store,
+      userMessages,
+    });
+    try {
+      // The user's files, more than one snapshot takes: some are left out of the turn's start.
+      for (let i = 0; i < 10; i++) writeFileSync(path(`data${i}.txt`), `${i}`.repeat(100 * 1024));
+      const first = new ChatCheckpoints(deps([]));
+      await first.ready();
+      await first.beforeTurn(7, 0);
+      writeFileSync(path('agent.txt'), 'made by the agent\n');
+      await first.afterTurn();
+      first.keep(7);
+      await waitFor(() => kept.length === 1 && kept[0]?.state === 'kept', { what: 'the turn to be kept' });
+      const live = first.view().cards[0]?.files.map((f) => `${f.status} ${f.path}`);
+      first.dispose();
+
+      const again = new ChatCheckpoints(deps([42]));
+      const card = await waitFor(() => again.view().cards[0]);
+      assert.deepEqual(
+        card.files.map((f) => `${f.status} ${f.path}`),
+        live,
+        'the same card as before the reload',
+      );
+      assert.equal(await again.undo(42), true);
+      assert.equal(existsSync(path('agent.txt')), false, 'the agent\u2019s file is undone');
+      for (let i = 0; i < 10; i++) assert.ok(existsSync(path(`data${i}.txt`)), `data${i}.txt is the user\u2019s and stays`);
+      again.dispose();
+    } finally {
+      shadow.dispose();
+      rmSync(repoFolder, { recursive: true, force: true });
+    }
+  });
 });

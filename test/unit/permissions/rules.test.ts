@@ -69,8 +69,12 @@ describe('permission rules', () => {
     assert.equal(rules.find(tests, 's1')?.decision, 'reject');
     await rules.add(allow, 'session', 's1');
     assert.deepEqual([rules.find(tests, 's1')?.scope, rules.find(tests, 's2')?.scope], ['session', 'workspace']);
-    rules.forgetSession('s1');
+    // Another agent's session with the same id keeps its own rule when this one closes.
+    const codex = { ...tests, agent: 'Codex' };
+    await rules.add({ ...allow, agent: 'Codex' }, 'session', 's1');
+    rules.forgetSession('s1', tests.agent);
     assert.equal(rules.find(tests, 's1')?.scope, 'workspace');
+    assert.equal(rules.find(codex, 's1')?.scope, 'session', 'the other agent\u2019s rule for its session of the same id stays');
   });
 
   it('replaces a rule for the same thing in the same scope, lists every rule and revokes one', async () => {
