@@ -93,8 +93,13 @@ describe('chat safety and restore UI', function () {
     const box = restored.getByRole('textbox', { name: 'Message' });
     assert.equal(await box.inputValue(), 'a draft I did not send');
     await box.fill('and this');
-    await box.press('Enter');
-    await restored.getByRole('log').getByText('You said: and this').waitFor();
+    // Send with the button, which goes where the pointer is whatever holds the keyboard after a reload; the message
+    // is taken (the box empties, the message shows) before its answer is waited for.
+    await restored.getByRole('button', { name: 'Send', exact: true }).click();
+    await restored.getByRole('article', { name: 'You' }).getByText('and this').waitFor({ timeout: 10_000 });
+    assert.equal(await box.inputValue(), '');
+    // The answer comes once the prompt's gates have run (the checkpoint's at most 5 s, the level's at most 15 s).
+    await restored.getByRole('log').getByText('You said: and this').waitFor({ timeout: 30_000 });
   });
 
   it('says so when the agent cannot reopen the chat after a reload, and starts a new session', async () => {
