@@ -26,7 +26,7 @@ export class Echoes {
  * on with the sent text (`echoed` is the text echoed so far), or it is a link, a resource or an image the user sent.
  * Returns the text echoed so far with it, or undefined when it is not an echo.
  */
-export function echoOf(sent: readonly S.ContentBlock[], echoed: string, block: S.ContentBlock): string | undefined {
+function echoOf(sent: readonly S.ContentBlock[], echoed: string, block: S.ContentBlock): string | undefined {
   if (block.type === 'text') {
     const text = echoed + block.text;
     const typed = sent.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');

@@ -14,16 +14,7 @@ import { errorMessage } from '../acp/errors';
 import { type Logger, silentLogger, tagged } from '../acp/log';
 import { parseDiff, type FileChange } from './gitDiff';
 import { CheckpointError, globalExcludesFile, runGit, scrubbedEnv, type GitCall, type GitResult } from './gitProcess';
-import {
-  eachLimited,
-  FolderScan,
-  indexEntryCount,
-  readOrUndefined,
-  statOrUndefined,
-  userCommonDir,
-  writeIfChanged,
-  type SkipReason,
-} from './workTree';
+import { eachLimited, FolderScan, indexEntryCount, readSmallFile, statOrUndefined, userCommonDir, writeIfChanged, type SkipReason } from './workTree';
 
 export { CheckpointError } from './gitProcess';
 export type { FileChange } from './gitDiff';
@@ -67,6 +58,8 @@ export interface ShadowOptions {
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+/** The user's `info/exclude` copied at most: patterns, a few lines; the agent can write the file. */
+const MAX_EXCLUDE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 const DEFAULT_MAX_REPO_BYTES = 2 * 1024 * 1024 * 1024;
 const DEFAULT_KEEP_NEWEST = 40;
@@ -380,7 +373,7 @@ export class ShadowRepo {
 
   /** Copies the user's .git/info/exclude into the shadow's when it changed, so that what it ignores is ignored here. */
   private async syncExclude(): Promise<void> {
-    const user = this.userDir ? await readOrUndefined(path.join(this.userDir, 'info', 'exclude')) : undefined;
+    const user = this.userDir ? await readSmallFile(path.join(this.userDir, 'info', 'exclude'), MAX_EXCLUDE_BYTES) : undefined;
     const content = Buffer.concat([Buffer.from("# Copied from the folder's .git/info/exclude by the ACP extension.\n"), user ?? Buffer.alloc(0)]);
     if (await writeIfChanged(path.join(this.gitDir, 'info', 'exclude'), content)) this.log.debug('copied .git/info/exclude');
   }

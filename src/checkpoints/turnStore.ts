@@ -32,7 +32,7 @@ export interface TurnStore {
 /** Bigger files are not read: hundreds of turns fit in far less. */
 const MAX_BYTES = 4 * 1024 * 1024;
 /** Files a turn's start may list as left out; a turn with more is kept without its end (no card to undo). */
-export const MAX_LEFT_OUT = 2000;
+const MAX_LEFT_OUT = 2000;
 
 const Commits = z.record(z.string().max(4096), z.string().regex(/^[0-9a-f]{40,64}$/));
 const Saved = z.object({

@@ -1,9 +1,12 @@
 // Looking at a workspace folder for the checkpoints: files that may be missing, the user's repository's own git
 // folder, the index's entry count, whether a file is binary, and work done a few at a time. Plain Node.
-import { promises as fs, type Stats } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
+
+/** A `.git` file or a `commondir` is one short line: past this it is not one. */
+const MAX_POINTER_BYTES = 4096;
 
 /** Like git: a file with a NUL in its first 8000 bytes is binary. */
 const BINARY_PROBE_BYTES = 8000;
@@ -21,11 +24,33 @@ export async function statOrUndefined(file: string): Promise<Stats | undefined> 
   }
 }
 
-export async function readOrUndefined(file: string): Promise<Buffer | undefined> {
+async function readOrUndefined(file: string): Promise<Buffer | undefined> {
   try {
     return await fs.readFile(file);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A small regular file of the user's repository (a `.git` file, `commondir`, `info/exclude`), which an agent can
+ * write: undefined unless it is a regular file of at most `max` bytes, opened without following a link and without
+ * waiting on a FIFO.
+ */
+export async function readSmallFile(file: string, max: number): Promise<Buffer | undefined> {
+  const flags = process.platform === 'win32' ? fsConstants.O_RDONLY : fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, flags);
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > max) return undefined;
+    const buffer = Buffer.alloc(stat.size);
+    const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
+    return buffer.subarray(0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
   }
 }
 
@@ -49,7 +74,7 @@ export async function userCommonDir(folder: string): Promise<string | undefined>
   if (!stat) return undefined;
   let gitDir = dotGit;
   if (stat.isFile()) {
-    const text = (await readOrUndefined(dotGit))?.toString('utf8') ?? '';
+    const text = (await readSmallFile(dotGit, MAX_POINTER_BYTES))?.toString('utf8') ?? '';
     // The `gitdir:` line, found and trimmed by hand (a lazy regex rescanned trailing spaces quadratically).
     const line = text.split('\n').find((l) => l.startsWith('gitdir:'));
     const target = line?.slice('gitdir:'.length).trim();
@@ -58,7 +83,7 @@ export async function userCommonDir(folder: string): Promise<string | undefined>
   } else if (!stat.isDirectory()) {
     return undefined;
   }
-  const common = (await readOrUndefined(path.join(gitDir, 'commondir')))?.toString('utf8').trim();
+  const common = (await readSmallFile(path.join(gitDir, 'commondir'), MAX_POINTER_BYTES))?.toString('utf8').trim();
   return common ? path.resolve(gitDir, common) : gitDir;
 }
 

@@ -17,7 +17,7 @@ const FIRST_REPORT_MS = 10_000;
 const firstTouched = new Map<string, number>();
 
 /** Activates the extensions of `document`'s language (bounded); whether its service is still new to the tools. */
-export async function warmUp(document: vscode.TextDocument): Promise<{ warming: boolean }> {
+async function warmUp(document: vscode.TextDocument): Promise<{ warming: boolean }> {
   const language = document.languageId;
   const first = firstTouched.get(language) ?? Date.now();
   firstTouched.set(language, first);

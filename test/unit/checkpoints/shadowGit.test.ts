@@ -19,6 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CheckpointError, type FileChange, type ShadowOptions, ShadowRepo } from '../../../src/checkpoints/shadowGit';
+import { readSmallFile } from '../../../src/checkpoints/workTree';
 import { RecordingLogger } from '../lib/recording-logger';
 
 /** Git as a user would run it in their repository, without what the test process's environment might add. */
@@ -491,5 +492,27 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     const indexBefore = statSync(join(gitDir, 'index')).mtimeMs;
     await repo.snapshot('c/6');
     assert.equal(statSync(join(gitDir, 'index')).mtimeMs, indexBefore, 'an unchanged folder does not rewrite the index');
+  });
+});
+
+describe('the small files of the user repository that checkpoints read', () => {
+  it('reads a small regular file, and nothing from a FIFO, a link, or a file past the bound, without waiting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-small-'));
+    try {
+      writeFileSync(join(dir, 'exclude'), '*.log\n');
+      assert.equal((await readSmallFile(join(dir, 'exclude'), 100))?.toString('utf8'), '*.log\n');
+      writeFileSync(join(dir, 'big'), 'x'.repeat(101));
+      assert.equal(await readSmallFile(join(dir, 'big'), 100), undefined, 'past the bound');
+      // POSIX only: Windows has neither FIFOs in the file system nor O_NOFOLLOW.
+      if (process.platform !== 'win32') {
+        symlinkSync(join(dir, 'exclude'), join(dir, 'link'));
+        assert.equal(await readSmallFile(join(dir, 'link'), 100), undefined, 'a link is not followed');
+        // A FIFO nobody writes: opening it would wait for ever.
+        execFileSync('mkfifo', [join(dir, 'fifo')]);
+        assert.equal(await readSmallFile(join(dir, 'fifo'), 100), undefined, 'a FIFO is not waited on');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
