@@ -258,7 +258,16 @@ export class ChatSession implements vscode.Disposable {
   }
 }
 
-/** The ids of a session's user messages, oldest first (a replayed session's among them). */
+/**
+ * The ids of a session's user messages that began turns, oldest first: a replayed session's, then those sent from
+ * this chat. A user-role record of the agent's among the sent ones (a link it put there) began no turn, and an agent
+ * replays the session with one message a turn: counting it would put later turns' cards on the wrong messages.
+ */
 function userMessages(model: AgentSession['model']): number[] {
-  return model.entries.flatMap((e) => (e.type === 'message' && e.role === 'user' ? [e.id] : []));
+  let sentSeen = false;
+  return model.entries.flatMap((e) => {
+    if (e.type !== 'message' || e.role !== 'user') return [];
+    sentSeen ||= e.sent === true;
+    return e.sent || !sentSeen ? [e.id] : [];
+  });
 }

@@ -79,16 +79,20 @@ const SHELL_ACTIVE = /[;&|`$()<>"'*?[\]{}!#^%\u0000-\u001f]/;
 export function valuesFromOutside(
   texts: readonly string[],
   vars: TaskVariables,
-): { readonly notes: readonly string[]; readonly unsafe: string | undefined } {
+): { readonly notes: readonly string[]; readonly unsafe: string | undefined; readonly values: readonly string[] } {
   const notes = new Set<string>();
+  const values: string[] = [];
   let unsafe: string | undefined;
   for (const text of texts)
     for (const [whole, head, arg] of text.matchAll(/\$\{(config|env):([^}]*)\}/g)) {
-      const from = head === 'config' ? `the setting \u201c${arg}\u201d` : `the environment variable ${arg}`;
-      notes.add(`${whole} is ${from}`);
       const value = head === 'config' ? vars.config(arg!) : vars.env[arg!];
+      values.push(`${whole}=${value ?? ''}`);
+      // A setting's value is shown (a workspace, or an agent, may have written it); the environment's is not (a secret).
+      const shown = head === 'config' && value !== undefined ? ` (${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}\u2026` : value)})` : '';
+      const from = head === 'config' ? `the setting \u201c${arg}\u201d${shown}` : `the environment variable ${arg}`;
+      notes.add(`${whole} is ${from}`);
       if (unsafe === undefined && value !== undefined && SHELL_ACTIVE.test(value))
         unsafe = `${whole} (${from}) has a character a shell acts on (${JSON.stringify(value.match(SHELL_ACTIVE)![0])})`;
     }
-  return { notes: [...notes], unsafe };
+  return { notes: [...notes], unsafe, values };
 }

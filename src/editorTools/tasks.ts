@@ -101,7 +101,9 @@ async function afterApproval(task: vscode.Task, how: Plan, context: ToolContext,
   if (how.kind === 'native') {
     // VS Code looks the task up again as it runs it: one changed while the user was asked is not run.
     const now = (await vscode.tasks.fetchTasks()).find((t) => t.name === task.name && t.source === task.source);
-    if (!now || plan(now, context).fingerprint !== how.fingerprint) return { error: 'The task changed while the user was asked; it did not run.' };
+    const again = now && plan(now, context);
+    if (!again || again.kind === 'refused' || again.fingerprint !== how.fingerprint)
+      return { error: 'The task, or a value it takes from a setting, changed while the user was asked; it did not run.' };
   }
   if (running(task)) return { error: `\u201c${task.name}\u201d started meanwhile; it was not run again.` };
   return runTask(task, how, abandoned);
@@ -138,9 +140,16 @@ function plan(task: vscode.Task, context: ToolContext): Plan {
   // A user's or the workspace file's task runs in the session's first folder, as VS Code runs it in the first one.
   const cwd = folder ?? context.folders[0];
   const windows = process.platform === 'win32';
-  const fingerprintOf = () => fingerprint([task.name, task.source, task.definition, describe(execution)]);
+  // The values settings and the environment give it are part of what decides the run (VS Code resolves them as it
+  // runs a task itself): a setting changed after the question is another run.
+  let resolved: readonly string[] = [];
+  const fingerprintOf = () => fingerprint([task.name, task.source, task.definition, describe(execution), resolved]);
   const shown = (executable: string, args: readonly string[], written: string[], options?: { cwd?: string; env?: Record<string, string> }) => {
-    const outside = valuesFromOutside(written, vars);
+    // A setting in the environment it sets is checked as its line is (cmd expands %NAME% in a line before it reads it);
+    // the user's own environment there is the user's.
+    const fromSettings = Object.values(options?.env ?? {}).filter((value) => value.includes('${config:'));
+    const outside = valuesFromOutside([...written, ...fromSettings, ...(options?.cwd ? [options.cwd] : [])], vars);
+    resolved = outside.values;
     const view: TaskCommandView = {
       executable,
       args,

@@ -11,6 +11,8 @@ const ACTIVATE_MS = 10_000;
 const WARMING_MS = 60_000;
 /** How long an empty answer is asked again while the service loads (a tool has 30 s in all). */
 const SETTLE_MS = 20_000;
+/** What a tool that settles its answer takes at most, within the 30 s a tool has (tools.ts). */
+const ANSWER_BY_MS = 24_000;
 /** How long get_diagnostics waits for a language service to report on a file it just opened. */
 const FIRST_REPORT_MS = 10_000;
 
@@ -49,10 +51,12 @@ export async function settledAnswer<T>(
   looksEmpty: (answer: T) => boolean,
   abandoned: AbortSignal,
 ): Promise<{ answer: T; note?: string }> {
+  // Within the tool's own 30 s, whatever activation and the first answer took: a late answer with its note beats none.
+  const deadline = Date.now() + ANSWER_BY_MS;
   const { warming } = await warmUp(document);
   let answer = await ask();
   if (!warming || !looksEmpty(answer)) return { answer };
-  const until = Date.now() + SETTLE_MS;
+  const until = Math.min(Date.now() + SETTLE_MS, deadline);
   while (looksEmpty(answer) && Date.now() < until && !abandoned.aborted) {
     await nextChange(Math.min(1000, until - Date.now()), abandoned);
     // At most four times a second, however often the Problems change.
@@ -76,7 +80,7 @@ export async function reportedDiagnostics(
   const uri = document.uri;
   const now = vscode.languages.getDiagnostics(uri);
   // An open document of a language whose service has long been running: what it shows is what the service found.
-  if (now.length > 0 || (!fresh && !warming)) return { diagnostics: now };
+  if (now.length > 0 || (!fresh && !warming) || abandoned.aborted) return { diagnostics: now };
   const reported = await new Promise<boolean>((resolve) => {
     const done = (value: boolean) => {
       clearTimeout(timer);

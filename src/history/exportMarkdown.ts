@@ -13,6 +13,7 @@ import { plainTerminalText } from '../common/ansi';
 import { diffsOf, shortPath, terminalIds } from '../chat/view';
 import { nameOf, type StoredEntry } from './format';
 import { longestRun } from '../acp/text';
+import MarkdownIt from 'markdown-it';
 
 export interface ExportInput {
   readonly title: string;
@@ -93,7 +94,7 @@ export function exportMarkdown(input: ExportInput): string {
     blocks.push(...trailing);
     if (model.plan.length > 0) blocks.push('## Plan', model.plan.map(planLine).join('\n'));
   }
-  return `${blocks.filter((b) => b !== '').join('\n\n')}\n`;
+  return `${withoutForeignHtml(blocks.filter((b) => b !== '').join('\n\n'))}\n`;
 }
 
 // ---- entries -------------------------------------------------------------------------------------------------------
@@ -114,8 +115,9 @@ function storedBlocks(entry: StoredEntry): string[] {
   if (entry.t === 'tool') return [`### ${toolTitle(entry.title)}`, statusLine(entry.kind, entry.status)];
   if (entry.t === 'compaction') return compactionBlocks(entry.status, entry.text, entry.error, entry.before, entry.after);
   const links = (entry.links ?? []).map((l) => `- ${link(l.name, l.uri)}`);
-  if (entry.t === 'thought') return [thinking(entry.text, links)];
-  return [entry.t === 'user' ? closeOpenFence(noHtml(entry.text)) : quoted(entry.text), attachments(links, entry.t === 'user' && !entry.sent)];
+  const text = noHtml(entry.text);
+  if (entry.t === 'thought') return [thinking(text, links)];
+  return [entry.t === 'user' ? closeOpenFence(text) : quoted(text), attachments(links, entry.t === 'user' && !entry.sent)];
 }
 
 /** A message's attachments as a list; a user's message as the agent recorded it says that its links are the agent's. */
@@ -133,7 +135,7 @@ function messageParts(fromUser: boolean, content: readonly S.ContentBlock[]): { 
   for (const block of content) {
     switch (block.type) {
       case 'text':
-        text += block.text;
+        text += noHtml(block.text); // before the links of ours go in: those are not the agent's HTML
         break;
       case 'resource_link':
         if (fromUser) links.push(`- ${link(block.title ?? block.name, block.uri)}`);
@@ -175,7 +177,8 @@ function compactionBlocks(status: string, summary: string, error: string | undef
   else if (before !== undefined) blocks.push(`_Tokens before: ${count(before)}_`);
   else if (after !== undefined) blocks.push(`_Tokens after: ${count(after)}_`);
   if (error) blocks.push(`_Error: ${escapeInline(oneLine(error))}_`);
-  if (summary !== '') blocks.push(`<details><summary>Summary</summary>\n\n${quoted(summary).replace(/<\/details/gi, '&lt;/details')}\n\n</details>`);
+  if (summary !== '')
+    blocks.push(`<details><summary>Summary</summary>\n\n${quoted(noHtml(summary)).replace(/<\/details/gi, '&lt;/details')}\n\n</details>`);
   return blocks;
 }
 
@@ -209,7 +212,7 @@ function toolTitle(title: string): string {
 function quoted(text: string): string {
   if (text === '') return '';
   // Every line ending CommonMark knows (a lone \r ends a line too), or a \r could start a line outside the quote.
-  return closeOpenFence(noHtml(text.replace(/\r\n?/g, '\n')))
+  return closeOpenFence(text.replace(/\r\n?/g, '\n'))
     .split('\n')
     .map((line) => (line === '' ? '>' : `> ${line}`))
     .join('\n');
@@ -343,8 +346,9 @@ function closeOpenFence(text: string): string {
  */
 export function noHtml(text: string): string {
   let fence: string | undefined;
+  // Every line ending CommonMark knows: a lone \r ends a line too, and fences are found by line.
   return text
-    .split('\n')
+    .split(/\r\n?|\n/)
     .map((line) => {
       const match = FENCE.exec(line);
       if (match && fence === undefined && !(match[1]!.startsWith('`') && match[2]!.includes('`'))) fence = match[1];
@@ -387,6 +391,34 @@ function outsideCode(line: string): string {
     }
   }
   return out;
+}
+
+/** The document's own HTML: the folds of thoughts and summaries, each on a line of its own. */
+const OWN_HTML = /^(<details><summary>(Thinking|Summary)<\/summary>|<\/details>)$/;
+const PASSES = 32;
+
+/**
+ * The document with no HTML but its own, as markdown-it (VS Code's preview) reads it with HTML on: noHtml's line
+ * scan cannot see every construct (a backtick in a link's title, a fence that a list item closes), so each line where
+ * a parser still finds HTML has its `<` escaped, code included, until none is found (each pass takes the `<` out of
+ * at least one line; past PASSES, every line but our own).
+ */
+function withoutForeignHtml(doc: string): string {
+  const lines = doc.split('\n');
+  const parser = new MarkdownIt({ html: true });
+  const escape = (line: number) => (lines[line] = lines[line]!.replace(/<(?=[A-Za-z/!?])/g, '&lt;'));
+  for (let pass = 0; pass < PASSES; pass++) {
+    const foreign = new Set<number>();
+    for (const token of parser.parse(lines.join('\n'), {})) {
+      const html = token.type === 'html_block' || (token.type === 'inline' && token.children?.some((c) => c.type === 'html_inline'));
+      if (!html || !token.map) continue;
+      for (let line = token.map[0]; line < token.map[1]; line++) if (!OWN_HTML.test(lines[line] ?? '')) foreign.add(line);
+    }
+    if (foreign.size === 0) return lines.join('\n');
+    for (const line of foreign) escape(line);
+  }
+  lines.forEach((line, index) => OWN_HTML.test(line) || escape(index));
+  return lines.join('\n');
 }
 
 /** `[text](<uri>)`: brackets in the text escaped, the target in angle brackets (spaces and brackets encoded). */

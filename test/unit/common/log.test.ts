@@ -116,15 +116,12 @@ describe('the ACP channel', () => {
     log.dispose();
   });
 
-  it('rate-limits a flood of warnings in linear time', async () => {
+  it('rate-limits a flood of warnings: five lines in the channel, whatever the flood', async () => {
     const { channel, lines } = fakeChannel();
     const log = channelLogger(channel);
-    const start = performance.now();
+    // Its cost per line is the benchmarks' to measure; what a flood leaves in the channel is this.
     for (let i = 0; i < 200_000; i++) log.warn(`[transport A] skipped a line that is not JSON: "${i}"`);
-    const ms = performance.now() - start;
     assert.equal(lines.length, 5);
-    // A few microseconds a line: the count costs next to nothing per line; writing each one would cost far more.
-    assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
     log.dispose();
     assert.equal(lines.at(-1), '…and 199,995 more like this: skipped a line that is not JSON');
   });

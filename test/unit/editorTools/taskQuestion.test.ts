@@ -48,14 +48,15 @@ describe('the question before run_task', () => {
 
   it('says where a value from a setting or the environment comes from, and refuses one a shell would act on', () => {
     assert.deepEqual(valuesFromOutside(['deploy ${config:app.target} ${env:PLAIN}'], vars), {
-      notes: ['${config:app.target} is the setting \u201capp.target\u201d', '${env:PLAIN} is the environment variable PLAIN'],
+      notes: ['${config:app.target} is the setting \u201capp.target\u201d ("staging")', '${env:PLAIN} is the environment variable PLAIN'],
       unsafe: undefined,
+      values: ['${config:app.target}=staging', '${env:PLAIN}=C:\\Users\\Jo Smith'],
     });
     assert.match(
       valuesFromOutside(['run ${config:app.flags}'], vars).unsafe ?? '',
-      /\$\{config:app\.flags\} \(the setting \u201capp\.flags\u201d\) has a character a shell acts on \("\$"\)/,
+      /\$\{config:app\.flags\} \(the setting \u201capp\.flags\u201d \("--fast \$\(touch pwned\)"\)\) has a character a shell acts on \("\$"\)/,
     );
     assert.match(valuesFromOutside(['echo', '${env:NASTY}'], vars).unsafe ?? '', /the environment variable NASTY/);
-    assert.deepEqual(valuesFromOutside(['npm test ${workspaceFolder}'], vars), { notes: [], unsafe: undefined });
+    assert.deepEqual(valuesFromOutside(['npm test ${workspaceFolder}'], vars), { notes: [], unsafe: undefined, values: [] });
   });
 });

@@ -208,6 +208,10 @@ describe('export chat as markdown', () => {
       '<?php',
       '<![CDATA[',
       '</p><div hidden>',
+      // What a line scan cannot see: a backtick in a link's title, a lone carriage return, a fence a list item closes.
+      '[t](u "`") <img src=x onerror=alert(1)> `',
+      '```\nx\r```\r<!--',
+      '- a\n\n  ```\n<!--',
     ];
     const model = new SessionModel('s-html');
     model.apply({ sessionUpdate: 'session_info_update', title: '<div hidden>' });
@@ -254,6 +258,8 @@ describe('export chat as markdown', () => {
     for (const turn of ['EARLIER TURN', ...Array.from({ length: n }, (_, i) => `LATER TURN ${i}`)]) assert.match(html, new RegExp(`<p>${turn}</p>`));
     // Code shows what the agent wrote, as the chat does.
     assert.match(html, /<code>&lt;div&gt;<\/code>/);
+    // The agent's links to files are links still (markdown-it renders no file: link, VS Code's preview does).
+    assert.match(md, /\n> \[&lt;!-- link\]\(<file:\/\/\/w\/a\.ts>\)\n/);
     assert.match(html, /<code class="language-html">&lt;b&gt;bold&lt;\/b&gt;\n<\/code>/);
     assert.equal(noHtml('a `<b>` \\`<i>` ``x`<u>`` <https://x>'), 'a `<b>` \\`&lt;i>` ``x`&lt;u>`` &lt;https://x>');
     assert.equal(noHtml('x < y and a<-b'), 'x < y and a<-b', 'a `<` that opens nothing stays');
@@ -339,7 +345,8 @@ describe('export chat as markdown', () => {
       model.dispose();
     });
 
-    it('shows an edit too large to diff as a whole replacement, quickly', () => {
+    // The diff gives up past its bounds (an edit length, a time) rather than hang an export: what it writes shows it.
+    it('shows an edit too large to diff as a whole replacement', () => {
       const model = new SessionModel('s-8');
       const lines = (prefix: string) => Array.from({ length: 20_000 }, (_, i) => `${prefix} ${i}`).join('\n');
       model.apply({
@@ -349,9 +356,7 @@ describe('export chat as markdown', () => {
         kind: 'edit',
         content: [{ type: 'diff', path: '/work/x.txt', oldText: lines('old'), newText: lines('new') }],
       });
-      const started = Date.now();
       const md = exportMarkdown({ ...base, model });
-      assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
       assertInOrder(md, ['--- x.txt\n+++ x.txt\n@@ -1,20000 +1,20000 @@\n-old 0\n-old 1', `_… ${40_003 - MAX_DIFF_LINES} more lines_`]);
       model.dispose();
     });
