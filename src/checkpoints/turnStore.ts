@@ -105,7 +105,7 @@ export function fileTurnStore(file: string, log: Logger): TurnStore {
         try {
           await mkdir(dirname(file), { recursive: true });
           const temp = `${file}.${process.pid}.tmp`;
-          await writeFile(temp, JSON.stringify({ v: 1, turns: next }));
+          await writeFile(temp, fitted(next));
           await rename(temp, file);
         } catch (error) {
           log.warn(`could not keep the checkpoints in ${file}: ${errorMessage(error)}`);
@@ -113,6 +113,23 @@ export function fileTurnStore(file: string, log: Logger): TurnStore {
       });
     },
   };
+}
+
+/**
+ * The turns as they are written, within MAX_BYTES (a bigger file is not read back): past it, the oldest turns go
+ * without their end and the files their start left out (they come back with no changes to undo), then without
+ * their notes, until it fits; the latest turns keep everything.
+ */
+export function fitted(turns: readonly SavedTurn[]): string {
+  const kept = [...turns];
+  const size = (turn: SavedTurn) => Buffer.byteLength(JSON.stringify(turn)) + 1;
+  let total = kept.reduce((sum, turn) => sum + size(turn), 32);
+  for (let i = 0; i < kept.length && total > MAX_BYTES; i++) {
+    const { leftOut: _files, after: _end, note: _note, ...bare } = kept[i]!;
+    total += size(bare) - size(kept[i]!);
+    kept[i] = bare;
+  }
+  return JSON.stringify({ v: 1, turns: kept });
 }
 
 export async function removeTurnStore(file: string): Promise<void> {

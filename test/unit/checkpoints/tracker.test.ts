@@ -9,7 +9,7 @@ import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type TrackedFile 
 import { ShadowRepo } from '../../../src/checkpoints/shadowGit';
 import type { WorkspaceIO } from '../../../src/checkpoints/moves';
 import { ChatCheckpoints } from '../../../src/checkpoints/tracker';
-import type { SavedTurn, TurnStore } from '../../../src/checkpoints/turnStore';
+import { fitted, type SavedTurn, type TurnStore } from '../../../src/checkpoints/turnStore';
 import { waitFor } from '../../lib/wait';
 
 const words = {
@@ -316,5 +316,25 @@ describe('checkpoints: the tracker', () => {
       shadow.dispose();
       rmSync(repoFolder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the kept turns on disk', () => {
+  it('stay within what is read back: past it the oldest turns lose their end first, the latest keep everything', () => {
+    const turn = (k: number): SavedTurn => ({
+      k,
+      n: k,
+      before: { '/w': 'a'.repeat(40) },
+      after: { '/w': 'b'.repeat(40) },
+      leftOut: Array.from({ length: 2000 }, (_, i) => ({ folder: '/w', path: `node_modules/package-${i}/index.js` })),
+      state: 'kept',
+    });
+    const turns = Array.from({ length: 40 }, (_, k) => turn(k));
+    const text = fitted(turns);
+    assert.ok(Buffer.byteLength(text) <= 4 * 1024 * 1024, `${Buffer.byteLength(text)} bytes`);
+    const kept = (JSON.parse(text) as { turns: SavedTurn[] }).turns;
+    assert.equal(kept.length, 40, 'every turn is kept');
+    assert.equal(kept[0]?.after, undefined, 'the oldest without its end');
+    assert.deepEqual(kept.at(-1), turns.at(-1), 'the latest whole');
   });
 });
