@@ -1,27 +1,19 @@
 // "ACP: Import Sessions from Agent…": the agent's sessions in the workspace folders (`session/list`) that this
 // computer does not keep yet; the ones the user picks are replayed one at a time (`session/load`) into a model of
-// their own, written as local transcripts (so Search Chats and the history find them), and closed again. Bounded: at
-// most MAX_IMPORT per run, each replay given LOAD_TIMEOUT_MS, each transcript bounded by the store. A notification
-// shows it and can cancel it; what was imported before the cancel stays.
+// their own, written as local transcripts (so Search Chats and the history find them), and closed again. The run and
+// its bounds are importRun.ts; this is the command: it asks, shows the progress (a notification that can cancel it;
+// what was imported before the cancel stays) and says what came of it.
 import * as vscode from 'vscode';
-import type { AgentClient, AgentSession } from '../acp/agentClient';
-import { errorMessage } from '../acp/errors';
+import type { AgentClient } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
 import { failureText } from '../common/failureText';
-import { checkPath } from '../common/paths';
 import { workspaceRoots } from '../common/workspace';
-import { storedEntries } from '../history/format';
-import { sessionTranscript } from '../history/recorder';
 import type { TranscriptStore } from '../history/transcripts';
+import { importPicked, LOAD_TIMEOUT_MS, MAX_IMPORT, sessionsInWorkspace, systemClock } from './importRun';
 import { relativeTime } from './relativeTime';
-
-/** Sessions imported at most in one run. */
-const MAX_IMPORT = 100;
-/** A replay that takes longer is given up (the session is closed when it ends). */
-const LOAD_TIMEOUT_MS = 60_000;
 
 /** What a run did; undefined when the user left before anything was imported. */
 export interface ImportResult {
@@ -31,9 +23,6 @@ export interface ImportResult {
   readonly failed: number;
   readonly cancelled: boolean;
 }
-
-/** How one session went; a failure with `stop` ends the run (the agent is gone, or too slow to go on). */
-type Outcome = 'imported' | 'empty' | 'cancelled' | { readonly failed: string; readonly stop?: boolean };
 
 export class SessionImport {
   constructor(
@@ -96,7 +85,7 @@ export class SessionImport {
     try {
       listed = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Listing the sessions of {0}', agentName) },
-        () => this.list(client, roots),
+        () => sessionsInWorkspace(client, roots),
       );
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not list its sessions: {1}', agentName, failureText(error)));
@@ -114,146 +103,89 @@ export class SessionImport {
       );
       return { imported: 0, skipped, failed: 0, cancelled: false };
     }
-    const picks = await vscode.window.showQuickPick(
-      fresh.map((info, index) => ({
-        label: info.title?.trim() || vscode.l10n.t('Untitled session'),
-        description: info.updatedAt ? relativeTime(info.updatedAt, Date.now(), vscode.env.language) : undefined,
-        picked: index < MAX_IMPORT,
-        info,
-      })),
-      {
-        ignoreFocusOut: true,
-        title: vscode.l10n.t('Import Sessions from {0}', agentName),
-        placeHolder:
-          skipped > 0
-            ? vscode.l10n.t('{0} on this computer already are not listed. At most {1} at a time.', skipped, MAX_IMPORT)
-            : vscode.l10n.t('Choose the sessions to import, at most {0} at a time', MAX_IMPORT),
-        canPickMany: true,
-        matchOnDescription: true,
-      },
+    const picked = await pickSessions(
+      fresh,
+      vscode.l10n.t('Import Sessions from {0}', agentName),
+      skipped > 0
+        ? vscode.l10n.t('{0} on this computer already are not listed. At most {1} at a time.', skipped, MAX_IMPORT)
+        : vscode.l10n.t('Choose the sessions to import, at most {0} at a time', MAX_IMPORT),
     );
-    if (!picks || picks.length === 0) {
+    if (!picked || picked.length === 0) {
       this.log.info(`[history] no session of ${agentName} was picked to import`);
       return undefined;
     }
-    const chosen = picks.slice(0, MAX_IMPORT).map((p) => p.info);
-    const counts = { imported: 0, skipped, failed: 0, cancelled: false };
-    let empty = 0;
-    /** Sessions gone through, whatever came of them: those after a stop or a cancel were not tried. */
-    let tried = 0;
-    const failures: string[] = [];
-    await vscode.window.withProgress(
+    const counts = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing the sessions of {0}', agentName), cancellable: true },
       async (progress, token) => {
-        for (const [index, info] of chosen.entries()) {
-          if (token.isCancellationRequested) break;
-          tried++;
-          progress.report({ message: `${index + 1}/${chosen.length}: ${info.title?.trim() || info.sessionId}`, increment: 100 / chosen.length });
-          // Opened in a chat meanwhile: its chat keeps its transcript.
-          if (this.chats.showing(agentName, info.sessionId)) {
-            counts.skipped++;
-            continue;
-          }
-          const outcome = await this.importOne(client, agentName, info, token);
-          if (outcome === 'imported') counts.imported++;
-          else if (outcome === 'empty') {
-            counts.skipped++;
-            empty++;
-          } else if (outcome === 'cancelled') break;
-          else {
-            counts.failed++;
-            failures.push(outcome.failed);
-            if (outcome.stop) break;
-          }
+        const cancel = new AbortController();
+        const listening = token.onCancellationRequested(() => cancel.abort());
+        try {
+          return await importPicked(picked, {
+            client,
+            agentName,
+            store: this.store,
+            log: this.log,
+            clock: systemClock,
+            cancel: cancel.signal,
+            showing: (sessionId) => this.chats.showing(agentName, sessionId) !== undefined,
+            progress: (index, of, info) =>
+              progress.report({ message: `${index + 1}/${of}: ${info.title?.trim() || info.sessionId}`, increment: 100 / of }),
+          });
+        } finally {
+          listening.dispose();
         }
-        counts.cancelled = token.isCancellationRequested;
       },
     );
-    const left = picks.length - chosen.length;
+    const failures = counts.failures.map((f) =>
+      f.kind === 'timedOut' ? vscode.l10n.t('{0} (no replay within {1} s)', f.title, LOAD_TIMEOUT_MS / 1000) : `${f.title} (${failureText(f.error)})`,
+    );
     const summary = [
       counts.cancelled
         ? vscode.l10n.t('Import from {0} cancelled: {1} imported before the cancel.', agentName, counts.imported)
         : counts.imported === 1
           ? vscode.l10n.t('Imported 1 session from {0}.', agentName)
           : vscode.l10n.t('Imported {0} sessions from {1}.', counts.imported, agentName),
-      ...(empty > 0 ? [vscode.l10n.t('{0} had no messages to keep.', empty)] : []),
-      ...(counts.failed > 0 ? [vscode.l10n.t('{0} could not be imported: {1}', counts.failed, failures.slice(0, 3).join('; '))] : []),
-      ...(!counts.cancelled && tried < chosen.length ? [vscode.l10n.t('{0} were not tried after that.', chosen.length - tried)] : []),
-      ...(left > 0 ? [vscode.l10n.t('{0} more were picked than one run imports; run it again for them.', left)] : []),
+      ...(counts.empty > 0 ? [vscode.l10n.t('{0} had no messages to keep.', counts.empty)] : []),
+      ...(failures.length > 0 ? [vscode.l10n.t('{0} could not be imported: {1}', failures.length, failures.slice(0, 3).join('; '))] : []),
+      ...(!counts.cancelled && counts.notTried > 0 ? [vscode.l10n.t('{0} were not tried after that.', counts.notTried)] : []),
+      ...(counts.left > 0 ? [vscode.l10n.t('{0} more were picked than one run imports; run it again for them.', counts.left)] : []),
     ].join(' ');
     this.log.info(`[history] ${summary}`);
-    if (counts.failed > 0) void vscode.window.showWarningMessage(summary);
+    if (failures.length > 0) void vscode.window.showWarningMessage(summary);
     else void vscode.window.showInformationMessage(summary);
-    return counts;
+    return { imported: counts.imported, skipped: skipped + counts.skipped, failed: failures.length, cancelled: counts.cancelled };
   }
+}
 
-  /**
-   * Every session in the workspace folders, once each, the most recently updated first. One the agent lists in
-   * another folder (it may ignore the filter) is left out: its folder would become the replay's and the transcript's.
-   */
-  private async list(client: AgentClient, roots: readonly string[]): Promise<S.SessionInfo[]> {
-    const seen = new Map<string, S.SessionInfo>();
-    for (const root of roots) {
-      for (const info of await client.listSessions(root)) {
-        if (!seen.has(info.sessionId) && checkPath(info.cwd, roots).kind === 'inside') seen.set(info.sessionId, info);
-      }
-    }
-    return [...seen.values()].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
-  }
-
-  /**
-   * Replays one session into its own model, keeps its transcript and closes it. A cancel or the deadline gives the
-   * load up (`$/cancel_request`): the session is dropped at once and nothing of it is kept.
-   */
-  private async importOne(client: AgentClient, agentName: string, info: S.SessionInfo, token: vscode.CancellationToken): Promise<Outcome> {
-    const giveUp = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      giveUp.abort();
-    }, LOAD_TIMEOUT_MS);
-    const onCancel = token.onCancellationRequested(() => giveUp.abort());
-    const givenUp = new Promise<'givenUp'>((resolve) => giveUp.signal.addEventListener('abort', () => resolve('givenUp'), { once: true }));
-    const loaded = await Promise.race([
-      client.reopenSession(info.sessionId, info.cwd, 'load', { signal: giveUp.signal }).then(
-        (session) => ({ session }),
-        (error: unknown) => ({ error }),
-      ),
-      givenUp, // not waiting for the agent to answer the cancel: the session is dropped already
-    ]);
-    clearTimeout(timer);
-    onCancel.dispose();
-    const title = info.title?.trim() || info.sessionId;
-    if (loaded === 'givenUp' || token.isCancellationRequested || timedOut) {
-      if (token.isCancellationRequested) return 'cancelled';
-      return { failed: vscode.l10n.t('{0} (no replay within {1} s)', title, LOAD_TIMEOUT_MS / 1000), stop: true };
-    }
-    if ('error' in loaded) {
-      this.log.warn(`[history] ${agentName} could not replay ${info.sessionId}: ${errorMessage(loaded.error)}`);
-      return { failed: `${title} (${failureText(loaded.error)})`, stop: client.hasExited };
-    }
-    return this.keep(agentName, info, loaded.session);
-  }
-
-  private async keep(agentName: string, info: S.SessionInfo, session: AgentSession): Promise<Outcome> {
-    try {
-      const entries = storedEntries(session.model);
-      if (entries.length === 0) return 'empty';
-      // Never later than now: a session dated in the future would push the user's own chats out of the history.
-      const now = new Date();
-      const stated = new Date(info.updatedAt ?? '');
-      const updated = Number.isNaN(stated.getTime()) || stated > now ? now : stated;
-      await this.store.save(
-        sessionTranscript({ agent: agentName, sessionId: info.sessionId, cwd: info.cwd }, session.model, {
-          entries,
-          title: session.model.title ?? (info.title?.trim() || undefined),
-          updatedAt: updated,
-        }),
-      );
-      this.log.info(`[history] imported ${info.sessionId} from ${agentName} (${entries.length} entries)`);
-      return 'imported';
-    } finally {
-      await session.close();
-    }
-  }
+/**
+ * The sessions to import, the first MAX_IMPORT checked. The items and their checks are in place before the pick is
+ * shown, so an Enter that comes at once accepts what the user sees checked (showQuickPick checks them after showing).
+ */
+function pickSessions(fresh: readonly S.SessionInfo[], title: string, placeholder: string): Promise<S.SessionInfo[] | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { readonly info: S.SessionInfo }>();
+  const items = fresh.map((info) => ({
+    label: info.title?.trim() || vscode.l10n.t('Untitled session'),
+    description: info.updatedAt ? relativeTime(info.updatedAt, Date.now(), vscode.env.language) : undefined,
+    info,
+  }));
+  pick.title = title;
+  pick.placeholder = placeholder;
+  pick.canSelectMany = true;
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  pick.items = items;
+  pick.selectedItems = items.slice(0, MAX_IMPORT);
+  return new Promise((resolve) => {
+    let accepted = false;
+    pick.onDidAccept(() => {
+      accepted = true;
+      resolve(pick.selectedItems.map((item) => item.info));
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      if (!accepted) resolve(undefined);
+      pick.dispose();
+    });
+    pick.show();
+  });
 }

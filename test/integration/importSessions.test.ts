@@ -15,24 +15,22 @@ const NAME = 'Fixture (import)';
 const CAPS = { loadSession: true, promptCapabilities: { embeddedContext: true }, sessionCapabilities: { list: {}, close: {} } };
 
 /**
- * Runs Import Sessions and accepts its pick with Enter (every new session is checked), until `started()` or the run
- * ended. An Enter that reached the pick before it had checked its items picks nothing: that run is tried again.
+ * Runs Import Sessions and accepts its pick with Enter (every new session is checked when it shows), until
+ * `started()` or the run ended.
  */
 async function importing(started: () => boolean = () => false): Promise<{ run: Promise<ImportResult | undefined> }> {
-  for (let attempt = 1; ; attempt++) {
-    const run = Promise.resolve(vscode.commands.executeCommand<ImportResult | undefined>('acp.importSessions', NAME));
-    let ended: { result: ImportResult | undefined } | undefined;
-    void run.then((result) => (ended = { result }));
-    await waitFor(
-      async () => {
-        if (started() || ended) return true;
-        await vscode.commands.executeCommand(ENTER);
-        return false;
-      },
-      { timeoutMs: 20_000, what: 'the import to run' },
-    );
-    if (started() || ended?.result !== undefined || attempt === 3) return { run };
-  }
+  const run = Promise.resolve(vscode.commands.executeCommand<ImportResult | undefined>('acp.importSessions', NAME));
+  let ended = false;
+  void run.finally(() => (ended = true));
+  await waitFor(
+    async () => {
+      if (started() || ended) return true;
+      await vscode.commands.executeCommand(ENTER);
+      return false;
+    },
+    { timeoutMs: 20_000, what: 'the import to run' },
+  );
+  return { run };
 }
 
 describe('Import Sessions', function () {

@@ -88,6 +88,12 @@ describe('accessibility', function () {
     await workbench.runCommand('ACP: Move Chat to Side Bar');
     const side = workbench.chat();
     await side.getByRole('region', { name: 'Queued messages' }).waitFor();
+    // The move gives the chat the keyboard, as the command's user expects (VS Code focuses the view once its page has
+    // loaded); the palette is opened only after that, so the chat's focus cannot land in the palette.
+    const moved = side.getByRole('textbox', { name: 'Message' });
+    await waitFor(() => moved.evaluate((box) => box.ownerDocument.hasFocus() && box === box.ownerDocument.activeElement), {
+      what: 'the moved chat to have the keyboard',
+    });
     for (const { id, body } of THEMES) {
       await theme(side, id, body);
       const violations = await scan(side);
