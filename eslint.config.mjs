@@ -1,6 +1,7 @@
 // ESLint for the whole repository (run by `npm run lint`, part of `npm test`). Besides typescript-eslint's
 // recommended rules, it holds the layering that ARCHITECTURE.md describes:
-//   - every row of its "Who may import what" table (LAYERS below), each proven by test/unit/lint/layers.test.ts;
+//   - every row of its "Who may import what" table (LAYERS below), each proven by test/unit/lint/layers.test.ts, and
+//     the table itself compared with these rules by test/unit/lint/architecture-table.test.ts;
 //   - src/acp is the protocol core: it imports neither `vscode` nor anything of the host;
 //   - src/registry, but for its host side (state.ts, commands.ts), runs in plain Node: no `vscode`;
 //   - webview/ reaches src/ only through the shared protocol module (src/chat/protocol.ts and src/chat/shared/);
