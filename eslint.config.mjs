@@ -22,7 +22,7 @@ const LAYERS = {
   permissions: { imports: ['editor', 'chat'], types: [] },
   diagnostics: { imports: ['settings'], types: ['agents'] },
   chat: { imports: ['editor', 'settings'], types: [] },
-  checkpoints: { imports: ['editor'], types: ['chat'] },
+  checkpoints: { imports: [], types: ['chat'] },
   agents: { imports: ['settings'], types: ['chats'] },
   registry: { imports: ['settings'], types: ['agents'] },
   history: { imports: ['chat'], types: [] },

@@ -6,6 +6,7 @@ import type { PlanState } from '../acp/plans';
 import type { AuthStatus } from '../acp/authStatus';
 import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { clip } from '../acp/text';
+import { diffsOf, planOf, terminalIds } from '../acp/toolCalls';
 import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from '../common/ansi';
 import type {
@@ -196,18 +197,6 @@ export async function countDiffLines(entries: readonly Entry[], signal: AbortSig
 /** The longest the host's thread is held by `countDiffLines` at a time. */
 const COUNT_SLICE_MS = 20;
 
-export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][number], { type: 'diff' }>[] {
-  return call.content.filter((c) => c.type === 'diff');
-}
-
-/** The terminals a tool call shows: its `terminal` content, then any whose output only came through `_meta`. */
-export function terminalIds(call: ToolCallState, terminals: ReadonlyMap<string, TerminalState>): string[] {
-  const ids = call.content.flatMap((c) => (c.type === 'terminal' ? [c.terminalId] : []));
-  // codex-acp names the terminal after the tool call and may send no terminal content at all.
-  if (terminals.has(call.toolCallId) && !ids.includes(call.toolCallId)) ids.push(call.toolCallId);
-  return ids;
-}
-
 function terminalView(id: string, state: TerminalState | undefined): TerminalView {
   const raw = state?.text ?? '';
   const tail = raw.length > TERMINAL_VIEW_LIMIT ? raw.slice(raw.length - TERMINAL_VIEW_LIMIT) : raw;
@@ -249,20 +238,6 @@ function turnUsages(model: Pick<SessionModel, 'turnEnds' | 'entries'>): TurnUsag
     if (usage && entry) views.unshift({ after: entry.id, ...usage });
   }
   return views;
-}
-
-/** Characters of a plan shown with its approval. */
-const PLAN_VIEW_LIMIT = 64 * 1024;
-
-/**
- * The plan a request asks the user to approve, as markdown: a request that leaves plan mode carries it in its raw
- * input (claude-agent-acp's ExitPlanMode: `rawInput.plan`). Undefined for any other request.
- */
-export function planOf(call: Pick<ToolCallState, 'rawInput'>): string | undefined {
-  const input = call.rawInput;
-  const plan = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)['plan'] : undefined;
-  if (typeof plan !== 'string' || plan.trim() === '') return undefined;
-  return clip(plan, PLAN_VIEW_LIMIT);
 }
 
 export function permissionViews(model: SessionModel): PermissionView[] {

@@ -7,7 +7,7 @@ import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { Checkpoints } from './checkpoints';
 import { labelOf } from './checkpoints';
-import { editorColumn } from '../editor/follow';
+import { editorColumn } from '../common/editorColumn';
 import { stateText, uriOf } from './io';
 import type { Change, TrackedFile } from './points';
 

@@ -8,6 +8,7 @@ import type * as S from '../acp/schema.gen';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 import { DisposableStore } from '../common/disposables';
+import { editorColumn } from '../common/editorColumn';
 
 /** How long after the user's last keystroke in an editor the agent may not switch editors. */
 const TYPING_PAUSE_MS = 3000;
@@ -158,19 +159,4 @@ export class FollowAgent implements vscode.Disposable {
     clearTimeout(this.fadeTimer);
     this.disposables.dispose();
   }
-}
-
-/**
- * An editor group other than the chat's: the active editor's, another visible one's, or a new one beside. A chat
- * that has just opened may not know its column yet; then the active group counts as the chat's when a webview is
- * in front there.
- */
-export function editorColumn(chatColumn: vscode.ViewColumn | undefined): vscode.ViewColumn {
-  const activeGroup = vscode.window.tabGroups.activeTabGroup;
-  const avoid = chatColumn ?? (activeGroup.activeTab?.input instanceof vscode.TabInputWebview ? activeGroup.viewColumn : undefined);
-  const candidates = [vscode.window.activeTextEditor?.viewColumn, ...vscode.window.visibleTextEditors.map((e) => e.viewColumn)];
-  const other = candidates.find((c) => c !== undefined && c !== avoid);
-  if (other !== undefined) return other;
-  if (avoid === undefined) return vscode.ViewColumn.Beside;
-  return avoid === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
 }

@@ -6,7 +6,7 @@
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
 import { PermissionLevelName } from '../chat/protocol';
-import { diffsOf, planOf } from '../chat/view';
+import { diffsOf, planOf } from '../acp/toolCalls';
 import { checkPath } from '../common/paths';
 
 export const PERMISSION_LEVELS = PermissionLevelName.options;

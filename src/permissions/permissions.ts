@@ -13,7 +13,7 @@ import { preview } from '../acp/tolerance';
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
 import { toolKind } from '../chat/protocol';
-import { diffsOf, planOf } from '../chat/view';
+import { diffsOf, planOf } from '../acp/toolCalls';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';

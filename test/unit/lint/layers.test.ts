@@ -44,7 +44,7 @@ const ROWS: readonly Row[] = [
   {
     file: 'src/permissions/x.ts',
     bad: `import { Chats } from '../chats/chats';`,
-    good: `import { diffsOf } from '../chat/view';`,
+    good: `import { toolKind } from '../chat/protocol';`,
     says: /src\/permissions may not import src\/chats/,
   },
   {
@@ -86,7 +86,7 @@ const ROWS: readonly Row[] = [
   {
     file: 'src/history/x.ts',
     bad: `import { Chats } from '../chats/chats';`,
-    good: `import { diffsOf } from '../chat/view';`,
+    good: `import { shortPath } from '../chat/view';`,
     says: /src\/history may not import src\/chats/,
   },
   {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type * as S from '../../../src/acp/schema.gen';
 import type { ToolCallState } from '../../../src/acp/sessionModel';
-import { planOf } from '../../../src/chat/view';
+import { planOf } from '../../../src/acp/toolCalls';
 import { isPlanApproval, levelAnswer, neverAutomatic, PERMISSION_LEVELS } from '../../../src/permissions/levelRules';
 
 const ROOTS = ['/w'];

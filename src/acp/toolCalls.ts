@@ -1,0 +1,30 @@
+// What a tool call carries, read from ACP's own types: its diffs, the terminals it shows, the plan it asks to
+// approve. The chat's views, the permissions and the export all read tool calls through these.
+import type { TerminalState, ToolCallState } from './sessionModel';
+import { clip } from './text';
+
+export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][number], { type: 'diff' }>[] {
+  return call.content.filter((c) => c.type === 'diff');
+}
+
+/** The terminals a tool call shows: its `terminal` content, then any whose output only came through `_meta`. */
+export function terminalIds(call: ToolCallState, terminals: ReadonlyMap<string, TerminalState>): string[] {
+  const ids = call.content.flatMap((c) => (c.type === 'terminal' ? [c.terminalId] : []));
+  // codex-acp names the terminal after the tool call and may send no terminal content at all.
+  if (terminals.has(call.toolCallId) && !ids.includes(call.toolCallId)) ids.push(call.toolCallId);
+  return ids;
+}
+
+/** Characters of a plan shown with its approval. */
+const PLAN_VIEW_LIMIT = 64 * 1024;
+
+/**
+ * The plan a request asks the user to approve, as markdown: a request that leaves plan mode carries it in its raw
+ * input (claude-agent-acp's ExitPlanMode: `rawInput.plan`). Undefined for any other request.
+ */
+export function planOf(call: Pick<ToolCallState, 'rawInput'>): string | undefined {
+  const input = call.rawInput;
+  const plan = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)['plan'] : undefined;
+  if (typeof plan !== 'string' || plan.trim() === '') return undefined;
+  return clip(plan, PLAN_VIEW_LIMIT);
+}
