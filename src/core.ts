@@ -76,6 +76,7 @@ export interface CoreHosts extends SessionsViewHost {
   readonly shell: ShellHistory;
 }
 
+// eslint-disable-next-line max-lines-per-function -- it wires every capability, in the order they need each other; its commands are to move to one table (#42)
 export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): Core {
   const channel = hosts.channel;
   // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.

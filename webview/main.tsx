@@ -26,6 +26,7 @@ const ConversationPart = memo(Conversation);
 /** How long after the last key the draft is told to the host. */
 const DRAFT_DELAY_MS = 300;
 
+// eslint-disable-next-line max-lines-per-function -- the page's root: the state, the host's messages and the layout
 function App() {
   const [state, dispatch] = useReducer(reduce, undefined, () => initialState(loadSaved().draft ?? ''));
 

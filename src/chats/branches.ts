@@ -234,35 +234,41 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     sessionId: session.sessionId,
     cwd: session.cwd,
   });
-  const embedded = next.client.capabilities.accepts.embeddedContext;
-  panel.tell(
-    [
-      restored === 'restored'
-        ? vscode.l10n.t('The files were restored to before the message.')
-        : restored === 'unchanged'
-          ? vscode.l10n.t('The files were already as they were before the message.')
-          : vscode.l10n.t('This message had no checkpoint: the files were left as they are.'),
-      missed ? vscode.l10n.t('{0} could not find the message in its session to fork there.', panel.agentName) : '',
-      forked
-        ? vscode.l10n.t(
-            'Resent in a fork of the session at the message: {0} remembers the conversation before it, and nothing after.',
-            panel.agentName,
-          )
-        : file === undefined
-          ? vscode.l10n.t('Resent in a new session of {0}.', panel.agentName)
-          : embedded
-            ? vscode.l10n.t('Resent in a new session of {0}, with the conversation before it embedded.', panel.agentName)
-            : vscode.l10n.t('Resent in a new session of {0}, with a link to the conversation before it.', panel.agentName),
-      vscode.l10n.t('The earlier branch, \u201c{0}\u201d, is kept in the history (Sessions view).', earlier.title),
-    ]
-      .filter(Boolean)
-      .join(' '),
-  );
+  const how = forked ? 'forked' : file === undefined ? 'new' : next.client.capabilities.accepts.embeddedContext ? 'embedded' : 'linked';
+  panel.tell(resentNotice(panel.agentName, restored, missed, how, earlier.title));
   const context: NewAttachment[] = [
     ...(file === undefined ? [] : [{ kind: 'file' as const, path: file, label: vscode.l10n.t('The conversation before this message') }]),
     ...attachments,
   ];
   return panel.sendContext(text, context);
+}
+
+/** What the chat says once a message was resent: what became of the files, and where the message went. */
+function resentNotice(
+  agent: string,
+  restored: 'restored' | 'unchanged' | 'none',
+  missed: boolean,
+  how: 'forked' | 'new' | 'embedded' | 'linked',
+  earlierTitle: string,
+): string {
+  return [
+    restored === 'restored'
+      ? vscode.l10n.t('The files were restored to before the message.')
+      : restored === 'unchanged'
+        ? vscode.l10n.t('The files were already as they were before the message.')
+        : vscode.l10n.t('This message had no checkpoint: the files were left as they are.'),
+    missed ? vscode.l10n.t('{0} could not find the message in its session to fork there.', agent) : '',
+    how === 'forked'
+      ? vscode.l10n.t('Resent in a fork of the session at the message: {0} remembers the conversation before it, and nothing after.', agent)
+      : how === 'new'
+        ? vscode.l10n.t('Resent in a new session of {0}.', agent)
+        : how === 'embedded'
+          ? vscode.l10n.t('Resent in a new session of {0}, with the conversation before it embedded.', agent)
+          : vscode.l10n.t('Resent in a new session of {0}, with a link to the conversation before it.', agent),
+    vscode.l10n.t('The earlier branch, \u201c{0}\u201d, is kept in the history (Sessions view).', earlierTitle),
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**

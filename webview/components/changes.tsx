@@ -20,6 +20,7 @@ function statusLabel(file: FileChangeView): string {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- the card's render: each folder's files and their actions
 export const Changes = memo(function Changes({ card }: { card: ChangesView }) {
   // A kept card is one line until the user opens it again; the host's state decides the rest.
   const [expanded, setExpanded] = useState(false);

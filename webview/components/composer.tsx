@@ -13,6 +13,7 @@ import { t } from '../l10n';
 import { Chip } from './chip';
 import { Picker } from './picker';
 
+// eslint-disable-next-line max-lines-per-function -- the composer's render: its behaviours are hooks already (hooks/)
 export function Composer(props: {
   agent: string;
   draft: string;

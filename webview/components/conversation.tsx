@@ -28,6 +28,7 @@ import { Permission } from './permission';
 import { Tool } from './tool';
 import { AgentError, TurnStatus, TurnUsage } from './turnStatus';
 
+// eslint-disable-next-line max-lines-per-function -- the list's rows, message jumps and stick-to-bottom are to become hooks of their own (#42)
 export function Conversation(props: {
   agent: string;
   loaded: boolean;

@@ -92,6 +92,7 @@ function Form({
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- one render per kind of field, side by side
 function Field(props: {
   id: string;
   field: ElicitationFieldView;

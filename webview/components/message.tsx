@@ -116,6 +116,7 @@ const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
 };
 
 /** A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it. */
+// eslint-disable-next-line max-lines-per-function -- a message's render, with its edit-in-place form
 export const Message = memo(function Message({
   entry,
   restorable,
