@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { FLOOD_END } from '../fixtures/lib/benchScenarios';
 import { waitFor } from '../lib/wait';
 import { WINDOW } from '../../webview/state';
-import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
+import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
 const SCREENSHOTS = join(process.env['ACP_TEST_OUTPUT'] ?? join(repoRoot, 'test-output', 'ui'), 'screenshots');
 
@@ -417,7 +417,22 @@ describe('conversation UI', function () {
     // An agent the settings do not name: the picker, for the user to choose.
     await open('agent=Nobody&prompt=hi');
     await workbench.pick('Fixture Echo');
-    await holds(2, 'hi', 'a chat with the agent picked');
+    // It opens as a tab over the first link's chat, whose page VS Code may drop while it is hidden: the new chat is
+    // found by what it holds, not by its place among the pages.
+    const pages = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
+    await waitFor(
+      async () => {
+        for (let i = 0; i < (await pages.count()); i++)
+          if (
+            (await composer(i)
+              .inputValue({ timeout: 1000 })
+              .catch(() => '')) === 'hi'
+          )
+            return true;
+        return false;
+      },
+      { timeoutMs: 30_000, what: 'a chat with the agent picked, with the prompt in its composer' },
+    );
     // By now the first link's chat has long settled (its session and the second chat's are open): no prompt ever went out.
     const prompts = readFileSync(agents['Fixture Echo']!.recordFile, 'utf8')
       .split('\n')
