@@ -7,7 +7,7 @@
 //   - webview/ reaches src/ only through the shared protocol module (src/chat/protocol.ts and src/chat/shared/);
 //   - no import cycles anywhere in src/ or webview/, no file of src/ or webview/ over 450 lines, and no function over
 //     100 lines without its reason beside it;
-//   - shipped code logs through the Logger, never console.
+//   - shipped code logs through the Logger, never console, and disposes what it holds without loops of its own.
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
@@ -94,9 +94,27 @@ export default tseslint.config(
       'max-lines': ['error', { max: 450 }],
       // A function past this is doing two jobs; the few that are not say why where they start.
       'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+      // Owners dispose what they hold through a DisposableStore or disposeAll (common/disposables.ts), which go on
+      // past an item that throws and survive a collection that changes under them; never a loop of their own.
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "ForOfStatement CallExpression[callee.property.name='dispose']",
+          "CallExpression[callee.property.name='forEach'] > ArrowFunctionExpression CallExpression[callee.property.name='dispose']",
+        ].map((selector) => ({
+          selector,
+          message: 'Dispose what an owner holds with a DisposableStore or disposeAll (src/common/disposables.ts), not a loop.',
+        })),
+      ],
     },
   },
   ...Object.entries(LAYERS).flatMap(([folder, row]) => [layer(folder, row, 1), layer(folder, row, 2)]),
+  {
+    // The protocol core has no host helpers to dispose with (it imports nothing of the host): its few owners
+    // dispose their own children.
+    files: ['src/acp/**/*.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
   {
     // The ids both the entry point and the core need import nothing.
     files: ['src/ids.ts'],

@@ -5,6 +5,7 @@
 // reported (the log, a notification with Show Log, the Sessions view's message), and the stand-ins stay to say so.
 import * as vscode from 'vscode';
 import { AgentStatusItem } from './agents/statusItem';
+import { DisposableStore } from './common/disposables';
 import { ShellHistory } from './editor/shellHistory';
 import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
   );
 
   const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
-  const standIns: vscode.Disposable[] = [];
+  const standIns = new DisposableStore();
   /** Why the core could not load: said again by every stand-in that runs, since the commands stay stand-ins. */
   let failure: string | undefined;
   const reportFailure = () => {
@@ -91,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
         // A require, not an import: dist/core.js is its own bundle, loaded on first use (see esbuild.mjs).
         // eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports
         const { startCore } = require('./core') as typeof import('./core');
-        for (const standIn of standIns.splice(0)) standIn.dispose();
+        standIns.clear();
         let started: Core | undefined;
         try {
           started = startCore(context, { channel, status, shell, sessionsTree, provideSessions: (provider) => sessions.provide(provider) });
@@ -126,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
 
   registerStandIns();
   context.subscriptions.push(
-    { dispose: () => standIns.forEach((d) => d.dispose()) },
+    standIns,
     // Chats come back after a window reload; the view's state names the agent and the session.
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state: unknown) => withCore(panel.webview, (loaded) => loaded.chats.restoreTab(panel, state)),

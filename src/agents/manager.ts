@@ -13,6 +13,7 @@ import type * as S from '../acp/schema.gen';
 import type { LineTracer } from '../acp/ndjsonWriter';
 import type { AgentConfig } from '../settings/config';
 import type { AgentCatalog } from './catalog';
+import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
 
 /** Where an agent is: starting, running (its client), failed to start (why), or not running. */
@@ -40,7 +41,7 @@ export class AgentManager implements vscode.Disposable {
   private readonly holds = new Map<AgentClient, number>();
   private readonly running = new Map<string, Running>();
   /** Every live client, including one replaced in `running` after its settings changed. */
-  private readonly subscriptions = new Map<AgentClient, vscode.Disposable[]>();
+  private readonly subscriptions = new Map<AgentClient, DisposableStore>();
   private readonly statuses = new Map<string, AgentStatus>();
   private readonly statusEmitter = new vscode.EventEmitter<string>();
   /** Fires with an agent's name when its status changes. */
@@ -117,28 +118,31 @@ export class AgentManager implements vscode.Disposable {
         );
         if (this.running.get(config.name) === entry) this.setStatus(config.name, { phase: 'running', client: c });
         this.commands.set(c, config.command);
-        this.subscriptions.set(c, [
-          c.onDidExit((end) => {
-            if (this.unlist(config.name, entry)) {
-              this.setStatus(
-                config.name,
-                end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message },
-              );
-            }
-            for (const d of this.subscriptions.get(c) ?? []) d.dispose();
-            this.subscriptions.delete(c);
-            this.commands.delete(c);
-            this.endEmitter.fire();
-          }),
-          // The account shown beside the agent follows its sign-in state.
-          c.auth.onDidChange(() => this.statusEmitter.fire(config.name)),
-          c.onDidChangeSessions(() => {
-            if (c.openSessions.length === 0 && !this.holds.has(c)) {
-              log.info('its last chat closed; stopping it');
-              void this.stopClient(config.name, entry, c);
-            }
-          }),
-        ]);
+        this.subscriptions.set(
+          c,
+          new DisposableStore(
+            c.onDidExit((end) => {
+              if (this.unlist(config.name, entry)) {
+                this.setStatus(
+                  config.name,
+                  end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message },
+                );
+              }
+              this.subscriptions.get(c)?.dispose();
+              this.subscriptions.delete(c);
+              this.commands.delete(c);
+              this.endEmitter.fire();
+            }),
+            // The account shown beside the agent follows its sign-in state.
+            c.auth.onDidChange(() => this.statusEmitter.fire(config.name)),
+            c.onDidChangeSessions(() => {
+              if (c.openSessions.length === 0 && !this.holds.has(c)) {
+                log.info('its last chat closed; stopping it');
+                void this.stopClient(config.name, entry, c);
+              }
+            }),
+          ),
+        );
       },
       (error: unknown) => {
         if (this.unlist(config.name, entry)) this.setStatus(config.name, { phase: 'failed', error: failureText(error) });

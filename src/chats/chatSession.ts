@@ -15,7 +15,7 @@ import { TranscriptRecorder } from '../history/recorder';
 import type { TranscriptStore } from '../history/transcripts';
 import { PERMISSION_LEVELS } from '../permissions/levels';
 import type { Permissions } from '../permissions/permissions';
-import { DisposableStore } from '../common/disposables';
+import { DisposableStore, disposeAll } from '../common/disposables';
 import type { ChatChoices, ChoicesFrom } from './chatChoices';
 import type { EditorTools } from '../editorTools/editorTools';
 import { failureText } from '../common/failureText';
@@ -183,7 +183,7 @@ export class ChatSession implements vscode.Disposable {
     });
     return new vscode.Disposable(() => {
       subscription.dispose();
-      for (const d of watched.values()) d.dispose();
+      disposeAll(watched.values());
     });
   }
 

@@ -27,7 +27,7 @@ import { chatKey } from '../checkpoints/checkpoints';
 import { chatMarkdown, renameChat, sendAfterTurn } from './operations';
 import { forkChat, resendEdited, type BranchHost } from './branches';
 import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
-import { DisposableStore } from '../common/disposables';
+import { DisposableStore, disposeAll } from '../common/disposables';
 import { failureText } from '../common/failureText';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
@@ -427,7 +427,7 @@ export class Chats implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const panel of [...this.open]) panel.dispose();
+    disposeAll(this.open);
     this.subscriptions.dispose();
     this.changeEmitter.dispose();
     this.attentionEmitter.dispose();

@@ -15,6 +15,7 @@ import { ABSENT, ClientRecord, GitSnapshotter, type FileState, type Snapshotter,
 import { ShadowRepo } from './shadowGit';
 import { ChatCheckpoints, type TrackerDeps } from './tracker';
 import { fileTurnStore, removeTurnStore } from './turnStore';
+import { disposeAll } from '../common/disposables';
 import { failureText } from '../common/failureText';
 
 /** Checkpoints older than this, or beyond this many, are pruned when a repository opens. */
@@ -197,8 +198,11 @@ export class Checkpoints implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const chat of [...this.chats]) chat.dispose();
-    for (const repo of this.repos.values()) void repo.then((r) => r.dispose()).catch(() => {});
+    disposeAll(this.chats);
+    // A repository still opening is disposed once it has opened; one that failed to open holds nothing.
+    void Promise.allSettled(this.repos.values())
+      .then((opened) => disposeAll(opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))))
+      .catch(() => {});
     this.changeEmitter.dispose();
   }
 }

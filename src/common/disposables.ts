@@ -40,11 +40,20 @@ export class DisposableStore implements Disposable {
   }
 }
 
-/** Disposes each of `items`, in order; the first error is thrown once every one has been disposed. */
+/**
+ * Disposes each of `items` (a copy is taken first: disposing one may remove it from a live collection), in order; the
+ * first error is thrown once every one has been disposed. Owners use this, or a DisposableStore, never a loop of
+ * their own that stops at the first error.
+ */
+export function disposeAll(items: Iterable<Disposable>): void {
+  dispose([...items]);
+}
+
 function dispose(items: readonly Disposable[]): void {
   let failure: { error: unknown } | undefined;
   for (const item of items) {
     try {
+      // eslint-disable-next-line no-restricted-syntax -- the one loop every owner's disposal goes through
       item.dispose();
     } catch (error) {
       failure ??= { error };

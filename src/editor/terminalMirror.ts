@@ -1,6 +1,7 @@
 // "Show in Terminal": a command's output, mirrored in a VS Code terminal through a Pseudoterminal. The terminal shows
 // what was printed so far and follows along, colours included; it is read-only (the agent owns the command).
 import * as vscode from 'vscode';
+import { disposeAll } from '../common/disposables';
 import type { AgentSession } from '../acp/agentClient';
 
 export class TerminalMirrors implements vscode.Disposable {
@@ -58,7 +59,7 @@ export class TerminalMirrors implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const terminal of this.open.values()) terminal.dispose();
+    disposeAll(this.open.values());
     this.open.clear();
   }
 }

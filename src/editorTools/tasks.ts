@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { errorMessage } from '../acp/errors';
 import { clip } from '../acp/text';
 import { plainTerminalText } from '../common/ansi';
+import { DisposableStore } from '../common/disposables';
 import { CapturedRun, type RunCommand } from './taskRun';
 import { resolveVariables, shellLine, valuesFromOutside, type TaskVariables } from './taskLine';
 import { taskQuestion, type TaskCommandView } from './taskQuestion';
@@ -317,11 +318,11 @@ async function runTask(task: vscode.Task, how: Plan, abandoned: AbortSignal): Pr
 class TaskEnds implements vscode.Disposable {
   private readonly codes = new Map<vscode.TaskExecution, number | undefined>();
   private readonly waiting = new Map<vscode.TaskExecution, (end: { exitCode: number | undefined }) => void>();
-  private readonly subscriptions = [
+  private readonly subscriptions = new DisposableStore(
     vscode.tasks.onDidEndTaskProcess((e) => this.ended(e.execution, e.exitCode)),
     // A process's end comes first; a task without a process ends without a code.
     vscode.tasks.onDidEndTask((e) => this.ended(e.execution, undefined)),
-  ];
+  );
 
   /** When `execution` ends. */
   of(execution: vscode.TaskExecution): Promise<{ exitCode: number | undefined }> {
@@ -337,7 +338,7 @@ class TaskEnds implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
+    this.subscriptions.dispose();
     this.codes.clear();
   }
 }

@@ -11,6 +11,7 @@ import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
 import { handleOrNone } from '../chats/handle';
 import { findGit, type Checkpoints } from '../checkpoints/checkpoints';
+import { DisposableStore, disposeAll } from '../common/disposables';
 import { failureText } from '../common/failureText';
 import { isWithin } from '../common/paths';
 import type { TranscriptStore } from '../history/transcripts';
@@ -26,7 +27,7 @@ const CONTEXT_KEY = 'acp.activeChatInWorktree';
 
 export class WorktreeCommands implements vscode.Disposable {
   private readonly log: Logger;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables: DisposableStore;
 
   constructor(
     private readonly chats: Chats,
@@ -49,7 +50,7 @@ export class WorktreeCommands implements vscode.Disposable {
           this.failed(id, error);
         }
       });
-    this.disposables = [
+    this.disposables = new DisposableStore(
       vscode.commands.registerCommand('acp.newChatInWorktree', async () => handleOrNone(await creator.run())),
       on('acp.reviewWorktree', (record, git) => reviewWorktree(git, record)),
       on('acp.applyWorktree', (record, git) => this.apply(record, git)),
@@ -75,7 +76,7 @@ export class WorktreeCommands implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('git')) this.found = undefined;
       }),
-    ];
+    );
     this.follow();
     this.countLater(); // the figures of the worktrees a reload brought back
   }
@@ -198,7 +199,7 @@ export class WorktreeCommands implements vscode.Disposable {
     );
     if (!agreed) return false;
     // The chat ends first, so that its agent stops working in the folder; its transcript stays in the history.
-    for (const panel of this.chatsIn(record.path)) panel.dispose();
+    disposeAll(this.chatsIn(record.path));
     await removeWorktree(git, record, true);
     await this.records.remove(record.path);
     this.log.info(`discarded ${record.path} and its branch ${record.branch}`);
@@ -292,7 +293,7 @@ export class WorktreeCommands implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DisposableStore } from '../../../src/common/disposables';
+import { DisposableStore, disposeAll } from '../../../src/common/disposables';
 
 function recorder(log: string[], name: string, fail = false) {
   return {
@@ -46,5 +46,26 @@ describe('DisposableStore', () => {
     const store = new DisposableStore(recorder(log, 'a', true), recorder(log, 'b', true), recorder(log, 'c'));
     assert.throws(() => store.dispose(), /a failed/);
     assert.deepEqual(log, ['a', 'b', 'c']);
+  });
+
+  it('disposeAll disposes every member of a collection that each disposal shrinks, though one throws', () => {
+    const log: string[] = [];
+    const open = new Set<{ dispose(): void }>();
+    for (const [name, fail] of [
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ] as const) {
+      const item = {
+        dispose() {
+          open.delete(item); // as a chat panel leaves its registry when it is disposed
+          recorder(log, name, fail).dispose();
+        },
+      };
+      open.add(item);
+    }
+    assert.throws(() => disposeAll(open), /b failed/);
+    assert.deepEqual(log, ['a', 'b', 'c']);
+    assert.equal(open.size, 0);
   });
 });
