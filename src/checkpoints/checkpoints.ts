@@ -199,10 +199,9 @@ export class Checkpoints implements vscode.Disposable {
 
   dispose(): void {
     disposeAll(this.chats);
-    // A repository still opening is disposed once it has opened; one that failed to open holds nothing.
-    void Promise.allSettled(this.repos.values())
-      .then((opened) => disposeAll(opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))))
-      .catch(() => {});
+    // Each repository is disposed (its git processes stopped) as soon as it has opened, not after the slowest; one
+    // that failed to open holds nothing.
+    for (const repo of this.repos.values()) void repo.then((opened) => disposeAll([opened])).catch(() => {});
     this.changeEmitter.dispose();
   }
 }

@@ -13,7 +13,7 @@ import type { TranscriptStore } from '../history/transcripts';
 
 /** Sessions imported at most in one run. */
 export const MAX_IMPORT = 100;
-/** A replay that takes longer is given up (the session is closed when it ends). */
+/** A replay that takes longer is given up: the agent is told (`$/cancel_request`), and the session is dropped here. */
 export const LOAD_TIMEOUT_MS = 60_000;
 
 /** Time as the run sees it; tests give it their own. */

@@ -92,6 +92,7 @@ describe('accessibility', function () {
     // loaded); the palette is opened only after that, so the chat's focus cannot land in the palette.
     const moved = side.getByRole('textbox', { name: 'Message' });
     await waitFor(() => moved.evaluate((box) => box.ownerDocument.hasFocus() && box === box.ownerDocument.activeElement), {
+      timeoutMs: 15_000,
       what: 'the moved chat to have the keyboard',
     });
     for (const { id, body } of THEMES) {

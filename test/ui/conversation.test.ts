@@ -417,8 +417,11 @@ describe('conversation UI', function () {
     // An agent the settings do not name: the picker, for the user to choose.
     await open('agent=Nobody&prompt=hi');
     await workbench.pick('Fixture Echo');
-    // It opens as a tab over the first link's chat, whose page VS Code may drop while it is hidden: the new chat is
-    // found by what it holds, not by its place among the pages.
+    // A third chat: it opens as a tab over the first link's chat, whose page VS Code drops while it is hidden, so the
+    // new chat is found by what it holds, not by its place among the pages.
+    await waitFor(async () => (await page.locator('.tabs-container .tab', { hasText: 'Fixture Echo' }).count()) === 3, {
+      what: 'a third chat tab',
+    });
     const pages = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
     await waitFor(
       async () => {

@@ -10,7 +10,7 @@ import { AgentClient } from '../../../src/acp/agentClient';
 import type * as S from '../../../src/acp/schema.gen';
 import { TranscriptStore } from '../../../src/history/transcripts';
 import { importPicked, LOAD_TIMEOUT_MS, MAX_IMPORT, sessionsInWorkspace, type ImportClock, type ImportCounts } from '../../../src/sessions/importRun';
-import { waitFor } from '../../lib/wait';
+import { waitFor, within } from '../../lib/wait';
 import { FIXTURE_AGENT } from '../lib/fixture-agent';
 import { RecordingLogger } from '../lib/recording-logger';
 
@@ -183,7 +183,7 @@ describe('Import Sessions run', function () {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(counts, undefined, 'not given up before 60 s');
     clock.advance(1);
-    const result = await running;
+    const result = await within(running, 10_000, 'the run to end once the replay was given up');
     assert.equal(result.imported, 0);
     assert.deepEqual(result.failures, [{ kind: 'timedOut', title: 'Title slow' }]);
     assert.equal(result.notTried, 1, 'the run stops: "next" is not tried');
