@@ -21,6 +21,17 @@ export type Refusal =
   | { readonly what: 'additionalDirectories' }
   | { readonly what: 'mcpTransport'; readonly transport: string; readonly server: string };
 
+/** Why a prompt was not sent at all; nothing of it was lost. */
+export type PromptRefusal =
+  | { readonly reason: 'closed' }
+  | { readonly reason: 'agentEnded'; readonly cause: Failure }
+  | { readonly reason: 'busy' }
+  | { readonly reason: 'noTurn' }
+  | { readonly reason: 'empty' }
+  | { readonly reason: 'notConnected'; readonly agent: string }
+  /** An attachment past its bound waits for the user's Attach Anyway; `size` is as the chip shows it. */
+  | { readonly reason: 'attachmentWaiting'; readonly label: string; readonly size: string };
+
 /** A failure as a fact: what happened, in data. The host words it; the agent's own words pass through as they are. */
 export type Failure =
   | { readonly kind: 'exited'; readonly code: number | null; readonly signal: string | null; readonly lastLine: string | undefined }
@@ -31,10 +42,19 @@ export type Failure =
   | { readonly kind: 'protocolVersion'; readonly agentVersion: string; readonly supported: readonly number[] }
   | { readonly kind: 'connectionClosed'; readonly cause: Failure | undefined }
   | ({ readonly kind: 'notSupported' } & Refusal)
+  | ({ readonly kind: 'promptRefused' } & PromptRefusal)
   /** An error answer of the agent's: its own words. */
   | { readonly kind: 'agent'; readonly code: number; readonly message: string }
   /** Anything else (an OS error, a bug): its message as it is. */
   | { readonly kind: 'other'; readonly message: string };
+
+/** A prompt was not sent at all (the chat is closed, the agent is gone, a turn is running, …); nothing was lost. */
+export class PromptRefusedError extends Error {
+  override readonly name = 'PromptRefusedError';
+  constructor(readonly refusal: PromptRefusal) {
+    super(`prompt refused: ${refusal.reason}`);
+  }
+}
 
 /** An error answer: from the agent to one of our requests, or from our handlers to the agent. */
 export class AcpError extends Error {
@@ -148,6 +168,7 @@ export function failureOf(error: unknown): Failure {
   if (error instanceof ProtocolVersionError) return { kind: 'protocolVersion', agentVersion: String(error.agentVersion), supported: error.supported };
   if (error instanceof ConnectionClosedError) return { kind: 'connectionClosed', cause: error.reason && failureOf(error.reason) };
   if (error instanceof NotSupportedError) return { kind: 'notSupported', ...error.refusal };
+  if (error instanceof PromptRefusedError) return { kind: 'promptRefused', ...error.refusal };
   if (error instanceof AcpError) return { kind: 'agent', code: error.code, message: error.message };
   if (error instanceof Error && 'failure' in error) return (error as { failure: Failure }).failure;
   return { kind: 'other', message: errorMessage(error) };

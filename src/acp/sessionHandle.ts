@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCapabilities } from './capabilities';
 import type { AcpClientConnection } from './connection';
-import { AcpError, errorMessage } from './errors';
+import { AcpError, errorMessage, failureOf, PromptRefusedError } from './errors';
 import type { Logger } from './log';
 import type { AgentEnd } from './process';
 import type * as S from './schema.gen';
@@ -40,11 +40,6 @@ export interface LeftOutServer {
 
 /** How a message sent into a running turn went. */
 export type SteerOutcome = 'injected' | 'startedNewTurn' | 'failed';
-
-/** A prompt was not sent at all (the chat is closed, the agent is gone, or a turn is running); nothing was lost. */
-export class PromptRefusedError extends Error {
-  override readonly name = 'PromptRefusedError';
-}
 
 /** What a session needs of the agent client that owns it. */
 export interface SessionOwner {
@@ -150,9 +145,9 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
    * the agent's stop reason. An error answer or the agent's exit ends the turn with that error and rejects.
    */
   async prompt(prompt: S.ContentBlock[]): Promise<S.StopReason> {
-    if (this.closed) throw new PromptRefusedError('this chat is closed');
-    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
-    if (this.model.turn.phase !== 'idle') throw new PromptRefusedError('the agent is still working on the previous message');
+    if (this.closed) throw new PromptRefusedError({ reason: 'closed' });
+    if (this.agentEnd) throw new PromptRefusedError({ reason: 'agentEnded', cause: failureOf(this.agentEnd) });
+    if (this.model.turn.phase !== 'idle') throw new PromptRefusedError({ reason: 'busy' });
     const turn = this.model.beginTurn(prompt);
     this.noteLinks(prompt);
     let out!: () => void;
@@ -188,9 +183,9 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
    * conversation at once, and then how it went. Refused (PromptRefusedError) when no turn runs.
    */
   async steer(prompt: S.ContentBlock[]): Promise<SteerOutcome> {
-    if (this.closed) throw new PromptRefusedError('this chat is closed');
-    if (this.agentEnd) throw new PromptRefusedError(`the agent is not running: ${this.agentEnd.message}`);
-    if (this.model.turn.phase === 'idle' || this.model.turn.phase === 'cancelling') throw new PromptRefusedError('no turn is running');
+    if (this.closed) throw new PromptRefusedError({ reason: 'closed' });
+    if (this.agentEnd) throw new PromptRefusedError({ reason: 'agentEnded', cause: failureOf(this.agentEnd) });
+    if (this.model.turn.phase === 'idle' || this.model.turn.phase === 'cancelling') throw new PromptRefusedError({ reason: 'noTurn' });
     const index = this.model.steerMessage(prompt);
     this.noteLinks(prompt);
     // Into the turn the agent has: not before its prompt has gone out (a checkpoint may still be running).

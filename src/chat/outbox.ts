@@ -4,9 +4,10 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import { ACCEPTS_NOTHING, type PromptAccepts } from '../acp/capabilities';
-import { AcpError, errorMessage } from '../acp/errors';
-import { PromptRefusedError, type SteerOutcome } from '../acp/sessionHandle';
+import { AcpError, errorMessage, PromptRefusedError } from '../acp/errors';
+import type { SteerOutcome } from '../acp/sessionHandle';
 import type * as S from '../acp/schema.gen';
+import { failureText } from '../common/failureText';
 import { Attachments } from './attachments';
 import { ASK_BYTES } from './contextText';
 import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
@@ -83,14 +84,11 @@ export class Outbox {
     const ids = [...listed, ...this.attachments.views.filter((a) => a.token !== undefined && images.includes(a.token)).map((a) => a.id)];
     const waiting = this.attachments.views.find((a) => ids.includes(a.id) && a.confirm);
     if (waiting) {
-      const reason = vscode.l10n.t(
-        '{0} is {1}: choose Attach Anyway on it, or remove it, before sending.',
-        waiting.label,
-        sizeLabel(waiting.size ?? 0),
-      );
+      const refused = new PromptRefusedError({ reason: 'attachmentWaiting', label: waiting.label, size: sizeLabel(waiting.size ?? 0) });
+      const reason = failureText(refused);
       this.host.tell(reason);
       this.host.post({ type: 'sendFailed', text, reason });
-      throw new PromptRefusedError(reason);
+      throw refused;
     }
     const chosen = this.attachments.take(ids);
     this.postAttachments(false);
@@ -198,7 +196,7 @@ export class Outbox {
     try {
       return await this.sendPrompt(text, chosen);
     } catch (error) {
-      if (error instanceof PromptRefusedError) this.giveBack(text, chosen, errorMessage(error));
+      if (error instanceof PromptRefusedError) this.giveBack(text, chosen, failureText(error));
       else if (error instanceof AcpError && error.isAuthRequired) {
         this.giveBack(text, chosen, vscode.l10n.t('{0} needs you to sign in first.', this.host.agentName));
         this.host.signIn();
@@ -211,7 +209,7 @@ export class Outbox {
   private async steerTaken(text: string, chosen: readonly Attachment[]): Promise<SteerOutcome> {
     const session = this.host.session();
     try {
-      if (!session) throw new PromptRefusedError(vscode.l10n.t('{0} is not connected yet', this.host.agentName));
+      if (!session) throw new PromptRefusedError({ reason: 'notConnected', agent: this.host.agentName });
       return await session.steer(buildPrompt(text, chosen, new Map(), this.accepts));
     } catch (error) {
       if (!(error instanceof PromptRefusedError)) throw error;
@@ -228,13 +226,13 @@ export class Outbox {
 
   private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
     const session = this.host.session();
-    if (!session) throw new PromptRefusedError(vscode.l10n.t('{0} is not connected yet', this.host.agentName));
+    if (!session) throw new PromptRefusedError({ reason: 'notConnected', agent: this.host.agentName });
     const files = new Map<string, string | undefined>();
     if (this.accepts.embeddedContext) {
       for (const a of attachments) if (a.kind === 'file') files.set(a.path, await this.host.readText(a.path));
     }
     const prompt = buildPrompt(text, attachments, files, this.accepts);
-    if (prompt.length === 0) throw new PromptRefusedError('the message is empty');
+    if (prompt.length === 0) throw new PromptRefusedError({ reason: 'empty' });
     return session.prompt(prompt);
   }
 

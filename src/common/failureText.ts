@@ -1,7 +1,7 @@
 // The user's words for what failed: the core's errors carry facts (acp/errors.ts's Failure), worded here in the
 // user's language. The agent's own words, and the OS's, pass through as they are.
 import * as vscode from 'vscode';
-import { failureOf, type Failure, type Refusal } from '../acp/errors';
+import { failureOf, type Failure, type PromptRefusal, type Refusal } from '../acp/errors';
 
 /** `error` in a sentence for the user (without a full stop). */
 export function failureText(error: unknown): string {
@@ -34,9 +34,30 @@ function worded(f: Failure): string {
         : vscode.l10n.t('the connection to the agent closed');
     case 'notSupported':
       return refused(f);
+    case 'promptRefused':
+      return notSent(f);
     case 'agent':
     case 'other':
       return f.message;
+  }
+}
+
+function notSent(r: PromptRefusal): string {
+  switch (r.reason) {
+    case 'closed':
+      return vscode.l10n.t('this chat is closed');
+    case 'agentEnded':
+      return vscode.l10n.t('the agent is not running: {0}', worded(r.cause));
+    case 'busy':
+      return vscode.l10n.t('the agent is still working on the previous message');
+    case 'noTurn':
+      return vscode.l10n.t('no turn is running');
+    case 'empty':
+      return vscode.l10n.t('the message is empty');
+    case 'notConnected':
+      return vscode.l10n.t('{0} is not connected yet', r.agent);
+    case 'attachmentWaiting':
+      return vscode.l10n.t('{0} is {1}: choose Attach Anyway on it, or remove it, before sending.', r.label, r.size);
   }
 }
 

@@ -176,10 +176,21 @@ async function userWorkIsSafe(git: G.Git, record: WorktreeRecord, touched: reado
   if (!stash) return false;
   const stashing = G.withPaths(['stash', 'push', '--include-untracked', '--message', stashName(record)], dirty);
   await git.run(record.repo, stashing.args, { input: stashing.input, slow: true }).catch((error: unknown) => {
-    throw new Error(`git stash failed (${errorMessage(error)}); "git stash list" shows whether your changes were stashed`);
+    throw new WorktreeStepError('stash', errorMessage(error));
   });
   void vscode.window.showInformationMessage(vscode.l10n.t('Your changes in {0} are in the stash "{1}".', listed(dirty), stashName(record)));
   return 'stashed';
+}
+
+/** A git step of a worktree action failed: a fact the command words (worktrees.ts); `detail` is git's own. */
+export class WorktreeStepError extends Error {
+  override readonly name = 'WorktreeStepError';
+  constructor(
+    readonly step: 'stash' | 'apply',
+    readonly detail: string,
+  ) {
+    super(`git ${step} failed: ${detail}`);
+  }
 }
 
 /** The worktree's changes as uncommitted changes in the main checkout: a plain apply, else a three-way one. */
@@ -197,7 +208,7 @@ async function applyPatch(git: G.Git, record: WorktreeRecord, patch: string): Pr
     );
     return 'applied';
   }
-  return (await openConflicts(git, record)) ? 'conflicts' : Promise.reject(new Error('git apply --3way failed'));
+  return (await openConflicts(git, record)) ? 'conflicts' : Promise.reject(new WorktreeStepError('apply', `exit code ${threeWay.code}`));
 }
 
 async function merge(git: G.Git, record: WorktreeRecord): Promise<Applied> {

@@ -16,7 +16,16 @@ import { failureText } from '../common/failureText';
 import { isWithin } from '../common/paths';
 import type { TranscriptStore } from '../history/transcripts';
 import { readWorktreeSettings } from '../settings/worktrees';
-import { applyWorktree, BASE_SCHEME, commitWorktree, removeWorktree, reviewWorktree, whatWouldBeLost, WorktreeBaseDocuments } from './actions';
+import {
+  applyWorktree,
+  BASE_SCHEME,
+  commitWorktree,
+  removeWorktree,
+  reviewWorktree,
+  whatWouldBeLost,
+  WorktreeBaseDocuments,
+  WorktreeStepError,
+} from './actions';
 import { confirmPick } from './confirm';
 import { WorktreeCreator } from './create';
 import { aheadCount, lineCounts, userGit, type Git } from './git';
@@ -100,7 +109,7 @@ export class WorktreeCommands implements vscode.Disposable {
 
   private failed(command: string, error: unknown): void {
     this.log.error(`${command} failed: ${errorMessage(error)}`);
-    void vscode.window.showErrorMessage(failureText(error));
+    void vscode.window.showErrorMessage(error instanceof WorktreeStepError ? stepFailure(error) : failureText(error));
   }
 
   /** Commits ahead of the base and lines changed, for the Sessions view; a worktree git cannot read is left as it was. */
@@ -304,4 +313,11 @@ function folderOf(value: unknown): string | undefined {
   const v = value as { path?: unknown; panel?: { session?: { cwd?: unknown } }; summary?: { cwd?: unknown }; cwd?: unknown };
   const candidate = v.path ?? v.panel?.session?.cwd ?? v.summary?.cwd ?? v.cwd;
   return typeof candidate === 'string' ? candidate : undefined;
+}
+
+/** What the user is told when a git step of a worktree action failed, and where to look. */
+function stepFailure(error: WorktreeStepError): string {
+  return error.step === 'stash'
+    ? vscode.l10n.t('git stash failed ({0}); "git stash list" shows whether your changes were stashed.', error.detail)
+    : vscode.l10n.t('git could not apply the worktree\u2019s changes, not even three-way ({0}); "git status" shows what it left.', error.detail);
 }

@@ -8,11 +8,17 @@ import { pathToFileURL } from 'node:url';
 import { AgentClient, type AgentClientOptions } from '../../../src/acp/agentClient';
 import { AgentStartFailure } from '../../../src/acp/startFailure';
 import type { HostServices } from '../../../src/acp/clientHandler';
-import { PromptRefusedError } from '../../../src/acp/sessionHandle';
-import { AgentExitError, CommandNotFoundError } from '../../../src/acp/errors';
+import { AgentExitError, CommandNotFoundError, failureOf, PromptRefusedError, type Failure } from '../../../src/acp/errors';
 import { waitFor, within } from '../../lib/wait';
 import { FIXTURE_AGENT } from '../lib/fixture-agent';
 import { RecordingLogger } from '../lib/recording-logger';
+
+/** A refusal of a prompt, as the fact the host words. */
+function refused(error: unknown, expected: Failure): boolean {
+  assert.ok(error instanceof PromptRefusedError, `expected a PromptRefusedError, got ${String(error)}`);
+  assert.deepEqual(failureOf(error), expected);
+  return true;
+}
 
 describe('AgentClient', function () {
   this.timeout(15_000);
@@ -149,7 +155,7 @@ describe('AgentClient', function () {
     const session = await client.newSession(dir);
     const turn = session.prompt([{ type: 'text', text: 'first' }]);
     await waitFor(() => session.model.entries.length === 2, { what: 'the agent to start answering' });
-    await assert.rejects(session.prompt([{ type: 'text', text: 'second' }]), PromptRefusedError);
+    await assert.rejects(session.prompt([{ type: 'text', text: 'second' }]), (e) => refused(e, { kind: 'promptRefused', reason: 'busy' }));
     assert.equal(session.model.entries.length, 2);
     await session.cancel();
     assert.equal(await within(turn, 5000, 'the turn'), 'cancelled');
@@ -164,7 +170,10 @@ describe('AgentClient', function () {
     assert.ok(end instanceof AgentExitError && end.code === 3);
     assert.ok(session.ended instanceof AgentExitError);
     assert.match(session.model.turn.phase === 'idle' ? (session.model.turn.error ?? '') : '', /exited with code 3: giving up/);
-    await assert.rejects(session.prompt([{ type: 'text', text: 'again' }]), PromptRefusedError);
+    // A fact the host words, with the exit it comes from.
+    await assert.rejects(session.prompt([{ type: 'text', text: 'again' }]), (e) =>
+      refused(e, { kind: 'promptRefused', reason: 'agentEnded', cause: { kind: 'exited', code: 3, signal: null, lastLine: 'giving up' } }),
+    );
   });
 
   it('forgets a closed session and stops nothing else', async () => {
@@ -177,7 +186,7 @@ describe('AgentClient', function () {
     assert.deepEqual(client.openSessions, [b]);
     assert.equal(changes, 1);
     assert.equal(client.hasExited, false);
-    await assert.rejects(a.prompt([{ type: 'text', text: 'x' }]), PromptRefusedError);
+    await assert.rejects(a.prompt([{ type: 'text', text: 'x' }]), (e) => refused(e, { kind: 'promptRefused', reason: 'closed' }));
   });
 
   describe('start failures, each in one sentence', () => {
