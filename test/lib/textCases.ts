@@ -3,6 +3,7 @@
 // and check what it returns; `npm run bench:text` times each at two sizes and prints the ratio (linear is about the
 // ratio of the sizes).
 import { TerminalState } from '../../src/acp/sessionModel';
+import { OutputTail } from '../../src/acp/terminals';
 import { longestRun, trimTrailing } from '../../src/acp/text';
 import { plainTerminalText } from '../../src/common/ansi';
 import { oneLine, problemsText, terminalText } from '../../src/chat/contextText';
@@ -10,6 +11,7 @@ import { parsePromptFile } from '../../src/chat/promptFiles';
 import { isEmail } from '../../src/chat/protocol';
 import { elicitationViews, urlView } from '../../src/chat/elicitationViews';
 import { lineDelta } from '../../src/common/lineDelta';
+import { checkPath } from '../../src/common/paths';
 import { fenced as reportFence } from '../../src/diagnostics/report';
 import { fenced as exportFence } from '../../src/history/exportMarkdown';
 import { nameOf, summarize, type Transcript } from '../../src/history/format';
@@ -110,6 +112,21 @@ export const TEXT_CASES: readonly TextCase[] = [
       for (let i = 0; i < count; i++) state.append('x', 256 * 1024);
       check(state.text.length === Math.min(count, 256 * 1024), 'the tail is bounded');
     },
+  },
+  {
+    name: 'terminals: the kept bytes of a command\u2019s output past its bound, in 16 KB chunks',
+    make: (n) => n,
+    run: (bytes: number) => {
+      const tail = new OutputTail(bytes / 2);
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      for (let sent = 0; sent < bytes; sent += chunk.length) tail.append(chunk);
+      check(tail.byteLength === bytes / 2, 'half is kept');
+    },
+  },
+  {
+    name: 'paths: an agent\u2019s path of a megabyte, refused without a look at the disk',
+    make: (n) => `/w${'/a'.repeat(n / 2)}`,
+    run: (path: string) => check(checkPath(path, ['/w']).kind === 'invalid', 'refused'),
   },
   {
     name: 'transcripts: the name of a resource link of ?# and no path',

@@ -210,19 +210,16 @@ describe('TerminalManager', function () {
 });
 
 describe('OutputTail (a terminal\u2019s kept output)', () => {
-  it('keeps 32 MiB of 64 MiB in linear time', () => {
-    // The old way joined everything kept on each chunk past the limit: 2,048 joins of 32 MiB here, over a minute.
-    // Linear, the appends take well under a second even on a busy machine.
+  it('keeps the last 32 MiB of 64 MiB, in order', () => {
+    // Its time is bench:text's ("the kept bytes of a command's output past its bound"): the old way joined everything
+    // kept on each chunk past the limit, 2,048 joins of 32 MiB here.
     const tail = new OutputTail(32 * 1024 * 1024);
     const chunk = Buffer.alloc(16 * 1024);
-    const started = performance.now();
     for (let i = 0; i < 4096; i++) tail.append(chunk.fill(97 + (i % 26)));
-    const elapsed = performance.now() - started;
     const text = tail.text();
     assert.equal(text.length, 32 * 1024 * 1024);
     assert.equal(text[0], String.fromCharCode(97 + (2048 % 26)));
     assert.equal(text.at(-1), String.fromCharCode(97 + (4095 % 26)));
-    assert.ok(elapsed < 3000, `64 MiB took ${Math.round(elapsed)} ms`);
   });
 
   it('cuts at a character boundary when the cut falls inside a character split across chunks', () => {

@@ -472,23 +472,14 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     assert.equal(existsSync(marker), false, existsSync(marker) ? readFileSync(marker, 'utf8') : '');
   });
 
-  it('an unchanged snapshot costs a fraction of the first: only changed files are looked at', async () => {
+  it('an unchanged snapshot looks only at what changed: the same tree, and the index not rewritten', async () => {
+    // What it costs against the first is bench:checkpoints' ("unchanged snapshot").
     for (let i = 0; i < 2000; i++) write(folder, `src/m${i % 20}/f${i}.ts`, `export const value${i} = ${i};\n`.repeat(40));
     const repo = await open();
-    let start = performance.now();
     const first = await repo.snapshot('c/0');
-    const firstMs = performance.now() - start;
-    const times: number[] = [];
     let last = first;
-    for (let i = 1; i <= 5; i++) {
-      start = performance.now();
-      last = await repo.snapshot(`c/${i}`);
-      times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    const median = times[2] as number;
+    for (let i = 1; i <= 5; i++) last = await repo.snapshot(`c/${i}`);
     assert.deepEqual(await repo.diff(first.commit, last.commit), []);
-    assert.ok(median * 4 < firstMs, `unchanged ${median.toFixed(0)} ms vs first ${firstMs.toFixed(0)} ms`);
     const indexBefore = statSync(join(gitDir, 'index')).mtimeMs;
     await repo.snapshot('c/6');
     assert.equal(statSync(join(gitDir, 'index')).mtimeMs, indexBefore, 'an unchanged folder does not rewrite the index');

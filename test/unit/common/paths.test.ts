@@ -105,12 +105,10 @@ describe('checkPath (where an agent may read and write)', () => {
     it('refuses very long paths at once, without quoting them whole', () => {
       for (const size of [200_000, 1_000_000]) {
         const long = `${workspace}${'/a'.repeat(size / 2)}`;
-        const started = performance.now();
+        // Its time is bench:text's ("an agent's path of a megabyte").
         const verdict = checkPath(long, [workspace]);
-        const elapsed = performance.now() - started;
         assert.equal(verdict.kind, 'invalid');
         assert.ok(verdict.kind === 'invalid' && verdict.reason.length < 200, 'a short reason');
-        assert.ok(elapsed < 100, `${size} characters took ${Math.round(elapsed)} ms`);
       }
     });
 
