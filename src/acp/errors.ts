@@ -52,7 +52,27 @@ export type Failure =
 export class PromptRefusedError extends Error {
   override readonly name = 'PromptRefusedError';
   constructor(readonly refusal: PromptRefusal) {
-    super(`prompt refused: ${refusal.reason}`);
+    super(refusalForLog(refusal));
+  }
+}
+
+/** The refusal in English, for the log (the host words it for the user from the fact). */
+function refusalForLog(r: PromptRefusal): string {
+  switch (r.reason) {
+    case 'closed':
+      return 'this chat is closed';
+    case 'agentEnded':
+      return `the agent is not running (${r.cause.kind === 'exited' ? `exit code ${r.cause.code ?? r.cause.signal}` : r.cause.kind})`;
+    case 'busy':
+      return 'the agent is still working on the previous message';
+    case 'noTurn':
+      return 'no turn is running';
+    case 'empty':
+      return 'the message is empty';
+    case 'notConnected':
+      return `${r.agent} is not connected yet`;
+    case 'attachmentWaiting':
+      return `${r.label} (${r.size}) waits for Attach Anyway`;
   }
 }
 
