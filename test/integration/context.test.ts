@@ -28,8 +28,21 @@ const NO_EMBEDDED = { env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ lo
 /** Picks the `kind` (and `path`) option that `@query` offers, and waits for its chip (or says what the chat said). */
 async function attach(chat: ChatHandle, query: string, kind: string, path?: string): Promise<void> {
   const before = chat.attachments.length;
-  const offered = await chat.completeMention(query);
-  const pick = offered.find((m) => m.kind === kind && (path === undefined || m.path === path));
+  let offered = await chat.completeMention(query);
+  const wanted = (m: { kind: string; path: string }) => m.kind === kind && (path === undefined || m.path === path);
+  if (kind === 'symbol' && !offered.some(wanted)) {
+    // VS Code's symbol search waits for every provider, and TypeScript's (a project loaded by an earlier test) can
+    // answer after the list's 1.5 s: the chat's list shows those symbols when they come, the handle only the first
+    // list. A later search, as the user's next keystroke, has them.
+    offered = await waitFor(
+      async () => {
+        const again = await chat.completeMention(query);
+        return again.some(wanted) ? again : undefined;
+      },
+      { timeoutMs: 15_000, what: `@${query} to offer a symbol once the symbol providers have answered` },
+    );
+  }
+  const pick = offered.find(wanted);
   assert.ok(pick, `@${query} offers a ${kind}: ${JSON.stringify(offered.map((m) => `${m.kind}:${m.name}`))}`);
   await chat.mention(pick.kind, pick.path);
   await waitFor(() => chat.attachments.length === before + 1, { what: `the ${kind} chip` }).catch((error: unknown) => {
