@@ -1,36 +1,25 @@
 // The chat view's state and how messages change it. Pure: no DOM, unit-tested in plain Node. The view holds no
 // protocol logic: it shows what the host sends and keeps only what the user is writing.
 import {
-  ASK_ONLY,
-  EMPTY_QUEUE,
-  EMPTY_SESSION,
-  NO_CHECKPOINTS,
-  type AgentErrorView,
+  INITIAL_PARTS,
   type AttachmentView,
   type ChangesView,
-  type CheckpointsView,
-  type ElicitationView,
   type EntryView,
-  type PermissionLevelView,
   type FileMatch,
   type HostMessage,
   PARTS,
   type Part,
   type ViewParts,
-  type PermissionView,
   type PromptView,
-  type QueueView,
   type SessionTarget,
-  type SessionView,
-  type SubagentView,
-  type TurnView,
 } from '../src/chat/protocol';
 import { t } from './l10n';
 
 /** Entries kept in the page; earlier ones come back with "Show earlier messages". */
 export const WINDOW = 150;
 
-export interface ChatState {
+/** What the chat view shows: every view part as the host last sent it, and the page's own state. */
+export interface ChatState extends Readonly<ViewParts> {
   readonly loaded: boolean;
   readonly agent: string;
   /** What the serializer needs after a reload (kept in the webview's state by the view). */
@@ -41,21 +30,7 @@ export interface ChatState {
   /** The divider offers Open the Earlier Branch (the entries above came from an edited and resent session). */
   readonly branch?: true;
   readonly entries: readonly EntryView[];
-  readonly turn: TurnView;
-  readonly permissions: readonly PermissionView[];
-  /** The agent's questions waiting for the user. */
-  readonly elicitations: readonly ElicitationView[];
-  /** The children of this chat's session (subagents). */
-  readonly subagents: readonly SubagentView[];
-  readonly agentError: AgentErrorView | null;
-  readonly session: SessionView;
   readonly attachments: readonly AttachmentView[];
-  /** The changes card of each turn, and the user messages whose checkpoint can be restored. */
-  readonly checkpoints: CheckpointsView;
-  /** Messages written while a turn ran, waiting for it to end. */
-  readonly queue: QueueView;
-  /** How the client answers the agent's permission requests in this chat, and what the user may pick. */
-  readonly permissionLevel: PermissionLevelView;
   readonly notice?: string;
   readonly draft: string;
   /** The prompt files offered under `/`. */
@@ -83,16 +58,8 @@ export function initialState(draft = ''): ChatState {
     agent: '',
     earlier: [],
     entries: [],
-    turn: { phase: 'idle' },
-    permissions: [],
-    elicitations: [],
-    subagents: [],
-    agentError: null,
-    session: EMPTY_SESSION,
+    ...INITIAL_PARTS,
     attachments: [],
-    checkpoints: NO_CHECKPOINTS,
-    queue: EMPTY_QUEUE,
-    permissionLevel: ASK_ONLY,
     draft,
     focusRequest: 0,
     reveal: { key: undefined, seq: 0 },

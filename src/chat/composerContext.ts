@@ -2,9 +2,9 @@
 // problems, the terminal, the changes), files and folders dropped on it, and the prompt files under `/` with their
 // inputs asked in the chat. The panel owns one per chat; this talks to the panel only through ComposerHost.
 import * as vscode from 'vscode';
-import type { ElicitationAnswer, PendingElicitation } from '../acp/elicitations';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
+import type { ChatModel } from './chatModel';
 import { fillPrompt, type PromptFile } from './promptFiles';
 import type { NewAttachment } from './prompt';
 import type { FileMatch, MentionKind, PromptView } from './protocol';
@@ -40,26 +40,13 @@ export interface ChatPrompts {
   readonly onDidChange: vscode.Event<void>;
 }
 
-/** What the composer's context needs of its chat. */
-export interface ComposerHost {
-  /** The folder of the chat's session, if one is attached. */
-  cwd(): string | undefined;
-  /** The chat's session, if one is attached. */
-  sessionId(): string | undefined;
-  readonly agentName: string;
+/** What the composer's context needs besides the chat's model. */
+export interface ComposerRoom {
+  /** Attaches to the message being written. */
   attach(attachment: NewAttachment): void;
-  tell(text: string): void;
-  setDraft(text: string): void;
-  /** Asks the user in the chat (the client's own question, beside the agent's). */
-  ask(question: Omit<PendingElicitation, 'id'>): Promise<ElicitationAnswer>;
-  /** The prompt files changed: the view's `/` list is told. */
-  promptsChanged(prompts: readonly PromptView[]): void;
-  /** Whether the chat is gone: what arrives after is dropped. */
-  closed(): boolean;
 }
 
 export class ComposerContext implements vscode.Disposable {
-  private prompts: PromptView[] = [];
   /** Listings asked for so far. */
   private listings = 0;
   private readonly subscription: vscode.Disposable;
@@ -67,17 +54,14 @@ export class ComposerContext implements vscode.Disposable {
   constructor(
     private readonly files: ChatFiles,
     private readonly promptFiles: ChatPrompts,
-    private readonly host: ComposerHost,
+    private readonly model: ChatModel,
+    private readonly room: ComposerRoom,
     private readonly log: Logger,
   ) {
     this.subscription = promptFiles.onDidChange(() => void this.listPrompts());
     void this.listPrompts();
   }
 
-  /** The prompt files offered under `/`, as last listed. */
-  get promptViews(): readonly PromptView[] {
-    return this.prompts;
-  }
 
   /** What `@query` offers, as the composer's list shows it. */
   complete(query: string): Promise<FileMatch[]> {
@@ -86,7 +70,7 @@ export class ComposerContext implements vscode.Disposable {
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
   async mention(kind: MentionKind, id: string): Promise<void> {
-    this.settle(await this.files.attach(kind, id, { cwd: this.host.cwd(), sessionId: this.host.sessionId(), agent: this.host.agentName }));
+    this.settle(await this.files.attach(kind, id, { cwd: this.model.session?.cwd, sessionId: this.model.session?.sessionId, agent: this.model.agentName }));
   }
 
   /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */
@@ -101,12 +85,12 @@ export class ComposerContext implements vscode.Disposable {
   async usePrompt(name: string, source: PromptView['source']): Promise<string | undefined> {
     const file = await this.promptFiles.read(name, source);
     if (!file) {
-      this.host.tell(vscode.l10n.t('The prompt file "{0}" could not be read.', name));
+      this.model.tell(vscode.l10n.t('The prompt file "{0}" could not be read.', name));
       return undefined;
     }
     const values: Record<string, string> = {};
     if (file.inputs.length > 0) {
-      const answer = await this.host.ask({
+      const answer = await this.model.questions.ask({
         message: vscode.l10n.t('The prompt "{0}" needs these values.', file.name),
         form: {
           type: 'object',
@@ -120,33 +104,33 @@ export class ComposerContext implements vscode.Disposable {
         },
       });
       if (answer.action !== 'accept') {
-        this.host.tell(vscode.l10n.t('The prompt "{0}" was not used.', file.name));
+        this.model.tell(vscode.l10n.t('The prompt "{0}" was not used.', file.name));
         return undefined;
       }
       for (const [key, value] of Object.entries(answer.content ?? {})) values[key] = String(value);
     }
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
-    const cwd = this.host.cwd();
+    const cwd = this.model.session?.cwd;
     const text = fillPrompt(file, values, {
       ...(editor && !editor.selection.isEmpty ? { selection: editor.document.getText(editor.selection) } : {}),
       ...(editor?.document.uri.scheme === 'file' ? { file: editor.document.uri.fsPath } : {}),
       ...(cwd ? { workspaceFolder: cwd } : {}),
     });
-    this.host.setDraft(text);
+    this.model.setDraft(text);
     return text;
   }
 
   /** An attachment becomes a chip; a sentence says why not. Nothing once the chat is gone. */
   private settle(found: NewAttachment | string): void {
-    if (this.host.closed()) return;
-    if (typeof found === 'string') this.host.tell(found);
-    else this.host.attach(found);
+    if (this.model.closed) return;
+    if (typeof found === 'string') this.model.tell(found);
+    else this.room.attach(found);
   }
 
   /** The prompt files read again (the `/` list opened), told to the view; resolves with them. */
   async refreshPrompts(): Promise<readonly PromptView[]> {
     await this.listPrompts(true);
-    return this.prompts;
+    return this.model.prompts;
   }
 
   private async listPrompts(fresh = false): Promise<void> {
@@ -160,8 +144,7 @@ export class ComposerContext implements vscode.Disposable {
       return;
     }
     if (asked !== this.listings) return;
-    this.prompts = prompts;
-    if (!this.host.closed()) this.host.promptsChanged(this.prompts);
+    this.model.showPrompts(prompts);
   }
 
   dispose(): void {

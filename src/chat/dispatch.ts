@@ -1,19 +1,20 @@
 // The chat's one way in: what each message from the chat view does. The webview posts them, and the chat's handle
 // (the extension's API, and the integration tests) sends the same messages through the same validation, so both
 // drive the user's path. One row per message type; a missing row does not compile.
-import type { ChatControls } from './controls';
+import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
-import type { SessionModel } from '../acp/sessionModel';
 import type * as S from '../acp/schema.gen';
+import { failureText } from '../common/failureText';
+import type { ChatModel } from './chatModel';
 import type { ComposerContext, ChatFiles } from './composerContext';
 import type { Outbox } from './outbox';
 import { copyText } from './copy';
 import { workspaceRoots } from '../common/workspace';
-import type { SessionTarget } from '../common/sessionTarget';
 import { dataUrl, imageSources, shownImage, type ImageSource } from './images';
 import { linkedImagePath, readLinkedImage } from './linkedImages';
-import type { EntryView, ErrorAction, FileMatch, HostMessage, PromptView, WebviewMessage } from './protocol';
+import type { ChatOwner } from './owner';
+import type { ErrorAction, FileMatch, PromptView, WebviewMessage } from './protocol';
 import type { ChatQuestions } from './questions';
 
 /** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
@@ -37,58 +38,18 @@ export interface ChatActions {
   insertAtCursor(text: string): void;
 }
 
-/** What the user asked of the chat's checkpoints. */
-export type CheckpointRequest = Extract<
-  WebviewMessage,
-  { type: 'changes' | 'openChange' | 'restoreCheckpoint' | 'redoRestore' | 'checkpointAnswer' }
->;
-
-/**
- * What the chat owner acts on: a restart, a sign-in, a fork from one of the user's messages, or one of them edited and
- * resent (settled with the resent turn's stop reason, or undefined when nothing was sent).
- */
-export type ChatRequest =
-  | 'restart'
-  | 'signIn'
-  | { readonly fork: number }
-  /** Open the session an edited and resent conversation came from. */
-  | { readonly openBranch: SessionTarget }
-  | { readonly resend: number; readonly text: string; readonly settle: (stopReason: S.StopReason | undefined) => void };
-
-/** What the messages need of the chat's panel. */
-export interface ChatCore {
-  readonly agentName: string;
-  session(): AgentSession | undefined;
-  /** The entries shown above the session: an earlier session's, or a transcript kept on this computer. */
-  earlier(): readonly EntryView[];
-  /** The session the earlier entries came from, when the chat offers to open it. */
-  branch(): SessionTarget | undefined;
-  /** The chat's own model, or one of its subagents' (by session id). */
-  modelOf(sessionId: string | undefined): SessionModel | undefined;
-  /** The view loaded: it gets the whole state. */
-  loaded(): void;
-  /** What the composer holds, as the view tells it. */
-  draftChanged(text: string): void;
-  /** The quiet line goes as the composer sends. */
-  clearNotice(): void;
-  /** Posts to the chat view, once it has loaded; nothing goes after the chat closed. */
-  post(message: HostMessage): void;
-  request(request: ChatRequest): void;
-  checkpoint(request: CheckpointRequest): Promise<void>;
-  /** The agent refused a mode or a config option: the chat says so and shows what the agent has. */
-  pickerFailed(what: string, error: unknown): void;
-  /** The controls its owner sets (the permission level). */
-  readonly controls: ChatControls;
-}
-
-/** What the messages act on: the panel, and the chat's rooms (see rooms.ts). */
-export interface ChatRooms extends ChatCore {
+/** What the messages act on: the chat's model, its owner, and its rooms (see rooms.ts). */
+export interface ChatRooms {
+  readonly model: ChatModel;
+  readonly owner: ChatOwner;
   readonly log: Logger;
   readonly actions: ChatActions;
   readonly files: ChatFiles;
   readonly outbox: Outbox;
   readonly context: ComposerContext;
   readonly questions: ChatQuestions;
+  /** The page (re)loaded: it gets the whole state. */
+  loaded(): void;
 }
 
 /** What a message resolves with, for those that answer (the rest resolve when done). */
@@ -122,17 +83,17 @@ type Handlers = { readonly [T in MessageType]: (message: Message<T>) => Outcome<
 
 /** What each message does in `chat`. */
 export function handlersFor(chat: ChatRooms): Handlers {
-  const actions = chat.actions;
+  const { actions, model, owner } = chat;
   /** Acts on the chat's session, if it has one; resolves when the act is done. */
   const withSession = async (act: (session: AgentSession) => void | Thenable<unknown>): Promise<void> => {
-    const session = chat.session();
+    const session = model.session;
     if (session) await act(session);
   };
   return {
     ready: () => chat.loaded(),
-    draft: (m) => chat.draftChanged(m.text),
+    draft: (m) => model.draftChanged(m.text),
     send: (m) => {
-      chat.clearNotice();
+      model.clearNotice();
       return chat.outbox.submit(m.text, m.attachments, m.mode, m.images);
     },
     queue: (m) => chat.outbox.changeQueued(m.id, m.action),
@@ -140,24 +101,24 @@ export function handlersFor(chat: ChatRooms): Handlers {
     elicitation: (m) => chat.questions.answer(m.id, m.action, m.values ?? {}, m.sessionId),
     openElicitationUrl: (m) => chat.questions.openUrl(m.id, m.sessionId),
     cancel: async () => {
-      await chat.session()?.cancel();
+      await model.session?.cancel();
     },
-    permission: (m) => chat.modelOf(m.sessionId)?.resolvePermission(m.id, m.optionId) ?? false,
-    cancelSubagent: (m) => chat.session()?.cancelSubagent(m.sessionId) ?? false,
+    permission: (m) => model.modelOf(m.sessionId)?.resolvePermission(m.id, m.optionId) ?? false,
+    cancelSubagent: (m) => model.session?.cancelSubagent(m.sessionId) ?? false,
     errorAction: (m) => errorAction(chat, m.action),
     showDiff: (m) => withSession((s) => actions.showDiff(s, m.toolCallId, m.index)),
     openLocation: (m) => withSession((s) => actions.openLocation(s, m.toolCallId, m.index)),
-    showTerminal: (m) => withSession((s) => actions.showTerminal(s, m.toolCallId, m.terminalId, chat.agentName)),
-    openLink: (m) => actions.openLink(m.href, chat.session()?.cwd),
+    showTerminal: (m) => withSession((s) => actions.showTerminal(s, m.toolCallId, m.terminalId, model.agentName)),
+    openLink: (m) => actions.openLink(m.href, model.session?.cwd),
     openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId)),
     copy: (m) => actions.copy(m.text),
     loadImage: async (m) => {
       const image = imageOf(chat, m.entryId, m.index);
       const post = { type: 'image', entryId: m.entryId, index: m.index } as const;
       // Always an answer, so the page's placeholder never waits for nothing.
-      if (!image) return chat.post({ ...post, refused: 'not shown: the message is no longer in this chat' });
+      if (!image) return model.say({ ...post, refused: 'not shown: the message is no longer in this chat' });
       const shown = image.kind === 'data' ? { base64: image.block.data } : await readLinkedImage(image, chatRoots(chat));
-      chat.post('refused' in shown ? { ...post, refused: shown.refused } : { ...post, src: dataUrl(image.mimeType, shown.base64) });
+      model.say('refused' in shown ? { ...post, refused: shown.refused } : { ...post, src: dataUrl(image.mimeType, shown.base64) });
     },
     openImage: (m) => {
       const image = imageOf(chat, m.entryId, m.index);
@@ -170,7 +131,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
       }
     },
     copyEntry: (m) => {
-      const text = copyText(m, chat.earlier(), chat.session());
+      const text = copyText(m, model.earlier, model.session);
       if (text !== undefined) actions.copy(text);
       return text !== undefined;
     },
@@ -178,7 +139,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
     searchFiles: async (m) => {
       // A negative id is the chat handle's own search: the answer is its caller's, not the view's `@` list.
       const answer = (files: FileMatch[]) => {
-        if (m.requestId >= 0) chat.post({ type: 'files', requestId: m.requestId, files });
+        if (m.requestId >= 0) model.say({ type: 'files', requestId: m.requestId, files });
       };
       const files = await chat.files.search(m.query, answer);
       answer(files);
@@ -197,24 +158,28 @@ export function handlersFor(chat: ChatRooms): Handlers {
     setConfig: async (m) => {
       await picked(chat, m.configId, (session) => session.setConfigOption(m.configId, m.value));
     },
-    changes: (m) => chat.checkpoint(m),
-    openChange: (m) => chat.checkpoint(m),
-    restoreCheckpoint: (m) => chat.checkpoint(m),
-    redoRestore: (m) => chat.checkpoint(m),
-    checkpointAnswer: (m) => chat.checkpoint(m),
-    fork: (m) => chat.request({ fork: m.entryId }),
+    changes: (m) => owner.checkpoint(m),
+    openChange: (m) => owner.checkpoint(m),
+    restoreCheckpoint: (m) => owner.checkpoint(m),
+    redoRestore: (m) => owner.checkpoint(m),
+    checkpointAnswer: (m) => owner.checkpoint(m),
+    // Acts that open or restart sessions go on after the message is taken, as a click's do.
+    fork: (m) => void owner.fork(m.entryId),
     openBranch: () => {
-      const branch = chat.branch();
-      if (branch) chat.request({ openBranch: branch });
+      const branch = model.divider?.branch;
+      if (branch) void owner.openBranch(branch);
     },
-    resend: (m) => new Promise((settle) => chat.request({ resend: m.entryId, text: m.text, settle })),
-    setPermissionLevel: (m) => chat.controls.setPermissionLevel(m.level),
+    resend: (m) => owner.resend(m.entryId, m.text),
+    // Only a level the chat offers is set.
+    setPermissionLevel: async (m) => {
+      if (model.shown('permissionLevel').offered.includes(m.level)) await owner.setPermissionLevel(m.level);
+    },
   };
 }
 
 /** The `index`th image of an agent's message of the session, unless the chat refused it for what its block says. */
 function imageOf(chat: ChatRooms, entryId: number, index: number): (ImageSource & { readonly mimeType: string }) | undefined {
-  const entry = chat.session()?.model.entries.find((e) => e.id === entryId);
+  const entry = chat.model.session?.model.entries.find((e) => e.id === entryId);
   const image = entry?.type === 'message' && entry.role !== 'user' ? imageSources(entry.content)[index] : undefined;
   if (image?.kind === 'data') return 'refused' in shownImage(image.block) ? undefined : { ...image, mimeType: image.block.mimeType };
   return image;
@@ -222,14 +187,16 @@ function imageOf(chat: ChatRooms, entryId: number, index: number): (ImageSource 
 
 /** The folders the chat's files are in: its worktree's, else the workspace's. */
 function chatRoots(chat: ChatRooms): readonly string[] {
-  return chat.session()?.workspace ?? workspaceRoots();
+  return chat.model.session?.workspace ?? workspaceRoots();
 }
 
 function errorAction(chat: ChatRooms, action: ErrorAction): void {
   switch (action) {
     case 'restart':
+      void chat.owner.restart();
+      return;
     case 'signIn':
-      chat.request(action);
+      void chat.owner.signIn();
       return;
     case 'showLog':
       chat.actions.showLog();
@@ -247,12 +214,16 @@ function errorAction(chat: ChatRooms, action: ErrorAction): void {
 
 /** Asks the agent for a mode or a config option; a refusal is shown in the chat, and rejects with the agent's reason. */
 async function picked(chat: ChatRooms, what: string, ask: (session: AgentSession) => Promise<unknown>): Promise<void> {
-  const session = chat.session();
-  if (!session) throw new Error(`the chat with ${chat.agentName} is not connected`);
+  const { model, log } = chat;
+  const session = model.session;
+  if (!session) throw new Error(`the chat with ${model.agentName} is not connected`);
   try {
     await ask(session);
   } catch (error) {
-    chat.pickerFailed(what, error);
+    const reason = failureText(error);
+    log.warn(`[chat] ${model.agentName} did not change ${what}: ${reason}`);
+    model.tell(vscode.l10n.t('{0} did not change {1}: {2}.', model.agentName, what, reason));
+    model.changed('session'); // the picker goes back to what the agent has
     throw error;
   }
 }

@@ -1,8 +1,7 @@
 // What leaves the chat for the agent: the attachments of the message being written, the send itself, and what a
 // message written while a turn runs becomes (queued, steered into the turn, or sent after a stop; see whileBusy.ts).
-// The panel owns one and talks to it through OutboxHost.
+// It reads the chat's session from the chat's model and writes the queue and the attachments into it.
 import * as vscode from 'vscode';
-import type { AgentSession } from '../acp/agentClient';
 import { ACCEPTS_NOTHING, type PromptAccepts } from '../acp/capabilities';
 import { AcpError, errorMessage, PromptRefusedError } from '../acp/errors';
 import type { SteerOutcome } from '../acp/sessionHandle';
@@ -11,22 +10,15 @@ import { failureText } from '../common/failureText';
 import { Attachments } from './attachments';
 import { ASK_BYTES } from './contextText';
 import { buildPrompt, type Attachment, type NewAttachment } from './prompt';
-import { imageRefusal, sizeLabel, type AttachmentView, type HostMessage, type QueueView } from './protocol';
+import type { ChatModel } from './chatModel';
+import { imageRefusal, sizeLabel } from './protocol';
 import type { WhileBusy } from './queue';
 import { WhileBusyMessages } from './whileBusy';
 
-export interface OutboxHost {
-  readonly agentName: string;
-  /** The session messages go to, if one is attached. */
-  session(): AgentSession | undefined;
+/** What the outbox needs besides the chat's model. */
+export interface OutboxServices {
   /** A file's current text (its editor buffer, unsaved edits included), for an agent that takes embedded context. */
   readText(path: string): Promise<string | undefined>;
-  /** Posts to the chat's view, when it is loaded and the chat is open. */
-  post(message: HostMessage): void;
-  /** The queue changed: the view shows it again. */
-  queueChanged(): void;
-  /** A quiet line in the chat. */
-  tell(text: string): void;
   /** Brings the chat forward (context came from the editor). */
   bringForward(): void;
   /** The agent refused a message until the user signs in. */
@@ -42,30 +34,29 @@ export class Outbox {
   /** Messages written while a turn runs: queued, steered into it, or sent once it is stopped. */
   private readonly whileBusy: WhileBusyMessages<Attachment, S.StopReason>;
 
-  constructor(private readonly host: OutboxHost) {
+  constructor(
+    private readonly model: ChatModel,
+    private readonly host: OutboxServices,
+  ) {
     this.whileBusy = new WhileBusyMessages<Attachment, S.StopReason>(
       {
         send: (text, attachments) => this.sendTaken(text, attachments),
         steer: (text, attachments) => this.steerTaken(text, attachments),
-        canSteer: () => host.session()?.client.capabilities.supports('steering') ?? false,
-        busy: () => (host.session()?.model.turn.phase ?? 'idle') !== 'idle',
-        cancel: () => host.session()?.cancel() ?? Promise.resolve(),
+        canSteer: () => model.session?.client.capabilities.supports('steering') ?? false,
+        busy: () => (model.session?.model.turn.phase ?? 'idle') !== 'idle',
+        cancel: () => model.session?.cancel() ?? Promise.resolve(),
         giveBack: (text, attachments, reason) => this.giveBack(text, attachments, reason),
-        changed: () => host.queueChanged(),
-        tell: (text) => host.tell(text),
+        changed: () => model.show('queue', this.whileBusy.view()),
+        tell: (text) => model.tell(text),
       },
-      host.agentName,
+      model.agentName,
     );
-  }
-
-  /** What is attached to the message being written. */
-  get attachmentViews(): readonly AttachmentView[] {
-    return this.attachments.views;
-  }
-
-  /** What waits for the running turn, as the chat shows it. */
-  get queueView(): QueueView {
-    return this.whileBusy.view();
+    model.onDidChange((change) => {
+      // A restarted agent or a reloaded chat gets nothing that waited without the user's word.
+      if (change.kind === 'whole' && change.attached) this.whileBusy.hold();
+      // The running turn ended: the next message goes, or the queue holds.
+      if (change.kind === 'part' && change.ended) this.whileBusy.turnEnded(change.ended);
+    });
   }
 
   /**
@@ -86,8 +77,8 @@ export class Outbox {
     if (waiting) {
       const refused = new PromptRefusedError({ reason: 'attachmentWaiting', label: waiting.label, size: sizeLabel(waiting.size ?? 0) });
       const reason = failureText(refused);
-      this.host.tell(reason);
-      this.host.post({ type: 'sendFailed', text, reason });
+      this.model.tell(reason);
+      this.model.say({ type: 'sendFailed', text, reason });
       throw refused;
     }
     const chosen = this.attachments.take(ids);
@@ -120,20 +111,10 @@ export class Outbox {
     this.whileBusy.sendHeld();
   }
 
-  /** A restarted agent or a reloaded chat gets nothing that waited without the user's word. */
-  hold(): void {
-    this.whileBusy.hold();
-  }
-
-  /** The running turn ended: the next message goes, or the queue holds. */
-  turnEnded(ended: { readonly stopReason?: string; readonly failed: boolean }): void {
-    this.whileBusy.turnEnded(ended);
-  }
-
   /** Messages that were queued when the window closed: they wait for the user's Send. */
   restoreQueued(texts: readonly string[]): void {
     this.whileBusy.queue.restore(texts.map((text) => ({ text, attachments: [] })));
-    this.host.queueChanged();
+    this.model.show('queue', this.whileBusy.view());
   }
 
   /** Adds context to the message being written (from the editor's commands, a mention), and brings the chat forward. */
@@ -162,7 +143,7 @@ export class Outbox {
       imageRefusal(vscode.l10n.t, mimeType, bytes) ??
       (/^[A-Za-z0-9+/]*={0,2}$/.test(data) ? undefined : vscode.l10n.t('The image could not be read.'));
     if (refusal) {
-      this.host.tell(refusal);
+      this.model.tell(refusal);
       return;
     }
     const named = token !== undefined ? { token } : {};
@@ -175,9 +156,9 @@ export class Outbox {
     const saving = this.host.saveImage(mimeType, data).then(
       (path) => {
         this.add({ kind: 'file', path, label: name || vscode.l10n.t('pasted image'), ...named });
-        this.host.tell(vscode.l10n.t('{0} does not take images: the image was saved and is attached as a link to {1}.', this.host.agentName, path));
+        this.model.tell(vscode.l10n.t('{0} does not take images: the image was saved and is attached as a link to {1}.', this.model.agentName, path));
       },
-      (error: unknown) => this.host.tell(vscode.l10n.t('The image was not attached: {0}', errorMessage(error))),
+      (error: unknown) => this.model.tell(vscode.l10n.t('The image was not attached: {0}', errorMessage(error))),
     );
     if (token === undefined) return;
     this.saving.set(token, saving);
@@ -185,7 +166,7 @@ export class Outbox {
   }
 
   private get accepts(): PromptAccepts {
-    return this.host.session()?.client.capabilities.accepts ?? ACCEPTS_NOTHING;
+    return this.model.session?.client.capabilities.accepts ?? ACCEPTS_NOTHING;
   }
 
   /**
@@ -198,7 +179,7 @@ export class Outbox {
     } catch (error) {
       if (error instanceof PromptRefusedError) this.giveBack(text, chosen, failureText(error));
       else if (error instanceof AcpError && error.isAuthRequired) {
-        this.giveBack(text, chosen, vscode.l10n.t('{0} needs you to sign in first.', this.host.agentName));
+        this.giveBack(text, chosen, vscode.l10n.t('{0} needs you to sign in first.', this.model.agentName));
         this.host.signIn();
       }
       throw error;
@@ -207,9 +188,9 @@ export class Outbox {
 
   /** Sends a message into the running turn; a refusal (the turn just ended) queues it instead. */
   private async steerTaken(text: string, chosen: readonly Attachment[]): Promise<SteerOutcome> {
-    const session = this.host.session();
+    const session = this.model.session;
     try {
-      if (!session) throw new PromptRefusedError({ reason: 'notConnected', agent: this.host.agentName });
+      if (!session) throw new PromptRefusedError({ reason: 'notConnected', agent: this.model.agentName });
       return await session.steer(buildPrompt(text, chosen, new Map(), this.accepts));
     } catch (error) {
       if (!(error instanceof PromptRefusedError)) throw error;
@@ -221,12 +202,12 @@ export class Outbox {
   private giveBack(text: string, attachments: readonly Attachment[], reason: string): void {
     this.attachments.giveBack(attachments);
     this.postAttachments(false);
-    this.host.post(reason ? { type: 'sendFailed', text, reason } : { type: 'editQueued', text });
+    this.model.say(reason ? { type: 'sendFailed', text, reason } : { type: 'editQueued', text });
   }
 
   private async sendPrompt(text: string, attachments: readonly Attachment[]): Promise<S.StopReason> {
-    const session = this.host.session();
-    if (!session) throw new PromptRefusedError({ reason: 'notConnected', agent: this.host.agentName });
+    const session = this.model.session;
+    if (!session) throw new PromptRefusedError({ reason: 'notConnected', agent: this.model.agentName });
     const files = new Map<string, string | undefined>();
     if (this.accepts.embeddedContext) {
       for (const a of attachments) if (a.kind === 'file') files.set(a.path, await this.host.readText(a.path));
@@ -237,6 +218,6 @@ export class Outbox {
   }
 
   private postAttachments(focus: boolean): void {
-    this.host.post({ type: 'attachments', attachments: this.attachments.views, focus });
+    this.model.showAttachments(this.attachments.views, focus);
   }
 }

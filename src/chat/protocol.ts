@@ -8,15 +8,19 @@ import { FieldInput } from './shared/forms';
 import { MAX_IMAGE_BYTES } from './shared/text';
 import {
   AgentErrorView,
+  ASK_ONLY,
   AttachmentView,
   ChangesAction,
   CheckpointAnswer,
   CheckpointsView,
   ElicitationView,
+  EMPTY_QUEUE,
+  EMPTY_SESSION,
   EntryView,
   ErrorAction,
   FileMatch,
   MentionKind,
+  NO_CHECKPOINTS,
   PermissionLevelName,
   PermissionLevelView,
   PermissionView,
@@ -59,6 +63,19 @@ export const ViewParts = z.object({
 export type ViewParts = z.infer<typeof ViewParts>;
 export type Part = keyof ViewParts;
 export const PARTS: readonly Part[] = ViewParts.keyof().options;
+
+/** What each part is before the host says otherwise: a chat with no session, and what the webview starts with. */
+export const INITIAL_PARTS: ViewParts = {
+  turn: { phase: 'idle' },
+  permissions: [],
+  elicitations: [],
+  subagents: [],
+  agentError: null,
+  session: EMPTY_SESSION,
+  checkpoints: NO_CHECKPOINTS,
+  queue: EMPTY_QUEUE,
+  permissionLevel: ASK_ONLY,
+};
 
 export const HostMessage = z.discriminatedUnion('type', [
   /** Everything, when the webview (re)loads. */

@@ -3,40 +3,19 @@
 // an answer against the question's form before it resolves it, and opens a url question's page only on the user's
 // click and only for http and https.
 import * as vscode from 'vscode';
-import { Elicitations, type ElicitationAnswer, type PendingElicitation } from '../acp/elicitations';
-import { fieldValue, type ElicitationView, type FieldInput } from './protocol';
+import type { Elicitations, ElicitationAnswer, PendingElicitation } from '../acp/elicitations';
+import type { ChatModel } from './chatModel';
+import { fieldValue, type FieldInput } from './protocol';
 import { elicitationViews } from './elicitationViews';
 import { failureText } from '../common/failureText';
 
-/** The chat's own questions have ids of their own, apart from the agent's. */
-const LOCAL_QUESTION_IDS = 1_000_000;
-
 export class ChatQuestions {
-  /** The chat's own questions. */
-  private readonly local: Elicitations;
-
-  constructor(
-    /** The agent's questions in the chat's session, or in one of its subagents' (by session id). */
-    private readonly agentQuestions: (sessionId: string | undefined) => Elicitations | undefined,
-    changed: () => void,
-    private readonly tell: (text: string) => void,
-  ) {
-    this.local = new Elicitations(changed, LOCAL_QUESTION_IDS);
-  }
+  /** The questions of the chat whose model is `model`: the agent's, its subagents', and the chat's own (the model's). */
+  constructor(private readonly model: ChatModel) {}
 
   /** Asks the user in the chat, beside the agent's questions. */
   ask(question: Omit<PendingElicitation, 'id'>): Promise<ElicitationAnswer> {
-    return this.local.ask(question);
-  }
-
-  /** How many of the chat's own questions wait for the user. */
-  get waiting(): number {
-    return this.local.waiting;
-  }
-
-  /** The agent's questions, then the chat's own. */
-  views(): ElicitationView[] {
-    return [...elicitationViews(this.agentQuestions(undefined)?.all ?? []), ...elicitationViews(this.local.all)];
+    return this.model.questions.ask(question);
   }
 
   /**
@@ -76,7 +55,7 @@ export class ChatQuestions {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(url.protocol);
       uri = vscode.Uri.parse(url.toString(), true);
     } catch {
-      this.tell(vscode.l10n.t('The agent asked to open "{0}", which is not a web address, so it was not opened.', question.url.url.slice(0, 200)));
+      this.model.tell(vscode.l10n.t('The agent asked to open "{0}", which is not a web address, so it was not opened.', question.url.url.slice(0, 200)));
       elicitations.answer(id, { action: 'decline' });
       return false;
     }
@@ -85,19 +64,15 @@ export class ChatQuestions {
     try {
       opened = await vscode.env.openExternal(uri);
     } catch (error) {
-      this.tell(vscode.l10n.t('The page could not be opened: {0}', failureText(error)));
+      this.model.tell(vscode.l10n.t('The page could not be opened: {0}', failureText(error)));
     }
     if (opened) elicitations.answer(id, { action: 'accept' });
     return opened;
   }
 
-  /** The chat closed: its own questions are answered "cancel". */
-  cancelAll(): void {
-    this.local.cancelAll();
-  }
-
   /** The chat's own questions when `id` is one of them, else the agent's (or a subagent's). */
   private of(id: number, sessionId: string | undefined): Elicitations | undefined {
-    return this.local.all.some((q) => q.id === id) ? this.local : this.agentQuestions(sessionId);
+    const local = this.model.questions;
+    return local.all.some((q) => q.id === id) ? local : this.model.modelOf(sessionId)?.elicitations;
   }
 }

@@ -1,15 +1,16 @@
-// The rooms of one chat, built together and wired to its panel through one face (PanelCore): the outbox
-// (attachments, sending, the queue), the questions, the composer's context, and the door every message comes in by
-// (dispatch.ts's table, after the protocol's validation).
+// The rooms of one chat, built together around its model (chatModel.ts): the outbox (attachments, sending, the
+// queue), the questions, the composer's context, and the door every message comes in by (dispatch.ts's table, after
+// the protocol's validation). Each reads and writes the model; what reaches past the chat goes to its owner's port.
 import type { ChatFolders } from '../common/chatFolders';
 import type * as vscode from 'vscode';
-import type { SessionModel } from '../acp/sessionModel';
 import { ComposerContext, type ChatFiles, type ChatPrompts } from './composerContext';
-import { handlersFor, type ChatActions, type ChatCore } from './dispatch';
+import type { ChatModel } from './chatModel';
+import { handlersFor, type ChatActions } from './dispatch';
+import type { ChatOwner } from './owner';
 import type { Logger } from '../acp/log';
 import { Outbox } from './outbox';
 import { saveImage } from './imageFiles';
-import { WebviewMessage, type Part } from './protocol';
+import { WebviewMessage } from './protocol';
 import { ChatQuestions } from './questions';
 
 /** What a chat needs of the extension. */
@@ -25,18 +26,12 @@ export interface ChatDeps {
   readonly storage: string;
 }
 
-/** What the rooms need of their panel: a plain object of its members, bound to it. */
-export interface PanelCore extends ChatCore {
-  readonly deps: ChatDeps;
-  changed(part: Part): void;
-  /** A quiet line in the chat. */
-  tell(text: string): void;
+/** What the rooms need of the chat's page: that it loaded, and bringing it forward. */
+export interface ChatPage {
+  /** The page (re)loaded: it gets the whole state. */
+  loaded(): void;
   /** Brings the chat forward. */
   reveal(): void;
-  setDraft(text: string): void;
-  closed(): boolean;
-  /** The questions waiting changed: the chat's attention may have too. */
-  questionsChanged(): void;
 }
 
 export interface Rooms {
@@ -47,41 +42,17 @@ export interface Rooms {
   dispatch(raw: unknown): Promise<unknown>;
 }
 
-export function openRooms(core: PanelCore): Rooms {
-  const { deps, agentName } = core;
-  const outbox = new Outbox({
-    agentName,
-    session: () => core.session(),
+/** The rooms of the chat whose model is `model`: each reads and writes the model, and asks its owner what it cannot do. */
+export function openRooms(model: ChatModel, deps: ChatDeps, owner: ChatOwner, page: ChatPage): Rooms {
+  const outbox = new Outbox(model, {
     readText: (path) => deps.files.readText(path),
-    post: (message) => core.post(message),
-    queueChanged: () => core.changed('queue'),
-    tell: (text) => core.tell(text),
-    bringForward: () => core.reveal(),
-    signIn: () => core.request('signIn'),
+    bringForward: () => page.reveal(),
+    signIn: () => void owner.signIn(),
     saveImage: (mimeType, data) => saveImage(deps.storage, mimeType, data),
   });
-  const questions = new ChatQuestions(
-    (sessionId) => core.modelOf(sessionId)?.elicitations,
-    () => core.questionsChanged(),
-    (text) => core.tell(text),
-  );
-  const context = new ComposerContext(
-    deps.files,
-    deps.prompts,
-    {
-      cwd: () => core.session()?.cwd,
-      sessionId: () => core.session()?.sessionId,
-      agentName,
-      attach: (attachment) => outbox.add(attachment),
-      tell: (text) => core.tell(text),
-      setDraft: (text) => core.setDraft(text),
-      ask: (question) => questions.ask(question),
-      promptsChanged: (prompts) => core.post({ type: 'prompts', prompts: [...prompts] }),
-      closed: () => core.closed(),
-    },
-    deps.log,
-  );
-  const handlers = handlersFor({ ...core, log: deps.log, actions: deps.actions, files: deps.files, outbox, context, questions });
+  const questions = new ChatQuestions(model);
+  const context = new ComposerContext(deps.files, deps.prompts, model, { attach: (attachment) => outbox.add(attachment) }, deps.log);
+  const handlers = handlersFor({ model, owner, log: deps.log, actions: deps.actions, files: deps.files, outbox, context, questions, loaded: page.loaded });
   return {
     outbox,
     questions,
@@ -97,10 +68,4 @@ export function openRooms(core: PanelCore): Rooms {
       return (handlers[message.type] as (m: WebviewMessage) => unknown)(message);
     },
   };
-}
-
-/** The chat's own model, or one of its subagents' (by session id). */
-export function modelOf(model: SessionModel | undefined, sessionId: string | undefined): SessionModel | undefined {
-  if (sessionId === undefined || sessionId === model?.sessionId) return model;
-  return model?.subagents.find((c) => c.info.sessionId === sessionId)?.model;
 }

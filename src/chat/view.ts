@@ -4,6 +4,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlanState } from '../acp/plans';
 import type { AuthStatus } from '../acp/authStatus';
+import type { AgentSession } from '../acp/agentClient';
 import type { CompactionState, Entry, MessageRole, SessionModel, TerminalState, ToolCallState, TurnState } from '../acp/sessionModel';
 import { clip } from '../acp/text';
 import { diffsOf, planOf, terminalIds } from '../acp/toolCalls';
@@ -28,6 +29,11 @@ import { linkedImageType, MAX_LINKED_IMAGES, shownImage } from './images';
 
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 const TERMINAL_VIEW_LIMIT = 64 * 1024;
+
+/** The session's own entries, as the chat shows them. */
+export function sessionEntries(session: AgentSession | undefined): EntryView[] {
+  return session ? session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals)) : [];
+}
 
 /** The view of one entry. `cwd` makes paths short; `terminals` is the session's command output. */
 export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<string, TerminalState>): EntryView {

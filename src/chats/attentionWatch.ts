@@ -36,7 +36,7 @@ export class AttentionWatch implements vscode.Disposable {
     const what = notificationFor(before, after, vscode.window.state.focused, setting);
     if (!what) return;
     // A permission request has a notification of its own (and a reminder when the window comes back): one is enough.
-    if (what === 'needsYou' && panel.questionsWaiting === 0) return;
+    if (what === 'needsYou' && panel.model.questionsWaiting === 0) return;
     const show = vscode.l10n.t('Show Chat');
     const message = what === 'needsYou' ? vscode.l10n.t('{0} needs your answer', panel.agentName) : vscode.l10n.t('{0} finished', panel.agentName);
     void vscode.window.showInformationMessage(`${message}: ${panel.title}`, show).then((choice) => {

@@ -50,15 +50,15 @@ export interface BranchHost {
  * (or when that fails) the agent's copy remembers everything up to now, and the new chat says so.
  */
 export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: number): Promise<ChatPanel | undefined> {
-  const session = panel.session;
+  const session = panel.model.session;
   if (!session || !session.client.capabilities.supports('forkSession')) {
-    panel.tell(vscode.l10n.t('{0} cannot fork sessions.', panel.agentName));
+    panel.model.tell(vscode.l10n.t('{0} cannot fork sessions.', panel.agentName));
     return undefined;
   }
   const carried = host.carried(panel);
   const from = forkPoint(session.model, entryId, session.cwd, carried);
   if (!from) {
-    panel.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
+    panel.model.tell(vscode.l10n.t('That message is not in this session, so the chat was not forked.'));
     return undefined;
   }
   const point = atMessage(session, entryId);
@@ -74,11 +74,11 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
             session.client.forkSession(session.sessionId, session.cwd, o),
           );
   } catch (error) {
-    panel.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
+    panel.model.tell(vscode.l10n.t('{0} could not fork this chat: {1}', panel.agentName, failureText(error)));
     return undefined;
   }
   const copy = await host.newPanel(panel.agentName);
-  copy.showEarlier([...panel.earlierEntries, ...from.before], vscode.l10n.t('Forked from "{0}"', panel.title));
+  copy.model.showEarlier([...panel.model.earlier, ...from.before], vscode.l10n.t('Forked from "{0}"', panel.title));
   host.attach(
     copy,
     forked,
@@ -88,9 +88,9 @@ export async function forkChat(host: BranchHost, panel: ChatPanel, entryId?: num
       sessionId: session.sessionId,
     },
   );
-  if (from.draft) copy.setDraft(from.draft);
+  if (from.draft) copy.model.setDraft(from.draft);
   const atPoint = point !== undefined && !missed;
-  copy.tell(
+  copy.model.tell(
     atPoint
       ? vscode.l10n.t('Forked at this message: {0} remembers the conversation before it, and nothing after.', panel.agentName)
       : missed && from.laterMessages
@@ -135,7 +135,7 @@ async function forkAt(host: BranchHost, panel: ChatPanel, session: AgentSession,
  */
 export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: number, text: string): Promise<S.StopReason | undefined> {
   if (host.resending.has(panel)) {
-    panel.tell(vscode.l10n.t('A message of this chat is being resent already.'));
+    panel.model.tell(vscode.l10n.t('A message of this chat is being resent already.'));
     return undefined;
   }
   host.resending.add(panel);
@@ -147,16 +147,16 @@ export async function resendEdited(host: BranchHost, panel: ChatPanel, entryId: 
 }
 
 async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text: string): Promise<S.StopReason | undefined> {
-  const session = panel.session;
+  const session = panel.model.session;
   const carried = host.carried(panel);
   const from = session && forkPoint(session.model, entryId, session.cwd, carried);
   const config = host.config(panel.agentName);
   if (!session || !from || !config) {
-    panel.tell(vscode.l10n.t('That message is not in this session, so it was not resent.'));
+    panel.model.tell(vscode.l10n.t('That message is not in this session, so it was not resent.'));
     return undefined;
   }
   if (session.model.turn.phase !== 'idle') {
-    panel.tell(vscode.l10n.t('Stop the running turn first: a message is resent once the agent is idle.'));
+    panel.model.tell(vscode.l10n.t('Stop the running turn first: a message is resent once the agent is idle.'));
     return undefined;
   }
   const attachments = await resendable(
@@ -166,18 +166,18 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     host.storage,
   );
   if (attachments === undefined) {
-    panel.tell(vscode.l10n.t('The message was not resent.'));
+    panel.model.tell(vscode.l10n.t('The message was not resent.'));
     return undefined;
   }
   // The files as they were before the message; a question the user cancels stops the resend with nothing changed.
   const restored = (await host.restoreBefore(panel, entryId)) ?? 'none';
   if (restored === 'declined') {
-    panel.tell(vscode.l10n.t('The files were not restored, so the message was not resent.'));
+    panel.model.tell(vscode.l10n.t('The files were not restored, so the message was not resent.'));
     return undefined;
   }
   const restoredNote = restored === 'restored' ? vscode.l10n.t('The files were restored to before the message; Redo Changes puts them back.') : '';
-  if (session.model.turn.phase !== 'idle' || panel.session !== session) {
-    panel.tell([restoredNote, vscode.l10n.t('A turn started meanwhile, so the message was not resent.')].filter(Boolean).join(' '));
+  if (session.model.turn.phase !== 'idle' || panel.model.session !== session) {
+    panel.model.tell([restoredNote, vscode.l10n.t('A turn started meanwhile, so the message was not resent.')].filter(Boolean).join(' '));
     return undefined;
   }
   const earlier = { agent: panel.agentName, sessionId: session.sessionId, title: panel.title };
@@ -201,7 +201,7 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
     }
     next ??= (await host.opener.open(config, session.cwd, undefined, { panel })).session;
   } catch (error) {
-    panel.tell(
+    panel.model.tell(
       [vscode.l10n.t('{0} could not start a session for the edited message: {1}', panel.agentName, failureText(error)), restoredNote]
         .filter(Boolean)
         .join(' '),
@@ -217,7 +217,7 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
   host.log.info(
     `[chats] ${panel.agentName}: message ${entryId} of ${session.sessionId} edited and resent in ${next.sessionId}${forked ? ' (forked at the message before it)' : ''}`,
   );
-  const above = [...panel.earlierEntries, ...from.before];
+  const above = [...panel.model.earlier, ...from.before];
   // The new session's transcript starts with the conversation before the message (the history shows it whole).
   // The chat's mode, model, options and permission level go along.
   host.attach(
@@ -229,13 +229,13 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
       sessionId: session.sessionId,
     },
   );
-  panel.showEarlier(above, vscode.l10n.t('Edited and resent from here; the earlier branch is in the history'), {
+  panel.model.showEarlier(above, vscode.l10n.t('Edited and resent from here; the earlier branch is in the history'), {
     agent: panel.agentName,
     sessionId: session.sessionId,
     cwd: session.cwd,
   });
   const how = forked ? 'forked' : file === undefined ? 'new' : next.client.capabilities.accepts.embeddedContext ? 'embedded' : 'linked';
-  panel.tell(resentNotice(panel.agentName, restored, missed, how, earlier.title));
+  panel.model.tell(resentNotice(panel.agentName, restored, missed, how, earlier.title));
   const context: NewAttachment[] = [
     ...(file === undefined ? [] : [{ kind: 'file' as const, path: file, label: vscode.l10n.t('The conversation before this message') }]),
     ...attachments,
@@ -282,7 +282,7 @@ async function resendable(panel: ChatPanel, session: AgentSession, entry: Entry 
   const roots = workspaceRoots().includes(session.cwd) ? workspaceRoots() : [session.cwd];
   const inside = found.filter((a) => a.kind === 'file' && checkPath(a.path, roots).kind === 'inside');
   if (inside.length === 0) return [];
-  const answer = await panel.questions.ask({
+  const answer = await panel.model.questions.ask({
     message: vscode.l10n.t(
       'This message is as {0} recorded it, not as it was sent from this chat, so its links are the agent\u2019s: {1}. Attach these files to the resent message? Submit attaches them, Decline resends the message without them, Cancel resends nothing.',
       panel.agentName,

@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import type { ChatFolders } from '../common/chatFolders';
 import type { AgentSession } from '../acp/agentClient';
-import type { ChatPanel, CheckpointRequest } from '../chat/panel';
+import type { CheckpointRequest } from '../chat/owner';
+import type { ChatPanel } from '../chat/panel';
+import type { PermissionLevelName } from '../chat/protocol';
 import { countDiffLines } from '../chat/view';
 import { noteToolDiffs, type Checkpoints } from '../checkpoints/checkpoints';
 import { openChange, reviewChanges } from '../checkpoints/review';
@@ -59,6 +61,10 @@ export class ChatSession implements vscode.Disposable {
   private disposed = false;
   /** Restores the files to before the user's message `turn`; undefined when there is no checkpoint there. */
   restoreBefore: (turn: number) => Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined = () => undefined;
+  /** Acts on what the user asked of the chat's changes (the chat's owner port); a failure is told in the chat. */
+  checkpoint: (request: CheckpointRequest) => Promise<void> = () => Promise.resolve();
+  /** Sets the permission level the user picked for the chat (the chat's owner port). */
+  chooseLevel: (level: PermissionLevelName) => Promise<void> = () => Promise.resolve();
 
   /**
    * Shows `session` in `panel`, with permissions and following watching it and its transcript kept. What the panel
@@ -75,7 +81,7 @@ export class ChatSession implements vscode.Disposable {
     /** Where the session's choices of mode, model and options come from (chatChoices.ts). */
     choicesFrom?: ChoicesFrom,
   ) {
-    this.shown = panel.attach(session, keepEarlier);
+    this.shown = panel.model.attach(session, keepEarlier);
     // A reopened session's diffs are counted while its page loads, not when the page asks for the state.
     const counting = new AbortController();
     // Only ahead of time: a diff it could not count is counted when the page asks, as before.
@@ -92,13 +98,13 @@ export class ChatSession implements vscode.Disposable {
       deps.follow.watch(
         session,
         () => panel.viewColumn,
-        (text) => panel.tell(text),
+        (text) => panel.model.tell(text),
       ),
       session.onDidEndAgent(onDidEndAgent),
       this.watchSubagents(session, deps, panel),
       ...this.trackChanges(deps.checkpointing),
     );
-    const choices = deps.choices.watch(session, panel.agentName, choicesFrom, (text) => panel.tell(text));
+    const choices = deps.choices.watch(session, panel.agentName, choicesFrom, (text) => panel.model.tell(text));
     this.watchers.push(choices.subscription, ...this.trackLevel(deps.permissions, choices.ready, choicesFrom));
   }
 
@@ -111,17 +117,18 @@ export class ChatSession implements vscode.Disposable {
     const started = from && 'sessionId' in from ? levels.carry({ agent: key.agent, sessionId: from.sessionId }, key) : Promise.resolve();
     // Agents with a mode of their own for the level run in it, so that they ask exactly when the level says; a mode the
     // user picks that approves more raises the level (see permissions/levelModes.ts).
+    this.chooseLevel = async (level) => void (await levels.choose(key, level));
     const agentLevel = permissions.agentLevel(session, panel.agentName, {
-      tell: (text) => panel.tell(text),
+      tell: (text) => panel.model.tell(text),
       raise: (level, because) => {
         if (this.disposed) return;
-        panel.tell(because);
+        panel.model.tell(because);
         void levels.set(key, level);
       },
     });
     const show = () => {
       const modes = agentLevel.modeNames();
-      panel.controls.showPermissionLevel({
+      panel.model.show('permissionLevel', {
         level: levels.get(key),
         offered: levels.available ? PERMISSION_LEVELS.filter((l) => agentLevel.offers(l)) : ['ask'],
         ...(Object.keys(modes).length > 0 ? { modes } : {}),
@@ -159,9 +166,6 @@ export class ChatSession implements vscode.Disposable {
         tell();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(show),
-      panel.controls.handlePermissionLevel(async (level) => {
-        await levels.choose(key, level);
-      }),
     ];
   }
 
@@ -195,8 +199,13 @@ export class ChatSession implements vscode.Disposable {
     const { panel, session } = this;
     const tracked = checkpoints.track(panel.agentName, session.sessionId, () => panel.title, userMessages(session.model), session.workspace);
     const tracker = tracked.tracker;
-    panel.showCheckpoints(tracker.view());
+    panel.model.show('checkpoints', tracker.view());
     this.restoreBefore = (turn) => (tracker.view().restorable.includes(turn) ? tracker.restore(turn) : undefined);
+    this.checkpoint = (request) =>
+      act(request).then(
+        () => undefined,
+        (error: unknown) => panel.model.tell(vscode.l10n.t('The files were not changed: {0}', failureText(error))),
+      );
     const act = (request: CheckpointRequest): Promise<unknown> => {
       if (request.type === 'openChange') return openChange(checkpoints, tracked.key, request.turn, request.index, panel.viewColumn);
       if (request.type === 'restoreCheckpoint') return tracker.restore(request.turn);
@@ -223,13 +232,7 @@ export class ChatSession implements vscode.Disposable {
         if (change.type !== 'turn' || session.model.turn.phase !== 'idle') return;
         void tracker.afterTurn((snapshotter) => noteToolDiffs(snapshotter, session.model));
       }),
-      tracker.onDidChange(() => panel.showCheckpoints(tracker.view())),
-      panel.handleCheckpoints((request) =>
-        act(request).then(
-          () => undefined,
-          (error: unknown) => panel.tell(vscode.l10n.t('The files were not changed: {0}', failureText(error))),
-        ),
-      ),
+      tracker.onDidChange(() => panel.model.show('checkpoints', tracker.view())),
     ];
   }
 

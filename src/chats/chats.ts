@@ -11,6 +11,7 @@ import type { AgentSession } from '../acp/agentClient';
 import type { Attention } from '../chat/attention';
 import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
+import type { ChatOwner } from '../chat/owner';
 import { ChatPanel, type ChatDeps } from '../chat/panel';
 import type { NewAttachment } from '../chat/prompt';
 import { readChatLocation, type AgentConfig } from '../settings/config';
@@ -84,7 +85,7 @@ export class Chats implements vscode.Disposable {
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        for (const panel of this.all) if (!panel.session) void this.reconnect(panel, panel.restoreLater, 'trust');
+        for (const panel of this.all) if (!panel.model.session) void this.reconnect(panel, panel.model.restoreLater, 'trust');
       }),
     );
   }
@@ -128,7 +129,7 @@ export class Chats implements vscode.Disposable {
           const panel = this.track(await this.openPanel(agent.name, location));
           this.attach(panel, session, false, undefined, { defaults: true });
           const notes = setupNotes(session);
-          if (notes.length > 0) panel.tell(notes.join(' '));
+          if (notes.length > 0) panel.model.tell(notes.join(' '));
           return panel;
         },
       );
@@ -142,14 +143,14 @@ export class Chats implements vscode.Disposable {
   private async signInFrom(panel: ChatPanel): Promise<void> {
     const name = panel.agentName;
     const config = this.agents.catalog.find(name);
-    const client = panel.session?.client;
+    const client = panel.model.session?.client;
     if (!config || !client || client.hasExited) {
       await this.restartAgent(name);
       return;
     }
-    const signedIn = await this.signIn.run(config, client, panel.session?.cwd ?? chatFolder(this.sessionDeps.folders, undefined) ?? '');
+    const signedIn = await this.signIn.run(config, client, panel.model.session?.cwd ?? chatFolder(this.sessionDeps.folders, undefined) ?? '');
     if (signedIn === 'restartAgent') await this.restartAgent(name);
-    if (signedIn) panel.tell(vscode.l10n.t('Signed in to {0}. Send your message again.', name));
+    if (signedIn) panel.model.tell(vscode.l10n.t('Signed in to {0}. Send your message again.', name));
   }
 
   /** Adds context to the target chat, opening a chat first when there is none. */
@@ -160,9 +161,32 @@ export class Chats implements vscode.Disposable {
 
   /** A new chat's panel, in an editor tab or in the side bar (whose chat, if any, moves to an editor tab). */
   private async openPanel(agentName: string, location: ChatLocation): Promise<ChatPanel> {
-    if (location === 'editor') return ChatPanel.open(agentName, this.deps);
+    if (location === 'editor') return this.panelIn(editorTab(this.deps.extensionUri, agentName), agentName);
     this.vacateSideBar();
-    return new ChatPanel(await this.sideBar.take(), agentName, this.deps);
+    return this.panelIn(await this.sideBar.take(), agentName);
+  }
+
+  /** A chat with `agentName` shown in `surface`, owned by the registry. */
+  private panelIn(surface: ChatSurface, agentName: string): ChatPanel {
+    const panel: ChatPanel = new ChatPanel(surface, agentName, this.deps, this.ownerOf(() => panel));
+    return panel;
+  }
+
+  /** What a chat asks of the registry: the acts that reach past it (see chat/owner.ts). */
+  private ownerOf(chat: () => ChatPanel): ChatOwner {
+    return {
+      restart: () => this.restartAgent(chat().agentName),
+      signIn: () => this.signInFrom(chat()),
+      fork: async (entryId) => void (await this.fork(chat(), entryId)),
+      openBranch: async (branch) => void (await this.openPrevious(branch.agent, branch)),
+      resend: (entryId, text) =>
+        resendEdited(this.branches, chat(), entryId, text).catch((error: unknown) => {
+          chat().model.tell(vscode.l10n.t('The message was not resent: {0}', failureText(error)));
+          return undefined;
+        }),
+      checkpoint: (request) => this.sessions.get(chat())?.checkpoint(request) ?? Promise.resolve(),
+      setPermissionLevel: (level) => this.sessions.get(chat())?.chooseLevel(level) ?? Promise.resolve(),
+    };
   }
 
   /** The side bar's chat, if there is one, moves to an editor tab: nothing is closed to make room. */
@@ -212,18 +236,18 @@ export class Chats implements vscode.Disposable {
     if (!saved.success) return;
     const { agent, sessionId, cwd } = saved.data.restore;
     // One chat per session: a chat that moved between a tab and the side bar may have left its state in both.
-    if (this.all.some((p) => p.agentName === agent && (p.session?.sessionId === sessionId || p.restoreLater?.sessionId === sessionId))) {
+    if (this.all.some((p) => p.agentName === agent && (p.model.session?.sessionId === sessionId || p.model.restoreLater?.sessionId === sessionId))) {
       surface.release();
       return;
     }
-    const panel = this.track(new ChatPanel(surface, agent, this.deps));
-    panel.restoreLater = { sessionId, cwd };
+    const panel = this.track(this.panelIn(surface, agent));
+    panel.model.restoreLater = { sessionId, cwd };
     if (saved.data.queued?.length) panel.restoreQueued(saved.data.queued);
     if (!vscode.workspace.isTrusted) {
       explainRestricted(panel);
       return;
     }
-    panel.tell(vscode.l10n.t('Reconnecting to {0}…', agent));
+    panel.model.tell(vscode.l10n.t('Reconnecting to {0}…', agent));
     await this.reconnect(panel, { sessionId, cwd }, 'reload');
   }
 
@@ -239,10 +263,10 @@ export class Chats implements vscode.Disposable {
   /** Reconnects the agent's chats, one after the other (the first may have to sign in), except `except`. */
   private async reconnectAll(name: string, except?: ChatPanel): Promise<void> {
     const panels = this.all.filter((p) => p.agentName === name && p !== except);
-    for (const panel of panels) panel.tell(vscode.l10n.t('Restarting {0}…', name));
+    for (const panel of panels) panel.model.tell(vscode.l10n.t('Restarting {0}…', name));
     for (const panel of panels) {
-      const previous = panel.session;
-      await this.reconnect(panel, previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : panel.restoreLater, 'restart');
+      const previous = panel.model.session;
+      await this.reconnect(panel, previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : panel.model.restoreLater, 'restart');
     }
   }
 
@@ -250,16 +274,16 @@ export class Chats implements vscode.Disposable {
   async stopAgent(name: string): Promise<void> {
     const panels = this.all.filter((p) => p.agentName === name);
     // Told before the exit arrives, so the chats do not take it for a crash.
-    for (const panel of panels) panel.restoreLater = panel.session && { sessionId: panel.session.sessionId, cwd: panel.session.cwd };
+    for (const panel of panels) panel.model.restoreLater = panel.model.session && { sessionId: panel.model.session.sessionId, cwd: panel.model.session.cwd };
     if (!(await this.agents.stop(name))) return;
-    for (const panel of panels) panel.fail(vscode.l10n.t('You stopped {0}.', name), [], ['restart']);
+    for (const panel of panels) panel.model.fail(vscode.l10n.t('You stopped {0}.', name), [], ['restart']);
   }
 
   private async reconnect(panel: ChatPanel, previous: Omit<SessionTarget, 'agent'> | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
     const name = panel.agentName;
     const config = this.agents.catalog.find(name);
     if (!config) {
-      panel.fail(
+      panel.model.fail(
         vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name),
         [],
         ['openSettings'],
@@ -269,12 +293,12 @@ export class Chats implements vscode.Disposable {
     // The folder is the one the chat had, if it is still a workspace folder or its worktree.
     const cwd = chatFolder(this.sessionDeps.folders, previous?.cwd);
     if (!cwd) {
-      panel.fail(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace'), []);
+      panel.model.fail(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace'), []);
       return;
     }
     try {
       const opened = await this.opener.open(config, cwd, previous?.sessionId, { transcript: why !== 'restart', panel });
-      panel.restoreLater = undefined;
+      panel.model.restoreLater = undefined;
       this.present(panel, opened, reconnectNote(name, opened.how, why));
     } catch (error) {
       showFailure(panel, error, this.deps.log);
@@ -289,21 +313,6 @@ export class Chats implements vscode.Disposable {
         this.recent = [...this.recent.filter((p) => p !== panel), panel];
         this.changeEmitter.fire();
       }),
-      panel.onDidRequestAction(
-        (action) =>
-          void (action === 'restart'
-            ? this.restartAgent(panel.agentName)
-            : action === 'signIn'
-              ? this.signInFrom(panel)
-              : 'fork' in action
-                ? this.fork(panel, action.fork)
-                : 'openBranch' in action
-                  ? this.openPrevious(action.openBranch.agent, action.openBranch)
-                  : resendEdited(this.branches, panel, action.resend, action.text).then(action.settle, (error: unknown) => {
-                      panel.tell(vscode.l10n.t('The message was not resent: {0}', failureText(error)));
-                      action.settle(undefined);
-                    })),
-      ),
       panel.onDidChangeTitle(() => this.changeEmitter.fire()),
       panel.onDidChangeAttention(({ before, after }) => {
         this.changeEmitter.fire();
@@ -329,7 +338,7 @@ export class Chats implements vscode.Disposable {
   private present(panel: ChatPanel, { session, how, stored, previous }: Opened, note: string): void {
     const carried = stored ? showTranscript(panel, stored) : undefined;
     this.attach(panel, session, how !== 'load', carried, previous === undefined ? { defaults: true } : { sessionId: previous });
-    panel.tell(withNotes(note, session));
+    panel.model.tell(withNotes(note, session));
   }
 
   /**
@@ -367,7 +376,7 @@ export class Chats implements vscode.Disposable {
 
   /** The chat that shows this session of this agent, if one does. */
   showing(agentName: string, sessionId: string): ChatPanel | undefined {
-    return this.all.find((p) => p.agentName === agentName && p.session?.sessionId === sessionId);
+    return this.all.find((p) => p.agentName === agentName && p.model.session?.sessionId === sessionId);
   }
 
   /**
@@ -377,7 +386,7 @@ export class Chats implements vscode.Disposable {
    */
   sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
     return sendAfterTurn(
-      this.all.find((p) => p.session && chatKey(p.agentName, p.session.sessionId) === key),
+      this.all.find((p) => p.model.session && chatKey(p.agentName, p.model.session.sessionId) === key),
       text,
       context,
     );

@@ -40,10 +40,10 @@ export async function openChatLink(
   const panel = await newChat(name);
   if (!panel) return undefined;
   // A new chat's composer: what the user is writing in another chat stays there.
-  if (link.prompt !== '') panel.setDraft(link.prompt);
+  if (link.prompt !== '') panel.model.setDraft(link.prompt);
   // Said every time: what a link put in the box is someone else's words until the user has read them.
   const length = link.prompt.length.toLocaleString();
-  panel.tell(
+  panel.model.tell(
     [
       link.cut
         ? vscode.l10n.t('A link put this prompt of {0} characters in the message box, cut from a longer one: read it before you send it.', length)

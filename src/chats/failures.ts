@@ -40,7 +40,7 @@ function describeFailure(name: string, error: unknown): string {
 
 /** A chat in Restricted Mode: it says why nothing runs, and offers to manage trust. */
 export function explainRestricted(panel: ChatPanel): void {
-  panel.fail(
+  panel.model.fail(
     vscode.l10n.t(
       '{0} was not started: this workspace is in Restricted Mode, and agents run commands and edit files. Trust the workspace to chat here.',
       panel.agentName,
@@ -54,11 +54,11 @@ export function explainRestricted(panel: ChatPanel): void {
 export function showFailure(panel: ChatPanel, error: unknown, log: Logger): void {
   const message = describeFailure(panel.agentName, error);
   log.error(`[chat] ${message}`);
-  panel.tell('');
-  if (error instanceof SignInNeeded) panel.fail(message, [], ['signIn']);
+  panel.model.tell('');
+  if (error instanceof SignInNeeded) panel.model.fail(message, [], ['signIn']);
   else if (error instanceof UntrustedWorkspaceError) explainRestricted(panel);
   else
-    panel.fail(
+    panel.model.fail(
       message,
       error instanceof AgentStartFailure ? error.stderrTail : error instanceof AgentExitError ? error.stderrTail : [],
       failureActions(error),

@@ -50,7 +50,7 @@ export class HandOff {
     if (!panel) return undefined;
     this.log.info(`[chats] "${from.title}" handed from ${from.agent} to ${name}`);
     panel.addAttachment({ kind: 'file', path: file, label: vscode.l10n.t('Conversation with {0}', from.agent) });
-    panel.setDraft(
+    panel.model.setDraft(
       vscode.l10n.t(
         'The attached file is my conversation with {0} about \u201c{1}\u201d. Read it, then continue where it left off: ',
         from.agent,

@@ -19,7 +19,7 @@ const MAX_TITLE = 200;
 
 /** Renames the chat; an agent that stores titles (unstable session/set_title) gets it too, and may normalize it. */
 export async function renameChat(panel: ChatPanel, title: string, log: Logger): Promise<void> {
-  const session = panel.session;
+  const session = panel.model.session;
   if (!session) return;
   let stored = title.trim().slice(0, MAX_TITLE);
   if (stored === '') return;
@@ -30,7 +30,7 @@ export async function renameChat(panel: ChatPanel, title: string, log: Logger): 
       stored = answer.title.trim().slice(0, MAX_TITLE) || stored;
     } catch (error) {
       log.warn(`[chats] ${panel.agentName} did not store the title: ${errorMessage(error)}`);
-      panel.tell(vscode.l10n.t('{0} did not store the title ({1}); it is kept on this computer.', panel.agentName, failureText(error)));
+      panel.model.tell(vscode.l10n.t('{0} did not store the title ({1}); it is kept on this computer.', panel.agentName, failureText(error)));
     }
   }
   session.model.rename(stored);
@@ -38,7 +38,7 @@ export async function renameChat(panel: ChatPanel, title: string, log: Logger): 
 
 /** Export Chat as Markdown: the conversation kept above the session (`carried`, if any), then the session's own. */
 export function chatMarkdown(panel: ChatPanel, carried: Carried | undefined): string {
-  const session = panel.session;
+  const session = panel.model.session;
   const own = session ? storedEntries(session.model).length : 0;
   const earlier = carried ? carried.entries.slice(0, Math.max(0, carried.entries.length - own)) : [];
   return exportMarkdown({
@@ -56,10 +56,10 @@ export function chatMarkdown(panel: ChatPanel, carried: Carried | undefined): st
  * when the message has been sent; a chat that refuses it says why.
  */
 export async function sendAfterTurn(panel: ChatPanel | undefined, text: string, context: readonly NewAttachment[]): Promise<void> {
-  const session = panel?.session;
+  const session = panel?.model.session;
   if (!panel || !session) throw new Error(vscode.l10n.t('The chat these comments belong to is closed.'));
   if (session.model.turn.phase !== 'idle') {
-    panel.tell(vscode.l10n.t('Your feedback will be sent when {0} has finished this turn.', panel.agentName));
+    panel.model.tell(vscode.l10n.t('Your feedback will be sent when {0} has finished this turn.', panel.agentName));
     await new Promise<void>((resolve) => {
       const waiting = session.model.onDidChange((change) => {
         if (change.type === 'turn' && session.model.turn.phase === 'idle') {
@@ -71,7 +71,7 @@ export async function sendAfterTurn(panel: ChatPanel | undefined, text: string, 
   }
   panel.reveal();
   const sent = panel.sendContext(text, context);
-  sent.catch((error: unknown) => panel.tell(vscode.l10n.t('The feedback was not sent: {0}', failureText(error))));
+  sent.catch((error: unknown) => panel.model.tell(vscode.l10n.t('The feedback was not sent: {0}', failureText(error))));
 }
 
 /**

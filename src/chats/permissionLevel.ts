@@ -7,7 +7,7 @@ import type { Chats } from './chats';
 
 function keyOf(chats: Chats): LevelKey | undefined {
   const panel = chats.target;
-  const sessionId = panel?.session?.sessionId;
+  const sessionId = panel?.model.session?.sessionId;
   return panel && sessionId ? { agent: panel.agentName, sessionId } : undefined;
 }
 
@@ -38,7 +38,7 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
       return;
     }
     const level = levels.get(key);
-    const modes = chats.target?.controls.permissionLevel.modes;
+    const modes = chats.target?.model.shown('permissionLevel').modes;
     item.text = `$(shield) ${levelName(level)}`;
     item.tooltip = vscode.l10n.t('Permission level of the chat with {0}: {1} {2}', key.agent, levelName(level), describe(level, key.agent, modes));
     item.accessibilityInformation = { label: vscode.l10n.t('Permission level: {0}', levelName(level)) };
@@ -52,7 +52,7 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first: a permission level belongs to one chat.'));
       return undefined;
     }
-    const view = chats.target?.controls.permissionLevel;
+    const view = chats.target?.model.shown('permissionLevel');
     const offered: readonly PermissionLevel[] = levels.available ? (view?.offered ?? ['ask']) : ['ask'];
     let level = typeof given === 'string' ? offered.find((l) => l === given) : undefined;
     if (level === undefined) {

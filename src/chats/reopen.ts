@@ -235,7 +235,7 @@ export function showTranscript(panel: ChatPanel, stored: Transcript): Carried {
   const divider = stored.dropped
     ? vscode.l10n.t('Earlier messages, kept on this computer ({0} older ones were not kept)', stored.dropped)
     : vscode.l10n.t('Earlier messages, kept on this computer');
-  panel.showEarlier(views, divider);
+  panel.model.showEarlier(views, divider);
   return { entries: stored.entries, dropped: stored.dropped ?? 0, title: stored.title, replaces: stored.sessionId };
 }
 

@@ -14,7 +14,7 @@ import type { Chats } from './chats';
 export function registerSaveDefaults(chats: Chats, levels: PermissionLevels, log: Logger): vscode.Disposable {
   return vscode.commands.registerCommand('acp.saveAgentDefaults', async () => {
     const panel = chats.target;
-    const session = panel?.session;
+    const session = panel?.model.session;
     if (!panel || !session) {
       void vscode.window.showInformationMessage(
         panel

@@ -52,7 +52,7 @@ export class ChatArchive implements vscode.Disposable {
     }
     let atAgent: AtAgent = 'notAsked';
     if ('open' in target) {
-      const session = target.open.session;
+      const session = target.open.model.session;
       if (session && session.model.turn.phase !== 'idle' && !(await this.confirmStop(agent))) return false;
       // Through the chat's own session: the agent frees it as it archives it, so it is not closed a second time.
       try {

@@ -39,7 +39,7 @@ async function named(chats: Chats, store: TranscriptStore, agent: string, sessio
 export function targetSession(target: ChatTarget): { agent: string; sessionId: string | undefined; cwd: string | undefined; title: string } {
   if ('open' in target) {
     const panel = target.open;
-    return { agent: panel.agentName, sessionId: panel.session?.sessionId, cwd: panel.session?.cwd, title: panel.title };
+    return { agent: panel.agentName, sessionId: panel.model.session?.sessionId, cwd: panel.model.session?.cwd, title: panel.title };
   }
   const kept = target.kept;
   return { agent: kept.agent, sessionId: kept.sessionId, cwd: kept.cwd, title: summaryLabel(kept) };

@@ -121,7 +121,7 @@ export class SearchChats implements vscode.Disposable {
     const [start, length] = hit.highlight;
     const text = hit.snippet.slice(start, start + length) || hit.snippet.slice(0, 40);
     if (!panel.revealMatch({ role: hit.role, roleIndex: hit.roleIndex, text })) {
-      panel.tell(vscode.l10n.t('The message that matched is not in this chat any more.'));
+      panel.model.tell(vscode.l10n.t('The message that matched is not in this chat any more.'));
     }
     return panel;
   }

@@ -88,7 +88,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     if (node.kind === 'worktree') return node.panels.map((panel): SessionNode => ({ kind: 'chat', panel }));
     if (node.kind !== 'agent') return [];
     const chats = this.chats.all.filter((panel) => panel.agentName === node.name);
-    const open = new Set(chats.flatMap((panel) => (panel.session ? [panel.session.sessionId] : [])));
+    const open = new Set(chats.flatMap((panel) => (panel.model.session ? [panel.model.session.sessionId] : [])));
     const history = (await this.store.list())
       .filter((summary) => summary.agent === node.name && !open.has(summary.sessionId) && (this.archivedShown || !summary.archived))
       .slice(0, HISTORY_SHOWN);
@@ -100,7 +100,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
     const nodes: SessionNode[] = [];
     const groups = new Map<string, ChatPanel[]>();
     for (const panel of chats) {
-      const cwd = panel.session?.cwd ?? panel.restoreLater?.cwd;
+      const cwd = panel.model.session?.cwd ?? panel.model.restoreLater?.cwd;
       const record = cwd !== undefined ? this.worktrees.find(cwd) : undefined;
       if (!record) {
         nodes.push({ kind: 'chat', panel });
@@ -168,13 +168,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         const panel = node.panel;
         const item = new vscode.TreeItem(panel.title, vscode.TreeItemCollapsibleState.None);
         item.id = `chat:${this.chatId(panel)}`;
-        const totals = panel.session ? this.checkpoints.of(panel.agentName, panel.session.sessionId)?.totals() : undefined;
+        const totals = panel.model.session ? this.checkpoints.of(panel.agentName, panel.model.session.sessionId)?.totals() : undefined;
         const state = attentionWords(panel.attention);
         item.description =
           totals && (totals.added > 0 || totals.removed > 0) ? vscode.l10n.t('{0} · +{1} −{2}', state, totals.added, totals.removed) : state;
         item.tooltip = vscode.l10n.t('{0}: an open chat with {1}', panel.title, panel.agentName);
         // A chat in a worktree is under it (which says its branch and figures); its menu has the worktree's actions.
-        const worktree = panel.session ? this.worktrees.find(panel.session.cwd) : undefined;
+        const worktree = panel.model.session ? this.worktrees.find(panel.model.session.cwd) : undefined;
         if (worktree) {
           item.description = state;
           item.tooltip = vscode.l10n.t(

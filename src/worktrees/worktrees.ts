@@ -138,19 +138,19 @@ export class WorktreeCommands implements vscode.Disposable {
   /** Each worktree chat's session goes on its record; the active chat's place sets the menus' context. */
   private follow(): void {
     for (const panel of this.chats.all) {
-      const session = panel.session;
+      const session = panel.model.session;
       const record = session && this.records.find(session.cwd);
       if (!record || (record.agent === panel.agentName && record.sessionId === session.sessionId)) continue;
       void this.records.setChat(session.cwd, panel.agentName, session.sessionId);
       this.countLater(); // a new worktree chat: its row gets its figures
     }
     const active = this.chats.all.find((p) => p.active);
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, !!(active?.session && this.records.find(active.session.cwd)));
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, !!(active?.model.session && this.records.find(active.model.session.cwd)));
   }
 
   /** The worktree `value` names (its path, a Sessions view row, a chat), else the chat last active's, else the user's pick. */
   private async target(value: unknown): Promise<WorktreeRecord | undefined> {
-    const folder = folderOf(value) ?? this.chats.target?.session?.cwd;
+    const folder = folderOf(value) ?? this.chats.target?.model.session?.cwd;
     const named = folder !== undefined ? this.records.find(folder) : undefined;
     if (named) return named;
     const all = this.records.all();
@@ -170,7 +170,7 @@ export class WorktreeCommands implements vscode.Disposable {
     if (applied !== 'applied') return;
     // The chat says so too, where the user works with it; its menu has Discard Worktree.
     for (const panel of this.chatsIn(record.path)) {
-      panel.tell(
+      panel.model.tell(
         vscode.l10n.t(
           'The changes of {0} are in the main checkout now. Discard Worktree (in this chat\u2019s menu) removes the worktree.',
           record.branch,
@@ -216,7 +216,7 @@ export class WorktreeCommands implements vscode.Disposable {
   }
 
   private chatsIn(folder: string): ChatPanel[] {
-    const cwd = (p: ChatPanel) => p.session?.cwd ?? p.restoreLater?.cwd;
+    const cwd = (p: ChatPanel) => p.model.session?.cwd ?? p.model.restoreLater?.cwd;
     return this.chats.all.filter((p) => {
       const at = cwd(p);
       return at !== undefined && isWithin(folder, at);
@@ -291,7 +291,7 @@ export class WorktreeCommands implements vscode.Disposable {
   /** A commit message from the worktree chat: its title, then what the user asked in each turn. */
   private suggestedMessage(record: WorktreeRecord): string | undefined {
     const panel = this.chatsIn(record.path)[0];
-    const model = panel?.session?.model;
+    const model = panel?.model.session?.model;
     if (!panel || !model) return undefined;
     const asked = model.entries
       .flatMap((e) => (e.type === 'message' && e.role === 'user' ? [e.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ')] : []))

@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import type { AgentSession } from '../../../src/acp/agentClient';
 import type * as S from '../../../src/acp/schema.gen';
 import { SessionModel } from '../../../src/acp/sessionModel';
-import { ASK_ONLY, EMPTY_QUEUE, NO_CHECKPOINTS, PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
+import { ChatModel, PART_OF_CHANGE } from '../../../src/chat/chatModel';
+import { PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
 import { findMatch } from '../../../src/chat/reveal';
-import { PART_OF_CHANGE, liveState, snapshotOf, stateOf, updateOf, type ChatSnapshot, type ChatState } from '../../../src/chat/snapshot';
+import { snapshotOf, stateOf, updateOf, type ChatSnapshot } from '../../../src/chat/snapshot';
 import { handleOf, handleOrNone, type HandledChat } from '../../../src/chats/handle';
 
 const OPTIONS: S.PermissionOption[] = [
@@ -20,10 +21,14 @@ function session(model: SessionModel, ended?: Error & { stderrTail?: string[] })
     model,
     leftOut: [{ name: 'docs', transport: 'http' }],
     ended,
+    onDidEndAgent: () => ({ dispose: () => undefined }),
     client: {
       process: { pid: 4242 },
       capabilities: { accepts: { image: false, embeddedContext: true }, supports: (what: string) => what === 'forkSession' },
-      auth: { status: { state: 'authenticated', accounts: [{ label: 'Pro', email: 'ada@example.com', active: true }] } },
+      auth: {
+        status: { state: 'authenticated', accounts: [{ label: 'Pro', email: 'ada@example.com', active: true }] },
+        onDidChange: () => ({ dispose: () => undefined }),
+      },
     },
   } as unknown as AgentSession;
 }
@@ -40,31 +45,27 @@ function model(): SessionModel {
   });
 }
 
-function chatState(overrides: Partial<ChatState> = {}): ChatState {
-  return {
-    agentName: 'Fixture',
-    session: undefined,
-    restoreLater: undefined,
-    earlier: [],
-    divider: undefined,
-    agentError: null,
-    checkpoints: NO_CHECKPOINTS,
-    permissionLevel: ASK_ONLY,
-    queue: EMPTY_QUEUE,
-    elicitations: [],
-    attachments: [{ id: '1', kind: 'file', label: 'src/a.ts' }],
-    prompts: [],
-    notice: undefined,
-    draft: '',
-    revealed: undefined,
-    title: 'Fixture',
-    attention: 'none',
-    location: 'editor',
-    worktree: undefined,
-    l10n: undefined,
-    ...overrides,
-  };
+/** What a chat was given before its snapshot is read. */
+interface Given {
+  readonly session?: AgentSession;
+  readonly earlier?: EntryView[];
+  readonly worktree?: { readonly branch: string; readonly path: string };
+  readonly notice?: string;
+  readonly draft?: string;
 }
+
+/** A chat's model as its panel would have filled it: one attachment, and what `given` says. */
+function chatModel(given: Given = {}): ChatModel {
+  const chat = new ChatModel('Fixture', () => given.worktree);
+  if (given.earlier) chat.showEarlier(given.earlier, 'earlier');
+  if (given.session) chat.attach(given.session, true);
+  chat.showAttachments([{ id: '1', kind: 'file', label: 'src/a.ts' }], false);
+  if (given.notice) chat.tell(given.notice);
+  if (given.draft) chat.draftChanged(given.draft);
+  return chat;
+}
+
+const FACE = { location: 'editor', title: 'Fixture', attention: 'none' } as const;
 
 describe('chat snapshot', () => {
   it('shows the earlier conversation above the session’s own, in the chat view’s shapes', () => {
@@ -79,7 +80,7 @@ describe('chat snapshot', () => {
       status: 'completed',
       locations: [{ path: '/work/src/a.ts', line: 3 }],
     });
-    const shot = snapshotOf(chatState({ earlier, session: session(m) }));
+    const shot = snapshotOf(chatModel({ earlier, session: session(m) }), FACE);
     assert.deepEqual(
       shot.entries.map((e) =>
         e.kind === 'message' ? `${e.role}:${e.text}` : e.kind === 'tool' ? `tool:${e.toolCallId}:${e.locations.join()}` : e.kind,
@@ -95,7 +96,7 @@ describe('chat snapshot', () => {
   });
 
   it('reads as an empty, idle chat before a session is attached', () => {
-    const shot = snapshotOf(chatState());
+    const shot = snapshotOf(chatModel(), FACE);
     assert.equal(shot.sessionId, undefined);
     assert.equal(shot.agentPid, undefined);
     assert.deepEqual([shot.entries, shot.permissions, shot.session.pickers, shot.leftOut], [[], [], [], []]);
@@ -105,13 +106,13 @@ describe('chat snapshot', () => {
 
   it('shows the worktree a session works in, its branch and folder, and nothing of one for a chat in the workspace', () => {
     const worktree = { branch: 'acp/gemini-1', path: '/ws.worktrees/acp-gemini-1' };
-    assert.deepEqual(snapshotOf(chatState({ session: session(model()), worktree })).session.worktree, worktree);
-    assert.equal(snapshotOf(chatState({ session: session(model()) })).session.worktree, undefined);
-    assert.equal(snapshotOf(chatState({ worktree })).session.worktree, undefined, 'no session, nothing to show');
+    assert.deepEqual(snapshotOf(chatModel({ session: session(model()), worktree }), FACE).session.worktree, worktree);
+    assert.equal(snapshotOf(chatModel({ session: session(model()) }), FACE).session.worktree, undefined);
+    assert.equal(snapshotOf(chatModel({ worktree }), FACE).session.worktree, undefined, 'no session, nothing to show');
   });
 
   it('says who the agent runs as, for the header\u2019s tooltip', () => {
-    assert.deepEqual(snapshotOf(chatState({ session: session(model()) })).session.account, {
+    assert.deepEqual(snapshotOf(chatModel({ session: session(model()) }), FACE).session.account, {
       state: 'authenticated',
       names: ['ada@example.com (Pro)'],
     });
@@ -119,7 +120,7 @@ describe('chat snapshot', () => {
 
   it('says why the agent stopped, with its last stderr lines', () => {
     const ended = Object.assign(new Error('the agent exited with code 3: giving up'), { stderrTail: ['trying', 'giving up'] });
-    assert.deepEqual(snapshotOf(chatState({ session: session(model(), ended) })).agentEnd, {
+    assert.deepEqual(snapshotOf(chatModel({ session: session(model(), ended) }), FACE).agentEnd, {
       message: 'the agent exited with code 3: giving up',
       stderr: ['trying', 'giving up'],
     });
@@ -129,8 +130,8 @@ describe('chat snapshot', () => {
     const m = model();
     m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'one' } });
     m.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'two' } });
-    const chat = chatState({ session: session(m), notice: 'said', draft: 'half' });
-    const state = stateOf(chat);
+    const chat = chatModel({ session: session(m), notice: 'said', draft: 'half' });
+    const state = stateOf(chat, undefined);
     for (const part of PARTS) assert.ok(part in state, `the state carries ${part}`);
     assert.equal(state.notice, 'said');
     assert.equal(state.draft, 'half');
@@ -161,15 +162,6 @@ describe('chat snapshot', () => {
       notice: 'session',
     });
   });
-
-  it('reads a live state field by field, when asked', () => {
-    let notice = 'first';
-    const read = Object.fromEntries(Object.entries(chatState()).map(([key, value]) => [key, () => value])) as Parameters<typeof liveState>[0];
-    const live = liveState({ ...read, notice: () => notice });
-    assert.equal(live.notice, 'first');
-    notice = 'second';
-    assert.equal(live.notice, 'second');
-  });
 });
 
 describe('finding a search match in the chat', () => {
@@ -190,14 +182,14 @@ describe('ChatHandle', () => {
   function chat(answer: (message: WebviewMessage) => unknown = () => undefined) {
     const sent: WebviewMessage[] = [];
     const m = model();
-    const state = chatState({ session: session(m) });
+    const state = chatModel({ session: session(m) });
     const panel: HandledChat = {
       dispatch: ((message: WebviewMessage) => {
         // What the handle sends is what the chat view could have sent: it passes the same validation.
         sent.push(WebviewMessage.parse(message));
         return Promise.resolve(answer(message));
       }) as HandledChat['dispatch'],
-      snapshot: (): ChatSnapshot => snapshotOf(state),
+      snapshot: (): ChatSnapshot => snapshotOf(state, FACE),
       dispose: () => void sent.push({ type: 'cancel' }),
     };
     return { panel, sent, model: m };
