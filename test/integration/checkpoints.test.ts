@@ -225,7 +225,7 @@ describe('Checkpoints', function () {
     assert.equal(text(`${dir}/r.txt`), 'r3\n', 'the edited message ran on the files as they were before it');
     assert.notEqual(chat.sessionId, earlierSession, 'a new session');
     assert.match(
-      chat.lastNotice ?? '',
+      chat.notice ?? '',
       /The files were restored to before the message\. Resent in a new session of .*, with the conversation before it embedded\. The earlier branch/,
     );
     // The agent got the edited message, with the conversation before it (the first message, not the second).
@@ -278,7 +278,7 @@ describe('Checkpoints', function () {
     assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
     assert.equal(text(`${dir}/f.txt`), 'f9\n', 'the edited message ran on the files as they were before it');
     assert.match(
-      chat.lastNotice ?? '',
+      chat.notice ?? '',
       /The files were restored to before the message\. Resent in a fork of the session at the message: .* remembers the conversation before it, and nothing after\./,
     );
 
@@ -343,7 +343,7 @@ describe('Checkpoints', function () {
     assert.equal(await within(resending, 20_000, 'the resent turn'), 'end_turn');
     assert.equal(text(`${dir}/m.txt`), 'm9\n');
     assert.match(
-      chat.lastNotice ?? '',
+      chat.notice ?? '',
       /could not find the message in its session to fork there\. Resent in a new session of .*, with the conversation before it embedded\./,
     );
     assert.equal(recorded(recordFile).filter((m) => m.method === 'session/fork').length, 1, 'the fork was asked once');
@@ -553,7 +553,7 @@ describe('Checkpoints', function () {
     await turn(chat, [{ op: 'run', command: `mv ${root}/sub ${elsewhere}/sub && ln -s ${elsewhere}/sub ${root}/sub` }]);
     await chat.changes(first.turn, 'undo').catch(() => undefined);
     assert.equal(readFileSync(join(elsewhere, 'sub', 'a.txt'), 'utf8'), 'made in the first turn\n', 'nothing deleted through the link');
-    assert.match(chat.lastNotice ?? '', /a link that leads elsewhere, so nothing was changed/);
+    assert.match(chat.notice ?? '', /a link that leads elsewhere, so nothing was changed/);
     rmSync(elsewhere, { recursive: true, force: true });
   });
 

@@ -46,7 +46,7 @@ async function attach(chat: ChatHandle, query: string, kind: string, path?: stri
   assert.ok(pick, `@${query} offers a ${kind}: ${JSON.stringify(offered.map((m) => `${m.kind}:${m.name}`))}`);
   await chat.mention(pick.kind, pick.path);
   await waitFor(() => chat.attachments.length === before + 1, { what: `the ${kind} chip` }).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; the chat says: ${chat.lastNotice ?? 'nothing'}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; the chat says: ${chat.notice ?? 'nothing'}`);
   });
 }
 
@@ -164,7 +164,7 @@ describe('context in the composer', function () {
     terminal.show();
     await waitFor(() => vscode.window.activeTerminal === terminal, { what: 'the terminal to be active' });
     await chat.mention('terminal', 'last');
-    await waitFor(() => /no shell integration/.test(chat.lastNotice ?? ''), { what: 'the sentence' });
+    await waitFor(() => /no shell integration/.test(chat.notice ?? ''), { what: 'the sentence' });
     assert.equal(chat.attachments.length, 0);
   });
 
@@ -237,7 +237,7 @@ describe('context in the composer', function () {
     assert.ok((chip.size ?? 0) > 256 * 1024, `its size: ${chip.size}`);
     assert.equal(chip.confirm, true, 'it waits for Attach Anyway');
     chat.submit('review my changes');
-    await waitFor(() => /Attach Anyway/.test(chat.lastNotice ?? ''), { what: 'the send to be refused, saying why' });
+    await waitFor(() => /Attach Anyway/.test(chat.notice ?? ''), { what: 'the send to be refused, saying why' });
     assert.ok(!recorded(fixture.recordFile).some((m) => m.method === 'session/prompt'), 'nothing was sent');
     assert.equal(chat.attachments.length, 1, 'the chip stays');
 
@@ -334,7 +334,7 @@ describe('context in the composer', function () {
       await attachUrl(chat, `${base}/docs`);
       assert.equal(chat.attachments.length, 0);
       assert.match(
-        chat.lastNotice ?? '',
+        chat.notice ?? '',
         /was not fetched: 127\.0\.0\.1:\d+ is on this machine or a private network; turn on the setting acp\.mentions\.allowPrivateUrls/,
       );
       assert.deepEqual(asked, []);
@@ -350,7 +350,7 @@ describe('context in the composer', function () {
 
       // Past the bound: refused with the reason, nothing attached.
       await attachUrl(chat, `${base}/huge`);
-      assert.match(chat.lastNotice ?? '', /was not fetched: .*over the limit of 2\.0 MB/);
+      assert.match(chat.notice ?? '', /was not fetched: .*over the limit of 2\.0 MB/);
       assert.equal(chat.attachments.length, 0);
     });
   });

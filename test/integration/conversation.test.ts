@@ -111,7 +111,7 @@ describe('the composer’s context', function () {
   it('sets the mode and a config option through the agent, and shows what it answers', async () => {
     const fixture = await useFixtureAgent('echo');
     const chat = await newChat();
-    const current = (id: string) => chat.pickers.find((p) => p.id === id)?.current;
+    const current = (id: string) => chat.session.pickers.find((p) => p.id === id)?.current;
     await chat.setMode('plan');
     assert.equal(current('mode'), 'plan');
     await chat.setConfigOption('model', 'smart');

@@ -14,7 +14,7 @@ import { acpLog, answeringQuickInput, api, closeAllChats, ENTER, newChat, record
 type Value = string | boolean;
 
 function current(chat: ChatHandle): Record<string, Value> {
-  return Object.fromEntries(chat.pickers.map((p) => [p.id, p.current]));
+  return Object.fromEntries(chat.session.pickers.map((p) => [p.id, p.current]));
 }
 
 async function setDefaults(value: Record<string, unknown> | undefined): Promise<void> {
@@ -43,7 +43,7 @@ describe('agent defaults', function () {
     const wanted = { mode: 'plan', model: 'smart', effort: 'high', verbose: true };
     await waitFor(() => JSON.stringify(current(chat)) === JSON.stringify(wanted), { what: `the defaults (now ${JSON.stringify(current(chat))})` });
     await waitFor(() => chat.permissionLevel.level === 'autoApproveEdits', { what: 'the default level' });
-    await waitFor(() => /does not offer "blue" for its setting "colour" that acp.agentDefaults names/.test(chat.lastNotice ?? ''), {
+    await waitFor(() => /does not offer "blue" for its setting "colour" that acp.agentDefaults names/.test(chat.notice ?? ''), {
       what: 'the value it does not offer, said in the chat',
     });
     const calls = recorded(fixture.recordFile).filter((m) => m.method === 'session/set_mode' || m.method === 'session/set_config_option');
@@ -70,7 +70,7 @@ describe('agent defaults', function () {
 
     await setDefaults({ Saver: { model: 7 } });
     const next = await newChat();
-    await waitFor(() => /entry for "Saver" that is not valid \(model: /.test(next.lastNotice ?? ''), { what: 'the bad entry said' });
+    await waitFor(() => /entry for "Saver" that is not valid \(model: /.test(next.notice ?? ''), { what: 'the bad entry said' });
     assert.equal(current(next)['mode'], 'default', 'the chat starts as the agent says');
   });
 

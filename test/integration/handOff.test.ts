@@ -42,9 +42,9 @@ describe('hand off', function () {
       assert.ok(next, `a chat with ${agent}`);
       await waitFor(() => next.sessionId !== undefined && next.attachments.length === 1, { what: `the chat with ${agent} and its attachment` });
       assert.match(next.attachments[0]!.label, /Conversation with First/);
-      assert.match(next.composerText, /conversation with First about/);
+      assert.match(next.draft, /conversation with First about/);
       assert.equal(recorded(setups[agent]!.recordFile).filter((m) => m.method === 'session/prompt').length, 0, 'nothing sent by itself');
-      assert.equal(await next.send(next.composerText), 'end_turn');
+      assert.equal(await next.send(next.draft), 'end_turn');
       return lastPrompt(setups[agent]!.recordFile);
     };
 

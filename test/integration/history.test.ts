@@ -112,7 +112,7 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     const fork = (await api()).chats.find((c) => c !== chat)!;
     await waitFor(() => fork.sessionId !== undefined, { what: 'the fork to have its session' });
     assert.deepEqual(messages(fork, 'user'), ['one'], 'the conversation up to the message it was forked at');
-    assert.equal(fork.composerText, 'two', 'that message is in the composer, to send again or change');
+    assert.equal(fork.draft, 'two', 'that message is in the composer, to send again or change');
     assert.ok(recorded(fixture.recordFile).some((m) => m.method === 'session/fork'));
   });
 
@@ -132,9 +132,9 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
       ?.air?.fork;
     assert.equal(point?.version, 1);
     assert.equal(typeof point?.messageId, 'string', 'the fork names the agent’s reply to "one"');
-    assert.match(fork.lastNotice ?? '', /Forked at this message: .* remembers the conversation before it, and nothing after\./);
+    assert.match(fork.notice ?? '', /Forked at this message: .* remembers the conversation before it, and nothing after\./);
     assert.deepEqual(messages(fork, 'user'), ['one']);
-    assert.equal(fork.composerText, 'two');
+    assert.equal(fork.draft, 'two');
     assert.equal(await fork.send('two, again'), 'end_turn', 'the fork goes on by itself');
     // What the agent's copy holds: the first message and its reply, then the new one; nothing of "two" or "three".
     const kept = JSON.parse(readFileSync(join(state, `${fork.sessionId}.json`), 'utf8')) as {

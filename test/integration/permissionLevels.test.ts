@@ -119,7 +119,7 @@ describe('permission levels', function () {
   it('sets claude-agent-acp’s own mode for the level, never over a plan mode the user picked, and Ask puts back what it replaced', async () => {
     const agents = await useFixtureAgents({ Claudish: { scenario: 'levels-claude' } });
     const chat = await newChat('Claudish');
-    const modeOf = () => chat.pickers.find((p) => p.id === 'mode')?.current;
+    const modeOf = () => chat.session.pickers.find((p) => p.id === 'mode')?.current;
     const modesSent = () => recorded(agents['Claudish']!.recordFile).flatMap((m) => (m.method === 'session/set_mode' ? [m.params?.['modeId']] : []));
 
     await chat.setPermissionLevel('autoApproveEdits');
@@ -145,19 +145,19 @@ describe('permission levels', function () {
   it('never shows Ask while claude-agent-acp decides alone: its auto start is moved to Manual, Agent decides maps to auto, and a mode the user picks raises the level', async () => {
     await useFixtureAgents({ Auto: { scenario: 'levels-claude-auto' } });
     const chat = await newChat('Auto');
-    const modeOf = () => chat.pickers.find((p) => p.id === 'mode')?.current;
+    const modeOf = () => chat.session.pickers.find((p) => p.id === 'mode')?.current;
     // A message sent at once waits for the level's mode: the agent never gets it while in auto.
     assert.equal(await ask(chat, 'edit'), 'asked', 'the first message is asked, though the agent started in auto');
     await waitFor(() => modeOf() === 'default', { what: 'the agent moved out of auto, since the chat is at Ask' });
     assert.equal(chat.permissionLevel.level, 'ask');
-    await waitFor(() => /Auto started in its mode "Auto", which approves edits or commands by itself.*"Manual"/.test(chat.lastNotice ?? ''), {
+    await waitFor(() => /Auto started in its mode "Auto", which approves edits or commands by itself.*"Manual"/.test(chat.notice ?? ''), {
       what: 'the chat to say so',
     });
     assert.equal(await ask(chat, 'edit'), 'asked', 'at Ask the edit is asked');
     assert.equal(await ask(chat, 'command'), 'asked', 'at Ask the command is asked');
     // The adapter says who it runs as by its own extension, _auth/status_update: the header's tooltip shows it.
-    await waitFor(() => chat.account !== undefined, { what: 'the account' });
-    assert.deepEqual(chat.account, { state: 'authenticated', names: ['ada@example.com (Claude Max)'] });
+    await waitFor(() => chat.session.account !== undefined, { what: 'the account' });
+    assert.deepEqual(chat.session.account, { state: 'authenticated', names: ['ada@example.com (Claude Max)'] });
     assert.deepEqual(chat.permissionLevel.offered, ['ask', 'autoApproveEdits', 'agentDecides', 'allowAll']);
     assert.equal(chat.permissionLevel.modes?.ask, 'Manual', 'the picker says which of the agent\u2019s modes each level is');
     assert.equal(chat.permissionLevel.modes?.agentDecides, 'Auto');
@@ -173,7 +173,7 @@ describe('permission levels', function () {
     await chat.setMode('acceptEdits');
     await waitFor(() => chat.permissionLevel.level === 'autoApproveEdits', { what: 'the level raised to what acceptEdits approves' });
     assert.equal(modeOf(), 'acceptEdits', 'the user\u2019s mode is not overridden');
-    assert.match(chat.lastNotice ?? '', /now in its mode "Accept Edits", which approves by itself/);
+    assert.match(chat.notice ?? '', /now in its mode "Accept Edits", which approves by itself/);
   });
 
   it('starts a new chat at Ask when the default is Agent decides and the agent has no such mode', async () => {

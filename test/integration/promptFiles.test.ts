@@ -32,9 +32,9 @@ describe('prompt files', function () {
   it('offers the workspace prompt files with their description, and follows new ones', async () => {
     await useFixtureAgent('echo');
     const chat = await newChat();
-    await waitFor(() => chat.promptFiles.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
+    await waitFor(() => chat.prompts.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
     assert.deepEqual(
-      chat.promptFiles.find((p) => p.name === 'explain'),
+      chat.prompts.find((p) => p.name === 'explain'),
       { name: 'explain', description: 'Explain code to a newcomer', source: 'workspace' },
     );
     writeFileSync(join(folder, 'later.prompt.md'), 'No front matter, no inputs.\n');
@@ -45,7 +45,7 @@ describe('prompt files', function () {
   it('asks the inputs in the chat, then puts the filled text in the composer; Cancel puts nothing', async () => {
     await useFixtureAgent('echo');
     const chat = await newChat();
-    await waitFor(() => chat.promptFiles.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
+    await waitFor(() => chat.prompts.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
 
     const used = chat.usePrompt('explain', 'workspace');
     await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked' });
@@ -60,20 +60,20 @@ describe('prompt files', function () {
     assert.equal(await chat.answerElicitation(question.id, 'accept', { topic: 'the parser' }), 'who: This is required.');
     assert.equal(await chat.answerElicitation(question.id, 'accept', { topic: 'the parser', who: 'Ada' }), undefined);
     assert.equal(await used, 'Explain the parser to Ada. Then the parser again.\n');
-    await waitFor(() => chat.composerText === 'Explain the parser to Ada. Then the parser again.\n', { what: 'the text in the composer' });
+    await waitFor(() => chat.draft === 'Explain the parser to Ada. Then the parser again.\n', { what: 'the text in the composer' });
     assert.equal(chat.elicitations.length, 0);
 
     const cancelled = chat.usePrompt('explain', 'workspace');
     await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked again' });
     await chat.answerElicitation(chat.elicitations[0]!.id, 'cancel');
     assert.equal(await cancelled, undefined);
-    assert.match(chat.lastNotice ?? '', /was not used/);
+    assert.match(chat.notice ?? '', /was not used/);
   });
 
   it('closes a chat whose own question still waits, as closing its tab does: the question is settled and the chat is gone', async () => {
     await useFixtureAgent('echo');
     const chat = await newChat();
-    await waitFor(() => chat.promptFiles.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
+    await waitFor(() => chat.prompts.some((p) => p.name === 'explain'), { what: 'the prompt file to be offered' });
     const used = chat.usePrompt('explain', 'workspace');
     await waitFor(() => chat.elicitations.length === 1, { what: 'the inputs to be asked' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -68,8 +68,8 @@ describe('the protocol, opted into', function () {
       'a result for "ostrich" to open',
     );
     assert.equal(opened, again);
-    await waitFor(() => again.revealedMatch !== undefined, { what: 'the match to be brought into view' });
-    assert.equal(again.revealedMatch?.kind, 'compaction');
+    await waitFor(() => again.revealed !== undefined, { what: 'the match to be brought into view' });
+    assert.equal(again.revealed?.kind, 'compaction');
 
     const file = vscode.Uri.file(join(workspaceFolder(), `compacted-chat-${Date.now()}.md`));
     try {
@@ -91,7 +91,7 @@ describe('the protocol, opted into', function () {
     await useFixtureAgents({ Early: { scenario: 'early-commands' } });
     const chat = await newChat('Early');
     assert.deepEqual(
-      chat.commands.map((c) => c.name),
+      chat.session.commands.map((c) => c.name),
       ['explain'],
       'the commands sent before the answer',
     );
@@ -99,7 +99,7 @@ describe('the protocol, opted into', function () {
     await waitFor(() => acpLog().includes('not open here: "sess-never-opened"'), { what: 'the unclaimed session in the log' });
     const second = await newChat('Early');
     assert.deepEqual(
-      second.commands.map((c) => c.name),
+      second.session.commands.map((c) => c.name),
       ['explain'],
     );
     assert.equal(acpLog().split('sess-never-opened').length - 1, 1, 'said once');
@@ -110,19 +110,19 @@ describe('the protocol, opted into', function () {
     const chat = await newChat('Planner');
     const initialize = recorded(agents['Planner']!.recordFile).find((m) => m.method === 'initialize');
     assert.deepEqual((initialize?.params?.['clientCapabilities'] as { plan?: unknown }).plan, {});
-    const ids = () => chat.plans.byId.map((p) => `${p.kind}:${p.id}`);
+    const ids = () => (chat.session.plans ?? []).map((p) => `${p.kind}:${p.id}`);
     const steps = () => {
-      const plan = chat.plans.byId.find((p) => p.id === 'steps');
+      const plan = (chat.session.plans ?? []).find((p) => p.id === 'steps');
       return plan?.kind === 'items' ? plan.entries.map((e) => `${e.status}:${e.content}`) : [];
     };
 
     await within(chat.send('plans'), 10_000, 'the turn that makes plans');
     assert.deepEqual(ids(), ['items:steps', 'markdown:design', 'file:file-plan']);
     assert.deepEqual(steps(), ['in_progress:Read the parser', 'pending:Fix the off-by-one']);
-    const design = chat.plans.byId[1];
+    const design = chat.session.plans?.[1];
     assert.equal(design?.kind === 'markdown' && design.markdown, '## Design\n\n- keep the **parser** small');
-    assert.equal(chat.plans.byId[2]?.kind === 'file' && chat.plans.byId[2].name, 'PLAN-by-id.md');
-    assert.deepEqual(chat.plans.entries, [], 'ACP v1’s one plan is apart from these');
+    assert.equal(chat.session.plans?.[2]?.kind === 'file' && chat.session.plans[2].name, 'PLAN-by-id.md');
+    assert.deepEqual(chat.session.plan, [], 'ACP v1’s one plan is apart from these');
 
     await chat.openPlan('file-plan');
     const editor = await waitFor(
@@ -140,7 +140,7 @@ describe('the protocol, opted into', function () {
     assert.deepEqual(ids(), ['items:steps', 'file:file-plan']);
 
     await within(chat.send('bad'), 10_000, 'the turn with malformed plans');
-    const partly = chat.plans.byId.find((p) => p.id === 'partly');
+    const partly = (chat.session.plans ?? []).find((p) => p.id === 'partly');
     assert.deepEqual(
       partly?.kind === 'items' && partly.entries,
       [{ content: 'Kept', priority: 'low', status: 'pending' }],
@@ -221,9 +221,9 @@ describe('the protocol, opted into', function () {
       ]);
 
       const plain = await newChat('Plain');
-      assert.match(plain.lastNotice ?? '', /Your instructions \(acp\.instructions\) were not sent: this agent does not take instructions\./);
+      assert.match(plain.notice ?? '', /Your instructions \(acp\.instructions\) were not sent: this agent does not take instructions\./);
       const again = await newChat('Plain');
-      assert.doesNotMatch(again.lastNotice ?? '', /instructions/, 'said once');
+      assert.doesNotMatch(again.notice ?? '', /instructions/, 'said once');
       assert.deepEqual(sentTo('Plain'), [undefined, undefined]);
     } finally {
       await config.update('instructions', undefined, vscode.ConfigurationTarget.Workspace);

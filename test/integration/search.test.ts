@@ -38,8 +38,8 @@ describe('Search Chats', function () {
 
     const opened = await searchAndOpen('walruses zebr');
     assert.ok(opened, 'a chat opened');
-    await waitFor(() => opened.revealedMatch !== undefined, { what: 'the match to be brought into view' });
-    const match = opened.revealedMatch!;
+    await waitFor(() => opened.revealed !== undefined, { what: 'the match to be brought into view' });
+    const match = opened.revealed!;
     assert.equal(match.kind, 'message');
     assert.match(match.kind === 'message' ? match.text : '', /walruses again, with zebras/);
     // The chat is the one that holds it (kept on this computer, since this agent cannot reopen sessions).
@@ -58,7 +58,7 @@ describe('Search Chats', function () {
     assert.equal(opened?.sessionId, chat.sessionId, 'the chat of the match');
     assert.ok(opened === chat, 'the open chat, not a new one');
     assert.equal((await api()).chats.length, 1);
-    await waitFor(() => chat.revealedMatch !== undefined, { what: 'the match to be brought into view' });
-    assert.match(chat.revealedMatch?.kind === 'message' ? chat.revealedMatch.text : '', /quokka/);
+    await waitFor(() => chat.revealed !== undefined, { what: 'the match to be brought into view' });
+    assert.match(chat.revealed?.kind === 'message' ? chat.revealed.text : '', /quokka/);
   });
 });

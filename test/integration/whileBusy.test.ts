@@ -14,7 +14,7 @@ function prompts(recordFile: string): string[] {
     .map((m) => ((m.params?.['prompt'] as { text?: string }[] | undefined) ?? []).map((b) => b.text ?? '').join(''));
 }
 
-const idle = (chat: ChatHandle) => chat.queued.items.length === 0 && chat.attention !== 'working';
+const idle = (chat: ChatHandle) => chat.queue.items.length === 0 && chat.attention !== 'working';
 
 /** Waits until the agent has the turn (it said so), not only the chat. */
 async function agentWorking(chat: ChatHandle, says: string): Promise<void> {
@@ -36,12 +36,12 @@ describe('writing while the agent works', function () {
     chat.submit('two', 'queue');
     chat.submit('three', 'queue');
     chat.submit('four', 'queue');
-    await waitFor(() => chat.queued.items.length === 3, { what: 'three queued messages' });
-    const [two, three, four] = chat.queued.items;
+    await waitFor(() => chat.queue.items.length === 3, { what: 'three queued messages' });
+    const [two, three, four] = chat.queue.items;
     chat.changeQueued(three!.id, 'up');
     chat.changeQueued(four!.id, 'remove');
     assert.deepEqual(
-      chat.queued.items.map((i) => i.text),
+      chat.queue.items.map((i) => i.text),
       ['three', 'two'],
     );
     assert.equal(two?.text, 'two');
@@ -67,7 +67,7 @@ describe('writing while the agent works', function () {
     chat.submit('two', 'queue');
     await chat.cancel();
     assert.equal(await within(first, 15_000, 'the stopped turn'), 'cancelled');
-    await waitFor(() => chat.queued.held, { what: 'the queue to be held' });
+    await waitFor(() => chat.queue.held, { what: 'the queue to be held' });
     assert.deepEqual(prompts(fixture.recordFile), ['one'], 'nothing went without the user');
     chat.sendQueued();
     await agentWorking(chat, 'Working on: two');
@@ -111,7 +111,7 @@ describe('writing while the agent works', function () {
     const first = chat.send('one');
     await agentWorking(chat, 'Working on: one');
     chat.submit('two', 'steer');
-    await waitFor(() => chat.queued.items.length === 1, { what: 'the message to be queued instead' });
+    await waitFor(() => chat.queue.items.length === 1, { what: 'the message to be queued instead' });
     await releaseTurn(fixture);
     assert.equal(await within(first, 15_000, 'the turn'), 'end_turn');
     await agentWorking(chat, 'Working on: two');

@@ -100,7 +100,7 @@ describe('worktree chats', function () {
     assert.ok(existsSync(join(folder, 'src', 'hello.ts')), 'the worktree is checked out beside the repository');
     assert.equal(git(main, 'branch', '--list', '--format=%(refname:short)', 'acp/worker-1'), 'acp/worker-1', 'on a branch of its own');
     assert.deepEqual(sessionFolders(recordFile), [folder], 'the session works in the worktree');
-    assert.deepEqual(chat.worktree, { branch: 'acp/worker-1', path: folder }, 'the chat\u2019s header shows its branch and folder');
+    assert.deepEqual(chat.session.worktree, { branch: 'acp/worker-1', path: folder }, 'the chat\u2019s header shows its branch and folder');
     assert.match(acpLog(), /git worktree add -b acp\/worker-1 .*acp-worker-1 main/, 'the log says what git ran');
 
     const script = [
@@ -176,7 +176,7 @@ describe('worktree chats', function () {
         'a turn',
       );
       await attachSymbol();
-      await waitFor(() => /This symbol is not the same in this chat's worktree/.test(chat.lastNotice ?? ''), {
+      await waitFor(() => /This symbol is not the same in this chat's worktree/.test(chat.notice ?? ''), {
         what: 'the chat to say the worktree’s symbol differs',
       });
 

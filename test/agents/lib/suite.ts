@@ -70,7 +70,7 @@ export function agentSuite(spec: AgentSpec): void {
     /** A new chat with the agent, once the client moved it to its asking mode (the chat is at Ask). */
     async function askingChat(): Promise<ChatHandle> {
       const chat = await newChat(spec.name);
-      await waitFor(() => chat.pickers.find((p) => p.id === 'mode')?.current === spec.askingMode, {
+      await waitFor(() => chat.session.pickers.find((p) => p.id === 'mode')?.current === spec.askingMode, {
         what: `the agent moved to ${spec.askingMode}`,
         timeoutMs: 60_000,
       });

@@ -229,7 +229,7 @@ describe('ChatHandle', () => {
     void m.requestPermission({ sessionId: 'sess-1', toolCall: { toolCallId: 'c1', title: 'npm test', kind: 'execute' }, options: OPTIONS });
     const handle = handleOf(panel);
     assert.equal(handle.permissions[0]?.title, 'npm test');
-    assert.equal(handle.pickers.find((p) => p.id === 'mode')?.current, 'ask');
+    assert.equal(handle.session.pickers.find((p) => p.id === 'mode')?.current, 'ask');
     assert.equal(handle.agentPid, 4242);
   });
 });
