@@ -86,7 +86,7 @@ const appBuilds = [
   {
     ...common,
     // `@url`'s HTML to Markdown, in a worker thread of the extension host (src/chat/pageText.ts).
-    entryPoints: ['src/chat/pageWorker.ts'],
+    entryPoints: ['src/composer/pageWorker.ts'],
     outfile: 'dist/page-text.js',
     platform: 'node',
     format: 'cjs',
@@ -143,8 +143,8 @@ function testEntryPoints() {
     ...listFiles('test/harness', false, isTs),
     'test/integration/index.ts',
     'test/agents/index.ts',
-    // The page worker, as unit tests run it (out/src/chat/pageWorker.js).
-    'src/chat/pageWorker.ts',
+    // The page worker, as unit tests run it (out/src/composer/pageWorker.js).
+    'src/composer/pageWorker.ts',
   ]);
   return [...entries].sort();
 }

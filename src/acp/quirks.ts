@@ -100,8 +100,10 @@ export function activeQuirks(quirks: AgentQuirks): string[] {
   return (Object.keys(quirks) as (keyof AgentQuirks)[]).filter((key) => quirks[key]);
 }
 
-/** The client's permission levels (permissions/levels.ts) that agents may have a setting of their own for. */
-export type AllowingLevel = 'autoApproveEdits' | 'agentDecides' | 'allowAll';
+/** The client's permission levels for a chat, from asking every time to allowing everything (permissions/levels.ts). */
+export const PERMISSION_LEVEL_NAMES = ['ask', 'autoApproveEdits', 'agentDecides', 'allowAll'] as const;
+/** The levels that agents may have a setting of their own for. */
+export type AllowingLevel = Exclude<(typeof PERMISSION_LEVEL_NAMES)[number], 'ask'>;
 
 /**
  * What an agent itself does for the permission levels, so that it asks exactly when the level says and a chat never

@@ -84,3 +84,6 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** Translates an English message and fills in its `{0}`, `{1}` placeholders: vscode.l10n.t on the host, the webview's own `t`. */
+export type Translate = (message: string, ...args: Array<string | number>) => string;

@@ -13,7 +13,7 @@ import { editorColumn } from '../common/editorColumn';
 import { checkPath } from '../common/paths';
 import type { TerminalMirrors } from '../editor/terminalMirror';
 import { failureText } from '../common/failureText';
-import { saveImage } from './imageFiles';
+import { saveImage } from '../composer/imageFiles';
 
 export class EditorChatActions implements ChatActions, vscode.Disposable {
   /** The text editor the user was last in: a focused chat is not a text editor, so the active one is gone by then. */

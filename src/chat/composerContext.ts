@@ -5,40 +5,11 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { ChatModel } from './chatModel';
-import { fillPrompt, type PromptFile } from './promptFiles';
-import type { NewAttachment } from './prompt';
+import type { ChatFiles } from '../composer/mentions';
+import { fillPrompt } from '../composer/promptFiles';
+import type { ChatPrompts } from '../composer/promptLibrary';
+import type { NewAttachment } from '../composer/prompt';
 import type { FileMatch, MentionKind, PromptView } from './protocol';
-
-/** What a chat can mention with `@`: workspace files and folders, symbols, problems, the terminal, the changes. */
-export interface ChatFiles {
-  /**
-   * What `@query` offers. A source too slow for the list (a language server still starting) is not lost: `late`
-   * gets the whole list again once it answers, unless a newer search started meanwhile.
-   */
-  search(query: string, late?: (matches: FileMatch[]) => void): Promise<FileMatch[]>;
-  /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
-  attach(kind: MentionKind, id: string, chat: MentionPlace): Promise<NewAttachment | string>;
-  /** A dropped file or folder (its URI), or why it cannot be attached. */
-  attachUri(uri: string): Promise<NewAttachment | string>;
-  /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
-  readText(path: string): Promise<string | undefined>;
-}
-
-/** Where a mention is attached: the chat's folder and its session, once one is attached. */
-export interface MentionPlace {
-  readonly cwd: string | undefined;
-  readonly sessionId: string | undefined;
-  /** The chat's agent. */
-  readonly agent: string;
-}
-
-/** The prompt files a chat offers under `/` (see promptLibrary.ts). */
-export interface ChatPrompts {
-  /** `fresh`: read again, not from what was last listed. */
-  list(fresh?: boolean): Promise<PromptView[]>;
-  read(name: string, source: PromptView['source']): Promise<PromptFile | undefined>;
-  readonly onDidChange: vscode.Event<void>;
-}
 
 /** What the composer's context needs besides the chat's model. */
 export interface ComposerRoom {
@@ -62,7 +33,6 @@ export class ComposerContext implements vscode.Disposable {
     void this.listPrompts();
   }
 
-
   /** What `@query` offers, as the composer's list shows it. */
   complete(query: string): Promise<FileMatch[]> {
     return this.files.search(query);
@@ -70,7 +40,9 @@ export class ComposerContext implements vscode.Disposable {
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
   async mention(kind: MentionKind, id: string): Promise<void> {
-    this.settle(await this.files.attach(kind, id, { cwd: this.model.session?.cwd, sessionId: this.model.session?.sessionId, agent: this.model.agentName }));
+    this.settle(
+      await this.files.attach(kind, id, { cwd: this.model.session?.cwd, sessionId: this.model.session?.sessionId, agent: this.model.agentName }),
+    );
   }
 
   /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */

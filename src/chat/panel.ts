@@ -18,7 +18,7 @@ import { ChatModel, type ChatChange } from './chatModel';
 import type { ChatActions, MessageType, Outcome } from './dispatch';
 import { chatHtml, translations, webviewOptions } from './html';
 import type { ChatOwner } from './owner';
-import type { NewAttachment } from './prompt';
+import type { NewAttachment } from '../composer/prompt';
 import type { EntryView, WebviewMessage } from './protocol';
 import { findMatch, type MatchTarget } from './reveal';
 import { openRooms, type ChatDeps, type Rooms } from './rooms';

@@ -36,7 +36,7 @@ export { SessionTarget };
 export * from './shared/bidi';
 export * from './shared/forms';
 export * from './shared/text';
-export * from './shared/toolKinds';
+export * from '../acp/toolKinds';
 export * from './shared/views';
 
 /**

@@ -55,7 +55,9 @@ export class ChatQuestions {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(url.protocol);
       uri = vscode.Uri.parse(url.toString(), true);
     } catch {
-      this.model.tell(vscode.l10n.t('The agent asked to open "{0}", which is not a web address, so it was not opened.', question.url.url.slice(0, 200)));
+      this.model.tell(
+        vscode.l10n.t('The agent asked to open "{0}", which is not a web address, so it was not opened.', question.url.url.slice(0, 200)),
+      );
       elicitations.answer(id, { action: 'decline' });
       return false;
     }

@@ -3,13 +3,15 @@
 // the protocol's validation). Each reads and writes the model; what reaches past the chat goes to its owner's port.
 import type { ChatFolders } from '../common/chatFolders';
 import type * as vscode from 'vscode';
-import { ComposerContext, type ChatFiles, type ChatPrompts } from './composerContext';
+import type { ChatFiles } from '../composer/mentions';
+import type { ChatPrompts } from '../composer/promptLibrary';
+import { ComposerContext } from './composerContext';
 import type { ChatModel } from './chatModel';
 import { handlersFor, type ChatActions } from './dispatch';
 import type { ChatOwner } from './owner';
 import type { Logger } from '../acp/log';
 import { Outbox } from './outbox';
-import { saveImage } from './imageFiles';
+import { saveImage } from '../composer/imageFiles';
 import { WebviewMessage } from './protocol';
 import { ChatQuestions } from './questions';
 
@@ -52,7 +54,17 @@ export function openRooms(model: ChatModel, deps: ChatDeps, owner: ChatOwner, pa
   });
   const questions = new ChatQuestions(model);
   const context = new ComposerContext(deps.files, deps.prompts, model, { attach: (attachment) => outbox.add(attachment) }, deps.log);
-  const handlers = handlersFor({ model, owner, log: deps.log, actions: deps.actions, files: deps.files, outbox, context, questions, loaded: page.loaded });
+  const handlers = handlersFor({
+    model,
+    owner,
+    log: deps.log,
+    actions: deps.actions,
+    files: deps.files,
+    outbox,
+    context,
+    questions,
+    loaded: page.loaded,
+  });
   return {
     outbox,
     questions,

@@ -20,7 +20,7 @@ export interface ChatFace {
 }
 
 /** Why the agent stopped while the chat was open: the sentence the chat shows, and what the agent last wrote to stderr. */
-export interface AgentEndView {
+interface AgentEndView {
   readonly message: string;
   readonly stderr: readonly string[];
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type { ChatPanel } from '../chat/panel';
-import type { NewAttachment } from '../chat/prompt';
+import type { NewAttachment } from '../composer/prompt';
 import type * as S from '../acp/schema.gen';
 import { messageForkPoint, type MessageForkPoint } from '../acp/messageFork';
 import { AcpError, ErrorCodes } from '../acp/errors';

@@ -13,7 +13,7 @@ import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
 import type { ChatOwner } from '../chat/owner';
 import { ChatPanel, type ChatDeps } from '../chat/panel';
-import type { NewAttachment } from '../chat/prompt';
+import type { NewAttachment } from '../composer/prompt';
 import { readChatLocation, type AgentConfig } from '../settings/config';
 import { chatFolder } from '../common/chatFolders';
 import { ChatSession, type Carried, type ChatSessionDeps } from './chatSession';
@@ -168,7 +168,12 @@ export class Chats implements vscode.Disposable {
 
   /** A chat with `agentName` shown in `surface`, owned by the registry. */
   private panelIn(surface: ChatSurface, agentName: string): ChatPanel {
-    const panel: ChatPanel = new ChatPanel(surface, agentName, this.deps, this.ownerOf(() => panel));
+    const panel: ChatPanel = new ChatPanel(
+      surface,
+      agentName,
+      this.deps,
+      this.ownerOf(() => panel),
+    );
     return panel;
   }
 
@@ -274,7 +279,8 @@ export class Chats implements vscode.Disposable {
   async stopAgent(name: string): Promise<void> {
     const panels = this.all.filter((p) => p.agentName === name);
     // Told before the exit arrives, so the chats do not take it for a crash.
-    for (const panel of panels) panel.model.restoreLater = panel.model.session && { sessionId: panel.model.session.sessionId, cwd: panel.model.session.cwd };
+    for (const panel of panels)
+      panel.model.restoreLater = panel.model.session && { sessionId: panel.model.session.sessionId, cwd: panel.model.session.cwd };
     if (!(await this.agents.stop(name))) return;
     for (const panel of panels) panel.model.fail(vscode.l10n.t('You stopped {0}.', name), [], ['restart']);
   }

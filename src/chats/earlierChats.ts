@@ -1,7 +1,7 @@
 // `@chat`: the earlier chats of this workspace that a message can carry, read from the kept transcripts (the
 // conversation's messages, thoughts and tool calls by title; never the attachments' content), as Markdown. The
 // chat that asks is left out of its own list.
-import type { ChatKey, EarlierChat, EarlierChats } from '../chat/chatMention';
+import type { ChatKey, EarlierChat, EarlierChats } from '../composer/chatMention';
 import { exportMarkdown } from '../history/exportMarkdown';
 import { summarize, summaryLabel } from '../history/format';
 import type { TranscriptStore } from '../history/transcripts';

@@ -9,7 +9,7 @@ import type { WhileBusy } from '../chat/queue';
 import type { ChatSnapshot } from '../chat/snapshot';
 
 /** What a chat's handle does: each act is what the user's click or key does, through the chat's one door. */
-export interface ChatActs {
+interface ChatActs {
   /** What `@query` offers in the composer: problems, terminal, changes, files, folders, symbols. */
   completeMention(query: string): Promise<FileMatch[]>;
   /** Picks one of those, as Enter in the list does: it is attached (with its size), or the chat says why not. */

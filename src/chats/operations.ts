@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { ChatPanel } from '../chat/panel';
-import type { NewAttachment } from '../chat/prompt';
+import type { NewAttachment } from '../composer/prompt';
 import type { EntryView } from '../chat/protocol';
 import { entryView } from '../chat/view';
 import type { SessionModel } from '../acp/sessionModel';

@@ -2,7 +2,7 @@
 // in the diff editor of Review Changes or in the file), and Send Feedback turns the comments into the chat's next
 // prompt, each quoting its file and lines. A comment belongs to the chat whose unkept changes include its file.
 import * as vscode from 'vscode';
-import type { NewAttachment } from '../chat/prompt';
+import type { NewAttachment } from '../composer/prompt';
 import type { Checkpoints, TrackedChat } from './checkpoints';
 import { uriOf } from './io';
 import { DisposableStore } from '../common/disposables';

@@ -5,12 +5,12 @@
 // outside the workspace (`neverAutomatic`). See levels.ts for where a chat's level is kept.
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
-import { PermissionLevelName } from '../chat/protocol';
+import { PERMISSION_LEVEL_NAMES } from '../acp/quirks';
 import { diffsOf, planOf } from '../acp/toolCalls';
 import { checkPath } from '../common/paths';
 
-export const PERMISSION_LEVELS = PermissionLevelName.options;
-export type PermissionLevel = PermissionLevelName;
+export const PERMISSION_LEVELS = PERMISSION_LEVEL_NAMES;
+export type PermissionLevel = (typeof PERMISSION_LEVEL_NAMES)[number];
 
 export function isPermissionLevel(value: unknown): value is PermissionLevel {
   return (PERMISSION_LEVELS as readonly unknown[]).includes(value);

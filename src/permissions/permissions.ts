@@ -12,7 +12,7 @@ import type { Logger } from '../acp/log';
 import { preview } from '../acp/tolerance';
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionModel';
-import { toolKind } from '../chat/protocol';
+import { toolKind } from '../acp/toolKinds';
 import { diffsOf, planOf } from '../acp/toolCalls';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';

@@ -1,7 +1,8 @@
 // The words for a permission rule. The rules themselves (rules.ts) are facts: agent, kind, command, decision. The
 // host words them here, in the user's language for the notifications and Manage Rules (vscode.l10n.t) and in
 // English for the log. No `vscode` import, so the wording is unit-tested.
-import { toolKind, type Translate } from '../chat/protocol';
+import type { Translate } from '../acp/text';
+import { toolKind } from '../acp/toolKinds';
 import type { PermissionRule } from './rules';
 
 /** English, with `{0}`-style placeholders filled in: the log's translator. */

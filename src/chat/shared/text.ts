@@ -12,8 +12,9 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The images the chat sends and shows: raster formats only (never SVG, which is a document with scripts). */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
-/** Translates an English message and fills in its `{0}`, `{1}` placeholders: vscode.l10n.t on the host, the webview's own `t`. */
-export type Translate = (message: string, ...args: Array<string | number>) => string;
+import type { Translate } from '../../acp/text';
+
+export type { Translate };
 
 /**
  * Why an image cannot be attached, or undefined when it can: the view checks before it reads the file, the host

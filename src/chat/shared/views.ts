@@ -1,6 +1,7 @@
 // What the chat shows, as the host sends it: the views of the session, its entries, the checkpoints, the agent's
 // questions, the queue. zod schemas, so the webview validates what arrives; shared by both sides.
 import { z } from 'zod';
+import { PERMISSION_LEVEL_NAMES } from '../../acp/quirks';
 
 const Role = z.enum(['user', 'agent', 'thought']);
 const ToolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
@@ -172,7 +173,7 @@ export const PickerView = z.discriminatedUnion('type', [
 export type PickerView = z.infer<typeof PickerView>;
 
 /** How the client answers the agent's permission requests in this chat (see src/permissions/levels.ts). */
-export const PermissionLevelName = z.enum(['ask', 'autoApproveEdits', 'agentDecides', 'allowAll']);
+export const PermissionLevelName = z.enum(PERMISSION_LEVEL_NAMES);
 export type PermissionLevelName = z.infer<typeof PermissionLevelName>;
 /**
  * The chat's level, the levels the user may pick here (only Ask in Restricted Mode; Agent decides only with an agent

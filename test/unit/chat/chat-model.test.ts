@@ -45,7 +45,11 @@ describe('the chat model', () => {
     one.model.beginTurn([{ type: 'text', text: 'hi' }]);
     one.model.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hello' } });
     one.model.endTurn('end_turn');
-    const told = changes.splice(0).map((c) => (c.kind === 'entry' ? `entry ${c.index}` : c.kind === 'part' ? `${c.part}${c.ended ? ` ended ${c.ended.stopReason}` : ''}` : c.kind));
+    const told = changes
+      .splice(0)
+      .map((c) =>
+        c.kind === 'entry' ? `entry ${c.index}` : c.kind === 'part' ? `${c.part}${c.ended ? ` ended ${c.ended.stopReason}` : ''}` : c.kind,
+      );
     assert.equal(told.at(-1), 'turn ended end_turn', told.join(', '));
     assert.ok(told.includes('entry 0') && told.includes('entry 1'), told.join(', '));
     assert.equal(told.filter((t) => t.includes('ended')).length, 1, 'the end is told once');
@@ -114,7 +118,10 @@ describe('the chat model', () => {
     const one = session('s1');
     model.attach(one.session);
     changes.splice(0);
-    model.fail('the agent exited', Array.from({ length: 30 }, (_, i) => `line ${i}`));
+    model.fail(
+      'the agent exited',
+      Array.from({ length: 30 }, (_, i) => `line ${i}`),
+    );
     assert.equal(model.agentError?.message, 'The agent exited');
     assert.equal(model.agentError?.stderr.length, 20);
     assert.equal(model.agentError?.stderr[0], 'line 10');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { rankFiles } from '../../../src/chat/fuzzy';
+import { rankFiles } from '../../../src/composer/fuzzy';
 import { linkTarget } from '../../../src/chat/links';
-import { buildPrompt, type Attachment } from '../../../src/chat/prompt';
+import { buildPrompt, type Attachment } from '../../../src/composer/prompt';
 import { imageRefusal } from '../../../src/chat/protocol';
 import { t } from '../../../webview/l10n';
 import { renderMarkdown } from '../../../webview/markdown';

@@ -43,15 +43,27 @@ const ROWS: readonly Row[] = [
   },
   {
     file: 'src/permissions/x.ts',
-    bad: `import { Chats } from '../chats/chats';`,
-    good: `import { toolKind } from '../chat/protocol';`,
-    says: /src\/permissions may not import src\/chats/,
+    bad: `import { toolKind } from '../chat/protocol';`,
+    good: `import { toolKind } from '../acp/toolKinds';`,
+    says: /src\/permissions may not import src\/chat/,
   },
   {
     file: 'src/diagnostics/x.ts',
     bad: `import { AgentManager } from '../agents/manager';`,
     good: `import type { AgentManager } from '../agents/manager';`,
     says: /only the types of src\/agents/,
+  },
+  {
+    file: 'src/composer/x.ts',
+    bad: `import { ChatModel } from '../chat/chatModel';`,
+    good: `import type { FileMatch } from '../chat/protocol';`,
+    says: /only the types of src\/chat/,
+  },
+  {
+    file: 'src/composer/y.ts',
+    bad: `import type { Chats } from '../chats/chats';`,
+    good: `import type { ShellHistory } from '../editor/shellHistory';`,
+    says: /src\/composer may not import src\/chats/,
   },
   {
     file: 'src/chat/x.ts',

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
 import { rankFiles } from './fuzzy';
-import type { FileMatch } from './protocol';
+import type { FileMatch } from '../chat/protocol';
 import { DisposableStore } from '../common/disposables';
 
 /** Files listed at most; a larger workspace is listed in part (the log says so). */

@@ -1,7 +1,7 @@
 // What is attached to the message being written: files, selections and images, in the order they came, each once.
 // A send takes the ones the composer chose; a send that was refused gives them back in front.
 import { attachmentView, type Attachment, type NewAttachment } from './prompt';
-import type { AttachmentView } from './protocol';
+import type { AttachmentView } from '../chat/protocol';
 
 export class Attachments {
   private items: Attachment[] = [];

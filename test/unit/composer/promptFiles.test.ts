@@ -8,7 +8,7 @@ import {
   MAX_PROMPT_BYTES,
   MAX_PROMPT_INPUTS,
   parsePromptFile,
-} from '../../../src/chat/promptFiles';
+} from '../../../src/composer/promptFiles';
 
 describe('prompt files', () => {
   describe('names', () => {

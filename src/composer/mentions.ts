@@ -10,11 +10,10 @@ import type { Logger } from '../acp/log';
 import type { ShellHistory } from '../editor/shellHistory';
 import { changesAttachment, commitAttachment } from './gitMentions';
 import { folderListing, problemsText, specialMentions, terminalText, type Problem } from './contextText';
-import type { ChatFiles, MentionPlace } from './composerContext';
 import { chatAttachment, type EarlierChats } from './chatMention';
 import { urlAttachment } from './urlMention';
 import { textSize, type NewAttachment } from './prompt';
-import type { FileMatch, MentionKind } from './protocol';
+import type { FileMatch, MentionKind } from '../chat/protocol';
 import type { WorkspaceFiles } from './workspaceFiles';
 import type { ChatFolders } from '../common/chatFolders';
 import { checkPath } from '../common/paths';
@@ -29,6 +28,29 @@ const SYMBOL_TIMEOUT_MS = 1500;
 const MAX_SYMBOL_LINES = 2000;
 /** A worktree's copy of a symbol's file is read to find the symbol only up to this size. */
 const MAX_SYMBOL_FILE_BYTES = 8 * 1024 * 1024;
+
+/** What a chat can mention with `@`: workspace files and folders, symbols, problems, the terminal, the changes. */
+export interface ChatFiles {
+  /**
+   * What `@query` offers. A source too slow for the list (a language server still starting) is not lost: `late`
+   * gets the whole list again once it answers, unless a newer search started meanwhile.
+   */
+  search(query: string, late?: (matches: FileMatch[]) => void): Promise<FileMatch[]>;
+  /** What a picked mention attaches, or why it cannot (a sentence for the chat). */
+  attach(kind: MentionKind, id: string, chat: MentionPlace): Promise<NewAttachment | string>;
+  /** A dropped file or folder (its URI), or why it cannot be attached. */
+  attachUri(uri: string): Promise<NewAttachment | string>;
+  /** The file's current text (its editor buffer, unsaved edits included), or undefined when it is not text. */
+  readText(path: string): Promise<string | undefined>;
+}
+
+/** Where a mention is attached: the chat's folder and its session, once one is attached. */
+export interface MentionPlace {
+  readonly cwd: string | undefined;
+  readonly sessionId: string | undefined;
+  /** The chat's agent. */
+  readonly agent: string;
+}
 
 export class Mentions implements ChatFiles, vscode.Disposable {
   /** The symbols of the last search, by the id the list gave them. */

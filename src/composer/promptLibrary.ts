@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { isPromptFileName, MAX_PROMPT_BYTES, parsePromptFile, type PromptFile } from './promptFiles';
-import type { PromptView } from './protocol';
+import type { PromptView } from '../chat/protocol';
 import { DisposableStore } from '../common/disposables';
 
 /** Prompt files listed at most, from each place. */
@@ -18,7 +18,15 @@ interface Found extends PromptView {
   readonly uri: vscode.Uri;
 }
 
-export class PromptLibrary implements vscode.Disposable {
+/** The prompt files a chat offers under `/` (see promptLibrary.ts). */
+export interface ChatPrompts {
+  /** `fresh`: read again, not from what was last listed. */
+  list(fresh?: boolean): Promise<PromptView[]>;
+  read(name: string, source: PromptView['source']): Promise<PromptFile | undefined>;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export class PromptLibrary implements ChatPrompts, vscode.Disposable {
   private listing: Promise<Found[]> | undefined;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** A prompt file was added, changed or removed. */

@@ -1,8 +1,8 @@
 // What `@problems`, `@terminal` and a folder become as text, what `@` offers for what was typed, how a chip's size
 // reads, and what each mention is sent as, with and without embedded context. Pure: plain Node.
 import * as assert from 'node:assert/strict';
-import { folderListing, MAX_LISTING, MAX_PROBLEMS, problemsText, specialMentions, terminalText } from '../../../src/chat/contextText';
-import { buildPrompt, type Attachment } from '../../../src/chat/prompt';
+import { folderListing, MAX_LISTING, MAX_PROBLEMS, problemsText, specialMentions, terminalText } from '../../../src/composer/contextText';
+import { buildPrompt, type Attachment } from '../../../src/composer/prompt';
 import { sizeLabel } from '../../../src/chat/protocol';
 
 const t = (message: string, ...args: Array<string | number>) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));

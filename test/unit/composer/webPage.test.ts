@@ -5,12 +5,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
-import { htmlToMarkdown } from '../../../src/chat/htmlText';
-import { htmlToMarkdownApart } from '../../../src/chat/pageText';
-import { decodePage, fetchPage, guardedLookup, isPrivateAddress, pageTitle, refusedPageUrl, vetPage } from '../../../src/chat/webPage';
+import { htmlToMarkdown } from '../../../src/composer/htmlText';
+import { htmlToMarkdownApart } from '../../../src/composer/pageText';
+import { decodePage, fetchPage, guardedLookup, isPrivateAddress, pageTitle, refusedPageUrl, vetPage } from '../../../src/composer/webPage';
 
 /** The page worker as this bundle's build put it beside the tests (esbuild.mjs --tests). */
-const WORKER = join(__dirname, '..', '..', '..', 'src', 'chat', 'pageWorker.js');
+const WORKER = join(__dirname, '..', '..', '..', 'src', 'composer', 'pageWorker.js');
 const toMarkdown = (html: string) => htmlToMarkdownApart(WORKER, html);
 
 describe('@url pages', () => {

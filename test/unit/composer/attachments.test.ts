@@ -1,6 +1,6 @@
 // The composer's attachments: each once, taken by a send, and given back in front when the send is refused.
 import * as assert from 'node:assert/strict';
-import { Attachments } from '../../../src/chat/attachments';
+import { Attachments } from '../../../src/composer/attachments';
 
 describe('Attachments', () => {
   it('keeps each file once, and a refused send puts what it took back in front', () => {

@@ -2,8 +2,8 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as S from '../acp/schema.gen';
-import type { AttachmentView } from './protocol';
-import type { PromptAccepts } from './view';
+import type { AttachmentView } from '../chat/protocol';
+import type { PromptAccepts } from '../acp/capabilities';
 
 /** What the user must agree to before it is sent, and what the chip says of its size. */
 interface Sized {
@@ -78,7 +78,7 @@ export function buildPrompt(
   text: string,
   attachments: readonly Attachment[],
   fileText: ReadonlyMap<string, string | undefined>,
-  accepts: PromptAccepts,
+  accepts: Pick<PromptAccepts, 'image' | 'embeddedContext'>,
 ): S.ContentBlock[] {
   const blocks: S.ContentBlock[] = [];
   if (text.trim() !== '') blocks.push({ type: 'text', text });

@@ -2,7 +2,7 @@
 // folder's listing; and which of those the completion list offers for what was typed. Pure: no `vscode`,
 // unit-tested in Node. Every text is bounded: the chat shows its size, and past a bound asks before it is sent.
 import { plainTerminalText } from '../common/ansi';
-import type { FileMatch, Translate } from './protocol';
+import type { FileMatch, Translate } from '../chat/protocol';
 import { trimTrailing } from '../acp/text';
 
 /** Problems listed at most; the rest are counted. */

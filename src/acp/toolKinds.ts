@@ -1,6 +1,6 @@
-// Each kind of tool call, in one table for the chat, the notifications and the permission rules. Shared by the
-// host and the webview.
-import type { ToolKind } from '../../acp/schema.gen';
+// Each kind of tool call, in one table for the chat, the notifications and the permission rules. Pure: shared by
+// the host and the webview (through chat/protocol.ts).
+import type { ToolKind } from './schema.gen';
 
 export interface ToolKindInfo {
   /** The codicon the chat shows on its card. */

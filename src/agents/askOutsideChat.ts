@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import type { PendingElicitation } from '../acp/elicitations';
 import type * as S from '../acp/schema.gen';
-import { fieldValue, type FieldInput } from './protocol';
-import { elicitationViews } from './elicitationViews';
+import { fieldValue, type FieldInput } from '../chat/protocol';
+import { elicitationViews } from '../chat/elicitationViews';
 
 /** Settles with `promise`, or with undefined once `signal` aborts (the agent withdrew the question, or exited). */
 function unlessAborted<T>(promise: Thenable<T>, signal: AbortSignal): Promise<T | undefined> {
