@@ -15,7 +15,6 @@ import type { AgentStatusItem } from './agents/statusItem';
 import { SignIn } from './agents/signIn';
 import { Chats } from './chats/chats';
 import { handleOf, handleOrNone, type ChatHandle } from './chats/handle';
-import { registerContextCommands } from './chats/contextCommands';
 import { EditorChatActions } from './chat/actions';
 import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
 import { readDefaultLevel } from './settings/agentDefaults';
@@ -26,7 +25,7 @@ import { FollowAgent } from './editor/follow';
 import { channelLogger, messageTracer } from './common/log';
 import { parseStoredRules, PermissionRules, type RuleStore } from './permissions/rules';
 import { Permissions } from './permissions/permissions';
-import { registerPermissionLevel } from './chats/permissionLevel';
+import { permissionLevelItem } from './chats/permissionLevel';
 import { confirmAllowAllDefault, PermissionLevels } from './permissions/levels';
 import type { ListOptions, PreviousSessionItem } from './sessions/previousSessions';
 import { openTranscriptStore, registerSessions, type SessionsViewHost } from './sessions/sessions';
@@ -49,8 +48,7 @@ import { ViewBadge } from './common/viewBadge';
 import { AttentionWatch } from './chats/attentionWatch';
 import { SideBarChatView } from './chats/sideBar';
 import { ChatChoices } from './chats/chatChoices';
-import { registerSaveDefaults } from './chats/saveDefaults';
-import { registerPlaceCommands } from './chats/placeCommands';
+import { registerCommands } from './commands';
 
 /** What the entry point gets back: what its API and its deferred hooks need. */
 export interface Core {
@@ -76,7 +74,7 @@ export interface CoreHosts extends SessionsViewHost {
   readonly shell: ShellHistory;
 }
 
-// eslint-disable-next-line max-lines-per-function -- it wires every capability, in the order they need each other; its commands are to move to one table (#42)
+// eslint-disable-next-line max-lines-per-function -- it wires every capability, in the order they need each other (its commands are one table, commands.ts)
 export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): Core {
   const channel = hosts.channel;
   // Every line is scrubbed of the secret values in the settings, and the recent ones are kept for a bug report.
@@ -198,14 +196,16 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
 
   const badge = new ViewBadge(hosts.sessionsTree);
   const learnSecrets = (env: Readonly<Record<string, string>>) => sinks.scrubber.learn(Object.entries(env).map(([name, value]) => ({ name, value })));
+  const agentCommands = new AgentCommands(agents, chats, clientInfo, log);
+  const registryCommands = new RegistryCommands(registry, agents, context.globalState, badge, log, learnSecrets);
+  const worktreeCommands = new WorktreeCommands(chats, agents, worktrees, transcripts, checkpoints, log);
   context.subscriptions.push(
     chats,
     sideBar,
-    ...registerPlaceCommands(chats),
     agents,
     catalog,
     registry,
-    new RegistryCommands(registry, agents, context.globalState, badge, log, learnSecrets),
+    registryCommands,
     new AttentionWatch(chats, badge),
     diffs,
     reviews,
@@ -222,17 +222,28 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointDocuments(checkpoints, log)),
     vscode.window.registerFileDecorationProvider(decorations),
     decorations,
-    new AgentCommands(agents, chats, clientInfo, log),
+    agentCommands,
     diagnostics,
-    ...registerContextCommands(chats),
-    ...registerPermissionLevel(chats, levels),
-    registerSaveDefaults(chats, levels, log),
+    ...permissionLevelItem(chats, levels),
     worktrees,
     editorTools,
-    new WorktreeCommands(chats, agents, worktrees, transcripts, checkpoints, log),
+    worktreeCommands,
     ...sessions.disposables,
-    vscode.commands.registerCommand('acp.newChat', (agentName?: unknown) => newChat(typeof agentName === 'string' ? agentName : undefined)),
-    vscode.commands.registerCommand('acp.showLog', showLog),
+    registerCommands({
+      chats,
+      agents: agentCommands,
+      registry: registryCommands,
+      sessions,
+      worktrees: worktreeCommands,
+      permissions,
+      levels,
+      reviews,
+      follow,
+      feedback,
+      diagnostics,
+      log,
+      showLog,
+    }),
   );
   log.info(`[extension] loaded ${version}`);
 

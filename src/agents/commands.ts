@@ -18,7 +18,7 @@ import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
 
 /** The agent a command is about: a name (from another extension or a test), or an agent in the Sessions view. */
-function agentNameOf(argument: unknown): string | undefined {
+export function agentNameOf(argument: unknown): string | undefined {
   if (typeof argument === 'string') return argument;
   if (
     argument &&
@@ -55,10 +55,6 @@ export class AgentCommands implements vscode.Disposable {
         onDidChange: this.reportChanged.event,
         provideTextDocumentContent: (uri) => this.reports.get(uri.toString()) ?? '',
       }),
-      vscode.commands.registerCommand('acp.selectAgent', () => this.selectAgent()),
-      vscode.commands.registerCommand('acp.testConnection', (agent?: unknown) => this.testConnection(agentNameOf(agent))),
-      vscode.commands.registerCommand('acp.signOut', (agent?: unknown) => this.signOut(agentNameOf(agent))),
-      vscode.commands.registerCommand('acp.stopAgent', (agent?: unknown) => this.stopAgent(agentNameOf(agent))),
     );
   }
 

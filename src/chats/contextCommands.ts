@@ -6,14 +6,8 @@ import type { Chats } from './chats';
 import { workspaceRoots } from '../common/workspace';
 import { checkPath } from '../common/paths';
 
-export function registerContextCommands(chats: Chats): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('acp.addSelectionToChat', () => addSelection(chats)),
-    vscode.commands.registerCommand('acp.addFileToChat', (uri?: unknown, uris?: unknown) => addFiles(chats, uri, uris)),
-  ];
-}
-
-async function addSelection(chats: Chats): Promise<void> {
+/** Add Selection to Chat: the selection (or the file, when nothing is selected) as a chip. */
+export async function addSelection(chats: Chats): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in an editor first, then choose Add Selection to Chat.'));
@@ -36,7 +30,8 @@ async function addSelection(chats: Chats): Promise<void> {
   await chats.addToChat({ kind: 'selection', path, label, text: doc.getText(selection), startLine: start, endLine: end, languageId: doc.languageId });
 }
 
-async function addFiles(chats: Chats, uri: unknown, uris: unknown): Promise<void> {
+/** Add File to Chat: the Explorer's clicked or selected files, or the active editor's. */
+export async function addFiles(chats: Chats, uri: unknown, uris: unknown): Promise<void> {
   // From the explorer: the clicked file, or all the selected ones. From the palette: the active editor's file.
   const picked = Array.isArray(uris) && uris.every((u) => u instanceof vscode.Uri) ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : [];
   const targets = picked.length > 0 ? picked : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];

@@ -27,7 +27,8 @@ function describe(level: PermissionLevel, agent: string, modes: PermissionLevelV
   }
 }
 
-export function registerPermissionLevel(chats: Chats, levels: PermissionLevels): vscode.Disposable[] {
+/** The status bar item that shows the level of the chat the user works in. */
+export function permissionLevelItem(chats: Chats, levels: PermissionLevels): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('acp.permissionLevel', vscode.StatusBarAlignment.Left, 99);
   item.name = vscode.l10n.t('ACP Permission Level');
   item.command = 'acp.setPermissionLevel';
@@ -46,39 +47,35 @@ export function registerPermissionLevel(chats: Chats, levels: PermissionLevels):
     item.backgroundColor = level === 'allowAll' || level === 'agentDecides' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.show();
   };
-  const pick = async (given?: unknown): Promise<PermissionLevel | undefined> => {
-    const key = keyOf(chats);
-    if (!key) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first: a permission level belongs to one chat.'));
-      return undefined;
-    }
-    const view = chats.target?.model.shown('permissionLevel');
-    const offered: readonly PermissionLevel[] = levels.available ? (view?.offered ?? ['ask']) : ['ask'];
-    let level = typeof given === 'string' ? offered.find((l) => l === given) : undefined;
-    if (level === undefined) {
-      const current = levels.get(key);
-      const items = offered.map((l) => ({
-        label: levelName(l),
-        description: l === current ? vscode.l10n.t('current') : undefined,
-        detail: describe(l, key.agent, view?.modes),
-        level: l,
-      }));
-      const picked = await vscode.window.showQuickPick(items, {
-        ignoreFocusOut: true,
-        title: vscode.l10n.t('Permission level of the chat with {0}', key.agent),
-        placeHolder: levels.available ? undefined : vscode.l10n.t('Restricted Mode: every permission request asks you'),
-      });
-      level = picked?.level;
-    }
-    if (level === undefined) return undefined;
-    return (await levels.choose(key, level)) ? level : undefined;
-  };
   update();
-  return [
-    item,
-    chats.onDidChange(update),
-    levels.onDidChange(update),
-    vscode.workspace.onDidGrantWorkspaceTrust(update),
-    vscode.commands.registerCommand('acp.setPermissionLevel', pick),
-  ];
+  return [item, chats.onDidChange(update), levels.onDidChange(update), vscode.workspace.onDidGrantWorkspaceTrust(update)];
+}
+
+/** ACP: Set Permission Level…: `given`, when the chat offers it, else the level the user picks. */
+export async function setPermissionLevel(chats: Chats, levels: PermissionLevels, given?: unknown): Promise<PermissionLevel | undefined> {
+  const key = keyOf(chats);
+  if (!key) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat first: a permission level belongs to one chat.'));
+    return undefined;
+  }
+  const view = chats.target?.model.shown('permissionLevel');
+  const offered: readonly PermissionLevel[] = levels.available ? (view?.offered ?? ['ask']) : ['ask'];
+  let level = typeof given === 'string' ? offered.find((l) => l === given) : undefined;
+  if (level === undefined) {
+    const current = levels.get(key);
+    const items = offered.map((l) => ({
+      label: levelName(l),
+      description: l === current ? vscode.l10n.t('current') : undefined,
+      detail: describe(l, key.agent, view?.modes),
+      level: l,
+    }));
+    const picked = await vscode.window.showQuickPick(items, {
+      ignoreFocusOut: true,
+      title: vscode.l10n.t('Permission level of the chat with {0}', key.agent),
+      placeHolder: levels.available ? undefined : vscode.l10n.t('Restricted Mode: every permission request asks you'),
+    });
+    level = picked?.level;
+  }
+  if (level === undefined) return undefined;
+  return (await levels.choose(key, level)) ? level : undefined;
 }

@@ -31,12 +31,7 @@ export class Feedback implements vscode.Disposable {
     this.controller.commentingRangeProvider = {
       provideCommentingRanges: (document) => (this.owner(document.uri) ? [new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0)] : []),
     };
-    this.disposables.push(
-      this.controller,
-      vscode.commands.registerCommand('acp.feedback.add', (reply: vscode.CommentReply) => this.add(reply)),
-      vscode.commands.registerCommand('acp.feedback.send', (thread?: vscode.CommentThread) => this.sendFor(thread)),
-      vscode.commands.registerCommand('acp.feedback.discard', (thread?: vscode.CommentThread) => thread && this.discard(thread)),
-    );
+    this.disposables.push(this.controller);
   }
 
   /** The chat whose unkept changes include this file, the latest first. */
@@ -46,7 +41,7 @@ export class Feedback implements vscode.Disposable {
     return [...this.checkpoints.tracked].reverse().find((chat) => chat.tracker.unreviewed().some((u) => uriOf(u.file).toString() === key));
   }
 
-  private add(reply: vscode.CommentReply): void {
+  add(reply: vscode.CommentReply): void {
     const chat = this.owner(reply.thread.uri);
     const text = reply.text.trim();
     if (!chat || text === '') return;
@@ -59,7 +54,7 @@ export class Feedback implements vscode.Disposable {
     this.count(chat.key);
   }
 
-  private discard(thread: vscode.CommentThread): void {
+  discard(thread: vscode.CommentThread): void {
     const index = this.held.findIndex((h) => h.thread === thread);
     const key = index >= 0 ? this.held[index]?.key : undefined;
     if (index >= 0) this.held.splice(index, 1);
@@ -75,7 +70,7 @@ export class Feedback implements vscode.Disposable {
   }
 
   /** Send Feedback from a thread's title (that thread's chat) or from a card (`sessionFor`). */
-  private sendFor(thread: vscode.CommentThread | undefined): Promise<void> {
+  sendFor(thread: vscode.CommentThread | undefined): Promise<void> {
     const key = this.held.find((h) => h.thread === thread)?.key ?? this.held[this.held.length - 1]?.key;
     return key ? this.sendSession(key) : Promise.resolve();
   }

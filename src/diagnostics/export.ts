@@ -55,7 +55,6 @@ export class Diagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SECTION)) this.learnSecrets();
       }),
-      vscode.commands.registerCommand('acp.exportDiagnostics', (target?: unknown) => this.export(target)),
     );
   }
 

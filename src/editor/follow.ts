@@ -43,7 +43,6 @@ export class FollowAgent implements vscode.Disposable {
       this.current,
       this.fading,
       this.status,
-      vscode.commands.registerCommand('acp.toggleFollowAgent', () => this.toggle()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('acp.followAgent')) this.updateStatus();
       }),
@@ -135,7 +134,7 @@ export class FollowAgent implements vscode.Disposable {
     this.fadeTimer = setTimeout(() => marked.editor.setDecorations(this.fading, []), FADE_MS);
   }
 
-  private async toggle(): Promise<void> {
+  async toggle(): Promise<void> {
     const next = !this.enabled;
     await vscode.workspace.getConfiguration('acp').update('followAgent', next, vscode.ConfigurationTarget.Global);
     if (!next) this.moveOn();

@@ -20,8 +20,6 @@ export class EditReviews implements vscode.Disposable {
 
   constructor(private readonly diffs: DiffDocuments) {
     this.disposables = new DisposableStore(
-      vscode.commands.registerCommand('acp.acceptEdit', (uri?: unknown) => this.decideFromCommand(uri, 'accepted')),
-      vscode.commands.registerCommand('acp.rejectEdit', (uri?: unknown) => this.decideFromCommand(uri, 'rejected')),
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         for (const tab of event.closed) {
           if (tab.input instanceof vscode.TabInputTextDiff) this.find(tab.input.modified)?.decide('closed');
@@ -70,7 +68,7 @@ export class EditReviews implements vscode.Disposable {
     return decision;
   }
 
-  private decideFromCommand(arg: unknown, decision: 'accepted' | 'rejected'): void {
+  decideFromCommand(arg: unknown, decision: 'accepted' | 'rejected'): void {
     const uri = arg instanceof vscode.Uri ? arg : activeDiffRight();
     const entry = (uri && this.find(uri)) ?? (this.pending.length === 1 ? this.pending[0] : undefined);
     if (entry) entry.decide(decision);

@@ -73,8 +73,6 @@ export class Permissions implements vscode.Disposable {
     this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.disposables.push(
       this.status,
-      vscode.commands.registerCommand('acp.showPendingPermission', () => this.oldestWaiting()?.reveal()),
-      vscode.commands.registerCommand('acp.managePermissionRules', () => this.manage()),
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused) this.welcomeBack();
       }),
@@ -250,6 +248,11 @@ export class Permissions implements vscode.Disposable {
     let count = 0;
     for (const { session } of this.waiting.values()) count += session.model.permissions.length;
     return count;
+  }
+
+  /** Show Pending Permission Request: the chat of the request that has waited longest. */
+  showPending(): void {
+    this.oldestWaiting()?.reveal();
   }
 
   private oldestWaiting(): Waiting | undefined {

@@ -56,10 +56,6 @@ export class RegistryCommands implements vscode.Disposable {
     this.installer = new Installer(state.root, log);
     for (const agent of state.installed.list()) learnSecrets(agent.env);
     this.disposables = new DisposableStore(
-      // An id only chooses which row the pick starts on: the user still picks it.
-      vscode.commands.registerCommand('acp.addAgentFromRegistry', (id?: unknown) => this.addFromRegistry(typeof id === 'string' ? id : undefined)),
-      vscode.commands.registerCommand('acp.updateAgent', (agent?: unknown) => this.update(nameOf(agent))),
-      vscode.commands.registerCommand('acp.uninstallAgent', (agent?: unknown) => this.uninstall(nameOf(agent))),
       // Files of an uninstalled or replaced version go once no process runs them.
       agents.onDidEndProcess(() => void this.collectGarbage()),
       state.onDidChange(() => this.showBadge()),
@@ -414,7 +410,7 @@ function originSentence(loaded: LoadedRegistry): string {
 }
 
 /** An agent's name from a command argument: a Sessions view node (`{kind: 'agent', name}`) or a string. */
-function nameOf(value: unknown): string | undefined {
+export function nameOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object' && 'name' in value && typeof value.name === 'string') return value.name;
   return undefined;

@@ -32,17 +32,12 @@ export class ChatArchive implements vscode.Disposable {
     private readonly log: Logger,
     private readonly view: SessionsView,
   ) {
-    this.disposables = new DisposableStore(
-      vscode.commands.registerCommand('acp.archiveChat', (target?: unknown) => this.archive(target)),
-      vscode.commands.registerCommand('acp.unarchiveChat', (target?: unknown) => this.unarchive(target)),
-      vscode.commands.registerCommand('acp.sessions.showArchived', () => this.showArchived(true)),
-      vscode.commands.registerCommand('acp.sessions.hideArchived', () => this.showArchived(false)),
-    );
+    this.disposables = new DisposableStore();
     void vscode.commands.executeCommand('setContext', SHOWING_ARCHIVED, false);
   }
 
   /** Archive Chat: an open chat closes (a running turn stops, after the user agrees). True when the chat was archived. */
-  private async archive(value: unknown): Promise<boolean> {
+  async archive(value: unknown): Promise<boolean> {
     const target = await chatTarget(this.chats, this.store, value);
     if (!target) return false;
     const { agent, sessionId } = targetSession(target);
@@ -72,7 +67,7 @@ export class ChatArchive implements vscode.Disposable {
   }
 
   /** Unarchive Chat: the chat named, or one picked from the archived ones. True when one was brought back. */
-  private async unarchive(value: unknown): Promise<boolean> {
+  async unarchive(value: unknown): Promise<boolean> {
     const summary =
       value === undefined
         ? await this.pickArchived()
@@ -135,7 +130,7 @@ export class ChatArchive implements vscode.Disposable {
     this.log.info(`[history] ${done} ${agent} session ${sessionId} ${atAgent === 'done' ? `here and by ${agent}` : 'on this computer'}`);
   }
 
-  private async showArchived(show: boolean): Promise<void> {
+  async showArchived(show: boolean): Promise<void> {
     this.view.showArchived = show;
     await vscode.commands.executeCommand('setContext', SHOWING_ARCHIVED, show);
   }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { Chats } from '../chats/chats';
-import { handleOrNone } from '../chats/handle';
+import type { ChatPanel } from '../chat/panel';
 import type { HandOff } from '../chats/handOff';
 import { workspaceRoots } from '../common/workspace';
 import { exportMarkdown } from '../history/exportMarkdown';
@@ -28,31 +28,25 @@ export class ChatCommands implements vscode.Disposable {
     private readonly log: Logger,
     private readonly handOff: HandOff,
   ) {
-    this.disposables = new DisposableStore(
-      vscode.commands.registerCommand('acp.renameChat', (target?: unknown, title?: unknown) =>
-        this.rename(target, typeof title === 'string' ? title : undefined),
-      ),
-      vscode.commands.registerCommand('acp.deleteChat', (target?: unknown) => this.delete(target)),
-      vscode.commands.registerCommand('acp.forkChat', async (target?: unknown) => {
-        const found = await this.target(target);
-        if (!found) return undefined;
-        if (!('open' in found)) {
-          void vscode.window.showInformationMessage(vscode.l10n.t('Open the chat first: only an open chat can be forked.'));
-          return undefined;
-        }
-        return handleOrNone(await this.chats.fork(found.open));
-      }),
-      vscode.commands.registerCommand(
-        'acp.exportChat',
-        (target?: unknown, file?: unknown) => this.export(target, file instanceof vscode.Uri ? file : undefined), // a suggestion: the user still picks
-      ),
-      vscode.commands.registerCommand('acp.copyChatAsMarkdown', (target?: unknown) => this.copy(target)),
-      vscode.commands.registerCommand('acp.continueWithAgent', async (target?: unknown, agentName?: unknown) => {
-        const chat = await this.markdownOf(target);
-        if (!chat) return undefined;
-        return handleOrNone(await this.handOff.continueWith(chat, typeof agentName === 'string' ? agentName : undefined));
-      }),
-    );
+    this.disposables = new DisposableStore();
+  }
+
+  /** Fork Chat: a new chat from an open one, where the agent forks sessions. */
+  async fork(value: unknown): Promise<ChatPanel | undefined> {
+    const found = await this.target(value);
+    if (!found) return undefined;
+    if (!('open' in found)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open the chat first: only an open chat can be forked.'));
+      return undefined;
+    }
+    return this.chats.fork(found.open);
+  }
+
+  /** Continue with Another Agent: the chat's Markdown goes to a new chat with `agentName` (or the one the user picks). */
+  async continueWith(value: unknown, agentName: string | undefined): Promise<ChatPanel | undefined> {
+    const chat = await this.markdownOf(value);
+    if (!chat) return undefined;
+    return this.handOff.continueWith(chat, agentName);
   }
 
   private target(value: unknown): Promise<ChatTarget | undefined> {
@@ -60,7 +54,7 @@ export class ChatCommands implements vscode.Disposable {
   }
 
   /** Rename Chat: `title`, or what the user types. */
-  private async rename(value: unknown, given: string | undefined): Promise<void> {
+  async rename(value: unknown, given: string | undefined): Promise<void> {
     const target = await this.target(value);
     if (!target) return;
     const current = 'open' in target ? target.open.title : summaryLabel(target.kept);
@@ -79,7 +73,7 @@ export class ChatCommands implements vscode.Disposable {
   }
 
   /** Delete Chat, after the user confirms: the chat closes, and what this computer and the agent keep of it goes. */
-  private async delete(value: unknown): Promise<boolean> {
+  async delete(value: unknown): Promise<boolean> {
     const target = await this.target(value);
     if (!target) return false;
     const panel = 'open' in target ? target.open : undefined;
@@ -142,7 +136,7 @@ export class ChatCommands implements vscode.Disposable {
   }
 
   /** Copy Chat as Markdown: the whole chat to the clipboard. Returns whether it was copied. */
-  private async copy(value: unknown): Promise<boolean> {
+  async copy(value: unknown): Promise<boolean> {
     const chat = await this.markdownOf(value);
     if (!chat) return false;
     await vscode.env.clipboard.writeText(chat.markdown);
@@ -151,7 +145,7 @@ export class ChatCommands implements vscode.Disposable {
   }
 
   /** Export Chat as Markdown… to `file`, or where the user chooses. Returns where it was written. */
-  private async export(value: unknown, file: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+  async export(value: unknown, file: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
     const chat = await this.markdownOf(value);
     if (!chat) return undefined;
     const { markdown, title } = chat;

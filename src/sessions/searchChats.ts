@@ -6,7 +6,6 @@ import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
-import { handleOrNone } from '../chats/handle';
 import { relativeTime } from './relativeTime';
 import { ChatSearch } from '../history/search';
 import type { SearchHit } from '../history/searchMatch';
@@ -30,12 +29,7 @@ export class SearchChats implements vscode.Disposable {
   ) {
     this.search = new ChatSearch({ list: () => store.list(), read: (agent, sessionId) => store.read(agent, sessionId) }, log);
     const touched = store.onDidTouch(({ agent, sessionId }) => this.search.invalidate(agent, sessionId));
-    this.disposables = new DisposableStore(
-      { dispose: () => touched.dispose() },
-      vscode.commands.registerCommand('acp.searchChats', async (query?: unknown) =>
-        handleOrNone(await this.pick(typeof query === 'string' ? query : '')),
-      ),
-    );
+    this.disposables = new DisposableStore({ dispose: () => touched.dispose() });
   }
 
   /** The quick pick; resolves with the chat opened at the chosen result (a handle-less panel), or undefined. */

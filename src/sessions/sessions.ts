@@ -10,7 +10,6 @@ import type { ChatPanel } from '../chat/panel';
 import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { Chats } from '../chats/chats';
 import { SessionTarget } from '../common/sessionTarget';
-import { handleOrNone } from '../chats/handle';
 import { SessionImport } from './importSessions';
 import { PreviousSessions } from './previousSessions';
 import { ChatArchive } from './archive';
@@ -39,6 +38,23 @@ export interface SessionsViewHost {
 /** A history item's argument to acp.openPreviousSession (from the Sessions view, or another extension, which may leave out the folder). */
 const HistoryTarget = SessionTarget.partial({ cwd: true }).refine((t) => t.agent !== '' && t.sessionId !== '');
 
+/** The sessions' owners, for the command table (src/commands.ts), and what the core disposes. */
+export interface SessionsWired {
+  readonly previous: PreviousSessions;
+  readonly chatCommands: ChatCommands;
+  readonly archive: ChatArchive;
+  readonly search: SearchChats;
+  /** Import Sessions: the agent's sessions of this workspace, picked, replayed and kept. */
+  importSessions(agentName: string | undefined): Promise<unknown>;
+  /** Open Previous Session: the session a history item names, or the list to pick from. */
+  openPrevious(target: unknown): Promise<ChatPanel | undefined>;
+  /** New Chat on an agent's row of the Sessions view. */
+  newChatFrom(node: unknown): Promise<ChatPanel | undefined>;
+  /** The open chat of a row of the Sessions view, if it is one. */
+  openChat(node: unknown): ChatPanel | undefined;
+  readonly disposables: vscode.Disposable[];
+}
+
 export function registerSessions(
   chats: Chats,
   agents: AgentManager,
@@ -48,7 +64,7 @@ export function registerSessions(
   checkpoints: Checkpoints,
   worktrees: WorktreeRecords,
   handOff: HandOff,
-): { previous: PreviousSessions; disposables: vscode.Disposable[] } {
+): SessionsWired {
   const previous = new PreviousSessions(chats, agents, store, log);
   const view = new SessionsView(chats, store, agents, checkpoints, worktrees);
   // The entry point registered the tree (so the view works before the core is loaded); this is its data.
@@ -56,35 +72,31 @@ export function registerSessions(
   view.watch(hosts.sessionsTree);
   const node = (value: unknown): SessionNode | undefined =>
     value && typeof value === 'object' && 'kind' in value && typeof value.kind === 'string' ? (value as SessionNode) : undefined;
-  const openChat = (value: unknown): ChatPanel | undefined => {
-    const n = node(value);
-    return n?.kind === 'chat' && chats.all.includes(n.panel) ? n.panel : undefined;
-  };
+  const chatCommands = new ChatCommands(chats, agents, store, log, handOff);
+  const archive = new ChatArchive(chats, agents, store, log, view);
+  const search = new SearchChats(chats, store, log);
   return {
     previous,
-    disposables: [
-      view,
-      store,
-      new ChatCommands(chats, agents, store, log, handOff),
-      new ChatArchive(chats, agents, store, log, view),
-      new SearchChats(chats, store, log),
-      vscode.commands.registerCommand('acp.importSessions', (agentName?: unknown) =>
-        new SessionImport(chats, agents, store, log).run(typeof agentName === 'string' ? agentName : undefined),
-      ),
-      vscode.commands.registerCommand('acp.openPreviousSession', async (target?: unknown) => {
-        const parsed = HistoryTarget.safeParse(target);
-        if (parsed.success) return handleOrNone(await chats.openPrevious(parsed.data.agent, parsed.data));
-        if (target !== undefined && !(target instanceof vscode.Uri))
-          log.warn('[history] acp.openPreviousSession was given something that is not a session; listing them instead');
-        await previous.pick();
-        return undefined;
-      }),
-      vscode.commands.registerCommand('acp.sessions.newChat', async (value?: unknown) => {
-        const n = node(value);
-        return handleOrNone(await chats.newChat(n?.kind === 'agent' ? n.name : undefined));
-      }),
-      vscode.commands.registerCommand('acp.sessions.closeChat', (value?: unknown) => openChat(value)?.dispose()),
-      vscode.commands.registerCommand('acp.sessions.revealChat', (value?: unknown) => openChat(value)?.reveal()),
-    ],
+    chatCommands,
+    archive,
+    search,
+    importSessions: (agentName) => new SessionImport(chats, agents, store, log).run(agentName),
+    openPrevious: async (target) => {
+      const parsed = HistoryTarget.safeParse(target);
+      if (parsed.success) return chats.openPrevious(parsed.data.agent, parsed.data);
+      if (target !== undefined && !(target instanceof vscode.Uri))
+        log.warn('[history] acp.openPreviousSession was given something that is not a session; listing them instead');
+      await previous.pick();
+      return undefined;
+    },
+    newChatFrom: (value) => {
+      const n = node(value);
+      return chats.newChat(n?.kind === 'agent' ? n.name : undefined);
+    },
+    openChat: (value) => {
+      const n = node(value);
+      return n?.kind === 'chat' && chats.all.includes(n.panel) ? n.panel : undefined;
+    },
+    disposables: [view, store, chatCommands, archive, search],
   };
 }

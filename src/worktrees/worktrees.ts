@@ -9,7 +9,6 @@ import { tagged, type Logger } from '../acp/log';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
 import type { Chats } from '../chats/chats';
-import { handleOrNone } from '../chats/handle';
 import { findGit, type Checkpoints } from '../checkpoints/checkpoints';
 import { DisposableStore, disposeAll } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -34,6 +33,10 @@ import type { WorktreeRecord, WorktreeRecords } from './records';
 /** Set while the active chat works in a worktree: its menu shows the worktree's actions. */
 const CONTEXT_KEY = 'acp.activeChatInWorktree';
 
+/** The commands on one worktree (its row in the Sessions view, or the one the user picks). */
+export type WorktreeCommand =
+  'acp.reviewWorktree' | 'acp.applyWorktree' | 'acp.commitWorktree' | 'acp.discardWorktree' | 'acp.openWorktreeInNewWindow';
+
 export class WorktreeCommands implements vscode.Disposable {
   private readonly log: Logger;
   private readonly disposables: DisposableStore;
@@ -47,28 +50,8 @@ export class WorktreeCommands implements vscode.Disposable {
     log: Logger,
   ) {
     this.log = tagged(log, 'worktrees');
-    const creator = new WorktreeCreator(chats, agents, records, () => this.gitPath(), this.log);
-    const on = (id: string, act: (record: WorktreeRecord, git: Git) => Promise<unknown>) =>
-      vscode.commands.registerCommand(id, async (value?: unknown) => {
-        const record = await this.target(value);
-        const git = record && (await this.git(record));
-        if (!record || !git) return;
-        try {
-          await act(record, git);
-        } catch (error) {
-          this.failed(id, error);
-        }
-      });
+    this.creator = new WorktreeCreator(chats, agents, records, () => this.gitPath(), this.log);
     this.disposables = new DisposableStore(
-      vscode.commands.registerCommand('acp.newChatInWorktree', async () => handleOrNone(await creator.run())),
-      on('acp.reviewWorktree', (record, git) => reviewWorktree(git, record)),
-      on('acp.applyWorktree', (record, git) => this.apply(record, git)),
-      on('acp.commitWorktree', (record, git) => commitWorktree(git, record, this.suggestedMessage(record))),
-      on('acp.discardWorktree', (record, git) => this.discard(record, git)),
-      on('acp.openWorktreeInNewWindow', async (record) => {
-        await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.path), { forceNewWindow: true });
-      }),
-      vscode.commands.registerCommand('acp.cleanUpWorktrees', () => this.cleanUp()),
       vscode.workspace.registerTextDocumentContentProvider(
         BASE_SCHEME,
         new WorktreeBaseDocuments(async (folder) => {
@@ -91,6 +74,39 @@ export class WorktreeCommands implements vscode.Disposable {
   }
 
   private countTimer: NodeJS.Timeout | undefined;
+  private readonly creator: WorktreeCreator;
+
+  /** New Chat in Worktree. */
+  newChat(): Promise<ChatPanel | undefined> {
+    return this.creator.run();
+  }
+
+  /** One of a worktree's commands on the worktree `value` names (or the one the user picks); a failure is said. */
+  async onWorktree(command: WorktreeCommand, value: unknown): Promise<void> {
+    const record = await this.target(value);
+    const git = record && (await this.git(record));
+    if (!record || !git) return;
+    try {
+      await this.act(command, record, git);
+    } catch (error) {
+      this.failed(command, error);
+    }
+  }
+
+  private async act(command: WorktreeCommand, record: WorktreeRecord, git: Git): Promise<unknown> {
+    switch (command) {
+      case 'acp.reviewWorktree':
+        return reviewWorktree(git, record);
+      case 'acp.applyWorktree':
+        return this.apply(record, git);
+      case 'acp.commitWorktree':
+        return commitWorktree(git, record, this.suggestedMessage(record));
+      case 'acp.discardWorktree':
+        return this.discard(record, git);
+      case 'acp.openWorktreeInNewWindow':
+        return vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.path), { forceNewWindow: true });
+    }
+  }
   private found: Promise<string | undefined> | undefined;
 
   /** The user's git, looked for once (see `findGit`). */
@@ -224,7 +240,7 @@ export class WorktreeCommands implements vscode.Disposable {
   }
 
   /** Clean Up Worktrees…: the worktrees made here whose chat is gone or whose folder was removed by hand. */
-  private async cleanUp(): Promise<void> {
+  async cleanUp(): Promise<void> {
     const stale = this.records.all().filter((r) => !existsSync(r.path) || this.chatsIn(r.path).length === 0);
     if (stale.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Every worktree made for a chat has its chat open; there is nothing to clean up.'));
