@@ -27,12 +27,13 @@ export interface OutboxServices {
   saveImage(mimeType: string, data: string): Promise<string>;
 }
 
-export class Outbox {
+export class Outbox implements vscode.Disposable {
   private readonly attachments = new Attachments();
   /** Pasted images being saved for an agent that does not take images, by the page's name for them. */
   private readonly saving = new Map<string, Promise<void>>();
   /** Messages written while a turn runs: queued, steered into it, or sent once it is stopped. */
   private readonly whileBusy: WhileBusyMessages<Attachment, S.StopReason>;
+  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly model: ChatModel,
@@ -51,6 +52,10 @@ export class Outbox {
       },
       model.agentName,
     );
+    // The queue's view says what Enter does while a turn runs: it follows the setting.
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('acp.chat.whileBusy')) model.show('queue', this.whileBusy.view());
+    });
     model.onDidChange((change) => {
       // A restarted agent or a reloaded chat gets nothing that waited without the user's word.
       if (change.kind === 'whole' && change.attached) this.whileBusy.hold();
@@ -219,5 +224,9 @@ export class Outbox {
 
   private postAttachments(focus: boolean): void {
     this.model.showAttachments(this.attachments.views, focus);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
   }
 }

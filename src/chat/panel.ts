@@ -84,6 +84,7 @@ export class ChatPanel implements vscode.Disposable {
     this.disposables.push(
       vscode.window.onDidChangeWindowState(() => this.attentionState.look()),
       this.rooms.context,
+      this.rooms.outbox,
     );
   }
 

@@ -45,7 +45,8 @@ export interface Rooms {
 }
 
 /** The rooms of the chat whose model is `model`: each reads and writes the model, and asks its owner what it cannot do. */
-export function openRooms(model: ChatModel, deps: ChatDeps, owner: ChatOwner, page: ChatPage): Rooms {
+export function openRooms(model: ChatModel, deps: ChatDeps, chatOwner: ChatOwner, page: ChatPage): Rooms {
+  const owner = untilClosed(model, chatOwner);
   const outbox = new Outbox(model, {
     readText: (path) => deps.files.readText(path),
     bringForward: () => page.reveal(),
@@ -79,5 +80,25 @@ export function openRooms(model: ChatModel, deps: ChatDeps, owner: ChatOwner, pa
       const message = parsed.data;
       return (handlers[message.type] as (m: WebviewMessage) => unknown)(message);
     },
+  };
+}
+
+/**
+ * The owner's port as a chat's rooms use it: once the chat has closed, nothing more is asked of the owner (a send in
+ * flight that the agent refuses until the user signs in, a handle's call on a closed chat); the acts resolve as done.
+ */
+function untilClosed(model: ChatModel, owner: ChatOwner): ChatOwner {
+  const open =
+    <A extends unknown[], R>(act: (...args: A) => Promise<R>, closed: R) =>
+    (...args: A): Promise<R> =>
+      model.closed ? Promise.resolve(closed) : act(...args);
+  return {
+    restart: open(() => owner.restart(), undefined),
+    signIn: open(() => owner.signIn(), undefined),
+    fork: open((entryId) => owner.fork(entryId), undefined),
+    openBranch: open((branch) => owner.openBranch(branch), undefined),
+    resend: open((entryId, text) => owner.resend(entryId, text), undefined),
+    checkpoint: open((request) => owner.checkpoint(request), undefined),
+    setPermissionLevel: open((level) => owner.setPermissionLevel(level), undefined),
   };
 }

@@ -114,6 +114,14 @@ describe('a chat as a whole: rename, delete, fork, export', function () {
     assert.deepEqual(messages(fork, 'user'), ['one'], 'the conversation up to the message it was forked at');
     assert.equal(fork.draft, 'two', 'that message is in the composer, to send again or change');
     assert.ok(recorded(fixture.recordFile).some((m) => m.method === 'session/fork'));
+
+    // A closed chat asks nothing more of its owner: no resend, no fork, no new session at the agent.
+    const opening = () => recorded(fixture.recordFile).filter((m) => ['session/new', 'session/fork', 'session/load'].includes(m.method ?? '')).length;
+    const before = opening();
+    chat.close();
+    assert.equal(await chat.editAndResend(second.id, 'two, changed'), undefined, 'a closed chat resends nothing');
+    assert.equal((await api()).chats.length, 1, 'and opens no chat');
+    assert.equal(opening(), before, 'and opens no session');
   });
 
   it('forks at the message where the agent forks at a message: its copy keeps the conversation before it, and the chat says so', async () => {

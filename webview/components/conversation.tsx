@@ -55,9 +55,11 @@ export function Conversation(props: {
   const ref = useRef<HTMLDivElement>(null);
   const window = useRows(earlier, props.entries);
   const { rows, visible, hidden } = window;
-  const { stick, onScroll, showEarlier } = useStickToBottom(ref, window);
+  // Whether the view follows the bottom: the jumps let go of it, the user's scrolling takes it back.
+  const stick = useRef(true);
   const deferred = useDeferredRows(rows, visible, stick.current);
   const { find, focusMessage, outline, revealKey } = useMessageJumps(ref, window, stick, props);
+  const { onScroll, showEarlier } = useStickToBottom(ref, window, stick);
   const { byTool, cards, restorable, usageAfter, question, restored, questionAfter, restoredAfter, orphans, questionsAt, loose } = useRowExtras(
     window,
     props,

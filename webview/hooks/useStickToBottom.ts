@@ -5,8 +5,7 @@ import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { WINDOW } from '../state';
 import type { RowWindow } from './useRows';
 
-export function useStickToBottom(ref: RefObject<HTMLDivElement | null>, window: RowWindow) {
-  const stick = useRef(true);
+export function useStickToBottom(ref: RefObject<HTMLDivElement | null>, window: RowWindow, stick: { current: boolean }) {
   const lastTop = useRef(0);
   const { rows, shown, setShown } = window;
   useLayoutEffect(() => {
@@ -35,5 +34,5 @@ export function useStickToBottom(ref: RefObject<HTMLDivElement | null>, window: 
       if (el) el.scrollTop = el.scrollHeight - fromBottom;
     });
   };
-  return { stick, onScroll, showEarlier };
+  return { onScroll, showEarlier };
 }
