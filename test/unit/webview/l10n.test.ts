@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ASK_ONLY, EMPTY_QUEUE, imageRefusal, HostMessage } from '../../../src/chat/protocol';
+import { imageRefusal, HostMessage, INITIAL_PARTS } from '../../../src/chat/protocol';
 import { setBundle, t } from '../../../webview/l10n';
 import { renderMarkdown } from '../../../webview/markdown';
 
@@ -38,13 +38,7 @@ describe('webview translations', () => {
       agent: 'A',
       earlier: [],
       entries: [],
-      turn: { phase: 'idle' },
-      permissions: [],
-      elicitations: [],
-      subagents: [],
-      queue: EMPTY_QUEUE,
-      permissionLevel: ASK_ONLY,
-      agentError: null,
+      ...INITIAL_PARTS,
       session: { plan: [], commands: [], pickers: [], notices: [], accepts: { image: false, embeddedContext: false } },
       attachments: [],
       checkpoints: { cards: [], restorable: [] },
