@@ -38,7 +38,6 @@ export interface ChatPage {
 
 export interface Rooms {
   readonly outbox: Outbox;
-  readonly questions: ChatQuestions;
   readonly context: ComposerContext;
   /** The one way in: checks a message against the protocol, then does what it asks (see ChatPanel.dispatch). */
   dispatch(raw: unknown): Promise<unknown>;
@@ -68,7 +67,6 @@ export function openRooms(model: ChatModel, deps: ChatDeps, chatOwner: ChatOwner
   });
   return {
     outbox,
-    questions,
     context,
     dispatch: async (raw) => {
       const parsed = WebviewMessage.safeParse(raw);
