@@ -48,6 +48,48 @@ export async function globalExcludesFile(git: string, cwd: string, timeoutMs: nu
   return code === 0 && value ? path.resolve(cwd, value) : undefined;
 }
 
+/**
+ * How every call on a shadow repository runs git: its environment (no system or global config, no prompts, literal
+ * paths, our own identity) and the arguments that name the repository and its work tree and set its config.
+ */
+export function shadowCall(gitDir: string, workTree: string, excludesFile: string | undefined): { env: NodeJS.ProcessEnv; args: string[] } {
+  const env = {
+    ...scrubbedEnv(),
+    // Neither the system's nor the user's global config: they may turn on fsmonitor, hooks, filters, sparse
+    // checkout, renames… The empty file stands for "no global config" on every platform.
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: path.join(gitDir, 'acp-empty.gitconfig'),
+    GIT_TERMINAL_PROMPT: '0',
+    // Paths we pass are file names, never patterns.
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_AUTHOR_NAME: 'ACP checkpoints',
+    GIT_AUTHOR_EMAIL: 'checkpoints@acp.invalid',
+    GIT_COMMITTER_NAME: 'ACP checkpoints',
+    GIT_COMMITTER_EMAIL: 'checkpoints@acp.invalid',
+  };
+  const settings = [
+    // The work tree is given on every call; the repository was made with `init --bare` so that it has no work
+    // tree of its own.
+    'core.bare=false',
+    'core.autocrlf=false',
+    'core.safecrlf=false',
+    'core.fsmonitor=false',
+    `core.hooksPath=${path.join(gitDir, 'no-hooks')}`,
+    'core.quotePath=false',
+    'core.longpaths=true',
+    'core.logAllRefUpdates=false',
+    // The stat cache: the index keeps each file's stat data, so an unchanged file is not read again.
+    'core.untrackedCache=true',
+    'index.version=4',
+    'gc.auto=0',
+    'maintenance.auto=false',
+    'advice.detachedHead=false',
+    // The user's global ignore file, read once at open: git status ignores what it lists, and so do we.
+    ...(excludesFile ? [`core.excludesFile=${excludesFile}`] : []),
+  ];
+  return { env, args: [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...settings.flatMap((setting) => ['-c', setting])] };
+}
+
 export interface RunOptions extends GitCall {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;

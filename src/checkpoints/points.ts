@@ -65,8 +65,11 @@ export interface Snapshotter {
   save(point: Point): Record<string, string> | undefined;
   /** A point kept on disk, back, with the files it left out for its size budget; undefined when this snapshotter cannot read it. */
   load(saved: Record<string, string>, leftOut?: readonly LeftOut[]): Promise<Point | undefined>;
-  /** Records the workspace now, kept under `ref` (unique per chat and turn). */
-  take(ref: string): Promise<Point>;
+  /**
+   * Records the workspace now, kept under `ref` (unique per chat and turn). Where the workspace has not changed
+   * since `unchangedFrom`, the point may share its record (so a diff between them costs nothing).
+   */
+  take(ref: string, unchangedFrom?: Point): Promise<Point>;
   diff(from: Point, to: Point): Promise<Change[]>;
   /** What the point left out (files too big, binary files), for the card's note. */
   skipped(point: Point): readonly (Skipped & { readonly folder: string })[];
@@ -118,13 +121,16 @@ export class GitSnapshotter implements Snapshotter {
     this.repos = new Map(repos);
   }
 
-  async take(ref: string): Promise<Point> {
+  async take(ref: string, unchangedFrom?: Point): Promise<Point> {
+    const since = unchangedFrom instanceof GitPoint ? unchangedFrom.commits : undefined;
     const commits = new Map<string, string>();
     const skipped: (Skipped & { readonly folder: string })[] = [];
     let roots = [...this.repos.keys()].filter((root) => !this.nestedIn(root));
     const seen = new Set(roots);
     while (roots.length > 0) {
-      const taken = await Promise.all(roots.map(async (root) => ({ root, snapshot: await this.repoOf(root).then((r) => r.snapshot(ref)) })));
+      const taken = await Promise.all(
+        roots.map(async (root) => ({ root, snapshot: await this.repoOf(root).then((r) => r.snapshot(ref, since?.get(root))) })),
+      );
       const next: string[] = [];
       for (const { root, snapshot } of taken) {
         commits.set(root, snapshot.commit);

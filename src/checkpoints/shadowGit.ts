@@ -13,8 +13,17 @@ import * as path from 'node:path';
 import { errorMessage } from '../acp/errors';
 import { type Logger, silentLogger, tagged } from '../acp/log';
 import { parseDiff, type FileChange } from './gitDiff';
-import { CheckpointError, globalExcludesFile, runGit, scrubbedEnv, type GitCall, type GitResult } from './gitProcess';
-import { eachLimited, FolderScan, indexEntryCount, readSmallFile, statOrUndefined, userCommonDir, writeIfChanged, type SkipReason } from './workTree';
+import { CheckpointError, globalExcludesFile, runGit, shadowCall, type GitCall, type GitResult } from './gitProcess';
+import {
+  FolderScan,
+  indexEntryCount,
+  planSnapshot,
+  readSmallFile,
+  statOrUndefined,
+  userCommonDir,
+  writeIfChanged,
+  type SkipReason,
+} from './workTree';
 
 export { CheckpointError } from './gitProcess';
 export type { FileChange } from './gitDiff';
@@ -66,8 +75,10 @@ const DEFAULT_KEEP_NEWEST = 40;
 const DEFAULT_MAX_FILES = 100_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** How many files are looked at (lstat, first bytes) at once. */
-const CLASSIFY_CONCURRENCY = 32;
+/** A checkpoint's ref under refs/acp/: what git allows in a ref name, and a little less (see snapshot). */
+const VALID_REF = /^[\w.@+-]+(\/[\w.@+-]+)*$/;
+/** Snapshot commits whose trees are remembered, for `unchangedFrom`. */
+const MAX_KNOWN_TREES = 64;
 const REF_ROOT = 'refs/acp/';
 /**
  * From this many paths in one update, new objects go into one pack instead of one file each (git's bulk check-in,
@@ -111,6 +122,11 @@ export class ShadowRepo {
   private userDir: string | undefined;
   /** The tree of the index as last written, while nothing changed the index since. */
   private tree: string | undefined;
+  /** The trees of the snapshot commits made here lately, by commit. */
+  private readonly trees = new Map<string, string>();
+  /** The repository's size on disk when last measured, and about what snapshots added since. */
+  private measured: number | undefined;
+  private grown = 0;
   private disposed = false;
 
   private constructor(
@@ -127,44 +143,7 @@ export class ShadowRepo {
     this.maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.env = {
-      ...scrubbedEnv(),
-      // Neither the system's nor the user's global config: they may turn on fsmonitor, hooks, filters, sparse
-      // checkout, renames… The empty file stands for "no global config" on every platform.
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: path.join(this.gitDir, 'acp-empty.gitconfig'),
-      GIT_TERMINAL_PROMPT: '0',
-      // Paths we pass are file names, never patterns.
-      GIT_LITERAL_PATHSPECS: '1',
-      GIT_AUTHOR_NAME: 'ACP checkpoints',
-      GIT_AUTHOR_EMAIL: 'checkpoints@acp.invalid',
-      GIT_COMMITTER_NAME: 'ACP checkpoints',
-      GIT_COMMITTER_EMAIL: 'checkpoints@acp.invalid',
-    };
-    this.config = [
-      `--git-dir=${this.gitDir}`,
-      `--work-tree=${this.workTree}`,
-      ...[
-        // The work tree is given on every call; the repository was made with `init --bare` so that it has no work
-        // tree of its own.
-        'core.bare=false',
-        'core.autocrlf=false',
-        'core.safecrlf=false',
-        'core.fsmonitor=false',
-        `core.hooksPath=${path.join(this.gitDir, 'no-hooks')}`,
-        'core.quotePath=false',
-        'core.longpaths=true',
-        'core.logAllRefUpdates=false',
-        // The stat cache: the index keeps each file's stat data, so an unchanged file is not read again.
-        'core.untrackedCache=true',
-        'index.version=4',
-        'gc.auto=0',
-        'maintenance.auto=false',
-        'advice.detachedHead=false',
-        // The user's global ignore file, read once at open: git status ignores what it lists, and so do we.
-        ...(excludesFile ? [`core.excludesFile=${excludesFile}`] : []),
-      ].flatMap((setting) => ['-c', setting]),
-    ];
+    ({ env: this.env, args: this.config } = shadowCall(this.gitDir, this.workTree, excludesFile));
   }
 
   /** Opens the shadow repository at options.gitDir, creating it if missing. */
@@ -189,12 +168,34 @@ export class ShadowRepo {
     return repo;
   }
 
-  /** Records the work tree now as a commit kept under refs/acp/<ref> (ref like "<chatKey>/<n>-before"). */
-  /** Records the work tree now; then, past maxRepoBytes, the oldest checkpoints go. */
-  async snapshot(ref: string): Promise<Snapshot> {
-    const taken = await this.queued('snapshot', () => this.snapshotNow(ref));
-    void this.keepWithinBound().catch((error: unknown) => this.log.warn(`could not keep the checkpoints within their bound: ${errorMessage(error)}`));
-    return taken;
+  /**
+   * Records the work tree now as a commit kept under refs/acp/<ref> (ref like "<chatKey>/<n>-before"). Resolves as
+   * soon as the commit exists: the ref that keeps it is written next, before any other operation on this repository
+   * runs, so a prompt waiting for its checkpoint waits for no more git than it needs. `unchangedFrom`, a snapshot of
+   * this repository's, is given back as it is when the work tree has not changed since it (a turn that changed
+   * nothing: no commit to make, nothing to diff). Then, past maxRepoBytes, the oldest checkpoints go.
+   */
+  snapshot(ref: string, unchangedFrom?: string): Promise<Snapshot> {
+    // Checked first: the ref is written after the snapshot is handed out.
+    if (!VALID_REF.test(ref) || /\.\.|@\{|\/\/|\.lock(\/|$)|(^|\/)\./.test(ref)) {
+      return Promise.reject(new CheckpointError(`not a valid checkpoint name: '${ref}'`));
+    }
+    let handOut!: (taken: Snapshot) => void;
+    const early = new Promise<Snapshot>((resolve) => (handOut = resolve));
+    let handed = false;
+    const job = this.queued('snapshot', () =>
+      this.snapshotNow(ref, unchangedFrom, (taken) => {
+        handed = true;
+        handOut(taken);
+      }),
+    );
+    void job.then(
+      () => this.keepWithinBoundIfGrown(),
+      (error: unknown) => {
+        if (handed) this.log.warn(`the checkpoint ${ref} was taken but not kept: ${errorMessage(error)}`);
+      },
+    );
+    return Promise.race([early, job]);
   }
 
   /** The repository's objects on disk, in bytes (git count-objects: loose and packed). */
@@ -214,12 +215,15 @@ export class ShadowRepo {
   async keepWithinBound(): Promise<number> {
     let dropped = 0;
     let size = await this.sizeOnDisk();
+    this.grown = 0;
+    this.measured = size;
     for (let round = 0; round < 8 && size > this.maxRepoBytes; round++) {
       const count = (await this.queued('refs', () => this.refs(REF_ROOT))).length;
       const keep = Math.max(this.keepNewest, Math.floor((count * 3) / 4));
       if (count <= keep) break;
       dropped += await this.prune({ keep, maxAgeMs: Number.POSITIVE_INFINITY, repack: true });
       const smaller = await this.sizeOnDisk();
+      this.measured = smaller;
       if (smaller >= size) break;
       size = smaller;
     }
@@ -228,6 +232,17 @@ export class ShadowRepo {
         `dropped the ${dropped} oldest checkpoints of ${this.workTree}: they took more than ${Math.round(this.maxRepoBytes / 1024 / 1024)} MB`,
       );
     return dropped;
+  }
+
+  /**
+   * keepWithinBound, when the repository may have passed its bound: measured once, then only when what snapshots
+   * added since could take it past (git count-objects is a process, and one per snapshot slowed every prompt).
+   */
+  private async keepWithinBoundIfGrown(): Promise<void> {
+    if (this.disposed || (this.measured !== undefined && this.measured + this.grown <= this.maxRepoBytes)) return;
+    await this.keepWithinBound().catch((error: unknown) =>
+      this.log.warn(`could not keep the checkpoints within their bound: ${errorMessage(error)}`),
+    );
   }
 
   /** What changed from one snapshot commit to another (rename detection on, -M). */
@@ -295,80 +310,56 @@ export class ShadowRepo {
     this.children.clear();
   }
 
-  private async snapshotNow(ref: string): Promise<Snapshot> {
+  private async snapshotNow(ref: string, unchangedFrom: string | undefined, handOut: (taken: Snapshot) => void): Promise<Snapshot> {
     const at = Date.now();
     // Checked here, because git started in a missing folder fails as if git itself were missing.
     if (!(await statOrUndefined(this.workTree))?.isDirectory()) throw new CheckpointError(`the folder ${this.workTree} no longer exists`);
     await this.syncExclude();
+    const seconds = Math.floor(at / 1000);
+    const env = { ...this.env, GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` };
+    // The subject keeps the time in milliseconds, so that prune orders snapshots taken within one second.
+    const message = `acp checkpoint ${at}\n\n${ref}\n`;
+    const commitTree = (tree: string) => this.git(['commit-tree', tree], { input: message, env }).then((r) => r.stdout.toString('utf8').trim());
+    const known = this.tree;
+    const same = unchangedFrom !== undefined && known !== undefined && this.trees.get(unchangedFrom) === known;
+    // Usually nothing changed since the last snapshot: its tree is committed while git lists the changes, and the
+    // commit is used if the listing finds none (else it is left for git prune).
+    const early = known !== undefined && !same ? commitTree(known) : undefined;
+    early?.catch(() => {});
     // Only what git sees as modified (stat differs from the index), deleted, or untracked and not ignored: an
     // unchanged file costs one stat inside git, and none here.
     const listed = await this.git(['ls-files', '-z', '-t', '-m', '-o', '-d', '--exclude-standard']);
-    const deleted = new Set<string>();
-    const candidates = new Map<string, boolean>(); // path → tracked
-    for (const line of listed.stdout.toString('utf8').split('\0')) {
-      if (line.length < 3) continue;
-      const tag = line[0];
-      const rel = line.slice(2);
-      if (tag === 'R') deleted.add(rel);
-      else candidates.set(rel, tag !== '?');
-    }
-    const tracked = await indexEntryCount(path.join(this.gitDir, 'index'));
-    const untracked = [...candidates.values()].filter((isTracked) => !isTracked).length;
-    if (tracked + untracked - deleted.size > this.maxFiles) {
+    const plan = await planSnapshot(this.scan, listed.stdout.toString('utf8'), {
+      tracked: await indexEntryCount(path.join(this.gitDir, 'index')),
+      maxFiles: this.maxFiles,
+      maxSnapshotBytes: this.maxSnapshotBytes,
+    });
+    if ('tooMany' in plan) {
       throw new CheckpointError(
         `too many files: ${this.workTree} has more than ${this.maxFiles.toLocaleString('en-US')} files that are not ignored, ` +
           'so checkpoints are off for it (add the large folders to .gitignore)',
       );
     }
-
-    const update: string[] = [];
-    const skipped: Skipped[] = [];
-    const nested = [...candidates.keys()].filter((rel) => rel.endsWith('/')).map((rel) => rel.slice(0, -1));
-    for (const rel of deleted) {
-      candidates.delete(rel);
-      update.push(rel);
-    }
-    const sizes = new Map<string, number>();
-    await eachLimited([...candidates.keys()], CLASSIFY_CONCURRENCY, async (rel) => {
-      const verdict = await this.scan.classify(rel, sizes);
-      if (verdict === 'track') update.push(rel);
-      else if (verdict === 'large' || verdict === 'binary') skipped.push({ path: rel, reason: verdict });
-      // 'gone' with the index entry: remove it (a file that became a folder; its files are listed on their own).
-      else if (verdict === 'gone' && candidates.get(rel)) update.push(rel);
-    });
-    // A tracked file that grew large or binary is not in `update`: its index entry keeps the last version we could
-    // take, so it is neither deleted nor changed in any diff, and it is listed as skipped every time.
-
-    // One snapshot adds at most maxSnapshotBytes: past it, the largest files are left out (and said so).
-    let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
-    if (total > this.maxSnapshotBytes) {
-      const largest = [...sizes].sort((a, b) => b[1] - a[1]);
-      const left = new Set<string>();
-      for (const [rel, size] of largest) {
-        if (total <= this.maxSnapshotBytes) break;
-        left.add(rel);
-        total -= size;
-        skipped.push({ path: rel, reason: 'budget' });
-      }
-      for (let i = update.length - 1; i >= 0; i--) if (left.has(update[i]!)) update.splice(i, 1);
-    }
-
+    const { update, skipped, nested } = plan;
     if (update.length) {
       this.tree = undefined;
       // --remove drops paths that are gone; --replace lets a file take the place of a folder and the reverse.
       const bulk = update.length >= BULK_PATHS ? ['-c', 'core.bigFileThreshold=1'] : [];
       await this.git([...bulk, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: `${update.join('\0')}\0` });
+      this.grown += plan.bytes;
     }
     this.tree ??= (await this.git(['write-tree'])).stdout.toString('utf8').trim();
-    const seconds = Math.floor(at / 1000);
-    const env = { ...this.env, GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` };
-    // The subject keeps the time in milliseconds, so that prune orders snapshots taken within one second.
-    const message = `acp checkpoint ${at}\n\n${ref}\n`;
-    const commit = (await this.git(['commit-tree', this.tree], { input: message, env })).stdout.toString('utf8').trim();
-    await this.git(['update-ref', `${REF_ROOT}${ref}`, commit]);
-    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const commit = same && this.tree === known ? unchangedFrom : this.tree === known && early ? await early : await commitTree(this.tree);
+    if (this.trees.size >= MAX_KNOWN_TREES) this.trees.delete(this.trees.keys().next().value!);
+    this.trees.set(commit, this.tree);
+    const taken = { commit, skipped, at, nested };
     this.log.trace(`snapshot ${ref}: ${update.length} paths updated, ${skipped.length} skipped, ${Date.now() - at} ms`);
-    return { commit, skipped, at, nested };
+    handOut(taken);
+    if (commit === unchangedFrom) return taken;
+    // Starting a process blocks this thread for a moment: first let whoever waits for the snapshot go on.
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.git(['update-ref', `${REF_ROOT}${ref}`, commit]);
+    return taken;
   }
 
   /** Copies the user's .git/info/exclude into the shadow's when it changed, so that what it ignores is ignored here. */

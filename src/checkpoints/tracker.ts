@@ -154,11 +154,11 @@ export class ChatCheckpoints {
     return side === 'before' ? record?.before : record?.after;
   }
 
-  private async take(name: string): Promise<Point | undefined> {
+  private async take(name: string, unchangedFrom?: Point): Promise<Point | undefined> {
     const snapshotter = await this.deps.snapshotter;
     if (!snapshotter || this.disposed) return undefined;
     try {
-      return await snapshotter.take(`${this.deps.refPrefix}/${name}`);
+      return await snapshotter.take(`${this.deps.refPrefix}/${name}`, unchangedFrom);
     } catch (error) {
       this.deps.log.warn(`could not take a checkpoint: ${errorMessage(error)}`);
       throw error;
@@ -207,7 +207,7 @@ export class ChatCheckpoints {
         return;
       }
       try {
-        const after = await this.take(`${record.n}-after`);
+        const after = await this.take(`${record.n}-after`, before);
         if (!after) return;
         record.after = after;
         record.changes = await snapshotter.diff(before, after);

@@ -195,3 +195,72 @@ export class FolderScan {
     return verdict;
   }
 }
+
+/** What a snapshot takes from git's listing of the work tree. */
+export interface SnapshotPlan {
+  /** Paths for `git update-index`: changed, new, deleted, or gone with an index entry. */
+  readonly update: readonly string[];
+  readonly skipped: readonly { readonly path: string; readonly reason: SkipReason }[];
+  /** Folders in the work tree that are repositories of their own. */
+  readonly nested: readonly string[];
+  /** What the updated files hold, in bytes: about what the snapshot adds to the repository. */
+  readonly bytes: number;
+}
+
+/** How many files are looked at (lstat, first bytes) at once. */
+const CLASSIFY_CONCURRENCY = 32;
+
+/**
+ * Which of the paths git listed (`ls-files -z -t -m -o -d`) go into a snapshot. A work tree of more than `maxFiles`
+ * files fails; past `maxSnapshotBytes`, the largest files are left out (and said so).
+ */
+export async function planSnapshot(
+  scan: FolderScan,
+  listing: string,
+  limits: { readonly tracked: number; readonly maxFiles: number; readonly maxSnapshotBytes: number },
+): Promise<SnapshotPlan | { readonly tooMany: true }> {
+  const deleted = new Set<string>();
+  const candidates = new Map<string, boolean>(); // path → tracked
+  for (const line of listing.split('\0')) {
+    if (line.length < 3) continue;
+    const tag = line[0];
+    const rel = line.slice(2);
+    if (tag === 'R') deleted.add(rel);
+    else candidates.set(rel, tag !== '?');
+  }
+  const untracked = [...candidates.values()].filter((isTracked) => !isTracked).length;
+  if (limits.tracked + untracked - deleted.size > limits.maxFiles) return { tooMany: true };
+
+  const update: string[] = [];
+  const skipped: { path: string; reason: SkipReason }[] = [];
+  const nested = [...candidates.keys()].filter((rel) => rel.endsWith('/')).map((rel) => rel.slice(0, -1));
+  for (const rel of deleted) {
+    candidates.delete(rel);
+    update.push(rel);
+  }
+  const sizes = new Map<string, number>();
+  await eachLimited([...candidates.keys()], CLASSIFY_CONCURRENCY, async (rel) => {
+    const verdict = await scan.classify(rel, sizes);
+    if (verdict === 'track') update.push(rel);
+    else if (verdict === 'large' || verdict === 'binary') skipped.push({ path: rel, reason: verdict });
+    // 'gone' with the index entry: remove it (a file that became a folder; its files are listed on their own).
+    else if (verdict === 'gone' && candidates.get(rel)) update.push(rel);
+  });
+  // A tracked file that grew large or binary is not in `update`: its index entry keeps the last version we could
+  // take, so it is neither deleted nor changed in any diff, and it is listed as skipped every time.
+
+  let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+  if (total > limits.maxSnapshotBytes) {
+    const largest = [...sizes].sort((a, b) => b[1] - a[1]);
+    const left = new Set<string>();
+    for (const [rel, size] of largest) {
+      if (total <= limits.maxSnapshotBytes) break;
+      left.add(rel);
+      total -= size;
+      skipped.push({ path: rel, reason: 'budget' });
+    }
+    for (let i = update.length - 1; i >= 0; i--) if (left.has(update[i]!)) update.splice(i, 1);
+  }
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { update, skipped, nested, bytes: total };
+}

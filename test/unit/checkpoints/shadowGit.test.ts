@@ -354,7 +354,9 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
       return e instanceof CheckpointError && /^git failed: git diff-tree exited with code 128: .*0123456789abcdef/.test(e.message);
     });
     await assert.rejects(repo.diff('--output=x', snap.commit), (e) => e instanceof CheckpointError && /not a valid checkpoint/.test(e.message));
-    await assert.rejects(repo.snapshot('bad..ref'), (e) => e instanceof CheckpointError && /git update-ref/.test(e.message));
+    for (const bad of ['bad..ref', 'a b', 'c/.hidden', 'c/x.lock', 'c//d', 'c/@{1}']) {
+      await assert.rejects(repo.snapshot(bad), (e) => e instanceof CheckpointError && /not a valid checkpoint name/.test(e.message), bad);
+    }
 
     for (let i = 0; i < 40; i++) write(folder, `many/file-${i}.txt`, `${i}\n`);
     const small = await open({ maxOutputBytes: 500 });
@@ -483,6 +485,40 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     const indexBefore = statSync(join(gitDir, 'index')).mtimeMs;
     await repo.snapshot('c/6');
     assert.equal(statSync(join(gitDir, 'index')).mtimeMs, indexBefore, 'an unchanged folder does not rewrite the index');
+  });
+
+  it('a turn that changed nothing keeps the checkpoint before it: the same commit, no new ref; a change makes a new one', async () => {
+    write(folder, 'a.txt', 'a\n');
+    const repo = await open();
+    const before = await repo.snapshot('c/1-before');
+    const after = await repo.snapshot('c/1-after', before.commit);
+    assert.equal(after.commit, before.commit);
+    assert.deepEqual(refs(), ['refs/acp/c/1-before']);
+    // Not a snapshot of this repository's, or of another state: a commit of its own.
+    write(folder, 'a.txt', 'b\n');
+    const changed = await repo.snapshot('c/2-after', before.commit);
+    assert.notEqual(changed.commit, before.commit);
+    assert.deepEqual(
+      byPath(await repo.diff(before.commit, changed.commit)).map((c) => c.path),
+      ['a.txt'],
+    );
+    const unknown = await repo.snapshot('c/3-after', '0123456789abcdef0123456789abcdef01234567');
+    assert.equal(unknown.commit !== '0123456789abcdef0123456789abcdef01234567', true);
+    assert.deepEqual(refs(), ['refs/acp/c/1-before', 'refs/acp/c/2-after', 'refs/acp/c/3-after']);
+  });
+
+  it('hands a snapshot out before its ref is written, and the ref is there before anything else runs on the repository', async () => {
+    write(folder, 'a.txt', 'only in the newest checkpoint\n');
+    const repo = await open();
+    await repo.snapshot('c/1');
+    write(folder, 'a.txt', 'changed\n');
+    const taken = repo.snapshot('c/2');
+    // Queued at once after it: were the ref written later, git prune would drop the commit.
+    const pruned = repo.prune({ keep: 1, maxAgeMs: 3_600_000 });
+    const snap = await taken;
+    assert.equal(await pruned, 1);
+    assert.deepEqual(refs(), ['refs/acp/c/2']);
+    assert.equal((await repo.read(snap.commit, 'a.txt'))?.bytes.toString('utf8'), 'changed\n');
   });
 });
 
