@@ -12,10 +12,15 @@ import type { EntryView } from '../../src/chat/protocol';
  * the window. With 4000, no frame of the benchmark's flood took more than 30 ms of CPU.
  */
 const RENDER_CHARS = 4000;
-/** Entries left empty fill in once the updates pause this long... */
-const FILL_PAUSE_MS = 100;
+/**
+ * Entries left empty fill in once the updates pause this long... Longer than the host's updates are apart while a
+ * stream keeps the page busy (it posts the next when the last was delivered: 100–250 ms apart in the benchmark's
+ * flood), else each gap between them was taken for a pause, and fill-ins ran between all of them: 23 extra renders
+ * in one flood, a third of the page's work, much of it for entries that newer ones then pushed out of the window.
+ */
+const FILL_PAUSE_MS = 300;
 /** ...or once they have waited this long while the updates go on. */
-const FILL_WAIT_MS = 1000;
+const FILL_WAIT_MS = 2000;
 
 /** What an entry costs to render, in characters of its text plus its fixed markup. */
 function weight(entry: EntryView): number {
