@@ -1,6 +1,6 @@
 // The conversation: messages, thoughts, tool cards with their permission requests, and the turn's status. Agent
 // text is markdown rendered with HTML off, or plain text nodes; nothing the agent sends becomes markup otherwise.
-import { useRef } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type {
   AgentErrorView,
   CheckpointsView,
@@ -133,8 +133,14 @@ export function Conversation(props: {
   );
 }
 
-/** The outline: a list of the user's messages that jumps to the one picked. */
+/**
+ * The outline: a list of the user's messages that jumps to the one picked. Its options are made when the list is
+ * used (pointed at or focused) and dropped when it is left: a long chat has thousands of messages, and the page kept
+ * an element for each (2,000 of a long chat's 3,800 elements) and rendered them again with every update.
+ */
 function Outline(props: { rows: readonly Row[]; focus: (key: string) => void }) {
+  const [used, setUsed] = useState(false);
+  const use = () => setUsed(true);
   return (
     <div class="outline">
       <select
@@ -142,6 +148,9 @@ function Outline(props: { rows: readonly Row[]; focus: (key: string) => void }) 
         aria-label={t('Jump to Your Message')}
         title={t('Jump to one of your messages (Alt+Up, Alt+Down)')}
         value=""
+        onPointerDown={use}
+        onFocus={use}
+        onBlur={() => setUsed(false)}
         onChange={(e) => {
           const key = e.currentTarget.value;
           e.currentTarget.value = '';
@@ -149,11 +158,12 @@ function Outline(props: { rows: readonly Row[]; focus: (key: string) => void }) 
         }}
       >
         <option value="">{t('Your messages ({0})', props.rows.length)}</option>
-        {props.rows.map((row) => (
-          <option key={row.key} value={row.key}>
-            {row.entry.kind === 'message' ? outlineLabel(row.entry.text) : ''}
-          </option>
-        ))}
+        {used &&
+          props.rows.map((row) => (
+            <option key={row.key} value={row.key}>
+              {row.entry.kind === 'message' ? outlineLabel(row.entry.text) : ''}
+            </option>
+          ))}
       </select>
     </div>
   );
