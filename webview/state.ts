@@ -30,6 +30,10 @@ export interface ChatState extends Readonly<ViewParts> {
   /** The divider offers Open the Earlier Branch (the entries above came from an edited and resent session). */
   readonly branch?: true;
   readonly entries: readonly EntryView[];
+  /** The session's index of entries[0]: a long chat's state brings its last entries first, the rest in a `head`. */
+  readonly entriesFrom: number;
+  /** The `head` still to come, by its state's seq. */
+  readonly headSeq?: number;
   readonly attachments: readonly AttachmentView[];
   readonly notice?: string;
   readonly draft: string;
@@ -58,6 +62,7 @@ export function initialState(draft = ''): ChatState {
     agent: '',
     earlier: [],
     entries: [],
+    entriesFrom: 0,
     ...INITIAL_PARTS,
     attachments: [],
     draft,
@@ -70,11 +75,12 @@ export function initialState(draft = ''): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'state': {
-      const { type: _type, notice, restore, divider, branch, draft, reveal, prompts, ...rest } = action;
+      const { type: _type, notice, restore, divider, branch, draft, reveal, prompts, from, ...rest } = action;
       void _type;
       const next: ChatState = {
         ...state,
         ...rest,
+        entriesFrom: from?.entries ?? 0,
         // A page that takes over a chat that moved starts with what the user was writing; one that reloads keeps its own.
         draft: state.draft === '' && draft !== undefined ? draft : state.draft,
         prompts: prompts ?? [],
@@ -82,16 +88,26 @@ export function reduce(state: ChatState, action: Action): ChatState {
         files: undefined,
         reveal: reveal ? { key: `${reveal.earlier ? 'e' : 'n'}${reveal.entryId}`, seq: state.reveal.seq + 1 } : state.reveal,
       };
-      const kept = withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore);
+      const kept = withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'headSeq', from?.seq);
       return withOptional(withOptional(kept, 'divider', divider), 'branch', branch);
     }
+    case 'head':
+      // Not the head of the state shown (a newer state came first): the newer one has its own.
+      if (action.seq !== state.headSeq) return state;
+      return withOptional(
+        { ...state, earlier: [...action.earlier, ...state.earlier], entries: [...action.entries, ...state.entries], entriesFrom: 0 },
+        'headSeq',
+        undefined,
+      );
     case 'update': {
       let entries = state.entries;
       if (action.entries.length > 0) {
         const next = entries.slice();
         for (const { index, entry } of action.entries) {
-          // Entries only ever grow at the end; an index past it would leave holes.
-          if (index <= next.length) next[index] = entry;
+          // Entries only ever grow at the end; an index past it would leave holes. One before the entries the page
+          // has is in the head still to come, which brings it as it is then.
+          const at = index - state.entriesFrom;
+          if (at >= 0 && at <= next.length) next[at] = entry;
         }
         entries = next;
       }
@@ -135,7 +151,11 @@ export function reduce(state: ChatState, action: Action): ChatState {
 }
 
 /** Sets or removes an optional key (so `exactOptionalPropertyTypes`-style state never holds `undefined` values). */
-function withOptional<K extends 'notice' | 'restore' | 'divider' | 'branch'>(state: ChatState, key: K, value: ChatState[K] | undefined): ChatState {
+function withOptional<K extends 'notice' | 'restore' | 'divider' | 'branch' | 'headSeq'>(
+  state: ChatState,
+  key: K,
+  value: ChatState[K] | undefined,
+): ChatState {
   if (value === undefined) {
     if (!(key in state)) return state;
     const copy: Record<string, unknown> = { ...state };

@@ -22,7 +22,7 @@ import type { NewAttachment } from '../composer/prompt';
 import type { EntryView, WebviewMessage } from './protocol';
 import { findMatch, type MatchTarget } from './reveal';
 import { openRooms, type ChatDeps, type Rooms } from './rooms';
-import { snapshotOf, stateOf, updateOf, type ChatSnapshot } from './snapshot';
+import { headOf, snapshotOf, stateOf, updateOf, type ChatSnapshot } from './snapshot';
 import type { ChatLocation, ChatSurface } from './surface';
 import { sessionEntries } from './view';
 import { ViewSync } from './viewSync';
@@ -61,7 +61,8 @@ export class ChatPanel implements vscode.Disposable {
     const model = (this.model = new ChatModel(agentName, (cwd) => deps.folders.worktreeOf(cwd)));
     this.sync = new ViewSync(surface.webview, {
       update: (entries, parts) => updateOf(model, entries, parts),
-      state: () => stateOf(model, translations().l10n),
+      state: (seq) => stateOf(model, translations().l10n, seq),
+      head: (from) => headOf(model, from),
     });
     this.attentionState = new AttentionState({
       agentName,
@@ -113,7 +114,7 @@ export class ChatPanel implements vscode.Disposable {
         // A turn that ends while the user looks elsewhere is "done, not yet seen" until they look.
         if (change.ended) this.attentionState.turnEnded();
         this.attentionState.refresh();
-        return this.sync.changed(change.part);
+        return this.sync.changed(change.part, change.ended !== undefined);
       case 'whole':
         this.attentionState.refresh();
         if (this.sync.ready) this.sync.postState();

@@ -77,6 +77,24 @@ export const INITIAL_PARTS: ViewParts = {
   permissionLevel: ASK_ONLY,
 };
 
+/**
+ * Entries a (re)loading page gets with its state, at most: what it shows (150) and as much again. A long chat's
+ * earlier entries follow in a `head` message once the state is delivered, so that the last message is on screen
+ * without waiting for the whole conversation to cross to the page (measured in the UI benchmark: 1.1 MB for a
+ * chat of 2,000 turns, 0.7 s from posted to delivered).
+ */
+export const FIRST_ENTRIES = 300;
+
+/** Where a state's entries start, when the entries before them follow in the `head` of the same `seq`. */
+const StateFrom = z.object({
+  /** Index in the earlier entries of the first one sent. */
+  earlier: z.number().int().nonnegative(),
+  /** Index in the session's entries of the first one sent: an update's indices count from the session's first. */
+  entries: z.number().int().nonnegative(),
+  seq: z.number().int().nonnegative(),
+});
+export type StateFrom = z.infer<typeof StateFrom>;
+
 export const HostMessage = z.discriminatedUnion('type', [
   /** Everything, when the webview (re)loads. */
   z.object({
@@ -103,7 +121,11 @@ export const HostMessage = z.discriminatedUnion('type', [
     reveal: z.object({ earlier: z.boolean(), entryId: z.number() }).optional(),
     /** The host's translations (English message → translation), absent in English; the webview's `t` uses them. */
     l10n: z.record(z.string(), z.string()).optional(),
+    /** Set when only the last entries came (a long chat): the rest follow in a `head`. */
+    from: StateFrom.optional(),
   }),
+  /** The entries before those of the state of the same `seq` (a long chat's, sent after its last ones). */
+  z.object({ type: z.literal('head'), seq: z.number().int().nonnegative(), earlier: z.array(EntryView), entries: z.array(EntryView) }),
   /** What changed since the last post: entries by index, and whichever other parts changed. */
   z.object({
     type: z.literal('update'),

@@ -6,10 +6,20 @@ import type { LeftOutServer } from '../acp/sessionHandle';
 import type { Attention } from './attention';
 import type { ChatModel } from './chatModel';
 import { elicitationViews } from './elicitationViews';
-import { INITIAL_PARTS, PARTS, type AttachmentView, type EntryView, type Part, type PromptView, type ViewParts } from './protocol';
+import {
+  FIRST_ENTRIES,
+  INITIAL_PARTS,
+  PARTS,
+  type AttachmentView,
+  type EntryView,
+  type Part,
+  type PromptView,
+  type StateFrom,
+  type ViewParts,
+} from './protocol';
 import type { ChatLocation } from './surface';
 import { entryView, permissionViews, sessionEntries, sessionView, subagentViews, turnView } from './view';
-import type { StateMessage, UpdateMessage } from './viewSync';
+import type { HeadMessage, StateMessage, UpdateMessage } from './viewSync';
 
 /** What the chat's surface says of it: where it is, its title and what it asks of its user. */
 export interface ChatFace {
@@ -95,9 +105,18 @@ export function updateOf(chat: ChatModel, entries: ReadonlySet<number>, parts: R
   return { type: 'update', entries: changed, ...partsOf(chat, parts) };
 }
 
-/** Everything the webview shows, for a webview that (re)loads or a chat that changed wholesale. */
-export function stateOf(chat: ChatModel, l10n: Readonly<Record<string, string>> | undefined): StateMessage {
+/**
+ * Everything the webview shows, for a webview that (re)loads or a chat that changed wholesale. With `seq`, a long
+ * conversation's state carries only its last FIRST_ENTRIES entries, and says where they start (`from`): the rest
+ * go in headOf's message. Not when the state brings an entry into view, which may be among the rest.
+ */
+export function stateOf(chat: ChatModel, l10n: Readonly<Record<string, string>> | undefined, seq?: number): StateMessage {
   const session = chat.session;
+  const all = session?.model.entries.length ?? 0;
+  const split = seq !== undefined && !chat.revealed && chat.earlier.length + all > FIRST_ENTRIES;
+  const from = split
+    ? { entries: Math.max(0, all - FIRST_ENTRIES), earlier: Math.max(0, chat.earlier.length - Math.max(0, FIRST_ENTRIES - all)), seq }
+    : undefined;
   return {
     type: 'state',
     agent: chat.agentName,
@@ -106,9 +125,9 @@ export function stateOf(chat: ChatModel, l10n: Readonly<Record<string, string>> 
       : chat.restoreLater
         ? { restore: { agent: chat.agentName, ...chat.restoreLater } }
         : {}),
-    earlier: [...chat.earlier],
+    earlier: chat.earlier.slice(from?.earlier ?? 0),
     ...(chat.divider ? { divider: chat.divider.text, ...(chat.divider.branch ? { branch: true } : {}) } : {}),
-    entries: sessionEntries(session),
+    entries: sessionEntries(session, from?.entries),
     ...allParts(chat),
     attachments: [...chat.attachments],
     ...(chat.prompts.length > 0 ? { prompts: [...chat.prompts] } : {}),
@@ -116,6 +135,18 @@ export function stateOf(chat: ChatModel, l10n: Readonly<Record<string, string>> 
     ...(chat.draft ? { draft: chat.draft } : {}),
     ...(chat.revealed ? { reveal: { earlier: chat.revealed.earlier, entryId: chat.revealed.entry.id } } : {}),
     ...(l10n ? { l10n: { ...l10n } } : {}),
+    ...(from ? { from } : {}),
+  };
+}
+
+/** The entries before a state's `from`, as they are now (an update to one of them meanwhile was not the page's). */
+export function headOf(chat: ChatModel, from: StateFrom): HeadMessage {
+  const session = chat.session;
+  return {
+    type: 'head',
+    seq: from.seq,
+    earlier: chat.earlier.slice(0, from.earlier),
+    entries: session ? session.model.entries.slice(0, from.entries).map((entry) => entryView(entry, session.cwd, session.model.terminals)) : [],
   };
 }
 

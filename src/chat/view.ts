@@ -31,8 +31,11 @@ import { linkedImageType, MAX_LINKED_IMAGES, shownImage } from './images';
 const TERMINAL_VIEW_LIMIT = 64 * 1024;
 
 /** The session's own entries, as the chat shows them. */
-export function sessionEntries(session: AgentSession | undefined): EntryView[] {
-  return session ? session.model.entries.map((entry) => entryView(entry, session.cwd, session.model.terminals)) : [];
+/** The session's entries as the view shows them, from index `from` on. */
+export function sessionEntries(session: AgentSession | undefined, from = 0): EntryView[] {
+  if (!session) return [];
+  const entries = from > 0 ? session.model.entries.slice(from) : session.model.entries;
+  return entries.map((entry) => entryView(entry, session.cwd, session.model.terminals));
 }
 
 /** The view of one entry. `cwd` makes paths short; `terminals` is the session's command output. */

@@ -3,9 +3,9 @@ import type { AgentSession } from '../../../src/acp/agentClient';
 import type * as S from '../../../src/acp/schema.gen';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { ChatModel, PART_OF_CHANGE } from '../../../src/chat/chatModel';
-import { PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
+import { FIRST_ENTRIES, PARTS, WebviewMessage, type EntryView } from '../../../src/chat/protocol';
 import { findMatch } from '../../../src/chat/reveal';
-import { snapshotOf, stateOf, updateOf, type ChatSnapshot } from '../../../src/chat/snapshot';
+import { headOf, snapshotOf, stateOf, updateOf, type ChatSnapshot } from '../../../src/chat/snapshot';
 import { handleOf, handleOrNone, type HandledChat } from '../../../src/chats/handle';
 
 const OPTIONS: S.PermissionOption[] = [
@@ -142,6 +142,36 @@ describe('chat snapshot', () => {
       update.entries.map(({ index }) => index),
       [1],
     );
+  });
+
+  it('gives a reloading page a long chat’s last entries, and the ones before them in its head, as they are then', () => {
+    const m = model();
+    for (let i = 0; i < 200; i++) {
+      m.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `question ${i}` } });
+      m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `answer ${i}` } });
+    }
+    const earlier: EntryView[] = Array.from({ length: 50 }, (_, id) => ({ id, kind: 'message', role: 'user', text: `kept ${id}`, chips: [] }));
+    const chat = chatModel({ earlier, session: session(m) });
+    const text = (e: EntryView) => (e.kind === 'message' ? e.text : e.kind);
+    const state = stateOf(chat, undefined, 7);
+    assert.deepEqual(state.from, { entries: 100, earlier: 50, seq: 7 }, 'the last FIRST_ENTRIES, all of them the session’s');
+    assert.equal(state.entries.length, FIRST_ENTRIES);
+    assert.deepEqual([text(state.entries[0]!), text(state.entries.at(-1)!)], ['question 50', 'answer 199']);
+    assert.deepEqual(state.earlier, []);
+    const head = headOf(chat, state.from!);
+    assert.equal(head.seq, 7);
+    assert.deepEqual([head.earlier.length, head.entries.length], [50, 100]);
+    assert.deepEqual([text(head.entries[0]!), text(head.entries.at(-1)!)], ['question 0', 'answer 49']);
+    // Without a seq (the handle's, a test's), or with an entry to bring into view, everything goes at once.
+    assert.equal(stateOf(chat, undefined).entries.length, 400);
+    assert.equal(stateOf(chat, undefined).from, undefined);
+    chat.reveal({ earlier: true, entry: earlier[0]! });
+    assert.equal(stateOf(chat, undefined, 8).from, undefined);
+    // A shorter chat: all of it; a chat of mostly earlier entries: the earlier ones fill what is left.
+    const short = chatModel({ earlier: earlier.slice(0, 10), session: session(model()) });
+    assert.equal(stateOf(short, undefined, 1).from, undefined);
+    const kept = chatModel({ earlier: Array.from({ length: 400 }, (_, id) => ({ ...earlier[0]!, id })), session: session(model()) });
+    assert.deepEqual(stateOf(kept, undefined, 2).from, { entries: 0, earlier: 100, seq: 2 });
   });
 
   it('maps every change of the session model to the part that shows it', () => {

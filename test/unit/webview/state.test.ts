@@ -109,6 +109,44 @@ describe('chat view state', () => {
     assert.equal(holey.entries.length, 3, 'an index past the end is ignored rather than leaving holes');
   });
 
+  it('takes a long chat’s last entries first and the rest from the head of the same state; updates count from the session’s first', () => {
+    const state = loaded();
+    const tail = reduce(state, {
+      type: 'state',
+      agent: 'Gemini',
+      earlier: [message(9, 'user', 'kept')],
+      entries: [message(300, 'user', 'late'), message(301, 'agent', 'Hel')],
+      ...INITIAL_PARTS,
+      session: state.session,
+      attachments: [],
+      from: { earlier: 1, entries: 300, seq: 2 },
+    });
+    assert.equal(tail.entriesFrom, 300);
+    const updated = reduce(tail, {
+      type: 'update',
+      entries: [
+        { index: 301, entry: message(301, 'agent', 'Hello') },
+        { index: 5, entry: message(5, 'agent', 'an early one, changed') },
+      ],
+    });
+    assert.deepEqual(
+      updated.entries.map((e) => e.kind === 'message' && e.text),
+      ['late', 'Hello'],
+      'an update names entries by their index in the session; one in the head to come is the head’s',
+    );
+    const head = { type: 'head' as const, seq: 2, earlier: [message(8, 'user', 'older')], entries: [message(0, 'user', 'first')] };
+    assert.equal(reduce(updated, { ...head, seq: 1 }), updated, 'the head of an earlier state is not this one’s');
+    const whole = reduce(updated, head);
+    assert.deepEqual(
+      [...whole.earlier, ...whole.entries].map((e) => e.kind === 'message' && e.text),
+      ['older', 'kept', 'first', 'late', 'Hello'],
+    );
+    assert.equal(whole.entriesFrom, 0);
+    assert.equal(reduce(whole, head), whole, 'a head comes once');
+    const next = reduce(whole, { type: 'update', entries: [{ index: 3, entry: message(302, 'agent', 'more') }] });
+    assert.equal(next.entries.length, 4);
+  });
+
   it('takes the checkpoints from the state, replaces them when an update carries them, and keeps them otherwise', () => {
     assert.deepEqual(initialState().checkpoints, { cards: [], restorable: [] }, 'nothing to show before the host says');
     const state = loaded([message(1, 'user', 'edit it')], { cards: [card(1)], restorable: [1] });

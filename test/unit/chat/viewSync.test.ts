@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import { mock } from 'node:test';
+import type * as vscode from 'vscode';
+import { INITIAL_PARTS, type HostMessage, type StateFrom } from '../../../src/chat/protocol';
+import { ViewSync, type HeadMessage, type StateMessage, type UpdateMessage } from '../../../src/chat/viewSync';
+
+/** A page that takes posts and says each was delivered when the test says so. */
+class Page {
+  readonly posts: HostMessage[] = [];
+  private readonly waiting: (() => void)[] = [];
+
+  readonly webview = {
+    postMessage: (message: HostMessage): Thenable<boolean> => {
+      this.posts.push(message);
+      return new Promise<boolean>((resolve) => this.waiting.push(() => resolve(true)));
+    },
+  } as unknown as vscode.Webview;
+
+  /** Delivers the oldest post still on its way, and lets what follows from it run. */
+  async deliver(): Promise<void> {
+    this.waiting.shift()?.();
+    await settled();
+  }
+
+  types(): string[] {
+    return this.posts.map((p) => p.type);
+  }
+}
+
+function source(from?: Omit<StateFrom, 'seq'>) {
+  const heads: number[] = [];
+  return {
+    heads,
+    update: (): UpdateMessage => ({ type: 'update', entries: [] }),
+    state: (seq?: number): StateMessage => ({
+      type: 'state',
+      agent: 'Fixture',
+      earlier: [],
+      entries: [],
+      ...INITIAL_PARTS,
+      attachments: [],
+      ...(from && seq !== undefined ? { from: { ...from, seq } } : {}),
+    }),
+    head: (f: StateFrom): HeadMessage => {
+      heads.push(f.seq);
+      return { type: 'head', seq: f.seq, earlier: [], entries: [] };
+    },
+  };
+}
+
+/** Lets the promise callbacks that are due run (the clock is the test's: no timer fires meanwhile). */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+/** A frame of the clock, and what is due then. */
+async function frame(): Promise<void> {
+  mock.timers.tick(16);
+  await settled();
+}
+
+describe('keeping the chat page in step', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
+  afterEach(() => mock.timers.reset());
+
+  it('posts a long chat’s head once its state was delivered, and never the head of a state since replaced', async () => {
+    const page = new Page();
+    const sync = new ViewSync(page.webview, source({ earlier: 0, entries: 100 }));
+    sync.load();
+    sync.postState(); // the chat changed wholesale before the first state was delivered
+    await page.deliver();
+    assert.deepEqual(page.types(), ['state', 'state'], 'the first state’s head is not posted: a newer state replaced it');
+    await page.deliver();
+    assert.deepEqual(page.types(), ['state', 'state', 'head']);
+    assert.equal((page.posts[2] as HeadMessage).seq, (page.posts[1] as StateMessage).from?.seq);
+    sync.dispose();
+  });
+
+  it('waits for an update to be delivered before the next, but posts the end of a turn at once', async () => {
+    const page = new Page();
+    const sync = new ViewSync(page.webview, source());
+    sync.load();
+    await page.deliver();
+    sync.changed('session');
+    await frame();
+    assert.deepEqual(page.types(), ['state', 'update']);
+    sync.changed('session');
+    await frame();
+    await frame();
+    assert.deepEqual(page.types(), ['state', 'update'], 'the next update waits while the last is on its way');
+    sync.changed('turn', true);
+    assert.deepEqual(page.types(), ['state', 'update', 'update'], 'the turn’s end goes at once, with what waited');
+    // The first update's delivery no longer lets another go: only the last one's does.
+    sync.changed('session');
+    await page.deliver();
+    await frame();
+    assert.deepEqual(page.types(), ['state', 'update', 'update']);
+    await page.deliver();
+    await frame();
+    assert.deepEqual(page.types(), ['state', 'update', 'update', 'update']);
+    sync.dispose();
+  });
+});
