@@ -36,6 +36,7 @@ export function paint(all: readonly Range[], current: Range | undefined): void {
   const highlights = (globalThis.CSS as unknown as { highlights?: Highlights } | undefined)?.highlights;
   const Highlight = (globalThis as unknown as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight;
   if (!highlights || !Highlight) return;
+  document.documentElement.classList.toggle('finding', all.length > 0 || current !== undefined);
   if (all.length === 0) highlights.delete('acp-find');
   else highlights.set('acp-find', new Highlight(...all.slice(0, MAX_PAINTED)));
   if (current) highlights.set('acp-find-current', new Highlight(current));

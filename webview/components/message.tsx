@@ -1,5 +1,5 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ImageView, MessageView } from '../../src/chat/protocol';
 import { useImage } from '../images';
 import { copyEntry, forkFrom, openImage, resend, restoreCheckpoint } from '../intents';
@@ -9,14 +9,22 @@ import { memo } from '../memo';
 import { markdownBlocks } from '../state';
 import { Chip } from './chip';
 
-/** One block of markdown; a block that did not change is not rendered again. */
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text]);
-  return <div class="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />;
+/**
+ * One block of markdown; a block that did not change is not rendered again. Its HTML is written into the element and
+ * not kept: as a prop it stayed in memory beside the elements made of it, for every block of a long chat.
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ text, whole = false }: { text: string; whole?: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (ref.current) ref.current.innerHTML = renderMarkdown(text);
+  }, [text]);
+  return <div class={whole ? 'markdown markdown-block' : 'markdown-block'} ref={ref} />;
 });
 
+/** Markdown, in blocks once it is long (see markdownBlocks); a short text is one element, not a block in a box. */
 export function Markdown({ text }: { text: string }) {
   const blocks = markdownBlocks(text);
+  if (blocks.length === 1) return <MarkdownBlock text={text} whole />;
   return (
     <div class="markdown">
       {blocks.map((block, i) => (
@@ -156,51 +164,41 @@ export const Message = memo(function Message({
         <div class="role" aria-hidden="true">
           {user ? t('You') : t('Agent')}
         </div>
-        <div class="message-actions">
+        <button
+          type="button"
+          class="icon-button message-action codicon codicon-copy"
+          title={t('Copy the message as Markdown')}
+          aria-label={user ? t('Copy Your Message') : t("Copy the Agent's Message")}
+          onClick={() => copyEntry(entry.id, earlier)}
+        />
+        {user && editable && editing === undefined && (
+          <button
+            ref={editButton}
+            type="button"
+            class="icon-button message-action codicon codicon-edit"
+            title={t('Edit this message and send it again, from the files as they were before it')}
+            aria-label={t('Edit Message')}
+            onClick={() => setEditing(entry.text)}
+          />
+        )}
+        {user && forkable && (
           <button
             type="button"
-            class="icon-button"
-            title={t('Copy the message as Markdown')}
-            aria-label={user ? t('Copy Your Message') : t("Copy the Agent's Message")}
-            onClick={() => copyEntry(entry.id, earlier)}
-          >
-            <span class="codicon codicon-copy" aria-hidden="true" />
-          </button>
-          {user && editable && editing === undefined && (
-            <button
-              ref={editButton}
-              type="button"
-              class="icon-button"
-              title={t('Edit this message and send it again, from the files as they were before it')}
-              aria-label={t('Edit Message')}
-              onClick={() => setEditing(entry.text)}
-            >
-              <span class="codicon codicon-edit" aria-hidden="true" />
-            </button>
-          )}
-          {user && forkable && (
-            <button
-              type="button"
-              class="icon-button"
-              title={t("Fork: a new chat from this message, with the agent's copy of this conversation")}
-              aria-label={t('Fork from Here')}
-              onClick={() => forkFrom(entry.id)}
-            >
-              <span class="codicon codicon-repo-forked" aria-hidden="true" />
-            </button>
-          )}
-          {user && restorable && (
-            <button
-              type="button"
-              class="icon-button"
-              title={t('Restore all files to how they were before this message')}
-              aria-label={t('Restore Checkpoint')}
-              onClick={() => restoreCheckpoint(entry.id)}
-            >
-              <span class="codicon codicon-discard" aria-hidden="true" />
-            </button>
-          )}
-        </div>
+            class="icon-button message-action codicon codicon-repo-forked"
+            title={t("Fork: a new chat from this message, with the agent's copy of this conversation")}
+            aria-label={t('Fork from Here')}
+            onClick={() => forkFrom(entry.id)}
+          />
+        )}
+        {user && restorable && (
+          <button
+            type="button"
+            class="icon-button message-action codicon codicon-discard"
+            title={t('Restore all files to how they were before this message')}
+            aria-label={t('Restore Checkpoint')}
+            onClick={() => restoreCheckpoint(entry.id)}
+          />
+        )}
       </div>
       {user && editing !== undefined ? (
         <EditBox

@@ -43,13 +43,11 @@ export const Tool = memo(function Tool({
         {hasOutput && (
           <button
             type="button"
-            class="icon-button tool-copy"
+            class="icon-button tool-copy codicon codicon-copy"
             title={t('Copy the output')}
             aria-label={t('Copy Result of {0}', title)}
             onClick={() => copyEntry(entry.id, earlier)}
-          >
-            <span class="codicon codicon-copy" aria-hidden="true" />
-          </button>
+          />
         )}
       </div>
       {entry.locations.length > 0 && (
