@@ -57,6 +57,7 @@ export interface SessionOwner {
 /**
  * Runs after a turn's message is shown and before its prompt goes to the agent (a checkpoint of the workspace, say),
  * with the id of the user's message entry. It should not throw; a rejection is logged and the prompt goes anyway.
+ * The gates of a prompt run side by side: none may depend on another.
  */
 export type PromptGate = (turn: number) => Promise<void>;
 
@@ -153,7 +154,10 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     let out!: () => void;
     this.promptOut = new Promise<void>((resolve) => (out = resolve));
     try {
-      for (const gate of this.gates) await gate(turn).catch((error: unknown) => this.log.warn(`before the prompt: ${errorMessage(error)}`));
+      // Side by side: the checkpoint and the level's mode do not wait for each other.
+      await Promise.all(
+        [...this.gates].map((gate) => gate(turn).catch((error: unknown) => this.log.warn(`before the prompt: ${errorMessage(error)}`))),
+      );
       // Stopped (or closed) while the gates ran: the agent never hears of this turn.
       if (this.stoppedBeforeSending()) {
         out();

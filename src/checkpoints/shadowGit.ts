@@ -198,6 +198,11 @@ export class ShadowRepo {
     return Promise.race([early, job]);
   }
 
+  /** Resolves when what was asked of this repository so far has ended (a snapshot's ref is written after it is handed out). */
+  async idle(): Promise<void> {
+    await (queues.get(this.gitDir) ?? Promise.resolve());
+  }
+
   /** The repository's objects on disk, in bytes (git count-objects: loose and packed). */
   sizeOnDisk(): Promise<number> {
     return this.queued('size', async () => {

@@ -116,7 +116,7 @@ async function looksBinary(file: string): Promise<boolean> {
 }
 
 /** Runs `work` on every item, at most `limit` at once. */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

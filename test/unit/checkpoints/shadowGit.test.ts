@@ -327,6 +327,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
       }),
     );
     assert.equal(new Set(results.map((r) => r.commit)).size, 8);
+    await one.idle();
     assert.equal(refs().length, 8);
     const last = results[7]?.commit as string;
     assert.deepEqual(await one.read(last, 'f7.txt'), { bytes: Buffer.from('changed 7\n'), link: false });
@@ -493,6 +494,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     const before = await repo.snapshot('c/1-before');
     const after = await repo.snapshot('c/1-after', before.commit);
     assert.equal(after.commit, before.commit);
+    await repo.idle();
     assert.deepEqual(refs(), ['refs/acp/c/1-before']);
     // Not a snapshot of this repository's, or of another state: a commit of its own.
     write(folder, 'a.txt', 'b\n');
@@ -504,6 +506,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     );
     const unknown = await repo.snapshot('c/3-after', '0123456789abcdef0123456789abcdef01234567');
     assert.equal(unknown.commit !== '0123456789abcdef0123456789abcdef01234567', true);
+    await repo.idle();
     assert.deepEqual(refs(), ['refs/acp/c/1-before', 'refs/acp/c/2-after', 'refs/acp/c/3-after']);
   });
 
