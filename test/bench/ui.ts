@@ -19,7 +19,8 @@
 //      code-server: same origin), V8 has one heap for both, so the webview's share is the page's heap with the chat
 //      minus without it.
 //
-// Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send.
+// Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send; BENCH_ONLY=long-chat runs
+// only [4]; BENCH_EXTENSION=<another checkout, built> measures that build with this benchmark (a baseline, side by side).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';

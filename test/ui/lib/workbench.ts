@@ -112,7 +112,8 @@ export async function openWorkbench(
   rmSync(extensionsDir, { recursive: true, force: true });
   mkdirSync(extensionsDir, { recursive: true });
   if (options.vsix) await installVsix(tools, { vsix: options.vsix, extensionsDir, dataDir: join(workDir, 'server') });
-  else symlinkSync(repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
+  // BENCH_EXTENSION: another checkout's build in place of this one's (a benchmark's baseline, measured side by side).
+  else symlinkSync(process.env['BENCH_EXTENSION'] ?? repoRoot, join(extensionsDir, `${EXTENSION_ID}-${manifest.version}`), 'dir');
 
   const server = await startCodeServer({
     toolchain: tools,
