@@ -95,7 +95,14 @@ export function reduce(state: ChatState, action: Action): ChatState {
       // Not the head of the state shown (a newer state came first): the newer one has its own.
       if (action.seq !== state.headSeq) return state;
       return withOptional(
-        { ...state, earlier: [...action.earlier, ...state.earlier], entries: [...action.entries, ...state.entries], entriesFrom: 0 },
+        {
+          ...state,
+          earlier: [...action.earlier, ...state.earlier],
+          entries: [...action.entries, ...state.entries],
+          entriesFrom: 0,
+          // The entry to bring into view came with it: it is brought into view now.
+          reveal: revealedIn(action, state.reveal.key) ? { ...state.reveal, seq: state.reveal.seq + 1 } : state.reveal,
+        },
         'headSeq',
         undefined,
       );
@@ -148,6 +155,12 @@ export function reduce(state: ChatState, action: Action): ChatState {
     case 'image':
       return state; // kept apart, in images.ts
   }
+}
+
+/** Whether the row `key` names (as the conversation keys its rows) is among a head's entries. */
+function revealedIn(head: Extract<HostMessage, { type: 'head' }>, key: string | undefined): boolean {
+  if (key === undefined) return false;
+  return key.startsWith('e') ? head.earlier.some((e) => `e${e.id}` === key) : head.entries.some((e) => `n${e.id}` === key);
 }
 
 /** Sets or removes an optional key (so `exactOptionalPropertyTypes`-style state never holds `undefined` values). */

@@ -30,8 +30,7 @@ import { linkedImageType, MAX_LINKED_IMAGES, shownImage } from './images';
 /** Characters of a command's output sent to the chat; "Show in Terminal" has the rest. */
 const TERMINAL_VIEW_LIMIT = 64 * 1024;
 
-/** The session's own entries, as the chat shows them. */
-/** The session's entries as the view shows them, from index `from` on. */
+/** The session's own entries as the chat shows them, from index `from` on. */
 export function sessionEntries(session: AgentSession | undefined, from = 0): EntryView[] {
   if (!session) return [];
   const entries = from > 0 ? session.model.entries.slice(from) : session.model.entries;

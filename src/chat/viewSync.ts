@@ -1,5 +1,6 @@
 // Keeping the webview in step with the panel: changes are marked as they happen and flushed as one update at most
-// once a frame, never while the last one is still on its way; a webview that (re)loads gets the whole state.
+// once a frame, not while the last one is still on its way (but for the end of a turn); a webview that (re)loads gets
+// the whole state, a long chat's last entries first.
 import type * as vscode from 'vscode';
 import type { HostMessage, Part, StateFrom } from './protocol';
 
@@ -56,10 +57,10 @@ export class ViewSync {
     return this.loaded;
   }
 
-  /** The webview (re)loaded: it gets the whole state. */
+  /** The webview (re)loaded: it gets the whole state, a long chat's last entries first and the rest after them. */
   load(): void {
     this.loaded = true;
-    this.postState();
+    this.postState(true);
   }
 
   entryChanged(index: number): void {
@@ -81,13 +82,17 @@ export class ViewSync {
     } else this.schedule();
   }
 
-  /** Posts the whole state now, in place of what was waiting to be flushed. */
-  postState(): void {
+  /**
+   * Posts the whole state now, in place of what was waiting to be flushed. `inParts` (a page that has just loaded
+   * and shows nothing yet) lets a long chat's state carry its last entries only, the rest following in a head; a page
+   * that shows the chat already gets it whole, so that it keeps what its user scrolled to or found.
+   */
+  postState(inParts = false): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     this.clear();
     const seq = ++this.states;
-    const state = this.source.state(seq);
+    const state = this.source.state(inParts ? seq : undefined);
     const from = state.from;
     void this.post(state).then((delivered) => {
       // A long chat's earlier entries, once its last ones are on their way; never for a state since replaced.

@@ -177,7 +177,7 @@ export class ShadowRepo {
    */
   snapshot(ref: string, unchangedFrom?: string): Promise<Snapshot> {
     // Checked first: the ref is written after the snapshot is handed out.
-    if (!VALID_REF.test(ref) || /\.\.|@\{|\/\/|\.lock(\/|$)|(^|\/)\./.test(ref)) {
+    if (!VALID_REF.test(ref) || /\.\.|@\{|\/\/|\.lock(\/|$)|(^|\/)\.|\.$/.test(ref)) {
       return Promise.reject(new CheckpointError(`not a valid checkpoint name: '${ref}'`));
     }
     let handOut!: (taken: Snapshot) => void;

@@ -64,12 +64,17 @@ describe('keeping the chat page in step', () => {
     const page = new Page();
     const sync = new ViewSync(page.webview, source({ earlier: 0, entries: 100 }));
     sync.load();
-    sync.postState(); // the chat changed wholesale before the first state was delivered
+    sync.load(); // the page loaded again before the first state was delivered
     await page.deliver();
     assert.deepEqual(page.types(), ['state', 'state'], 'the first state’s head is not posted: a newer state replaced it');
     await page.deliver();
     assert.deepEqual(page.types(), ['state', 'state', 'head']);
     assert.equal((page.posts[2] as HeadMessage).seq, (page.posts[1] as StateMessage).from?.seq);
+    // A page that shows the chat already gets a change of the whole chat whole: it keeps what its user scrolled to.
+    sync.postState();
+    assert.equal((page.posts[3] as StateMessage).from, undefined);
+    await page.deliver();
+    assert.deepEqual(page.types(), ['state', 'state', 'head', 'state']);
     sync.dispose();
   });
 

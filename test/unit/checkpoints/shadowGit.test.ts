@@ -355,7 +355,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
       return e instanceof CheckpointError && /^git failed: git diff-tree exited with code 128: .*0123456789abcdef/.test(e.message);
     });
     await assert.rejects(repo.diff('--output=x', snap.commit), (e) => e instanceof CheckpointError && /not a valid checkpoint/.test(e.message));
-    for (const bad of ['bad..ref', 'a b', 'c/.hidden', 'c/x.lock', 'c//d', 'c/@{1}']) {
+    for (const bad of ['bad..ref', 'a b', 'c/x.', 'c/.hidden', 'c/x.lock', 'c//d', 'c/@{1}']) {
       await assert.rejects(repo.snapshot(bad), (e) => e instanceof CheckpointError && /not a valid checkpoint name/.test(e.message), bad);
     }
 
@@ -505,7 +505,8 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
       ['a.txt'],
     );
     const unknown = await repo.snapshot('c/3-after', '0123456789abcdef0123456789abcdef01234567');
-    assert.equal(unknown.commit !== '0123456789abcdef0123456789abcdef01234567', true);
+    assert.notEqual(unknown.commit, changed.commit, 'a commit of its own, for its own ref');
+    assert.deepEqual(await repo.diff(changed.commit, unknown.commit), [], 'of the same files');
     await repo.idle();
     assert.deepEqual(refs(), ['refs/acp/c/1-before', 'refs/acp/c/2-after', 'refs/acp/c/3-after']);
   });
@@ -519,6 +520,7 @@ describe('ShadowRepo (checkpoints in a shadow git repository)', function () {
     // Queued at once after it: were the ref written later, git prune would drop the commit.
     const pruned = repo.prune({ keep: 1, maxAgeMs: 3_600_000 });
     const snap = await taken;
+    assert.deepEqual(refs(), ['refs/acp/c/1'], 'handed out before its ref is written');
     assert.equal(await pruned, 1);
     assert.deepEqual(refs(), ['refs/acp/c/2']);
     assert.equal((await repo.read(snap.commit, 'a.txt'))?.bytes.toString('utf8'), 'changed\n');

@@ -143,6 +143,10 @@ describe('chat view state', () => {
     );
     assert.equal(whole.entriesFrom, 0);
     assert.equal(reduce(whole, head), whole, 'a head comes once');
+    // A search result in the head, asked for before it came: brought into view once it is there.
+    const asked = reduce(updated, { type: 'reveal', earlier: false, entryId: 0 });
+    assert.equal(reduce(asked, head).reveal.seq, asked.reveal.seq + 1);
+    assert.equal(reduce(updated, head).reveal, updated.reveal, 'nothing to bring into view: nothing moves');
     const next = reduce(whole, { type: 'update', entries: [{ index: 3, entry: message(302, 'agent', 'more') }] });
     assert.equal(next.entries.length, 4);
   });
