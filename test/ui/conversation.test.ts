@@ -360,6 +360,8 @@ describe('conversation UI', function () {
     assert.notEqual(outline, 'none', 'the focused button shows its focus');
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tabs-container .tab', { hasText: 'date.ts' }).waitFor();
+    // The diff takes the focus once it has opened (after its tab shows): only then does the test take it back.
+    await workbench.page.locator('.monaco-diff-editor .monaco-editor.focused').first().waitFor();
 
     // Copy on the agent's message, reached the same way: its Markdown source lands on the clipboard.
     await message.focus();
@@ -558,7 +560,8 @@ describe('conversation UI', function () {
     const entries = () => log.locator('.entry').count();
     assert.equal(await entries(), WINDOW, 'the page holds only the latest entries of the 10,000 chunks and 200 tool calls');
     const atBottom = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 32);
-    assert.ok(await atBottom(), 'the view followed the stream to the end');
+    // The view goes back to the bottom in the frame after a render.
+    await waitFor(atBottom, { what: 'the view to follow the stream to the end' });
     const earlier = chat.getByRole('button', { name: /^Show earlier messages \(\d+\)$/ });
     await earlier.click();
     await waitFor(async () => (await entries()) === 2 * WINDOW, { what: 'the earlier entries back in the page' });
