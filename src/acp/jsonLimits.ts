@@ -9,24 +9,28 @@ export const MAX_DEPTH = 128;
 const STRUCTURE = /["[\]{}]/g;
 
 /**
- * True when `value`, as JSON.parse made it, nests arrays and objects deeper than `limit`. The walk keeps its own
- * stack (no recursion), looks only at arrays and objects (a long string costs nothing), and stops at the first
- * value past the limit, so it costs a fraction of the parse that built the value. Callers skip it for lines of at
- * most 2 × limit characters, which cannot nest that deep.
+ * True when `value`, as JSON.parse made it, nests arrays and objects deeper than `limit`. It looks only at arrays and
+ * objects (a long string costs nothing), allocates nothing, and stops at the first value past the limit, so it costs
+ * a fraction of the parse that built the value. It recurses, but never deeper than `limit` frames: a value nested
+ * past that is refused before the walk goes down further. Callers skip it for lines of at most 2 × limit characters,
+ * which cannot nest that deep.
  */
 export function exceedsDepth(value: unknown, limit = MAX_DEPTH): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const values: object[] = [value];
-  const depths: number[] = [1];
-  for (let next = values.pop(); next !== undefined; next = values.pop()) {
-    const depth = (depths.pop() ?? 1) + 1;
-    const children: unknown[] = Array.isArray(next) ? next : Object.values(next);
-    for (const child of children) {
-      if (typeof child !== 'object' || child === null) continue;
-      if (depth > limit) return true;
-      values.push(child);
-      depths.push(depth);
+  return typeof value === 'object' && value !== null && deeperThan(value, 1, limit);
+}
+
+/** True when a value under `value`, which sits at `depth`, is an array or object deeper than `limit`. */
+function deeperThan(value: object, depth: number, limit: number): boolean {
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[]) {
+      if (typeof child === 'object' && child !== null && (depth >= limit || deeperThan(child, depth + 1, limit))) return true;
     }
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const child = record[key];
+    if (typeof child === 'object' && child !== null && (depth >= limit || deeperThan(child, depth + 1, limit))) return true;
   }
   return false;
 }
