@@ -20,7 +20,9 @@
 //      minus without it.
 //
 // Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send; BENCH_ONLY=long-chat runs
-// only [4]; BENCH_EXTENSION=<another checkout, built> measures that build with this benchmark (a baseline, side by side).
+// only [4]; BENCH_EXTENSION=<another checkout, built> measures that build with this benchmark (a baseline, side by side);
+// BENCH_SNAPSHOT=<file> writes a heap snapshot of the page with the long chat shown from the top (to compare builds).
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';
@@ -334,6 +336,20 @@ class Heap {
     }
   }
 
+  /** Writes a heap snapshot of the whole page renderer to `file` (to compare two builds by what their objects are). */
+  async snapshot(file: string): Promise<void> {
+    const session = await this.session();
+    const parts: string[] = [];
+    const take = (event: { chunk: string }) => parts.push(event.chunk);
+    session.on('HeapProfiler.addHeapSnapshotChunk', take);
+    try {
+      await session.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    } finally {
+      session.off('HeapProfiler.addHeapSnapshotChunk', take);
+    }
+    writeFileSync(file, parts.join(''));
+  }
+
   /** The whole page renderer's heap (the workbench and every in-process frame). */
   async whole(): Promise<number> {
     return this.collectAndRead(await this.session());
@@ -465,20 +481,16 @@ interface LongChatResult {
   elements: { bottom: number; top: number };
 }
 
-/** The webview's heap now: its own renderer's, or (shared) the page's minus `without`. */
-async function webviewHeap(heap: Heap, without: () => Promise<number>): Promise<{ used: number; how: string }> {
+/** The webview's heap now: its own renderer's (final), or the whole page's (shared: the caller subtracts the page without it). */
+async function heapNow(heap: Heap): Promise<{ used: number; shared: boolean; how: string }> {
   const direct = await heap.webview();
-  if (direct !== 'shared') return { used: direct.used, how: direct.scope };
-  return { used: (await heap.whole()) - (await without()), how: "the page's heap minus the page's heap with no chat open, both after GC" };
+  if (direct !== 'shared') return { used: direct.used, shared: false, how: direct.scope };
+  return { used: await heap.whole(), shared: true, how: "the page's heap minus the same page's heap once the chat is closed, both after GC" };
 }
 
 async function longChatPart(bench: Bench): Promise<LongChatResult> {
   const page = bench.page;
-  // The page's heap with no chat open, the baseline a shared heap is measured against.
   await bench.closeChats();
-  await sleep(1000);
-  const baseline = new Heap(page);
-  const without = await baseline.whole().finally(() => baseline.dispose());
   const started = await greetThenReload(bench, AGENTS.longChat);
   await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).first().waitFor({ timeout: 60_000 });
   const ready = Date.now();
@@ -488,7 +500,7 @@ async function longChatPart(bench: Bench): Promise<LongChatResult> {
   await bench.settled(restored);
   const heap = new Heap(page);
   try {
-    const atBottom = await webviewHeap(heap, async () => without);
+    const atBottom = await heapNow(heap);
     const elementsBottom = await restored.locator(':root').evaluate(countElements);
     // To the top, as a user scrolls there: the page keeps a window of entries, and "Show earlier messages" brings more.
     const earlier = restored.locator('button.show-earlier');
@@ -499,17 +511,26 @@ async function longChatPart(bench: Bench): Promise<LongChatResult> {
     }
     await restored.getByRole('log').evaluate((log) => (log.scrollTop = 0));
     await bench.settled(restored);
-    const atTop = await webviewHeap(heap, async () => without);
+    const atTop = await heapNow(heap);
+    if (process.env['BENCH_SNAPSHOT']) await heap.snapshot(process.env['BENCH_SNAPSHOT']);
     const elementsTop = await restored.locator(':root').evaluate(countElements);
     // And back to the last message.
     await restored.getByRole('log').evaluate((log) => (log.scrollTop = log.scrollHeight));
     await restored.getByText(LONG_CHAT_END).first().waitFor({ state: 'visible' });
     await bench.settled(restored);
-    const back = await webviewHeap(heap, async () => without);
+    const back = await heapNow(heap);
+    // A shared heap is measured against the same page with the chat closed: the page before the reload was another
+    // workbench, whose own heap differed from this one's by megabytes from run to run.
+    let without = 0;
+    if (atBottom.shared) {
+      await bench.closeChats();
+      await sleep(1000);
+      without = await heap.whole();
+    }
     return {
       openMs: shown - ready,
       reloadMs: shown - started,
-      heap: { bottom: atBottom.used, top: atTop.used, back: back.used, how: atBottom.how },
+      heap: { bottom: atBottom.used - without, top: atTop.used - without, back: back.used - without, how: atBottom.how },
       earlierClicks: clicks,
       elements: { bottom: elementsBottom, top: elementsTop },
     };
