@@ -22,6 +22,16 @@ describe('conversation UI', function () {
     'Fixture Refusal': 'refusal',
     'Fixture Flood': 'flood',
     'Fixture Levels': 'levels',
+    'Fixture Forks': {
+      scenario: 'prompt-echo',
+      env: {
+        ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({
+          loadSession: true,
+          promptCapabilities: { embeddedContext: true },
+          sessionCapabilities: { fork: {} },
+        }),
+      },
+    },
   });
 
   before(async () => {
@@ -76,7 +86,9 @@ describe('conversation UI', function () {
 
     // Tool cards: articles named by their title, with status, locations, text, diff summary and raw JSON.
     const read = chat.getByRole('article', { name: /^Read README\.md/ });
-    await read.getByRole('button', { name: 'README.md:1' }).waitFor();
+    // A location opens its file (the card's buttons act through the conversation's one click handler).
+    await read.getByRole('button', { name: 'README.md:1' }).click();
+    await workbench.page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor();
     await read.getByText('3 lines').waitFor();
     assert.equal(await read.locator('strong', { hasText: '3 lines' }).count(), 1, 'text content is markdown');
     await read.getByText('Input').click();
@@ -543,6 +555,19 @@ describe('conversation UI', function () {
     const before = sent.find((b) => b.type === 'resource')?.resource?.text ?? '';
     assert.match(before, /the first question/);
     assert.doesNotMatch(before, /the second question\n/);
+  });
+
+  it('forks a chat from one of my messages with Fork from Here: a new chat with that message in its composer', async () => {
+    const { chat } = await workbench.chatWith('Fixture Forks', 'the first question');
+    await chat.locator('.code-block code.language-json').first().waitFor();
+    const mine = chat.getByRole('article', { name: 'You' }).first();
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Fork from Here' }).click();
+    const fork = workbench.chat(1).getByRole('textbox', { name: 'Message' });
+    await waitFor(async () => (await fork.inputValue().catch(() => '')) === 'the first question', {
+      timeoutMs: 30_000,
+      what: 'the fork to open with the message in its composer',
+    });
   });
 
   it('says that a refused prompt was left out of the agent’s context', async () => {

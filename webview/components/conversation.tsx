@@ -11,7 +11,9 @@ import type {
   SubagentView,
   TurnView,
 } from '../../src/chat/protocol';
+import { entryAction } from '../entryActions';
 import { useDeferredRows, type Row } from '../hooks/useDeferredRows';
+import { useEditing } from '../hooks/useEditing';
 import { useMessageJumps } from '../hooks/useMessageJumps';
 import { useRowExtras, useRows } from '../hooks/useRows';
 import { useStickToBottom } from '../hooks/useStickToBottom';
@@ -60,6 +62,8 @@ export function Conversation(props: {
   const deferred = useDeferredRows(rows, visible, stick.current);
   const { find, focusMessage, outline, revealKey } = useMessageJumps(ref, window, stick, props);
   const { onScroll, showEarlier } = useStickToBottom(ref, window, stick);
+  const idle = props.turn.phase === 'idle';
+  const editing = useEditing(ref, props.entries, idle);
   const { byTool, cards, restorable, usageAfter, question, restored, questionAfter, restoredAfter, orphans, questionsAt, loose } = useRowExtras(
     window,
     props,
@@ -72,7 +76,15 @@ export function Conversation(props: {
     <>
       {find.bar && <FindBar {...find.bar} />}
       {outline.length > 1 && <Outline rows={outline} focus={(key) => void focusMessage(key)} />}
-      <div class="conversation" ref={ref} onScroll={onScroll} onClick={onConversationClick} role="log" aria-label={t('Conversation')} aria-live="off">
+      <div
+        class="conversation"
+        ref={ref}
+        onScroll={onScroll}
+        onClick={(event) => onConversationClick(event, editing.open)}
+        role="log"
+        aria-label={t('Conversation')}
+        aria-live="off"
+      >
         {empty && (
           <p class="hint">{t('Ask {0} anything. Enter sends, Shift+Enter adds a line, / lists commands and prompt files, @ adds context.', agent)}</p>
         )}
@@ -91,7 +103,8 @@ export function Conversation(props: {
                   restorable={!row.earlier && restorable.has(row.entry.id)}
                   forkable={!row.earlier && props.canFork}
                   earlier={row.earlier}
-                  editable={!row.earlier && props.turn.phase === 'idle'}
+                  editable={!row.earlier && idle}
+                  editing={editing.of(row)}
                 />
               ) : row.entry.kind === 'tool' ? (
                 <Tool
@@ -110,18 +123,7 @@ export function Conversation(props: {
               {card && <Changes card={card} />}
               {!row.earlier && restored && restoredAfter === row.entry.id && <Restored restored={restored} />}
               {!row.earlier && question && questionAfter === row.entry.id && <CheckpointQuestion question={question} />}
-              {row.key === lastEarlier && (
-                <>
-                  <p class="divider" role="separator">
-                    {props.divider ?? t('The agent was restarted here')}
-                  </p>
-                  {props.branch && (
-                    <button type="button" class="show-earlier secondary" onClick={() => openBranch()}>
-                      {t('Open the Earlier Branch')}
-                    </button>
-                  )}
-                </>
-              )}
+              {row.key === lastEarlier && <Divider text={props.divider} branch={props.branch} />}
             </div>
           );
         })}
@@ -169,6 +171,22 @@ function Outline(props: { rows: readonly Row[]; focus: (key: string) => void }) 
   );
 }
 
+/** The line below the earlier entries (default: where the agent was restarted), and Open the Earlier Branch. */
+function Divider(props: { text: string | undefined; branch: boolean | undefined }) {
+  return (
+    <>
+      <p class="divider" role="separator">
+        {props.text ?? t('The agent was restarted here')}
+      </p>
+      {props.branch && (
+        <button type="button" class="show-earlier secondary" onClick={() => openBranch()}>
+          {t('Open the Earlier Branch')}
+        </button>
+      )}
+    </>
+  );
+}
+
 /** What goes at the end: requests and questions whose tool call is not shown, the subagents and the agent's notices. */
 function Loose(props: {
   permissions: readonly PermissionView[];
@@ -206,9 +224,10 @@ function outlineLabel(text: string): string {
   return line.length > 60 ? `${line.slice(0, 59)}\u2026` : line || t('(attachments only)');
 }
 
-/** Links and code buttons inside rendered markdown: the host opens, copies and inserts. */
-function onConversationClick(event: MouseEvent) {
+/** The buttons of messages and tool cards (see entryActions.ts), and links and code buttons inside rendered markdown. */
+function onConversationClick(event: MouseEvent, edit: (entryId: number) => void) {
   const target = event.target instanceof Element ? event.target : null;
+  if (target && entryAction(target, edit)) return;
   const link = target?.closest('a[href]');
   if (link) {
     event.preventDefault();

@@ -1,8 +1,8 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { ImageView, MessageView } from '../../src/chat/protocol';
 import { useImage } from '../images';
-import { copyEntry, forkFrom, openImage, resend, restoreCheckpoint } from '../intents';
+import { openImage } from '../intents';
 import { t } from '../l10n';
 import { renderMarkdown } from '../markdown';
 import { memo } from '../memo';
@@ -123,14 +123,28 @@ const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
   failed: () => t('Not added to the turn'),
 };
 
-/** A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it. */
-// eslint-disable-next-line max-lines-per-function -- a message's render, with its edit-in-place form
+/** The message being edited in place (one at a time), with what its box does; its Conversation keeps it. */
+export interface Editing {
+  readonly text: string;
+  change(text: string): void;
+  send(): void;
+  cancel(): void;
+}
+
+/**
+ * A user message that `restorable` gets Restore Checkpoint: the host has the files as they were before it.
+ *
+ * It keeps no state and its buttons no handlers: a long chat has thousands of messages, and a hook or a closure each
+ * was megabytes. Its buttons say what they do (`data-act`) and the conversation acts on their clicks
+ * (`entryActions.ts`), from the message's id on the article.
+ */
 export const Message = memo(function Message({
   entry,
   restorable,
   forkable,
   earlier = false,
   editable = false,
+  editing,
 }: {
   entry: MessageView;
   restorable?: boolean;
@@ -139,9 +153,9 @@ export const Message = memo(function Message({
   earlier?: boolean;
   /** Edit and Resend is offered (the user's own message in this session, while no turn runs). */
   editable?: boolean;
+  /** This message is open for editing. */
+  editing?: Editing;
 }) {
-  const [editing, setEditing] = useState<string | undefined>(undefined);
-  const editButton = useRef<HTMLButtonElement>(null);
   if (entry.text === '' && entry.chips.length === 0 && !entry.images?.length) return null;
   if (entry.role === 'thought') {
     const words = entry.text.trim().split(/\s+/).length;
@@ -156,29 +170,33 @@ export const Message = memo(function Message({
     );
   }
   const user = entry.role === 'user';
+  const role = user ? t('You') : t('Agent');
   return (
     // An article, not a region: a conversation of many messages would be many landmarks of the same two names.
     // A user message takes the focus when Alt+Up/Alt+Down or the outline jumps to it (not a Tab stop).
-    <article class={`message ${entry.role}`} aria-label={user ? t('You') : t('Agent')} {...(user ? { tabIndex: -1 } : {})}>
-      <div class="message-head">
-        <div class="role" aria-hidden="true">
-          {user ? t('You') : t('Agent')}
-        </div>
+    <article
+      class={user ? 'message user' : 'message agent'}
+      aria-label={role}
+      data-entry={entry.id}
+      {...(earlier ? { 'data-earlier': '' } : {})}
+      {...(user ? { tabIndex: -1 } : {})}
+    >
+      {/* Who wrote it, in its head's ::before (the article says it to screen readers): no element of its own. */}
+      <div class="message-head" data-role={role}>
         <button
           type="button"
           class="icon-button message-action codicon codicon-copy"
           title={t('Copy the message as Markdown')}
           aria-label={user ? t('Copy Your Message') : t("Copy the Agent's Message")}
-          onClick={() => copyEntry(entry.id, earlier)}
+          data-act="copy"
         />
-        {user && editable && editing === undefined && (
+        {user && editable && !editing && (
           <button
-            ref={editButton}
             type="button"
             class="icon-button message-action codicon codicon-edit"
             title={t('Edit this message and send it again, from the files as they were before it')}
             aria-label={t('Edit Message')}
-            onClick={() => setEditing(entry.text)}
+            data-act="edit"
           />
         )}
         {user && forkable && (
@@ -187,7 +205,7 @@ export const Message = memo(function Message({
             class="icon-button message-action codicon codicon-repo-forked"
             title={t("Fork: a new chat from this message, with the agent's copy of this conversation")}
             aria-label={t('Fork from Here')}
-            onClick={() => forkFrom(entry.id)}
+            data-act="fork"
           />
         )}
         {user && restorable && (
@@ -196,31 +214,11 @@ export const Message = memo(function Message({
             class="icon-button message-action codicon codicon-discard"
             title={t('Restore all files to how they were before this message')}
             aria-label={t('Restore Checkpoint')}
-            onClick={() => restoreCheckpoint(entry.id)}
+            data-act="restore"
           />
         )}
       </div>
-      {user && editing !== undefined ? (
-        <EditBox
-          id={entry.id}
-          text={editing}
-          change={setEditing}
-          send={() => {
-            // A turn that started while the box was open: the edit stays until the agent is idle again.
-            if (editing.trim() === '' || !editable) return;
-            resend(entry.id, editing);
-            setEditing(undefined);
-          }}
-          cancel={() => {
-            setEditing(undefined);
-            requestAnimationFrame(() => editButton.current?.focus());
-          }}
-        />
-      ) : user ? (
-        <div class="text plain">{entry.text}</div>
-      ) : (
-        <Markdown text={entry.text} />
-      )}
+      {user && editing ? <EditBox id={entry.id} {...editing} /> : user ? <div class="text plain">{entry.text}</div> : <Markdown text={entry.text} />}
       {!earlier && entry.images && entry.images.length > 0 && (
         <div class="images">
           {entry.images.map((image) => (

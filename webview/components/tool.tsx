@@ -1,7 +1,6 @@
 // A tool card: the tool call's title and status, its locations, content, diffs and terminals, its raw input and
 // output, and the permission requests that wait on it.
 import { toolKind, type PermissionView, type TerminalView, type ToolView } from '../../src/chat/protocol';
-import { copyEntry, openLocation, showDiff, showTerminal } from '../intents';
 import { t } from '../l10n';
 import { memo } from '../memo';
 import { Markdown } from './message';
@@ -16,6 +15,11 @@ const STATUS: Record<ToolView['status'], { text: () => string; icon: string }> =
   cancelled: { text: () => t('cancelled'), icon: 'circle-slash' },
 };
 
+/**
+ * A tool card. Its buttons keep no handlers (a long chat has thousands of cards): each says what it does (`data-act`,
+ * and which location, diff or terminal), and the conversation acts on its click (`entryActions.ts`), from the card's
+ * ids on the article.
+ */
 export const Tool = memo(function Tool({
   entry,
   permissions,
@@ -32,7 +36,13 @@ export const Tool = memo(function Tool({
   const title = entry.title || t('Tool call');
   const hasOutput = entry.content.length > 0 || entry.terminals.length > 0 || entry.rawOutput !== undefined;
   return (
-    <article class={`tool ${entry.status}`} aria-label={t('{0} ({1})', title, statusText)}>
+    <article
+      class={`tool ${entry.status}`}
+      aria-label={t('{0} ({1})', title, statusText)}
+      data-entry={entry.id}
+      data-tool={entry.toolCallId}
+      {...(earlier ? { 'data-earlier': '' } : {})}
+    >
       <div class="tool-head">
         <span class={`codicon codicon-${toolKind(entry.toolKind).icon} tool-kind`} aria-hidden="true" />
         <span class="tool-title">{title}</span>
@@ -46,14 +56,14 @@ export const Tool = memo(function Tool({
             class="icon-button tool-copy codicon codicon-copy"
             title={t('Copy the output')}
             aria-label={t('Copy Result of {0}', title)}
-            onClick={() => copyEntry(entry.id, earlier)}
+            data-act="copy"
           />
         )}
       </div>
       {entry.locations.length > 0 && (
         <div class="tool-links">
           {entry.locations.map((label, index) => (
-            <button key={`l${index}`} type="button" class="link" title={t('Open {0}', label)} onClick={() => openLocation(entry.toolCallId, index)}>
+            <button key={`l${index}`} type="button" class="link" title={t('Open {0}', label)} data-act="location" data-index={index}>
               {label}
             </button>
           ))}
@@ -72,13 +82,13 @@ export const Tool = memo(function Tool({
           <span class="diff-removed" aria-label={t('{0} lines removed', diff.removed)}>
             −{diff.removed}
           </span>
-          <button type="button" class="secondary" aria-label={t('Open Diff of {0}', diff.label)} onClick={() => showDiff(entry.toolCallId, index)}>
+          <button type="button" class="secondary" aria-label={t('Open Diff of {0}', diff.label)} data-act="diff" data-index={index}>
             {t('Open Diff')}
           </button>
         </div>
       ))}
       {entry.terminals.map((terminal) => (
-        <TerminalOutput key={terminal.id} terminal={terminal} title={title} onShow={() => showTerminal(entry.toolCallId, terminal.id)} />
+        <TerminalOutput key={terminal.id} terminal={terminal} title={title} />
       ))}
       {entry.exitCode !== undefined && <p class={`tool-note${entry.exitCode === 0 ? '' : ' failed'}`}>{t('exit code {0}', entry.exitCode)}</p>}
       {entry.rawInput !== undefined && <Raw label={t('Input')} text={entry.rawInput} />}
@@ -100,7 +110,7 @@ function Raw({ label, text }: { label: string; text: string }) {
   );
 }
 
-function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; title: string; onShow: () => void }) {
+function TerminalOutput({ terminal, title }: { terminal: TerminalView; title: string }) {
   return (
     <div class="terminal">
       <pre aria-label={t('Output of {0}', title)}>
@@ -109,7 +119,7 @@ function TerminalOutput({ terminal, title, onShow }: { terminal: TerminalView; t
       </pre>
       <div class="terminal-foot">
         <span>{exitText(terminal.exit)}</span>
-        <button type="button" class="secondary" onClick={onShow}>
+        <button type="button" class="secondary" data-act="terminal" data-terminal={terminal.id}>
           {t('Show in Terminal')}
         </button>
       </div>
