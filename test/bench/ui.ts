@@ -21,7 +21,8 @@
 //
 // Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send; BENCH_ONLY=long-chat runs
 // only [4]; BENCH_EXTENSION=<another checkout, built> measures that build with this benchmark (a baseline, side by side);
-// BENCH_SNAPSHOT=<file> writes a heap snapshot of the page with the long chat shown from the top (to compare builds).
+// BENCH_SNAPSHOT=<file> writes a heap snapshot of the page with the long chat shown from the top (to compare builds);
+// BENCH_PROFILE=<folder> writes a CPU profile of the page's renderer (workbench and chat) for each send, Enter → end mark.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +223,11 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
     }
     const message = bench.message(chat);
     await message.fill(`Run ${agent}, please.`);
+    const profile = process.env['BENCH_PROFILE'] ? await bench.page.context().newCDPSession(bench.page) : undefined;
+    if (profile) {
+      await profile.send('Profiler.enable');
+      await profile.send('Profiler.start');
+    }
     await message.press('Enter');
     // Clicks go on while the reply streams, each a press and release through CDP, ~CLICK_EVERY_MS apart; only those
     // the page took between the Enter keydown and the end marker entering the DOM count as "during".
@@ -237,6 +243,11 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
     } finally {
       clicking = false;
       await clicker;
+      if (profile) {
+        const { profile: taken } = await profile.send('Profiler.stop');
+        writeFileSync(join(process.env['BENCH_PROFILE']!, `${endMarker}-${Date.now()}.cpuprofile`), JSON.stringify(taken));
+        await profile.detach();
+      }
     }
     await bench.turnEnded(chat);
     await sleep(300); // frames after the flood, for the frame-gap figure's end
