@@ -21,7 +21,8 @@
 //
 // Each send runs in a fresh chat. Environment: BENCH_RUNS (default 3) runs of each send; BENCH_ONLY=long-chat runs
 // only [4]; BENCH_EXTENSION=<another checkout, built> measures that build with this benchmark (a baseline, side by side);
-// BENCH_SNAPSHOT=<file> writes a heap snapshot of the page with the long chat shown from the top (to compare builds);
+// BENCH_SNAPSHOT=<path prefix> writes heap snapshots of the page after the replay [3] and with the long chat shown from
+// the top [4] (to compare builds by what their objects are);
 // BENCH_PROFILE=<folder> writes a CPU profile of the page's renderer (workbench and chat) for each send, Enter → end mark.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -450,6 +451,7 @@ async function historyHeap(bench: Bench): Promise<Pick<HeapResult, 'history' | '
   const elements = await restored.locator(':root').evaluate(countElements);
   const heap = new Heap(bench.page);
   try {
+    if (process.env['BENCH_SNAPSHOT']) await heap.snapshot(`${process.env['BENCH_SNAPSHOT']}-history.heapsnapshot`);
     return { history: { ...(await chatHeap(bench, heap)), restoreMs, elements } };
   } finally {
     await heap.dispose();
@@ -523,7 +525,7 @@ async function longChatPart(bench: Bench): Promise<LongChatResult> {
     await restored.getByRole('log').evaluate((log) => (log.scrollTop = 0));
     await bench.settled(restored);
     const atTop = await heapNow(heap);
-    if (process.env['BENCH_SNAPSHOT']) await heap.snapshot(process.env['BENCH_SNAPSHOT']);
+    if (process.env['BENCH_SNAPSHOT']) await heap.snapshot(`${process.env['BENCH_SNAPSHOT']}-long-chat.heapsnapshot`);
     const elementsTop = await restored.locator(':root').evaluate(countElements);
     // And back to the last message.
     await restored.getByRole('log').evaluate((log) => (log.scrollTop = log.scrollHeight));
