@@ -29,6 +29,7 @@ function deeperThan(value: object, depth: number, limit: number): boolean {
   }
   const record = value as Record<string, unknown>;
   for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue; // what a polluted prototype would add is not the message's
     const child = record[key];
     if (typeof child === 'object' && child !== null && (depth >= limit || deeperThan(child, depth + 1, limit))) return true;
   }

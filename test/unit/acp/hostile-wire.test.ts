@@ -354,15 +354,25 @@ describe('jsonLimits', () => {
     assert.equal(exceedsDepth('just a string'), false);
   });
 
-  // Its speed is the benchmarks' to measure; here a recursive check would overflow the stack on the million levels,
-  // and a quadratic one would run past the test's bound by hours.
-  it('checks a million-level array, a million-item array and a 20 MB string without recursion', () => {
+  // Its speed is the benchmarks' to measure; here a check that recursed as deep as the value would overflow the stack
+  // on the million levels, and a quadratic one would run past the test's bound by hours.
+  it('checks a million-level array, a million-item array and a 20 MB string, going no deeper than the limit', () => {
     const deep = JSON.parse(nested(1_000_000)) as unknown;
     const wide = JSON.parse(`[${Array.from({ length: 1_000_000 }, () => '{"a":[1]}').join(',')}]`) as unknown;
     const long = JSON.parse(JSON.stringify({ text: '{[\\"'.repeat(5_000_000) })) as unknown;
     assert.equal(exceedsDepth(deep), true);
     assert.equal(exceedsDepth(wide), false);
     assert.equal(exceedsDepth(long), false);
+  });
+
+  it('counts only what the message holds, whatever a polluted prototype adds to every object', () => {
+    Object.defineProperty(Object.prototype, 'acpPolluted', { value: { deeper: {} }, enumerable: true, configurable: true });
+    try {
+      assert.equal(exceedsDepth(JSON.parse('{"a":{"b":1}}'), 2), false);
+      assert.equal(exceedsDepth(JSON.parse('{"a":{"b":{}}}'), 2), true);
+    } finally {
+      delete (Object.prototype as { acpPolluted?: unknown }).acpPolluted;
+    }
   });
 
   it('reads the raw text of a top-level number member, ignoring nested ones and keys inside strings', () => {
