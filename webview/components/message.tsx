@@ -1,5 +1,5 @@
 // A message of the conversation: the user's (plain text), the agent's (markdown), or a thought (folded).
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ImageView, MessageView } from '../../src/chat/protocol';
 import { useImage } from '../images';
 import { openImage } from '../intents';
@@ -34,20 +34,12 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
-/** A user message opened for editing, in place: Enter resends it, Shift+Enter adds a line, Escape cancels. */
-function EditBox({
-  id,
-  text,
-  change,
-  send,
-  cancel,
-}: {
-  id: number;
-  text: string;
-  change: (text: string) => void;
-  send: () => void;
-  cancel: () => void;
-}) {
+/**
+ * A user message opened for editing, in place: Enter resends it, Shift+Enter adds a line, Escape cancels. What is
+ * typed is the box's own (only the box renders as it changes).
+ */
+function EditBox({ id, text: opened, send, cancel }: { id: number } & Editing) {
+  const [text, setText] = useState(opened);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     box.current?.focus();
@@ -62,11 +54,11 @@ function EditBox({
         aria-describedby={`edit-hint-${id}`}
         value={text}
         rows={Math.min(10, text.split('\n').length + 1)}
-        onInput={(e) => change(e.currentTarget.value)}
+        onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
-            send();
+            send(text);
           } else if (e.key === 'Escape') {
             e.preventDefault();
             e.stopPropagation();
@@ -123,11 +115,11 @@ const STEER_WORDS: Record<NonNullable<MessageView['steer']>, () => string> = {
   failed: () => t('Not added to the turn'),
 };
 
-/** The message being edited in place (one at a time), with what its box does; its Conversation keeps it. */
+/** A message open for editing in place, with what its box does; its Conversation keeps which are open. */
 export interface Editing {
+  /** The message's text when it was opened: what the box starts with. */
   readonly text: string;
-  change(text: string): void;
-  send(): void;
+  send(text: string): void;
   cancel(): void;
 }
 
