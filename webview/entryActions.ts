@@ -16,7 +16,8 @@ export function entryAction(target: Element, edit: (entryId: number) => void): b
   const index = Number(button.getAttribute('data-index'));
   switch (button.getAttribute('data-act')) {
     case 'copy':
-      copyEntry(entryId, earlier);
+      // A subagent's entries are numbered apart from the chat's: its card names its session.
+      copyEntry(entryId, earlier, article.closest('[data-session]')?.getAttribute('data-session') ?? undefined);
       return true;
     case 'edit':
       edit(entryId);

@@ -92,8 +92,8 @@ export function copyCode(text: string): void {
 }
 
 /** Copy on a message (its Markdown source) or a tool card (its output); `earlier`: an entry kept above the session. */
-export function copyEntry(entryId: number, earlier: boolean): void {
-  post({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });
+export function copyEntry(entryId: number, earlier: boolean, sessionId?: string): void {
+  post({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}), ...(sessionId !== undefined ? { sessionId } : {}) });
 }
 
 /** Edit and Resend on one of the user's messages, with its new text. */

@@ -132,7 +132,10 @@ export function handlersFor(chat: ChatRooms): Handlers {
       }
     },
     copyEntry: (m) => {
-      const text = copyText(m, model.earlier, model.session);
+      const session = model.session;
+      const child = m.sessionId === undefined ? undefined : model.modelOf(m.sessionId);
+      if (m.sessionId !== undefined && !child) return false;
+      const text = copyText(m, model.earlier, child && session ? { model: child, cwd: session.cwd } : session);
       if (text !== undefined) actions.copy(text);
       return text !== undefined;
     },

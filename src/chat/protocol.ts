@@ -214,8 +214,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loadImage'), entryId: index, index }),
   /** A click on an image: it opens full size in an editor. */
   z.object({ type: z.literal('openImage'), entryId: index, index }),
-  /** Copy on a message (its Markdown source) or a tool card (its output); `earlier`: an entry kept above the session. */
-  z.object({ type: z.literal('copyEntry'), entryId: index, earlier: z.boolean().optional() }),
+  /**
+   * Copy on a message (its Markdown source) or a tool card (its output); `earlier`: an entry kept above the session;
+   * `sessionId`: an entry of a subagent's (whose entries are numbered apart from the chat's).
+   */
+  z.object({ type: z.literal('copyEntry'), entryId: index, earlier: z.boolean().optional(), sessionId: z.string().max(1000).optional() }),
   z.object({ type: z.literal('insert'), text: z.string() }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number(), query: z.string().max(512) }),
   /** Attach what `searchFiles` found: a workspace file or folder (its workspace-relative path), a symbol, the problems, … */

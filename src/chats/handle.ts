@@ -30,7 +30,7 @@ interface ChatActs {
   /** Open the Earlier Branch, below a conversation that was edited and resent, as its button does. */
   openEarlierBranch(): Promise<void>;
   /** Copy on a message (its Markdown source) or a tool card (its output), as its button does; false when there was nothing. */
-  copyEntry(entryId: number, earlier?: boolean): Promise<boolean>;
+  copyEntry(entryId: number, earlier?: boolean, sessionId?: string): Promise<boolean>;
   /** Opens a plan the agent keeps in a file, as its button does. */
   openPlan(planId: string): Promise<void>;
   /** Opens the `index`th location of a tool call's card, as a click on it does. */
@@ -150,8 +150,8 @@ class PanelActs implements ChatActs {
   openEarlierBranch(): Promise<void> {
     return this.chat.dispatch({ type: 'openBranch' });
   }
-  copyEntry(entryId: number, earlier?: boolean): Promise<boolean> {
-    return this.chat.dispatch({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}) });
+  copyEntry(entryId: number, earlier?: boolean, sessionId?: string): Promise<boolean> {
+    return this.chat.dispatch({ type: 'copyEntry', entryId, ...(earlier ? { earlier } : {}), ...(sessionId !== undefined ? { sessionId } : {}) });
   }
   forkFrom(entryId: number): void {
     this.unanswered(this.chat.dispatch({ type: 'fork', entryId }));

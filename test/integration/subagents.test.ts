@@ -3,6 +3,7 @@
 // card; its own traffic streams into the card; its permission request reaches the user and
 // is answered on its session; Cancel goes to the child; a malformed announcement is skipped and logged.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import { waitFor, within } from '../lib/wait';
 import { join } from 'node:path';
 import { acpLog, agentText, answeringQuickInput, closeAllChats, ENTER, newChat, recorded, useFixtureAgent, workspaceFolder } from './lib/fixture';
@@ -36,6 +37,11 @@ describe('subagents', function () {
     assert.equal(done.state, 'idle');
     assert.match(done.entries.map((e) => (e.kind === 'message' ? e.text : '')).join(''), /outcome:allow/);
     assert.equal(done.reply, 'The docs explain it in **sessions.md**.', 'the reply to the parent, its chunks in order');
+    // Copy on the child's first message copies that message, not the chat's own entry of the same number.
+    await vscode.env.clipboard.writeText('');
+    assert.equal(await chat.copyEntry(done.entries[0]!.id, false, 'child-1'), true);
+    assert.equal(await vscode.env.clipboard.readText(), 'Reading the docs');
+    assert.equal(await chat.copyEntry(done.entries[0]!.id, false, 'no-such-child'), false, 'an unknown subagent copies nothing');
     assert.equal(chat.subagents.length, 1, 'the malformed announcement made no card');
     const answer = recorded(fixture.recordFile).find(
       (m) => (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome?.optionId === 'allow',

@@ -29,7 +29,7 @@ export function Subagent({ child, agent }: { child: SubagentView; agent: string 
   const state = waiting > 0 ? t('needs you') : child.state ? (STATE_WORDS[child.state]?.() ?? child.state) : undefined;
   const name = `${agent} › ${child.title}`;
   return (
-    <details class="subagent" open={startOpen} ref={details}>
+    <details class="subagent" open={startOpen} ref={details} data-session={child.sessionId}>
       {/* Named by what it shows (a screen reader hears the same words as a sighted user reads), "Subagent" first. */}
       <summary>
         <span class="codicon codicon-hubot" aria-hidden="true" /> <span class="visually-hidden">{t('Subagent')} </span>
