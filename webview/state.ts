@@ -86,7 +86,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
         prompts: prompts ?? [],
         loaded: true,
         files: undefined,
-        reveal: reveal ? { key: `${reveal.earlier ? 'e' : 'n'}${reveal.entryId}`, seq: state.reveal.seq + 1 } : state.reveal,
+        reveal: reveal ? { key: rowKey(reveal.entryId, reveal.earlier), seq: state.reveal.seq + 1 } : state.reveal,
       };
       const kept = withOptional(withOptional(withOptional(next, 'notice', notice ?? state.notice), 'restore', restore), 'headSeq', from?.seq);
       return withOptional(withOptional(kept, 'divider', divider), 'branch', branch);
@@ -147,7 +147,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
     case 'prompts':
       return { ...state, prompts: action.prompts };
     case 'reveal':
-      return { ...state, reveal: { key: `${action.earlier ? 'e' : 'n'}${action.entryId}`, seq: state.reveal.seq + 1 } };
+      return { ...state, reveal: { key: rowKey(action.entryId, action.earlier), seq: state.reveal.seq + 1 } };
     case 'sent':
       return withOptional({ ...state, draft: '' }, 'notice', undefined);
     case 'localNotice':
@@ -157,10 +157,14 @@ export function reduce(state: ChatState, action: Action): ChatState {
   }
 }
 
-/** Whether the row `key` names (as the conversation keys its rows) is among a head's entries. */
+/** The key of an entry's row in the conversation: an earlier entry's and the session's own are numbered apart. */
+export function rowKey(entryId: number, earlier: boolean): string {
+  return `${earlier ? 'e' : 'n'}${entryId}`;
+}
+
+/** Whether the row `key` names is among a head's entries. */
 function revealedIn(head: Extract<HostMessage, { type: 'head' }>, key: string | undefined): boolean {
-  if (key === undefined) return false;
-  return key.startsWith('e') ? head.earlier.some((e) => `e${e.id}` === key) : head.entries.some((e) => `n${e.id}` === key);
+  return key !== undefined && (head.earlier.some((e) => rowKey(e.id, true) === key) || head.entries.some((e) => rowKey(e.id, false) === key));
 }
 
 /** Sets or removes an optional key (so `exactOptionalPropertyTypes`-style state never holds `undefined` values). */

@@ -20,6 +20,7 @@ import { useStickToBottom } from '../hooks/useStickToBottom';
 import { FindBar } from './findBar';
 import { copyCode, insertCode, openBranch, openLink } from '../intents';
 import { t } from '../l10n';
+import { rowKey } from '../state';
 import { Changes } from './changes';
 import { Compaction } from './compaction';
 import { Elicitation } from './elicitation';
@@ -71,7 +72,8 @@ export function Conversation(props: {
 
   const empty = props.loaded && rows.length === 0;
   // Below an earlier session's entries: where the agent was restarted.
-  const lastEarlier = earlier.length > 0 ? `e${earlier[earlier.length - 1]?.id ?? ''}` : undefined;
+  const last = earlier[earlier.length - 1];
+  const lastEarlier = last ? rowKey(last.id, true) : undefined;
   return (
     <>
       {find.bar && <FindBar {...find.bar} />}

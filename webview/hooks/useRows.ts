@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { CheckpointsView, ElicitationView, EntryView, PermissionView, TurnView } from '../../src/chat/protocol';
 import type { Row } from './useDeferredRows';
-import { cardsAfter, turnEnds, WINDOW } from '../state';
+import { cardsAfter, rowKey, turnEnds, WINDOW } from '../state';
 
 export interface RowWindow {
   readonly rows: readonly Row[];
@@ -20,8 +20,8 @@ export function useRows(earlier: readonly EntryView[], entries: readonly EntryVi
   const [shown, setShown] = useState(WINDOW);
   const rows = useMemo<Row[]>(
     () => [
-      ...earlier.map((entry) => ({ key: `e${entry.id}`, entry, earlier: true })),
-      ...entries.map((entry) => ({ key: `n${entry.id}`, entry, earlier: false })),
+      ...earlier.map((entry) => ({ key: rowKey(entry.id, true), entry, earlier: true })),
+      ...entries.map((entry) => ({ key: rowKey(entry.id, false), entry, earlier: false })),
     ],
     [earlier, entries],
   );
