@@ -132,10 +132,11 @@ export function handlersFor(chat: ChatRooms): Handlers {
       }
     },
     copyEntry: (m) => {
+      // The chat's own entry, or a subagent's (numbered apart from the chat's); an unknown subagent has none.
+      const owner = model.modelOf(m.sessionId);
+      if (m.sessionId !== undefined && !owner) return false;
       const session = model.session;
-      const child = m.sessionId === undefined ? undefined : model.modelOf(m.sessionId);
-      if (m.sessionId !== undefined && !child) return false;
-      const text = copyText(m, model.earlier, child && session ? { model: child, cwd: session.cwd } : session);
+      const text = copyText(m, model.earlier, owner && session ? { model: owner, cwd: session.cwd } : undefined);
       if (text !== undefined) actions.copy(text);
       return text !== undefined;
     },
