@@ -58,6 +58,11 @@ export function cancelSubagent(sessionId: string): void {
   post({ type: 'cancelSubagent', sessionId });
 }
 
+/** Stop (a command the client runs) or Dismiss (what only the agent can stop) on an item of the background work. */
+export function background(key: string, action: 'stop' | 'dismiss'): void {
+  post({ type: 'background', key, action });
+}
+
 /** A button of the agent error: restart, sign in, manage trust, settings or the log. */
 export function runErrorAction(action: ErrorAction): void {
   post({ type: 'errorAction', action });

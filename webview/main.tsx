@@ -10,6 +10,7 @@ import { Conversation } from './components/conversation';
 import { Header } from './components/header';
 import { Plans } from './components/plans';
 import { Queue } from './components/queue';
+import { Background } from './components/background';
 import { forgetImages, receiveImage } from './images';
 import { imagesForSend, imagesPending } from './imagesInFlight';
 import { ready, sendPrompt, tellDraft } from './intents';
@@ -127,6 +128,7 @@ function App() {
         planText={plans}
       />
       <Queue queue={state.queue} busy={state.turn.phase !== 'idle'} />
+      <Background items={state.background} />
       <Announcer entries={state.entries} running={state.turn.phase !== 'idle'} />
       {state.notice && (
         <p class="notice" role="status">

@@ -87,6 +87,7 @@ export class AgentClient implements SessionOwner {
     this.unknown = new UnknownSessions(log);
     this.capabilities = new AgentCapabilities(advertisedCapabilities(initialized));
     this.quirks = agentQuirks(initialized.agentInfo);
+    terminals?.onDidStart((event) => this.sessions.get(event.sessionId)?.model.background.commandStarted(event.terminalId, event.command));
     terminals?.onDidOutput((event) => this.sessions.get(event.sessionId)?.model.terminalOutput(event.terminalId, event.text));
     terminals?.onDidExit((event) => this.sessions.get(event.sessionId)?.model.terminalExit(event.terminalId, event.exitStatus));
     void process.exited.then((end) => {

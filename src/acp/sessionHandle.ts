@@ -10,6 +10,7 @@ import type { Logger } from './log';
 import type { AgentEnd } from './process';
 import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
+import type { TerminalManager } from './terminals';
 import { turnUsageOf } from './turnUsage';
 
 /** Files a chat's messages linked to that are kept readable, the latest first. */
@@ -52,6 +53,8 @@ export interface SessionOwner {
   awaitBeforeStop(closing: Promise<void>): void;
   /** The session is closed: it gets no more of the agent's traffic. */
   forget(session: Session): void;
+  /** The commands the client runs for the agent's sessions (`terminal/*`), where it serves them. */
+  readonly terminals?: Pick<TerminalManager, 'kill'> | undefined;
 }
 
 /**
@@ -236,6 +239,19 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (!child?.info.canCancel) return false;
     await this.client.process.connection.cancel({ sessionId: childId });
     return true;
+  }
+
+  /**
+   * Stops a command the client runs for this session (the user stopped background work): its process group gets
+   * SIGTERM, then SIGKILL. False when the session holds no such command.
+   */
+  stopCommand(terminalId: string): boolean {
+    try {
+      this.client.terminals?.kill({ sessionId: this.sessionId, terminalId });
+      return this.client.terminals !== undefined;
+    } catch {
+      return false; // released meanwhile, or never this session's
+    }
   }
 
   /** Stops the running turn: pending permissions are answered `cancelled` and `session/cancel` is sent. */

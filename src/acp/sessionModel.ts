@@ -4,11 +4,12 @@
 // time. The turn state is explicit and kept apart from the `session/prompt` response: in ACP v1 the prompt
 // response ends a turn, in the v2 draft a `state_change` will; both call the same `endTurn`.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
+import { BackgroundWork } from './background';
 import { Compactions } from './compactions';
 import { Elicitations } from './elicitations';
 import { PendingPermissions } from './permissions';
 import { Plans, type PlanByIdUpdate } from './plans';
-import { infoNotice, NO_QUIRKS, readTerminalMeta, takeShellExit, type AgentQuirks } from './quirks';
+import { infoNotice, NO_QUIRKS, takeShellExit, type AgentQuirks } from './quirks';
 import { SessionMessages, type InterSessionUpdate } from './sessionMessages';
 import { SessionTerminals } from './sessionTerminals';
 import type { TurnUsage } from './turnUsage';
@@ -27,17 +28,6 @@ import type {
   ToolStatus,
   TurnState,
   Usage,
-} from './sessionState';
-
-export { TERMINAL_TEXT_LIMIT } from './sessionTerminals';
-export {
-  TerminalState,
-  type CompactionState,
-  type Entry,
-  type MessageRole,
-  type SessionChange,
-  type ToolCallState,
-  type TurnState,
 } from './sessionState';
 
 const MAX_TURN_ENDS = 10_000; // turn endings kept for the export
@@ -84,8 +74,13 @@ export class SessionModel {
   private readonly tools = new Map<string, number>();
   private readonly byMessageId = new Map<string, number>();
   private readonly echoes = new Echoes();
+  /** Work that outlived its turn: commands the client still runs, tool calls left in progress. */
+  readonly background = new BackgroundWork(
+    () => this.fire({ type: 'background' }),
+    (toolCallId) => this.toolCall(toolCallId),
+  );
   /** Command output by terminal id, and the tool calls that show it. */
-  private readonly terminalLog = new SessionTerminals((change) => this.fire(change));
+  private readonly terminalLog = new SessionTerminals((change) => this.fire(change), this.background);
   readonly terminals: ReadonlyMap<string, TerminalState> = this.terminalLog.states;
   /** The agent's permission requests waiting for the user. */
   private readonly held = new PendingPermissions(
@@ -254,6 +249,7 @@ export class SessionModel {
       this.tools.set(update.toolCallId, index);
       this.fire({ type: 'entry', index, added: true });
       this.applyExtras(call, index, update);
+      this.background.toolChanged(call.toolCallId, FINISHED.has(call.status));
       return call;
     }
     const entry = this.entries[existing] as Extract<Entry, { type: 'tool' }>;
@@ -266,6 +262,7 @@ export class SessionModel {
     if (update.locations != null) call.locations = update.locations;
     this.fire({ type: 'entry', index: existing, added: false });
     this.applyExtras(call, existing, update);
+    this.background.toolChanged(call.toolCallId, FINISHED.has(call.status));
     return call;
   }
 
@@ -278,18 +275,8 @@ export class SessionModel {
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
     const exitCode = this.root.quirks.shellExitInText && update.content != null ? takeShellExit(call.content) : undefined;
     if (exitCode !== undefined) call.exitCode = exitCode;
-    for (const content of call.content) if (content.type === 'terminal') this.terminalLog.link(content.terminalId, index);
-    if (update._meta == null) return;
-    const { rest, output, exit } = readTerminalMeta(update._meta);
-    if (Object.keys(rest).length > 0) call.meta = { ...call.meta, ...rest };
-    if (output) {
-      this.terminalLog.link(output.terminalId, index);
-      this.terminalOutput(output.terminalId, output.data);
-    }
-    if (exit) {
-      this.terminalLog.link(exit.terminalId, index);
-      this.terminalExit(exit.terminalId, exit.status);
-    }
+    const rest = this.terminalLog.shownBy(call, index, update._meta);
+    if (rest) call.meta = { ...call.meta, ...rest };
   }
 
   /** A command printed `text` (decoded, escapes and all); bounded, the tail wins. */
@@ -309,7 +296,9 @@ export class SessionModel {
    */
   requestPermission(request: S.RequestPermissionRequest, signal?: AbortSignal): Promise<S.RequestPermissionOutcome> {
     const call = this.upsertTool(request.toolCall);
-    return this.held.hold({ toolCallId: call.toolCallId, options: request.options }, signal);
+    const answer = this.held.hold({ toolCallId: call.toolCallId, options: request.options }, signal);
+    void answer.then((outcome) => this.background.answered(call.toolCallId, request.options, outcome));
+    return answer;
   }
 
   /** The client answered a permission request by itself; the tool call shows that, and why. */
@@ -318,6 +307,7 @@ export class SessionModel {
     const entry = index === undefined ? undefined : this.entries[index];
     if (index === undefined || entry?.type !== 'tool') return;
     entry.call.autoAnswer = { optionName: option.name, optionKind: option.kind, reason };
+    this.background.answered(toolCallId, [option], { outcome: 'selected', optionId: option.optionId });
     this.fire({ type: 'entry', index, added: false });
   }
 
@@ -395,7 +385,7 @@ export class SessionModel {
     this.elicitations.cancelAll();
     if (this.turnState.phase === 'idle') return;
     this.held.cancelAll();
-    this.closeUnfinishedTools();
+    this.closeUnfinishedTools(false);
     this.setTurn({ phase: 'cancelling' });
   }
 
@@ -412,7 +402,8 @@ export class SessionModel {
     this.turnEnds.push(usage ? { afterEntry: this.entries.length - 1, stopReason, usage } : { afterEntry: this.entries.length - 1, stopReason });
     if (this.turnEnds.length > MAX_TURN_ENDS) this.turnEnds.splice(0, this.turnEnds.length - MAX_TURN_ENDS);
     this.held.cancelAll();
-    this.closeUnfinishedTools();
+    // A tool call still running when the agent ends its turn (not a stop) goes on in the background.
+    this.background.turnEnded(this.closeUnfinishedTools(stopReason !== 'cancelled'));
     this.setTurn({ phase: 'idle', stopReason });
   }
 
@@ -420,18 +411,28 @@ export class SessionModel {
   failTurn(error: string): void {
     this.elicitations.cancelAll();
     this.held.cancelAll();
-    this.closeUnfinishedTools();
+    this.background.turnEnded(this.closeUnfinishedTools(false));
     this.setTurn({ phase: 'idle', error });
   }
 
-  private closeUnfinishedTools(): void {
+  /**
+   * Marks the turn's unfinished tool calls cancelled; with `keepRunning`, those in progress are left as they are.
+   * Returns the ids of those left.
+   */
+  private closeUnfinishedTools(keepRunning: boolean): string[] {
+    const left: string[] = [];
     for (const index of this.tools.values()) {
       const entry = this.entries[index];
-      if (entry?.type === 'tool' && !FINISHED.has(entry.call.status)) {
-        entry.call.status = 'cancelled';
-        this.fire({ type: 'entry', index, added: false });
+      if (entry?.type !== 'tool' || FINISHED.has(entry.call.status)) continue;
+      if (keepRunning && entry.call.status === 'in_progress' && !this.background.refused(entry.call.toolCallId)) {
+        left.push(entry.call.toolCallId);
+        continue;
       }
+      entry.call.status = 'cancelled';
+      this.background.toolChanged(entry.call.toolCallId, true);
+      this.fire({ type: 'entry', index, added: false });
     }
+    return left;
   }
 
   private setTurn(state: TurnState): void {

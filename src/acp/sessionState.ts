@@ -82,7 +82,9 @@ export type TurnState =
 
 export type SessionChange =
   | { readonly type: 'entry'; readonly index: number; readonly added: boolean }
-  | { readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' | 'subagent' }
+  | {
+      readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' | 'subagent' | 'background';
+    }
   | { readonly type: 'permission'; readonly id: number; readonly settled: boolean }
   /** A command's output grew (`appended`), or it exited (`appended` is empty). */
   | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };

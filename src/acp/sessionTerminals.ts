@@ -1,7 +1,9 @@
 // The command output one session shows: each terminal's kept text and exit, and the tool calls that show it (a
 // `terminal` content, or an agent's own `_meta.terminal_output`), so that output changes those entries too.
+import type { BackgroundWork } from './background';
+import { readTerminalMeta } from './quirks';
 import type * as S from './schema.gen';
-import { TerminalState, type SessionChange } from './sessionState';
+import { TerminalState, type SessionChange, type ToolCallState } from './sessionState';
 
 /** Characters of a command's output the session keeps for display (the agent's own copy has its own limit). */
 export const TERMINAL_TEXT_LIMIT = 256 * 1024;
@@ -12,7 +14,30 @@ export class SessionTerminals {
   /** The entries (tool calls) that show each terminal. */
   private readonly tools = new Map<string, Set<number>>();
 
-  constructor(private readonly fire: (change: SessionChange) => void) {}
+  constructor(
+    private readonly fire: (change: SessionChange) => void,
+    /** Told of the commands' output and exits: a command that outlived its turn is background work. */
+    private readonly background: Pick<BackgroundWork, 'commandOutput' | 'commandExited'>,
+  ) {}
+
+  /**
+   * The terminals the tool call at entry `index` shows: its `terminal` content, and the output of agents that run
+   * commands themselves (`_meta.terminal_output` / `terminal_exit`, quirks.ts). Returns the rest of `meta`, if any.
+   */
+  shownBy(call: ToolCallState, index: number, meta: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
+    for (const content of call.content) if (content.type === 'terminal') this.link(content.terminalId, index);
+    if (meta == null) return undefined;
+    const { rest, output, exit } = readTerminalMeta(meta);
+    if (output) {
+      this.link(output.terminalId, index);
+      this.output(output.terminalId, output.data);
+    }
+    if (exit) {
+      this.link(exit.terminalId, index);
+      this.exit(exit.terminalId, exit.status);
+    }
+    return Object.keys(rest).length > 0 ? rest : undefined;
+  }
 
   /** The tool call at entry `index` shows `terminalId`. */
   link(terminalId: string, index: number): void {
@@ -26,10 +51,12 @@ export class SessionTerminals {
     if (text === '') return;
     this.state(terminalId).append(text, TERMINAL_TEXT_LIMIT);
     this.changed(terminalId, text);
+    this.background.commandOutput(terminalId);
   }
 
   exit(terminalId: string, exitStatus: S.TerminalExitStatus): void {
     const state = this.state(terminalId);
+    this.background.commandExited(terminalId);
     if (state.exitStatus) return;
     state.exitStatus = exitStatus;
     this.changed(terminalId, '');

@@ -33,6 +33,13 @@ export interface TerminalOutputEvent {
   readonly text: string;
 }
 
+export interface TerminalStartEvent {
+  readonly terminalId: string;
+  readonly sessionId: string;
+  /** The command line as the agent gave it: the command, then its arguments. */
+  readonly command: string;
+}
+
 export interface TerminalExitEvent {
   readonly terminalId: string;
   readonly sessionId: string;
@@ -209,8 +216,10 @@ export function shellFor(
 export class TerminalManager {
   private readonly terminals = new Map<string, Terminal>();
   private next = 1;
+  private readonly startEmitter = new Emitter<TerminalStartEvent>();
   private readonly outputEmitter = new Emitter<TerminalOutputEvent>();
   private readonly exitEmitter = new Emitter<TerminalExitEvent>();
+  readonly onDidStart: Event<TerminalStartEvent> = this.startEmitter.event;
   readonly onDidOutput: Event<TerminalOutputEvent> = this.outputEmitter.event;
   readonly onDidExit: Event<TerminalExitEvent> = this.exitEmitter.event;
   private clampLogged = false;
@@ -267,6 +276,7 @@ export class TerminalManager {
       (exitStatus) => this.exitEmitter.fire({ terminalId, sessionId, exitStatus }),
     );
     this.terminals.set(terminalId, terminal);
+    this.startEmitter.fire({ terminalId, sessionId, command: [params.command, ...(params.args ?? [])].join(' ') });
     return { terminalId };
   }
 
@@ -341,6 +351,7 @@ export class TerminalManager {
 
   dispose(): void {
     this.releaseAll();
+    this.startEmitter.dispose();
     this.outputEmitter.dispose();
     this.exitEmitter.dispose();
   }

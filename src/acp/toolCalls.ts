@@ -1,6 +1,6 @@
 // What a tool call carries, read from ACP's own types: its diffs, the terminals it shows, the plan it asks to
 // approve. The chat's views, the permissions and the export all read tool calls through these.
-import type { TerminalState, ToolCallState } from './sessionModel';
+import type { TerminalState, ToolCallState } from './sessionState';
 import { clip } from './text';
 
 export function diffsOf(call: ToolCallState): Extract<ToolCallState['content'][number], { type: 'diff' }>[] {

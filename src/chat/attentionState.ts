@@ -70,6 +70,9 @@ export class AttentionState implements vscode.Disposable {
     if (this.disposed) return; // the tab is gone
     const model = this.source.model();
     const turn = model?.turn ?? { phase: 'idle' as const };
+    const background = model?.background.running ?? false;
+    // The last of the background work ended: the chat is done now, "not yet seen" unless the user is looking.
+    if (this.state === 'background' && !background) this.seen = this.source.inView();
     const after = attentionOf({
       phase: turn.phase,
       stopReason: turn.phase === 'idle' ? turn.stopReason : undefined,
@@ -77,6 +80,7 @@ export class AttentionState implements vscode.Disposable {
       waiting: (model?.permissions.length ?? 0) + this.source.othersWaiting(),
       agentFailed: this.source.agentFailed(),
       seen: this.seen,
+      background,
     });
     const before = this.state;
     this.state = after;

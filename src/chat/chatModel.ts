@@ -75,6 +75,7 @@ export const PART_OF_CHANGE: { readonly [T in SessionChange['type']]: Part | und
   config: 'session',
   usage: 'session',
   notice: 'session',
+  background: 'background',
 };
 
 /** The chat's own questions have ids of their own, apart from the agent's. */

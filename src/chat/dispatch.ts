@@ -75,6 +75,8 @@ interface Outcomes {
   copyEntry: boolean;
   /** The stop reason of the resent turn, or undefined when nothing was sent (the chat says why). */
   resend: S.StopReason | undefined;
+  /** Whether the item was there, and was stopped or dismissed. */
+  background: boolean;
 }
 
 export type MessageType = WebviewMessage['type'];
@@ -106,6 +108,14 @@ export function handlersFor(chat: ChatRooms): Handlers {
     },
     permission: (m) => model.modelOf(m.sessionId)?.resolvePermission(m.id, m.optionId) ?? false,
     cancelSubagent: (m) => model.session?.cancelSubagent(m.sessionId) ?? false,
+    background: (m) => {
+      const session = model.session;
+      const item = session?.model.background.items.find((i) => i.key === m.key);
+      if (!session || !item) return false;
+      if (m.action === 'stop') return item.terminalId !== undefined && session.stopCommand(item.terminalId);
+      // Dismiss hides what only the agent can stop; a command the client runs is stopped, not hidden.
+      return item.terminalId === undefined && item.toolCallId !== undefined && session.model.background.dismiss(item.toolCallId);
+    },
     errorAction: (m) => errorAction(chat, m.action),
     showDiff: (m) => withSession((s) => actions.showDiff(s, m.toolCallId, m.index)),
     openLocation: (m) => withSession((s) => actions.openLocation(s, m.toolCallId, m.index)),

@@ -10,6 +10,7 @@ import {
   AgentErrorView,
   ASK_ONLY,
   AttachmentView,
+  BackgroundView,
   ChangesAction,
   CheckpointAnswer,
   CheckpointsView,
@@ -59,6 +60,8 @@ export const ViewParts = z.object({
   queue: QueueView,
   /** How the client answers the agent's permission requests in this chat. */
   permissionLevel: PermissionLevelView,
+  /** What runs after the turn that started it ended, oldest first. */
+  background: z.array(BackgroundView),
 });
 export type ViewParts = z.infer<typeof ViewParts>;
 export type Part = keyof ViewParts;
@@ -75,6 +78,7 @@ export const INITIAL_PARTS: ViewParts = {
   checkpoints: NO_CHECKPOINTS,
   queue: EMPTY_QUEUE,
   permissionLevel: ASK_ONLY,
+  background: [],
 };
 
 /**
@@ -261,5 +265,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('redoRestore') }),
   /** The user's answer to the checkpoint question shown. */
   z.object({ type: z.literal('checkpointAnswer'), id: z.number(), answer: CheckpointAnswer }),
+  /** Stop (a command the client runs) or Dismiss (what only the agent can stop) on an item of the background work. */
+  z.object({ type: z.literal('background'), key: z.string().max(1000), action: z.enum(['stop', 'dismiss']) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;

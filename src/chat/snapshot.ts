@@ -18,6 +18,7 @@ import {
   type ViewParts,
 } from './protocol';
 import type { ChatLocation } from './surface';
+import { backgroundViews } from './backgroundView';
 import { entryView, permissionViews, sessionEntries, sessionView, subagentViews, turnView } from './view';
 import type { HeadMessage, StateMessage, UpdateMessage } from './viewSync';
 
@@ -78,6 +79,7 @@ const VIEWS: { readonly [P in Part]: Row<P> } = {
   checkpoints: (chat) => chat.shown('checkpoints'),
   queue: (chat) => chat.shown('queue'),
   permissionLevel: (chat) => chat.shown('permissionLevel'),
+  background: ({ session }) => (session ? backgroundViews(session.model) : []),
 };
 
 function partsOf(chat: ChatModel, parts: Iterable<Part>): Partial<ViewParts> {

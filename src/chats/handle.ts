@@ -68,6 +68,8 @@ interface ChatActs {
   answerSubagentPermission(sessionId: string, id: number, optionId: string): Promise<boolean>;
   /** Cancel on a subagent's card; false when the agent did not allow it. */
   cancelSubagent(sessionId: string): Promise<boolean>;
+  /** Stop or Dismiss on an item of the background work (`background`, by its key); false when it is not there or cannot. */
+  stopBackground(key: string, action: 'stop' | 'dismiss'): Promise<boolean>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
   cancel(): Promise<void>;
   /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
@@ -182,6 +184,9 @@ class PanelActs implements ChatActs {
   }
   cancelSubagent(sessionId: string): Promise<boolean> {
     return this.chat.dispatch({ type: 'cancelSubagent', sessionId });
+  }
+  stopBackground(key: string, action: 'stop' | 'dismiss'): Promise<boolean> {
+    return this.chat.dispatch({ type: 'background', key, action });
   }
   changes(turn: number, action: ChangesAction): Promise<void> {
     return this.chat.dispatch({ type: 'changes', turn, action });

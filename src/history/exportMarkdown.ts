@@ -8,7 +8,8 @@
 // bounded: a diff's lines, a command's output lines.
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type * as S from '../acp/schema.gen';
-import type { Entry, SessionModel, TerminalState, ToolCallState } from '../acp/sessionModel';
+import type { SessionModel } from '../acp/sessionModel';
+import type { Entry, TerminalState, ToolCallState } from '../acp/sessionState';
 import { plainTerminalText } from '../common/ansi';
 import { diffsOf, terminalIds } from '../acp/toolCalls';
 import { shortPath } from '../chat/view';

@@ -1,5 +1,6 @@
 // The recorder: keeps one open session's transcript up to date in the store while the session changes.
-import type { SessionChange, SessionModel } from '../acp/sessionModel';
+import type { SessionModel } from '../acp/sessionModel';
+import type { SessionChange } from '../acp/sessionState';
 import { storedEntries, type StoredEntry, type Transcript } from './format';
 import type { TranscriptStore } from './transcripts';
 import type { SessionTarget } from '../common/sessionTarget';

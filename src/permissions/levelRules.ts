@@ -4,7 +4,7 @@
 // every request with the agent's allow option. Neither a level nor a rule answers a plan approval or a request about a path
 // outside the workspace (`neverAutomatic`). See levels.ts for where a chat's level is kept.
 import type * as S from '../acp/schema.gen';
-import type { ToolCallState } from '../acp/sessionModel';
+import type { ToolCallState } from '../acp/sessionState';
 import { PERMISSION_LEVEL_NAMES } from '../acp/quirks';
 import { diffsOf, planOf } from '../acp/toolCalls';
 import { checkPath } from '../common/paths';

@@ -11,7 +11,7 @@ import type { PermissionContext, PermissionDecision } from '../acp/clientHandler
 import type { Logger } from '../acp/log';
 import { preview } from '../acp/tolerance';
 import type * as S from '../acp/schema.gen';
-import type { ToolCallState } from '../acp/sessionModel';
+import type { ToolCallState } from '../acp/sessionState';
 import { toolKind } from '../acp/toolKinds';
 import { diffsOf, planOf } from '../acp/toolCalls';
 import type { DiffDocuments } from '../editor/diffs';

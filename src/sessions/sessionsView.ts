@@ -122,7 +122,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
       case 'agent': {
         // An agent with nothing under it has no twistie. The id changes with that, or VS Code would keep the agent
         // collapsed once it has chats.
-        const filled = (await this.getChildren(node)).length > 0;
+        const children = await this.getChildren(node);
+        const filled = children.length > 0;
         const item = new vscode.TreeItem(node.name, filled ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         const status = this.agents.status(node.name);
         item.id = `agent:${node.name}:${filled ? 'filled' : 'empty'}`;
@@ -144,6 +145,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
           status.phase === 'running' ? 'vm-running' : 'vm-outline',
           status.phase === 'failed' ? new vscode.ThemeColor('errorForeground') : undefined,
         );
+        const inBackground = workingInBackground(children);
+        if (inBackground > 0) item.description = vscode.l10n.t('{0} · {1} in background', item.description as string, inBackground);
         const installed = this.agents.catalog.find(node.name)?.installed;
         if (installed?.update) {
           item.description = vscode.l10n.t('{0} · {1} available', item.description as string, installed.update);
@@ -231,6 +234,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
   }
 }
 
+/** The chats among `nodes` whose work outlived their turn: not done, though no turn runs. */
+function workingInBackground(nodes: readonly SessionNode[]): number {
+  const panels = nodes.flatMap((node) => (node.kind === 'chat' ? [node.panel] : node.kind === 'worktree' ? node.panels : []));
+  return panels.filter((panel) => panel.attention === 'background').length;
+}
+
 /** A chat's state in words, for its row: what it asks of the user, else that it is open. */
 function attentionWords(attention: Attention): string {
   switch (attention) {
@@ -238,6 +247,8 @@ function attentionWords(attention: Attention): string {
       return vscode.l10n.t('needs you');
     case 'working':
       return vscode.l10n.t('working');
+    case 'background':
+      return vscode.l10n.t('working in background');
     case 'unseen':
       return vscode.l10n.t('done');
     case 'failed':

@@ -2,7 +2,7 @@
 // controls: each was quadratic (or worse) once, or is the likeliest to become so. The unit tests run each at 1 MB
 // and check what it returns; `npm run bench:text` times each at two sizes and prints the ratio (linear is about the
 // ratio of the sizes).
-import { TerminalState } from '../../src/acp/sessionModel';
+import { TerminalState } from '../../src/acp/sessionState';
 import { OutputTail } from '../../src/acp/terminals';
 import { longestRun, trimTrailing } from '../../src/acp/text';
 import { plainTerminalText } from '../../src/common/ansi';

@@ -108,6 +108,22 @@ export const TurnView = z.object({
 });
 export type TurnView = z.infer<typeof TurnView>;
 
+/**
+ * One piece of work that outlived its turn (acp/background.ts): a command the client runs, or a tool call the agent
+ * left in progress. `stop` says who can stop it: the client (`kill`), or only the agent, in which case the user can
+ * still hide it (`dismiss`).
+ */
+export const BackgroundView = z.object({
+  key: z.string(),
+  title: z.string(),
+  /** When it started, in milliseconds since the epoch: the page counts the time since. */
+  startedAt: z.number(),
+  /** The last lines of its output, as plain text. */
+  tail: z.string(),
+  stop: z.enum(['kill', 'dismiss']),
+});
+export type BackgroundView = z.infer<typeof BackgroundView>;
+
 export const PermissionView = z.object({
   id: z.number(),
   toolCallId: z.string(),

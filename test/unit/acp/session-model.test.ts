@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type * as S from '../../../src/acp/schema.gen';
-import { SessionModel, TERMINAL_TEXT_LIMIT, type Entry, type SessionChange } from '../../../src/acp/sessionModel';
+import { SessionModel } from '../../../src/acp/sessionModel';
+import type { Entry, SessionChange } from '../../../src/acp/sessionState';
+import { TERMINAL_TEXT_LIMIT } from '../../../src/acp/sessionTerminals';
 
 const text = (t: string): S.ContentBlock => ({ type: 'text', text: t });
 const agent = (t: string, messageId?: string): S.SessionUpdate =>

@@ -24,15 +24,25 @@ describe('what a chat asks of its user', () => {
     assert.equal(attentionOf({ ...idle, error: 'boom', seen: true }), 'none');
   });
 
+  it('is working in background, not done, while what a turn started runs on after it', () => {
+    assert.equal(attentionOf({ ...idle, stopReason: 'end_turn', seen: false, background: true }), 'background');
+    assert.equal(attentionOf({ ...idle, error: 'boom', seen: false, background: true }), 'background');
+    assert.equal(attentionOf({ ...idle, phase: 'running', background: true }), 'working', 'a new turn is working');
+    assert.equal(attentionOf({ ...idle, waiting: 1, background: true }), 'needsYou');
+    assert.equal(attentionOf({ ...idle, agentFailed: true, background: true }), 'failed');
+  });
+
   it('marks the tab for every state but nothing', () => {
     assert.equal(attentionMark('none'), '');
-    for (const state of ['working', 'needsYou', 'unseen', 'failed'] as const) assert.match(attentionMark(state), /^\S $/);
+    for (const state of ['working', 'needsYou', 'background', 'unseen', 'failed'] as const) assert.match(attentionMark(state), /^\S $/);
   });
 
   it('notifies once when a turn ends or starts waiting in a window without the focus, and never otherwise', () => {
     assert.equal(notificationFor('working', 'needsYou', false, 'whenUnfocused'), 'needsYou');
     assert.equal(notificationFor('working', 'unseen', false, 'whenUnfocused'), 'finished');
     assert.equal(notificationFor('needsYou', 'unseen', false, 'whenUnfocused'), 'finished');
+    assert.equal(notificationFor('background', 'unseen', false, 'whenUnfocused'), 'finished', 'the last background work ended');
+    assert.equal(notificationFor('working', 'background', false, 'whenUnfocused'), undefined, 'not done while work runs on');
     assert.equal(notificationFor('working', 'unseen', true, 'whenUnfocused'), undefined, 'the window has the focus');
     assert.equal(notificationFor('working', 'needsYou', false, 'never'), undefined);
     assert.equal(notificationFor('none', 'working', false, 'whenUnfocused'), undefined, 'a turn that starts is no news');

@@ -190,6 +190,7 @@ describe('chat snapshot', () => {
       config: 'session',
       usage: 'session',
       notice: 'session',
+      background: 'background',
     });
   });
 });

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { COMPACTION_SUMMARY_LIMIT, tokensOf } from '../../../src/acp/compactions';
 import type * as S from '../../../src/acp/schema.gen';
-import { SessionModel, type CompactionState } from '../../../src/acp/sessionModel';
+import { SessionModel } from '../../../src/acp/sessionModel';
+import type { CompactionState } from '../../../src/acp/sessionState';
 import { entryView } from '../../../src/chat/view';
 import { exportMarkdown } from '../../../src/history/exportMarkdown';
 import { replayTranscript, storedEntries } from '../../../src/history/format';

@@ -3,7 +3,7 @@
 // approval or a request about a path outside the workspace.
 import * as assert from 'node:assert/strict';
 import type * as S from '../../../src/acp/schema.gen';
-import type { ToolCallState } from '../../../src/acp/sessionModel';
+import type { ToolCallState } from '../../../src/acp/sessionState';
 import { planOf } from '../../../src/acp/toolCalls';
 import { isPlanApproval, levelAnswer, neverAutomatic, PERMISSION_LEVELS } from '../../../src/permissions/levelRules';
 

@@ -1,0 +1,157 @@
+// Work that outlives its turn, as far as the client knows it for certain over ACP v1: the commands it runs for the
+// agent (`terminal/*`) still running after the turn that started them ended, and the tool calls the agent left
+// `in_progress` when its turn ended. The session model keeps one and tells it what happens; it says what to show.
+import type * as S from './schema.gen';
+import type { ToolCallState } from './sessionState';
+
+/** One piece of work that outlived its turn. */
+export interface BackgroundItem {
+  /** `t:` and the terminal's id, or `c:` and the tool call's id. */
+  readonly key: string;
+  /** The tool call's title, else the command line. */
+  readonly title: string;
+  /** When it started (milliseconds since the epoch, the host's clock). */
+  readonly startedAt: number;
+  /** A command the client runs: the client can stop it. Absent when only the agent can. */
+  readonly terminalId?: string;
+  /** The tool call it is, or the one that shows its command. */
+  readonly toolCallId?: string;
+}
+
+/** The longest command line kept for a title (the agent writes it). */
+const COMMAND_LIMIT = 500;
+
+interface Command {
+  readonly command: string;
+  readonly startedAt: number;
+  /** The turn that started it ended while it ran. */
+  outlived: boolean;
+}
+
+export class BackgroundWork {
+  /** The commands the client runs for this session that have not exited: bounded by the terminals a session may hold. */
+  private readonly commands = new Map<string, Command>();
+  /** When each unfinished tool call was first seen: forgotten once it finishes. */
+  private readonly toolStarts = new Map<string, number>();
+  /** Tool calls left in progress when their turn ended, and not dismissed. */
+  private readonly tools = new Set<string>();
+  /** Unfinished tool calls that left the background work (dismissed, or their command ended): they do not come back. */
+  private readonly gone = new Set<string>();
+  /** Unfinished tool calls whose permission request was refused or cancelled: they do not run on. */
+  private readonly refusals = new Set<string>();
+
+  constructor(
+    /** What runs in the background changed (an item came or went, or a background command printed). */
+    private readonly changed: () => void,
+    private readonly toolCall: (toolCallId: string) => ToolCallState | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The client started a command for the agent (`terminal/create`): `command` is its command line. */
+  commandStarted(terminalId: string, command: string): void {
+    const line = command.length > COMMAND_LIMIT ? `${command.slice(0, COMMAND_LIMIT)}…` : command;
+    this.commands.set(terminalId, { command: line, startedAt: this.now(), outlived: false });
+  }
+
+  /** A command printed something: the strip shows the tail of a background command's output. */
+  commandOutput(terminalId: string): void {
+    if (this.commands.get(terminalId)?.outlived === true) this.changed();
+  }
+
+  /** A command exited: so did the work of a tool call that shows it, whatever the agent says of the call later. */
+  commandExited(terminalId: string): void {
+    const command = this.commands.get(terminalId);
+    if (!command) return;
+    this.commands.delete(terminalId);
+    for (const toolCallId of this.tools) if (this.terminalOf(toolCallId) === terminalId) this.leave(toolCallId);
+    if (command.outlived) this.changed();
+  }
+
+  private terminalOf(toolCallId: string): string | undefined {
+    return this.toolCall(toolCallId)?.content.find((content) => content.type === 'terminal')?.terminalId;
+  }
+
+  /** A tool call was announced, or changed: `finished` once it completed, failed or was cancelled. */
+  toolChanged(toolCallId: string, finished: boolean): void {
+    if (!finished) {
+      if (!this.toolStarts.has(toolCallId)) this.toolStarts.set(toolCallId, this.now());
+      if (this.tools.has(toolCallId)) this.changed();
+      return;
+    }
+    this.toolStarts.delete(toolCallId);
+    this.refusals.delete(toolCallId);
+    this.gone.delete(toolCallId);
+    if (this.tools.delete(toolCallId)) this.changed();
+  }
+
+  /**
+   * A permission request of the tool call was answered (by the user or by a rule). After a refusal or a cancel, some
+   * agents never finish the call and leave it in progress (codex-acp): it is not work that runs on.
+   */
+  answered(toolCallId: string, options: readonly S.PermissionOption[], outcome: S.RequestPermissionOutcome): void {
+    const kind = outcome.outcome === 'selected' ? options.find((o) => o.optionId === outcome.optionId)?.kind : undefined;
+    if (kind === 'allow_once' || kind === 'allow_always') this.refusals.delete(toolCallId);
+    else this.refusals.add(toolCallId);
+  }
+
+  /** The tool call's permission was refused (or cancelled), and it has not finished since. */
+  refused(toolCallId: string): boolean {
+    return this.refusals.has(toolCallId);
+  }
+
+  /** The turn ended: the commands still running and the tool calls `left` in progress outlive it. */
+  turnEnded(left: Iterable<string>): void {
+    const before = this.running;
+    for (const command of this.commands.values()) command.outlived = true;
+    for (const toolCallId of left) if (!this.gone.has(toolCallId)) this.tools.add(toolCallId);
+    if (before || this.running) this.changed();
+  }
+
+  /** The user hid an item only the agent can stop. False when it was not shown. */
+  dismiss(toolCallId: string): boolean {
+    if (!this.tools.has(toolCallId)) return false;
+    this.leave(toolCallId);
+    this.changed();
+    return true;
+  }
+
+  private leave(toolCallId: string): void {
+    this.tools.delete(toolCallId);
+    this.gone.add(toolCallId);
+  }
+
+  /**
+   * What runs in the background now, oldest first. A tool call that shows a background command is one item, which
+   * the client can stop.
+   */
+  get items(): BackgroundItem[] {
+    const items: BackgroundItem[] = [];
+    const shown = new Set<string>();
+    for (const toolCallId of this.tools) {
+      const call = this.toolCall(toolCallId);
+      if (!call) continue;
+      const terminalId = this.terminalOf(toolCallId);
+      const command = terminalId === undefined ? undefined : this.commands.get(terminalId);
+      if (terminalId !== undefined && command) shown.add(terminalId);
+      items.push({
+        key: `c:${toolCallId}`,
+        title: call.title,
+        startedAt: command?.startedAt ?? this.toolStarts.get(toolCallId) ?? this.now(),
+        toolCallId,
+        ...(command ? { terminalId } : {}),
+      });
+    }
+    for (const [terminalId, command] of this.commands) {
+      if (!command.outlived || shown.has(terminalId)) continue;
+      items.push({ key: `t:${terminalId}`, title: command.command, startedAt: command.startedAt, terminalId });
+    }
+    return items.sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** True while anything runs in the background (what `items` would list, without building it). */
+  get running(): boolean {
+    if (this.tools.size > 0) return true;
+    for (const command of this.commands.values()) if (command.outlived) return true;
+    return false;
+  }
+}
