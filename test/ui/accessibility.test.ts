@@ -19,7 +19,7 @@ describe('accessibility', function () {
   this.timeout(240_000);
   let workbench: Workbench;
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'accessibility');
-  const { settings } = fixtureAgents(workDir, { 'Fixture Everything': 'everything' });
+  const { settings } = fixtureAgents(workDir, { 'Fixture Everything': 'everything', 'Fixture Background': 'background' });
 
   before(async () => {
     workbench = await openWorkbench('accessibility', {
@@ -70,6 +70,29 @@ describe('accessibility', function () {
     return { chat, message };
   }
 
+  /** Presses Tab (or Shift+Tab) until `target` has the focus; every stop on the way must show its focus. */
+  async function tabTo(chat: FrameLocator, target: Locator, backwards = false): Promise<void> {
+    const page = workbench.page;
+    for (let i = 0; i < 120; i++) {
+      await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+      const stop = await chat.locator('body').evaluate((body) => {
+        const el = body.ownerDocument.activeElement as HTMLElement | null;
+        if (!el || el === body) return undefined;
+        const style = getComputedStyle(el);
+        const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+        const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
+        const border = el.matches('textarea, input, select');
+        return {
+          what: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}"`,
+          shows: ring || shadow || border,
+        };
+      });
+      if (stop) assert.ok(stop.shows, `the focus shows on ${stop.what}`);
+      if (await target.evaluate((el) => el.ownerDocument.activeElement === el)) return;
+    }
+    assert.fail(`Tab did not reach ${String(target)}`);
+  }
+
   it('finds no violations in a chat with everything on screen, in light, dark and high contrast, in a tab and in the side bar', async () => {
     const { chat } = await everything();
     // Open what is folded, so its content is scanned too: the thought, and the subagent card.
@@ -111,65 +134,64 @@ describe('accessibility', function () {
   it('is operable from the keyboard alone, and shows where the focus is at every stop', async () => {
     const { chat, message } = await everything();
     const page = workbench.page;
-
-    /** Presses Tab (or Shift+Tab) until `target` has the focus; every stop on the way must show its focus. */
-    async function tabTo(target: Locator, backwards = false): Promise<void> {
-      for (let i = 0; i < 120; i++) {
-        await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
-        const stop = await chat.locator('body').evaluate((body) => {
-          const el = body.ownerDocument.activeElement as HTMLElement | null;
-          if (!el || el === body) return undefined;
-          const style = getComputedStyle(el);
-          const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-          const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
-          const border = el.matches('textarea, input, select');
-          return {
-            what: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}"`,
-            shows: ring || shadow || border,
-          };
-        });
-        if (stop) assert.ok(stop.shows, `the focus shows on ${stop.what}`);
-        if (await target.evaluate((el) => el.ownerDocument.activeElement === el)) return;
-      }
-      assert.fail(`Tab did not reach ${String(target)}`);
-    }
-
     // The compaction's summary, unfolded from the keyboard.
     const compaction = chat.getByRole('region', { name: /^Context compacted/ });
     await message.focus();
-    await tabTo(compaction.locator('summary'), true);
+    await tabTo(chat, compaction.locator('summary'), true);
     await page.keyboard.press('Enter');
     await compaction.getByText('test; next, the docs.').waitFor();
 
     // The queued message goes first: once the turn ends it would be sent.
     await message.focus();
-    await tabTo(chat.getByRole('button', { name: 'Remove queued message' }), true);
+    await tabTo(chat, chat.getByRole('button', { name: 'Remove queued message' }), true);
     await page.keyboard.press('Enter');
     await chat.getByRole('region', { name: 'Queued messages' }).waitFor({ state: 'detached' });
 
     // The subagent's permission request, in its card.
     await message.focus();
     const card = chat.locator('details.subagent', { hasText: 'Researcher' });
-    await tabTo(card.locator('summary'), true);
+    await tabTo(chat, card.locator('summary'), true);
     if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await page.keyboard.press('Enter');
-    await tabTo(card.getByRole('button', { name: 'Allow' }));
+    await tabTo(chat, card.getByRole('button', { name: 'Allow' }));
     await page.keyboard.press('Enter');
     await card.getByRole('group', { name: /^Permission/ }).waitFor({ state: 'detached' });
 
     // The question: a name typed, a choice made with the arrows, then Submit.
     const form = chat.getByRole('group', { name: /asks: How should the project be set up\?/ });
     await message.focus();
-    await tabTo(form.getByRole('textbox', { name: /Name/ }), true);
+    await tabTo(chat, form.getByRole('textbox', { name: /Name/ }), true);
     await page.keyboard.type('Ada');
-    await tabTo(form.getByRole('button', { name: 'Submit' }));
+    await tabTo(chat, form.getByRole('button', { name: 'Submit' }));
     await page.keyboard.press('Enter');
     await chat.getByRole('log', { name: 'Conversation' }).getByText('All set.').waitFor();
 
     // The changes card: Keep, from the keyboard.
     const changes = chat.getByRole('region', { name: 'Changes of this turn' }).first();
     await message.focus();
-    await tabTo(changes.getByRole('button', { name: 'Keep' }), true);
+    await tabTo(chat, changes.getByRole('button', { name: 'Keep' }), true);
     await page.keyboard.press('Enter');
     await changes.getByRole('button', { name: /· kept/ }).waitFor();
+  });
+
+  it('shows the work that outlives a turn without violations, and stops it from the keyboard alone', async () => {
+    const { chat, message } = await workbench.chatWith('Fixture Background', 'serve');
+    const page = workbench.page;
+    const strip = chat.getByRole('region', { name: 'Running in background (2)' });
+    await strip.getByText('serving on http://localhost:5173').waitFor();
+    await page.locator('.tabs-container .tab', { hasText: /^◷ / }).first().waitFor();
+    const violations = await scan(chat);
+    assert.deepEqual(violations, [], report('background work', violations));
+
+    // The server, stopped: its item goes, and the strip counts one.
+    await message.focus();
+    await tabTo(chat, strip.getByRole('button', { name: /^Stop / }), true);
+    await page.keyboard.press('Enter');
+    const rest = chat.getByRole('region', { name: 'Running in background (1)' });
+    await rest.getByText('Only the agent can stop it').waitFor();
+    // What only the agent can stop, dismissed: the strip goes.
+    await message.focus();
+    await tabTo(chat, rest.getByRole('button', { name: 'Dismiss Watch the tests' }), true);
+    await page.keyboard.press('Enter');
+    await rest.waitFor({ state: 'detached' });
   });
 });
