@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { AgentCommands } from './agents/commands';
 import { agentNameOf } from './agents/commands';
+import { confirmEndingBackground } from './chat/backgroundConfirm';
 import type { ChatPanel } from './chat/panel';
 import type { Feedback } from './checkpoints/feedback';
 import type { Chats } from './chats/chats';
@@ -23,6 +24,11 @@ import type { Permissions } from './permissions/permissions';
 import { nameOf, type RegistryCommands } from './registry/commands';
 import type { SessionsWired } from './sessions/sessions';
 import type { WorktreeCommands } from './worktrees/worktrees';
+
+/** Close Chat on a row of the Sessions view: after asking, when the chat still runs something in the background. */
+async function closeChat(panel: ChatPanel | undefined): Promise<void> {
+  if (panel && (await confirmEndingBackground([panel], vscode.l10n.t('Close Chat')))) panel.dispose();
+}
 
 /** The owners the commands act on, as the core made them. */
 export interface CommandOwners {
@@ -70,7 +76,7 @@ const COMMANDS: { readonly [id: `acp.${string}`]: (o: CommandOwners) => Handler 
   'acp.importSessions': (o) => (agentName?: unknown) => o.sessions.importSessions(text(agentName)),
   'acp.openPreviousSession': (o) => (target?: unknown) => opened(o.sessions.openPrevious(target)),
   'acp.sessions.newChat': (o) => (node?: unknown) => opened(o.sessions.newChatFrom(node)),
-  'acp.sessions.closeChat': (o) => (node?: unknown) => o.sessions.openChat(node)?.dispose(),
+  'acp.sessions.closeChat': (o) => (node?: unknown) => closeChat(o.sessions.openChat(node)),
   'acp.sessions.revealChat': (o) => (node?: unknown) => o.sessions.openChat(node)?.reveal(),
   'acp.renameChat': (o) => (target?: unknown, title?: unknown) => o.sessions.chatCommands.rename(target, text(title)),
   'acp.deleteChat': (o) => (target?: unknown) => o.sessions.chatCommands.delete(target),

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { AgentClient } from '../acp/agentClient';
 import { AgentStartFailure } from '../acp/startFailure';
+import { confirmEndingBackground } from '../chat/backgroundConfirm';
 import { connectionReport } from './connectionReport';
 import { agentItems, type AgentItem } from './pickers';
 import { errorMessage } from '../acp/errors';
@@ -209,7 +210,9 @@ export class AgentCommands implements vscode.Disposable {
       return;
     }
     const agent = await this.pick(vscode.l10n.t('Stop Agent'), running, requested);
-    if (agent) await this.chats.stopAgent(agent.name);
+    if (!agent) return;
+    const chats = this.chats.all.filter((panel) => panel.agentName === agent.name);
+    if (await confirmEndingBackground(chats, vscode.l10n.t('Stop Agent'))) await this.chats.stopAgent(agent.name);
   }
 
   /** A process of the agent for a command, apart from the one the chats share. */

@@ -173,7 +173,7 @@ describe('accessibility', function () {
     await changes.getByRole('button', { name: /· kept/ }).waitFor();
   });
 
-  it('shows the work that outlives a turn without violations, and stops it from the keyboard alone', async () => {
+  it('shows the work that outlives a turn without violations, asks before Stop Agent ends it, and stops it from the keyboard alone', async () => {
     const { chat, message } = await workbench.chatWith('Fixture Background', 'serve');
     const page = workbench.page;
     const strip = chat.getByRole('region', { name: 'Running in background (2)' });
@@ -182,9 +182,20 @@ describe('accessibility', function () {
     const violations = await scan(chat);
     assert.deepEqual(violations, [], report('background work', violations));
 
+    // Stop Agent asks first, naming what would end with it; Escape keeps it all running.
+    await workbench.runCommand('ACP: Stop Agent…');
+    const dialog = page.locator('.monaco-dialog-box');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Fixture Background' });
+    await dialog.or(row).first().waitFor();
+    if (await row.isVisible()) await row.click(); // another agent still runs: the list comes first
+    await dialog.getByText('2 things still run in the background: "npm run dev", "Watch the tests". Stop Agent will stop them.').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await strip.getByRole('button', { name: 'Stop npm run dev' }).waitFor();
+
     // The server, stopped: its item goes, and the strip counts one.
     await message.focus();
-    await tabTo(chat, strip.getByRole('button', { name: /^Stop / }), true);
+    await tabTo(chat, strip.getByRole('button', { name: 'Stop npm run dev' }), true);
     await page.keyboard.press('Enter');
     const rest = chat.getByRole('region', { name: 'Running in background (1)' });
     await rest.getByText('Only the agent can stop it').waitFor();

@@ -1,0 +1,24 @@
+// Asks before something ends what chats still run after their turns (a dev server, a test watcher): stopping their
+// agent, or closing a chat from the Sessions view. A modal, because the work is the user's and would be gone.
+import * as vscode from 'vscode';
+import type { ChatPanel } from './panel';
+
+/** Items named in the question; the rest are counted. */
+const NAMED = 3;
+
+/**
+ * Whether the user lets `action` (its button's label) end what `panels` still run in the background. True at once
+ * when nothing runs.
+ */
+export async function confirmEndingBackground(panels: readonly ChatPanel[], action: string): Promise<boolean> {
+  const titles = panels.flatMap((panel) => panel.model.session?.model.background.items.map((item) => item.title) ?? []);
+  if (titles.length === 0) return true;
+  const named = titles.slice(0, NAMED).map((title) => `"${title}"`);
+  if (titles.length > NAMED) named.push(vscode.l10n.t('{0} more', titles.length - NAMED));
+  const message =
+    titles.length === 1
+      ? vscode.l10n.t('{0} still runs in the background. {1} will stop it.', named[0]!, action)
+      : vscode.l10n.t('{0} things still run in the background: {1}. {2} will stop them.', titles.length, named.join(', '), action);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true }, action);
+  return choice === action;
+}
