@@ -334,6 +334,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   agentEnded(end: AgentEnd): void {
     this.agentEnd = end;
     if (this.model.turn.phase !== 'idle') this.model.failTurn(end.message);
+    else this.model.agentGone();
     this.endEmitter.fire(end);
   }
 }

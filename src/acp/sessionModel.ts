@@ -1,8 +1,6 @@
-// The UI-free state of one session, built only from what the agent sends and what the user does.
-//
-// It emits fine-grained changes (which entry, which part of the state), so a view can update one entry at a
-// time. The turn state is explicit and kept apart from the `session/prompt` response: in ACP v1 the prompt
-// response ends a turn, in the v2 draft a `state_change` will; both call the same `endTurn`.
+// The UI-free state of one session, built only from what the agent sends and what the user does. It emits fine-grained
+// changes (which entry, which part of the state), so a view can update one entry at a time. The turn state is kept
+// apart from the `session/prompt` response: in ACP v1 the response ends a turn, in v2 a `state_update` to idle will.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { BackgroundWork } from './background';
 import { Compactions } from './compactions';
@@ -415,22 +413,24 @@ export class SessionModel {
     this.setTurn({ phase: 'idle', error });
   }
 
-  /**
-   * Marks the turn's unfinished tool calls cancelled; with `keepRunning`, those in progress are left as they are.
-   * Returns the ids of those left.
-   */
+  /** The agent is gone while no turn ran: nothing of its work runs on (its commands end with it). */
+  agentGone(): void {
+    this.closeUnfinishedTools(false);
+  }
+
+  /** Marks unfinished tool calls cancelled, but with `keepRunning` those in progress; returns the ids of those. */
   private closeUnfinishedTools(keepRunning: boolean): string[] {
     const left: string[] = [];
     for (const index of this.tools.values()) {
       const entry = this.entries[index];
-      if (entry?.type !== 'tool' || FINISHED.has(entry.call.status)) continue;
-      if (keepRunning && entry.call.status === 'in_progress' && !this.background.refused(entry.call.toolCallId)) {
-        left.push(entry.call.toolCallId);
-        continue;
+      const call = entry?.type === 'tool' ? entry.call : undefined;
+      if (!call || FINISHED.has(call.status)) continue;
+      if (keepRunning && call.status === 'in_progress' && !this.background.refused(call.toolCallId)) left.push(call.toolCallId);
+      else {
+        call.status = 'cancelled';
+        this.background.toolChanged(call.toolCallId, true);
+        this.fire({ type: 'entry', index, added: false });
       }
-      entry.call.status = 'cancelled';
-      this.background.toolChanged(entry.call.toolCallId, true);
-      this.fire({ type: 'entry', index, added: false });
     }
     return left;
   }

@@ -154,6 +154,18 @@ describe('background work (what outlives its turn)', () => {
     model.dispose();
   });
 
+  it('runs nothing on once the agent is gone', () => {
+    const model = new SessionModel('s');
+    model.beginTurn([text('go')]);
+    model.apply(tool('watch', 'in_progress'));
+    model.endTurn('end_turn');
+    assert.equal(model.background.running, true);
+    model.agentGone();
+    assert.equal(statusOf(model, 'watch'), 'cancelled');
+    assert.equal(model.background.running, false);
+    model.dispose();
+  });
+
   it('keeps a long command line bounded', () => {
     const model = new SessionModel('s');
     model.beginTurn([text('go')]);
