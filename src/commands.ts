@@ -27,7 +27,7 @@ import type { WorktreeCommands } from './worktrees/worktrees';
 
 /** Close Chat on a row of the Sessions view: after asking, when the chat still runs something in the background. */
 async function closeChat(panel: ChatPanel | undefined): Promise<void> {
-  if (panel && (await confirmEndingBackground([panel], vscode.l10n.t('Close Chat')))) panel.dispose();
+  if (panel && (await confirmEndingBackground([panel], vscode.l10n.t('Close Chat')))) panel.closeAgreed();
 }
 
 /** The owners the commands act on, as the core made them. */

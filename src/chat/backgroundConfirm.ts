@@ -13,12 +13,18 @@ const NAMED = 3;
 export async function confirmEndingBackground(panels: readonly ChatPanel[], action: string): Promise<boolean> {
   const titles = panels.flatMap((panel) => panel.model.session?.model.background.items.map((item) => item.title) ?? []);
   if (titles.length === 0) return true;
-  const named = titles.slice(0, NAMED).map((title) => `"${title}"`);
-  if (titles.length > NAMED) named.push(vscode.l10n.t('{0} more', titles.length - NAMED));
+  const named = namedItems(titles);
   const message =
     titles.length === 1
       ? vscode.l10n.t('{0} still runs in the background. {1} will stop it.', named[0]!, action)
       : vscode.l10n.t('{0} things still run in the background: {1}. {2} will stop them.', titles.length, named.join(', '), action);
   const choice = await vscode.window.showWarningMessage(message, { modal: true }, action);
   return choice === action;
+}
+
+/** The first items, quoted, and how many more: for a sentence that names what runs. */
+export function namedItems(titles: readonly string[]): string[] {
+  const named = titles.slice(0, NAMED).map((title) => `"${title}"`);
+  if (titles.length > NAMED) named.push(vscode.l10n.t('{0} more', titles.length - NAMED));
+  return named;
 }

@@ -45,6 +45,7 @@ export class ChatPanel implements vscode.Disposable {
   /** What the chat asks of its user changed: working, needs you, done and not yet seen, failed, or nothing. */
   readonly onDidChangeAttention: vscode.Event<{ readonly before: Attention; readonly after: Attention }>;
   private disposed = false;
+  private endAgreed = false;
   /** Where the chat is shown now: an editor tab or the side bar; `moveTo` changes it. */
   private surface: ChatSurface;
   private readonly surfaceSubscriptions = new DisposableStore();
@@ -228,6 +229,17 @@ export class ChatPanel implements vscode.Disposable {
         if (pick === log) this.deps.actions.showLog();
       });
     }
+  }
+
+  /** Closes the chat; the user agreed that what it still runs in the background ends with it (nothing is asked again). */
+  closeAgreed(): void {
+    this.endAgreed = true;
+    this.dispose();
+  }
+
+  /** The chat was closed by `closeAgreed`. */
+  get closedAgreed(): boolean {
+    return this.endAgreed;
   }
 
   dispose(): void {

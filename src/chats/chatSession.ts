@@ -21,6 +21,8 @@ import { DisposableStore, disposeAll } from '../common/disposables';
 import type { ChatChoices, ChoicesFrom } from './chatChoices';
 import type { EditorTools } from '../editorTools/editorTools';
 import { failureText } from '../common/failureText';
+import type { Logger } from '../acp/log';
+import { backgroundCommands, closeAfterAsking } from './closedChat';
 
 /** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
 export interface Carried {
@@ -59,6 +61,8 @@ export class ChatSession implements vscode.Disposable {
   private readonly recorder: TranscriptRecorder;
   private readonly watchers: DisposableStore;
   private disposed = false;
+  /** The session outlives the chat, for its background commands (closedWithPanel). */
+  private keepOpen = false;
   /** Restores the files to before the user's message `turn`; undefined when there is no checkpoint there. */
   restoreBefore: (turn: number) => Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined = () => undefined;
   /** Acts on what the user asked of the chat's changes (the chat's owner port); a failure is told in the chat. */
@@ -248,6 +252,18 @@ export class ChatSession implements vscode.Disposable {
   }
 
   /**
+   * The chat's tab closed. VS Code cannot ask before a tab closes: a session whose commands still run in the background
+   * stays open with them (its running turn stopped) until the user says what becomes of them (closedChat.ts).
+   */
+  closedWithPanel(log: Logger): void {
+    if (this.panel.closedAgreed || backgroundCommands(this.session).length === 0) return this.dispose();
+    void this.session.cancel();
+    this.keepOpen = true;
+    this.dispose();
+    void closeAfterAsking(this.session, this.panel.title, log);
+  }
+
+  /**
    * Closes the session and lets go of everything that watched it. The panel stops listening first; the prompts, the
    * following and the recorder see the session close (a running turn cancelled), and the recorder writes what is left.
    */
@@ -255,7 +271,7 @@ export class ChatSession implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.shown.dispose();
-    void this.session.close();
+    if (!this.keepOpen) void this.session.close();
     this.recorder.dispose();
     this.watchers.dispose();
   }

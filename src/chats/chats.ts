@@ -327,7 +327,7 @@ export class Chats implements vscode.Disposable {
     );
     panel.onDidDispose(() => {
       subscriptions.dispose();
-      this.sessions.get(panel)?.dispose();
+      this.sessions.get(panel)?.closedWithPanel(this.deps.log);
       this.sessions.delete(panel);
       this.open.delete(panel);
       this.recent = this.recent.filter((p) => p !== panel);

@@ -3,6 +3,7 @@
 // its permission request) in the light, dark and high-contrast themes, in an editor tab and in the side bar, and fails on any
 // violation; then the same chat is operated from the keyboard alone, every stop showing its focus.
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { report, scan } from './lib/axe';
@@ -15,11 +16,23 @@ const THEMES = [
   { id: 'Dark High Contrast', body: 'vscode-high-contrast' },
 ] as const;
 
+/** The methods the client sent a fixture agent, in order (its record file). */
+function sent(recordFile: string): string[] {
+  if (!existsSync(recordFile)) return [];
+  return readFileSync(recordFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((line) => {
+      const method = (JSON.parse(line) as { method?: unknown }).method;
+      return typeof method === 'string' ? [method] : [];
+    });
+}
+
 describe('accessibility', function () {
   this.timeout(240_000);
   let workbench: Workbench;
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'accessibility');
-  const { settings } = fixtureAgents(workDir, { 'Fixture Everything': 'everything', 'Fixture Background': 'background' });
+  const { settings, agents } = fixtureAgents(workDir, { 'Fixture Everything': 'everything', 'Fixture Background': 'background' });
 
   before(async () => {
     workbench = await openWorkbench('accessibility', {
@@ -173,7 +186,7 @@ describe('accessibility', function () {
     await changes.getByRole('button', { name: /· kept/ }).waitFor();
   });
 
-  it('shows the work that outlives a turn without violations, asks before Stop Agent ends it, and stops it from the keyboard alone', async () => {
+  it('shows the work that outlives a turn without violations, asks before Stop Agent or a closed tab ends it, and stops it from the keyboard alone', async () => {
     const { chat, message } = await workbench.chatWith('Fixture Background', 'serve');
     const page = workbench.page;
     const strip = chat.getByRole('region', { name: 'Running in background (2)' });
@@ -204,5 +217,20 @@ describe('accessibility', function () {
     await tabTo(chat, rest.getByRole('button', { name: 'Dismiss Watch the tests' }), true);
     await page.keyboard.press('Enter');
     await rest.waitFor({ state: 'detached' });
+
+    // VS Code cannot ask before a tab closes: the server runs on, its session open, until the user answers; Stop ends both.
+    await message.focus();
+    await page.keyboard.type('serve');
+    await page.keyboard.press('Enter');
+    await chat.getByRole('region', { name: 'Running in background (2)' }).getByText('serving on http://localhost:5173').waitFor();
+    const closes = () => sent(agents['Fixture Background']!.recordFile).filter((method) => method === 'session/close').length;
+    await workbench.runCommand('View: Close Editor');
+    const toast = page.locator('.notification-toast', {
+      hasText: 'You closed "Fixture Background", and "npm run dev" still runs in the background.',
+    });
+    await toast.waitFor();
+    assert.equal(closes(), 0, 'the session stays open while its server runs');
+    await toast.getByRole('button', { name: 'Stop' }).click();
+    await waitFor(() => closes() === 1, { what: 'the session to close once the user said Stop' });
   });
 });
