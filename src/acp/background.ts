@@ -39,6 +39,9 @@ export class BackgroundWork {
   private readonly gone = new Set<string>();
   /** Unfinished tool calls whose permission request was refused or cancelled: they do not run on. */
   private readonly refusals = new Set<string>();
+  /** Unfinished tool calls the running turn announced or updated: only those may run on after it. */
+  private readonly thisTurn = new Set<string>();
+  private turnRunning = false;
 
   constructor(
     /** What runs in the background changed (an item came or went, or a background command printed). */
@@ -47,10 +50,14 @@ export class BackgroundWork {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The client started a command for the agent (`terminal/create`): `command` is its command line. */
+  /**
+   * The client started a command for the agent (`terminal/create`): `command` is its command line. One started while
+   * no turn runs is background work at once.
+   */
   commandStarted(terminalId: string, command: string): void {
     const line = command.length > COMMAND_LIMIT ? `${command.slice(0, COMMAND_LIMIT)}…` : command;
-    this.commands.set(terminalId, { command: line, startedAt: this.now(), outlived: false });
+    this.commands.set(terminalId, { command: line, startedAt: this.now(), outlived: !this.turnRunning });
+    if (!this.turnRunning) this.changed();
   }
 
   /** A command printed something: the strip shows the tail of a background command's output. */
@@ -75,12 +82,14 @@ export class BackgroundWork {
   toolChanged(toolCallId: string, finished: boolean): void {
     if (!finished) {
       if (!this.toolStarts.has(toolCallId)) this.toolStarts.set(toolCallId, this.now());
+      if (this.turnRunning) this.thisTurn.add(toolCallId);
       if (this.tools.has(toolCallId)) this.changed();
       return;
     }
     this.toolStarts.delete(toolCallId);
     this.refusals.delete(toolCallId);
     this.gone.delete(toolCallId);
+    this.thisTurn.delete(toolCallId);
     if (this.tools.delete(toolCallId)) this.changed();
   }
 
@@ -94,17 +103,36 @@ export class BackgroundWork {
     else this.refusals.add(toolCallId);
   }
 
-  /** The tool call's permission was refused (or cancelled), and it has not finished since. */
-  refused(toolCallId: string): boolean {
-    return this.refusals.has(toolCallId);
+  /**
+   * Whether the tool call, still in progress as its turn ends, runs on: the turn announced or updated it (not a call
+   * replayed, or left by an earlier turn), no permission of it was refused, and it did not leave the background before.
+   */
+  runsOn(toolCallId: string): boolean {
+    return this.thisTurn.has(toolCallId) && !this.refusals.has(toolCallId) && !this.gone.has(toolCallId);
+  }
+
+  /** A turn began. */
+  turnBegan(): void {
+    this.turnRunning = true;
+    this.thisTurn.clear();
   }
 
   /** The turn ended: the commands still running and the tool calls `left` in progress outlive it. */
   turnEnded(left: Iterable<string>): void {
     const before = this.running;
+    this.turnRunning = false;
+    this.thisTurn.clear();
     for (const command of this.commands.values()) command.outlived = true;
-    for (const toolCallId of left) if (!this.gone.has(toolCallId)) this.tools.add(toolCallId);
+    for (const toolCallId of left) this.tools.add(toolCallId);
     if (before || this.running) this.changed();
+  }
+
+  /** The agent is gone: its commands ended with it (released, their exits never told), and so did its own work. */
+  agentGone(): void {
+    const before = this.running;
+    for (const set of [this.commands, this.toolStarts, this.tools, this.gone, this.refusals, this.thisTurn]) set.clear();
+    this.turnRunning = false;
+    if (before) this.changed();
   }
 
   /** The user hid an item only the agent can stop. False when it was not shown. */

@@ -333,8 +333,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
   /** @internal Called by AgentClient when the process ends. */
   agentEnded(end: AgentEnd): void {
     this.agentEnd = end;
+    this.model.agentGone(); // first: a failed turn must not leave the agent's work running in the background
     if (this.model.turn.phase !== 'idle') this.model.failTurn(end.message);
-    else this.model.agentGone();
     this.endEmitter.fire(end);
   }
 }

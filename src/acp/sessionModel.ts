@@ -264,10 +264,7 @@ export class SessionModel {
     return call;
   }
 
-  /**
-   * Raw input and output, `_meta`, and the terminals the call shows: its `terminal` content, and the output of
-   * agents that run commands themselves (`_meta.terminal_output` / `terminal_exit`).
-   */
+  /** Raw input and output, `_meta`, and the terminals the call shows (sessionTerminals.ts `shownBy`). */
   private applyExtras(call: ToolCallState, index: number, update: S.ToolCallUpdate): void {
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
@@ -360,6 +357,7 @@ export class SessionModel {
   /** The user sent a prompt. Returns the id of the user's message entry. */
   beginTurn(prompt: S.ContentBlock[]): number {
     this.addSent(prompt);
+    this.background.turnBegan();
     this.setTurn({ phase: 'running' });
     return this.nextId - 1;
   }
@@ -413,8 +411,9 @@ export class SessionModel {
     this.setTurn({ phase: 'idle', error });
   }
 
-  /** The agent is gone while no turn ran: nothing of its work runs on (its commands end with it). */
+  /** The agent is gone: nothing of its work runs on (its commands end with it). */
   agentGone(): void {
+    this.background.agentGone();
     this.closeUnfinishedTools(false);
   }
 
@@ -425,7 +424,7 @@ export class SessionModel {
       const entry = this.entries[index];
       const call = entry?.type === 'tool' ? entry.call : undefined;
       if (!call || FINISHED.has(call.status)) continue;
-      if (keepRunning && call.status === 'in_progress' && !this.background.refused(call.toolCallId)) left.push(call.toolCallId);
+      if (keepRunning && call.status === 'in_progress' && this.background.runsOn(call.toolCallId)) left.push(call.toolCallId);
       else {
         call.status = 'cancelled';
         this.background.toolChanged(call.toolCallId, true);

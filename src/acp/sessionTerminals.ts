@@ -28,13 +28,14 @@ export class SessionTerminals {
     for (const content of call.content) if (content.type === 'terminal') this.link(content.terminalId, index);
     if (meta == null) return undefined;
     const { rest, output, exit } = readTerminalMeta(meta);
+    // The agent's own commands: what it says of them never touches the client's (background.ts), whatever id it uses.
     if (output) {
       this.link(output.terminalId, index);
-      this.output(output.terminalId, output.data);
+      this.append(output.terminalId, output.data);
     }
     if (exit) {
       this.link(exit.terminalId, index);
-      this.exit(exit.terminalId, exit.status);
+      this.ended(exit.terminalId, exit.status);
     }
     return Object.keys(rest).length > 0 ? rest : undefined;
   }
@@ -46,17 +47,27 @@ export class SessionTerminals {
     tools.add(index);
   }
 
-  /** A command printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
+  /** A command the client runs printed `text` (decoded, escapes and all). The kept text is bounded; the tail wins. */
   output(terminalId: string, text: string): void {
-    if (text === '') return;
-    this.state(terminalId).append(text, TERMINAL_TEXT_LIMIT);
-    this.changed(terminalId, text);
+    if (!this.append(terminalId, text)) return;
     this.background.commandOutput(terminalId);
   }
 
+  /** A command the client runs exited. */
   exit(terminalId: string, exitStatus: S.TerminalExitStatus): void {
-    const state = this.state(terminalId);
     this.background.commandExited(terminalId);
+    this.ended(terminalId, exitStatus);
+  }
+
+  private append(terminalId: string, text: string): boolean {
+    if (text === '') return false;
+    this.state(terminalId).append(text, TERMINAL_TEXT_LIMIT);
+    this.changed(terminalId, text);
+    return true;
+  }
+
+  private ended(terminalId: string, exitStatus: S.TerminalExitStatus): void {
+    const state = this.state(terminalId);
     if (state.exitStatus) return;
     state.exitStatus = exitStatus;
     this.changed(terminalId, '');

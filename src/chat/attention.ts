@@ -66,5 +66,7 @@ export function notificationFor(
   if (setting === 'never' || windowFocused || before === after) return undefined;
   if (after === 'needsYou') return 'needsYou';
   if (after === 'unseen' && (before === 'working' || before === 'needsYou' || before === 'background')) return 'finished';
+  // A turn that ended while work runs on (a dev server for hours) finished all the same.
+  if (after === 'background' && (before === 'working' || before === 'needsYou')) return 'finished';
   return undefined;
 }

@@ -13,9 +13,11 @@ const TAIL_LINES = 3;
 const LINE_LIMIT = 200;
 /** Characters of output read for the tail: enough for its lines, whatever the command printed. */
 const READ_LIMIT = 4096;
+/** Items shown, the oldest first: an agent that leaves thousands of tool calls in progress does not fill the chat. */
+export const BACKGROUND_SHOWN = 50;
 
 export function backgroundViews(model: Pick<SessionModel, 'background' | 'terminals' | 'toolCall'>): BackgroundView[] {
-  return model.background.items.map((item) => {
+  return model.background.items.slice(0, BACKGROUND_SHOWN).map((item) => {
     const call = item.toolCallId === undefined ? undefined : model.toolCall(item.toolCallId);
     const terminalId = item.terminalId ?? (call ? terminalIds(call, model.terminals)[0] : undefined);
     return {

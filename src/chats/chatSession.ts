@@ -256,7 +256,7 @@ export class ChatSession implements vscode.Disposable {
    * stays open with them (its running turn stopped) until the user says what becomes of them (closedChat.ts).
    */
   closedWithPanel(log: Logger): void {
-    if (this.panel.closedAgreed || backgroundCommands(this.session).length === 0) return this.dispose();
+    if (this.panel.closedAgreed || this.session.ended || backgroundCommands(this.session).length === 0) return this.dispose();
     void this.session.cancel();
     this.keepOpen = true;
     this.dispose();

@@ -28,7 +28,7 @@ import { chatKey } from '../checkpoints/checkpoints';
 import { chatMarkdown, renameChat, sendAfterTurn } from './operations';
 import { forkChat, resendEdited, type BranchHost } from './branches';
 import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
-import { DisposableStore, disposeAll } from '../common/disposables';
+import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
 
 /** What the chat view keeps for a reload: which chat to bring back. */
@@ -442,7 +442,7 @@ export class Chats implements vscode.Disposable {
   }
 
   dispose(): void {
-    disposeAll(this.open);
+    for (const panel of [...this.open]) panel.closeAgreed(); // shutting down is no tab the user closed: nothing is asked
     this.subscriptions.dispose();
     this.changeEmitter.dispose();
     this.attentionEmitter.dispose();

@@ -12,7 +12,10 @@ export function backgroundCommands(session: AgentSession): string[] {
   return session.model.background.items.flatMap((item) => (item.terminalId === undefined ? [] : [item.title]));
 }
 
-/** Asks what becomes of `session`'s background commands now that its chat (`title`) closed, then closes it. */
+/**
+ * Asks what becomes of `session`'s background commands now that its chat (`title`) closed, and closes the session once
+ * the user says Stop, or once nothing runs any more (or the agent is gone), whichever comes first.
+ */
 export async function closeAfterAsking(session: AgentSession, title: string, log: Logger): Promise<void> {
   const named = namedItems(backgroundCommands(session));
   const stop = vscode.l10n.t('Stop');
@@ -21,19 +24,26 @@ export async function closeAfterAsking(session: AgentSession, title: string, log
     named.length === 1
       ? vscode.l10n.t('You closed "{0}", and {1} still runs in the background.', title, named[0]!)
       : vscode.l10n.t('You closed "{0}", and {1} still run in the background.', title, named.join(', '));
-  const choice = await vscode.window.showWarningMessage(message, stop, keep);
-  if (choice !== stop && backgroundCommands(session).length > 0 && !session.ended) {
+  let done: () => void = () => undefined;
+  const ended = new Promise<'ended'>((resolve) => {
+    const check = () => {
+      if (backgroundCommands(session).length > 0 && !session.ended) return;
+      done();
+      resolve('ended');
+    };
+    const changes = session.model.onDidChange((change) => change.type === 'background' && check());
+    const agentEnd = session.onDidEndAgent(check);
+    done = () => {
+      changes.dispose();
+      agentEnd.dispose();
+    };
+  });
+  const answer = vscode.window.showWarningMessage(message, stop, keep).then((choice) => (choice === stop ? 'stop' : 'keep'));
+  // Keep Running (or no answer yet) waits for the commands; Stop, or their end, closes the session now.
+  if ((await Promise.race([ended, answer])) === 'keep') {
     log.info(`[chats] "${title}" closed; its background commands run on until they end`);
-    await new Promise<void>((resolve) => {
-      const check = () => {
-        if (backgroundCommands(session).length > 0 && !session.ended) return;
-        changes.dispose();
-        ended.dispose();
-        resolve();
-      };
-      const changes = session.model.onDidChange((change) => change.type === 'background' && check());
-      const ended = session.onDidEndAgent(check);
-    });
+    await ended;
   }
+  done();
   await session.close();
 }

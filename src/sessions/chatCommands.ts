@@ -92,7 +92,8 @@ export class ChatCommands implements vscode.Disposable {
       { title: vscode.l10n.t('Delete the chat "{0}"?', title), placeHolder: vscode.l10n.t('This cannot be undone.'), ignoreFocusOut: true },
     );
     if (!pick?.remove) return false;
-    panel?.dispose();
+    panel?.closeAgreed(); // what it runs in the background ends with it: deleting is the user's answer
+
     if (sessionId === undefined) return true;
     await this.store.remove(agent, sessionId);
     await this.deleteAtAgent(agent, sessionId, cwd);

@@ -194,6 +194,13 @@ describe('accessibility', function () {
     await page.locator('.tabs-container .tab', { hasText: /^◷ / }).first().waitFor();
     const violations = await scan(chat);
     assert.deepEqual(violations, [], report('background work', violations));
+    // The Sessions view says so on the chat's row, and counts the chat on its agent's.
+    const container = page.locator('.activitybar').getByRole('tab', { name: /ACP/ });
+    if (!(await page.getByRole('tree', { name: 'Sessions' }).isVisible())) await container.click();
+    const rows = page.getByRole('tree', { name: 'Sessions' }).getByRole('treeitem');
+    await rows.filter({ hasText: 'working in background' }).waitFor();
+    await rows.filter({ hasText: '1 in background' }).waitFor();
+    await workbench.hideSideBar();
 
     // Stop Agent asks first, naming what would end with it; Escape keeps it all running.
     await workbench.runCommand('ACP: Stop Agent…');
@@ -206,17 +213,21 @@ describe('accessibility', function () {
     await dialog.waitFor({ state: 'detached' });
     await strip.getByRole('button', { name: 'Stop npm run dev' }).waitFor();
 
-    // The server, stopped: its item goes, and the strip counts one.
+    // The server, stopped: its item goes, the strip counts one, and the focus is on the item now in its place.
     await message.focus();
     await tabTo(chat, strip.getByRole('button', { name: 'Stop npm run dev' }), true);
     await page.keyboard.press('Enter');
     const rest = chat.getByRole('region', { name: 'Running in background (1)' });
     await rest.getByText('Only the agent can stop it').waitFor();
-    // What only the agent can stop, dismissed: the strip goes.
-    await message.focus();
-    await tabTo(chat, rest.getByRole('button', { name: 'Dismiss Watch the tests' }), true);
+    const focused = (target: Locator) => target.evaluate((el) => el.ownerDocument.activeElement === el);
+    const dismiss = rest.getByRole('button', { name: 'Dismiss Watch the tests' });
+    await waitFor(() => focused(dismiss), { what: 'the focus on the item in the stopped one’s place' });
+    await chat.getByRole('status').filter({ hasText: 'npm run dev no longer runs in the background' }).waitFor();
+    // What only the agent can stop, dismissed: the strip goes, and the focus with it to the composer.
     await page.keyboard.press('Enter');
     await rest.waitFor({ state: 'detached' });
+    await waitFor(() => focused(message), { what: 'the focus in the composer' });
+    await chat.getByRole('status').filter({ hasText: 'Nothing runs in the background any more' }).waitFor();
 
     // VS Code cannot ask before a tab closes: the server runs on, its session open, until the user answers; Stop ends both.
     await message.focus();

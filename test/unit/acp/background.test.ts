@@ -50,9 +50,39 @@ describe('background work (what outlives its turn)', () => {
     model.background.commandStarted('term-1', 'npm test');
     model.terminalExit('term-1', { exitCode: 0, signal: null });
     // An agent that runs commands itself reports their output in `_meta` (codex-acp): not the client's to stop.
-    model.apply(tool('call-1', 'completed', { _meta: { terminal_output: { terminal_id: 'own-1', data: 'hi\n' } } }));
+    model.apply(tool('call-1', 'in_progress', { _meta: { terminal_output: { terminal_id: 'own-1', data: 'hi\n' } } }));
     model.endTurn('end_turn');
-    assert.deepEqual(keys(model), []);
+    assert.deepEqual(keys(model), [['c:call-1', 'Tool call-1', null]], 'the agent left its call in progress: only it can stop it');
+    model.dispose();
+  });
+
+  it('lets nothing the agent says of its own commands end the client’s, whatever id it uses', () => {
+    const model = new SessionModel('s');
+    model.beginTurn([text('serve')]);
+    model.background.commandStarted('term-1', 'npm run dev');
+    model.endTurn('end_turn');
+    model.apply(tool('spoof', 'completed', { _meta: { terminal_exit: { terminal_id: 'term-1', exit_code: 0 } } }));
+    assert.deepEqual(keys(model), [['t:term-1', 'npm run dev', 'term-1']]);
+    model.dispose();
+  });
+
+  it('runs on only what the turn itself left: not a call replayed or left by an earlier turn', () => {
+    const model = new SessionModel('s');
+    model.apply(tool('replayed', 'in_progress')); // a session/load replay, before any turn here
+    model.beginTurn([text('go')]);
+    model.apply(tool('mine', 'in_progress'));
+    model.endTurn('end_turn');
+    assert.equal(statusOf(model, 'replayed'), 'cancelled');
+    assert.deepEqual(keys(model), [['c:mine', 'Tool mine', null]]);
+    model.dispose();
+  });
+
+  it('makes a command started while no turn runs background work at once', () => {
+    const model = new SessionModel('s');
+    const changes = backgroundChanges(model);
+    model.background.commandStarted('term-1', 'watch');
+    assert.deepEqual(keys(model), [['t:term-1', 'watch', 'term-1']]);
+    assert.equal(changes.length, 1);
     model.dispose();
   });
 
@@ -154,15 +184,19 @@ describe('background work (what outlives its turn)', () => {
     model.dispose();
   });
 
-  it('runs nothing on once the agent is gone', () => {
+  it('runs nothing on once the agent is gone, its commands included (their exits are never told)', () => {
     const model = new SessionModel('s');
     model.beginTurn([text('go')]);
+    model.background.commandStarted('term-1', 'npm run dev');
     model.apply(tool('watch', 'in_progress'));
     model.endTurn('end_turn');
-    assert.equal(model.background.running, true);
+    assert.equal(keys(model).length, 2);
+    const changes = backgroundChanges(model);
     model.agentGone();
     assert.equal(statusOf(model, 'watch'), 'cancelled');
+    assert.deepEqual(keys(model), []);
     assert.equal(model.background.running, false);
+    assert.ok(changes.length >= 1);
     model.dispose();
   });
 

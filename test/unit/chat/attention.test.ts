@@ -42,7 +42,8 @@ describe('what a chat asks of its user', () => {
     assert.equal(notificationFor('working', 'unseen', false, 'whenUnfocused'), 'finished');
     assert.equal(notificationFor('needsYou', 'unseen', false, 'whenUnfocused'), 'finished');
     assert.equal(notificationFor('background', 'unseen', false, 'whenUnfocused'), 'finished', 'the last background work ended');
-    assert.equal(notificationFor('working', 'background', false, 'whenUnfocused'), undefined, 'not done while work runs on');
+    assert.equal(notificationFor('working', 'background', false, 'whenUnfocused'), 'finished', 'the turn ended, though work runs on');
+    assert.equal(notificationFor('background', 'working', false, 'whenUnfocused'), undefined);
     assert.equal(notificationFor('working', 'unseen', true, 'whenUnfocused'), undefined, 'the window has the focus');
     assert.equal(notificationFor('working', 'needsYou', false, 'never'), undefined);
     assert.equal(notificationFor('none', 'working', false, 'whenUnfocused'), undefined, 'a turn that starts is no news');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { TerminalState } from '../../../src/acp/sessionState';
-import { backgroundViews, outputTail } from '../../../src/chat/backgroundView';
+import { BACKGROUND_SHOWN, backgroundViews, outputTail } from '../../../src/chat/backgroundView';
 
 function terminal(text: string): TerminalState {
   const state = new TerminalState();
@@ -38,6 +38,17 @@ describe('the view of background work', () => {
         ['t:term-1', 'npm run dev', 'ready on :5173', 'kill'],
       ],
     );
+    model.dispose();
+  });
+
+  it('shows a bounded number of items, the oldest first', () => {
+    const model = new SessionModel('s');
+    model.beginTurn([{ type: 'text', text: 'go' }]);
+    for (let i = 0; i < 500; i++) model.apply({ sessionUpdate: 'tool_call', toolCallId: `call-${i}`, title: `Call ${i}`, status: 'in_progress' });
+    model.endTurn('end_turn');
+    const views = backgroundViews(model);
+    assert.equal(views.length, BACKGROUND_SHOWN);
+    assert.equal(views[0]!.key, 'c:call-0');
     model.dispose();
   });
 });
