@@ -14,6 +14,7 @@ import { AgentManager } from './agents/manager';
 import type { AgentStatusItem } from './agents/statusItem';
 import { SignIn } from './agents/signIn';
 import { Chats } from './chats/chats';
+import { KeptSessions } from './chats/closedChat';
 import { handleOf, handleOrNone, type ChatHandle } from './chats/handle';
 import { EditorChatActions } from './chat/actions';
 import { readOutsideWorkspacePolicy, readPermissionSettings, readReviewPolicy, readTrace } from './settings/config';
@@ -174,7 +175,16 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
       folders: worktrees,
       storage: context.globalStorageUri.fsPath,
     },
-    { transcripts, permissions, follow, checkpointing, choices: new ChatChoices(context.workspaceState, log), folders: worktrees, editorTools },
+    {
+      transcripts,
+      permissions,
+      follow,
+      checkpointing,
+      choices: new ChatChoices(context.workspaceState, log),
+      folders: worktrees,
+      editorTools,
+      kept: new KeptSessions(log),
+    },
     new SignIn(log),
     sideBar,
   );

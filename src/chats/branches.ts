@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
+import { confirmEndingBackground } from '../chat/backgroundConfirm';
 import type { ChatPanel } from '../chat/panel';
 import type { NewAttachment } from '../composer/prompt';
 import type * as S from '../acp/schema.gen';
@@ -157,6 +158,11 @@ async function resend(host: BranchHost, panel: ChatPanel, entryId: number, text:
   }
   if (session.model.turn.phase !== 'idle') {
     panel.model.tell(vscode.l10n.t('Stop the running turn first: a message is resent once the agent is idle.'));
+    return undefined;
+  }
+  // The resent message starts a new session: what this one still runs in the background ends with it.
+  if (!(await confirmEndingBackground([panel], vscode.l10n.t('Resend')))) {
+    panel.model.tell(vscode.l10n.t('The message was not resent.'));
     return undefined;
   }
   const attachments = await resendable(

@@ -21,8 +21,7 @@ import { DisposableStore, disposeAll } from '../common/disposables';
 import type { ChatChoices, ChoicesFrom } from './chatChoices';
 import type { EditorTools } from '../editorTools/editorTools';
 import { failureText } from '../common/failureText';
-import type { Logger } from '../acp/log';
-import { backgroundCommands, closeAfterAsking } from './closedChat';
+import { backgroundCommands, type KeptSessions } from './closedChat';
 
 /** An earlier transcript a chat shows above its session and keeps in front of the session's own. */
 export interface Carried {
@@ -50,6 +49,8 @@ export interface ChatSessionDeps {
   readonly folders: ChatFolders;
   /** The editor's tools, offered to each session as the `vscode` MCP server. */
   readonly editorTools?: EditorTools;
+  /** Sessions kept open after their chats closed, for their background commands (closedChat.ts). */
+  readonly kept: KeptSessions;
 }
 
 /** How long a first message waits for the chat's level to reach the agent's own mode. */
@@ -63,6 +64,7 @@ export class ChatSession implements vscode.Disposable {
   private disposed = false;
   /** The session outlives the chat, for its background commands (closedWithPanel). */
   private keepOpen = false;
+  private readonly kept: KeptSessions;
   /** Restores the files to before the user's message `turn`; undefined when there is no checkpoint there. */
   restoreBefore: (turn: number) => Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined = () => undefined;
   /** Acts on what the user asked of the chat's changes (the chat's owner port); a failure is told in the chat. */
@@ -86,6 +88,7 @@ export class ChatSession implements vscode.Disposable {
     choicesFrom?: ChoicesFrom,
   ) {
     this.shown = panel.model.attach(session, keepEarlier);
+    this.kept = deps.kept;
     // A reopened session's diffs are counted while its page loads, not when the page asks for the state.
     const counting = new AbortController();
     // Only ahead of time: a diff it could not count is counted when the page asks, as before.
@@ -255,12 +258,12 @@ export class ChatSession implements vscode.Disposable {
    * The chat's tab closed. VS Code cannot ask before a tab closes: a session whose commands still run in the background
    * stays open with them (its running turn stopped) until the user says what becomes of them (closedChat.ts).
    */
-  closedWithPanel(log: Logger): void {
+  closedWithPanel(): void {
     if (this.panel.closedAgreed || this.session.ended || backgroundCommands(this.session).length === 0) return this.dispose();
     void this.session.cancel();
     this.keepOpen = true;
     this.dispose();
-    void closeAfterAsking(this.session, this.panel.title, log);
+    void this.kept.closeAfterAsking(this.session, this.panel.title);
   }
 
   /**

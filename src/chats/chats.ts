@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
 import type { Attention } from '../chat/attention';
+import { confirmEndingBackground } from '../chat/backgroundConfirm';
 import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
 import type { ChatOwner } from '../chat/owner';
@@ -256,11 +257,10 @@ export class Chats implements vscode.Disposable {
     await this.reconnect(panel, { sessionId, cwd }, 'reload');
   }
 
-  /**
-   * "Restart Agent": a new process for the agent, and every open chat with it gets its session back (replayed,
-   * resumed, or a new one, as the agent can), each saying which.
-   */
+  /** "Restart Agent" (asked first when its chats run background work): each chat gets its session back, saying how. */
   async restartAgent(name: string): Promise<void> {
+    const chats = this.all.filter((p) => p.agentName === name);
+    if (!(await confirmEndingBackground(chats, vscode.l10n.t('Restart Agent')))) return;
     await this.agents.stop(name);
     await this.reconnectAll(name);
   }
@@ -327,7 +327,7 @@ export class Chats implements vscode.Disposable {
     );
     panel.onDidDispose(() => {
       subscriptions.dispose();
-      this.sessions.get(panel)?.closedWithPanel(this.deps.log);
+      this.sessions.get(panel)?.closedWithPanel();
       this.sessions.delete(panel);
       this.open.delete(panel);
       this.recent = this.recent.filter((p) => p !== panel);

@@ -1,49 +1,70 @@
 // A chat whose tab closed while commands it had the client run still ran in the background (a dev server, a test
 // watcher). VS Code cannot ask before a tab closes, so the session stays open with its commands until the user
 // answers: Stop ends them with the session; Keep Running (or no answer) lets them run until they end or the agent
-// stops, and the session closes then.
+// stops, and the session closes then. Opened again meanwhile (from the Sessions view or the history), the chat takes
+// its live session back, commands and all, and nothing is closed.
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import { namedItems } from '../chat/backgroundConfirm';
+import { DisposableStore } from '../common/disposables';
 
 /** The commands of the session that run in the background: what closing it would kill. */
 export function backgroundCommands(session: AgentSession): string[] {
   return session.model.background.items.flatMap((item) => (item.terminalId === undefined ? [] : [item.title]));
 }
 
-/**
- * Asks what becomes of `session`'s background commands now that its chat (`title`) closed, and closes the session once
- * the user says Stop, or once nothing runs any more (or the agent is gone), whichever comes first.
- */
-export async function closeAfterAsking(session: AgentSession, title: string, log: Logger): Promise<void> {
-  const named = namedItems(backgroundCommands(session));
-  const stop = vscode.l10n.t('Stop');
-  const keep = vscode.l10n.t('Keep Running');
-  const message =
-    named.length === 1
-      ? vscode.l10n.t('You closed "{0}", and {1} still runs in the background.', title, named[0]!)
-      : vscode.l10n.t('You closed "{0}", and {1} still run in the background.', title, named.join(', '));
-  let done: () => void = () => undefined;
-  const ended = new Promise<'ended'>((resolve) => {
-    const check = () => {
-      if (backgroundCommands(session).length > 0 && !session.ended) return;
-      done();
-      resolve('ended');
-    };
-    const changes = session.model.onDidChange((change) => change.type === 'background' && check());
-    const agentEnd = session.onDidEndAgent(check);
-    done = () => {
-      changes.dispose();
-      agentEnd.dispose();
-    };
-  });
-  const answer = vscode.window.showWarningMessage(message, stop, keep).then((choice) => (choice === stop ? 'stop' : 'keep'));
-  // Keep Running (or no answer yet) waits for the commands; Stop, or their end, closes the session now.
-  if ((await Promise.race([ended, answer])) === 'keep') {
-    log.info(`[chats] "${title}" closed; its background commands run on until they end`);
-    await ended;
+/** The sessions kept open after their chats closed, each with what gives it back to a chat. */
+export class KeptSessions {
+  private readonly kept = new Map<AgentSession, () => void>();
+
+  constructor(private readonly log: Logger) {}
+
+  /**
+   * Asks what becomes of `session`'s background commands now that its chat (`title`) closed, and closes the session
+   * once the user says Stop, or once nothing runs any more (or the agent is gone), whichever comes first; unless a
+   * chat takes it back first (`adopt`).
+   */
+  async closeAfterAsking(session: AgentSession, title: string): Promise<void> {
+    const named = namedItems(backgroundCommands(session));
+    const message =
+      named.length === 1
+        ? vscode.l10n.t('You closed "{0}", and {1} still runs in the background.', title, named[0]!)
+        : vscode.l10n.t('You closed "{0}", and {1} still run in the background.', title, named.join(', '));
+    const stop = vscode.l10n.t('Stop');
+    const keep = vscode.l10n.t('Keep Running');
+    const subscriptions = new DisposableStore();
+    const ended = new Promise<'ended'>((resolve) => {
+      const check = () => (backgroundCommands(session).length === 0 || session.ended) && resolve('ended');
+      subscriptions.push(
+        session.model.onDidChange((change) => change.type === 'background' && check()),
+        session.onDidEndAgent(check),
+      );
+    });
+    const adopted = new Promise<'adopted'>((resolve) => this.kept.set(session, () => resolve('adopted')));
+    const answer = vscode.window.showWarningMessage(message, stop, keep).then((choice) => (choice === stop ? 'stop' : 'keep'));
+    try {
+      // Keep Running (or no answer yet) waits for the commands; Stop, or their end, closes the session now.
+      let outcome = await Promise.race([ended, adopted, answer]);
+      if (outcome === 'keep') {
+        this.log.info(`[chats] "${title}" closed; its background commands run on until they end`);
+        outcome = await Promise.race([ended, adopted]);
+      }
+      if (outcome !== 'adopted') await session.close();
+    } finally {
+      this.kept.delete(session);
+      subscriptions.dispose();
+    }
   }
-  done();
-  await session.close();
+
+  /** The kept session `sessionId` of the agent `client`, given back to a chat that opens it again; nothing closes it. */
+  adopt(client: AgentSession['client'], sessionId: string): AgentSession | undefined {
+    for (const [session, release] of this.kept) {
+      if (session.client !== client || session.sessionId !== sessionId) continue;
+      this.kept.delete(session);
+      release();
+      return session;
+    }
+    return undefined;
+  }
 }

@@ -18,6 +18,7 @@ import type { TranscriptStore } from '../history/transcripts';
 import { readMcpServers, SECTION, type AgentConfig } from '../settings/config';
 import { additionalDirectories } from '../settings/mcpConfig';
 import type { Carried } from './chatSession';
+import type { KeptSessions } from './closedChat';
 import { SignInNeeded } from './failures';
 import { readInstructions } from '../settings/instructions';
 import { withEditorServer, type EditorTools } from '../editorTools/editorTools';
@@ -43,7 +44,12 @@ export class SessionOpener {
   constructor(
     private readonly agents: AgentManager,
     private readonly signIn: SignIn,
-    private readonly deps: { readonly transcripts: TranscriptStore; readonly folders: ChatFolders; readonly editorTools?: EditorTools },
+    private readonly deps: {
+      readonly transcripts: TranscriptStore;
+      readonly folders: ChatFolders;
+      readonly editorTools?: EditorTools;
+      readonly kept: KeptSessions;
+    },
     private readonly log: Logger,
     /** After a sign-in in a terminal restarted the agent: its other chats come back (all but `except`). */
     private readonly reconnectOthers: (agent: string, except?: ChatPanel) => Promise<void>,
@@ -80,6 +86,9 @@ export class SessionOpener {
     previous: string | undefined,
     fromHistory: boolean,
   ): Promise<{ session: AgentSession; how: Reopened }> {
+    // Still open since its chat closed, for what it runs in the background: the chat takes it back, live.
+    const kept = previous === undefined ? undefined : this.deps.kept.adopt(client, previous);
+    if (kept) return { session: kept, how: 'load' };
     if (previous !== undefined) await this.unarchive(client, name, previous, fromHistory);
     // Asked first where the agent can say (session/status): load or resume as it answers, or neither.
     const way = previous === undefined ? undefined : await client.reopenWay(previous);

@@ -4,9 +4,10 @@
 // shows the exit); what only the agent can stop cannot be stopped here, but can be dismissed; when the last of it ends
 // the chat is done.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, newChat, useFixtureAgent } from './lib/fixture';
+import { api, closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 /** The exit a tool card shows for its command, if it ended. */
 function exitOf(chat: ChatHandle, toolCallId: string): unknown {
@@ -58,6 +59,31 @@ describe('background work', function () {
     assert.equal(await within(chat.send('finish'), 15_000, 'the second turn'), 'end_turn');
     await waitFor(() => chat.background.length === 0, { what: 'the finished watcher to leave the background work' });
     assert.notEqual(chat.attention, 'background');
+  });
+
+  it('keeps a closed chat’s session open while its server runs, and gives it back, live, to the chat opened again', async () => {
+    const fixture = await useFixtureAgent('background');
+    const chat = await newChat();
+    assert.equal(await within(chat.send('serve'), 15_000, 'the turn'), 'end_turn');
+    await waitFor(() => chat.background.some((i) => i.tail.includes('serving on')), { what: 'the server in the background work' });
+    const sessionId = chat.sessionId;
+    assert.ok(sessionId);
+    chat.close(); // as the tab's close button does: the user is asked afterwards, and meanwhile the server runs on
+    const sent = () => recorded(fixture.recordFile).map((m) => m.method);
+    await api();
+    const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: fixture.name, sessionId });
+    assert.ok(again, 'the chat opened again');
+    assert.equal(again.sessionId, sessionId);
+    await waitFor(() => again.background.some((i) => i.key === 'c:dev-server' && i.stop === 'kill'), {
+      what: 'the running server in the chat again',
+    });
+    assert.deepEqual(
+      sent().filter((m) => m === 'session/close' || m === 'session/load' || m === 'session/resume'),
+      [],
+      'the session was neither closed nor opened again at the agent: it is the same, live',
+    );
+    assert.equal(await again.stopBackground('c:dev-server', 'stop'), true);
+    await waitFor(() => !again.background.some((i) => i.key === 'c:dev-server'), { what: 'the stopped server to leave' });
   });
 
   it('dismisses what only the agent can stop; Stop on the rest leaves nothing in the background', async () => {

@@ -39,7 +39,7 @@ async function textOf(uri: vscode.Uri): Promise<string> {
  */
 async function expectChatActive(chat: ChatHandle, ...tabs: string[]): Promise<void> {
   // A chat's tab carries the mark of what it asks of the user (chat/attention.ts) in front of its title.
-  const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label.replace(/^[●✓✕⋯] /, '')));
+  const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label.replace(/^[●✓✕⋯◷] /, '')));
   await waitFor(() => [chat.title, ...tabs].every((label) => labels().includes(label)), { what: `tabs ${[chat.title, ...tabs].join(', ')}` });
   const active = vscode.window.tabGroups.activeTabGroup.activeTab;
   const layout = vscode.window.tabGroups.all.map((g) => `${g.viewColumn}${g.isActive ? '*' : ''}[${g.tabs.map((t) => t.label).join(',')}]`).join(' ');

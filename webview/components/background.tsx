@@ -14,7 +14,11 @@ export function Background({ items }: { items: readonly BackgroundView[] }) {
   // A Stop or Dismiss pressed: once its item is gone, the focus goes to the item now in its place, else the composer,
   // never to the page's body.
   const pressed = useRef<{ key: string; index: number } | undefined>(undefined);
+  // A command being stopped says so until it has ended (its process group gets a moment to go).
+  const [stopping, setStopping] = useState<ReadonlySet<string>>(new Set());
   useLayoutEffect(() => {
+    const left = [...stopping].filter((key) => items.some((item) => item.key === key));
+    if (left.length < stopping.size) setStopping(new Set(left));
     const press = pressed.current;
     if (!press || items.some((item) => item.key === press.key)) return;
     pressed.current = undefined;
@@ -23,7 +27,9 @@ export function Background({ items }: { items: readonly BackgroundView[] }) {
     (next ?? document.querySelector<HTMLTextAreaElement>('textarea[aria-autocomplete]'))?.focus();
   }, [items]);
   const act = (item: BackgroundView, index: number, action: 'stop' | 'dismiss') => {
+    if (stopping.has(item.key)) return;
     pressed.current = { key: item.key, index };
+    if (action === 'stop') setStopping(new Set([...stopping, item.key]));
     background(item.key, action);
   };
   return (
@@ -47,8 +53,14 @@ export function Background({ items }: { items: readonly BackgroundView[] }) {
                   {/* Not live: a screen reader would read the clock every second. */}
                   <span class="quiet background-elapsed">{elapsed(now - item.startedAt)}</span>
                   {item.stop === 'kill' ? (
-                    <button type="button" class="secondary" aria-label={t('Stop {0}', item.title)} onClick={() => act(item, index, 'stop')}>
-                      {t('Stop')}
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={stopping.has(item.key) ? t('Stopping {0}', item.title) : t('Stop {0}', item.title)}
+                      aria-disabled={stopping.has(item.key) ? 'true' : undefined}
+                      onClick={() => act(item, index, 'stop')}
+                    >
+                      {stopping.has(item.key) ? t('Stopping…') : t('Stop')}
                     </button>
                   ) : (
                     <>
