@@ -104,11 +104,14 @@ export class BackgroundWork {
   }
 
   /**
-   * Whether the tool call, still in progress as its turn ends, runs on: the turn announced or updated it (not a call
-   * replayed, or left by an earlier turn), no permission of it was refused, and it did not leave the background before.
+   * Whether an unfinished tool call stays as it is when a turn ends: it is background work already (an earlier turn
+   * left it; only the agent's end closes it), or `inProgress` at the end of a turn that was not stopped, and that turn
+   * announced or updated it (not a call replayed), no permission of it was refused, and it did not leave the
+   * background before.
    */
-  runsOn(toolCallId: string): boolean {
-    return this.thisTurn.has(toolCallId) && !this.refusals.has(toolCallId) && !this.gone.has(toolCallId);
+  keeps(toolCallId: string, inProgress: boolean): boolean {
+    if (this.tools.has(toolCallId)) return true;
+    return inProgress && this.thisTurn.has(toolCallId) && !this.refusals.has(toolCallId) && !this.gone.has(toolCallId);
   }
 
   /** A turn began. */

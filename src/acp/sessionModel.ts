@@ -424,7 +424,7 @@ export class SessionModel {
       const entry = this.entries[index];
       const call = entry?.type === 'tool' ? entry.call : undefined;
       if (!call || FINISHED.has(call.status)) continue;
-      if (keepRunning && call.status === 'in_progress' && this.background.runsOn(call.toolCallId)) left.push(call.toolCallId);
+      if (this.background.keeps(call.toolCallId, keepRunning && call.status === 'in_progress')) left.push(call.toolCallId);
       else {
         call.status = 'cancelled';
         this.background.toolChanged(call.toolCallId, true);

@@ -65,6 +65,8 @@ export class ChatSession implements vscode.Disposable {
   /** The session outlives the chat, for its background commands (closedWithPanel). */
   private keepOpen = false;
   private readonly kept: KeptSessions;
+  /** The chat showed a conversation kept on this computer above the session's own (a resumed or carried one). */
+  private readonly carriedAbove: boolean;
   /** Restores the files to before the user's message `turn`; undefined when there is no checkpoint there. */
   restoreBefore: (turn: number) => Promise<'restored' | 'unchanged' | 'declined' | 'none'> | undefined = () => undefined;
   /** Acts on what the user asked of the chat's changes (the chat's owner port); a failure is told in the chat. */
@@ -89,6 +91,7 @@ export class ChatSession implements vscode.Disposable {
   ) {
     this.shown = panel.model.attach(session, keepEarlier);
     this.kept = deps.kept;
+    this.carriedAbove = (carried?.entries.length ?? 0) > 0 || panel.model.earlier.length > 0;
     // A reopened session's diffs are counted while its page loads, not when the page asks for the state.
     const counting = new AbortController();
     // Only ahead of time: a diff it could not count is counted when the page asks, as before.
@@ -263,7 +266,7 @@ export class ChatSession implements vscode.Disposable {
     void this.session.cancel();
     this.keepOpen = true;
     this.dispose();
-    void this.kept.closeAfterAsking(this.session, this.panel.title);
+    void this.kept.closeAfterAsking(this.session, this.panel.title, !this.carriedAbove);
   }
 
   /**

@@ -23,9 +23,10 @@ export class KeptSessions {
   /**
    * Asks what becomes of `session`'s background commands now that its chat (`title`) closed, and closes the session
    * once the user says Stop, or once nothing runs any more (or the agent is gone), whichever comes first; unless a
-   * chat takes it back first (`adopt`).
+   * chat takes it back first (`adopt`). Only an `adoptable` session is given back: one whose chat showed nothing above
+   * it, so that the chat that takes it back shows all it showed (else the chat opens as any earlier session does).
    */
-  async closeAfterAsking(session: AgentSession, title: string): Promise<void> {
+  async closeAfterAsking(session: AgentSession, title: string, adoptable: boolean): Promise<void> {
     const named = namedItems(backgroundCommands(session));
     const message =
       named.length === 1
@@ -41,7 +42,7 @@ export class KeptSessions {
         session.onDidEndAgent(check),
       );
     });
-    const adopted = new Promise<'adopted'>((resolve) => this.kept.set(session, () => resolve('adopted')));
+    const adopted = new Promise<'adopted'>((resolve) => adoptable && this.kept.set(session, () => resolve('adopted')));
     const answer = vscode.window.showWarningMessage(message, stop, keep).then((choice) => (choice === stop ? 'stop' : 'keep'));
     try {
       // Keep Running (or no answer yet) waits for the commands; Stop, or their end, closes the session now.
@@ -50,7 +51,8 @@ export class KeptSessions {
         this.log.info(`[chats] "${title}" closed; its background commands run on until they end`);
         outcome = await Promise.race([ended, adopted]);
       }
-      if (outcome !== 'adopted') await session.close();
+      // Once out of the list no chat can take it back: not while it closes, nor after it was taken meanwhile.
+      if (outcome !== 'adopted' && (!adoptable || this.kept.delete(session))) await session.close();
     } finally {
       this.kept.delete(session);
       subscriptions.dispose();
@@ -60,7 +62,7 @@ export class KeptSessions {
   /** The kept session `sessionId` of the agent `client`, given back to a chat that opens it again; nothing closes it. */
   adopt(client: AgentSession['client'], sessionId: string): AgentSession | undefined {
     for (const [session, release] of this.kept) {
-      if (session.client !== client || session.sessionId !== sessionId) continue;
+      if (session.client !== client || session.sessionId !== sessionId || session.ended) continue;
       this.kept.delete(session);
       release();
       return session;

@@ -22,6 +22,9 @@ export function Background({ items }: { items: readonly BackgroundView[] }) {
     const press = pressed.current;
     if (!press || items.some((item) => item.key === press.key)) return;
     pressed.current = undefined;
+    // Only a focus the removal lost: one the user took elsewhere meanwhile stays where they put it.
+    const active = document.activeElement;
+    if (active && active !== document.body && !list.current?.contains(active)) return;
     const buttons = list.current?.querySelectorAll<HTMLButtonElement>('li > .background-head > button');
     const next = buttons?.[Math.min(press.index, buttons.length - 1)];
     (next ?? document.querySelector<HTMLTextAreaElement>('textarea[aria-autocomplete]'))?.focus();

@@ -66,7 +66,29 @@ describe('background work (what outlives its turn)', () => {
     model.dispose();
   });
 
-  it('runs on only what the turn itself left: not a call replayed or left by an earlier turn', () => {
+  it('keeps what an earlier turn left through the next turn’s end, its stop and its failure', () => {
+    const model = new SessionModel('s');
+    model.beginTurn([text('serve')]);
+    model.apply(tool('watch', 'in_progress'));
+    model.endTurn('end_turn');
+    for (const end of ['end_turn', 'cancelled', 'failed'] as const) {
+      model.beginTurn([text('next')]);
+      model.apply(tool(`other-${end}`, 'in_progress'));
+      if (end === 'failed') model.failTurn('boom');
+      else {
+        if (end === 'cancelled') model.cancelTurn();
+        model.endTurn(end);
+      }
+      assert.equal(statusOf(model, 'watch'), 'in_progress', end);
+      assert.ok(
+        keys(model).some(([key]) => key === 'c:watch'),
+        end,
+      );
+    }
+    model.dispose();
+  });
+
+  it('runs on only what the turn itself left: not a call replayed before it', () => {
     const model = new SessionModel('s');
     model.apply(tool('replayed', 'in_progress')); // a session/load replay, before any turn here
     model.beginTurn([text('go')]);
