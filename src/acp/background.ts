@@ -3,6 +3,7 @@
 // `in_progress` when its turn ended. The session model keeps one and tells it what happens; it says what to show.
 import type * as S from './schema.gen';
 import type { ToolCallState } from './sessionState';
+import { clip } from './text';
 
 /** One piece of work that outlived its turn. */
 export interface BackgroundItem {
@@ -55,8 +56,7 @@ export class BackgroundWork {
    * no turn runs is background work at once.
    */
   commandStarted(terminalId: string, command: string): void {
-    const line = command.length > COMMAND_LIMIT ? `${command.slice(0, COMMAND_LIMIT)}…` : command;
-    this.commands.set(terminalId, { command: line, startedAt: this.now(), outlived: !this.turnRunning });
+    this.commands.set(terminalId, { command: clip(command, COMMAND_LIMIT), startedAt: this.now(), outlived: !this.turnRunning });
     if (!this.turnRunning) this.changed();
   }
 
@@ -163,7 +163,7 @@ export class BackgroundWork {
       if (!call) continue;
       const terminalId = this.terminalOf(toolCallId);
       const command = terminalId === undefined ? undefined : this.commands.get(terminalId);
-      if (terminalId !== undefined && command) shown.add(terminalId);
+      if (command) shown.add(terminalId!);
       items.push({
         key: `c:${toolCallId}`,
         title: call.title,

@@ -1,6 +1,7 @@
 // What a chat asks of its user at a glance: working, needs you (a permission waiting), working in background (its
-// turn ended, and what it started still runs), done and not yet seen, or failed. The Sessions view shows it per chat, the tab's title carries its mark, the view container's badge counts
-// the chats that need you, and a window without the focus gets one notification when a turn ends or starts waiting.
+// turn ended, and what it started still runs), done and not yet seen, or failed. The Sessions view shows it per chat,
+// the tab's title carries its mark, the view container's badge counts the chats that need you, and a window without
+// the focus gets one notification when a turn ends or starts waiting.
 // Pure: unit-tested in plain Node.
 
 export type Attention = 'none' | 'working' | 'needsYou' | 'background' | 'unseen' | 'failed';

@@ -10,7 +10,7 @@ import { t } from '../l10n';
 export function Background({ items }: { items: readonly BackgroundView[] }) {
   const now = useNow(items.length > 0);
   const list = useRef<HTMLUListElement>(null);
-  const said = useEnded(items);
+  const said = useAnnouncement(items);
   // A Stop or Dismiss pressed: once its item is gone, the focus goes to the item now in its place, else the composer,
   // never to the page's body.
   const pressed = useRef<{ key: string; index: number } | undefined>(undefined);
@@ -85,7 +85,7 @@ export function Background({ items }: { items: readonly BackgroundView[] }) {
 }
 
 /** What a screen reader is told when background work starts (the strip appears) or ends: which item, or all of it. */
-function useEnded(items: readonly BackgroundView[]): string {
+function useAnnouncement(items: readonly BackgroundView[]): string {
   const [said, setSaid] = useState('');
   const before = useRef(items);
   useEffect(() => {
