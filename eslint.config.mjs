@@ -69,7 +69,7 @@ const resolver = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', 'out/**', 'test-output/**', 'src/acp/schema.gen.ts', '.vscode-test/**'] },
+  { ignores: ['**/node_modules/**', 'dist/**', 'out/**', 'test-output/**', 'src/acp/schema.gen.ts', 'src/acp/v2/schema.gen.ts', '.vscode-test/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -129,6 +129,19 @@ export default tseslint.config(
         {
           paths: [{ name: 'vscode', message: 'src/acp is the protocol core: it runs in plain Node and never imports vscode.' }],
           patterns: [{ regex: '^\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The second wire version (src/acp/v2) is part of the core: it may use the rest of src/acp, and nothing above it.
+    files: ['src/acp/v2/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/acp is the protocol core: it runs in plain Node and never imports vscode.' }],
+          patterns: [{ regex: '^\\.\\./\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }],
         },
       ],
     },

@@ -3,7 +3,7 @@
 // with `data-index` or `data-terminal`), its article says which entry it is (`data-entry`, `data-tool`,
 // `data-earlier`), and the conversation hands every click here. A click from the keyboard (Enter, Space) is a click
 // too.
-import { copyEntry, forkFrom, openLocation, restoreCheckpoint, showDiff, showTerminal } from './intents';
+import { cancelToolCall, copyEntry, forkFrom, openLocation, restoreCheckpoint, showDiff, showTerminal } from './intents';
 
 /** Acts on a click on one of an entry's buttons; false when `target` is not one. `edit` opens a message for editing. */
 export function entryAction(target: Element, edit: (entryId: number) => void): boolean {
@@ -36,6 +36,9 @@ export function entryAction(target: Element, edit: (entryId: number) => void): b
       return true;
     case 'terminal':
       showTerminal(toolCallId, button.getAttribute('data-terminal') ?? '');
+      return true;
+    case 'stop':
+      cancelToolCall(toolCallId);
       return true;
     default:
       return false;

@@ -53,6 +53,11 @@ export function answerPermission(id: number, optionId: string, sessionId?: strin
   post({ type: 'permission', id, optionId, ...(sessionId ? { sessionId } : {}) });
 }
 
+/** Stop on a tool card: the agent stops that call alone (v2). */
+export function cancelToolCall(toolCallId: string): void {
+  post({ type: 'cancelToolCall', toolCallId });
+}
+
 /** Cancel on a subagent's card. */
 export function cancelSubagent(sessionId: string): void {
   post({ type: 'cancelSubagent', sessionId });

@@ -36,6 +36,8 @@ export interface AgentClientOptions {
   readonly terminalAuth?: boolean;
   /** How long closing a session waits for the agent's answer to `session/close` (default 3 s). */
   readonly closeTimeoutMs?: number;
+  /** The protocol version to ask for (quirks.ts `protocolToAsk`); the agent may answer 1. Default 1. */
+  readonly protocol?: 1 | 2;
 }
 
 /** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
@@ -143,7 +145,7 @@ export class AgentClient implements SessionOwner {
     let initialized: S.InitializeResponse;
     try {
       initialized = await Promise.race([
-        agentProcess.connection.initialize({}, timeout),
+        agentProcess.connection.initialize({}, timeout, options.protocol ?? 1),
         // A spawn failure settles `exited` without ever closing a connection that was never used.
         agentProcess.exited.then((end) => Promise.reject(end)),
       ]);
@@ -194,7 +196,9 @@ export class AgentClient implements SessionOwner {
     method: string,
     cwd: string,
     options: SessionOptions,
-    request: (params: SessionSetup['params']) => Promise<Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'>>,
+    request: (
+      params: SessionSetup['params'],
+    ) => Promise<Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'> & { availableCommands?: S.AvailableCommand[] | undefined }>,
   ): Promise<AgentSession> {
     const setup = sessionSetup(options, this.capabilities, this.log);
     const { response, early } = await this.early.open(
@@ -205,6 +209,8 @@ export class AgentClient implements SessionOwner {
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     model.quirks = this.quirks;
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
+    // v2 answers with the session's commands.
+    if (response.availableCommands) model.apply({ sessionUpdate: 'available_commands_update', availableCommands: response.availableCommands });
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
     const session = new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken);
     session.wholeHistory = method !== 'session/fork';
@@ -307,6 +313,7 @@ export class AgentClient implements SessionOwner {
       const response = how === 'load' ? await connection.loadSession(params, options.signal) : await connection.resumeSession(params, options.signal);
       if (options.signal?.aborted) throw new AcpError(ErrorCodes.InternalError, `the reopen of ${sessionId} was given up`);
       model.setup({ modes: response.modes, configOptions: response.configOptions });
+      if (response.availableCommands) model.apply({ sessionUpdate: 'available_commands_update', availableCommands: response.availableCommands });
       return session;
     } catch (error) {
       // Quietly: the caller decides whether the agent is still needed; the agent never opened it: no session/close.

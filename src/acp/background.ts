@@ -1,9 +1,12 @@
-// Work that outlives its turn, as far as the client knows it for certain over ACP v1: the commands it runs for the
+// Work that outlives its turn. Over ACP v1, as far as the client knows it for certain: the commands it runs for the
 // agent (`terminal/*`) still running after the turn that started them ended, and the tool calls the agent left
-// `in_progress` when its turn ended. The session model keeps one and tells it what happens; it says what to show.
+// `in_progress` when its turn ended. Over v2, what the agent lists (`background` on its `state_update`): its own
+// terminals, tool calls, and work of kinds the client does not know. The session model keeps one and tells it what
+// happens; it says what to show.
 import type * as S from './schema.gen';
 import type { ToolCallState } from './sessionState';
 import { clip } from './text';
+import type { BackgroundRef } from './v2/updates';
 
 /** One piece of work that outlived its turn. */
 export interface BackgroundItem {
@@ -17,6 +20,16 @@ export interface BackgroundItem {
   readonly terminalId?: string;
   /** The tool call it is, or the one that shows its command. */
   readonly toolCallId?: string;
+  /** v2: the agent's own terminal it is, whose output it shows. */
+  readonly agentTerminalId?: string;
+  /** The agent can stop it on request (v2: `tool_call/cancel`, `terminal/cancel`), with this id. */
+  readonly cancel?: { readonly type: 'tool_call' | 'terminal'; readonly id: string };
+}
+
+/** What the client knows of one of the agent's own terminals (v2). */
+interface AgentTerminal {
+  command: string | undefined;
+  readonly startedAt: number;
 }
 
 /** The longest command line kept for a title (the agent writes it). */
@@ -43,6 +56,14 @@ export class BackgroundWork {
   /** Unfinished tool calls the running turn announced or updated: only those may run on after it. */
   private readonly thisTurn = new Set<string>();
   private turnRunning = false;
+  /** v2: the agent's latest list, which replaces the client's own reading of tool calls left in progress. */
+  private reported: readonly BackgroundRef[] | undefined;
+  /** v2: the agent's terminals seen, bounded by the keys the agent lists (see `agentTerminal`). */
+  private readonly agentTerminals = new Map<string, AgentTerminal>();
+  /** v2: `c:`/`t:` keys of the tool calls and terminals the agent says it can stop now. */
+  private readonly cancellable = new Set<string>();
+  /** v2: when each item of the agent's list was first listed, by key. */
+  private readonly listedAt = new Map<string, number>();
 
   constructor(
     /** What runs in the background changed (an item came or went, or a background command printed). */
@@ -76,6 +97,42 @@ export class BackgroundWork {
 
   private terminalOf(toolCallId: string): string | undefined {
     return this.toolCall(toolCallId)?.content.find((content) => content.type === 'terminal')?.terminalId;
+  }
+
+  /** v2: the agent's list of what runs on, whole (an empty list: nothing). */
+  report(list: readonly BackgroundRef[]): void {
+    this.reported = list;
+    const keys = new Set(list.map(keyOf));
+    for (const key of this.listedAt.keys()) if (!keys.has(key)) this.listedAt.delete(key);
+    for (const key of keys) if (!this.listedAt.has(key)) this.listedAt.set(key, this.now());
+    for (const id of this.agentTerminals.keys()) if (!keys.has(`t:${id}`)) this.agentTerminals.delete(id);
+    this.changed();
+  }
+
+  /** v2: one of the agent's terminals: its command line, whether it can be stopped now, and whether it exited. */
+  agentTerminal(terminalId: string, update: { command?: string; cancellable?: boolean; exited?: boolean }): void {
+    let terminal = this.agentTerminals.get(terminalId);
+    // Kept for the terminals the agent lists (and the ones it announces before it lists them): at most as many.
+    if (!terminal && this.agentTerminals.size < 1000) this.agentTerminals.set(terminalId, (terminal = { command: undefined, startedAt: this.now() }));
+    if (terminal && update.command !== undefined) terminal.command = clip(update.command, COMMAND_LIMIT);
+    this.setCancellable(`t:${terminalId}`, update.exited ? false : update.cancellable);
+  }
+
+  /** v2: whether the agent says it can stop a tool call now (absent: unchanged). */
+  toolCancellable(toolCallId: string, cancellable: boolean | undefined): void {
+    this.setCancellable(`c:${toolCallId}`, cancellable);
+  }
+
+  /** v2: whether the agent said it can stop the tool call now. */
+  canCancel(toolCallId: string): boolean {
+    return this.cancellable.has(`c:${toolCallId}`);
+  }
+
+  private setCancellable(key: string, cancellable: boolean | undefined): void {
+    if (cancellable === undefined || cancellable === this.cancellable.has(key)) return;
+    if (cancellable) this.cancellable.add(key);
+    else this.cancellable.delete(key);
+    if (this.reported?.some((r) => key === `${r.type === 'terminal' ? 't' : 'c'}:${r.id}`)) this.changed();
   }
 
   /** A tool call was announced, or changed: `finished` once it completed, failed or was cancelled. */
@@ -133,14 +190,34 @@ export class BackgroundWork {
   /** The agent is gone: its commands ended with it (released, their exits never told), and so did its own work. */
   agentGone(): void {
     const before = this.running;
-    for (const set of [this.commands, this.toolStarts, this.tools, this.gone, this.refusals, this.thisTurn]) set.clear();
+    for (const set of [
+      this.commands,
+      this.toolStarts,
+      this.tools,
+      this.gone,
+      this.refusals,
+      this.thisTurn,
+      this.agentTerminals,
+      this.cancellable,
+      this.listedAt,
+    ])
+      set.clear();
+    this.reported = undefined;
     this.turnRunning = false;
     if (before) this.changed();
   }
 
-  /** The user hid an item only the agent can stop. False when it was not shown. */
-  dismiss(toolCallId: string): boolean {
-    if (!this.tools.has(toolCallId)) return false;
+  /** The user hid an item only the agent can stop, by its key. False when it was not shown. */
+  dismiss(key: string): boolean {
+    if (this.reported) {
+      const kept = this.reported.filter((r) => keyOf(r) !== key);
+      if (kept.length === this.reported.length) return false;
+      this.reported = kept;
+      this.changed();
+      return true;
+    }
+    const toolCallId = key.startsWith('c:') ? key.slice(2) : undefined;
+    if (toolCallId === undefined || !this.tools.has(toolCallId)) return false;
     this.leave(toolCallId);
     this.changed();
     return true;
@@ -156,9 +233,9 @@ export class BackgroundWork {
    * the client can stop.
    */
   get items(): BackgroundItem[] {
-    const items: BackgroundItem[] = [];
+    const items: BackgroundItem[] = this.reported ? this.reportedItems(this.reported) : [];
     const shown = new Set<string>();
-    for (const toolCallId of this.tools) {
+    for (const toolCallId of this.reported ? [] : this.tools) {
       const call = this.toolCall(toolCallId);
       if (!call) continue;
       const terminalId = this.terminalOf(toolCallId);
@@ -179,10 +256,33 @@ export class BackgroundWork {
     return items.sort((a, b) => a.startedAt - b.startedAt);
   }
 
+  /** v2: the agent's list as items, each stoppable where the agent says it can stop it. */
+  private reportedItems(list: readonly BackgroundRef[]): BackgroundItem[] {
+    return list.map((ref) => {
+      const key = keyOf(ref);
+      const cancel = this.cancellable.has(key) && ref.type !== 'other' ? { cancel: { type: ref.type, id: ref.id } } : {};
+      const listedAt = this.listedAt.get(key) ?? this.now();
+      if (ref.type === 'tool_call') {
+        const call = this.toolCall(ref.id);
+        return { key, title: call?.title ?? ref.id, startedAt: this.toolStarts.get(ref.id) ?? listedAt, toolCallId: ref.id, ...cancel };
+      }
+      if (ref.type === 'terminal') {
+        const terminal = this.agentTerminals.get(ref.id);
+        return { key, title: terminal?.command ?? 'Terminal', startedAt: terminal?.startedAt ?? listedAt, agentTerminalId: ref.id, ...cancel };
+      }
+      return { key, title: `Work the agent runs (${ref.id.slice(0, ref.id.lastIndexOf('#'))})`, startedAt: listedAt };
+    });
+  }
+
   /** True while anything runs in the background (what `items` would list, without building it). */
   get running(): boolean {
+    if (this.reported) return this.reported.length > 0;
     if (this.tools.size > 0) return true;
     for (const command of this.commands.values()) if (command.outlived) return true;
     return false;
   }
+}
+
+function keyOf(ref: BackgroundRef): string {
+  return `${ref.type === 'terminal' ? 't' : ref.type === 'tool_call' ? 'c' : 'o'}:${ref.id}`;
 }

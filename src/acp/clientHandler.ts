@@ -1,6 +1,7 @@
 // What the agent may ask of the client, served: the host's services behind one ClientHandler. Each request is
 // checked against the open sessions first (an unknown session gets -32602), permission requests go through the
 // client's own rules before the user is asked, and terminals run in the session's folder.
+import { applyV2 } from './v2/apply';
 import type { ClientHandler } from './inbound';
 import { AcpError, ErrorCodes } from './errors';
 import type * as S from './schema.gen';
@@ -160,6 +161,11 @@ export function clientHandler(
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);
       else unknown(notification.sessionId, notification.update);
+    },
+    v2Update(sessionId, event) {
+      const target = route(sessionId);
+      if (target) applyV2(target, event);
+      else unknown(sessionId);
     },
   };
   const read = services.readTextFile?.bind(services);

@@ -11,7 +11,7 @@ import {
   type MessageReader,
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { advertisedCapabilities, capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
 import { AcpError, ConnectionClosedError, ErrorCodes, errorMessage, NotSupportedError, ProtocolVersionError } from './errors';
 import { silentLogger, type Logger } from './log';
@@ -19,13 +19,21 @@ import { AgentMethods, AgentNotifications, ExtensionMethods, UnstableMethods, ty
 import type * as S from './schema.gen';
 import { Inbound, type ClientHandler } from './inbound';
 import { parseTolerant } from './tolerance';
+import { AgentMethodsV2, AgentNotificationsV2 } from './v2/methods';
+import * as V2 from './v2/schema.gen';
+import { clientCapabilities, commandsOf, initializeAnswer, mcpServers, PROTOCOL_V1, PROTOCOL_V2 } from './v2/wire';
 
-/** The protocol version we send, and the ones we accept back. */
-const PROTOCOL_VERSION = 1;
-const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1];
+/** What an answer to a v1 `initialize` may say: an agent of v2 alone is not spoken to in v1's terms. */
+const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_V1];
+
+/** The first answer to a v2 `initialize`: its version says which schema reads the rest. */
+const InitializeVersion = z.looseObject({ protocolVersion: V2.ProtocolVersion });
+const InitializeV2 = { ...AgentMethodsV2.initialize, result: InitializeVersion };
 
 type Params<D extends RequestDef> = z.output<D['params']>;
 type Result<D extends RequestDef> = z.output<D['result']>;
+/** A session's answer: a v2 agent's carries the session's commands. */
+type WithCommands<T> = T & { availableCommands?: S.AvailableCommand[] | undefined };
 
 export interface ConnectionOptions {
   readonly clientInfo: S.Implementation;
@@ -55,6 +63,8 @@ export class AcpClientConnection {
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private closedWith: { reason: Error | undefined } | undefined;
   private described: AgentDescription | undefined;
+  /** The wire version `initialize` settled on. */
+  private version: 1 | 2 = PROTOCOL_V1;
   readonly clientCapabilities: S.ClientCapabilities;
 
   /** Fires once, when the connection closes, with the reason if there was one. */
@@ -94,27 +104,37 @@ export class AcpClientConnection {
     return this.closedWith !== undefined;
   }
 
+  /** The protocol version spoken: 1 until `initialize` settles on 2. */
+  get wire(): 1 | 2 {
+    return this.version;
+  }
+
   // ---- client → agent ------------------------------------------------------------------------------------------
 
   /**
-   * Negotiates the protocol version and learns the agent's capabilities. Aborting `signal` (say, a timeout) gives
-   * up on the agent: without a handshake the connection is of no use, so it closes with the signal's reason.
+   * Negotiates the protocol version and learns the agent's capabilities. Asked for 2 (v2, Preview), an agent that
+   * answers 1 is asked again in v1's terms (a client may repeat `initialize` before any other request), so that it
+   * learns the client's v1 capabilities. Aborting `signal` (a timeout) gives up: the connection closes with its
+   * reason. The answer is said in v1's terms whatever the version (v2/wire.ts).
    */
-  async initialize(extra: { _meta?: Record<string, unknown> } = {}, signal?: AbortSignal): Promise<S.InitializeResponse> {
+  async initialize(extra: { _meta?: Record<string, unknown> } = {}, signal?: AbortSignal, ask: 1 | 2 = PROTOCOL_V1): Promise<S.InitializeResponse> {
     const giveUp = () => this.close(asError(signal?.reason ?? new Error('initialize was aborted')));
     if (signal?.aborted) giveUp();
     else signal?.addEventListener('abort', giveUp, { once: true });
     let result: S.InitializeResponse;
     try {
-      result = await this.call(
-        AgentMethods.initialize,
-        { protocolVersion: PROTOCOL_VERSION, clientCapabilities: this.clientCapabilities, clientInfo: this.options.clientInfo, ...extra },
-        signal,
-      );
+      const v2 = ask === PROTOCOL_V2 ? await this.initializeV2(extra, signal) : undefined;
+      result =
+        v2 ??
+        (await this.call(
+          AgentMethods.initialize,
+          { protocolVersion: PROTOCOL_V1, clientCapabilities: this.clientCapabilities, clientInfo: this.options.clientInfo, ...extra },
+          signal,
+        ));
     } finally {
       signal?.removeEventListener('abort', giveUp);
     }
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+    if (this.version === PROTOCOL_V1 && !SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
       const error = new ProtocolVersionError(result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
       this.close(error);
       this.rpc.dispose();
@@ -129,20 +149,61 @@ export class AcpClientConnection {
     return result;
   }
 
+  /** Asks for v2: the v2 answer in v1's terms, or undefined when the agent answered 1 (or refused the v2 request). */
+  private async initializeV2(extra: { _meta?: Record<string, unknown> }, signal?: AbortSignal): Promise<S.InitializeResponse | undefined> {
+    const params = {
+      protocolVersion: PROTOCOL_V2,
+      info: this.options.clientInfo,
+      capabilities: clientCapabilities(this.clientCapabilities),
+      ...extra,
+    };
+    let answer: z.output<typeof InitializeVersion>;
+    try {
+      answer = await this.call(InitializeV2, params, signal);
+    } catch (error) {
+      // An agent of v1 alone may refuse the v2 request's shape: it gets v1's.
+      if (error instanceof AcpError && !this.closedWith) {
+        this.log.info(`the agent refused initialize for ACP v2 (${error.message}); asking for v1`);
+        return undefined;
+      }
+      throw error;
+    }
+    if (answer.protocolVersion !== PROTOCOL_V2) {
+      this.log.info(`the agent answered ACP v${answer.protocolVersion} to v2; initializing for v1`);
+      return undefined;
+    }
+    const parsed = parseTolerant(AgentMethodsV2.initialize.result, answer);
+    this.logWarnings('answer to initialize', parsed.warnings);
+    if (!parsed.ok) throw new AcpError(ErrorCodes.InternalError, `the agent's answer to initialize is invalid: ${parsed.error}`);
+    this.version = PROTOCOL_V2;
+    this.inbound.speakV2();
+    return initializeAnswer(parsed.value);
+  }
+
+  /** Signs in with one of the agent's methods (v2: `auth/login`). */
   authenticate(params: Params<typeof AgentMethods.authenticate>, signal?: AbortSignal) {
+    if (this.version === PROTOCOL_V2) return this.call(AgentMethodsV2.login, params, signal);
     return this.call(AgentMethods.authenticate, params, signal);
   }
 
   logout(params: Params<typeof AgentMethods.logout> = {}, signal?: AbortSignal) {
+    if (this.version === PROTOCOL_V2) return this.call(AgentMethodsV2.logout, params, signal);
     return this.call(AgentMethods.logout, params, signal);
   }
 
-  newSession(params: Params<typeof AgentMethods.newSession>, signal?: AbortSignal) {
+  /** Opens a session. A v2 agent's answer carries its commands (`availableCommands`) and no modes. */
+  newSession(params: Params<typeof AgentMethods.newSession>, signal?: AbortSignal): Promise<WithCommands<Result<typeof AgentMethods.newSession>>> {
+    if (this.version === PROTOCOL_V2) {
+      const { systemPrompt: _notInV2, mcpServers: servers, ...rest } = params;
+      const answer = this.call(AgentMethodsV2.newSession, { ...rest, mcpServers: mcpServers(servers) }, signal, () => this.checkSessionSetup(params));
+      return answer.then((value) => ({ ...this.inV1Terms(AgentMethods.newSession, value), ...commandsOf(value.availableCommands) }));
+    }
     return this.call(AgentMethods.newSession, params, signal, () => this.checkSessionSetup(params));
   }
 
-  /** Replays the session as `session/update`s before it answers: route updates for it before calling. */
-  loadSession(params: Params<typeof AgentMethods.loadSession>, signal?: AbortSignal) {
+  /** Replays the session as updates before it answers: route them first. v2: session/resume from the start. */
+  loadSession(params: Params<typeof AgentMethods.loadSession>, signal?: AbortSignal): Promise<WithCommands<Result<typeof AgentMethods.loadSession>>> {
+    if (this.version === PROTOCOL_V2) return this.resumeSession(params, signal, true);
     return this.call(AgentMethods.loadSession, params, signal, () => this.checkSessionSetup(params));
   }
 
@@ -155,8 +216,41 @@ export class AcpClientConnection {
     });
   }
 
-  resumeSession(params: Params<typeof AgentMethods.resumeSession>, signal?: AbortSignal) {
+  /** Reopens a session. `replay` asks a v2 agent for its history before the answer (v2's session/load). */
+  resumeSession(
+    params: Params<typeof AgentMethods.resumeSession>,
+    signal?: AbortSignal,
+    replay = false,
+  ): Promise<WithCommands<Result<typeof AgentMethods.resumeSession>>> {
+    if (this.version === PROTOCOL_V2) {
+      const { systemPrompt: _notInV2, mcpServers: servers, ...rest } = params as typeof params & { systemPrompt?: unknown };
+      const request = { ...rest, mcpServers: mcpServers(servers), ...(replay && { replayFrom: { type: 'start' } }) };
+      const answer = this.call(AgentMethodsV2.resumeSession, request, signal, () => this.checkSessionSetup(params));
+      return answer.then((value) => ({ ...this.inV1Terms(AgentMethods.resumeSession, value), ...commandsOf(value.availableCommands) }));
+    }
     return this.call(AgentMethods.resumeSession, params, signal, () => this.checkSessionSetup(params));
+  }
+
+  /** v2: stops one tool call (where it advertised `capabilities.cancel`); the turn goes on. */
+  cancelToolCall(params: { sessionId: string; toolCallId: string }, signal?: AbortSignal) {
+    return this.call(AgentMethodsV2.cancelToolCall, params, signal, () => this.checkV2('tool_call/cancel'));
+  }
+
+  /** v2: stops one of the agent's terminals (where it advertised `capabilities.cancel`). */
+  cancelTerminal(params: { sessionId: string; terminalId: string }, signal?: AbortSignal) {
+    return this.call(AgentMethodsV2.cancelTerminal, params, signal, () => this.checkV2('terminal/cancel'));
+  }
+
+  /** A v2 answer (valid by v2's schema) read by v1's schema of the method: what v1 cannot show is dropped. */
+  private inV1Terms<D extends RequestDef>(def: D, value: unknown): Result<D> {
+    const parsed = parseTolerant(def.result, value);
+    this.logWarnings(`answer to ${def.method}`, parsed.warnings);
+    if (!parsed.ok) throw new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} cannot be used: ${parsed.error}`);
+    return parsed.value as Result<D>;
+  }
+
+  private checkV2(method: string): void {
+    if (this.version !== PROTOCOL_V2) throw new NotSupportedError({ what: 'method', method, capability: 'ACP v2' });
   }
 
   closeSession(params: Params<typeof AgentMethods.closeSession>, signal?: AbortSignal) {
@@ -201,29 +295,46 @@ export class AcpClientConnection {
     return this.call(ExtensionMethods.steer, params, signal);
   }
 
+  /** v1 only: v2 has no modes (a mode is a config option there). */
   setMode(params: Params<typeof AgentMethods.setMode>, signal?: AbortSignal) {
-    return this.call(AgentMethods.setMode, params, signal);
-  }
-
-  setConfigOption(params: Params<typeof AgentMethods.setConfigOption>, signal?: AbortSignal) {
-    return this.call(AgentMethods.setConfigOption, params, signal);
-  }
-
-  /** Sends a prompt. Content the agent did not advertise (`promptCapabilities`) is refused here. */
-  prompt(params: Params<typeof AgentMethods.prompt>, signal?: AbortSignal) {
-    return this.call(AgentMethods.prompt, params, signal, () => {
-      for (const block of params.prompt) {
-        const needs = promptFeature(block);
-        if (needs && !supports(this.described?.capabilities, needs)) throw new NotSupportedError({ what: 'content', content: block.type });
-      }
+    return this.call(AgentMethods.setMode, params, signal, () => {
+      if (this.version === PROTOCOL_V2) throw new NotSupportedError({ what: 'method', method: 'session/set_mode', capability: 'ACP v1' });
     });
   }
 
-  /** Asks the agent to stop the running turn. The prompt still answers, with stopReason `cancelled`. */
+  setConfigOption(params: Params<typeof AgentMethods.setConfigOption>, signal?: AbortSignal) {
+    if (this.version === PROTOCOL_V2) {
+      // v2 names a select's value as an id.
+      const request = typeof params.value === 'string' ? { ...params, type: 'id' as const, value: params.value } : params;
+      const answer = this.call(AgentMethodsV2.setConfigOption, request as V2.SetSessionConfigOptionRequest, signal);
+      return answer.then((value) => this.inV1Terms(AgentMethods.setConfigOption, value));
+    }
+    return this.call(AgentMethods.setConfigOption, params, signal);
+  }
+
+  /** Sends a prompt (v1): its answer ends the turn. Content the agent did not advertise is refused here. */
+  prompt(params: Params<typeof AgentMethods.prompt>, signal?: AbortSignal) {
+    return this.call(AgentMethods.prompt, params, signal, () => this.checkPrompt(params.prompt, PROTOCOL_V1));
+  }
+
+  /** Sends a prompt (v2): its answer says the agent took it in (`messageId`); an idle `state_update` ends the turn. */
+  submit(params: Params<typeof AgentMethods.prompt>, signal?: AbortSignal) {
+    return this.call(AgentMethodsV2.prompt, params as V2.PromptRequest, signal, () => this.checkPrompt(params.prompt, PROTOCOL_V2));
+  }
+
+  private checkPrompt(prompt: readonly S.ContentBlock[], version: 1 | 2): void {
+    if (this.version !== version) throw new NotSupportedError({ what: 'method', method: 'session/prompt', capability: `ACP v${version}` });
+    for (const block of prompt) {
+      const needs = promptFeature(block);
+      if (needs && !supports(this.described?.capabilities, needs)) throw new NotSupportedError({ what: 'content', content: block.type });
+    }
+  }
+
+  /** Asks the agent to stop the running turn. The prompt still answers (v2: an idle state), with stopReason `cancelled`. */
   async cancel(params: z.output<typeof AgentNotifications.cancel.params>): Promise<void> {
     if (this.closedWith) return;
     try {
-      await this.rpc.sendNotification(AgentNotifications.cancel.method, params);
+      await this.rpc.sendNotification(this.version === PROTOCOL_V2 ? AgentNotificationsV2.cancel.method : AgentNotifications.cancel.method, params);
     } catch (error) {
       // The agent's input is gone: there is no turn left to cancel, and the exit settles everything.
       this.log.debug(`session/cancel not sent: ${errorMessage(error)}`);

@@ -23,6 +23,9 @@ import { SubagentUpdate } from './subagents';
 import { parseTolerant, preview } from './tolerance';
 import { COALESCED_METHOD, type CoalescedParams } from './transport';
 import { mapLegacyToolCall, readSessionUpdate } from './updates';
+import { ClientMethodsV2, ClientNotificationsV2 } from './v2/methods';
+import { permissionRequest } from './v2/requests';
+import { readV2Update, type V2Event } from './v2/updates';
 
 type Params<D extends RequestDef> = z.output<D['params']>;
 type Result<D extends RequestDef> = z.output<D['result']>;
@@ -59,6 +62,8 @@ export interface ClientHandler {
    * (`extension`), which they push whether or not anything was advertised.
    */
   authStatusUpdate?(status: AuthStatus, extension: boolean): void;
+  /** ACP v2: a session update, read and said in the model's terms (v2/updates.ts). */
+  v2Update?(sessionId: string, event: V2Event): void;
 }
 
 /** The `sessionUpdate` kind of a notification's update, read without trusting it. */
@@ -93,7 +98,10 @@ export interface InboundOptions {
 }
 
 export class Inbound {
-  private readonly served = new Map<string, Served>();
+  private served = new Map<string, Served>();
+  /** The wire version `initialize` settled on: 2 reads the agent's messages against the v2 schema. */
+  private wire: 1 | 2 = 1;
+  private permissionIds = 0;
   private readonly active = new Set<AbortController>();
   private readonly perSession = new Map<string, number>();
   private readonly accountOf: ((sessionId: string) => string) | undefined;
@@ -131,11 +139,34 @@ export class Inbound {
     };
   }
 
+  /**
+   * The agent speaks v2: it asks only for permissions and questions (it has no use of the client's files or
+   * terminals), and its messages are read against the v2 schema.
+   */
+  speakV2(): void {
+    this.wire = 2;
+    const v1 = this.served;
+    this.served = new Map();
+    const permission = v1.get(ClientMethods.requestPermission.method);
+    if (permission) {
+      this.served.set(ClientMethodsV2.requestPermission.method, {
+        def: ClientMethodsV2.requestPermission,
+        impl: (params, signal) =>
+          permission.impl(
+            permissionRequest(params as z.output<typeof ClientMethodsV2.requestPermission.params>, () => `permission-${++this.permissionIds}`),
+            signal,
+          ),
+      });
+    }
+    const elicitation = v1.get(ClientMethods.createElicitation.method);
+    if (elicitation) this.served.set(ClientMethodsV2.createElicitation.method, { def: ClientMethodsV2.createElicitation, impl: elicitation.impl });
+  }
+
   /** Serves one request of the agent's: validated, bounded per session, aborted when the agent cancels it or the connection closes. */
   async serve(method: string, raw: unknown, token: CancellationToken): Promise<unknown> {
     const served = this.served.get(method);
     if (!served) throw new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${preview(method, 200)}`);
-    if (method === ClientMethods.requestPermission.method) raw = withLegacyToolCall(raw);
+    if (method === ClientMethods.requestPermission.method && this.wire === 1) raw = withLegacyToolCall(raw);
     const parsed = parseTolerant(served.def.params, raw);
     this.logWarnings(method, parsed.warnings);
     if (!parsed.ok) throw new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}: ${parsed.error}`);
@@ -200,6 +231,7 @@ export class Inbound {
   }
 
   private notification(method: string, params: unknown): void {
+    if (this.wire === 2) return this.notificationV2(method, params);
     try {
       const kind = method === ClientNotifications.sessionUpdate.method ? kindOf(params) : undefined;
       if (typeof kind === 'string' && INTER_SESSION_KINDS.has(kind)) {
@@ -224,6 +256,26 @@ export class Inbound {
         else this.log.warn(`skipped a malformed ${method}: ${preview(r.error.issues.map((i) => i.path.join('.') || '(the message)').join(', '))}`);
       } else if (method === ClientNotifications.completeElicitation.method && this.handler.completeElicitation) {
         const r = parseTolerant(ClientNotifications.completeElicitation.params, params);
+        this.logWarnings(method, r.warnings);
+        if (r.ok) this.handler.completeElicitation(r.value);
+        else this.log.warn(`skipped ${method}: ${r.error}`);
+      } else {
+        this.log.debug(`ignored notification ${method}`);
+      }
+    } catch (error) {
+      this.log.error(`handling ${method} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private notificationV2(method: string, params: unknown): void {
+    try {
+      if (method === ClientNotificationsV2.sessionUpdate.method) {
+        const r = readV2Update(params);
+        this.logWarnings(method, r.warnings);
+        if (r.ok) this.handler.v2Update?.(r.sessionId, r.event);
+        else this.log.warn(`skipped ${method}: ${r.reason}`);
+      } else if (method === ClientNotificationsV2.completeElicitation.method && this.handler.completeElicitation) {
+        const r = parseTolerant(ClientNotificationsV2.completeElicitation.params, params);
         this.logWarnings(method, r.warnings);
         if (r.ok) this.handler.completeElicitation(r.value);
         else this.log.warn(`skipped ${method}: ${r.error}`);

@@ -69,6 +69,44 @@ export function agentQuirks(info: S.Implementation | null | undefined, overrides
   return quirks;
 }
 
+/**
+ * The agents whose ACP v2 (Preview) was tried with this client, by the word that names them on their command line (a
+ * package or a command: `npx -y @agentclientprotocol/claude-agent-acp`, `codex-acp.cmd`), from the version tried.
+ * `acp.protocol: auto` asks only these for v2; the protocol is chosen before the agent has said who it is, so the
+ * launch names it. Tried: claude-agent-acp 0.101.0 and codex-acp 2.6.0 (test/agents/pins.ts).
+ */
+const V2_TESTED: readonly { readonly name: string; readonly since: readonly number[] }[] = [
+  { name: 'claude-agent-acp', since: [0, 101, 0] },
+  { name: 'codex-acp', since: [2, 6, 0] },
+];
+
+/** Whether the command line runs an agent whose v2 was tried (a pinned older version of it does not count). */
+function v2Tested(commandLine: readonly string[]): boolean {
+  for (const word of commandLine) {
+    const m = /(?:^|[\\/@])([a-z0-9-]+?)(?:@(\d+)\.(\d+)\.(\d+)[^/\\]*)?(?:\.cmd|\.exe|\.js)?$/i.exec(word);
+    const tested = m && V2_TESTED.find((t) => t.name === m[1]!.toLowerCase());
+    if (!tested) continue;
+    if (m[2] === undefined) return true;
+    const version = [m[2], m[3], m[4]].map(Number);
+    return compareVersions(version, tested.since) >= 0;
+  }
+  return false;
+}
+
+function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+}
+
+/** `acp.protocol` (and an agent's `protocol`): v2 where it was tried, or always v1, or v2 of every agent. */
+export type ProtocolChoice = 'auto' | 'v1' | 'v2';
+
+/** The protocol version to ask for in `initialize`: the agent may still answer 1 (connection.ts). */
+export function protocolToAsk(choice: ProtocolChoice, commandLine: readonly string[]): 1 | 2 {
+  if (choice === 'v1') return 1;
+  return choice === 'v2' || v2Tested(commandLine) ? 2 : 1;
+}
+
 /** What a known adapter implements without advertising it (capabilities.ts reads these as advertised). */
 export interface UnadvertisedExtensions {
   /** `session/fork` at one of its messages, `_meta.jetbrains.air.fork` version 1 (messageFork.ts). */

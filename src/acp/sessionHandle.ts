@@ -5,13 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCapabilities } from './capabilities';
 import type { AcpClientConnection } from './connection';
-import { AcpError, errorMessage, failureOf, PromptRefusedError } from './errors';
+import type { BackgroundItem } from './background';
+import { AcpError, ErrorCodes, errorMessage, failureOf, PromptRefusedError } from './errors';
 import type { Logger } from './log';
 import type { AgentEnd } from './process';
 import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
 import type { TerminalManager } from './terminals';
 import { turnUsageOf } from './turnUsage';
+import type { V2Event } from './v2/updates';
 
 /** Files a chat's messages linked to that are kept readable, the latest first. */
 const MAX_LINKED_FILES = 200;
@@ -167,7 +169,16 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
         this.model.endTurn('cancelled');
         return 'cancelled';
       }
-      const response = this.client.process.connection.prompt({ sessionId: this.sessionId, prompt });
+      const connection = this.client.process.connection;
+      if (connection.wire === 2) {
+        // v2: the answer says the prompt was taken in; the agent's idle state ends the turn (v2/apply.ts).
+        const ended = this.turnEnd();
+        const taken = connection.submit({ sessionId: this.sessionId, prompt });
+        out();
+        await taken;
+        return await ended;
+      }
+      const response = connection.prompt({ sessionId: this.sessionId, prompt });
       out(); // on its way: a steered message may follow it
       const answer = await response;
       this.model.endTurn(answer.stopReason, turnUsageOf(answer));
@@ -180,9 +191,59 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       }
       const reason = errorMessage(error);
       this.log.warn(`prompt failed: ${reason}`);
-      this.model.failTurn(reason);
+      if (this.model.turn.phase !== 'idle') this.model.failTurn(reason);
       throw error;
     }
+  }
+
+  /** v2: settles when the running turn ends: with its stop reason, or rejects with why it failed. */
+  private turnEnd(): Promise<S.StopReason> {
+    return new Promise((resolve, reject) => {
+      const listener = this.model.onDidChange((change) => {
+        const turn = this.model.turn;
+        if (change.type !== 'turn' || turn.phase !== 'idle') return;
+        listener.dispose();
+        if (turn.error !== undefined) reject(new AcpError(ErrorCodes.InternalError, turn.error));
+        else resolve(turn.stopReason ?? 'end_turn');
+      });
+    });
+  }
+
+  /**
+   * v2: the agent's state. `running` (or `requires_action`) while no turn runs is work the agent started by itself;
+   * `idle` ends the turn, with its stop reason or its error (a repeated idle changes nothing). The `background` list,
+   * where present, replaces the last.
+   */
+  applyState(event: Extract<V2Event, { type: 'state' }>): void {
+    if (event.background) this.model.background.report(event.background);
+    if (event.state !== 'idle') return this.model.agentTurn();
+    if (this.model.turn.phase === 'idle') return;
+    if (event.error !== undefined) this.model.failTurn(event.error);
+    else this.model.endTurn(event.stopReason ?? 'end_turn', event.usage);
+  }
+
+  /**
+   * Stops one item of the background work: a command the client runs is killed; the agent is asked to cancel a tool
+   * call or a terminal it said it can (v2). False when it cannot be stopped from here, or the agent refused.
+   */
+  async stopBackground(item: BackgroundItem): Promise<boolean> {
+    if (item.terminalId !== undefined) return this.stopCommand(item.terminalId);
+    if (!item.cancel) return false;
+    const connection = this.client.process.connection;
+    try {
+      if (item.cancel.type === 'tool_call') await connection.cancelToolCall({ sessionId: this.sessionId, toolCallId: item.cancel.id });
+      else await connection.cancelTerminal({ sessionId: this.sessionId, terminalId: item.cancel.id });
+      return true;
+    } catch (error) {
+      this.log.warn(`stopping ${item.cancel.type} ${item.cancel.id} failed: ${errorMessage(error)}`);
+      return false;
+    }
+  }
+
+  /** v2: asks the agent to stop one tool call (its card's Stop), where the call says it can be. */
+  async cancelToolCall(toolCallId: string): Promise<boolean> {
+    if (!this.model.background.canCancel(toolCallId)) return false;
+    return this.stopBackground({ key: `c:${toolCallId}`, title: '', startedAt: 0, cancel: { type: 'tool_call', id: toolCallId } });
   }
 
   /**

@@ -14,7 +14,7 @@ import type { TurnUsage } from './turnUsage';
 import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subagents';
 import type * as S from './schema.gen';
 import { ownBlock } from './sessionState';
-import { Echoes } from './echoes';
+import { MessageLog } from './messageLog';
 import type {
   Entry,
   MessageRole,
@@ -30,6 +30,7 @@ import type {
 
 const MAX_TURN_ENDS = 10_000; // turn endings kept for the export
 const MAX_NOTICES = 100; // the agent's latest notices kept (the chat shows fewer)
+const MAX_TOOL_CONTENT = 500; // a tool call's content items kept, the latest
 
 const FINISHED: ReadonlySet<ToolStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -70,8 +71,11 @@ export class SessionModel {
 
   private nextId = 1;
   private readonly tools = new Map<string, number>();
-  private readonly byMessageId = new Map<string, number>();
-  private readonly echoes = new Echoes();
+  private readonly messageLog = new MessageLog(
+    this.entries,
+    () => this.nextId++,
+    (change) => this.fire(change),
+  );
   /** Work that outlived its turn: commands the client still runs, tool calls left in progress. */
   readonly background = new BackgroundWork(
     () => this.fire({ type: 'background' }),
@@ -138,12 +142,12 @@ export class SessionModel {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk': {
         const notice = this.root.quirks.infoInText ? infoNotice(update.content) : undefined;
-        return notice ? this.apply({ sessionUpdate: 'notice', ...notice }) : this.chunk('agent', update);
+        return notice ? this.apply({ sessionUpdate: 'notice', ...notice }) : this.messageLog.chunk('agent', update);
       }
       case 'agent_thought_chunk':
-        return this.chunk('thought', update);
+        return this.messageLog.chunk('thought', update);
       case 'user_message_chunk':
-        return this.chunk('user', update);
+        return this.messageLog.chunk('user', update);
       case 'tool_call':
       case 'tool_call_update':
         this.upsertTool(update);
@@ -187,40 +191,6 @@ export class SessionModel {
   /** A plan by id (unstable `plan_update`, `plan_removed`) changed. */
   applyPlanById(update: PlanByIdUpdate): void {
     if (this.plans.apply(update)) this.fire({ type: 'plan' });
-  }
-
-  private chunk(role: MessageRole, update: S.ContentChunk): void {
-    const block = update.content;
-    if ((block.type === 'text' && block.text === '') || (role === 'user' && this.echoes.swallows(this.entries, block))) return;
-    const messageId = update.messageId ?? undefined;
-    const lastIndex = this.entries.length - 1;
-    const last = this.entries[lastIndex];
-    let index: number | undefined;
-    // The agent's chunk never goes into a message the user sent from this chat.
-    if (last?.type === 'message' && last.role === role && !last.sent && (messageId === undefined || last.messageId === messageId)) {
-      index = lastIndex; // the message goes on (the common case, no lookup)
-    } else if (messageId !== undefined) {
-      index = this.byMessageId.get(messageId); // a message resumed after something else
-    }
-    const entry = index === undefined ? undefined : this.entries[index];
-    if (index === undefined || entry?.type !== 'message' || entry.role !== role || entry.sent) {
-      this.addMessage(role, [ownBlock(block)], messageId);
-      return;
-    }
-    const tail = entry.content[entry.content.length - 1];
-    if (block.type === 'text' && tail?.type === 'text' && tail.annotations == null && block.annotations == null) {
-      tail.text += block.text; // the tail is the model's own copy (see addMessage), never the agent's object
-    } else {
-      entry.content.push(ownBlock(block));
-    }
-    this.fire({ type: 'entry', index, added: false });
-  }
-
-  private addMessage(role: MessageRole, content: S.ContentBlock[], messageId?: string, sent?: true): void {
-    const index = this.entries.length;
-    this.entries.push({ id: this.nextId++, type: 'message', role, content, ...(messageId !== undefined && { messageId }), ...(sent && { sent }) });
-    if (messageId !== undefined) this.byMessageId.set(messageId, index);
-    this.fire({ type: 'entry', index, added: true });
   }
 
   /**
@@ -350,7 +320,7 @@ export class SessionModel {
 
   /** A message the user sent from this chat (or a kept record of one), as the client recorded it. Returns its index. */
   addSent(prompt: readonly S.ContentBlock[]): number {
-    this.addMessage('user', prompt.map(ownBlock), undefined, true);
+    this.messageLog.add('user', prompt.map(ownBlock), undefined, true);
     return this.entries.length - 1;
   }
 
@@ -409,6 +379,31 @@ export class SessionModel {
     this.held.cancelAll();
     this.background.turnEnded(this.closeUnfinishedTools(false));
     this.setTurn({ phase: 'idle', error });
+  }
+
+  // ---- ACP v2 (v2/apply.ts) -------------------------------------------------------------------------------------
+
+  /** A message whole, by id: its content replaces the message's (v2's upsert). */
+  putMessage(role: MessageRole, messageId: string, content: S.ContentBlock[] | null | undefined): void {
+    this.messageLog.put(role, messageId, content);
+  }
+
+  /** Content added to a tool call (v2's `tool_call_content_chunk`); the latest MAX_TOOL_CONTENT items are kept. */
+  appendToolContent(toolCallId: string, content: S.ToolCallContent[]): void {
+    const all = [...(this.toolCall(toolCallId)?.content ?? []), ...content];
+    this.upsertTool({ toolCallId, content: all.length > MAX_TOOL_CONTENT ? all.slice(-MAX_TOOL_CONTENT) : all });
+  }
+
+  /** One of the agent's own terminals (v2's `terminal_update`, `terminal_output_chunk`). */
+  agentTerminal(terminalId: string, update: { output?: string; append?: boolean; exitStatus?: S.TerminalExitStatus }): void {
+    this.terminalLog.agent(terminalId, update);
+  }
+
+  /** The agent started work with no prompt of the user's (v2: a `running` state while idle). */
+  agentTurn(): void {
+    if (this.turnState.phase !== 'idle') return;
+    this.background.turnBegan();
+    this.setTurn({ phase: 'running' });
   }
 
   /** The agent is gone: nothing of its work runs on (its commands end with it). */

@@ -19,6 +19,8 @@ export interface ToolCallState {
   autoAnswer?: AutoAnswer;
   /** How the command it ran ended, where the agent says so only in its text (quirks.ts `takeShellExit`). */
   exitCode?: number;
+  /** v2: the agent says it can stop this call alone now (`capabilities.cancel`): its card offers Stop. */
+  cancellable?: true;
 }
 
 interface AutoAnswer {
@@ -108,6 +110,11 @@ export class TerminalState {
       this.head = 0;
     }
     return this.pieces[0] ?? '';
+  }
+
+  /** The output is replaced whole (a v2 agent's `terminal_update` sends all of it). */
+  clear(): void {
+    [this.pieces, this.head, this.length, this.truncated] = [[], 0, 0, false];
   }
 
   append(text: string, limit: number): void {

@@ -53,6 +53,18 @@ export class SessionTerminals {
     this.background.commandOutput(terminalId);
   }
 
+  /**
+   * One of a v2 agent's own terminals: `output` replaces what it printed (a `terminal_update`), or is added to it
+   * (`append`, a `terminal_output_chunk`); an exit status says it ended. Never the client's commands (background.ts).
+   */
+  agent(terminalId: string, update: { output?: string; append?: boolean; exitStatus?: S.TerminalExitStatus }): void {
+    if (update.output !== undefined) {
+      if (!update.append) this.state(terminalId).clear();
+      if (!this.append(terminalId, update.output) && !update.append) this.changed(terminalId, '');
+    }
+    if (update.exitStatus) this.ended(terminalId, update.exitStatus);
+  }
+
   /** A command the client runs exited. */
   exit(terminalId: string, exitStatus: S.TerminalExitStatus): void {
     this.background.commandExited(terminalId);

@@ -8,7 +8,7 @@ import { AgentStartFailure } from '../acp/startFailure';
 import type { HostServices } from '../acp/clientHandler';
 import { AgentExitError } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
-import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
+import { activeQuirks, agentQuirks, protocolToAsk, type AgentQuirks, type ProtocolChoice } from '../acp/quirks';
 import type * as S from '../acp/schema.gen';
 import type { LineTracer } from '../acp/ndjsonWriter';
 import type { AgentConfig } from '../settings/config';
@@ -98,11 +98,13 @@ export class AgentManager implements vscode.Disposable {
     this.setStatus(config.name, { phase: 'starting' });
     let started: AgentClient | undefined;
     const quirks = () => agentQuirks(started?.initialized.agentInfo, { readMissingAsEmpty: config.readMissingAsEmpty });
+    const choice = config.protocol ?? readProtocolChoice();
     const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config, quirks), {
       clientInfo: this.clientInfo,
       log,
       trace: this.tracer(config.name),
       terminalAuth: true,
+      protocol: protocolToAsk(choice, [config.command, ...config.args]),
     });
     const entry: Running = { config, client };
     this.running.set(config.name, entry);
@@ -287,7 +289,7 @@ export class AgentManager implements vscode.Disposable {
 
 /** Any change to what runs (command, args, env or options) needs a new process; news about the agent (an update available) does not. */
 function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
-  const run = (c: AgentConfig) => JSON.stringify([c.command, c.args, c.env, c.readMissingAsEmpty]);
+  const run = (c: AgentConfig) => JSON.stringify([c.command, c.args, c.env, c.readMissingAsEmpty, c.protocol]);
   return run(a) === run(b);
 }
 
@@ -322,4 +324,10 @@ export interface AgentSnapshot {
   /** Why it never started (the sentence users saw). */
   readonly failure: string | undefined;
   readonly stderrTail: readonly string[];
+}
+
+/** `acp.protocol`; anything else reads as `auto`. */
+function readProtocolChoice(): ProtocolChoice {
+  const value = vscode.workspace.getConfiguration('acp').get<string>('protocol');
+  return value === 'v1' || value === 'v2' ? value : 'auto';
 }

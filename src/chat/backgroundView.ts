@@ -19,13 +19,13 @@ export const BACKGROUND_SHOWN = 50;
 export function backgroundViews(model: Pick<SessionModel, 'background' | 'terminals' | 'toolCall'>): BackgroundView[] {
   return model.background.items.slice(0, BACKGROUND_SHOWN).map((item) => {
     const call = item.toolCallId === undefined ? undefined : model.toolCall(item.toolCallId);
-    const terminalId = item.terminalId ?? (call ? terminalIds(call, model.terminals)[0] : undefined);
+    const terminalId = item.terminalId ?? item.agentTerminalId ?? (call ? terminalIds(call, model.terminals)[0] : undefined);
     return {
       key: item.key,
       title: clip(item.title, LINE_LIMIT),
       startedAt: item.startedAt,
       tail: terminalId === undefined ? '' : outputTail(model.terminals.get(terminalId)),
-      stop: item.terminalId === undefined ? 'dismiss' : 'kill',
+      stop: item.terminalId === undefined && item.cancel === undefined ? 'dismiss' : 'kill',
     };
   });
 }

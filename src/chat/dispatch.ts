@@ -71,6 +71,8 @@ interface Outcomes {
   permission: boolean;
   /** False when the agent did not allow it. */
   cancelSubagent: boolean;
+  /** False when the call cannot be stopped alone, or the agent refused. */
+  cancelToolCall: boolean;
   /** Whether there was something to copy. */
   copyEntry: boolean;
   /** The stop reason of the resent turn, or undefined when nothing was sent (the chat says why). */
@@ -108,13 +110,14 @@ export function handlersFor(chat: ChatRooms): Handlers {
     },
     permission: (m) => model.modelOf(m.sessionId)?.resolvePermission(m.id, m.optionId) ?? false,
     cancelSubagent: (m) => model.session?.cancelSubagent(m.sessionId) ?? false,
+    cancelToolCall: (m) => model.session?.cancelToolCall(m.toolCallId) ?? false,
     background: (m) => {
       const session = model.session;
       const item = session?.model.background.items.find((i) => i.key === m.key);
       if (!session || !item) return false;
-      if (m.action === 'stop') return item.terminalId !== undefined && session.stopCommand(item.terminalId);
-      // Dismiss hides what only the agent can stop; a command the client runs is stopped, not hidden.
-      return item.terminalId === undefined && item.toolCallId !== undefined && session.model.background.dismiss(item.toolCallId);
+      if (m.action === 'stop') return session.stopBackground(item);
+      // Dismiss hides what only the agent can stop; what the client or the agent can stop is stopped, not hidden.
+      return item.terminalId === undefined && item.cancel === undefined && session.model.background.dismiss(item.key);
     },
     errorAction: (m) => errorAction(chat, m.action),
     showDiff: (m) => withSession((s) => actions.showDiff(s, m.toolCallId, m.index)),

@@ -203,6 +203,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('permission'), id: z.number(), optionId: z.string(), sessionId: z.string().max(1000).optional() }),
   /** Cancel on a subagent's card. */
   z.object({ type: z.literal('cancelSubagent'), sessionId: z.string().max(1000) }),
+  z.object({ type: z.literal('cancelToolCall'), toolCallId: z.string().max(10_000) }),
   /** A button of the agent error: restart, sign in, manage trust, settings or the log. */
   z.object({ type: z.literal('errorAction'), action: ErrorAction }),
   /** The user's clicks on a tool card: which card, and which of its diffs, locations or terminals. */

@@ -68,6 +68,7 @@ export function entryView(entry: Entry, cwd: string, terminals: ReadonlyMap<stri
     ...(rawOutput !== undefined ? { rawOutput } : {}),
     ...(call.autoAnswer ? { autoAnswer: { option: call.autoAnswer.optionName, reason: call.autoAnswer.reason } } : {}),
     ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
+    ...(call.cancellable && (call.status === 'pending' || call.status === 'in_progress') ? { canStop: true as const } : {}),
   };
 }
 

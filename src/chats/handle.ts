@@ -68,6 +68,8 @@ interface ChatActs {
   answerSubagentPermission(sessionId: string, id: number, optionId: string): Promise<boolean>;
   /** Cancel on a subagent's card; false when the agent did not allow it. */
   cancelSubagent(sessionId: string): Promise<boolean>;
+  /** Stop on a tool card (v2): the agent stops that call alone; the turn goes on. */
+  cancelToolCall(toolCallId: string): Promise<boolean>;
   /** Stop or Dismiss on an item of the background work (`background`, by its key); false when it is not there or cannot. */
   stopBackground(key: string, action: 'stop' | 'dismiss'): Promise<boolean>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
@@ -184,6 +186,9 @@ class PanelActs implements ChatActs {
   }
   cancelSubagent(sessionId: string): Promise<boolean> {
     return this.chat.dispatch({ type: 'cancelSubagent', sessionId });
+  }
+  cancelToolCall(toolCallId: string): Promise<boolean> {
+    return this.chat.dispatch({ type: 'cancelToolCall', toolCallId });
   }
   stopBackground(key: string, action: 'stop' | 'dismiss'): Promise<boolean> {
     return this.chat.dispatch({ type: 'background', key, action });

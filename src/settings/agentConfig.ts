@@ -1,6 +1,7 @@
 // The shape of one configured agent and the parser of `acp.agents`. No `vscode` import: unit-tested in plain Node.
 import { z } from 'zod';
 import type { AgentCommand } from '../acp/process';
+import type { ProtocolChoice } from '../acp/quirks';
 import { eachEntry } from './keyedSetting';
 
 export interface AgentConfig extends AgentCommand {
@@ -13,6 +14,8 @@ export interface AgentConfig extends AgentCommand {
    * otherwise follows what the agent says it is in `initialize`. Absent unless the entry sets it.
    */
   readonly readMissingAsEmpty?: boolean;
+  /** The protocol version to ask this agent for, over `acp.protocol`: `auto`, `v1` or `v2`. Absent unless set. */
+  readonly protocol?: ProtocolChoice;
   /** A built-in preset rather than an entry of `acp.agents` (pinned to the registry's version when it lists it). */
   readonly preset?: true;
   /** Installed from the ACP Registry: its id and version, and the registry's newer version when there is one. */
@@ -62,6 +65,7 @@ export function presetEntry(preset: AgentConfig): Record<string, unknown> {
     args: [...preset.args],
     ...(Object.keys(preset.env).length > 0 ? { env: { ...preset.env } } : {}),
     ...(preset.readMissingAsEmpty !== undefined ? { readMissingAsEmpty: preset.readMissingAsEmpty } : {}),
+    ...(preset.protocol !== undefined ? { protocol: preset.protocol } : {}),
   };
 }
 
@@ -73,6 +77,7 @@ const AgentEntry = z.object({
   args: z.array(z.string(ARGS), ARGS).optional(),
   env: z.record(z.string(), z.string(ENV), ENV).optional(),
   readMissingAsEmpty: z.boolean('its "readMissingAsEmpty" must be true or false').optional(),
+  protocol: z.enum(['auto', 'v1', 'v2'], 'its "protocol" must be "auto", "v1" or "v2"').optional(),
 });
 
 /** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */
@@ -86,8 +91,15 @@ export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: 
       const why = issue?.path[0] === 'command' && issue.code === 'invalid_type' ? 'it has no "command"' : (issue?.message ?? 'it is invalid');
       return `The agent "${name}" in "acp.agents" was skipped: ${why}.`;
     }
-    const { command, args, env, readMissingAsEmpty } = parsed.data;
-    agents.push({ name, command, args: args ?? [], env: env ?? {}, ...(readMissingAsEmpty !== undefined ? { readMissingAsEmpty } : {}) });
+    const { command, args, env, readMissingAsEmpty, protocol } = parsed.data;
+    agents.push({
+      name,
+      command,
+      args: args ?? [],
+      env: env ?? {},
+      ...(readMissingAsEmpty !== undefined ? { readMissingAsEmpty } : {}),
+      ...(protocol !== undefined ? { protocol } : {}),
+    });
     return undefined;
   });
   return { agents, problems };

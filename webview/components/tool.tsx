@@ -50,6 +50,11 @@ export const Tool = memo(function Tool({
           {entry.status === 'in_progress' ? <Spinner /> : <span class={`codicon codicon-${status.icon}`} aria-hidden="true" />}
           {statusText}
         </span>
+        {entry.canStop && (
+          <button type="button" class="secondary tool-stop" aria-label={t('Stop {0}', title)} data-act="stop">
+            {t('Stop')}
+          </button>
+        )}
         {hasOutput && (
           <button
             type="button"

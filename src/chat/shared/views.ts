@@ -67,6 +67,8 @@ export const EntryView = z.discriminatedUnion('kind', [
     autoAnswer: z.object({ option: z.string(), reason: z.string() }).optional(),
     /** How its command ended, where the agent said so only in its text (Copilot CLI). */
     exitCode: z.number().optional(),
+    /** v2: the agent can stop this call alone (`tool_call/cancel`), without stopping the turn. */
+    canStop: z.literal(true).optional(),
   }),
   z.object({
     id: z.number(),

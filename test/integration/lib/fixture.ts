@@ -61,7 +61,10 @@ export async function releaseTurn(setup: FixtureSetup): Promise<void> {
 }
 
 /** Writes `acp.agents` (user settings) with one fixture agent playing `scenario`, and makes it the default. */
-export async function useFixtureAgent(scenario: string, options: { name?: string; env?: Record<string, string> } = {}): Promise<FixtureSetup> {
+export async function useFixtureAgent(
+  scenario: string,
+  options: { name?: string; env?: Record<string, string>; protocol?: 'auto' | 'v1' | 'v2' } = {},
+): Promise<FixtureSetup> {
   const name = options.name ?? `Fixture (${scenario})`;
   const recordFile = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
   const config = vscode.workspace.getConfiguration('acp');
@@ -79,6 +82,7 @@ export async function useFixtureAgent(scenario: string, options: { name?: string
           ACP_FIXTURE_MAX_LIFETIME_MS: '90000',
           ...options.env,
         },
+        ...(options.protocol ? { protocol: options.protocol } : {}),
       },
     },
     vscode.ConfigurationTarget.Global,

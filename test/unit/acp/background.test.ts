@@ -195,8 +195,8 @@ describe('background work (what outlives its turn)', () => {
     model.apply(tool('watch', 'in_progress'));
     model.endTurn('end_turn');
     const changes = backgroundChanges(model);
-    assert.equal(model.background.dismiss('watch'), true);
-    assert.equal(model.background.dismiss('watch'), false);
+    assert.equal(model.background.dismiss('c:watch'), true);
+    assert.equal(model.background.dismiss('c:watch'), false);
     assert.deepEqual(keys(model), []);
     assert.equal(model.background.running, false);
     assert.equal(changes.length, 1);

@@ -30,6 +30,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   cancelTurn: { call: (i) => i.cancelTurn(), posts: { type: 'cancel' } },
   answerPermission: { call: (i) => i.answerPermission(3, 'allow'), posts: { type: 'permission', id: 3, optionId: 'allow' } },
   cancelSubagent: { call: (i) => i.cancelSubagent('child-1'), posts: { type: 'cancelSubagent', sessionId: 'child-1' } },
+  cancelToolCall: { call: (i) => i.cancelToolCall('t1'), posts: { type: 'cancelToolCall', toolCallId: 't1' } },
   background: { call: (i) => i.background('t:term-1', 'stop'), posts: { type: 'background', key: 't:term-1', action: 'stop' } },
   runErrorAction: { call: (i) => i.runErrorAction('restart'), posts: { type: 'errorAction', action: 'restart' } },
   showDiff: { call: (i) => i.showDiff('t1', 0), posts: { type: 'showDiff', toolCallId: 't1', index: 0 } },
