@@ -43,6 +43,9 @@ export interface AgentClientOptions {
 /** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
 const STATUS_TIMEOUT_MS = 10_000;
 
+/** The answer to session/new or fork (v2's with the session's commands). */
+type Opened = Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'> & { availableCommands?: S.AvailableCommand[] | undefined };
+
 /** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
 const ANSWERED_KINDS: ReadonlySet<string> = new Set(['current_mode_update', 'config_option_update']);
 
@@ -188,17 +191,12 @@ export class AgentClient implements SessionOwner {
     return this.opened('session/fork', cwd, options, (params) => this.process.connection.forkSession({ sessionId, cwd, ...params, ...meta }));
   }
 
-  /**
-   * A session a request creates (new or fork): what the agent sent for it before the answer named it is applied,
-   * but for what the answer itself says (its mode and config options, which are newer).
-   */
+  /** A session a request creates (new, fork), with what the agent sent for it before the answer (older than it says). */
   private async opened(
     method: string,
     cwd: string,
     options: SessionOptions,
-    request: (
-      params: SessionSetup['params'],
-    ) => Promise<Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'> & { availableCommands?: S.AvailableCommand[] | undefined }>,
+    request: (params: SessionSetup['params']) => Promise<Opened>,
   ): Promise<AgentSession> {
     const setup = sessionSetup(options, this.capabilities, this.log);
     const { response, early } = await this.early.open(
@@ -209,12 +207,16 @@ export class AgentClient implements SessionOwner {
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     model.quirks = this.quirks;
     for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
-    // v2 answers with the session's commands.
-    if (response.availableCommands) model.apply({ sessionUpdate: 'available_commands_update', availableCommands: response.availableCommands });
+    this.takeCommands(model, response.availableCommands);
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
     const session = new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken);
     session.wholeHistory = method !== 'session/fork';
     return this.add(session, options);
+  }
+
+  /** v2 answers session/new and session/resume with the session's commands. */
+  private takeCommands(model: SessionModel, commands: S.AvailableCommand[] | undefined): void {
+    if (commands && this.process.connection.wire === 2) model.apply({ sessionUpdate: 'available_commands_update', availableCommands: commands });
   }
 
   /** The agent's earlier sessions in `cwd`, every page of them (see sessionList.ts); archived ones too with `include`. */
@@ -313,7 +315,7 @@ export class AgentClient implements SessionOwner {
       const response = how === 'load' ? await connection.loadSession(params, options.signal) : await connection.resumeSession(params, options.signal);
       if (options.signal?.aborted) throw new AcpError(ErrorCodes.InternalError, `the reopen of ${sessionId} was given up`);
       model.setup({ modes: response.modes, configOptions: response.configOptions });
-      if (response.availableCommands) model.apply({ sessionUpdate: 'available_commands_update', availableCommands: response.availableCommands });
+      this.takeCommands(model, response.availableCommands);
       return session;
     } catch (error) {
       // Quietly: the caller decides whether the agent is still needed; the agent never opened it: no session/close.

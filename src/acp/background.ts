@@ -20,6 +20,8 @@ export interface BackgroundItem {
   readonly terminalId?: string;
   /** The tool call it is, or the one that shows its command. */
   readonly toolCallId?: string;
+  /** v2: the agent listed it (its `background`): closing the session (`session/close`) stops it. */
+  readonly listed?: true;
   /** v2: the agent's own terminal it is, whose output it shows. */
   readonly agentTerminalId?: string;
   /** The agent can stop it on request (v2: `tool_call/cancel`, `terminal/cancel`), with this id. */
@@ -105,7 +107,6 @@ export class BackgroundWork {
     const keys = new Set(list.map(keyOf));
     for (const key of this.listedAt.keys()) if (!keys.has(key)) this.listedAt.delete(key);
     for (const key of keys) if (!this.listedAt.has(key)) this.listedAt.set(key, this.now());
-    for (const id of this.agentTerminals.keys()) if (!keys.has(`t:${id}`)) this.agentTerminals.delete(id);
     this.changed();
   }
 
@@ -116,6 +117,8 @@ export class BackgroundWork {
     if (!terminal && this.agentTerminals.size < 1000) this.agentTerminals.set(terminalId, (terminal = { command: undefined, startedAt: this.now() }));
     if (terminal && update.command !== undefined) terminal.command = clip(update.command, COMMAND_LIMIT);
     this.setCancellable(`t:${terminalId}`, update.exited ? false : update.cancellable);
+    // Forgotten once it exited and no list names it: a list may still name it until the agent sends the next.
+    if (update.exited && !this.reported?.some((r) => r.type === 'terminal' && r.id === terminalId)) this.agentTerminals.delete(terminalId);
   }
 
   /** v2: whether the agent says it can stop a tool call now (absent: unchanged). */
@@ -167,6 +170,8 @@ export class BackgroundWork {
    * background before.
    */
   keeps(toolCallId: string, inProgress: boolean): boolean {
+    // v2: what the agent lists runs on (pending and paused calls too), through a stop of the turn.
+    if (this.reported?.some((r) => r.type === 'tool_call' && r.id === toolCallId)) return true;
     if (this.tools.has(toolCallId)) return true;
     return inProgress && this.thisTurn.has(toolCallId) && !this.refusals.has(toolCallId) && !this.gone.has(toolCallId);
   }
@@ -260,7 +265,10 @@ export class BackgroundWork {
   private reportedItems(list: readonly BackgroundRef[]): BackgroundItem[] {
     return list.map((ref) => {
       const key = keyOf(ref);
-      const cancel = this.cancellable.has(key) && ref.type !== 'other' ? { cancel: { type: ref.type, id: ref.id } } : {};
+      const cancel = {
+        listed: true as const,
+        ...(this.cancellable.has(key) && ref.type !== 'other' && { cancel: { type: ref.type, id: ref.id } }),
+      };
       const listedAt = this.listedAt.get(key) ?? this.now();
       if (ref.type === 'tool_call') {
         const call = this.toolCall(ref.id);
@@ -270,7 +278,7 @@ export class BackgroundWork {
         const terminal = this.agentTerminals.get(ref.id);
         return { key, title: terminal?.command ?? 'Terminal', startedAt: terminal?.startedAt ?? listedAt, agentTerminalId: ref.id, ...cancel };
       }
-      return { key, title: `Work the agent runs (${ref.id.slice(0, ref.id.lastIndexOf('#'))})`, startedAt: listedAt };
+      return { key, title: `Work the agent runs (${ref.id.slice(0, ref.id.lastIndexOf('#'))})`, startedAt: listedAt, listed: true };
     });
   }
 

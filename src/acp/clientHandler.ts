@@ -164,8 +164,9 @@ export function clientHandler(
     },
     v2Update(sessionId, event) {
       const target = route(sessionId);
-      if (target) applyV2(target, event);
-      else unknown(sessionId);
+      if (target) applyV2(target.model, event);
+      // Before the answer that names the session: what v1 also says is kept for it, as v1's updates are.
+      else unknown(sessionId, event.type === 'update' ? event.update : undefined);
     },
   };
   const read = services.readTextFile?.bind(services);

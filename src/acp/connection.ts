@@ -21,7 +21,7 @@ import { Inbound, type ClientHandler } from './inbound';
 import { parseTolerant } from './tolerance';
 import { AgentMethodsV2, AgentNotificationsV2 } from './v2/methods';
 import * as V2 from './v2/schema.gen';
-import { clientCapabilities, commandsOf, initializeAnswer, mcpServers, PROTOCOL_V1, PROTOCOL_V2 } from './v2/wire';
+import { clientCapabilities, commandsOf, configOptions, initializeAnswer, mcpServers, PROTOCOL_V1, PROTOCOL_V2 } from './v2/wire';
 
 /** What an answer to a v1 `initialize` may say: an agent of v2 alone is not spoken to in v1's terms. */
 const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_V1];
@@ -242,8 +242,8 @@ export class AcpClientConnection {
   }
 
   /** A v2 answer (valid by v2's schema) read by v1's schema of the method: what v1 cannot show is dropped. */
-  private inV1Terms<D extends RequestDef>(def: D, value: unknown): Result<D> {
-    const parsed = parseTolerant(def.result, value);
+  private inV1Terms<D extends RequestDef>(def: D, value: { configOptions?: unknown }): Result<D> {
+    const parsed = parseTolerant(def.result, { ...value, configOptions: configOptions(value.configOptions) });
     this.logWarnings(`answer to ${def.method}`, parsed.warnings);
     if (!parsed.ok) throw new AcpError(ErrorCodes.InternalError, `the agent's answer to ${def.method} cannot be used: ${parsed.error}`);
     return parsed.value as Result<D>;

@@ -68,6 +68,18 @@ export class MessageLog {
     else this.byMessageId.delete(messageId); // cleared before it was shown: the chunks after it start it
   }
 
+  /** The message of entry `entryId` (one the user sent) is the agent's `messageId`. */
+  name(entryId: number, messageId: string): void {
+    for (let index = this.entries.length - 1; index >= 0; index--) {
+      const entry = this.entries[index]!;
+      if (entry.id !== entryId) continue;
+      if (entry.type !== 'message' || entry.messageId !== undefined) return;
+      this.entries[index] = { ...entry, messageId };
+      this.byMessageId.set(messageId, index);
+      return;
+    }
+  }
+
   /** The latest message the user sent with no id yet gets `messageId`: true when there was one. */
   private nameSent(messageId: string): boolean {
     for (let index = this.entries.length - 1; index >= 0; index--) {

@@ -13,7 +13,6 @@ import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
 import type { TerminalManager } from './terminals';
 import { turnUsageOf } from './turnUsage';
-import type { V2Event } from './v2/updates';
 
 /** Files a chat's messages linked to that are kept readable, the latest first. */
 const MAX_LINKED_FILES = 200;
@@ -173,9 +172,10 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       if (connection.wire === 2) {
         // v2: the answer says the prompt was taken in; the agent's idle state ends the turn (v2/apply.ts).
         const ended = this.turnEnd();
+        ended.catch(() => {}); // awaited below, unless the prompt fails first
         const taken = connection.submit({ sessionId: this.sessionId, prompt });
         out();
-        await taken;
+        this.model.nameMessage(turn, (await taken).messageId);
         return await ended;
       }
       const response = connection.prompt({ sessionId: this.sessionId, prompt });
@@ -196,30 +196,26 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     }
   }
 
-  /** v2: settles when the running turn ends: with its stop reason, or rejects with why it failed. */
+  /**
+   * v2: settles when the running turn ends: with its stop reason, or rejects with why it failed; `cancelled` when the
+   * session closes first (nothing the agent sends reaches it then).
+   */
   private turnEnd(): Promise<S.StopReason> {
     return new Promise((resolve, reject) => {
-      const listener = this.model.onDidChange((change) => {
-        const turn = this.model.turn;
-        if (change.type !== 'turn' || turn.phase !== 'idle') return;
-        listener.dispose();
-        if (turn.error !== undefined) reject(new AcpError(ErrorCodes.InternalError, turn.error));
-        else resolve(turn.stopReason ?? 'end_turn');
-      });
+      const listeners = [
+        this.model.onDidChange((change) => {
+          const turn = this.model.turn;
+          if (change.type !== 'turn' || turn.phase !== 'idle') return;
+          for (const l of listeners) l.dispose();
+          if (turn.error !== undefined) reject(new AcpError(turn.errorCode ?? ErrorCodes.InternalError, turn.error));
+          else resolve(turn.stopReason ?? 'end_turn');
+        }),
+        this.onDidClose(() => {
+          for (const l of listeners) l.dispose();
+          resolve('cancelled');
+        }),
+      ];
     });
-  }
-
-  /**
-   * v2: the agent's state. `running` (or `requires_action`) while no turn runs is work the agent started by itself;
-   * `idle` ends the turn, with its stop reason or its error (a repeated idle changes nothing). The `background` list,
-   * where present, replaces the last.
-   */
-  applyState(event: Extract<V2Event, { type: 'state' }>): void {
-    if (event.background) this.model.background.report(event.background);
-    if (event.state !== 'idle') return this.model.agentTurn();
-    if (this.model.turn.phase === 'idle') return;
-    if (event.error !== undefined) this.model.failTurn(event.error);
-    else this.model.endTurn(event.stopReason ?? 'end_turn', event.usage);
   }
 
   /**

@@ -373,15 +373,21 @@ export class SessionModel {
     this.setTurn({ phase: 'idle', stopReason });
   }
 
-  /** The turn failed (an error answer, the agent exited). */
-  failTurn(error: string): void {
+  /** The turn failed (an error answer, the agent exited), with the agent's error code where it gave one. */
+  failTurn(error: string, errorCode?: number): void {
     this.elicitations.cancelAll();
     this.held.cancelAll();
     this.background.turnEnded(this.closeUnfinishedTools(false));
-    this.setTurn({ phase: 'idle', error });
+    this.setTurn({ phase: 'idle', error, ...(errorCode !== undefined && { errorCode }) });
   }
 
-  // ---- ACP v2 (v2/apply.ts) -------------------------------------------------------------------------------------
+  /** v2 (v2/apply.ts): the agent said it runs foreground work (`running`), and has not said `idle` since. */
+  agentRunning = false;
+
+  /** v2: the agent's id of the message the user sent at entry `entryId` (the prompt's answer names it). */
+  nameMessage(entryId: number, messageId: string): void {
+    this.messageLog.name(entryId, messageId);
+  }
 
   /** A message whole, by id: its content replaces the message's (v2's upsert). */
   putMessage(role: MessageRole, messageId: string, content: S.ContentBlock[] | null | undefined): void {
@@ -395,7 +401,7 @@ export class SessionModel {
   }
 
   /** One of the agent's own terminals (v2's `terminal_update`, `terminal_output_chunk`). */
-  agentTerminal(terminalId: string, update: { output?: string; append?: boolean; exitStatus?: S.TerminalExitStatus }): void {
+  agentTerminal(terminalId: string, update: { output?: Uint8Array; append?: boolean; exitStatus?: S.TerminalExitStatus }): void {
     this.terminalLog.agent(terminalId, update);
   }
 

@@ -77,7 +77,8 @@ export interface PendingPermission {
 }
 
 export type TurnState =
-  | { readonly phase: 'idle'; readonly stopReason?: S.StopReason; readonly error?: string }
+  /** `errorCode`: the agent's, where it said one (v2's error stop reason: sign-in required, say). */
+  | { readonly phase: 'idle'; readonly stopReason?: S.StopReason; readonly error?: string; readonly errorCode?: number }
   | { readonly phase: 'running' }
   | { readonly phase: 'awaiting-user' }
   | { readonly phase: 'cancelling' };
@@ -88,8 +89,8 @@ export type SessionChange =
       readonly type: 'plan' | 'commands' | 'mode' | 'config' | 'usage' | 'info' | 'notice' | 'turn' | 'elicitation' | 'subagent' | 'background';
     }
   | { readonly type: 'permission'; readonly id: number; readonly settled: boolean }
-  /** A command's output grew (`appended`), or it exited (`appended` is empty). */
-  | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string };
+  /** A command's output grew (`appended`), or it exited (`appended` is empty); `replaced`: all of it is `appended`. */
+  | { readonly type: 'terminal'; readonly terminalId: string; readonly appended: string; readonly replaced?: true };
 
 /**
  * What a command printed, as the chat shows it: the tail, and how it ended. Output arrives in many small pieces and

@@ -8,11 +8,16 @@ import { TerminalState, type SessionChange, type ToolCallState } from './session
 /** Characters of a command's output the session keeps for display (the agent's own copy has its own limit). */
 export const TERMINAL_TEXT_LIMIT = 256 * 1024;
 
+/** Terminals of the agent's whose output is decoded as a stream at once. */
+const MAX_DECODERS = 100;
+
 export class SessionTerminals {
   /** Command output by terminal id. */
   readonly states = new Map<string, TerminalState>();
   /** The entries (tool calls) that show each terminal. */
   private readonly tools = new Map<string, Set<number>>();
+  /** v2: the decoder of each of the agent's running terminals (their output comes as bytes, in chunks). */
+  private readonly decoders = new Map<string, TextDecoder>();
 
   constructor(
     private readonly fire: (change: SessionChange) => void,
@@ -57,12 +62,29 @@ export class SessionTerminals {
    * One of a v2 agent's own terminals: `output` replaces what it printed (a `terminal_update`), or is added to it
    * (`append`, a `terminal_output_chunk`); an exit status says it ended. Never the client's commands (background.ts).
    */
-  agent(terminalId: string, update: { output?: string; append?: boolean; exitStatus?: S.TerminalExitStatus }): void {
-    if (update.output !== undefined) {
-      if (!update.append) this.state(terminalId).clear();
-      if (!this.append(terminalId, update.output) && !update.append) this.changed(terminalId, '');
+  agent(terminalId: string, update: { output?: Uint8Array; append?: boolean; exitStatus?: S.TerminalExitStatus }): void {
+    if (update.output !== undefined && update.append) this.append(terminalId, this.decoder(terminalId).decode(update.output, { stream: true }));
+    else if (update.output !== undefined) {
+      this.decoders.delete(terminalId);
+      const state = this.state(terminalId);
+      state.clear();
+      state.append(new TextDecoder().decode(update.output), TERMINAL_TEXT_LIMIT);
+      this.changed(terminalId, state.text, true);
     }
-    if (update.exitStatus) this.ended(terminalId, update.exitStatus);
+    if (update.exitStatus) {
+      this.decoders.delete(terminalId);
+      this.ended(terminalId, update.exitStatus);
+    }
+  }
+
+  /** The agent's output chunks of one terminal decode as one stream: a character may be split between two. */
+  private decoder(terminalId: string): TextDecoder {
+    let decoder = this.decoders.get(terminalId);
+    if (decoder) return decoder;
+    decoder = new TextDecoder();
+    // One per running terminal; past the bound, a terminal's chunks decode alone.
+    if (this.decoders.size < MAX_DECODERS) this.decoders.set(terminalId, decoder);
+    return decoder;
   }
 
   /** A command the client runs exited. */
@@ -91,8 +113,8 @@ export class SessionTerminals {
     return state;
   }
 
-  private changed(terminalId: string, appended: string): void {
-    this.fire({ type: 'terminal', terminalId, appended });
+  private changed(terminalId: string, appended: string, replaced?: true): void {
+    this.fire({ type: 'terminal', terminalId, appended, ...(replaced && { replaced }) });
     for (const index of this.tools.get(terminalId) ?? []) this.fire({ type: 'entry', index, added: false });
   }
 }

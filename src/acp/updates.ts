@@ -147,6 +147,16 @@ const FAST: Readonly<Record<string, (update: Obj) => boolean>> = {
   plan: fastPlan,
 };
 
+/**
+ * The update, when the fast path takes it as the schema would (text chunks, plain tool calls and their updates,
+ * usage, plans); undefined when only the schema can say. v2 reads its kinds that v1 shares this way too (v2/updates.ts).
+ */
+export function fastSessionUpdate(params: unknown): S.SessionNotification | undefined {
+  if (!isObject(params) || !isObject(params['update']) || typeof params['sessionId'] !== 'string' || !isMeta(params['_meta'])) return undefined;
+  const kind = params['update']['sessionUpdate'];
+  return typeof kind === 'string' && FAST[kind]?.(params['update']) === true ? (params as S.SessionNotification) : undefined;
+}
+
 /** Validates one `session/update` params object. Never throws. */
 export function readSessionUpdate(params: unknown): UpdateOutcome {
   if (!isObject(params) || !isObject(params['update'])) {

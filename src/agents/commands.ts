@@ -13,7 +13,7 @@ import type * as S from '../acp/schema.gen';
 import { presetEntry } from '../settings/agentConfig';
 import { UntrustedWorkspaceError, type AgentManager } from './manager';
 import type { Chats } from '../chats/chats';
-import { openAgentSettings, SECTION, type AgentConfig } from '../settings/config';
+import { askedProtocol, openAgentSettings, SECTION, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -225,6 +225,7 @@ export class AgentCommands implements vscode.Disposable {
         log: tagged(this.log, `${agent.name} (test)`),
         terminals: false,
         terminalAuth: true,
+        protocol: askedProtocol(agent),
       },
     );
   }

@@ -8,10 +8,10 @@ import { AgentStartFailure } from '../acp/startFailure';
 import type { HostServices } from '../acp/clientHandler';
 import { AgentExitError } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
-import { activeQuirks, agentQuirks, protocolToAsk, type AgentQuirks, type ProtocolChoice } from '../acp/quirks';
+import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
 import type * as S from '../acp/schema.gen';
 import type { LineTracer } from '../acp/ndjsonWriter';
-import type { AgentConfig } from '../settings/config';
+import { askedProtocol, type AgentConfig } from '../settings/config';
 import type { AgentCatalog } from './catalog';
 import { DisposableStore } from '../common/disposables';
 import { failureText } from '../common/failureText';
@@ -98,13 +98,12 @@ export class AgentManager implements vscode.Disposable {
     this.setStatus(config.name, { phase: 'starting' });
     let started: AgentClient | undefined;
     const quirks = () => agentQuirks(started?.initialized.agentInfo, { readMissingAsEmpty: config.readMissingAsEmpty });
-    const choice = config.protocol ?? readProtocolChoice();
     const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config, quirks), {
       clientInfo: this.clientInfo,
       log,
       trace: this.tracer(config.name),
       terminalAuth: true,
-      protocol: protocolToAsk(choice, [config.command, ...config.args]),
+      protocol: askedProtocol(config),
     });
     const entry: Running = { config, client };
     this.running.set(config.name, entry);
@@ -263,7 +262,7 @@ export class AgentManager implements vscode.Disposable {
         command: s.config.command,
         args: s.config.args,
         envNames: Object.keys(s.config.env),
-        options: { readMissingAsEmpty: s.config.readMissingAsEmpty },
+        options: { readMissingAsEmpty: s.config.readMissingAsEmpty, protocol: s.config.protocol },
         startedAt: s.startedAt,
         state: s.failure ? 'failed to start' : !c ? 'starting' : end ? 'stopped' : 'running',
         pid: c?.process.pid,
@@ -324,10 +323,4 @@ export interface AgentSnapshot {
   /** Why it never started (the sentence users saw). */
   readonly failure: string | undefined;
   readonly stderrTail: readonly string[];
-}
-
-/** `acp.protocol`; anything else reads as `auto`. */
-function readProtocolChoice(): ProtocolChoice {
-  const value = vscode.workspace.getConfiguration('acp').get<string>('protocol');
-  return value === 'v1' || value === 'v2' ? value : 'auto';
 }

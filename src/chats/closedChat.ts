@@ -9,9 +9,12 @@ import type { Logger } from '../acp/log';
 import { namedItems } from '../chat/backgroundConfirm';
 import { DisposableStore } from '../common/disposables';
 
-/** The commands of the session that run in the background: what closing it would kill. */
+/**
+ * What of the session runs in the background that closing it would stop: the commands the client runs for it, and
+ * (v2) all the agent lists, which `session/close` stops.
+ */
 export function backgroundCommands(session: AgentSession): string[] {
-  return session.model.background.items.flatMap((item) => (item.terminalId === undefined ? [] : [item.title]));
+  return session.model.background.items.flatMap((item) => (item.terminalId === undefined && !item.listed ? [] : [item.title]));
 }
 
 /** The sessions kept open after their chats closed, each with what gives it back to a chat. */

@@ -40,7 +40,9 @@ export class TerminalMirrors implements vscode.Disposable {
         exitLine();
         subscription = model.onDidChange((change) => {
           if (change.type !== 'terminal' || change.terminalId !== terminalId) return;
-          if (change.appended) write.fire(crlf(change.appended));
+          // A v2 agent's terminal_update sends all of its output again: the mirror starts over.
+          if (change.replaced) write.fire(`\u001bc${crlf(change.appended)}`);
+          else if (change.appended) write.fire(crlf(change.appended));
           else exitLine();
         });
       },

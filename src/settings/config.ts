@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseAgents, withPresets, type AgentConfig } from './agentConfig';
 import type * as S from '../acp/schema.gen';
 import { parseMcpServers } from './mcpConfig';
+import { protocolToAsk } from '../acp/quirks';
 import type { TraceLevel } from '../acp/trace';
 import type { OutsideWorkspacePolicy, ReviewPolicy } from '../editor/files';
 import type { PermissionLevel } from '../permissions/levelRules';
@@ -51,6 +52,16 @@ export function readRegistryUrl(fallback: string): string {
 export function readMcpServers(): { servers: S.McpServer[]; problems: string[] } {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('mcpServers');
   return parseMcpServers(inspected?.globalValue ?? inspected?.defaultValue);
+}
+
+/**
+ * The protocol version to ask `agent` for: its own `protocol`, else `acp.protocol` (anything unknown reads `auto`),
+ * as quirks.ts `protocolToAsk` says for its command line.
+ */
+export function askedProtocol(agent: AgentConfig): 1 | 2 {
+  const value = vscode.workspace.getConfiguration(SECTION).get<string>('protocol');
+  const setting = value === 'v1' || value === 'v2' ? value : 'auto';
+  return protocolToAsk(agent.protocol ?? setting, [agent.command, ...agent.args]);
 }
 
 export function readTrace(): TraceSetting {

@@ -12,6 +12,7 @@ agentSuite({
   name: 'Claude Code',
   package: '@agentclientprotocol/claude-agent-acp',
   askingMode: 'default',
+  speaksV2: true,
   async start(adapter, paths) {
     const model = new FakeAnthropic({
       edit: [

@@ -6,6 +6,7 @@
 //   - the official SDK's client (@agentclientprotocol/sdk) over a real stream pair, applying to the same model.
 // Budget: at most 2.0× bare JSON.parse, and at least 10× faster than the SDK. Each ratio is the median of the ratios
 // of runs measured side by side, so that a slow moment of the machine weighs on both sides of a ratio alike.
+// Beside it, the same stream as ACP v2 says it, through a connection that negotiated v2: its time as a ratio of v1's.
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as sdk from '@agentclientprotocol/sdk';
 import { AcpClientConnection } from '../../src/acp/connection';
@@ -15,7 +16,8 @@ import { silentLogger } from '../../src/acp/log';
 import type { TraceLevel } from '../../src/acp/trace';
 import { ndjsonTransport } from '../../src/acp/transport';
 import { messageTracer } from '../../src/common/log';
-import { updateLines } from './lib/updates';
+import { applyV2 } from '../../src/acp/v2/apply';
+import { updateLines, updateLinesV2 } from './lib/updates';
 
 const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
@@ -24,8 +26,9 @@ const TRACE: TraceLevel = process.env['BENCH_TRACE'] === 'messages' || process.e
 
 const lines = updateLines(COUNT);
 const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-const chunks: Buffer[] = [];
-for (let i = 0; i < bytes.length; i += CHUNK) chunks.push(bytes.subarray(i, i + CHUNK));
+const chunksOf = (data: Buffer) => Array.from({ length: Math.ceil(data.length / CHUNK) }, (_, i) => data.subarray(i * CHUNK, (i + 1) * CHUNK));
+const chunks = chunksOf(bytes);
+const chunksV2 = chunksOf(Buffer.from(`${updateLinesV2(COUNT).join('\n')}\n`, 'utf8'));
 
 function bareJsonParse(): number {
   const start = performance.now();
@@ -36,11 +39,11 @@ function bareJsonParse(): number {
 }
 
 /** Writes the chunks one per macrotask, as reads of a pipe arrive: one per turn of the event loop. */
-function paced(stream: PassThrough): () => void {
+function paced(stream: PassThrough, data: readonly Buffer[] = chunks): () => void {
   return () => {
     let i = 0;
     const next = () => {
-      const chunk = chunks[i++];
+      const chunk = data[i++];
       if (!chunk) return;
       stream.write(chunk);
       setImmediate(next);
@@ -86,6 +89,40 @@ async function ours(): Promise<number> {
   return ms;
 }
 
+/** The same pipeline over ACP v2: a connection that asked for v2 and was answered 2, fed the v2 stream. */
+async function oursV2(): Promise<number> {
+  const toClient = new PassThrough();
+  const toAgent = new PassThrough();
+  const model = new SessionModel('sess-1');
+  const counter: { applied: number; done?: () => void } = { applied: 0 };
+  const trace = messageTracer(silentLogger, 'bench', () => TRACE);
+  const { reader, writer } = ndjsonTransport(toClient, toAgent, { coalesce: ['session/update'], trace });
+  const connection = new AcpClientConnection(
+    reader,
+    writer,
+    {
+      requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+      sessionUpdate: () => {},
+      v2Update: (_sessionId, event) => {
+        applyV2(model, event);
+        if (++counter.applied === COUNT) counter.done?.();
+      },
+    },
+    { clientInfo: { name: 'bench', version: '0' } },
+  );
+  // The agent's side of initialize: it answers 2.
+  toAgent.once('data', (line: Buffer) => {
+    const { id } = JSON.parse(line.toString('utf8')) as { id: number };
+    toClient.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 2, info: { name: 'bench', version: '0' } } })}\n`);
+    toAgent.resume();
+  });
+  await connection.initialize({}, undefined, 2);
+  const ms = await timed(paced(toClient, chunksV2), counter);
+  connection.dispose();
+  model.dispose();
+  return ms;
+}
+
 async function officialSdk(): Promise<number> {
   const toClient = new PassThrough();
   const toAgent = new PassThrough();
@@ -116,15 +153,19 @@ async function main(): Promise<void> {
   // Warm up every path once so the JIT has seen them.
   bareJsonParse();
   await ours();
+  await oursV2();
   await officialSdk();
   const json: number[] = [];
   const pipeline: number[] = [];
+  const pipelineV2: number[] = [];
   const sdkRuns: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     settleHeap();
     json.push(bareJsonParse());
     settleHeap();
     pipeline.push(await ours());
+    settleHeap();
+    pipelineV2.push(await oursV2());
     settleHeap();
     sdkRuns.push(await officialSdk());
   }
@@ -140,6 +181,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     `pipeline: ${rate(p)} updates/s; ${vsJson.toFixed(2)}x bare JSON.parse (budget <= 2.0x, ${vsJson <= 2 ? 'met' : 'MISSED'}); ` +
       `${vsSdk.toFixed(2)}x faster than the SDK client (budget >= 10x, ${vsSdk >= 10 ? 'met' : 'MISSED'})\n`,
+  );
+  const v2 = median(pipelineV2);
+  const v2VsV1 = median(pipelineV2.map((ms, i) => ms / (pipeline[i] as number)));
+  process.stdout.write(
+    `v2 pipeline:         ${v2.toFixed(1)} ms  (${rate(v2)} updates/s); ${v2VsV1.toFixed(2)}x the v1 pipeline on the same stream\n`,
   );
 }
 

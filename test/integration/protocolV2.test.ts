@@ -43,6 +43,19 @@ describe('ACP v2', function () {
     assert.equal(users.length, 1, 'the agent’s user_message names the message the user sent, and adds none');
     assert.equal(chat.turn.phase, 'idle');
     assert.equal(await within(chat.send('again'), 15_000, 'the second turn'), 'end_turn');
+
+    // v2 names a config option's key `configId`, and a select's value's type.
+    const current = (id: string) => chat.session.pickers.find((p) => p.id === id)?.current;
+    assert.ok(current('model'), 'the model picker, from the v2 config options');
+    assert.equal(
+      chat.session.pickers.find((p) => p.id === 'mode'),
+      undefined,
+      'v2 has no modes',
+    );
+    await chat.setConfigOption('model', 'smart');
+    assert.equal(current('model'), 'smart');
+    const set = recorded(fixture.recordFile).find((m) => m.method === 'session/set_config_option');
+    assert.deepEqual(set?.params, { sessionId: chat.sessionId, configId: 'model', type: 'id', value: 'smart' });
   });
 
   it('falls back to v1 when the agent answers 1, and asks v1 alone of an agent whose v2 was not tried', async () => {

@@ -32,7 +32,12 @@ describe('accessibility', function () {
   this.timeout(240_000);
   let workbench: Workbench;
   const workDir = join(process.env['ACP_TEST_WORK'] ?? join(repoRoot, 'test-output', 'work', 'ui'), 'accessibility');
-  const { settings, agents } = fixtureAgents(workDir, { 'Fixture Everything': 'everything', 'Fixture Background': 'background' });
+  const { settings, agents } = fixtureAgents(workDir, {
+    'Fixture Everything': 'everything',
+    'Fixture Background': 'background',
+    'Fixture V2': { scenario: 'v2-cancel-tool', env: { ACP_FIXTURE_V2: '1' } },
+  });
+  settings['Fixture V2'] = { ...(settings['Fixture V2'] as object), protocol: 'v2' };
 
   before(async () => {
     workbench = await openWorkbench('accessibility', {
@@ -243,5 +248,21 @@ describe('accessibility', function () {
     assert.equal(closes(), 0, 'the session stays open while its server runs');
     await toast.getByRole('button', { name: 'Stop' }).click();
     await waitFor(() => closes() === 1, { what: 'the session to close once the user said Stop' });
+  });
+
+  it('over ACP v2, stops one tool call from its card with the keyboard alone, without violations, and the turn goes on', async () => {
+    const { chat, message } = await workbench.chatWith('Fixture V2', 'search');
+    const card = chat.getByRole('article', { name: /Search the whole disk/ });
+    const stop = card.getByRole('button', { name: 'Stop Search the whole disk' });
+    await stop.waitFor();
+    const violations = await scan(chat);
+    assert.deepEqual(violations, [], report('a tool card with Stop', violations));
+    await message.focus();
+    await tabTo(chat, stop, true);
+    await workbench.page.keyboard.press('Enter');
+    await chat.getByRole('article', { name: 'Search the whole disk (cancelled)' }).waitFor();
+    await stop.waitFor({ state: 'detached' });
+    // The turn went on: the agent's answer after the stopped call, shown (and read out by the live region).
+    await chat.getByRole('article', { name: 'Agent' }).getByText('The search was stopped, so I looked in the project instead.').waitFor();
   });
 });

@@ -1,11 +1,10 @@
-// A v2 agent's session update, applied to the session it names: what v1 also says goes through the model's own
-// `apply`, and what v2 adds (whole messages, content appended to a tool call, the session's state, the agent's own
-// terminals, plans by id) through the model's and the session's v2 operations.
-import type { Session } from '../sessionHandle';
+// A v2 agent's session update, applied to the model of the session it names: what v1 also says goes through the
+// model's own `apply`, and what v2 adds (whole messages, content appended to a tool call, the session's state, the
+// agent's own terminals, plans by id) through the model's v2 operations.
+import type { SessionModel } from '../sessionModel';
 import type { V2Event } from './updates';
 
-export function applyV2(session: Pick<Session, 'model' | 'applyState'>, event: V2Event): void {
-  const model = session.model;
+export function applyV2(model: SessionModel, event: V2Event): void {
   switch (event.type) {
     case 'update':
       if (event.update.sessionUpdate === 'tool_call_update' && event.cancellable !== undefined) {
@@ -22,7 +21,7 @@ export function applyV2(session: Pick<Session, 'model' | 'applyState'>, event: V
     case 'toolContent':
       return model.appendToolContent(event.toolCallId, event.content);
     case 'state':
-      return session.applyState(event);
+      return applyState(model, event);
     case 'terminal':
       model.agentTerminal(event.terminalId, {
         ...(event.output !== undefined && { output: event.output, append: event.chunk === true }),
@@ -36,4 +35,24 @@ export function applyV2(session: Pick<Session, 'model' | 'applyState'>, event: V
     case 'plan':
       return model.applyPlanById(event.update);
   }
+}
+
+/**
+ * The agent's state. `running` (or `requires_action`) says the agent works in the foreground: the turn the user began,
+ * or, while none runs, work the agent started by itself. `idle` ends that turn, with its stop reason or its error.
+ * State updates are snapshots: an idle that comes before the agent said it runs the user's new turn is the last
+ * turn's again (the agent may repeat it, with a new background list), and ends nothing. The `background` list, where
+ * present, replaces the last.
+ */
+function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state' }>): void {
+  if (event.background) model.background.report(event.background);
+  if (event.state !== 'idle') {
+    model.agentRunning = true;
+    return model.agentTurn();
+  }
+  if (!model.agentRunning) return;
+  model.agentRunning = false;
+  if (model.turn.phase === 'idle') return;
+  if (event.error !== undefined) model.failTurn(event.error, event.errorCode);
+  else model.endTurn(event.stopReason ?? 'end_turn', event.usage);
 }

@@ -3,7 +3,7 @@
 import type * as S1 from '../schema.gen';
 import { clip } from '../text';
 import type * as S from './schema.gen';
-import { toolContent } from './updates';
+import { toolCallUpdate } from './updates';
 
 /** The longest command line shown on a permission's card. */
 const COMMAND_LIMIT = 2000;
@@ -14,9 +14,8 @@ export function permissionRequest(request: S.RequestPermissionRequest, fallbackI
   const options = request.options as S1.PermissionOption[];
   const base = { sessionId: request.sessionId, options, ...(request._meta != null && { _meta: request._meta }) };
   if (subject?.type === 'tool_call') {
-    const { capabilities: _capabilities, content, ...call } = (subject as unknown as S.ToolCallPermissionSubject).toolCall;
-    const toolCall = { ...call, title: call.title ?? request.title, ...(content != null && { content: toolContent(content) }) };
-    return { ...base, toolCall: toolCall as S1.ToolCallUpdate };
+    const call = toolCallUpdate((subject as unknown as S.ToolCallPermissionSubject).toolCall);
+    return { ...base, toolCall: { ...call, title: call.title ?? request.title } };
   }
   if (subject?.type === 'command') {
     const c = subject as unknown as S.CommandPermissionSubject;

@@ -2,14 +2,16 @@
 // already knows (v1's updates where v2 means the same), or as one of the few events v2 adds: a whole message, content
 // appended to a tool call, the session's state (which ends a turn in v2), and the agent's own terminals. Pure.
 import { parsePatch } from 'diff';
+import type { z } from 'zod';
 import type { PlanByIdUpdate } from '../plans';
-import type * as S1 from '../schema.gen';
+import * as S1 from '../schema.gen';
 import type { MessageRole } from '../sessionState';
 import { clip } from '../text';
 import { parseTolerant, preview } from '../tolerance';
 import { turnUsageOf, type TurnUsage } from '../turnUsage';
+import { fastSessionUpdate } from '../updates';
 import * as S from './schema.gen';
-import { commandsOf } from './wire';
+import { commandsOf, configOptions } from './wire';
 
 /** One piece of work the agent says runs on outside the foreground (the latest `background` list). */
 export interface BackgroundRef {
@@ -33,6 +35,8 @@ export type V2Event =
       readonly state: 'running' | 'idle' | 'requires_action';
       readonly stopReason?: S1.StopReason;
       readonly error?: string;
+      /** The error's code (-32000: sign-in required), where the agent gave one. */
+      readonly errorCode?: number;
       /** What the turn used, where the agent says (claude-agent-acp: `usage` on the idle update). */
       readonly usage?: TurnUsage;
       /** The latest list of work that runs on; absent: unchanged. */
@@ -43,7 +47,8 @@ export type V2Event =
       readonly type: 'terminal';
       readonly terminalId: string;
       readonly command?: string;
-      readonly output?: string;
+      /** Bytes: a character may be split between two chunks (the model decodes each terminal's as a stream). */
+      readonly output?: Uint8Array;
       /** `output` is added to what the terminal printed (a chunk); else it replaces it. */
       readonly chunk?: true;
       readonly exitStatus?: S1.TerminalExitStatus;
@@ -56,22 +61,84 @@ export type V2Outcome =
   | { readonly ok: true; readonly sessionId: string; readonly event: V2Event; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly reason: string; readonly warnings: readonly string[] };
 
+const NO_WARNINGS: readonly string[] = [];
+
 /** Items of a `background` list kept; characters of a command line. */
 const MAX_BACKGROUND = 1000;
 const COMMAND_LIMIT = 500;
 /** Characters of a patch read into a diff; past it the patch is shown as text. */
 const PATCH_LIMIT = 1024 * 1024;
 
+/**
+ * The kinds v2 shares with v1 whose v1 fast path (../updates.ts) reads v2's shape exactly as v2's schema would: chunks
+ * with their (required) message id, usage, and tool call updates with no null (v2's null resets, v1's leaves) and no
+ * capabilities. Everything else goes to the v2 schema.
+ */
+function fastV2(params: unknown): S1.SessionNotification | undefined {
+  const update = (params as { update?: Record<string, unknown> } | null)?.update;
+  if (typeof update !== 'object' || update === null) return undefined;
+  switch (update['sessionUpdate']) {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+    case 'user_message_chunk':
+      return typeof update['messageId'] === 'string' ? fastSessionUpdate(params) : undefined;
+    case 'usage_update':
+      return fastSessionUpdate(params);
+    case 'tool_call_update':
+      for (const key of ['status', 'kind', 'title', 'content', 'locations']) if (update[key] === null) return undefined;
+      // A diff is v2's own shape (the v2 schema reads it), and so are the capabilities.
+      if ('capabilities' in update || (Array.isArray(update['content']) && update['content'].some((c: { type?: unknown }) => c?.type === 'diff'))) {
+        return undefined;
+      }
+      return fastSessionUpdate(params);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The schema of each v2 update kind (the members of the schema's `SessionUpdate`): an update is read by its kind's
+ * schema alone, as the union would read it, without trying every member first.
+ */
+export const V2_UPDATE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  user_message_chunk: S.ContentChunk,
+  user_message: S.UserMessage,
+  agent_message_chunk: S.ContentChunk,
+  agent_message: S.AgentMessage,
+  agent_thought_chunk: S.ContentChunk,
+  agent_thought: S.AgentThought,
+  state_update: S.StateUpdate,
+  tool_call_content_chunk: S.ToolCallContentChunk,
+  tool_call_update: S.ToolCallUpdate,
+  terminal_update: S.TerminalUpdate,
+  terminal_output_chunk: S.TerminalOutputChunk,
+  plan_update: S.PlanUpdate,
+  available_commands_update: S.AvailableCommandsUpdate,
+  config_option_update: S.ConfigOptionUpdate,
+  session_info_update: S.SessionInfoUpdate,
+  usage_update: S.UsageUpdate,
+  notice: S.Notice,
+  compaction_update: S.CompactionUpdate,
+  compaction_summary_chunk: S.CompactionSummaryChunk,
+};
+
 /** Validates and reads one v2 `session/update`. Never throws. */
 export function readV2Update(params: unknown): V2Outcome {
-  const r = parseTolerant(S.UpdateSessionNotification, params);
-  if (!r.ok) {
-    const kind = (params as { update?: { sessionUpdate?: unknown } } | null)?.update?.sessionUpdate;
-    return { ok: false, reason: `invalid ${typeof kind === 'string' ? clip(kind, 100) : 'update'}: ${r.error}`, warnings: r.warnings };
+  const fast = fastV2(params);
+  if (fast) return { ok: true, sessionId: fast.sessionId, event: { type: 'update', update: fast.update }, warnings: NO_WARNINGS };
+  const p = params as { sessionId?: unknown; update?: unknown } | null;
+  const update = p?.update as { sessionUpdate?: unknown } | null | undefined;
+  if (typeof p?.sessionId !== 'string' || typeof update !== 'object' || update === null) {
+    return { ok: false, reason: `not a session update: ${preview(params)}`, warnings: NO_WARNINGS };
   }
-  const event = eventOf(r.value.update);
-  if (!event) return { ok: false, reason: `unknown session update kind ${preview(r.value.update.sessionUpdate)}`, warnings: r.warnings };
-  return { ok: true, sessionId: r.value.sessionId, event, warnings: r.warnings };
+  const kind = update.sessionUpdate;
+  const schema = typeof kind === 'string' ? V2_UPDATE_SCHEMAS[kind] : undefined;
+  if (!schema) return { ok: false, reason: `unknown session update kind ${preview(kind)}`, warnings: NO_WARNINGS };
+  const r = parseTolerant(schema, update);
+  if (!r.ok) return { ok: false, reason: `invalid ${clip(kind as string, 100)}: ${r.error}`, warnings: r.warnings };
+  const event = eventOf({ ...(r.value as object), sessionUpdate: kind } as S.SessionUpdate);
+  if (!event) return { ok: false, reason: `unknown session update kind ${preview(kind)}`, warnings: r.warnings };
+  return { ok: true, sessionId: p.sessionId, event, warnings: r.warnings };
 }
 
 const MESSAGE_ROLE: Readonly<Record<string, MessageRole>> = { user_message: 'user', agent_message: 'agent', agent_thought: 'thought' };
@@ -85,10 +152,14 @@ function eventOf(update: S.SessionUpdate): V2Event | undefined {
       const { availableCommands = [] } = commandsOf((u as unknown as S.AvailableCommandsUpdate).availableCommands);
       return { type: 'update', update: { sessionUpdate: 'available_commands_update', availableCommands } };
     }
+    case 'config_option_update': {
+      // Read by v1's schema in v1's names: what it cannot show is dropped.
+      const r = parseTolerant(S1.ConfigOptionUpdate, { configOptions: configOptions((u as unknown as S.ConfigOptionUpdate).configOptions) });
+      return r.ok ? { type: 'update', update: { sessionUpdate: 'config_option_update', configOptions: r.value.configOptions } } : undefined;
+    }
     case 'user_message_chunk':
     case 'agent_message_chunk':
     case 'agent_thought_chunk':
-    case 'config_option_update':
     case 'session_info_update':
     case 'usage_update':
     case 'notice':
@@ -139,20 +210,29 @@ const TOOL_KIND: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move'
  * status of a later version count as in progress, an unknown kind as `other`.
  */
 function toolCall(update: S.ToolCallUpdate): V2Event {
-  const { capabilities, content, status, kind, ...rest } = update;
-  const mapped = {
+  const event: V2Event = { type: 'update', update: { ...toolCallUpdate(update), sessionUpdate: 'tool_call_update' } };
+  return update.capabilities === undefined ? event : { ...event, cancellable: update.capabilities?.cancel != null };
+}
+
+/** A v2 tool call (an update, or a permission's subject) in v1's terms. */
+export function toolCallUpdate(update: S.ToolCallUpdate): S1.ToolCallUpdate {
+  const { capabilities: _capabilities, content, status, kind, locations, ...rest } = update;
+  return {
     ...rest,
-    sessionUpdate: 'tool_call_update',
     ...(status !== undefined && { status: status === null ? 'pending' : TOOL_STATUS.has(status) ? status : 'in_progress' }),
     ...(kind !== undefined && { kind: kind !== null && TOOL_KIND.has(kind) ? kind : 'other' }),
     ...(content !== undefined && { content: content === null ? [] : toolContent(content) }),
-  };
-  const event: V2Event = { type: 'update', update: mapped as S1.SessionUpdate };
-  return capabilities === undefined ? event : { ...event, cancellable: capabilities?.cancel != null };
+    ...(locations !== undefined && { locations: locations ?? [] }),
+  } as S1.ToolCallUpdate;
 }
 
 function state(update: S.StateUpdate): V2Event | undefined {
-  const u = update as { state: string; stopReason?: string | null; error?: { message?: unknown } | null; background?: unknown[] | null };
+  const u = update as {
+    state: string;
+    stopReason?: string | null;
+    error?: { message?: unknown; code?: unknown } | null;
+    background?: unknown[] | null;
+  };
   // A state of a later version is neither idle nor known: nothing changes.
   if (u.state !== 'running' && u.state !== 'idle' && u.state !== 'requires_action') return undefined;
   const background = Array.isArray(u.background) ? backgroundRefs(u.background) : undefined;
@@ -161,7 +241,8 @@ function state(update: S.StateUpdate): V2Event | undefined {
   const usage = turnUsageOf(update);
   if (u.stopReason === 'error') {
     const message = typeof u.error?.message === 'string' && u.error.message !== '' ? u.error.message : 'the agent stopped with an error';
-    return { ...base, error: clip(message, 2000), ...(usage && { usage }) };
+    const code = u.error?.code;
+    return { ...base, error: clip(message, 2000), ...(Number.isSafeInteger(code) && { errorCode: code as number }), ...(usage && { usage }) };
   }
   // A stop reason of a later version (or none) ends the turn as an end_turn would.
   const stopReason = (STOP_REASONS.has(u.stopReason ?? '') ? u.stopReason : 'end_turn') as S1.StopReason;
@@ -193,13 +274,13 @@ function terminal(update: S.TerminalUpdate): V2Event {
   };
 }
 
-/** Terminal output is base64 in v2; what is not is shown as it came. */
-function decode(data: string): string {
-  return /^[A-Za-z0-9+/]*={0,2}$/.test(data) && data.length % 4 === 0 ? Buffer.from(data, 'base64').toString('utf8') : data;
+/** Terminal output is base64 in v2 (what is not base64 decodes to what its base64 characters say). */
+function decode(data: string): Uint8Array {
+  return Buffer.from(data, 'base64');
 }
 
 /** v2's tool call content in v1's terms: a diff's patch becomes one v1 diff per file; unknown kinds are skipped. */
-export function toolContent(items: readonly S.ToolCallContent[]): S1.ToolCallContent[] {
+function toolContent(items: readonly S.ToolCallContent[]): S1.ToolCallContent[] {
   const out: S1.ToolCallContent[] = [];
   for (const item of items) {
     if (item.type === 'content') out.push(item as unknown as S1.ToolCallContent);

@@ -17,7 +17,7 @@ export function initializeAnswer(answer: S.InitializeResponse): S1.InitializeRes
   return {
     protocolVersion: answer.protocolVersion,
     agentInfo: answer.info,
-    authMethods: (answer.authMethods ?? []) as S1.AuthMethod[],
+    authMethods: authMethods(answer.authMethods ?? []),
     ...(answer._meta != null && { _meta: answer._meta }),
     agentCapabilities: {
       loadSession: true, // v2's session/resume replays a session's history where asked (connection.ts loadSession)
@@ -57,4 +57,43 @@ export function mcpServers(servers: readonly S1.McpServer[] | undefined): S.McpS
 /** A v2 session's commands (`type: "command"`; a later kind is not offered), in v1's terms. */
 export function commandsOf(commands: readonly S.AvailableCommand[] | null | undefined): { availableCommands?: S1.AvailableCommand[] } {
   return commands ? { availableCommands: commands.filter((c) => c.type === 'command') as unknown as S1.AvailableCommand[] } : {};
+}
+
+/** v2's sign-in methods as v1's: `methodId` is v1's `id`, a terminal method's `env` a record; later kinds are left out. */
+function authMethods(methods: readonly S.AuthMethod[]): S1.AuthMethod[] {
+  const out: S1.AuthMethod[] = [];
+  for (const method of methods) {
+    const m = method as { type: string; methodId?: string; name?: string; description?: string | null; args?: string[]; env?: S.EnvVariable[] };
+    if ((m.type !== 'agent' && m.type !== 'terminal') || typeof m.methodId !== 'string' || typeof m.name !== 'string') continue;
+    const base = { id: m.methodId, name: m.name, ...(m.description != null && { description: m.description }) };
+    if (m.type === 'agent') out.push(base);
+    else
+      out.push({
+        ...base,
+        type: 'terminal',
+        ...(m.args && { args: m.args }),
+        ...(m.env && { env: Object.fromEntries(m.env.map((v) => [v.name, v.value])) }),
+      });
+  }
+  return out;
+}
+
+/**
+ * v2's config options as v1 says them (`configId` is v1's `id`, a group's `groupId` its `group`), for v1's schema to
+ * read: what it cannot show (a kind of a later version) it drops.
+ */
+export function configOptions(options: unknown): unknown {
+  if (!Array.isArray(options)) return options;
+  return options.map((option: unknown) => {
+    if (typeof option !== 'object' || option === null) return option;
+    const { configId, options: values, ...rest } = option as { configId?: unknown; options?: unknown };
+    const groups = Array.isArray(values)
+      ? values.map((v: unknown) => {
+          if (typeof v !== 'object' || v === null || !('groupId' in v)) return v;
+          const { groupId, ...group } = v as { groupId: unknown };
+          return { ...group, group: groupId };
+        })
+      : values;
+    return { ...rest, id: configId, ...(values !== undefined && { options: groups }) };
+  });
 }

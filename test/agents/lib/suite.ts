@@ -41,6 +41,8 @@ export interface AgentSpec {
    * ends the turn (codex-acp) and the model is not asked again.
    */
   readonly done: { readonly allowedEdit: RegExp; readonly rejectedEdit?: RegExp; readonly tools: RegExp };
+  /** The adapter serves ACP v2 (Preview) to a client that asks for it: one turn is played over v2 too. */
+  readonly speaksV2?: true;
 }
 
 /** Waits for the agent's question, answers it with the option of `kind`, and returns its title. */
@@ -109,6 +111,27 @@ export function agentSuite(spec: AgentSpec): void {
       await within(ran, 90_000, 'the command turn');
       assert.equal(readFileSync(paths.ran, 'utf8'), 'ran\n');
     });
+
+    if (spec.speaksV2) {
+      it('over ACP v2, asked for: the edit is asked, allowed it happens, and the agent’s idle state ends the turn', async () => {
+        const config = vscode.workspace.getConfiguration('acp');
+        const entry = config.inspect<Record<string, Record<string, unknown>>>('agents')?.globalValue?.[spec.name];
+        await config.update('agents', { [spec.name]: { ...entry, protocol: 'v2' } }, vscode.ConfigurationTarget.Global);
+        try {
+          const report = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', spec.name);
+          assert.match((await vscode.workspace.openTextDocument(report)).getText(), /- Protocol version: 2/);
+          const chat = await askingChat();
+          const edited = chat.send('scenario:edit');
+          assert.match(await answer(chat, 'allow_once', 'the edit'), /notes\.txt|Edit/i);
+          assert.equal(await within(edited, 90_000, 'the edit turn over v2'), 'end_turn');
+          assert.equal(readFileSync(paths.notes, 'utf8'), 'two\n');
+          assert.match(agentText(chat), spec.done.allowedEdit);
+        } finally {
+          await closeAllChats();
+          await config.update('agents', { [spec.name]: entry }, vscode.ConfigurationTarget.Global);
+        }
+      });
+    }
 
     it('changes nothing on disk when the edit and the new file are rejected', async () => {
       const chat = await askingChat();

@@ -106,3 +106,32 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
   }
   return lines.slice(0, count);
 }
+
+/**
+ * The same stream as ACP v2 says it: every chunk names its message, a tool call is an upsert (`tool_call_update`),
+ * a diff is the file changed and a git patch, and a plan has an id.
+ */
+export function updateLinesV2(count: number, sessionId = 'sess-1', seed = 42): string[] {
+  let thought = 0;
+  let lastKind = '';
+  return updateLines(count, sessionId, seed).map((line) => {
+    const message = JSON.parse(line) as { params: { update: Record<string, unknown> } };
+    const u = message.params.update;
+    const kind = String(u['sessionUpdate']);
+    if (kind === 'agent_thought_chunk' && lastKind !== kind) thought++;
+    lastKind = kind;
+    if (kind === 'agent_thought_chunk') u['messageId'] = `t${thought}`;
+    else if (kind === 'tool_call') u['sessionUpdate'] = 'tool_call_update';
+    else if (kind === 'plan')
+      message.params.update = { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'plan', entries: u['entries'] } };
+    if (Array.isArray(u['content'])) {
+      u['content'] = (u['content'] as Record<string, unknown>[]).map((c) => {
+        if (c['type'] !== 'diff') return c;
+        const path = String(c['path']);
+        const text = `diff --git ${path} ${path}\n--- ${path}\n+++ ${path}\n@@ -1 +1 @@\n-let a = 1;\n+const a = 1;\n`;
+        return { type: 'diff', changes: [{ operation: 'modify', path }], patch: { format: 'git_patch', text } };
+      });
+    }
+    return JSON.stringify(message);
+  });
+}
