@@ -32,6 +32,8 @@ export interface BackgroundItem {
 interface AgentTerminal {
   command: string | undefined;
   readonly startedAt: number;
+  /** It exited: forgotten once no list names it. */
+  exited?: true;
 }
 
 /** The longest command line kept for a title (the agent writes it). */
@@ -107,6 +109,7 @@ export class BackgroundWork {
     const keys = new Set(list.map(keyOf));
     for (const key of this.listedAt.keys()) if (!keys.has(key)) this.listedAt.delete(key);
     for (const key of keys) if (!this.listedAt.has(key)) this.listedAt.set(key, this.now());
+    for (const [id, terminal] of this.agentTerminals) if (terminal.exited && !keys.has(`t:${id}`)) this.agentTerminals.delete(id);
     this.changed();
   }
 
@@ -118,6 +121,7 @@ export class BackgroundWork {
     if (terminal && update.command !== undefined) terminal.command = clip(update.command, COMMAND_LIMIT);
     this.setCancellable(`t:${terminalId}`, update.exited ? false : update.cancellable);
     // Forgotten once it exited and no list names it: a list may still name it until the agent sends the next.
+    if (terminal && update.exited) terminal.exited = true;
     if (update.exited && !this.reported?.some((r) => r.type === 'terminal' && r.id === terminalId)) this.agentTerminals.delete(terminalId);
   }
 

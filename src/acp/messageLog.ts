@@ -27,7 +27,7 @@ export class MessageLog {
     if (last?.type === 'message' && last.role === role && !last.sent && (messageId === undefined || last.messageId === messageId)) {
       index = lastIndex; // the message goes on (the common case, no lookup)
     } else if (messageId !== undefined) {
-      index = this.byMessageId.get(messageId); // a message resumed after something else
+      index = this.byMessageId.get(keyOf(role, messageId)); // a message resumed after something else
     }
     const entry = index === undefined ? undefined : this.entries[index];
     if (index === undefined || entry?.type !== 'message' || entry.role !== role || entry.sent) {
@@ -46,7 +46,7 @@ export class MessageLog {
   add(role: MessageRole, content: S.ContentBlock[], messageId?: string, sent?: true): void {
     const index = this.entries.length;
     this.entries.push({ id: this.nextId(), type: 'message', role, content, ...(messageId !== undefined && { messageId }), ...(sent && { sent }) });
-    if (messageId !== undefined) this.byMessageId.set(messageId, index);
+    if (messageId !== undefined) this.byMessageId.set(keyOf(role, messageId), index);
     this.fire({ type: 'entry', index, added: true });
   }
 
@@ -56,7 +56,7 @@ export class MessageLog {
    * keeps what the user wrote.
    */
   put(role: MessageRole, messageId: string, content: readonly S.ContentBlock[] | null | undefined): void {
-    const index = this.byMessageId.get(messageId);
+    const index = this.byMessageId.get(keyOf(role, messageId));
     const entry = index === undefined ? undefined : this.entries[index];
     if (index !== undefined && entry?.type === 'message' && entry.role === role) {
       if (content === undefined || entry.sent) return;
@@ -65,7 +65,7 @@ export class MessageLog {
     }
     if (role === 'user' && this.nameSent(messageId)) return;
     if (content?.length) this.add(role, content.map(ownBlock), messageId);
-    else this.byMessageId.delete(messageId); // cleared before it was shown: the chunks after it start it
+    else this.byMessageId.delete(keyOf(role, messageId)); // cleared before it was shown: the chunks after it start it
   }
 
   /** The message of entry `entryId` (one the user sent) is the agent's `messageId`. */
@@ -75,7 +75,7 @@ export class MessageLog {
       if (entry.id !== entryId) continue;
       if (entry.type !== 'message' || entry.messageId !== undefined) return;
       this.entries[index] = { ...entry, messageId };
-      this.byMessageId.set(messageId, index);
+      this.byMessageId.set(keyOf('user', messageId), index);
       return;
     }
   }
@@ -87,9 +87,14 @@ export class MessageLog {
       if (entry.type !== 'message' || !entry.sent) continue;
       if (entry.messageId !== undefined) return false;
       this.entries[index] = { ...entry, messageId };
-      this.byMessageId.set(messageId, index);
+      this.byMessageId.set(keyOf('user', messageId), index);
       return true;
     }
     return false;
   }
+}
+
+/** Each role's messages have ids of their own (v2: a thought and a message may share one). */
+function keyOf(role: MessageRole, messageId: string): string {
+  return `${role}\0${messageId}`;
 }

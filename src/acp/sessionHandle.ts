@@ -173,9 +173,13 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
         // v2: the answer says the prompt was taken in; the agent's idle state ends the turn (v2/apply.ts).
         const ended = this.turnEnd();
         ended.catch(() => {}); // awaited below, unless the prompt fails first
+        this.model.v2.prompt = 'sent';
         const taken = connection.submit({ sessionId: this.sessionId, prompt });
         out();
-        this.model.nameMessage(turn, (await taken).messageId);
+        // The answer, unless the turn ended first (the chat closed while the agent held the prompt, say).
+        const answer = await Promise.race([taken, ended.then(() => undefined)]);
+        if (answer) this.model.nameMessage(turn, answer.messageId);
+        if (answer && this.model.v2.prompt === 'sent') this.model.v2.prompt = 'taken';
         return await ended;
       }
       const response = connection.prompt({ sessionId: this.sessionId, prompt });
@@ -185,6 +189,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       return answer.stopReason;
     } catch (error) {
       out();
+      this.model.v2.ended();
       if (error instanceof AcpError && error.isCancelled) {
         this.model.endTurn('cancelled');
         return 'cancelled';

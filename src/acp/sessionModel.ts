@@ -15,6 +15,7 @@ import { SessionChildren, type SubagentInfo, type SubagentUpdate } from './subag
 import type * as S from './schema.gen';
 import { ownBlock } from './sessionState';
 import { MessageLog } from './messageLog';
+import { V2Turn } from './v2/turn';
 import type {
   Entry,
   MessageRole,
@@ -381,8 +382,8 @@ export class SessionModel {
     this.setTurn({ phase: 'idle', error, ...(errorCode !== undefined && { errorCode }) });
   }
 
-  /** v2 (v2/apply.ts): the agent said it runs foreground work (`running`), and has not said `idle` since. */
-  agentRunning = false;
+  /** v2 (v2/apply.ts): what says when the agent's idle ends the running turn. */
+  readonly v2 = new V2Turn();
 
   /** v2: the agent's id of the message the user sent at entry `entryId` (the prompt's answer names it). */
   nameMessage(entryId: number, messageId: string): void {

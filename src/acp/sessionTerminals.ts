@@ -72,7 +72,9 @@ export class SessionTerminals {
       this.changed(terminalId, state.text, true);
     }
     if (update.exitStatus) {
+      const rest = this.decoders.get(terminalId)?.decode(); // a character cut short at the end
       this.decoders.delete(terminalId);
+      if (rest) this.append(terminalId, rest);
       this.ended(terminalId, update.exitStatus);
     }
   }

@@ -7,6 +7,10 @@ import type { V2Event } from './updates';
 export function applyV2(model: SessionModel, event: V2Event): void {
   switch (event.type) {
     case 'update':
+      // v2's usage without a cost leaves the cost as it was (v1's has none to leave).
+      if (event.update.sessionUpdate === 'usage_update' && !('cost' in event.update) && model.usage?.cost) {
+        return model.apply({ ...event.update, cost: model.usage.cost });
+      }
       if (event.update.sessionUpdate === 'tool_call_update' && event.cancellable !== undefined) {
         // Before the update is applied, so that the card it changes shows it.
         const toolCallId = event.update.toolCallId;
@@ -39,20 +43,25 @@ export function applyV2(model: SessionModel, event: V2Event): void {
 
 /**
  * The agent's state. `running` (or `requires_action`) says the agent works in the foreground: the turn the user began,
- * or, while none runs, work the agent started by itself. `idle` ends that turn, with its stop reason or its error.
- * State updates are snapshots: an idle that comes before the agent said it runs the user's new turn is the last
- * turn's again (the agent may repeat it, with a new background list), and ends nothing. The `background` list, where
- * present, replaces the last.
+ * or, while none runs, work the agent started by itself. `idle` ends that turn, with its stop reason or its error,
+ * once it is the agent's idle for that turn (turn.ts says when). The `background` list, where present, replaces the last.
  */
 function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state' }>): void {
   if (event.background) model.background.report(event.background);
+  const turn = model.v2;
   if (event.state !== 'idle') {
-    model.agentRunning = true;
-    return model.agentTurn();
+    if (model.turn.phase === 'idle') {
+      turn.ended();
+      turn.own = true;
+      model.agentTurn();
+    }
+    turn.running = true;
+    return;
   }
-  if (!model.agentRunning) return;
-  model.agentRunning = false;
-  if (model.turn.phase === 'idle') return;
+  const ends = model.turn.phase !== 'idle' && turn.idleEnds(model.turn.phase === 'cancelling');
+  turn.running = false;
+  if (!ends) return;
+  turn.ended();
   if (event.error !== undefined) model.failTurn(event.error, event.errorCode);
   else model.endTurn(event.stopReason ?? 'end_turn', event.usage);
 }

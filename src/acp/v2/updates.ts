@@ -86,10 +86,11 @@ function fastV2(params: unknown): S1.SessionNotification | undefined {
       return fastSessionUpdate(params);
     case 'tool_call_update':
       for (const key of ['status', 'kind', 'title', 'content', 'locations']) if (update[key] === null) return undefined;
-      // A diff is v2's own shape (the v2 schema reads it), and so are the capabilities.
+      // A diff is v2's own shape (the v2 schema reads it), and so are the capabilities; v2's lines start at 1.
       if ('capabilities' in update || (Array.isArray(update['content']) && update['content'].some((c: { type?: unknown }) => c?.type === 'diff'))) {
         return undefined;
       }
+      if (Array.isArray(update['locations']) && update['locations'].some((l: { line?: unknown }) => l?.line === 0)) return undefined;
       return fastSessionUpdate(params);
     default:
       return undefined;

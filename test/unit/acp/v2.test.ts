@@ -273,9 +273,48 @@ describe('ACP v2', () => {
       assert.equal(agent?.type === 'message' && agent.content.length, 0, 'null clears');
     });
 
+    it('ends the user’s turn on the agent’s idle once the agent has the prompt, and never on an earlier one', () => {
+      const { model, apply } = v2Session();
+      const idle = { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' };
+      model.beginTurn([{ type: 'text', text: 'go' }]);
+      // The agent's own work ends while the prompt waits for its gates (a checkpoint): the user's turn goes on.
+      apply({ sessionUpdate: 'state_update', state: 'running' });
+      apply(idle);
+      assert.equal(model.turn.phase, 'running');
+      model.v2.prompt = 'sent';
+      apply(idle);
+      assert.equal(model.turn.phase, 'running', 'sent, not yet taken in: a repeated idle is the last turn’s');
+      model.v2.prompt = 'taken';
+      apply(idle);
+      assert.equal(model.turn.phase, 'idle', 'taken in: an agent that never says running still ends its turn');
+
+      model.beginTurn([{ type: 'text', text: 'again' }]);
+      model.v2.prompt = 'sent';
+      model.cancelTurn();
+      apply({ ...idle, stopReason: 'cancelled' });
+      assert.deepEqual(model.turn, { phase: 'idle', stopReason: 'cancelled' }, 'a stopped turn ends on the agent’s idle');
+    });
+
+    it('keeps a thought and a message that share an id apart, and the cost a usage update leaves out', () => {
+      const { model, apply } = v2Session();
+      apply({ sessionUpdate: 'agent_thought_chunk', messageId: 'x', content: { type: 'text', text: 'hmm' } });
+      apply({ sessionUpdate: 'agent_message_chunk', messageId: 'x', content: { type: 'text', text: 'Hi' } });
+      apply({ sessionUpdate: 'agent_thought_chunk', messageId: 'x', content: { type: 'text', text: ' more' } });
+      const shown = model.entries.map((e) =>
+        e.type === 'message' ? `${e.role}:${e.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}` : '',
+      );
+      assert.deepEqual(shown, ['thought:hmm more', 'agent:Hi']);
+      apply({ sessionUpdate: 'usage_update', used: 1, size: 10, cost: { amount: 0.5, currency: 'USD' } });
+      apply({ sessionUpdate: 'usage_update', used: 2, size: 10 });
+      assert.deepEqual(model.usage, { used: 2, size: 10, cost: { amount: 0.5, currency: 'USD' } });
+      apply({ sessionUpdate: 'usage_update', used: 3, size: 10, cost: null });
+      assert.deepEqual(model.usage, { used: 3, size: 10 }, 'null clears it');
+    });
+
     it('ends the turn on idle once, and runs work the agent starts alone', () => {
       const { model, apply } = v2Session();
       model.beginTurn([{ type: 'text', text: 'go' }]);
+      model.v2.prompt = 'sent';
       apply({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { code: 1, message: 'the last turn' } });
       assert.equal(model.turn.phase, 'running', 'an idle before the agent runs the new turn is the last one’s again');
       apply({ sessionUpdate: 'state_update', state: 'running' });
