@@ -4,9 +4,13 @@
 // stopped from the strip (`terminal/cancel`), and one tool call stopped from its card (`tool_call/cancel`) while the
 // turn goes on.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
 import type { ChatHandle } from '../../src/chats/handle';
 import { waitFor, within } from '../lib/wait';
-import { closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
+import { api, closeAllChats, newChat, recorded, useFixtureAgent } from './lib/fixture';
 
 const V2 = { ACP_FIXTURE_V2: '1' };
 
@@ -118,5 +122,27 @@ describe('ACP v2', function () {
     assert.equal(after?.kind === 'tool' && after.status, 'cancelled');
     assert.ok(agentText(chat).includes('looked in the project instead'), 'the agent went on after the stopped call');
     assert.equal(recorded(fixture.recordFile).filter((m) => m.method === 'session/cancel').length, 0, 'the turn itself was not cancelled');
+  });
+
+  it('opens a v2 chat again with its history, replayed by session/resume from the start', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'acp-v2-state-'));
+    try {
+      const fixture = await useFixtureAgent('basic', { name: 'Fixture (v2, kept)', protocol: 'v2', env: { ...V2, ACP_FIXTURE_STATE_DIR: state } });
+      const chat = await newChat();
+      assert.equal(await within(chat.send('remember this'), 15_000, 'the turn'), 'end_turn');
+      const sessionId = chat.sessionId;
+      assert.ok(sessionId);
+      await closeAllChats();
+      await api();
+      const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: fixture.name, sessionId });
+      assert.ok(again, 'the chat opened again');
+      const resume = recorded(fixture.recordFile).find((m) => m.method === 'session/resume');
+      assert.deepEqual(resume?.params?.['replayFrom'], { type: 'start' }, 'v2 loads a session by resuming it from the start');
+      assert.ok(!recorded(fixture.recordFile).some((m) => m.method === 'session/load'), 'v2 has no session/load');
+      await waitFor(() => agentText(again) === 'Hello', { what: 'the replayed answer' });
+      assert.equal(await within(again.send('and now?'), 15_000, 'a turn in the reopened chat'), 'end_turn');
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 });
