@@ -1,16 +1,17 @@
 // Work that outlives its turn. Over ACP v1, as far as the client knows it for certain: the commands it runs for the
 // agent (`terminal/*`) still running after the turn that started them ended, and the tool calls the agent left
 // `in_progress` when its turn ended. Over v2, what the agent lists (`background` on its `state_update`): its own
-// terminals, tool calls, and work of kinds the client does not know. The session model keeps one and tells it what
+// terminals, tool calls, subagents (unstable), and work of kinds the client does not know. The session model keeps one and tells it what
 // happens; it says what to show.
 import type * as S from './schema.gen';
 import type { ToolCallState } from './sessionState';
+import type { SubagentInfo } from './subagents';
 import { clip } from './text';
 import type { BackgroundRef } from './v2/updates';
 
 /** One piece of work that outlived its turn. */
 export interface BackgroundItem {
-  /** `t:` and the terminal's id, or `c:` and the tool call's id. */
+  /** `t:` and the terminal's id, `c:` and the tool call's id, `s:` and a subagent's session id, or `o:` for another kind. */
   readonly key: string;
   /** The tool call's title, else the command line. */
   readonly title: string;
@@ -24,8 +25,8 @@ export interface BackgroundItem {
   readonly listed?: true;
   /** v2: the agent's own terminal it is, whose output it shows. */
   readonly agentTerminalId?: string;
-  /** The agent can stop it on request (v2: `tool_call/cancel`, `terminal/cancel`), with this id. */
-  readonly cancel?: { readonly type: 'tool_call' | 'terminal'; readonly id: string };
+  /** The agent can stop it on request (v2: `tool_call/cancel`, `terminal/cancel`, a subagent's `session/cancel`), with this id. */
+  readonly cancel?: { readonly type: 'tool_call' | 'terminal' | 'subagent'; readonly id: string };
 }
 
 /** What the client knows of one of the agent's own terminals (v2). */
@@ -72,7 +73,11 @@ export class BackgroundWork {
   constructor(
     /** What runs in the background changed (an item came or went, or a background command printed). */
     private readonly changed: () => void,
-    private readonly toolCall: (toolCallId: string) => ToolCallState | undefined,
+    /** The session's tool calls, and the subagents it announced. */
+    private readonly lookup: {
+      toolCall(toolCallId: string): ToolCallState | undefined;
+      subagent(sessionId: string): SubagentInfo | undefined;
+    },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -100,7 +105,7 @@ export class BackgroundWork {
   }
 
   private terminalOf(toolCallId: string): string | undefined {
-    return this.toolCall(toolCallId)?.content.find((content) => content.type === 'terminal')?.terminalId;
+    return this.lookup.toolCall(toolCallId)?.content.find((content) => content.type === 'terminal')?.terminalId;
   }
 
   /** v2: the agent's list of what runs on, whole (an empty list: nothing). */
@@ -130,6 +135,11 @@ export class BackgroundWork {
     this.setCancellable(`c:${toolCallId}`, cancellable);
   }
 
+  /** v2: a subagent's title or whether it may be cancelled may have changed: the strip shows it anew if it is listed. */
+  subagentChanged(sessionId: string): void {
+    if (this.reported?.some((r) => r.type === 'subagent' && r.id === sessionId)) this.changed();
+  }
+
   /** v2: whether the agent said it can stop the tool call now. */
   canCancel(toolCallId: string): boolean {
     return this.cancellable.has(`c:${toolCallId}`);
@@ -139,7 +149,7 @@ export class BackgroundWork {
     if (cancellable === undefined || cancellable === this.cancellable.has(key)) return;
     if (cancellable) this.cancellable.add(key);
     else this.cancellable.delete(key);
-    if (this.reported?.some((r) => key === `${r.type === 'terminal' ? 't' : 'c'}:${r.id}`)) this.changed();
+    if (this.reported?.some((r) => keyOf(r) === key)) this.changed();
   }
 
   /** A tool call was announced, or changed: `finished` once it completed, failed or was cancelled. */
@@ -245,7 +255,7 @@ export class BackgroundWork {
     const items: BackgroundItem[] = this.reported ? this.reportedItems(this.reported) : [];
     const shown = new Set<string>();
     for (const toolCallId of this.reported ? [] : this.tools) {
-      const call = this.toolCall(toolCallId);
+      const call = this.lookup.toolCall(toolCallId);
       if (!call) continue;
       const terminalId = this.terminalOf(toolCallId);
       const command = terminalId === undefined ? undefined : this.commands.get(terminalId);
@@ -275,12 +285,18 @@ export class BackgroundWork {
       };
       const listedAt = this.listedAt.get(key) ?? this.now();
       if (ref.type === 'tool_call') {
-        const call = this.toolCall(ref.id);
+        const call = this.lookup.toolCall(ref.id);
         return { key, title: call?.title ?? ref.id, startedAt: this.toolStarts.get(ref.id) ?? listedAt, toolCallId: ref.id, ...cancel };
       }
       if (ref.type === 'terminal') {
         const terminal = this.agentTerminals.get(ref.id);
         return { key, title: terminal?.command ?? 'Terminal', startedAt: terminal?.startedAt ?? listedAt, agentTerminalId: ref.id, ...cancel };
+      }
+      if (ref.type === 'subagent') {
+        // Its `cancel` capability is the child's own, from its `subagent_update`.
+        const info = this.lookup.subagent(ref.id);
+        const title = info?.title ?? info?.description ?? 'Subagent';
+        return { key, title, startedAt: listedAt, listed: true, ...(info?.canCancel && { cancel: { type: 'subagent', id: ref.id } }) };
       }
       return { key, title: `Work the agent runs (${ref.id.slice(0, ref.id.lastIndexOf('#'))})`, startedAt: listedAt, listed: true };
     });
@@ -295,6 +311,8 @@ export class BackgroundWork {
   }
 }
 
+const KEY_PREFIX: Readonly<Record<BackgroundRef['type'], string>> = { terminal: 't', tool_call: 'c', subagent: 's', other: 'o' };
+
 function keyOf(ref: BackgroundRef): string {
-  return `${ref.type === 'terminal' ? 't' : ref.type === 'tool_call' ? 'c' : 'o'}:${ref.id}`;
+  return `${KEY_PREFIX[ref.type]}:${ref.id}`;
 }

@@ -234,13 +234,8 @@ export class Inbound {
     if (this.wire === 2) return this.notificationV2(method, params);
     try {
       const kind = method === ClientNotifications.sessionUpdate.method ? kindOf(params) : undefined;
-      if (typeof kind === 'string' && INTER_SESSION_KINDS.has(kind)) {
-        this.unstable(kind, params, InterSessionUpdate, this.handler.sessionMessage?.bind(this.handler), 'subagents');
-      } else if (kind === 'subagent_update') {
-        this.unstable(kind, params, SubagentUpdate, this.handler.subagentUpdate?.bind(this.handler), 'subagents');
-      } else if (typeof kind === 'string' && PLAN_BY_ID_KINDS.has(kind)) {
-        this.unstable(kind, params, PlanByIdUpdate, this.handler.planById?.bind(this.handler), 'plan');
-      } else if (method === ClientNotifications.sessionUpdate.method) {
+      if (this.unstableKind(kind, params)) return;
+      if (method === ClientNotifications.sessionUpdate.method) {
         const r = readSessionUpdate(params);
         this.logWarnings(method, r.warnings);
         if (r.ok) this.handler.sessionUpdate(r.value);
@@ -269,6 +264,10 @@ export class Inbound {
 
   private notificationV2(method: string, params: unknown): void {
     try {
+      // v2's own plan_update is stable: the v2 schema reads it.
+      const kind = method === ClientNotificationsV2.sessionUpdate.method ? kindOf(params) : undefined;
+      // As over v1: subagents (a baseline of v2: no capability is asked), their messages, and a plan removed.
+      if (kind !== 'plan_update' && this.unstableKind(kind, params)) return;
       if (method === ClientNotificationsV2.sessionUpdate.method) {
         const r = readV2Update(params);
         this.logWarnings(method, r.warnings);
@@ -285,6 +284,21 @@ export class Inbound {
     } catch (error) {
       this.log.error(`handling ${method} failed: ${errorMessage(error)}`);
     }
+  }
+
+  /** Reads an update of a kind of the unstable schema both versions share; false for any other kind. */
+  private unstableKind(kind: unknown, params: unknown): boolean {
+    if (typeof kind !== 'string') return false;
+    if (INTER_SESSION_KINDS.has(kind)) {
+      this.unstable(kind, params, InterSessionUpdate, this.handler.sessionMessage?.bind(this.handler), 'subagents');
+    } else if (kind === 'subagent_update') {
+      this.unstable(kind, params, SubagentUpdate, this.handler.subagentUpdate?.bind(this.handler), 'subagents');
+    } else if (PLAN_BY_ID_KINDS.has(kind)) {
+      this.unstable(kind, params, PlanByIdUpdate, this.handler.planById?.bind(this.handler), 'plan');
+    } else {
+      return false;
+    }
+    return true;
   }
 
   /** An update of the unstable schema: read strictly, and only by a handler that advertised its capability. */

@@ -229,22 +229,26 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
    */
   async stopBackground(item: BackgroundItem): Promise<boolean> {
     if (item.terminalId !== undefined) return this.stopCommand(item.terminalId);
-    if (!item.cancel) return false;
-    const connection = this.client.process.connection;
-    try {
-      if (item.cancel.type === 'tool_call') await connection.cancelToolCall({ sessionId: this.sessionId, toolCallId: item.cancel.id });
-      else await connection.cancelTerminal({ sessionId: this.sessionId, terminalId: item.cancel.id });
-      return true;
-    } catch (error) {
-      this.log.warn(`stopping ${item.cancel.type} ${item.cancel.id} failed: ${errorMessage(error)}`);
-      return false;
-    }
+    if (item.cancel?.type === 'subagent') return this.cancelSubagent(item.cancel.id);
+    return item.cancel ? this.cancelAtAgent(item.cancel.type, item.cancel.id) : false;
   }
 
   /** v2: asks the agent to stop one tool call (its card's Stop), where the call says it can be. */
   async cancelToolCall(toolCallId: string): Promise<boolean> {
-    if (!this.model.background.canCancel(toolCallId)) return false;
-    return this.stopBackground({ key: `c:${toolCallId}`, title: '', startedAt: 0, cancel: { type: 'tool_call', id: toolCallId } });
+    return this.model.background.canCancel(toolCallId) && this.cancelAtAgent('tool_call', toolCallId);
+  }
+
+  /** v2: `tool_call/cancel` or `terminal/cancel`. The answer says the agent took it; its update says the work stopped. */
+  private async cancelAtAgent(type: 'tool_call' | 'terminal', id: string): Promise<boolean> {
+    const connection = this.client.process.connection;
+    try {
+      if (type === 'tool_call') await connection.cancelToolCall({ sessionId: this.sessionId, toolCallId: id });
+      else await connection.cancelTerminal({ sessionId: this.sessionId, terminalId: id });
+      return true;
+    } catch (error) {
+      this.log.warn(`stopping ${type} ${id} failed: ${errorMessage(error)}`);
+      return false;
+    }
   }
 
   /**

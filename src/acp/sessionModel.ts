@@ -59,6 +59,7 @@ export class SessionModel {
   private readonly children = new SessionChildren<SessionModel>(
     (sessionId) => new SessionModel(sessionId, {}, this.root),
     () => this.fire({ type: 'subagent' }),
+    (sessionId) => this.background.subagentChanged(sessionId),
   );
   /** The agent's questions to the user (elicitation/create), each waiting for an answer. */
   readonly elicitations = new Elicitations(
@@ -78,10 +79,10 @@ export class SessionModel {
     (change) => this.fire(change),
   );
   /** Work that outlived its turn: commands the client still runs, tool calls left in progress. */
-  readonly background = new BackgroundWork(
-    () => this.fire({ type: 'background' }),
-    (toolCallId) => this.toolCall(toolCallId),
-  );
+  readonly background = new BackgroundWork(() => this.fire({ type: 'background' }), {
+    toolCall: (toolCallId) => this.toolCall(toolCallId),
+    subagent: (sessionId) => this.children.all.find((c) => c.info.sessionId === sessionId)?.info,
+  });
   /** Command output by terminal id, and the tool calls that show it. */
   private readonly terminalLog = new SessionTerminals((change) => this.fire(change), this.background);
   readonly terminals: ReadonlyMap<string, TerminalState> = this.terminalLog.states;
@@ -131,8 +132,7 @@ export class SessionModel {
   }
 
   toolCall(toolCallId: string): ToolCallState | undefined {
-    const index = this.tools.get(toolCallId);
-    const entry = index === undefined ? undefined : this.entries[index];
+    const entry = this.entries[this.tools.get(toolCallId) ?? -1];
     return entry?.type === 'tool' ? entry.call : undefined;
   }
 

@@ -107,6 +107,8 @@ export class SessionChildren<M extends ChildModel> {
   constructor(
     private readonly create: (sessionId: string) => M,
     private readonly changed: () => void,
+    /** A child was announced or its metadata changed. */
+    private readonly noted: (sessionId: string) => void = () => {},
   ) {}
 
   /** The children announced so far, oldest first. */
@@ -127,6 +129,7 @@ export class SessionChildren<M extends ChildModel> {
       this.children.set(update.sessionId, { info, model, listening });
     }
     this.changed();
+    this.noted(update.sessionId);
     return this.children.get(update.sessionId)?.model;
   }
 

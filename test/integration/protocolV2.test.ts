@@ -109,6 +109,34 @@ describe('ACP v2', function () {
     );
   });
 
+  it('shows a detached subagent in the strip and as a card, and stops it with session/cancel on its own session', async () => {
+    const fixture = await useFixtureAgent('v2-subagent', { protocol: 'v2', env: V2 });
+    const chat = await newChat();
+    assert.equal(await within(chat.send('watch the tests'), 15_000, 'the turn'), 'end_turn');
+    const item = await waitFor(() => chat.background.find((i) => i.title === 'Test watcher'), { what: 'the subagent in the strip' });
+    assert.equal(item.stop, 'kill', 'its subagent_update said it may be cancelled');
+    assert.equal(chat.attention, 'background', 'working in background, not done');
+    const card = await waitFor(() => chat.subagents.find((s) => s.title === 'Test watcher' && s.entries.length > 0), {
+      what: 'the subagent’s card with its own message',
+    });
+    assert.equal(card.state, 'running');
+    assert.deepEqual(
+      card.entries.map((e) => (e.kind === 'message' ? e.text : e.kind)),
+      ['Watching the tests.'],
+      'its v2 message, on its own session',
+    );
+    assert.equal(await chat.stopBackground(item.key, 'stop'), true);
+    await waitFor(() => chat.background.length === 0, { what: 'the stopped subagent to leave the strip' });
+    assert.notEqual(chat.attention, 'background');
+    assert.equal(chat.subagents.find((s) => s.sessionId === card.sessionId)?.state, 'idle');
+    const cancels = recorded(fixture.recordFile).filter((m) => m.method === 'session/cancel');
+    assert.deepEqual(
+      cancels.map((m) => (m.params as { sessionId?: string }).sessionId),
+      [card.sessionId],
+      'session/cancel went to the child alone',
+    );
+  });
+
   it('stops one tool call from its card while the turn goes on', async () => {
     const fixture = await useFixtureAgent('v2-cancel-tool', { protocol: 'v2', env: V2 });
     const chat = await newChat();

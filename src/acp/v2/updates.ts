@@ -15,9 +15,12 @@ import { commandsOf, configOptions } from './wire';
 
 /** One piece of work the agent says runs on outside the foreground (the latest `background` list). */
 export interface BackgroundRef {
-  /** A kind of a later version (or unstable, as `subagent`) is work all the same, which only the agent can stop. */
-  readonly type: 'terminal' | 'tool_call' | 'other';
-  /** The terminal's or the tool call's id; for another kind, its type and position. */
+  /**
+   * `subagent` (unstable): a child session the agent announced (`subagent_update`). A kind of a later version is work
+   * all the same, which only the agent can stop.
+   */
+  readonly type: 'terminal' | 'tool_call' | 'subagent' | 'other';
+  /** The terminal's, the tool call's or the child session's id; for another kind, its type and position. */
   readonly id: string;
 }
 
@@ -253,9 +256,10 @@ function state(update: S.StateUpdate): V2Event | undefined {
 function backgroundRefs(items: readonly unknown[]): BackgroundRef[] {
   const refs: BackgroundRef[] = [];
   items.slice(0, MAX_BACKGROUND).forEach((item, index) => {
-    const i = item as { type?: unknown; terminalId?: unknown; toolCallId?: unknown };
+    const i = item as { type?: unknown; terminalId?: unknown; toolCallId?: unknown; sessionId?: unknown };
     if (i.type === 'terminal' && typeof i.terminalId === 'string') refs.push({ type: 'terminal', id: i.terminalId });
     else if (i.type === 'tool_call' && typeof i.toolCallId === 'string') refs.push({ type: 'tool_call', id: i.toolCallId });
+    else if (i.type === 'subagent' && typeof i.sessionId === 'string') refs.push({ type: 'subagent', id: clip(i.sessionId, 1000) });
     else if (typeof i.type === 'string') refs.push({ type: 'other', id: `${clip(i.type, 100)}#${index}` });
   });
   return refs;

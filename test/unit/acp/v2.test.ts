@@ -123,7 +123,7 @@ describe('ACP v2', () => {
       assert.deepEqual(running, { type: 'state', state: 'running' }, 'no list: the last one stands');
     });
 
-    it('lists background work of kinds it does not know as work only the agent can stop', () => {
+    it('lists background work by kind, and kinds it does not know as work only the agent can stop', () => {
       const e = event({
         sessionUpdate: 'state_update',
         state: 'idle',
@@ -131,12 +131,14 @@ describe('ACP v2', () => {
         background: [
           { type: 'terminal', terminalId: 't' },
           { type: 'subagent', sessionId: 'child' },
+          { type: '_indexer', id: 7 },
           { type: 'tool_call', toolCallId: 'c' },
         ],
       });
       assert.deepEqual(e.type === 'state' && e.background, [
         { type: 'terminal', id: 't' },
-        { type: 'other', id: 'subagent#1' },
+        { type: 'subagent', id: 'child' },
+        { type: 'other', id: '_indexer#2' },
         { type: 'tool_call', id: 'c' },
       ]);
     });
@@ -360,6 +362,28 @@ describe('ACP v2', () => {
       apply({ sessionUpdate: 'state_update', state: 'idle', background: [] });
       assert.deepEqual(model.background.items, []);
       assert.equal(model.background.running, false);
+    });
+
+    it('names a listed subagent by its announcement, and offers Stop only while the agent says it may be cancelled', () => {
+      const { model, apply } = v2Session();
+      apply({ sessionUpdate: 'state_update', state: 'idle', background: [{ type: 'subagent', sessionId: 'kid' }] });
+      assert.deepEqual(
+        model.background.items.map((i) => [i.key, i.title, i.cancel ?? null]),
+        [['s:kid', 'Subagent', null]],
+        'listed before its announcement: a fallback name, no Stop',
+      );
+      let changes = 0;
+      model.onDidChange((c) => c.type === 'background' && changes++);
+      model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'kid', title: 'Test watcher', capabilities: { cancel: {} } });
+      assert.equal(changes, 1, 'the strip shows the announcement');
+      assert.deepEqual(
+        model.background.items.map((i) => [i.key, i.title, i.cancel ?? null]),
+        [['s:kid', 'Test watcher', { type: 'subagent', id: 'kid' }]],
+      );
+      model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'kid', capabilities: null });
+      assert.equal(model.background.items[0]?.cancel, undefined, 'capabilities cleared: only the agent can stop it');
+      model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'other', title: 'Not listed' });
+      assert.equal(changes, 2, 'a subagent that is not listed does not touch the strip');
     });
 
     it('offers Stop on a card only while the agent says the call can be stopped alone', () => {
