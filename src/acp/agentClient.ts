@@ -6,7 +6,7 @@ import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabi
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
-import { EarlyUpdates, UnknownSessions } from './earlyUpdates';
+import { applyEarly, EarlyUpdates, UnknownSessions, type EarlyUpdate } from './earlyUpdates';
 import { listAllSessions } from './sessionList';
 import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus';
 import { sessionSetup, type SessionSetup } from './sessionSetup';
@@ -45,9 +45,6 @@ const STATUS_TIMEOUT_MS = 10_000;
 
 /** The answer to session/new or fork (v2's with the session's commands). */
 type Opened = Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'> & { availableCommands?: S.AvailableCommand[] | undefined };
-
-/** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
-const ANSWERED_KINDS: ReadonlySet<string> = new Set(['current_mode_update', 'config_option_update']);
 
 export class AgentClient implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
@@ -206,7 +203,7 @@ export class AgentClient implements SessionOwner {
     this.refuseOpenId(method, response.sessionId);
     const model = new SessionModel(response.sessionId, { modes: response.modes, configOptions: response.configOptions });
     model.quirks = this.quirks;
-    for (const update of early) if (!ANSWERED_KINDS.has(update.sessionUpdate)) model.apply(update);
+    applyEarly(model, early);
     this.takeCommands(model, response.availableCommands);
     const log = tagged(this.log, `session ${shortId(response.sessionId)}`);
     const session = new Session<AgentClient>(this, model, cwd, log, setup.leftOut, setup.instructionsNotTaken);
@@ -414,7 +411,7 @@ export class AgentClient implements SessionOwner {
     return this.children.get(sessionId)?.scope ?? { cwd: session?.cwd ?? '' };
   }
 
-  private unknownSession(sessionId: string, update?: S.SessionUpdate): void {
+  private unknownSession(sessionId: string, update?: EarlyUpdate): void {
     if (update && this.early.keep(sessionId, update)) return;
     this.unknown.report(sessionId);
   }

@@ -4,6 +4,7 @@
 import { applyV2 } from './v2/apply';
 import type { ClientHandler } from './inbound';
 import { AcpError, ErrorCodes } from './errors';
+import type { EarlyUpdate } from './earlyUpdates';
 import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
 import type { SessionModel } from './sessionModel';
@@ -91,7 +92,7 @@ export function clientHandler(
   services: HostServices,
   terminals: TerminalManager | undefined,
   route: (sessionId: string) => Session | undefined,
-  unknown: (sessionId: string, update?: S.SessionUpdate) => void,
+  unknown: (sessionId: string, update?: EarlyUpdate) => void,
   /** A parent announced a child (subagents); the owner routes the child's traffic from then on. */
   adopt?: (parentSessionId: string, update: SubagentUpdate) => void,
   /** The root session a subagent (nested or not) belongs to; a chat's own session is its own root. */
@@ -165,8 +166,8 @@ export function clientHandler(
     v2Update(sessionId, event) {
       const target = route(sessionId);
       if (target) applyV2(target.model, event);
-      // Before the answer that names the session: what v1 also says is kept for it, as v1's updates are.
-      else unknown(sessionId, event.type === 'update' ? event.update : undefined);
+      // Before the answer that names the session: kept for it, as v1's updates are.
+      else unknown(sessionId, event);
     },
   };
   const read = services.readTextFile?.bind(services);

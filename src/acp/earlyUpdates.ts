@@ -1,22 +1,41 @@
 // Updates that arrive for a session id before the answer that names it. An agent may announce a new session's
 // commands (Copilot CLI does) before its `session/new` answer, whose id the client does not know yet. While a
-// session/new or session/fork is on its way, such updates are kept, bounded, and handed to the session its answer
-// names; what no answer claimed is dropped when no request is on its way any more.
+// session/new or session/fork is on its way, such updates (v1's, or v2's events) are kept, bounded, and handed to
+// the session its answer names; what no answer claimed is dropped when no request is on its way any more.
 import type { Logger } from './log';
 import type * as S from './schema.gen';
+import type { SessionModel } from './sessionModel';
 import { preview } from './tolerance';
+import { applyV2 } from './v2/apply';
+import type { V2Event } from './v2/updates';
+
+/** An update kept: v1's, or a v2 event. */
+export type EarlyUpdate = S.SessionUpdate | V2Event;
+
+/** What the answer to session/new or fork says itself, newer than an update sent before it: such updates are dropped. */
+const ANSWERED_KINDS: ReadonlySet<string> = new Set(['current_mode_update', 'config_option_update']);
+
+/** Applies the updates kept for a new session to its model, but for what its answer says itself. */
+export function applyEarly(model: SessionModel, early: readonly EarlyUpdate[]): void {
+  for (const update of early) {
+    const v1 = 'sessionUpdate' in update ? update : update.type === 'update' ? update.update : undefined;
+    if (v1 && ANSWERED_KINDS.has(v1.sessionUpdate)) continue;
+    if ('sessionUpdate' in update) model.apply(update);
+    else applyV2(model, update);
+  }
+}
 
 /** Sessions kept apart, and updates kept in all: an agent that sends for many ids gets the rest dropped. */
 export const MAX_EARLY_SESSIONS = 4;
 export const MAX_EARLY_UPDATES = 256;
 
 export class EarlyUpdates {
-  private readonly kept = new Map<string, S.SessionUpdate[]>();
+  private readonly kept = new Map<string, EarlyUpdate[]>();
   private count = 0;
   private opening = 0;
 
   /** Keeps an update for an id not open yet, when a request that may name it is on its way. False when it was not kept. */
-  keep(sessionId: string, update: S.SessionUpdate): boolean {
+  keep(sessionId: string, update: EarlyUpdate): boolean {
     if (this.opening === 0 || this.count >= MAX_EARLY_UPDATES) return false;
     let updates = this.kept.get(sessionId);
     if (!updates) {
@@ -36,7 +55,7 @@ export class EarlyUpdates {
   async open<T extends { sessionId: string }>(
     request: () => Promise<T>,
     unclaimed: (sessionId: string) => void,
-  ): Promise<{ response: T; early: S.SessionUpdate[] }> {
+  ): Promise<{ response: T; early: EarlyUpdate[] }> {
     this.opening++;
     try {
       const response = await request();
@@ -51,7 +70,7 @@ export class EarlyUpdates {
     }
   }
 
-  private take(sessionId: string): S.SessionUpdate[] {
+  private take(sessionId: string): EarlyUpdate[] {
     const updates = this.kept.get(sessionId) ?? [];
     this.kept.delete(sessionId);
     this.count -= updates.length;

@@ -1,8 +1,10 @@
 // Updates for a session id before the answer that names it: kept while a request is on its way, handed to the
 // session its answer names, bounded, and the rest reported once no request is on its way.
 import * as assert from 'node:assert/strict';
-import { EarlyUpdates, MAX_EARLY_SESSIONS, MAX_EARLY_UPDATES } from '../../../src/acp/earlyUpdates';
+import { applyEarly, EarlyUpdates, MAX_EARLY_SESSIONS, MAX_EARLY_UPDATES } from '../../../src/acp/earlyUpdates';
 import type * as S from '../../../src/acp/schema.gen';
+import { SessionModel } from '../../../src/acp/sessionModel';
+import { readV2Update } from '../../../src/acp/v2/updates';
 
 const say = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }) as S.SessionUpdate;
 
@@ -56,6 +58,26 @@ describe('early updates', () => {
     second.resolve({ sessionId: 'b' });
     assert.deepEqual((await two).early, [say('for b')]);
     assert.deepEqual(unclaimed, []);
+  });
+
+  it('applies v1’s updates and v2’s events to the new session, but for what its answer says itself', () => {
+    const v2 = (update: Record<string, unknown>) => {
+      const r = readV2Update({ sessionId: 's1', update });
+      assert.ok(r.ok, 'a valid v2 update');
+      return r.event;
+    };
+    const model = new SessionModel('s1', { configOptions: [] });
+    applyEarly(model, [
+      say('v1 chunk'),
+      v2({ sessionUpdate: 'agent_message', messageId: 'm1', content: [{ type: 'text', text: 'v2 whole message' }] }),
+      v2({ sessionUpdate: 'terminal_update', terminalId: 't1', command: 'npm test', output: { data: Buffer.from('ok\n').toString('base64') } }),
+      v2({ sessionUpdate: 'config_option_update', configOptions: [] }),
+      { sessionUpdate: 'config_option_update', configOptions: [{ id: 'x', name: 'X', type: 'select', currentValue: 'a', options: [] }] },
+    ]);
+    const texts = model.entries.map((e) => (e.type === 'message' ? e.content.map((b) => (b.type === 'text' ? b.text : '')).join('') : e.type));
+    assert.deepEqual(texts, ['v1 chunk', 'v2 whole message']);
+    assert.equal(model.terminals.get('t1')?.text, 'ok\n', 'the agent’s terminal, announced before the answer');
+    assert.deepEqual(model.configOptions, [], 'the answer’s config options stand');
   });
 
   it('is bounded in sessions and in updates', async () => {
