@@ -18,6 +18,7 @@ agentSuite({
   name: 'Codex',
   package: '@agentclientprotocol/codex-acp',
   askingMode: 'read-only',
+  speaksV2: true,
   async start(adapter, paths) {
     const model = new FakeOpenAI({
       edit: [{ kind: 'patch', patch: `*** Begin Patch\n*** Update File: ${paths.notes}\n@@\n-one\n+two\n*** End Patch\n` }],
