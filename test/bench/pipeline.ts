@@ -61,14 +61,19 @@ function timed(feed: () => void, counter: { applied: number; done?: () => void }
   });
 }
 
-async function ours(): Promise<number> {
+/**
+ * Our pipeline, wired as the extension wires it, over ACP `version`: for v2, a connection that asked for 2 and was
+ * answered 2, fed the v2 stream. A tracer sees every line and, with acp.trace off (the default), logs nothing;
+ * BENCH_TRACE=messages or verbose measures the cost of formatting the trace (written to a silent logger).
+ */
+async function ours(version: 1 | 2 = 1): Promise<number> {
   const toClient = new PassThrough();
   const toAgent = new PassThrough();
-  toAgent.resume();
   const model = new SessionModel('sess-1');
   const counter: { applied: number; done?: () => void } = { applied: 0 };
-  // Wired as the extension wires it: a tracer sees every line and, with acp.trace off (the default), logs nothing.
-  // BENCH_TRACE=messages or verbose measures the cost of formatting the trace (written to a silent logger).
+  const applied = () => {
+    if (++counter.applied === COUNT) counter.done?.();
+  };
   const trace = messageTracer(silentLogger, 'bench', () => TRACE);
   const { reader, writer } = ndjsonTransport(toClient, toAgent, { coalesce: ['session/update'], trace });
   const connection = new AcpClientConnection(
@@ -78,46 +83,27 @@ async function ours(): Promise<number> {
       requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
       sessionUpdate: (n) => {
         model.apply(n.update);
-        if (++counter.applied === COUNT) counter.done?.();
+        applied();
       },
-    },
-    { clientInfo: { name: 'bench', version: '0' } },
-  );
-  const ms = await timed(paced(toClient), counter);
-  connection.dispose();
-  model.dispose();
-  return ms;
-}
-
-/** The same pipeline over ACP v2: a connection that asked for v2 and was answered 2, fed the v2 stream. */
-async function oursV2(): Promise<number> {
-  const toClient = new PassThrough();
-  const toAgent = new PassThrough();
-  const model = new SessionModel('sess-1');
-  const counter: { applied: number; done?: () => void } = { applied: 0 };
-  const trace = messageTracer(silentLogger, 'bench', () => TRACE);
-  const { reader, writer } = ndjsonTransport(toClient, toAgent, { coalesce: ['session/update'], trace });
-  const connection = new AcpClientConnection(
-    reader,
-    writer,
-    {
-      requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
-      sessionUpdate: () => {},
       v2Update: (_sessionId, event) => {
         applyV2(model, event);
-        if (++counter.applied === COUNT) counter.done?.();
+        applied();
       },
     },
     { clientInfo: { name: 'bench', version: '0' } },
   );
-  // The agent's side of initialize: it answers 2.
-  toAgent.once('data', (line: Buffer) => {
-    const { id } = JSON.parse(line.toString('utf8')) as { id: number };
-    toClient.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 2, info: { name: 'bench', version: '0' } } })}\n`);
+  if (version === 2) {
+    // The agent's side of initialize: it answers 2.
+    toAgent.once('data', (line: Buffer) => {
+      const { id } = JSON.parse(line.toString('utf8')) as { id: number };
+      toClient.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 2, info: { name: 'bench', version: '0' } } })}\n`);
+      toAgent.resume();
+    });
+    await connection.initialize({}, undefined, 2);
+  } else {
     toAgent.resume();
-  });
-  await connection.initialize({}, undefined, 2);
-  const ms = await timed(paced(toClient, chunksV2), counter);
+  }
+  const ms = await timed(paced(toClient, version === 2 ? chunksV2 : chunks), counter);
   connection.dispose();
   model.dispose();
   return ms;
@@ -153,7 +139,7 @@ async function main(): Promise<void> {
   // Warm up every path once so the JIT has seen them.
   bareJsonParse();
   await ours();
-  await oursV2();
+  await ours(2);
   await officialSdk();
   const json: number[] = [];
   const pipeline: number[] = [];
@@ -165,7 +151,7 @@ async function main(): Promise<void> {
     settleHeap();
     pipeline.push(await ours());
     settleHeap();
-    pipelineV2.push(await oursV2());
+    pipelineV2.push(await ours(2));
     settleHeap();
     sdkRuns.push(await officialSdk());
   }

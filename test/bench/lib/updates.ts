@@ -1,5 +1,7 @@
 // A deterministic stream of `session/update` notifications shaped like a busy real session: mostly text chunks,
 // with thoughts, tool calls and their updates (statuses, content, locations), plans and usage in between.
+import type { Json } from '../../fixtures/lib/peer';
+import { toV2 } from '../../fixtures/lib/v2';
 
 /** A small seeded PRNG (mulberry32), so every run sees the same stream. */
 export function prng(seed: number): () => number {
@@ -108,30 +110,14 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
 }
 
 /**
- * The same stream as ACP v2 says it: every chunk names its message, a tool call is an upsert (`tool_call_update`),
- * a diff is the file changed and a git patch, and a plan has an id.
+ * The same stream as ACP v2 says it, as the fixture agent says it over v2 (test/fixtures/lib/v2.ts `toV2`): the same
+ * updates, with message ids of its own (random, the same length every run).
  */
 export function updateLinesV2(count: number, sessionId = 'sess-1', seed = 42): string[] {
-  let thought = 0;
-  let lastKind = '';
+  const ids = new Map<string, string>();
   return updateLines(count, sessionId, seed).map((line) => {
-    const message = JSON.parse(line) as { params: { update: Record<string, unknown> } };
-    const u = message.params.update;
-    const kind = String(u['sessionUpdate']);
-    if (kind === 'agent_thought_chunk' && lastKind !== kind) thought++;
-    lastKind = kind;
-    if (kind === 'agent_thought_chunk') u['messageId'] = `t${thought}`;
-    else if (kind === 'tool_call') u['sessionUpdate'] = 'tool_call_update';
-    else if (kind === 'plan')
-      message.params.update = { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'plan', entries: u['entries'] } };
-    if (Array.isArray(u['content'])) {
-      u['content'] = (u['content'] as Record<string, unknown>[]).map((c) => {
-        if (c['type'] !== 'diff') return c;
-        const path = String(c['path']);
-        const text = `diff --git ${path} ${path}\n--- ${path}\n+++ ${path}\n@@ -1 +1 @@\n-let a = 1;\n+const a = 1;\n`;
-        return { type: 'diff', changes: [{ operation: 'modify', path }], patch: { format: 'git_patch', text } };
-      });
-    }
+    const message = JSON.parse(line) as { params: { update: Json } };
+    message.params.update = toV2(message.params.update, sessionId, ids) ?? message.params.update;
     return JSON.stringify(message);
   });
 }
