@@ -293,10 +293,12 @@ export class BackgroundWork {
         return { key, title: terminal?.command ?? 'Terminal', startedAt: terminal?.startedAt ?? listedAt, agentTerminalId: ref.id, ...cancel };
       }
       if (ref.type === 'subagent') {
-        // Its `cancel` capability is the child's own, from its `subagent_update`.
+        // Its `cancel` capability is the child's own, from its `subagent_update`; `session/cancel` stops a child's
+        // foreground work only, so an idle child listed for its own background work has nothing Stop could stop.
         const info = this.lookup.subagent(ref.id);
         const title = info?.title ?? info?.description ?? 'Subagent';
-        return { key, title, startedAt: listedAt, listed: true, ...(info?.canCancel && { cancel: { type: 'subagent', id: ref.id } }) };
+        const stoppable = info?.canCancel === true && info.state !== 'idle';
+        return { key, title, startedAt: listedAt, listed: true, ...(stoppable && { cancel: { type: 'subagent', id: ref.id } }) };
       }
       return { key, title: `Work the agent runs (${ref.id.slice(0, ref.id.lastIndexOf('#'))})`, startedAt: listedAt, listed: true };
     });

@@ -5,22 +5,34 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
-const text = z.string().max(2000);
+/** A display text, clipped; a value of another type is dropped (the schema's default-on-error), not the update. */
+const text = z
+  .string()
+  .transform((s) => s.slice(0, 2000))
+  .nullable()
+  .optional()
+  .catch(undefined);
 
-/** `subagent_update`, as far as this client uses it. Omitted fields keep their value; `null` clears them. */
+/**
+ * `subagent_update`, as far as this client uses it. Omitted fields keep their value; `null` clears them. The fields
+ * the schema reads with a default on error (title, description, state, capabilities) are dropped when malformed, so
+ * the child is still announced (over v2, registering children is a baseline); a bad session id skips the update.
+ */
 export const SubagentUpdate = z.object({
   sessionUpdate: z.literal('subagent_update'),
   sessionId: z.string().min(1).max(1000),
-  title: text.nullable().optional(),
-  description: text.nullable().optional(),
+  title: text,
+  description: text,
   state: z
     .looseObject({ state: z.string().max(100) })
     .nullable()
-    .optional(),
+    .optional()
+    .catch(undefined),
   capabilities: z
-    .looseObject({ cancel: z.looseObject({}).nullable().optional() })
+    .looseObject({ cancel: z.looseObject({}).nullable().optional().catch(undefined) })
     .nullable()
-    .optional(),
+    .optional()
+    .catch(undefined),
   cwd: z.string().max(4096).nullable().optional(),
   additionalDirectories: z.array(z.string().max(4096)).max(64).nullable().optional(),
 });

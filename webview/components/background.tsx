@@ -17,7 +17,8 @@ export function Background({ items }: { items: readonly BackgroundView[] }) {
   // A command being stopped says so until it has ended (its process group gets a moment to go).
   const [stopping, setStopping] = useState<ReadonlySet<string>>(new Set());
   useLayoutEffect(() => {
-    const left = [...stopping].filter((key) => items.some((item) => item.key === key));
+    // Until its item is gone, or can no longer be stopped (the agent took back its cancel): then it may be dismissed.
+    const left = [...stopping].filter((key) => items.some((item) => item.key === key && item.stop === 'kill'));
     if (left.length < stopping.size) setStopping(new Set(left));
     const press = pressed.current;
     if (!press || items.some((item) => item.key === press.key)) return;

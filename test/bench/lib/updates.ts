@@ -111,7 +111,7 @@ export function updateLines(count: number, sessionId = 'sess-1', seed = 42): str
 
 /**
  * The same stream as ACP v2 says it, as the fixture agent says it over v2 (test/fixtures/lib/v2.ts `toV2`): the same
- * updates, with message ids of its own (random, the same length every run).
+ * updates and message ids (a message without one gets a random id of the same length every run).
  */
 export function updateLinesV2(count: number, sessionId = 'sess-1', seed = 42): string[] {
   const ids = new Map<string, string>();

@@ -71,7 +71,10 @@ describe('early updates', () => {
       say('v1 chunk'),
       v2({ sessionUpdate: 'agent_message', messageId: 'm1', content: [{ type: 'text', text: 'v2 whole message' }] }),
       v2({ sessionUpdate: 'terminal_update', terminalId: 't1', command: 'npm test', output: { data: Buffer.from('ok\n').toString('base64') } }),
-      v2({ sessionUpdate: 'config_option_update', configOptions: [] }),
+      v2({
+        sessionUpdate: 'config_option_update',
+        configOptions: [{ configId: 'y', name: 'Y', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }],
+      }),
       { sessionUpdate: 'config_option_update', configOptions: [{ id: 'x', name: 'X', type: 'select', currentValue: 'a', options: [] }] },
     ]);
     const texts = model.entries.map((e) => (e.type === 'message' ? e.content.map((b) => (b.type === 'text' ? b.text : '')).join('') : e.type));

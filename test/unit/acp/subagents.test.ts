@@ -29,10 +29,13 @@ describe('subagents', () => {
     );
   });
 
-  it('reads strictly: no session id, a wrong type or an oversized title is refused', () => {
+  it('refuses an update without a session id, and still announces the child when a display field is malformed', () => {
     assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', title: 'x' }).success, false);
-    assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', sessionId: 'c', title: 3 }).success, false);
-    assert.equal(SubagentUpdate.safeParse({ sessionUpdate: 'subagent_update', sessionId: 'c', title: 'x'.repeat(5000) }).success, false);
+    const read = (fields: Record<string, unknown>) => SubagentUpdate.parse({ sessionUpdate: 'subagent_update', sessionId: 'c', ...fields });
+    assert.equal(read({ title: 3 }).title, undefined, 'a title of the wrong type is dropped, as if omitted');
+    assert.equal(read({ title: 'x'.repeat(5000) }).title?.length, 2000, 'an oversized title is clipped');
+    assert.equal(read({ capabilities: { cancel: true } }).capabilities?.cancel, undefined, 'a malformed cancel grants nothing');
+    assert.equal(read({ state: 'running' }).state, undefined, 'a malformed state leaves the state as it was');
   });
 
   it('gives each child a model of its own, forwards its changes to the parent, and bounds the number of children', () => {

@@ -380,10 +380,14 @@ describe('ACP v2', () => {
         model.background.items.map((i) => [i.key, i.title, i.cancel ?? null]),
         [['s:kid', 'Test watcher', { type: 'subagent', id: 'kid' }]],
       );
+      model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'kid', state: { state: 'idle' } });
+      assert.equal(model.background.items[0]?.cancel, undefined, 'idle, listed for its own background work: session/cancel stops nothing');
+      model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'kid', state: { state: 'running' } });
+      assert.deepEqual(model.background.items[0]?.cancel, { type: 'subagent', id: 'kid' });
       model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'kid', capabilities: null });
       assert.equal(model.background.items[0]?.cancel, undefined, 'capabilities cleared: only the agent can stop it');
       model.noteSubagent({ sessionUpdate: 'subagent_update', sessionId: 'other', title: 'Not listed' });
-      assert.equal(changes, 2, 'a subagent that is not listed does not touch the strip');
+      assert.equal(changes, 4, 'a subagent that is not listed does not touch the strip');
     });
 
     it('offers Stop on a card only while the agent says the call can be stopped alone', () => {
