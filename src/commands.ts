@@ -68,6 +68,8 @@ const COMMANDS: { readonly [id: `acp.${string}`]: (o: CommandOwners) => Handler 
   'acp.selectAgent': (o) => () => o.agents.selectAgent(),
   'acp.testConnection': (o) => (agent?: unknown) => o.agents.testConnection(agentNameOf(agent)),
   'acp.signOut': (o) => (agent?: unknown) => o.agents.signOut(agentNameOf(agent)),
+  // A token given (by another extension, say) is stored without asking; none can be read back.
+  'acp.setAgentToken': (o) => (agent?: unknown, token?: unknown) => o.agents.setAgentToken(agentNameOf(agent), text(token)),
   'acp.stopAgent': (o) => (agent?: unknown) => o.agents.stopAgent(agentNameOf(agent)),
   // An id only chooses which row the pick starts on: the user still picks it.
   'acp.addAgentFromRegistry': (o) => (id?: unknown) => o.registry.addFromRegistry(text(id)),

@@ -10,6 +10,8 @@ import { EditorTools } from './editorTools/editorTools';
 import { WorktreeCommands } from './worktrees/worktrees';
 import { tagged } from './acp/log';
 import { AgentCommands } from './agents/commands';
+import { AgentTokens } from './agents/tokens';
+import { readAgentUrl } from './acp/socket';
 import { AgentManager } from './agents/manager';
 import type { AgentStatusItem } from './agents/statusItem';
 import { SignIn } from './agents/signIn';
@@ -109,8 +111,10 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
   const catalog = new AgentCatalog(() => registry.sources(), registry.onDidChange, new PresetConsent(context.globalState, log, usedBefore));
   const agents = new AgentManager(
     (config, quirks) => {
+      // An agent on another machine is named with its host in every question it asks.
+      const named = config.url === undefined ? config.name : `${config.name} (${readAgentUrl(config.url).host})`;
       const files = new EditorFiles({
-        agent: config.name,
+        agent: named,
         readMissingAsEmpty: () => quirks().readMissingAsEmpty,
         outsideWorkspace: readOutsideWorkspacePolicy,
         review: readReviewPolicy,
@@ -125,13 +129,14 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
         decidePermission: (request) => policy.decidePermission(request),
         permissionAnswered: (request, option) => policy.permissionAnswered(request, option),
         declined: (why) => log.warn(`[${config.name}] ${why}`),
-        elicitOutsideSession: (question, signal) => askOutsideChat(config.name, question, signal),
+        elicitOutsideSession: (question, signal) => askOutsideChat(named, question, signal),
       };
     },
     clientInfo,
     log,
     (agentName) => messageTracer(log, agentName, () => trace),
     catalog,
+    new AgentTokens(context.secrets, (name, value) => sinks.scrubber.learn([{ name, value }])),
   );
   const editorTools = new EditorTools(
     context.extensionPath,

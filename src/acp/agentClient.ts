@@ -5,13 +5,14 @@ import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabilities } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
-import { AcpError, AgentExitError, ErrorCodes, errorMessage } from './errors';
+import { AcpError, endedByClient, ErrorCodes, errorMessage } from './errors';
 import { applyEarly, EarlyUpdates, UnknownSessions, type EarlyUpdate } from './earlyUpdates';
 import { listAllSessions } from './sessionList';
 import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus';
 import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
-import { AgentProcess, type AgentCommand, type AgentEnd } from './process';
+import type { AgentCommand, AgentEnd, AgentLink } from './process';
+import { openAgent, type AgentRemote } from './socket';
 import type * as S from './schema.gen';
 import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';
@@ -77,7 +78,8 @@ export class AgentClient implements SessionOwner {
   readonly quirks: AgentQuirks;
 
   private constructor(
-    readonly process: AgentProcess,
+    /** The agent's subprocess, or its connection for an agent at a URL. */
+    readonly process: AgentLink,
     readonly initialized: S.InitializeResponse,
     /** The commands this agent runs through the client; undefined when terminals are not served. */
     readonly terminals: TerminalManager | undefined,
@@ -101,8 +103,8 @@ export class AgentClient implements SessionOwner {
     });
   }
 
-  /** Spawns the agent and runs `initialize`. Rejects with an AgentStartFailure that says why in one sentence. */
-  static async start(command: AgentCommand, services: HostServices, options: AgentClientOptions): Promise<AgentClient> {
+  /** Spawns the agent (or connects to it at a URL) and runs `initialize`. Rejects with an AgentStartFailure saying why. */
+  static async start(command: AgentCommand | AgentRemote, services: HostServices, options: AgentClientOptions): Promise<AgentClient> {
     const log = options.log ?? silentLogger;
     // The handler needs the client, which exists only after initialize: route through a late-bound reference.
     let client: AgentClient | undefined;
@@ -128,17 +130,14 @@ export class AgentClient implements SessionOwner {
       accountOf,
       capabilities: clientCapabilities({ terminalAuth: options.terminalAuth === true }),
     };
-    let agentProcess: AgentProcess;
+    let agentProcess: AgentLink;
     try {
-      agentProcess = AgentProcess.spawn(command, handler, connectionOptions, {
-        log: tagged(log, 'process'),
-        trace: options.trace,
-        killGraceMs: options.killGraceMs,
-      });
+      agentProcess = openAgent(command, handler, connectionOptions, { log, trace: options.trace, killGraceMs: options.killGraceMs });
     } catch (error) {
       // spawn throws at once for what the OS refuses outright (EINVAL for a .cmd without a shell on Windows).
       terminals?.dispose();
-      throw new AgentStartFailure({ kind: 'spawnRefused', command: command.command, detail: errorMessage(error) }, [], error);
+      const what = 'url' in command ? command.url : command.command;
+      throw new AgentStartFailure({ kind: 'spawnRefused', command: what, detail: errorMessage(error) }, [], error);
     }
     const timeoutMs = options.initializeTimeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -155,7 +154,7 @@ export class AgentClient implements SessionOwner {
       const end = agentProcess.hasExited ? await agentProcess.exited : undefined;
       const tail = agentProcess.stderrTail();
       // When the process ended on its own, that is the cause; the closed connection is only its consequence.
-      const cause = end && !(end instanceof AgentExitError && end.expected) ? end : error;
+      const cause = end && !endedByClient(end) ? end : error;
       throw new AgentStartFailure(startFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
     client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000);

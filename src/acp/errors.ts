@@ -41,6 +41,8 @@ export type Failure =
   | { readonly kind: 'initializeTimeout'; readonly seconds: number }
   | { readonly kind: 'protocolVersion'; readonly agentVersion: string; readonly supported: readonly number[] }
   | { readonly kind: 'connectionClosed'; readonly cause: Failure | undefined }
+  /** The connection to an agent at a URL ended, or never opened (socket.ts). */
+  | { readonly kind: 'disconnected'; readonly reason: DisconnectReason; readonly host: string; readonly detail: string }
   | ({ readonly kind: 'notSupported' } & Refusal)
   | ({ readonly kind: 'promptRefused' } & PromptRefusal)
   /** An error answer of the agent's: its own words. */
@@ -171,6 +173,34 @@ export class AgentExitError extends Error {
   }
 }
 
+/**
+ * Why the connection to an agent at a URL ended or never opened: the agent closed it, it could not be reached, it
+ * refused the token (HTTP 401 or 403), its certificate was not trusted, the URL is not allowed (no TLS off loopback),
+ * it sent a binary or an oversized frame, it stopped answering pings, or another error.
+ */
+export type DisconnectReason =
+  'closed' | 'unreachable' | 'unauthorized' | 'certificate' | 'insecure' | 'binaryFrame' | 'frameTooLarge' | 'unresponsive' | 'error';
+
+/** The connection to an agent at a URL ended (or never opened). `expected`: the client closed it. */
+export class AgentDisconnectedError extends Error {
+  override readonly name = 'AgentDisconnectedError';
+  constructor(
+    readonly reason: DisconnectReason,
+    /** The agent's host (and port), as the URL names it. */
+    readonly host: string,
+    /** The server's or the OS's words (a close reason, an HTTP status, a TLS error). */
+    readonly detail: string,
+    readonly expected = false,
+  ) {
+    super(`the connection to ${host} ${reason === 'closed' ? 'closed' : `failed (${reason})`}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+/** The agent's end was the client's own doing (Stop, a restart, a closed window): nothing to show the user. */
+export function endedByClient(end: unknown): boolean {
+  return (end instanceof AgentExitError || end instanceof AgentDisconnectedError) && end.expected;
+}
+
 /** The connection is closed: every request still waiting is settled with this. */
 export class ConnectionClosedError extends Error {
   override readonly name = 'ConnectionClosedError';
@@ -184,6 +214,7 @@ export function failureOf(error: unknown): Failure {
   if (error instanceof AgentExitError)
     return { kind: 'exited', code: error.code, signal: error.signal, lastLine: error.stderrTail[error.stderrTail.length - 1] };
   if (error instanceof CommandNotFoundError) return { kind: 'commandNotFound', command: error.command };
+  if (error instanceof AgentDisconnectedError) return { kind: 'disconnected', reason: error.reason, host: error.host, detail: error.detail };
   if (error instanceof AgentStartError) return { kind: 'startFailed', reason: error.reason, detail: error.detail };
   if (error instanceof ProtocolVersionError) return { kind: 'protocolVersion', agentVersion: String(error.agentVersion), supported: error.supported };
   if (error instanceof ConnectionClosedError) return { kind: 'connectionClosed', cause: error.reason && failureOf(error.reason) };

@@ -6,14 +6,48 @@ import { commandToSpawn } from './commandPath';
 import { hostSpawnPlan, taskkillTree } from './spawnPlan';
 import { AcpClientConnection, type ConnectionOptions } from './connection';
 import { type ClientHandler } from './inbound';
-import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage } from './errors';
-
-/** Why an agent process ended, or never started. */
-export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError;
+import { AgentExitError, AgentStartError, CommandNotFoundError, errorMessage, type AgentDisconnectedError } from './errors';
 import { silentLogger, tagged, type Logger } from './log';
 import { ClientNotifications, ENDING_METHODS, ExtensionNotifications, UnstableNotifications, WAITING_METHODS } from './methods';
 import type { LineTracer } from './ndjsonWriter';
 import { ndjsonTransport } from './transport';
+import type { Readable, Writable } from 'node:stream';
+
+/** Why an agent process ended, or never started; for an agent at a URL, why its connection ended (socket.ts). */
+export type AgentEnd = AgentExitError | CommandNotFoundError | AgentStartError | AgentDisconnectedError;
+
+/** What the client holds of a running agent: a subprocess (AgentProcess) or a connection to a URL (AgentSocket). */
+export interface AgentLink {
+  readonly connection: AcpClientConnection;
+  /** Settles once, when the agent has ended: with why it ended, or why it never started. */
+  readonly exited: Promise<AgentEnd>;
+  readonly hasExited: boolean;
+  /** The subprocess's id; undefined for an agent at a URL. */
+  readonly pid: number | undefined;
+  /** The host of an agent at a URL (its questions name it); undefined for a subprocess. */
+  readonly host?: string;
+  /** The last lines the agent wrote to stderr (none for an agent at a URL). */
+  stderrTail(): string[];
+  /** Ends the agent (or the connection); resolves once it has ended. */
+  dispose(): Promise<void>;
+}
+
+/** The NDJSON pipeline of an agent's connection, over its stdio or over frames said as lines (socket.ts). */
+export function agentTransport(input: Readable, output: Writable, log: Logger, trace: LineTracer | undefined) {
+  return ndjsonTransport(input, output, {
+    log,
+    coalesce: [
+      ClientNotifications.sessionUpdate.method,
+      ClientNotifications.completeElicitation.method,
+      UnstableNotifications.authStatusUpdate.method,
+      ExtensionNotifications.authStatusUpdate.method,
+    ],
+    onlyCoalesced: true,
+    waiting: WAITING_METHODS,
+    ending: ENDING_METHODS,
+    trace,
+  });
+}
 
 export interface AgentCommand {
   readonly command: string;
@@ -37,7 +71,7 @@ export interface AgentProcessOptions {
 
 const MAX_STDERR_LINE = 2000;
 
-export class AgentProcess {
+export class AgentProcess implements AgentLink {
   readonly connection: AcpClientConnection;
   /** Settles once, when the process has ended: with why it ended, or why it never started. */
   readonly exited: Promise<AgentEnd>;
@@ -71,19 +105,7 @@ export class AgentProcess {
       windowsHide: true,
     });
     const connectionLog = connectionOptions.log ?? this.log;
-    const { reader, writer } = ndjsonTransport(this.child.stdout, this.child.stdin, {
-      log: tagged(connectionLog, 'transport'),
-      coalesce: [
-        ClientNotifications.sessionUpdate.method,
-        ClientNotifications.completeElicitation.method,
-        UnstableNotifications.authStatusUpdate.method,
-        ExtensionNotifications.authStatusUpdate.method,
-      ],
-      onlyCoalesced: true,
-      waiting: WAITING_METHODS,
-      ending: ENDING_METHODS,
-      trace: options.trace,
-    });
+    const { reader, writer } = agentTransport(this.child.stdout, this.child.stdin, tagged(connectionLog, 'transport'), options.trace);
     this.connection = new AcpClientConnection(reader, writer, handler, { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false });
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (text: string) => this.stderr(text));

@@ -1,6 +1,6 @@
 // Why an agent did not start: it could not be spawned, exited early, did not answer `initialize` in time, or spoke
 // another protocol version. A fact (`Failure`) that the host words, with the tail of what the agent wrote to stderr.
-import { AgentExitError, errorMessage, failureOf, type Failure } from './errors';
+import { endedByClient, errorMessage, failureOf, type Failure } from './errors';
 import type { AgentEnd } from './process';
 
 /** Starting the agent failed: it could not be spawned, exited early, did not answer, or spoke another version. */
@@ -26,6 +26,6 @@ function failureLogText(failure: Failure, cause: unknown): string {
 /** What failed, as a fact, from how the start ended: too slow, an early end (not one the client asked for), or the error. */
 export function startFailure(error: unknown, end: AgentEnd | undefined, timedOut: boolean, timeoutMs: number): Failure {
   if (timedOut) return { kind: 'initializeTimeout', seconds: Number((timeoutMs / 1000).toFixed(1)) };
-  if (end && !(end instanceof AgentExitError && end.expected)) return failureOf(end);
+  if (end && !endedByClient(end)) return failureOf(end);
   return failureOf(error);
 }

@@ -12,6 +12,7 @@ import { tagged, type Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
 import { presetEntry } from '../settings/agentConfig';
 import { UntrustedWorkspaceError, type AgentManager } from './manager';
+import { tokenProblem } from './tokens';
 import type { Chats } from '../chats/chats';
 import { askedProtocol, openAgentSettings, SECTION, type AgentConfig } from '../settings/config';
 import { workspaceRoots } from '../common/workspace';
@@ -215,19 +216,35 @@ export class AgentCommands implements vscode.Disposable {
     if (await confirmEndingBackground(chats, vscode.l10n.t('Stop Agent'))) await this.chats.stopAgent(agent.name);
   }
 
-  /** A process of the agent for a command, apart from the one the chats share. */
-  private startApart(agent: AgentConfig): Promise<AgentClient> {
+  /** A process of the agent for a command (or a connection, for an agent at a URL), apart from the one the chats share. */
+  private async startApart(agent: AgentConfig): Promise<AgentClient> {
     return AgentClient.start(
-      { command: agent.command, args: agent.args, env: agent.env, cwd: someFolder() },
+      await this.agents.tokens.target(agent, someFolder()),
       {},
       {
         clientInfo: this.clientInfo,
         log: tagged(this.log, `${agent.name} (test)`),
         terminals: false,
-        terminalAuth: true,
+        terminalAuth: agent.url === undefined,
         protocol: askedProtocol(agent),
       },
     );
+  }
+
+  /** "ACP: Set Agent Token…": the token sent to an agent at a URL, kept in SecretStorage; `token` given, not asked. */
+  async setAgentToken(requested?: string, token?: string): Promise<boolean> {
+    const remote = this.agents.catalog.read().agents.filter((a) => a.url !== undefined);
+    if (remote.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No agent has a "url" in "acp.agents": a token is for an agent on another machine.'));
+      return false;
+    }
+    const agent = await this.pick(vscode.l10n.t('Set Agent Token'), remote, requested);
+    if (!agent) return false;
+    if (token === undefined) return this.agents.tokens.ask(agent);
+    const problem = tokenProblem(token);
+    if (problem) throw new Error(problem);
+    await this.agents.tokens.set(agent.name, token);
+    return true;
   }
 
   dispose(): void {

@@ -10,7 +10,12 @@ export function connectionReport(
 ): { ok: boolean; text: string } {
   const lines = [`# ${agent.name}: connection test`, ''];
   const envNames = Object.keys(agent.env);
-  lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
+  if (agent.url !== undefined) {
+    const host = 'client' in outcome ? outcome.client.process.host : undefined;
+    lines.push(`- URL: \`${agent.url}\`${host ? ` (host ${host})` : ''}`, `- Commands on this machine: ${agent.terminals ? 'allowed' : 'off'}`);
+  } else {
+    lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
+  }
   if (agent.preset) lines.push('- A built-in preset');
   if (agent.installed) lines.push(`- Installed from the ACP Registry: ${agent.installed.id} ${agent.installed.version}`);
   if ('client' in outcome) {

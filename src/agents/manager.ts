@@ -6,7 +6,7 @@ import { accountWords } from './account';
 import { AgentClient } from '../acp/agentClient';
 import { AgentStartFailure } from '../acp/startFailure';
 import type { HostServices } from '../acp/clientHandler';
-import { AgentExitError } from '../acp/errors';
+import { endedByClient } from '../acp/errors';
 import { tagged, type Logger } from '../acp/log';
 import { activeQuirks, agentQuirks, type AgentQuirks } from '../acp/quirks';
 import type * as S from '../acp/schema.gen';
@@ -14,6 +14,7 @@ import type { LineTracer } from '../acp/ndjsonWriter';
 import { askedProtocol, type AgentConfig } from '../settings/config';
 import type { AgentCatalog } from './catalog';
 import { DisposableStore } from '../common/disposables';
+import type { AgentTokens } from './tokens';
 import { failureText } from '../common/failureText';
 
 /** Where an agent is: starting, running (its client), failed to start (why), or not running. */
@@ -64,6 +65,8 @@ export class AgentManager implements vscode.Disposable {
     private readonly tracer: (agentName: string) => LineTracer,
     /** Which agents there are. */
     readonly catalog: AgentCatalog,
+    /** The tokens of agents at a URL. */
+    readonly tokens: AgentTokens,
   ) {}
 
   status(name: string): AgentStatus {
@@ -98,13 +101,19 @@ export class AgentManager implements vscode.Disposable {
     this.setStatus(config.name, { phase: 'starting' });
     let started: AgentClient | undefined;
     const quirks = () => agentQuirks(started?.initialized.agentInfo, { readMissingAsEmpty: config.readMissingAsEmpty });
-    const client = AgentClient.start({ command: config.command, args: config.args, env: config.env, cwd }, this.services(config, quirks), {
-      clientInfo: this.clientInfo,
-      log,
-      trace: this.tracer(config.name),
-      terminalAuth: true,
-      protocol: askedProtocol(config),
-    });
+    const services = this.services(config, quirks);
+    const remote = config.url !== undefined;
+    const client = this.tokens.target(config, cwd).then((target) =>
+      AgentClient.start(target, services, {
+        clientInfo: this.clientInfo,
+        log,
+        trace: this.tracer(config.name),
+        // An agent on another machine runs commands here only when its entry allows it; it signs in by its own methods.
+        terminals: !remote || config.terminals === true,
+        terminalAuth: !remote,
+        protocol: askedProtocol(config),
+      }),
+    );
     const entry: Running = { config, client };
     this.running.set(config.name, entry);
     this.record(config, client);
@@ -124,10 +133,7 @@ export class AgentManager implements vscode.Disposable {
           new DisposableStore(
             c.onDidExit((end) => {
               if (this.unlist(config.name, entry)) {
-                this.setStatus(
-                  config.name,
-                  end instanceof AgentExitError && end.expected ? { phase: 'stopped' } : { phase: 'failed', error: end.message },
-                );
+                this.setStatus(config.name, endedByClient(end) ? { phase: 'stopped' } : { phase: 'failed', error: end.message });
               }
               this.subscriptions.get(c)?.dispose();
               this.subscriptions.delete(c);

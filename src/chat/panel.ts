@@ -7,7 +7,7 @@
 // (viewSync.ts), and the page gets the whole state whenever it (re)loads. Its rooms (rooms.ts) read and write the
 // model; what reaches past the chat goes to its owner (owner.ts).
 import * as vscode from 'vscode';
-import { AgentExitError, errorMessage } from '../acp/errors';
+import { AgentExitError, endedByClient, errorMessage } from '../acp/errors';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { DisposableStore } from '../common/disposables';
@@ -219,7 +219,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** The agent stopped: the chat says why, and a notification does too when the chat is out of sight. */
   private agentEnded(end: AgentEnd): void {
-    if (end instanceof AgentExitError && end.expected) return;
+    if (endedByClient(end)) return;
     this.model.fail(failureText(end), end instanceof AgentExitError ? end.stderrTail : []);
     if (!this.surface.visible) {
       const show = vscode.l10n.t('Show Chat');

@@ -104,7 +104,7 @@ export class ChatSession implements vscode.Disposable {
     );
     this.watchers = new DisposableStore(
       { dispose: () => counting.abort() },
-      deps.permissions.watch(session, panel.agentName, () => panel.reveal()),
+      deps.permissions.watch(session, panel.agentName, () => panel.reveal(), session.client.process.host),
       deps.follow.watch(
         session,
         () => panel.viewColumn,
@@ -188,7 +188,7 @@ export class ChatSession implements vscode.Disposable {
         const name = `${panel.agentName} \u203a ${info.title ?? info.sessionId.slice(0, 40)}`;
         watched.set(
           info.sessionId,
-          deps.permissions.watch({ model, sessionId: info.sessionId }, name, () => panel.reveal()),
+          deps.permissions.watch({ model, sessionId: info.sessionId }, name, () => panel.reveal(), session.client.process.host),
         );
       }
     };

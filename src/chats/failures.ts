@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import { AgentStartFailure } from '../acp/startFailure';
-import { AgentExitError, CommandNotFoundError } from '../acp/errors';
+import { AgentDisconnectedError, AgentExitError, CommandNotFoundError } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import { UntrustedWorkspaceError } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
@@ -20,10 +20,11 @@ export class SignInNeeded extends Error {
   }
 }
 
-/** A missing command is fixed in the settings; anything else is worth a restart first. */
+/** A missing command is fixed in the settings, a refused token with a new one; anything else is worth a restart first. */
 function failureActions(error: unknown): ErrorAction[] {
-  const notFound = error instanceof AgentStartFailure && error.cause instanceof CommandNotFoundError;
-  return notFound ? ['openSettings', 'restart', 'showLog'] : ['restart', 'showLog', 'openSettings'];
+  const cause = error instanceof AgentStartFailure ? error.cause : error;
+  if (cause instanceof AgentDisconnectedError && cause.reason === 'unauthorized') return ['setToken', 'restart', 'showLog'];
+  return cause instanceof CommandNotFoundError ? ['openSettings', 'restart', 'showLog'] : ['restart', 'showLog', 'openSettings'];
 }
 
 /** A chat's note, with what the session was opened without (MCP servers the agent cannot use). */
@@ -75,9 +76,11 @@ export function reportFailure(agent: AgentConfig, error: unknown, log: Logger, a
   const signIn = vscode.l10n.t('Sign In');
   const settings = vscode.l10n.t('Open Settings');
   const showLog = vscode.l10n.t('Show Log');
-  const picks = error instanceof SignInNeeded ? [signIn] : failureActions(error).includes('openSettings') ? [settings, showLog] : [showLog, settings];
+  const setToken = vscode.l10n.t('Set Agent Token…');
+  const picks = error instanceof SignInNeeded ? [signIn] : failureActions(error)[0] === 'setToken' ? [setToken, showLog] : [settings, showLog];
   void vscode.window.showErrorMessage(sentence, ...picks).then((pick) => {
     if (pick === signIn) actions.signIn();
+    if (pick === setToken) void vscode.commands.executeCommand('acp.setAgentToken', agent.name);
     if (pick === settings) void openAgentSettings();
     if (pick === showLog) actions.showLog();
   });

@@ -134,7 +134,9 @@ export class SessionOpener {
   ): Promise<AgentSession> {
     const options = this.sessionOptions(cwd);
     const folders = options.workspace ?? workspaceRoots();
-    let editor = await this.deps.editorTools?.forSession(agent, folders, client.capabilities.supports('mcpHttp'));
+    // Never to an agent on another machine: the editor tools' server listens on this machine's loopback only.
+    const local = client.process.host === undefined;
+    let editor = local ? await this.deps.editorTools?.forSession(agent, folders, client.capabilities.supports('mcpHttp')) : undefined;
     const withTools = editor ? withEditorServer(options, editor.server, this.log) : options;
     if (editor && withTools === options) {
       editor.revoke();

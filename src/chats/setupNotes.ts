@@ -6,15 +6,22 @@ import type { LeftOutServer } from '../acp/sessionHandle';
 /** The agents (by their running client) already told that they take no instructions: said once per agent run. */
 const toldNoInstructions = new WeakSet<object>();
 
-/** One sentence per MCP server the agent could not take, and one (once) when it takes no instructions. */
+/**
+ * One sentence per MCP server the agent could not take, one (once) when it takes no instructions, and one for an
+ * agent on another machine, which gets no editor tools.
+ */
 export function setupNotes(session: {
   readonly leftOut: readonly LeftOutServer[];
   readonly instructionsNotTaken?: boolean;
-  readonly client?: object;
+  readonly client?: { readonly process: { readonly host?: string } };
 }): string[] {
   const notes = session.leftOut.map((s) =>
     vscode.l10n.t('The MCP server "{0}" was left out: this agent does not support {1} MCP servers.', s.name, s.transport),
   );
+  const host = session.client?.process.host;
+  if (host !== undefined) {
+    notes.push(vscode.l10n.t('The editor tools are not offered: the agent runs on {0}, and they are served on this machine only.', host));
+  }
   if (session.instructionsNotTaken && session.client && !toldNoInstructions.has(session.client)) {
     toldNoInstructions.add(session.client);
     notes.push(vscode.l10n.t('Your instructions (acp.instructions) were not sent: this agent does not take instructions.'));

@@ -32,6 +32,8 @@ function worded(f: Failure): string {
       return f.cause
         ? vscode.l10n.t('the connection to the agent closed: {0}', worded(f.cause))
         : vscode.l10n.t('the connection to the agent closed');
+    case 'disconnected':
+      return disconnected(f);
     case 'notSupported':
       return refused(f);
     case 'promptRefused':
@@ -40,6 +42,34 @@ function worded(f: Failure): string {
     case 'other':
       return f.message;
   }
+}
+
+function disconnected(f: Extract<Failure, { kind: 'disconnected' }>): string {
+  const why = ((): string => {
+    switch (f.reason) {
+      case 'closed':
+        return vscode.l10n.t('the connection to {0} closed', f.host);
+      case 'unreachable':
+        return vscode.l10n.t('{0} could not be reached', f.host);
+      case 'unauthorized':
+        return f.detail
+          ? vscode.l10n.t('{0} refused the token ({1}); set it with ACP: Set Agent Token…', f.host, f.detail)
+          : vscode.l10n.t('{0} refused the token; set it with ACP: Set Agent Token…', f.host);
+      case 'certificate':
+        return vscode.l10n.t("{0}'s certificate is not trusted", f.host);
+      case 'insecure':
+        return vscode.l10n.t('{0} is not on this machine, so the URL must use wss:// or https://', f.host);
+      case 'binaryFrame':
+        return vscode.l10n.t('{0} sent a binary frame, which ACP does not use; the connection was closed', f.host);
+      case 'frameTooLarge':
+        return vscode.l10n.t('{0} sent a message larger than the client takes; the connection was closed', f.host);
+      case 'unresponsive':
+        return vscode.l10n.t('{0} stopped answering; the connection was closed', f.host);
+      case 'error':
+        return vscode.l10n.t('the connection to {0} failed', f.host);
+    }
+  })();
+  return f.detail && f.reason !== 'unauthorized' ? `${why}: ${f.detail}` : why;
 }
 
 function notSent(r: PromptRefusal): string {

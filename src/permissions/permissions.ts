@@ -99,7 +99,9 @@ export class Permissions implements vscode.Disposable {
    * Shows one chat's permission requests as notifications, and counts them for the status bar. A subagent of the
    * chat is watched the same way, with its name in `agent`.
    */
-  watch(session: WatchedSession, agent: string, reveal: () => void): vscode.Disposable {
+  watch(session: WatchedSession, agent: string, reveal: () => void, host?: string): vscode.Disposable {
+    // An agent on another machine is named with its host in every question.
+    const named = host === undefined ? agent : `${agent} (${host})`;
     const model = session.model;
     const subscription = model.onDidChange((change) => {
       if (change.type !== 'permission') return;
@@ -111,9 +113,9 @@ export class Permissions implements vscode.Disposable {
       if (!vscode.window.state.focused) this.arrivedInBackground = true;
       const edit = diffsOf(call)[0];
       if (edit && this.settings().showDiff) void this.diffs.show(edit, { preserveFocus: true, preview: true });
-      this.notify(session, agent, request.id, call, request.options);
+      this.notify(session, named, request.id, call, request.options);
     });
-    this.waiting.set(session, { session, agent, reveal });
+    this.waiting.set(session, { session, agent: named, reveal });
     return new vscode.Disposable(() => {
       subscription.dispose();
       this.waiting.delete(session);

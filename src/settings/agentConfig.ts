@@ -7,6 +7,13 @@ import { eachEntry } from './keyedSetting';
 export interface AgentConfig extends AgentCommand {
   /** The display name: the key in `acp.agents`. */
   readonly name: string;
+  /**
+   * An agent on another machine, at this WebSocket URL (src/acp/socket.ts), instead of a command; `command` then holds
+   * the URL too, which is what the pickers and the log show. Its token is in SecretStorage (agents/tokens.ts).
+   */
+  readonly url?: string;
+  /** For an agent at a URL: it may run commands on this machine (`terminal/*`). Off unless the entry says so. */
+  readonly terminals?: boolean;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /**
@@ -60,6 +67,7 @@ export function withPresets(
 
 /** A preset or an installed agent as an `acp.agents` entry, to copy into the user's settings for editing. */
 export function presetEntry(preset: AgentConfig): Record<string, unknown> {
+  if (preset.url !== undefined) return { url: preset.url, ...(preset.terminals !== undefined ? { terminals: preset.terminals } : {}) };
   return {
     command: preset.command,
     args: [...preset.args],
@@ -73,7 +81,9 @@ const ARGS = 'its "args" must be a list of strings';
 const ENV = 'its "env" must map names to string values';
 
 const AgentEntry = z.object({
-  command: z.string().trim().min(1, 'its "command" is empty'),
+  command: z.string().trim().min(1, 'its "command" is empty').optional(),
+  url: z.string().trim().min(1, 'its "url" is empty').max(2000, 'its "url" is too long').optional(),
+  terminals: z.boolean('its "terminals" must be true or false').optional(),
   args: z.array(z.string(ARGS), ARGS).optional(),
   env: z.record(z.string(), z.string(ENV), ENV).optional(),
   readMissingAsEmpty: z.boolean('its "readMissingAsEmpty" must be true or false').optional(),
@@ -88,13 +98,19 @@ export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: 
     const parsed = AgentEntry.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const why = issue?.path[0] === 'command' && issue.code === 'invalid_type' ? 'it has no "command"' : (issue?.message ?? 'it is invalid');
-      return `The agent "${name}" in "acp.agents" was skipped: ${why}.`;
+      return `The agent "${name}" in "acp.agents" was skipped: ${issue?.message ?? 'it is invalid'}.`;
     }
-    const { command, args, env, readMissingAsEmpty, protocol } = parsed.data;
+    const { command, url, terminals, args, env, readMissingAsEmpty, protocol } = parsed.data;
+    if (command === undefined && url === undefined) return `The agent "${name}" in "acp.agents" was skipped: it has no "command" or "url".`;
+    if (command !== undefined && url !== undefined) return `The agent "${name}" in "acp.agents" was skipped: it has both a "command" and a "url".`;
+    if (url !== undefined && (args !== undefined || env !== undefined)) {
+      return `The agent "${name}" in "acp.agents" was skipped: an agent at a "url" takes no "args" or "env".`;
+    }
     agents.push({
       name,
-      command,
+      command: command ?? url!,
+      ...(url !== undefined ? { url } : {}),
+      ...(url !== undefined && terminals !== undefined ? { terminals } : {}),
       args: args ?? [],
       env: env ?? {},
       ...(readMissingAsEmpty !== undefined ? { readMissingAsEmpty } : {}),

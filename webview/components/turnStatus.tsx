@@ -53,6 +53,7 @@ export function TurnStatus({ turn }: { turn: TurnView }) {
 const ERROR_ACTION_LABELS: Record<ErrorAction, () => string> = {
   restart: () => t('Restart Agent'),
   signIn: () => t('Sign In'),
+  setToken: () => t('Set Agent Token…'),
   manageTrust: () => t('Manage Workspace Trust'),
   openSettings: () => t('Open Settings'),
   showLog: () => t('Show Log'),

@@ -33,12 +33,33 @@ describe('parseAgents (the acp.agents setting)', () => {
       ['Good'],
     );
     assert.deepEqual(problems, [
-      'The agent "NoCommand" in "acp.agents" was skipped: it has no "command".',
+      'The agent "NoCommand" in "acp.agents" was skipped: it has no "command" or "url".',
       'The agent "Blank" in "acp.agents" was skipped: its "command" is empty.',
       'The agent "BadArgs" in "acp.agents" was skipped: its "args" must be a list of strings.',
       'The agent "BadEnv" in "acp.agents" was skipped: its "env" must map names to string values.',
       'The agent "NotObject" in "acp.agents" must be an object with a "command".',
     ]);
+  });
+
+  it('reads an agent at a URL, with terminals off unless it says so, and refuses a mixed entry', () => {
+    const { agents, problems } = parseAgents({
+      Remote: { url: 'wss://agents.example.com/acp' },
+      Trusted: { url: 'wss://build.example.com/acp', terminals: true },
+      Both: { command: 'x', url: 'wss://a.example.com' },
+      WithArgs: { url: 'wss://a.example.com', args: ['--x'] },
+    });
+    assert.deepEqual(
+      agents.map((a) => [a.name, a.url, a.command, a.terminals]),
+      [
+        ['Remote', 'wss://agents.example.com/acp', 'wss://agents.example.com/acp', undefined],
+        ['Trusted', 'wss://build.example.com/acp', 'wss://build.example.com/acp', true],
+      ],
+    );
+    assert.deepEqual(problems, [
+      'The agent "Both" in "acp.agents" was skipped: it has both a "command" and a "url".',
+      'The agent "WithArgs" in "acp.agents" was skipped: an agent at a "url" takes no "args" or "env".',
+    ]);
+    assert.deepEqual(presetEntry(agents[1]!), { url: 'wss://build.example.com/acp', terminals: true }, 'copied as it was written');
   });
 
   it('explains a value of the wrong shape', () => {

@@ -1,0 +1,270 @@
+// An agent at a URL: ACP over WebSocket, one JSON-RPC message per text frame, as the SDK's `ws-stream` transport and
+// `ws-server` speak it. The frames go through the same pipeline as a subprocess's stdio (transport.ts: bounds, depth,
+// ids, coalescing, the trace), each frame said as one line, so a remote agent is held to the same limits. The `ws`
+// library makes the connection over Node's http/https, which VS Code's proxy and certificate settings already cover.
+// TLS is required off loopback; a binary frame, an oversized frame or an agent that stops answering pings closes
+// the connection with the reason said (errors.ts `AgentDisconnectedError`).
+import { PassThrough, Writable } from 'node:stream';
+import WebSocket from 'ws';
+import { AcpClientConnection, type ConnectionOptions } from './connection';
+import { AgentDisconnectedError, type DisconnectReason } from './errors';
+import type { ClientHandler } from './inbound';
+import { silentLogger, tagged, type Logger } from './log';
+import type { LineTracer } from './ndjsonWriter';
+import { AgentProcess, agentTransport, type AgentCommand, type AgentEnd, type AgentLink } from './process';
+
+/** An agent at a URL, and what goes with the upgrade request (the user's token, as `Authorization`). */
+export interface AgentRemote {
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface AgentSocketOptions {
+  readonly log?: Logger;
+  readonly trace?: LineTracer;
+  /** The largest frame taken (bytes); a larger one closes the connection. As a subprocess's line. */
+  readonly maxFrameBytes?: number;
+  /** How long the opening handshake may take. */
+  readonly connectTimeoutMs?: number;
+  /** How often the agent is pinged; no pong by the next ping closes the connection. */
+  readonly pingIntervalMs?: number;
+  /** How long a close may take before the connection is cut. */
+  readonly closeGraceMs?: number;
+}
+
+const DEFAULT_MAX_FRAME = 32 * 1024 * 1024;
+
+/** The reasons a TLS handshake fails on the certificate (Node's codes). */
+const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+]);
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EAI_AGAIN',
+]);
+
+/** Whether `hostname` is this machine (a URL's hostname: IPv6 in brackets). */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Reads an agent's URL: a WebSocket URL (ws:// on loopback only, else wss://), and its host as questions name it. A
+ * reason the URL cannot be used is said, never fallen back from.
+ */
+export function readAgentUrl(
+  raw: string,
+): { url: URL; host: string } | { problem: Exclude<DisconnectReason, 'closed'>; host: string; detail: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { problem: 'error', host: raw.slice(0, 200), detail: 'it is not a URL' };
+  }
+  const host = url.host;
+  if (url.username || url.password) return { problem: 'error', host, detail: 'a URL may not hold a user name or password; set a token instead' };
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    return { problem: 'error', host, detail: 'Streamable HTTP is not supported yet; use the agent’s WebSocket URL (ws:// or wss://)' };
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return { problem: 'error', host, detail: `${url.protocol} is not a WebSocket URL` };
+  if (url.protocol === 'ws:' && !isLoopback(url.hostname)) return { problem: 'insecure', host, detail: '' };
+  return { url, host };
+}
+
+export class AgentSocket implements AgentLink {
+  readonly connection: AcpClientConnection;
+  readonly exited: Promise<AgentEnd>;
+  readonly pid = undefined;
+  readonly host: string;
+  private readonly log: Logger;
+  private socket: WebSocket | undefined;
+  private readonly incoming = new PassThrough();
+  private ended = false;
+  private disposing = false;
+  private settle!: (end: AgentEnd) => void;
+  private pinger: NodeJS.Timeout | undefined;
+
+  private constructor(
+    readonly remote: AgentRemote,
+    handler: ClientHandler,
+    connectionOptions: ConnectionOptions,
+    private readonly options: AgentSocketOptions,
+  ) {
+    this.log = options.log ?? silentLogger;
+    this.exited = new Promise((resolve) => (this.settle = resolve));
+    const read = readAgentUrl(remote.url);
+    this.host = read.host;
+    const connectionLog = connectionOptions.log ?? this.log;
+    const outgoing = this.outgoing();
+    const { reader, writer } = agentTransport(this.incoming, outgoing, tagged(connectionLog, 'transport'), options.trace);
+    outgoing.on('error', (error) => this.log.debug(`not sent: ${error.message}`));
+    this.connection = new AcpClientConnection(reader, writer, handler, { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false });
+    if ('problem' in read) {
+      queueMicrotask(() => this.finish(new AgentDisconnectedError(read.problem, read.host, read.detail)));
+      return;
+    }
+    const socket = new WebSocket(read.url, {
+      headers: { ...remote.headers },
+      maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME,
+      handshakeTimeout: options.connectTimeoutMs ?? 30_000,
+      perMessageDeflate: false,
+      followRedirects: false,
+    });
+    this.socket = socket;
+    outgoing.cork();
+    socket.once('open', () => {
+      this.log.info(`connected to ${this.host}`);
+      outgoing.uncork();
+      this.keepAlive(socket);
+    });
+    socket.on('message', (data, isBinary) => this.frame(data, isBinary));
+    this.incoming.on('drain', () => socket.resume());
+    socket.once('unexpected-response', (request, response) => {
+      const status = response.statusCode ?? 0;
+      request.destroy();
+      const reason = status === 401 || status === 403 ? 'unauthorized' : 'unreachable';
+      this.finish(new AgentDisconnectedError(reason, this.host, `HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`));
+    });
+    socket.on('error', (error: Error & { code?: string }) => this.finish(this.errorEnd(error)));
+    socket.once('close', (code, why) => {
+      const detail = why.length > 0 ? why.toString('utf8').slice(0, 500) : code === 1000 || code === 1005 ? '' : `code ${code}`;
+      this.finish(new AgentDisconnectedError('closed', this.host, detail, this.disposing));
+    });
+  }
+
+  /** Connects to the agent. Never throws: a URL that cannot be used, or a refused connection, settles `exited`. */
+  static connect(remote: AgentRemote, handler: ClientHandler, connection: ConnectionOptions, options: AgentSocketOptions = {}): AgentSocket {
+    return new AgentSocket(remote, handler, connection, options);
+  }
+
+  get hasExited(): boolean {
+    return this.ended;
+  }
+
+  stderrTail(): string[] {
+    return [];
+  }
+
+  /** Closes the connection (the agent's sessions stay the agent's); cut after the grace period. */
+  async dispose(): Promise<void> {
+    if (this.ended) return;
+    this.disposing = true;
+    const socket = this.socket;
+    if (!socket || socket.readyState === WebSocket.CONNECTING) {
+      socket?.terminate();
+      this.finish(new AgentDisconnectedError('closed', this.host, '', true));
+      return;
+    }
+    socket.close(1000);
+    const timer = setTimeout(() => socket.terminate(), this.options.closeGraceMs ?? 2000);
+    try {
+      await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One frame: a text frame is one message, said as one line (a JSON text's line breaks are only whitespace). */
+  private frame(data: WebSocket.RawData, isBinary: boolean): void {
+    if (this.ended) return;
+    if (isBinary) return this.cut('binaryFrame', 1003);
+    const text = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    const line = text.includes(10) || text.includes(13) ? Buffer.from(text.toString('utf8').replace(/[\r\n]/g, ' '), 'utf8') : text;
+    // The reader paused (requests pile up), or reads slower than frames come: stop reading the socket meanwhile.
+    if (!this.incoming.write(Buffer.concat([line, NEWLINE]))) this.socket?.pause();
+  }
+
+  /** The writer's lines, each sent as one text frame once the socket is open. */
+  private outgoing(): Writable {
+    let partial = '';
+    return new Writable({
+      decodeStrings: false,
+      write: (chunk: string | Buffer, _encoding, done) => {
+        const lines = (partial + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).split('\n');
+        partial = lines.pop() ?? '';
+        const socket = this.socket;
+        if (!socket || socket.readyState !== WebSocket.OPEN) return done(new Error(`the connection to ${this.host} is not open`));
+        let left = lines.filter((l) => l.length > 0).length;
+        if (left === 0) return done();
+        for (const line of lines) {
+          if (line.length === 0) continue;
+          socket.send(line, { binary: false }, (error) => {
+            if (error) return done(error);
+            if (--left === 0) done();
+          });
+        }
+      },
+    });
+  }
+
+  /** Pings the agent; one that has not answered the last ping by the next is gone. */
+  private keepAlive(socket: WebSocket): void {
+    let answered = true;
+    socket.on('pong', () => (answered = true));
+    this.pinger = setInterval(() => {
+      if (!answered) return this.cut('unresponsive');
+      answered = false;
+      socket.ping();
+    }, this.options.pingIntervalMs ?? 20_000);
+    this.pinger.unref();
+  }
+
+  /** Ends the connection for a reason of the client's: the agent broke a rule, or stopped answering. */
+  private cut(reason: DisconnectReason, code?: number): void {
+    this.finish(new AgentDisconnectedError(reason, this.host, ''));
+    if (code !== undefined && this.socket?.readyState === WebSocket.OPEN) this.socket.close(code, reason);
+    else this.socket?.terminate();
+  }
+
+  private errorEnd(error: Error & { code?: string }): AgentDisconnectedError {
+    const code = error.code ?? '';
+    if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return new AgentDisconnectedError('frameTooLarge', this.host, '');
+    if (CERTIFICATE_CODES.has(code)) return new AgentDisconnectedError('certificate', this.host, error.message);
+    if (UNREACHABLE_CODES.has(code)) return new AgentDisconnectedError('unreachable', this.host, error.message);
+    if (/handshake has timed out/i.test(error.message)) return new AgentDisconnectedError('unresponsive', this.host, error.message);
+    return new AgentDisconnectedError('error', this.host, error.message);
+  }
+
+  private finish(end: AgentDisconnectedError): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.pinger);
+    if (end.expected) this.log.info(`disconnected from ${this.host}`);
+    else this.log.warn(end.message);
+    this.incoming.end();
+    this.connection.close(end);
+    this.connection.dispose();
+    this.settle(end);
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** Spawns the agent for a command, or connects to it for a URL. */
+export function openAgent(
+  target: AgentCommand | AgentRemote,
+  handler: ClientHandler,
+  connection: ConnectionOptions,
+  options: { readonly log: Logger; readonly trace: LineTracer | undefined; readonly killGraceMs: number | undefined },
+): AgentLink {
+  if ('url' in target) return AgentSocket.connect(target, handler, connection, { log: tagged(options.log, 'socket'), trace: options.trace });
+  return AgentProcess.spawn(target, handler, connection, {
+    log: tagged(options.log, 'process'),
+    trace: options.trace,
+    killGraceMs: options.killGraceMs,
+  });
+}

@@ -1,0 +1,82 @@
+// The tokens of agents at a URL, kept in VS Code's SecretStorage (the OS keychain): never in settings, never logged
+// (the log's scrubber learns each one it reads or is given), never in Export Diagnostics. A token goes with the
+// WebSocket upgrade request as `Authorization: Bearer <token>`.
+import * as vscode from 'vscode';
+import type { AgentCommand } from '../acp/process';
+import { readAgentUrl, type AgentRemote } from '../acp/socket';
+import type { AgentConfig } from '../settings/config';
+
+const KEY_PREFIX = 'acp.agentToken:';
+/** A token longer than this is not a token: it is refused when set. */
+const MAX_TOKEN = 16 * 1024;
+
+/** Why `token` cannot go in an HTTP header, in the user's words; undefined when it can. */
+export function tokenProblem(token: string): string | undefined {
+  if (token.length > MAX_TOKEN) return vscode.l10n.t('A token is at most {0} characters.', MAX_TOKEN);
+  // Visible ASCII only: a header value with a line break or a control character would be refused, or worse.
+  if (!/^[\x21-\x7e]*$/.test(token.trim())) return vscode.l10n.t('A token is one line of visible ASCII characters.');
+  return undefined;
+}
+
+export class AgentTokens {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    /** Teaches the log's scrubber a secret value. */
+    private readonly learn: (name: string, value: string) => void,
+  ) {}
+
+  /** What starts the agent: its command line in `cwd`, or its URL with its token. */
+  async target(config: AgentConfig, cwd: string): Promise<AgentCommand | AgentRemote> {
+    if (config.url === undefined) return { command: config.command, args: config.args, env: config.env, cwd };
+    return { url: config.url, headers: await this.headers(config.name) };
+  }
+
+  /** The headers of the upgrade request for an agent at a URL: its token, where one is set. */
+  async headers(agent: string): Promise<Record<string, string>> {
+    const token = await this.secrets.get(KEY_PREFIX + agent);
+    if (!token) return {};
+    this.learn(`${agent} token`, token);
+    return { Authorization: `Bearer ${token}` };
+  }
+
+  async set(agent: string, token: string): Promise<void> {
+    this.learn(`${agent} token`, token);
+    await this.secrets.store(KEY_PREFIX + agent, token);
+  }
+
+  async delete(agent: string): Promise<void> {
+    await this.secrets.delete(KEY_PREFIX + agent);
+  }
+
+  async has(agent: string): Promise<boolean> {
+    return (await this.secrets.get(KEY_PREFIX + agent)) !== undefined;
+  }
+
+  /**
+   * "ACP: Set Agent Token…": asks for the token of an agent at a URL (hidden as it is typed); empty removes it.
+   * Returns true when it changed.
+   */
+  async ask(agent: AgentConfig): Promise<boolean> {
+    const host = agent.url ? readAgentUrl(agent.url).host : agent.name;
+    const had = await this.has(agent.name);
+    const token = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Token for {0} ({1})', agent.name, host),
+      prompt: had
+        ? vscode.l10n.t('Sent to {0} as "Authorization: Bearer …". A token is set; leave this empty to remove it.', host)
+        : vscode.l10n.t('Sent to {0} as "Authorization: Bearer …". Kept in the system keychain, never in settings.', host),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => tokenProblem(value),
+    });
+    if (token === undefined) return false;
+    if (token.trim() === '') {
+      if (!had) return false;
+      await this.delete(agent.name);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The token for {0} was removed.', agent.name));
+      return true;
+    }
+    await this.set(agent.name, token.trim());
+    void vscode.window.showInformationMessage(vscode.l10n.t('The token for {0} is set. It is used the next time the agent connects.', agent.name));
+    return true;
+  }
+}

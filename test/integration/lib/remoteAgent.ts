@@ -1,0 +1,94 @@
+// The fixture agent on "another machine": the SDK's own WebSocket server (`AcpServer` with its Node upgrade handler,
+// over the `ws` library) on loopback, each connection a fixture agent subprocess behind it, and a check of the
+// bearer token before the upgrade, as a real deployment puts in front of it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { AnyMessage } from '@agentclientprotocol/sdk';
+import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
+import { createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { FIXTURE_AGENT } from './fixture';
+
+type Message = Parameters<WritableStreamDefaultWriter<AnyMessage>['write']>[0];
+
+export interface RemoteAgent {
+  /** `ws://127.0.0.1:<port>/acp` */
+  readonly url: string;
+  /** The agents the server ran, one per connection. */
+  readonly children: readonly ChildProcess[];
+  /** Cuts every connection (as a network drop does), and keeps listening. */
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+/** Serves the fixture agent with `scenario` over WebSocket on loopback; a `token` makes the server refuse any other. */
+export async function serveFixtureOverWebSocket(scenario: string, env: Record<string, string>, token?: string): Promise<RemoteAgent> {
+  const children: ChildProcess[] = [];
+  const sockets = new Set<WebSocket>();
+  const acp = new AcpServer({
+    createAgent: () => ({
+      connect(stream) {
+        const child = spawn(process.execPath, [FIXTURE_AGENT, '--scenario', scenario], {
+          env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...env },
+          stdio: ['pipe', 'pipe', 'ignore'],
+        });
+        children.push(child);
+        const writer = stream.writable.getWriter();
+        let partial = '';
+        child.stdout!.setEncoding('utf8');
+        child.stdout!.on('data', (text: string) => {
+          const lines = (partial + text).split('\n');
+          partial = lines.pop() ?? '';
+          for (const line of lines) if (line.trim() !== '') void writer.write(JSON.parse(line) as Message).catch(() => undefined);
+        });
+        const closed = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        void (async () => {
+          const reader = stream.readable.getReader();
+          for (;;) {
+            const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+            if (done) break;
+            child.stdin!.write(`${JSON.stringify(value)}\n`);
+          }
+          child.stdin!.end();
+        })();
+        void closed.then(() => writer.close().catch(() => undefined));
+        return { closed };
+      },
+    }),
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  wss.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const upgrade = createNodeWebSocketUpgradeHandler(acp, wss);
+  const server = createServer((_request, response) => response.writeHead(404).end());
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (token !== undefined && request.headers.authorization !== `Bearer ${token}`) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    upgrade(request, socket, head);
+  });
+  const url = await listen(server, '/acp');
+  return {
+    url,
+    children,
+    dropConnections: () => {
+      for (const socket of sockets) socket.terminate();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.terminate();
+      await acp.close();
+      for (const child of children) child.kill();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function listen(server: Server, path: string): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+}

@@ -1,0 +1,105 @@
+// Agents on another machine, in a real extension host: the fixture agent behind the SDK's own WebSocket server on
+// loopback, reached through an `acp.agents` entry with a `url` and a token from SecretStorage. A chat works as with a
+// local agent (fs/* from the editor's buffers), runs no commands here unless its entry allows it, and gets no editor
+// tools; a refused token is a sign-in problem that names Set Agent Token…; a binary frame closes the connection with
+// the reason said. The socket's other bounds (an oversized frame, silence) are in test/unit/acp/socket.test.ts.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { serveHostile } from '../lib/hostileSocket';
+import { waitFor, within } from '../lib/wait';
+import { acpLog, agentText, closeAllChats, newChat, recorded, workspaceFolder } from './lib/fixture';
+import { serveFixtureOverWebSocket, type RemoteAgent } from './lib/remoteAgent';
+
+/** New Chat with an agent that does not connect: no chat opens, and the notification's sentence is in the log. */
+async function failedChat(what: RegExp): Promise<void> {
+  assert.equal(await vscode.commands.executeCommand('acp.newChat'), undefined, 'no chat opens');
+  await waitFor(() => what.test(acpLog()), { what: `the log to say ${what.source}` });
+}
+
+/** An `acp.agents` entry for the agent at `url`, made the default, with its token set (or removed) as a user does. */
+async function useRemoteAgent(name: string, url: string, token: string | undefined, extra: Record<string, unknown> = {}): Promise<void> {
+  const config = vscode.workspace.getConfiguration('acp');
+  await config.update('agents', { [name]: { url, ...extra } }, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+  await waitFor(() => vscode.workspace.getConfiguration('acp').get('defaultAgent') === name, { what: 'the settings to apply' });
+  if (token !== undefined) assert.equal(await vscode.commands.executeCommand('acp.setAgentToken', name, token), true);
+}
+
+describe('agents at a URL', function () {
+  this.timeout(60_000);
+  let remote: RemoteAgent | undefined;
+
+  afterEach(async () => {
+    await closeAllChats();
+    await remote?.close();
+    remote = undefined;
+  });
+
+  it('chats as with a local agent: files from the editor’s buffers, no commands run here, no editor tools, the token never logged', async () => {
+    const token = `team-token-${randomUUID()}`;
+    const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
+    writeFileSync(join(workspaceFolder(), 'input.txt'), 'read from afar\n');
+    remote = await serveFixtureOverWebSocket('fs', { ACP_FIXTURE_RECORD: record }, token);
+    await useRemoteAgent('Remote (fs)', remote.url, token);
+    const chat = await newChat();
+    const host = new URL(remote.url).host;
+    assert.match(chat.notice ?? '', new RegExp(`editor tools are not offered: the agent runs on ${host.replace(/\./g, '\\.')}`));
+    assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
+    const text = agentText(chat);
+    assert.match(text, /^read:read from afar\n/);
+    assert.match(text, /\nwrite:/);
+    assert.equal(readFileSync(join(workspaceFolder(), 'output.txt'), 'utf8'), 'written by the agent');
+    assert.match(text, /\nterminal:error:/, 'terminal/* is not served to an agent on another machine');
+    const init = recorded(record).find((m) => m.method === 'initialize');
+    const capabilities = init?.params?.['clientCapabilities'] as { terminal?: boolean } | undefined;
+    assert.notEqual(capabilities?.terminal, true, 'nor advertised');
+    const session = recorded(record).find((m) => m.method === 'session/new');
+    assert.deepEqual(
+      ((session?.params?.['mcpServers'] as { name: string }[] | undefined) ?? []).map((s) => s.name),
+      [],
+      'the loopback MCP server is never handed to it',
+    );
+    assert.equal(acpLog().includes(token), false, 'the token is scrubbed from the log');
+    assert.match(acpLog(), new RegExp(`connected to ${host.replace(/\./g, '\\.')}`));
+  });
+
+  it('runs commands here only for an agent whose entry allows it', async () => {
+    remote = await serveFixtureOverWebSocket('fs', {}, undefined);
+    await useRemoteAgent('Remote (terminals)', remote.url, undefined, { terminals: true });
+    const chat = await newChat();
+    assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
+    assert.match(agentText(chat), /\noutput:hi/);
+  });
+
+  it('says a refused token is a sign-in problem that names Set Agent Token…, and starts nothing', async () => {
+    remote = await serveFixtureOverWebSocket('basic', {}, `right-${randomUUID()}`);
+    await useRemoteAgent('Remote (refused)', remote.url, `wrong-${randomUUID()}`);
+    await failedChat(
+      /Could not start Remote \(refused\): 127\.0\.0\.1:\d+ refused the token \(HTTP 401 Unauthorized\); set it with ACP: Set Agent Token…/,
+    );
+    assert.equal(remote.children.length, 0, 'no agent ran for a refused connection');
+  });
+
+  it('closes the connection on a binary frame, and says why', async () => {
+    const hostile = await serveHostile('binary');
+    try {
+      await useRemoteAgent('Remote (binary)', hostile.url, undefined);
+      await failedChat(/Could not start Remote \(binary\): .*sent a binary frame, which ACP does not use; the connection was closed/);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it('refuses ws:// off this machine before connecting, and Test Agent Connection names the host', async () => {
+    await useRemoteAgent('Remote (insecure)', 'ws://agents.example.invalid/acp', undefined);
+    await failedChat(/agents\.example\.invalid is not on this machine, so the URL must use wss:\/\//);
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Remote (insecure)');
+    const report = (await vscode.workspace.openTextDocument(uri)).getText();
+    assert.match(report, /agents\.example\.invalid/);
+    assert.equal(existsSync(join(workspaceFolder(), 'never.txt')), false);
+  });
+});
