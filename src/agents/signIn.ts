@@ -22,7 +22,8 @@ export class SignIn {
    */
   async run(config: AgentConfig, client: AgentClient, cwd: string): Promise<SignInResult> {
     const name = config.name;
-    const methods = client.authMethods(true);
+    // A terminal method runs the agent's command line here: not for an agent at a URL, whose command is elsewhere.
+    const methods = client.authMethods(config.url === undefined);
     if (methods.length === 0) {
       void vscode.window.showErrorMessage(
         vscode.l10n.t(
