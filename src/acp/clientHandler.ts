@@ -3,7 +3,7 @@
 // client's own rules before the user is asked, and terminals run in the session's folder.
 import { applyV2 } from './v2/apply';
 import type { ClientHandler } from './inbound';
-import { AcpError, ErrorCodes } from './errors';
+import { AcpError, ConnectionClosedError, ErrorCodes } from './errors';
 import type { EarlyUpdate } from './earlyUpdates';
 import type * as S from './schema.gen';
 import type { Session } from './sessionHandle';
@@ -115,7 +115,11 @@ export function clientHandler(
     async requestPermission(params, signal) {
       const target = session(params.sessionId);
       const where = { sessionId: target.sessionId, chatSessionId: rootOf(target.sessionId), cwd: target.cwd, ...scopeOf(target) };
-      return { outcome: await settlePermission(services, target.model, where, params, signal) };
+      return {
+        outcome: await counted(route(rootOf(target.sessionId)) ?? target, signal, () =>
+          settlePermission(services, target.model, where, params, signal),
+        ),
+      };
     },
     async createElicitation(params, signal) {
       const question = elicitationQuestion(params);
@@ -132,7 +136,7 @@ export function clientHandler(
           urlSessions.set(question.url.elicitationId, params.sessionId);
           if (urlSessions.size > MAX_URL_ELICITATIONS) urlSessions.delete(urlSessions.keys().next().value as string);
         }
-        return target.model.elicitations.ask(question, signal);
+        return counted(route(rootOf(target.sessionId)) ?? target, signal, () => target.model.elicitations.ask(question, signal));
       }
       if (!services.elicitOutsideSession) return { action: 'decline' };
       return services.elicitOutsideSession(question, signal);
@@ -197,4 +201,20 @@ function elicitationQuestion(params: S.CreateElicitationRequest): Omit<PendingEl
     return { ...base, url: { elicitationId: String(params.elicitationId), url: String(params.url) } };
   }
   return undefined;
+}
+
+/**
+ * Runs `ask` while it waits for the user. One still waiting when the connection closes was withdrawn with it: it is
+ * counted on `chat` (the chat's own session) at once, before the agent's end is told, so the chat can say so.
+ */
+async function counted<T>(chat: Session, signal: AbortSignal, ask: () => Promise<T>): Promise<T> {
+  const onAbort = () => {
+    if (signal.reason instanceof ConnectionClosedError) chat.withdrawn++;
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await ask();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

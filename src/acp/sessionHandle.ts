@@ -396,6 +396,12 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     this.endEmitter.dispose();
   }
 
+  /**
+   * Permission requests and questions (its subagents' too) that were waiting for the user when the connection to the
+   * agent closed, and were withdrawn with it (clientHandler.ts counts them).
+   */
+  withdrawn = 0;
+
   /** @internal Called by AgentClient when the process ends. */
   agentEnded(end: AgentEnd): void {
     this.agentEnd = end;

@@ -141,7 +141,8 @@ export class AgentSocket implements AgentLink {
     });
     socket.on('error', (error: Error & { code?: string }) => this.finish(this.errorEnd(error)));
     socket.once('close', (code, why) => {
-      const detail = why.length > 0 ? why.toString('utf8').slice(0, 500) : code === 1000 || code === 1005 ? '' : `code ${code}`;
+      // 1006: the connection went without a close frame (a network drop); 1000 and 1005: a plain close.
+      const detail = why.length > 0 ? why.toString('utf8').slice(0, 500) : code === 1000 || code === 1005 || code === 1006 ? '' : `code ${code}`;
       this.finish(new AgentDisconnectedError('closed', this.host, detail, this.disposing));
     });
   }

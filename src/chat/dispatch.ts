@@ -225,6 +225,9 @@ function errorAction(chat: ChatRooms, action: ErrorAction): void {
     case 'manageTrust':
       chat.actions.manageTrust();
       return;
+    case 'stopReconnecting':
+      chat.owner.stopReconnecting();
+      return;
     case 'setToken':
       void vscode.commands.executeCommand('acp.setAgentToken', chat.model.agentName);
       return;

@@ -2,6 +2,7 @@
 // signing in, forking or resending into a new session, or changing files through its checkpoints. The owner
 // implements this port and hands it to the chat when it makes it; the chat's door (dispatch.ts) calls it and awaits
 // the act.
+import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import type { SessionTarget } from '../common/sessionTarget';
 import type { PermissionLevelName, WebviewMessage } from './protocol';
@@ -15,6 +16,13 @@ export type CheckpointRequest = Extract<
 export interface ChatOwner {
   /** Restart Agent: a new process, and every chat with the agent gets its session back. */
   restart(): Promise<void>;
+  /**
+   * The chat's agent ended: true when the owner reconnects it (a dropped connection to an agent at a URL) and says
+   * so in the chat, which then says nothing more.
+   */
+  reconnectAfter(end: AgentEnd): boolean;
+  /** Stop Reconnecting. */
+  stopReconnecting(): void;
   /** Sign In, or a message the agent refused until the user signs in. */
   signIn(): Promise<void>;
   /** Fork from one of the user's messages (by entry id) into a new chat. */

@@ -11,7 +11,7 @@ import { AgentExitError, endedByClient, errorMessage } from '../acp/errors';
 import type { AgentEnd } from '../acp/process';
 import type * as S from '../acp/schema.gen';
 import { DisposableStore } from '../common/disposables';
-import { failureText } from '../common/failureText';
+import { failureText, withdrawnText } from '../common/failureText';
 import type { Attention } from './attention';
 import { AttentionState } from './attentionState';
 import { ChatModel, type ChatChange } from './chatModel';
@@ -56,7 +56,7 @@ export class ChatPanel implements vscode.Disposable {
     surface: ChatSurface,
     readonly agentName: string,
     private readonly deps: ChatDeps,
-    owner: ChatOwner,
+    private readonly owner: ChatOwner,
   ) {
     this.surface = surface;
     const model = (this.model = new ChatModel(agentName, (cwd) => deps.folders.worktreeOf(cwd)));
@@ -219,8 +219,9 @@ export class ChatPanel implements vscode.Disposable {
 
   /** The agent stopped: the chat says why, and a notification does too when the chat is out of sight. */
   private agentEnded(end: AgentEnd): void {
-    if (endedByClient(end)) return;
-    this.model.fail(failureText(end), end instanceof AgentExitError ? end.stderrTail : []);
+    if (endedByClient(end) || this.owner.reconnectAfter(end)) return;
+    const withdrawn = withdrawnText(this.model.session?.withdrawn ?? 0);
+    this.model.fail(withdrawn ? `${failureText(end)}. ${withdrawn}` : failureText(end), end instanceof AgentExitError ? end.stderrTail : []);
     if (!this.surface.visible) {
       const show = vscode.l10n.t('Show Chat');
       const log = vscode.l10n.t('Show Log');

@@ -98,5 +98,9 @@ function untilClosed(model: ChatModel, owner: ChatOwner): ChatOwner {
     resend: open((entryId, text) => owner.resend(entryId, text), undefined),
     checkpoint: open((request) => owner.checkpoint(request), undefined),
     setPermissionLevel: open((level) => owner.setPermissionLevel(level), undefined),
+    reconnectAfter: (end) => !model.closed && owner.reconnectAfter(end),
+    stopReconnecting: () => {
+      if (!model.closed) owner.stopReconnecting();
+    },
   };
 }

@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { AgentSession } from '../acp/agentClient';
 import type { Attention } from '../chat/attention';
-import { confirmEndingBackground } from '../chat/backgroundConfirm';
 import type { AgentManager } from '../agents/manager';
 import type { SignIn } from '../agents/signIn';
 import type { ChatOwner } from '../chat/owner';
@@ -19,8 +18,9 @@ import { readChatLocation, type AgentConfig } from '../settings/config';
 import { chatFolder } from '../common/chatFolders';
 import { ChatSession, type Carried, type ChatSessionDeps } from './chatSession';
 import type { ChoicesFrom } from './chatChoices';
-import { explainRestricted, reportFailure, showFailure, withNotes } from './failures';
-import { previousNote, reconnectNote, SessionOpener, showTranscript, type Opened } from './reopen';
+import { explainRestricted, reportFailure, withNotes } from './failures';
+import { previousNote, SessionOpener, showTranscript, type Opened } from './reopen';
+import { AgentRestarts } from './agentRestarts';
 import { SessionTarget } from '../common/sessionTarget';
 import { setupNotes } from './setupNotes';
 import { adoptTab, editorTab, type ChatLocation, type ChatSurface } from '../chat/surface';
@@ -53,6 +53,8 @@ export class Chats implements vscode.Disposable {
   private readonly sessions = new Map<ChatPanel, ChatSession>();
   private readonly subscriptions = new DisposableStore();
   private readonly opener: SessionOpener;
+  /** Restart Agent, Stop Agent, a chat brought back, and reconnecting after a drop. */
+  private readonly restarts: AgentRestarts;
   /** Fork from Here, and Edit and Resend. */
   private readonly branches: BranchHost;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -70,7 +72,15 @@ export class Chats implements vscode.Disposable {
     private readonly signIn: SignIn,
     private readonly sideBar: SideBarChatView,
   ) {
-    this.opener = new SessionOpener(agents, signIn, sessionDeps, deps.log, (name, except) => this.reconnectAll(name, except));
+    this.opener = new SessionOpener(agents, signIn, sessionDeps, deps.log, (name, except) => this.restarts.reconnectAll(name, except));
+    this.restarts = new AgentRestarts({
+      agents,
+      opener: this.opener,
+      folders: sessionDeps.folders,
+      log: deps.log,
+      chatsOf: (name) => this.all.filter((p) => p.agentName === name),
+      present: (panel, opened, note) => this.present(panel, opened, note),
+    });
     this.branches = {
       opener: this.opener,
       log: deps.log,
@@ -86,7 +96,7 @@ export class Chats implements vscode.Disposable {
     // Chats opened in Restricted Mode wait for trust, and connect once it is granted.
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        for (const panel of this.all) if (!panel.model.session) void this.reconnect(panel, panel.model.restoreLater, 'trust');
+        for (const panel of this.all) if (!panel.model.session) void this.restarts.reconnect(panel, panel.model.restoreLater, 'trust');
       }),
     );
   }
@@ -182,6 +192,8 @@ export class Chats implements vscode.Disposable {
   private ownerOf(chat: () => ChatPanel): ChatOwner {
     return {
       restart: () => this.restartAgent(chat().agentName),
+      reconnectAfter: (end) => this.restarts.reconnectAfter(chat().agentName, end),
+      stopReconnecting: () => this.restarts.stopReconnecting(chat().agentName),
       signIn: () => this.signInFrom(chat()),
       fork: async (entryId) => void (await this.fork(chat(), entryId)),
       openBranch: async (branch) => void (await this.openPrevious(branch.agent, branch)),
@@ -254,61 +266,17 @@ export class Chats implements vscode.Disposable {
       return;
     }
     panel.model.tell(vscode.l10n.t('Reconnecting to {0}…', agent));
-    await this.reconnect(panel, { sessionId, cwd }, 'reload');
+    await this.restarts.reconnect(panel, { sessionId, cwd }, 'reload');
   }
 
   /** "Restart Agent" (asked first when its chats run background work): each chat gets its session back, saying how. */
-  async restartAgent(name: string): Promise<void> {
-    const chats = this.all.filter((p) => p.agentName === name);
-    if (!(await confirmEndingBackground(chats, vscode.l10n.t('Restart Agent')))) return;
-    await this.agents.stop(name);
-    await this.reconnectAll(name);
-  }
-
-  /** Reconnects the agent's chats, one after the other (the first may have to sign in), except `except`. */
-  private async reconnectAll(name: string, except?: ChatPanel): Promise<void> {
-    const panels = this.all.filter((p) => p.agentName === name && p !== except);
-    for (const panel of panels) panel.model.tell(vscode.l10n.t('Restarting {0}…', name));
-    for (const panel of panels) {
-      const previous = panel.model.session;
-      await this.reconnect(panel, previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : panel.model.restoreLater, 'restart');
-    }
+  restartAgent(name: string): Promise<void> {
+    return this.restarts.restartAgent(name);
   }
 
   /** "ACP: Stop Agent": its process ends, and its chats say so and offer Restart Agent. */
-  async stopAgent(name: string): Promise<void> {
-    const panels = this.all.filter((p) => p.agentName === name);
-    // Told before the exit arrives, so the chats do not take it for a crash.
-    for (const panel of panels)
-      panel.model.restoreLater = panel.model.session && { sessionId: panel.model.session.sessionId, cwd: panel.model.session.cwd };
-    if (!(await this.agents.stop(name))) return;
-    for (const panel of panels) panel.model.fail(vscode.l10n.t('You stopped {0}.', name), [], ['restart']);
-  }
-
-  private async reconnect(panel: ChatPanel, previous: Omit<SessionTarget, 'agent'> | undefined, why: 'reload' | 'restart' | 'trust'): Promise<void> {
-    const name = panel.agentName;
-    const config = this.agents.catalog.find(name);
-    if (!config) {
-      panel.model.fail(
-        vscode.l10n.t('"{0}" is no longer in the "acp.agents" setting or the presets, so this chat cannot continue', name),
-        [],
-        ['openSettings'],
-      );
-      return;
-    }
-    // The folder is the one the chat had, if it is still a workspace folder or its worktree.
-    const cwd = chatFolder(this.sessionDeps.folders, previous?.cwd);
-    if (!cwd) {
-      panel.model.fail(vscode.l10n.t('Open a folder to chat with an agent: the agent works in the first folder of the workspace'), []);
-      return;
-    }
-    try {
-      const opened = await this.opener.open(config, cwd, previous?.sessionId, { transcript: why !== 'restart', panel });
-      panel.model.restoreLater = undefined;
-      this.present(panel, opened, reconnectNote(name, opened.how, why));
-    } catch (error) {
-      showFailure(panel, error, this.deps.log);
-    }
+  stopAgent(name: string): Promise<void> {
+    return this.restarts.stopAgent(name);
   }
 
   private track(panel: ChatPanel): ChatPanel {

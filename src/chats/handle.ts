@@ -4,7 +4,16 @@
 // panel, its session and the agent's client stay inside: another extension, or a test, cannot reach past them.
 import type * as S from '../acp/schema.gen';
 import type { ChatPanel } from '../chat/panel';
-import type { ChangesAction, CheckpointAnswer, FieldInput, FileMatch, MentionKind, PermissionLevelName, PromptView } from '../chat/protocol';
+import type {
+  ChangesAction,
+  CheckpointAnswer,
+  ErrorAction,
+  FieldInput,
+  FileMatch,
+  MentionKind,
+  PermissionLevelName,
+  PromptView,
+} from '../chat/protocol';
 import type { WhileBusy } from '../chat/queue';
 import type { ChatSnapshot } from '../chat/snapshot';
 
@@ -74,6 +83,8 @@ interface ChatActs {
   stopBackground(key: string, action: 'stop' | 'dismiss'): Promise<boolean>;
   /** Stops the running turn, as the Stop button does: waiting permission requests are answered "cancelled". */
   cancel(): Promise<void>;
+  /** A button on the chat's error (Restart Agent, Stop Reconnecting, Set Agent Token…, …), as a click does. */
+  runErrorAction(action: ErrorAction): Promise<void>;
   /** Answers a waiting permission request with one of its options, as a click in the chat does; false when it no longer waits. */
   answerPermission(id: number, optionId: string): Promise<boolean>;
   /** Asks the agent for another mode; rejects with the agent's reason when it refuses. */
@@ -192,6 +203,9 @@ class PanelActs implements ChatActs {
   }
   stopBackground(key: string, action: 'stop' | 'dismiss'): Promise<boolean> {
     return this.chat.dispatch({ type: 'background', key, action });
+  }
+  runErrorAction(action: ErrorAction): Promise<void> {
+    return this.chat.dispatch({ type: 'errorAction', action });
   }
   changes(turn: number, action: ChangesAction): Promise<void> {
     return this.chat.dispatch({ type: 'changes', turn, action });

@@ -251,7 +251,10 @@ export function showTranscript(panel: ChatPanel, stored: Transcript): Carried {
 }
 
 /** What a chat brought back after a reload, a restart or a grant of trust says about its session. */
-export function reconnectNote(name: string, how: Reopened, why: 'reload' | 'restart' | 'trust'): string {
+export function reconnectNote(name: string, how: Reopened, why: 'reload' | 'restart' | 'trust' | 'reconnect'): string {
+  if (why === 'reconnect' && (how === 'load' || how === 'resume')) {
+    return vscode.l10n.t('Reconnected to {0}: it continues this conversation. A turn the drop ended was not sent again.', name);
+  }
   switch (how) {
     case 'load':
       return why === 'restart' ? vscode.l10n.t('{0} restarted and reopened this conversation.', name) : '';

@@ -3,6 +3,14 @@
 import * as vscode from 'vscode';
 import { failureOf, type Failure, type PromptRefusal, type Refusal } from '../acp/errors';
 
+/** What the end of an agent took from the user: the requests that were waiting for an answer (a sentence, or ''). */
+export function withdrawnText(count: number): string {
+  if (count === 0) return '';
+  return count === 1
+    ? vscode.l10n.t('The request that was waiting for your answer was withdrawn.')
+    : vscode.l10n.t('The {0} requests that were waiting for your answer were withdrawn.', count);
+}
+
 /** `error` in a sentence for the user (without a full stop). */
 export function failureText(error: unknown): string {
   return worded(failureOf(error));

@@ -54,6 +54,7 @@ const ERROR_ACTION_LABELS: Record<ErrorAction, () => string> = {
   restart: () => t('Restart Agent'),
   signIn: () => t('Sign In'),
   setToken: () => t('Set Agent Token…'),
+  stopReconnecting: () => t('Stop Reconnecting'),
   manageTrust: () => t('Manage Workspace Trust'),
   openSettings: () => t('Open Settings'),
   showLog: () => t('Show Log'),

@@ -141,7 +141,7 @@ export type PermissionView = z.infer<typeof PermissionView>;
 
 /** The agent stopped: what happened, and the last lines it wrote to stderr. */
 /** What the user can do about an agent that stopped or could not start; the host carries it out. */
-export const ErrorAction = z.enum(['restart', 'signIn', 'setToken', 'manageTrust', 'openSettings', 'showLog']);
+export const ErrorAction = z.enum(['restart', 'signIn', 'setToken', 'stopReconnecting', 'manageTrust', 'openSettings', 'showLog']);
 export type ErrorAction = z.infer<typeof ErrorAction>;
 
 export const AgentErrorView = z.object({ message: z.string(), stderr: z.array(z.string()), actions: z.array(ErrorAction) });

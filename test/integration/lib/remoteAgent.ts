@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { FIXTURE_AGENT } from './fixture';
 
 type Message = Parameters<WritableStreamDefaultWriter<AnyMessage>['write']>[0];
@@ -26,7 +26,8 @@ export interface RemoteAgent {
 /** Serves the fixture agent with `scenario` over WebSocket on loopback; a `token` makes the server refuse any other. */
 export async function serveFixtureOverWebSocket(scenario: string, env: Record<string, string>, token?: string): Promise<RemoteAgent> {
   const children: ChildProcess[] = [];
-  const sockets = new Set<WebSocket>();
+  /** The connections' sockets, from their upgrade (the SDK's handler takes the WebSocket itself). */
+  const sockets = new Set<Duplex>();
   const acp = new AcpServer({
     createAgent: () => ({
       connect(stream) {
@@ -59,10 +60,6 @@ export async function serveFixtureOverWebSocket(scenario: string, env: Record<st
     }),
   });
   const wss = new WebSocketServer({ noServer: true });
-  wss.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
   const upgrade = createNodeWebSocketUpgradeHandler(acp, wss);
   const server = createServer((_request, response) => response.writeHead(404).end());
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -70,6 +67,8 @@ export async function serveFixtureOverWebSocket(scenario: string, env: Record<st
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     upgrade(request, socket, head);
   });
   const url = await listen(server, '/acp');
@@ -77,10 +76,10 @@ export async function serveFixtureOverWebSocket(scenario: string, env: Record<st
     url,
     children,
     dropConnections: () => {
-      for (const socket of sockets) socket.terminate();
+      for (const socket of sockets) socket.destroy();
     },
     close: async () => {
-      for (const socket of sockets) socket.terminate();
+      for (const socket of sockets) socket.destroy();
       await acp.close();
       for (const child of children) child.kill();
       await new Promise<void>((resolve) => server.close(() => resolve()));
