@@ -136,7 +136,11 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     log,
     (agentName) => messageTracer(log, agentName, () => trace),
     catalog,
-    new AgentTokens(context.secrets, (name, value) => sinks.scrubber.learn([{ name, value }])),
+    new AgentTokens(
+      context.secrets,
+      (name, value) => sinks.scrubber.learn([{ name, value }]),
+      (line) => log.warn(`[agents] ${line}`),
+    ),
   );
   const editorTools = new EditorTools(
     context.extensionPath,

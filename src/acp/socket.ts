@@ -7,7 +7,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { AcpClientConnection, type ConnectionOptions } from './connection';
-import { AgentDisconnectedError, type DisconnectReason } from './errors';
+import { AgentDisconnectedError, errorMessage, type DisconnectReason } from './errors';
 import type { ClientHandler } from './inbound';
 import { silentLogger, tagged, type Logger } from './log';
 import type { LineTracer } from './ndjsonWriter';
@@ -57,9 +57,14 @@ const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether `hostname` is this machine (a URL's hostname: IPv6 in brackets). */
+/**
+ * Whether `hostname` is this machine by name alone: `localhost`, `127.0.0.1` or `::1`. No other name (a
+ * `*.localhost` asks DNS on some systems) and no other 127/8 address (VS Code's proxy goes direct for these three only,
+ * and a plain ws:// connection through a proxy would carry the token in the clear).
+ */
 function isLoopback(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  return h === 'localhost' || h === '127.0.0.1' || h === '::1';
 }
 
 /**
@@ -97,6 +102,11 @@ export class AgentSocket implements AgentLink {
   private disposing = false;
   private settle!: (end: AgentEnd) => void;
   private pinger: NodeJS.Timeout | undefined;
+  /** The client stopped reading the socket (backpressure): a pong cannot be read meanwhile, so none is missed. */
+  private paused = false;
+  /** Frames taken in this turn of the event loop, handed to the reader together (see `frame`). */
+  private batch: Buffer[] = [];
+  private readonly outgoingStream: Writable;
 
   private constructor(
     readonly remote: AgentRemote,
@@ -109,7 +119,7 @@ export class AgentSocket implements AgentLink {
     const read = readAgentUrl(remote.url);
     this.host = read.host;
     const connectionLog = connectionOptions.log ?? this.log;
-    const outgoing = this.outgoing();
+    const outgoing = (this.outgoingStream = this.outgoing());
     const { reader, writer } = agentTransport(this.incoming, outgoing, tagged(connectionLog, 'transport'), options.trace);
     outgoing.on('error', (error) => this.log.debug(`not sent: ${error.message}`));
     this.connection = new AcpClientConnection(reader, writer, handler, { ...connectionOptions, log: connectionLog, closeWhenInputEnds: false });
@@ -117,13 +127,20 @@ export class AgentSocket implements AgentLink {
       queueMicrotask(() => this.finish(new AgentDisconnectedError(read.problem, read.host, read.detail)));
       return;
     }
-    const socket = new WebSocket(read.url, {
-      headers: { ...remote.headers },
-      maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME,
-      handshakeTimeout: options.connectTimeoutMs ?? 30_000,
-      perMessageDeflate: false,
-      followRedirects: false,
-    });
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(read.url, {
+        headers: { ...remote.headers },
+        maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME,
+        handshakeTimeout: options.connectTimeoutMs ?? 30_000,
+        perMessageDeflate: false,
+        followRedirects: false,
+      });
+    } catch (error) {
+      // A header value ws refuses (a token with a line break, say): said, not thrown.
+      queueMicrotask(() => this.finish(new AgentDisconnectedError('error', this.host, errorMessage(error))));
+      return;
+    }
     this.socket = socket;
     outgoing.cork();
     socket.once('open', () => {
@@ -132,7 +149,10 @@ export class AgentSocket implements AgentLink {
       this.keepAlive(socket);
     });
     socket.on('message', (data, isBinary) => this.frame(data, isBinary));
-    this.incoming.on('drain', () => socket.resume());
+    this.incoming.on('drain', () => {
+      this.paused = false;
+      socket.resume();
+    });
     socket.once('unexpected-response', (request, response) => {
       const status = response.statusCode ?? 0;
       request.destroy();
@@ -170,6 +190,7 @@ export class AgentSocket implements AgentLink {
       this.finish(new AgentDisconnectedError('closed', this.host, '', true));
       return;
     }
+    clearInterval(this.pinger);
     socket.close(1000);
     const timer = setTimeout(() => socket.terminate(), this.options.closeGraceMs ?? 2000);
     try {
@@ -179,14 +200,28 @@ export class AgentSocket implements AgentLink {
     }
   }
 
-  /** One frame: a text frame is one message, said as one line (a JSON text's line breaks are only whitespace). */
+  /**
+   * One frame: a text frame is one message, said as one line (a JSON text's line breaks are only whitespace). The
+   * frames of one read of the socket reach the reader together, as the lines of one read of a pipe do, so a run of
+   * updates is coalesced as it is over stdio.
+   */
   private frame(data: WebSocket.RawData, isBinary: boolean): void {
     if (this.ended) return;
     if (isBinary) return this.cut('binaryFrame', 1003);
     const text = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const line = text.includes(10) || text.includes(13) ? Buffer.from(text.toString('utf8').replace(/[\r\n]/g, ' '), 'utf8') : text;
+    if (this.batch.push(line, NEWLINE) === 2) queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    const frames = this.batch;
+    this.batch = [];
+    if (this.ended || frames.length === 0) return;
     // The reader paused (requests pile up), or reads slower than frames come: stop reading the socket meanwhile.
-    if (!this.incoming.write(Buffer.concat([line, NEWLINE]))) this.socket?.pause();
+    if (!this.incoming.write(Buffer.concat(frames))) {
+      this.paused = true;
+      this.socket?.pause();
+    }
   }
 
   /** The writer's lines, each sent as one text frame once the socket is open. */
@@ -217,6 +252,7 @@ export class AgentSocket implements AgentLink {
     let answered = true;
     socket.on('pong', () => (answered = true));
     this.pinger = setInterval(() => {
+      if (this.paused) return; // not reading: a pong may be waiting unread
       if (!answered) return this.cut('unresponsive');
       answered = false;
       socket.ping();
@@ -247,6 +283,7 @@ export class AgentSocket implements AgentLink {
     if (end.expected) this.log.info(`disconnected from ${this.host}`);
     else this.log.warn(end.message);
     this.incoming.end();
+    this.outgoingStream.destroy(); // writes waiting for an open that never came are dropped
     this.connection.close(end);
     this.connection.dispose();
     this.settle(end);

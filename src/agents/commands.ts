@@ -243,7 +243,7 @@ export class AgentCommands implements vscode.Disposable {
     if (token === undefined) return this.agents.tokens.ask(agent);
     const problem = tokenProblem(token);
     if (problem) throw new Error(problem);
-    await this.agents.tokens.set(agent.name, token);
+    await this.agents.tokens.set(agent, token.trim());
     return true;
   }
 

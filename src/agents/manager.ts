@@ -294,7 +294,7 @@ export class AgentManager implements vscode.Disposable {
 
 /** Any change to what runs (command, args, env or options) needs a new process; news about the agent (an update available) does not. */
 function sameCommand(a: AgentConfig, b: AgentConfig): boolean {
-  const run = (c: AgentConfig) => JSON.stringify([c.command, c.args, c.env, c.readMissingAsEmpty, c.protocol]);
+  const run = (c: AgentConfig) => JSON.stringify([c.command, c.url, c.terminals, c.args, c.env, c.readMissingAsEmpty, c.protocol]);
   return run(a) === run(b);
 }
 

@@ -18,37 +18,71 @@ export function tokenProblem(token: string): string | undefined {
   return undefined;
 }
 
+/** What is stored for an agent: its token, and the origin it was set for (a token never follows a changed URL). */
+interface Stored {
+  readonly origin: string;
+  readonly token: string;
+}
+
+function originOf(url: string | undefined): string | undefined {
+  const read = url === undefined ? undefined : readAgentUrl(url);
+  return read && 'url' in read ? read.url.origin : undefined;
+}
+
 export class AgentTokens {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     /** Teaches the log's scrubber a secret value. */
     private readonly learn: (name: string, value: string) => void,
+    /** A line for the log (never a token). */
+    private readonly log: (line: string) => void,
   ) {}
 
   /** What starts the agent: its command line in `cwd`, or its URL with its token. */
   async target(config: AgentConfig, cwd: string): Promise<AgentCommand | AgentRemote> {
     if (config.url === undefined) return { command: config.command, args: config.args, env: config.env, cwd };
-    return { url: config.url, headers: await this.headers(config.name) };
+    return { url: config.url, headers: await this.headers(config) };
   }
 
-  /** The headers of the upgrade request for an agent at a URL: its token, where one is set. */
-  async headers(agent: string): Promise<Record<string, string>> {
-    const token = await this.secrets.get(KEY_PREFIX + agent);
-    if (!token) return {};
-    this.learn(`${agent} token`, token);
-    return { Authorization: `Bearer ${token}` };
+  /**
+   * The headers of the upgrade request for an agent at a URL: its token, where one was set for the origin its URL
+   * names now. A token set for another origin (the entry's URL changed since) is not sent anywhere.
+   */
+  private async headers(config: AgentConfig): Promise<Record<string, string>> {
+    const stored = await this.read(config.name);
+    if (!stored) return {};
+    this.learn(`${config.name} token`, stored.token);
+    if (stored.origin !== originOf(config.url)) {
+      this.log(`the token of ${config.name} was set for ${stored.origin}, not its URL now: it is not sent; set it again`);
+      return {};
+    }
+    return { Authorization: `Bearer ${stored.token}` };
   }
 
-  async set(agent: string, token: string): Promise<void> {
-    this.learn(`${agent} token`, token);
-    await this.secrets.store(KEY_PREFIX + agent, token);
+  private async read(agent: string): Promise<Stored | undefined> {
+    const raw = await this.secrets.get(KEY_PREFIX + agent);
+    if (!raw) return undefined;
+    try {
+      const stored = JSON.parse(raw) as Partial<Stored>;
+      return typeof stored.origin === 'string' && typeof stored.token === 'string' ? { origin: stored.origin, token: stored.token } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores the token of `agent` for the origin of its URL now. */
+  async set(agent: AgentConfig, token: string): Promise<void> {
+    const origin = originOf(agent.url);
+    if (origin === undefined) throw new Error(vscode.l10n.t('"{0}" has no URL a token could go to.', agent.name));
+    this.learn(`${agent.name} token`, token);
+    await this.secrets.store(KEY_PREFIX + agent.name, JSON.stringify({ origin, token } satisfies Stored));
   }
 
   async delete(agent: string): Promise<void> {
     await this.secrets.delete(KEY_PREFIX + agent);
   }
 
-  async has(agent: string): Promise<boolean> {
+  private async has(agent: string): Promise<boolean> {
     return (await this.secrets.get(KEY_PREFIX + agent)) !== undefined;
   }
 
@@ -75,7 +109,7 @@ export class AgentTokens {
       void vscode.window.showInformationMessage(vscode.l10n.t('The token for {0} was removed.', agent.name));
       return true;
     }
-    await this.set(agent.name, token.trim());
+    await this.set(agent, token.trim());
     void vscode.window.showInformationMessage(vscode.l10n.t('The token for {0} is set. It is used the next time the agent connects.', agent.name));
     return true;
   }

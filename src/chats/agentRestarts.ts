@@ -43,7 +43,12 @@ interface Retrying {
   timer: NodeJS.Timeout | undefined;
   /** The drop (or the last failed attempt's), said in each chat. */
   end: AgentDisconnectedError;
+  /** The chats that were on the dropped connection: only these are told and reconnected (not one opened since). */
+  readonly panels: Set<ChatPanel>;
 }
+
+/** A connection that drops again within this long of coming back goes on counting attempts (a flapping server). */
+const SETTLED_MS = 60_000;
 
 /** A drop a retry may mend, from an agent's end or a failed start. */
 function transientDrop(error: unknown): AgentDisconnectedError | undefined {
@@ -53,6 +58,8 @@ function transientDrop(error: unknown): AgentDisconnectedError | undefined {
 
 export class AgentRestarts implements vscode.Disposable {
   private readonly retrying = new Map<string, Retrying>();
+  /** When each agent's connection last came back, and after how many attempts. */
+  private readonly cameBack = new Map<string, { readonly attempt: number; readonly at: number }>();
 
   constructor(private readonly host: RestartHost) {}
 
@@ -69,10 +76,7 @@ export class AgentRestarts implements vscode.Disposable {
   async reconnectAll(name: string, except?: ChatPanel, why: Why = 'restart'): Promise<void> {
     const panels = this.host.chatsOf(name).filter((p) => p !== except);
     if (why === 'restart') for (const panel of panels) panel.model.tell(vscode.l10n.t('Restarting {0}…', name));
-    for (const panel of panels) {
-      const previous = panel.model.session;
-      await this.reconnect(panel, previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : panel.model.restoreLater, why);
-    }
+    for (const panel of panels) await this.reconnect(panel, targetOf(panel), why);
   }
 
   /** "ACP: Stop Agent": its process ends, and its chats say so and offer Restart Agent. */
@@ -87,7 +91,13 @@ export class AgentRestarts implements vscode.Disposable {
   }
 
   /** Opens the chat's session again; the error when it could not (the chat has said why), else undefined. */
-  async reconnect(panel: ChatPanel, previous: Omit<SessionTarget, 'agent'> | undefined, why: Why): Promise<unknown> {
+  async reconnect(
+    panel: ChatPanel,
+    previous: Omit<SessionTarget, 'agent'> | undefined,
+    why: Why,
+    /** Asked once the session is open: false when the user stopped meanwhile (the session is closed, not shown). */
+    wanted: () => boolean = () => true,
+  ): Promise<unknown> {
     const name = panel.agentName;
     const config = this.host.agents.catalog.find(name);
     if (!config) {
@@ -104,6 +114,10 @@ export class AgentRestarts implements vscode.Disposable {
     }
     try {
       const opened = await this.host.opener.open(config, cwd, previous?.sessionId, { transcript: why !== 'restart' && why !== 'reconnect', panel });
+      if (!wanted()) {
+        void opened.session.close();
+        return new Error('stopped');
+      }
       panel.model.restoreLater = undefined;
       this.host.present(panel, opened, reconnectNote(name, opened.how, why));
       return undefined;
@@ -115,31 +129,43 @@ export class AgentRestarts implements vscode.Disposable {
 
   /**
    * A chat's agent ended. The connection to an agent at a URL that dropped is tried again with backoff, and every
-   * chat with it says so, with Stop Reconnecting. True when that is what happens (the chat says nothing more).
+   * chat that was on it says so, with Stop Reconnecting. True when that is what happens (the chat says nothing more).
    */
-  reconnectAfter(name: string, end: AgentEnd): boolean {
+  reconnectAfter(panel: ChatPanel, end: AgentEnd): boolean {
     const drop = transientDrop(end);
     if (!drop) return false;
-    if (!this.retrying.has(name)) {
+    const name = panel.agentName;
+    let state = this.retrying.get(name);
+    if (!state) {
       this.host.log.info(`[chat] ${name}: ${drop.message}; reconnecting`);
-      const state: Retrying = { attempt: 0, timer: undefined, end: drop };
+      // A connection that came back a moment ago and dropped again does not start over at the first attempt.
+      const back = this.cameBack.get(name);
+      const attempt = back && Date.now() - back.at < SETTLED_MS ? back.attempt : 0;
+      state = { attempt, timer: undefined, end: drop, panels: new Set() };
       this.retrying.set(name, state);
-      this.schedule(name, state);
+      queueMicrotask(() => this.schedule(name, state!));
     }
+    state.panels.add(panel);
     return true;
   }
 
   /** Stop Reconnecting: the chats say so, and offer Restart Agent. */
   stopReconnecting(name: string): void {
-    if (!this.forget(name)) return;
+    const state = this.retrying.get(name);
+    if (!state || !this.forget(name)) return;
     this.host.log.info(`[chat] ${name}: the user stopped reconnecting`);
-    for (const panel of this.host.chatsOf(name))
+    for (const panel of this.waiting(name, state))
       panel.model.fail(vscode.l10n.t('You stopped reconnecting to {0}.', name), [], ['restart', 'showLog']);
+  }
+
+  /** The chats of `state` still open. */
+  private waiting(name: string, state: Retrying): ChatPanel[] {
+    return this.host.chatsOf(name).filter((p) => state.panels.has(p));
   }
 
   private schedule(name: string, state: Retrying): void {
     if (this.retrying.get(name) !== state) return;
-    const panels = this.host.chatsOf(name);
+    const panels = this.waiting(name, state);
     if (panels.length === 0) return void this.forget(name);
     state.attempt++;
     if (state.attempt > MAX_ATTEMPTS) {
@@ -164,28 +190,26 @@ export class AgentRestarts implements vscode.Disposable {
   }
 
   private async attempt(name: string, state: Retrying): Promise<void> {
-    if (this.retrying.get(name) !== state) return;
-    const [first, ...rest] = this.host.chatsOf(name);
+    const wanted = () => this.retrying.get(name) === state;
+    const [first, ...rest] = this.waiting(name, state);
+    if (!wanted()) return;
     if (!first) return void this.forget(name);
-    const previous = first.model.session;
-    const error = await this.reconnect(
-      first,
-      previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : first.model.restoreLater,
-      'reconnect',
-    );
-    if (this.retrying.get(name) !== state) return; // stopped meanwhile
+    const error = await this.reconnect(first, targetOf(first), 'reconnect', wanted);
+    if (!wanted()) return; // stopped, or restarted, meanwhile
     const drop = error === undefined ? undefined : transientDrop(error);
     if (drop) {
       state.end = drop;
       return this.schedule(name, state);
     }
     this.forget(name);
-    if (error !== undefined) return; // a failure no retry mends: the chat said why
-    this.host.log.info(`[chat] ${name}: reconnected after ${state.attempt} attempt(s)`);
-    for (const panel of rest) {
-      const before = panel.model.session;
-      await this.reconnect(panel, before ? { sessionId: before.sessionId, cwd: before.cwd } : panel.model.restoreLater, 'reconnect');
+    if (error !== undefined) {
+      // A failure no retry mends (a refused token, say): every chat that waited says it, with what to do.
+      for (const panel of rest) showFailure(panel, error, this.host.log);
+      return;
     }
+    this.cameBack.set(name, { attempt: state.attempt, at: Date.now() });
+    this.host.log.info(`[chat] ${name}: reconnected after ${state.attempt} attempt(s)`);
+    for (const panel of rest) await this.reconnect(panel, targetOf(panel), 'reconnect');
   }
 
   /** Ends the retrying for `name`; false when there was none. */
@@ -200,6 +224,12 @@ export class AgentRestarts implements vscode.Disposable {
   dispose(): void {
     for (const name of [...this.retrying.keys()]) this.forget(name);
   }
+}
+
+/** The session a chat had (or is to get back), to open again. */
+function targetOf(panel: ChatPanel): Omit<SessionTarget, 'agent'> | undefined {
+  const previous = panel.model.session;
+  return previous ? { sessionId: previous.sessionId, cwd: previous.cwd } : panel.model.restoreLater;
 }
 
 function capitalized(text: string): string {

@@ -192,7 +192,7 @@ export class Chats implements vscode.Disposable {
   private ownerOf(chat: () => ChatPanel): ChatOwner {
     return {
       restart: () => this.restartAgent(chat().agentName),
-      reconnectAfter: (end) => this.restarts.reconnectAfter(chat().agentName, end),
+      reconnectAfter: (end) => this.restarts.reconnectAfter(chat(), end),
       stopReconnecting: () => this.restarts.stopReconnecting(chat().agentName),
       signIn: () => this.signInFrom(chat()),
       fork: async (entryId) => void (await this.fork(chat(), entryId)),
@@ -411,6 +411,7 @@ export class Chats implements vscode.Disposable {
 
   dispose(): void {
     for (const panel of [...this.open]) panel.closeAgreed(); // shutting down is no tab the user closed: nothing is asked
+    this.restarts.dispose();
     this.subscriptions.dispose();
     this.changeEmitter.dispose();
     this.attentionEmitter.dispose();

@@ -132,10 +132,11 @@ export class SessionOpener {
     cwd: string,
     open: (options: SessionOptions) => Promise<AgentSession>,
   ): Promise<AgentSession> {
-    const options = this.sessionOptions(cwd);
-    const folders = options.workspace ?? workspaceRoots();
-    // Never to an agent on another machine: the editor tools' server listens on this machine's loopback only.
+    // Never to an agent on another machine: the editor tools' server listens on this machine's loopback only, and the
+    // MCP servers of acp.mcpServers are this machine's (their commands, paths, and the secrets in their env and headers).
     const local = client.process.host === undefined;
+    const options = local ? this.sessionOptions(cwd) : { ...this.sessionOptions(cwd), mcpServers: [] };
+    const folders = options.workspace ?? workspaceRoots();
     let editor = local ? await this.deps.editorTools?.forSession(agent, folders, client.capabilities.supports('mcpHttp')) : undefined;
     const withTools = editor ? withEditorServer(options, editor.server, this.log) : options;
     if (editor && withTools === options) {

@@ -20,7 +20,12 @@ export function setupNotes(session: {
   );
   const host = session.client?.process.host;
   if (host !== undefined) {
-    notes.push(vscode.l10n.t('The editor tools are not offered: the agent runs on {0}, and they are served on this machine only.', host));
+    notes.push(
+      vscode.l10n.t(
+        'The editor tools and your MCP servers (acp.mcpServers) are not offered: the agent runs on {0}, and they are this machine’s.',
+        host,
+      ),
+    );
   }
   if (session.instructionsNotTaken && session.client && !toldNoInstructions.has(session.client)) {
     toldNoInstructions.add(session.client);

@@ -2,6 +2,7 @@
 // chats and then its recent sessions kept on this computer (the archived ones only after "Show Archived"). Clicking
 // a chat brings it forward; clicking a session opens it again (as "Open Previous Session" does). It refreshes as
 // chats open, close and change title, and as the history changes.
+import { readAgentUrl } from '../acp/socket';
 import * as vscode from 'vscode';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';
@@ -136,6 +137,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
                 ? vscode.l10n.t('stopped with an error')
                 : vscode.l10n.t('not running');
         if (status.phase === 'failed') item.tooltip = vscode.l10n.t('{0} stopped: {1}', node.name, status.error);
+        const entry = this.agents.catalog.find(node.name);
+        if (entry?.url !== undefined) item.description = `${item.description as string} · ${readAgentUrl(entry.url).host}`; // where it runs
         const account = this.agents.account(node.name);
         if (account) {
           item.description = `${item.description as string} · ${account}`;
@@ -147,10 +150,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionNode>, vscod
         );
         const inBackground = workingInBackground(children);
         if (inBackground > 0) item.description = vscode.l10n.t('{0} · {1} in background', item.description as string, inBackground);
-        const installed = this.agents.catalog.find(node.name)?.installed;
-        if (installed?.update) {
-          item.description = vscode.l10n.t('{0} · {1} available', item.description as string, installed.update);
-        }
+        const installed = entry?.installed;
+        if (installed?.update) item.description = vscode.l10n.t('{0} · {1} available', item.description as string, installed.update);
         // `acp.agent.installed[.update]`: the menus match `acp.agent` as a prefix, and Update/Uninstall only installed agents.
         item.contextValue = installed ? `acp.agent.installed${installed.update ? '.update' : ''}` : 'acp.agent';
         return item;

@@ -9,7 +9,7 @@ export interface AgentConfig extends AgentCommand {
   readonly name: string;
   /**
    * An agent on another machine, at this WebSocket URL (src/acp/socket.ts), instead of a command; `command` then holds
-   * the URL too, which is what the pickers and the log show. Its token is in SecretStorage (agents/tokens.ts).
+   * the URL without its query (what the pickers and the log show). Its token is in SecretStorage (agents/tokens.ts).
    */
   readonly url?: string;
   /** For an agent at a URL: it may run commands on this machine (`terminal/*`). Off unless the entry says so. */
@@ -90,6 +90,16 @@ const AgentEntry = z.object({
   protocol: z.enum(['auto', 'v1', 'v2'], 'its "protocol" must be "auto", "v1" or "v2"').optional(),
 });
 
+/** A URL as the pickers and the log show it: without its query or fragment, which may carry a credential. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.search || parsed.hash ? `${parsed.origin}${parsed.pathname}` : url;
+  } catch {
+    return url.slice(0, 200);
+  }
+}
+
 /** Parses the value of `acp.agents`: pure, so it is unit-tested without VS Code. */
 export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: string[] } {
   const agents: AgentConfig[] = [];
@@ -108,7 +118,7 @@ export function parseAgents(value: unknown): { agents: AgentConfig[]; problems: 
     }
     agents.push({
       name,
-      command: command ?? url!,
+      command: command ?? shownUrl(url!),
       ...(url !== undefined ? { url } : {}),
       ...(url !== undefined && terminals !== undefined ? { terminals } : {}),
       args: args ?? [],

@@ -5,14 +5,17 @@
 // the reason said. The socket's other bounds (an oversized frame, silence) are in test/unit/acp/socket.test.ts.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { serveHostile } from '../lib/hostileSocket';
 import { waitFor, within } from '../lib/wait';
-import { acpLog, agentText, closeAllChats, newChat, recorded, workspaceFolder } from './lib/fixture';
-import { serveFixtureOverWebSocket, type RemoteAgent } from './lib/remoteAgent';
+import { acpLog, agentText, closeAllChats, FIXTURE_AGENT, newChat, recorded, workspaceFolder } from './lib/fixture';
+import { serveFixtureOverWebSocket as serve, type RemoteAgent } from '../lib/remoteFixture';
+
+/** The fixture agent behind the SDK's WebSocket server on loopback (test/lib/remoteFixture.ts). */
+const serveFixtureOverWebSocket = (scenario: string, options?: Parameters<typeof serve>[2]) => serve(FIXTURE_AGENT, scenario, options);
 
 /** New Chat with an agent that does not connect: no chat opens, and the notification's sentence is in the log. */
 async function failedChat(what: RegExp): Promise<void> {
@@ -35,6 +38,7 @@ describe('agents at a URL', function () {
 
   afterEach(async () => {
     await closeAllChats();
+    await vscode.workspace.getConfiguration('acp').update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
     await remote?.close();
     remote = undefined;
   });
@@ -43,11 +47,22 @@ describe('agents at a URL', function () {
     const token = `team-token-${randomUUID()}`;
     const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
     writeFileSync(join(workspaceFolder(), 'input.txt'), 'read from afar\n');
-    remote = await serveFixtureOverWebSocket('fs', { ACP_FIXTURE_RECORD: record }, token);
+    remote = await serveFixtureOverWebSocket('fs', { env: { ACP_FIXTURE_RECORD: record }, token });
     await useRemoteAgent('Remote (fs)', remote.url, token);
+    // A local MCP server with a secret in its env: this machine's, never handed to an agent elsewhere.
+    await vscode.workspace
+      .getConfiguration('acp')
+      .update(
+        'mcpServers',
+        { local: { command: 'node', args: ['server.js'], env: { API_KEY: 'local-only-key' } } },
+        vscode.ConfigurationTarget.Global,
+      );
     const chat = await newChat();
     const host = new URL(remote.url).host;
-    assert.match(chat.notice ?? '', new RegExp(`editor tools are not offered: the agent runs on ${host.replace(/\./g, '\\.')}`));
+    assert.match(
+      chat.notice ?? '',
+      new RegExp(`editor tools and your MCP servers \\(acp\\.mcpServers\\) are not offered: the agent runs on ${host.replace(/\./g, '\\.')}`),
+    );
     assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
     const text = agentText(chat);
     assert.match(text, /^read:read from afar\n/);
@@ -61,14 +76,24 @@ describe('agents at a URL', function () {
     assert.deepEqual(
       ((session?.params?.['mcpServers'] as { name: string }[] | undefined) ?? []).map((s) => s.name),
       [],
-      'the loopback MCP server is never handed to it',
+      'neither the loopback editor tools nor the MCP servers of acp.mcpServers are handed to it',
     );
     assert.equal(acpLog().includes(token), false, 'the token is scrubbed from the log');
     assert.match(acpLog(), new RegExp(`connected to ${host.replace(/\./g, '\\.')}`));
   });
 
+  it('chats over wss:// behind a certificate this VS Code trusts', async () => {
+    remote = await serveFixtureOverWebSocket('fs', { tls: true });
+    assert.match(remote.url, /^wss:\/\/127\.0\.0\.1:\d+\/acp$/);
+    writeFileSync(join(workspaceFolder(), 'input.txt'), 'read over TLS\n');
+    await useRemoteAgent('Remote (TLS)', remote.url, undefined);
+    const chat = await newChat();
+    assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
+    assert.match(agentText(chat), /^read:read over TLS\n/);
+  });
+
   it('runs commands here only for an agent whose entry allows it', async () => {
-    remote = await serveFixtureOverWebSocket('fs', {}, undefined);
+    remote = await serveFixtureOverWebSocket('fs');
     await useRemoteAgent('Remote (terminals)', remote.url, undefined, { terminals: true });
     const chat = await newChat();
     assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
@@ -79,7 +104,7 @@ describe('agents at a URL', function () {
     const state = mkdtempSync(join(tmpdir(), 'acp-remote-state-'));
     const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
     try {
-      remote = await serveFixtureOverWebSocket('permission', { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_RECORD: record });
+      remote = await serveFixtureOverWebSocket('permission', { env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_RECORD: record } });
       await useRemoteAgent('Remote (drops)', remote.url, undefined);
       const chat = await newChat();
       const sessionId = chat.sessionId;
@@ -110,7 +135,7 @@ describe('agents at a URL', function () {
   });
 
   it('stops reconnecting when the user says so', async () => {
-    remote = await serveFixtureOverWebSocket('basic', {});
+    remote = await serveFixtureOverWebSocket('basic');
     await useRemoteAgent('Remote (stopped)', remote.url, undefined);
     const chat = await newChat();
     await remote.close();
@@ -124,12 +149,27 @@ describe('agents at a URL', function () {
   });
 
   it('says a refused token is a sign-in problem that names Set Agent Token…, and starts nothing', async () => {
-    remote = await serveFixtureOverWebSocket('basic', {}, `right-${randomUUID()}`);
+    remote = await serveFixtureOverWebSocket('basic', { token: `right-${randomUUID()}` });
     await useRemoteAgent('Remote (refused)', remote.url, `wrong-${randomUUID()}`);
     await failedChat(
       /Could not start Remote \(refused\): 127\.0\.0\.1:\d+ refused the token \(HTTP 401 Unauthorized\); set it with ACP: Set Agent Token…/,
     );
     assert.equal(remote.children.length, 0, 'no agent ran for a refused connection');
+  });
+
+  it('never sends a token to another origin than the one it was set for', async () => {
+    const token = `moved-${randomUUID()}`;
+    remote = await serveFixtureOverWebSocket('basic', { token });
+    const elsewhere = await serveFixtureOverWebSocket('basic', { token });
+    try {
+      await useRemoteAgent('Remote (moved)', remote.url, token);
+      await useRemoteAgent('Remote (moved)', elsewhere.url, undefined);
+      await failedChat(/Remote \(moved\).*refused the token/);
+      assert.match(acpLog(), /the token of Remote \(moved\) was set for ws:\/\/127\.0\.0\.1:\d+, not its URL now: it is not sent/);
+      assert.equal(elsewhere.children.length, 0);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('closes the connection on a binary frame, and says why', async () => {
@@ -144,10 +184,10 @@ describe('agents at a URL', function () {
 
   it('refuses ws:// off this machine before connecting, and Test Agent Connection names the host', async () => {
     await useRemoteAgent('Remote (insecure)', 'ws://agents.example.invalid/acp', undefined);
-    await failedChat(/agents\.example\.invalid is not on this machine, so the URL must use wss:\/\//);
+    await failedChat(/agents\.example\.invalid is not on this machine by name \(localhost, 127\.0\.0\.1 or ::1\), so the URL must use wss:\/\//);
     const uri = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Remote (insecure)');
     const report = (await vscode.workspace.openTextDocument(uri)).getText();
-    assert.match(report, /agents\.example\.invalid/);
-    assert.equal(existsSync(join(workspaceFolder(), 'never.txt')), false);
+    assert.match(report, /- URL: `ws:\/\/agents\.example\.invalid\/acp`/);
+    assert.match(report, /- Result: \*\*failed\*\*: agents\.example\.invalid is not on this machine/);
   });
 });

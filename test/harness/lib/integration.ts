@@ -63,6 +63,8 @@ export async function runIntegration(options: {
       GIT_CEILING_DIRECTORIES: workDir,
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_LOGS: join(workDir, 'server', 'user-data', 'logs'),
+      // A wss:// agent on loopback uses a certificate only this VS Code trusts (test/fixtures/tls/README.md).
+      NODE_EXTRA_CA_CERTS: join(repoRoot, 'test', 'fixtures', 'tls', 'ca.pem'),
       ...(process.env['ACP_TEST_GREP'] ? { ACP_TEST_GREP: process.env['ACP_TEST_GREP'] } : {}),
       ...options.env,
     },

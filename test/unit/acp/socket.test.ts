@@ -2,7 +2,10 @@
 // per text frame through the client's own pipeline, the token on the upgrade, and each way a hostile or broken server
 // ends the connection with its reason said.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { AgentDisconnectedError } from '../../../src/acp/errors';
@@ -68,6 +71,10 @@ describe('an agent at a URL', () => {
     };
     assert.deepEqual(refused('ws://agents.example.com/acp'), ['insecure', 'agents.example.com', '']);
     assert.deepEqual(refused('ws://127.0.0.1.example.com/acp')?.[0], 'insecure', 'a name that only starts like loopback');
+    assert.deepEqual(refused('ws://localhost.example.com/acp')?.[0], 'insecure');
+    assert.deepEqual(refused('ws://agent.localhost/acp')?.[0], 'insecure', 'a *.localhost name may ask DNS');
+    assert.deepEqual(refused('ws://127.0.0.2/acp')?.[0], 'insecure', 'VS Code’s proxy goes direct for 127.0.0.1 alone');
+    assert.deepEqual(refused('ws://[::ffff:127.0.0.1]/acp')?.[0], 'insecure');
     assert.match(String(refused('https://agents.example.com/acp')?.[2]), /Streamable HTTP is not supported yet/);
     assert.match(String(refused('wss://me:secret@agents.example.com/acp')?.[2]), /set a token instead/);
     assert.match(String(refused('not a url')?.[2]), /not a URL/);
@@ -116,6 +123,23 @@ describe('an agent at a URL', () => {
       }
     });
   }
+
+  it('refuses a certificate Node does not trust, with Node’s words, and never falls back', async () => {
+    const tls = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'tls');
+    const server = createHttpsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) });
+    const wss = new WebSocketServer({ server });
+    let connected = 0;
+    wss.on('connection', () => connected++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const end = await endOf(connect(`wss://127.0.0.1:${(server.address() as AddressInfo).port}/acp`));
+      assert.equal(end.reason, 'certificate');
+      assert.match(end.detail, /certificate/i);
+      assert.equal(connected, 0, 'no connection was made past the handshake');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 
   it('says a server that is not there is unreachable, and a ws URL off loopback is refused before connecting', async () => {
     const server = createServer();

@@ -2,14 +2,16 @@
 // over the `ws` library) on loopback, each connection a fixture agent subprocess behind it, and a check of the
 // bearer token before the upgrade, as a real deployment puts in front of it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import { WebSocketServer } from 'ws';
-import { FIXTURE_AGENT } from './fixture';
 
 type Message = Parameters<WritableStreamDefaultWriter<AnyMessage>['write']>[0];
 
@@ -23,15 +25,24 @@ export interface RemoteAgent {
   close(): Promise<void>;
 }
 
-/** Serves the fixture agent with `scenario` over WebSocket on loopback; a `token` makes the server refuse any other. */
-export async function serveFixtureOverWebSocket(scenario: string, env: Record<string, string>, token?: string): Promise<RemoteAgent> {
+/**
+ * Serves the fixture agent with `scenario` over WebSocket on loopback: with `tls`, as wss:// behind the certificate
+ * only the tests trust (test/fixtures/tls); a `token` makes the server refuse any other.
+ */
+export async function serveFixtureOverWebSocket(
+  /** The bundled fixture agent (out/test/fixtures/agent.js). */
+  agentPath: string,
+  scenario: string,
+  options: { readonly env?: Record<string, string>; readonly token?: string; readonly tls?: boolean } = {},
+): Promise<RemoteAgent> {
+  const { env = {}, token } = options;
   const children: ChildProcess[] = [];
   /** The connections' sockets, from their upgrade (the SDK's handler takes the WebSocket itself). */
   const sockets = new Set<Duplex>();
   const acp = new AcpServer({
     createAgent: () => ({
       connect(stream) {
-        const child = spawn(process.execPath, [FIXTURE_AGENT, '--scenario', scenario], {
+        const child = spawn(process.execPath, [agentPath, '--scenario', scenario], {
           env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ACP_FIXTURE_MAX_LIFETIME_MS: '90000', ...env },
           stdio: ['pipe', 'pipe', 'ignore'],
         });
@@ -61,7 +72,12 @@ export async function serveFixtureOverWebSocket(scenario: string, env: Record<st
   });
   const wss = new WebSocketServer({ noServer: true });
   const upgrade = createNodeWebSocketUpgradeHandler(acp, wss);
-  const server = createServer((_request, response) => response.writeHead(404).end());
+  const notFound = (_request: IncomingMessage, response: ServerResponse) => void response.writeHead(404).end();
+  // Next to the bundled agent (out/test/fixtures): the certificates stay in the source tree.
+  const tls = join(dirname(agentPath), '..', '..', '..', 'test', 'fixtures', 'tls');
+  const server = options.tls
+    ? createHttpsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, notFound)
+    : createServer(notFound);
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (token !== undefined && request.headers.authorization !== `Bearer ${token}`) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
@@ -71,7 +87,8 @@ export async function serveFixtureOverWebSocket(scenario: string, env: Record<st
     socket.once('close', () => sockets.delete(socket));
     upgrade(request, socket, head);
   });
-  const url = await listen(server, '/acp');
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
   return {
     url,
     children,
@@ -85,9 +102,4 @@ export async function serveFixtureOverWebSocket(scenario: string, env: Record<st
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-async function listen(server: Server, path: string): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 }
