@@ -6,7 +6,8 @@
 //   - the official SDK's client (@agentclientprotocol/sdk) over a real stream pair, applying to the same model.
 // Budget: at most 2.0× bare JSON.parse, and at least 10× faster than the SDK. Each ratio is the median of the ratios
 // of runs measured side by side, so that a slow moment of the machine weighs on both sides of a ratio alike.
-// Beside it, the same stream as ACP v2 says it, through a connection that negotiated v2: its time as a ratio of v1's.
+// Beside it, the same stream as ACP v2 says it, through a connection that negotiated v2: its time as a ratio of v1's;
+// and the same lines as WebSocket text frames from a loopback server, as an agent at a URL sends them.
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as sdk from '@agentclientprotocol/sdk';
 import { AcpClientConnection } from '../../src/acp/connection';
@@ -17,6 +18,7 @@ import type { TraceLevel } from '../../src/acp/trace';
 import { ndjsonTransport } from '../../src/acp/transport';
 import { messageTracer } from '../../src/common/log';
 import { applyV2 } from '../../src/acp/v2/apply';
+import { bareWebSocket, oursOverWebSocket } from './lib/overWebSocket';
 import { updateLines, updateLinesV2 } from './lib/updates';
 
 const COUNT = Number(process.env['BENCH_UPDATES'] ?? 100_000);
@@ -140,10 +142,14 @@ async function main(): Promise<void> {
   bareJsonParse();
   await ours();
   await ours(2);
+  await oursOverWebSocket(lines);
+  await bareWebSocket(lines);
   await officialSdk();
   const json: number[] = [];
   const pipeline: number[] = [];
   const pipelineV2: number[] = [];
+  const overWs: number[] = [];
+  const bareWs: number[] = [];
   const sdkRuns: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     settleHeap();
@@ -152,6 +158,10 @@ async function main(): Promise<void> {
     pipeline.push(await ours());
     settleHeap();
     pipelineV2.push(await ours(2));
+    settleHeap();
+    overWs.push(await oursOverWebSocket(lines));
+    settleHeap();
+    bareWs.push(await bareWebSocket(lines));
     settleHeap();
     sdkRuns.push(await officialSdk());
   }
@@ -172,6 +182,13 @@ async function main(): Promise<void> {
   const v2VsV1 = median(pipelineV2.map((ms, i) => ms / (pipeline[i] as number)));
   process.stdout.write(
     `v2 pipeline:         ${v2.toFixed(1)} ms  (${rate(v2)} updates/s); ${v2VsV1.toFixed(2)}x the v1 pipeline on the same stream\n`,
+  );
+  const ws = median(overWs);
+  const wsVsStdio = median(overWs.map((ms, i) => ms / (pipeline[i] as number)));
+  const wsVsBare = median(overWs.map((ms, i) => ms / (bareWs[i] as number)));
+  process.stdout.write(
+    `over WebSocket:      ${ws.toFixed(1)} ms  (${rate(ws)} updates/s); ${wsVsStdio.toFixed(2)}x the stdio pipeline (the loopback ` +
+      `server's sending included); ${wsVsBare.toFixed(2)}x a bare ws client that only parses the same frames (${median(bareWs).toFixed(1)} ms)\n`,
   );
 }
 
