@@ -11,7 +11,7 @@ import { WorktreeCommands } from './worktrees/worktrees';
 import { tagged } from './acp/log';
 import { AgentCommands } from './agents/commands';
 import { AgentTokens } from './agents/tokens';
-import { readAgentUrl } from './acp/socket';
+import { readAgentUrl } from './acp/agentUrl';
 import { AgentManager } from './agents/manager';
 import type { AgentStatusItem } from './agents/statusItem';
 import { SignIn } from './agents/signIn';

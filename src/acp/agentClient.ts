@@ -12,7 +12,8 @@ import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus
 import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import type { AgentCommand, AgentEnd, AgentLink } from './process';
-import { openAgent, type AgentRemote } from './socket';
+import type { AgentRemote } from './agentUrl';
+import { openAgent } from './openAgent';
 import type * as S from './schema.gen';
 import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
 import { SessionModel } from './sessionModel';

@@ -11,13 +11,8 @@ import { AgentDisconnectedError, errorMessage, type DisconnectReason } from './e
 import type { ClientHandler } from './inbound';
 import { silentLogger, tagged, type Logger } from './log';
 import type { LineTracer } from './ndjsonWriter';
-import { AgentProcess, agentTransport, type AgentCommand, type AgentEnd, type AgentLink } from './process';
-
-/** An agent at a URL, and what goes with the upgrade request (the user's token, as `Authorization`). */
-export interface AgentRemote {
-  readonly url: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+import { agentTransport, type AgentEnd, type AgentLink } from './process';
+import { failureOfConnection, readAgentUrl, type AgentRemote } from './agentUrl';
 
 export interface AgentSocketOptions {
   readonly log?: Logger;
@@ -33,62 +28,6 @@ export interface AgentSocketOptions {
 }
 
 const DEFAULT_MAX_FRAME = 32 * 1024 * 1024;
-
-/** The reasons a TLS handshake fails on the certificate (Node's codes). */
-const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_UNTRUSTED',
-]);
-const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'ECONNRESET',
-  'EAI_AGAIN',
-]);
-
-/** Whether `hostname` is this machine (a URL's hostname: IPv6 in brackets). */
-/**
- * Whether `hostname` is this machine by name alone: `localhost`, `127.0.0.1` or `::1`. No other name (a
- * `*.localhost` asks DNS on some systems) and no other 127/8 address (VS Code's proxy goes direct for these three only,
- * and a plain ws:// connection through a proxy would carry the token in the clear).
- */
-function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '127.0.0.1' || h === '::1';
-}
-
-/**
- * Reads an agent's URL: a WebSocket URL (ws:// on loopback only, else wss://), and its host as questions name it. A
- * reason the URL cannot be used is said, never fallen back from.
- */
-export function readAgentUrl(
-  raw: string,
-): { url: URL; host: string } | { problem: Exclude<DisconnectReason, 'closed'>; host: string; detail: string } {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { problem: 'error', host: raw.slice(0, 200), detail: 'it is not a URL' };
-  }
-  const host = url.host;
-  if (url.username || url.password) return { problem: 'error', host, detail: 'a URL may not hold a user name or password; set a token instead' };
-  if (url.protocol === 'http:' || url.protocol === 'https:') {
-    return { problem: 'error', host, detail: 'Streamable HTTP is not supported yet; use the agent’s WebSocket URL (ws:// or wss://)' };
-  }
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return { problem: 'error', host, detail: `${url.protocol} is not a WebSocket URL` };
-  if (url.protocol === 'ws:' && !isLoopback(url.hostname)) return { problem: 'insecure', host, detail: '' };
-  return { url, host };
-}
 
 export class AgentSocket implements AgentLink {
   readonly connection: AcpClientConnection;
@@ -159,7 +98,7 @@ export class AgentSocket implements AgentLink {
       const reason = status === 401 || status === 403 ? 'unauthorized' : 'unreachable';
       this.finish(new AgentDisconnectedError(reason, this.host, `HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`));
     });
-    socket.on('error', (error: Error & { code?: string }) => this.finish(this.errorEnd(error)));
+    socket.on('error', (error) => this.finish(failureOfConnection(error, this.host)));
     socket.once('close', (code, why) => {
       // 1006: the connection went without a close frame (a network drop); 1000 and 1005: a plain close.
       const detail = why.length > 0 ? why.toString('utf8').slice(0, 500) : code === 1000 || code === 1005 || code === 1006 ? '' : `code ${code}`;
@@ -267,15 +206,6 @@ export class AgentSocket implements AgentLink {
     else this.socket?.terminate();
   }
 
-  private errorEnd(error: Error & { code?: string }): AgentDisconnectedError {
-    const code = error.code ?? '';
-    if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return new AgentDisconnectedError('frameTooLarge', this.host, '');
-    if (CERTIFICATE_CODES.has(code)) return new AgentDisconnectedError('certificate', this.host, error.message);
-    if (UNREACHABLE_CODES.has(code)) return new AgentDisconnectedError('unreachable', this.host, error.message);
-    if (/handshake has timed out/i.test(error.message)) return new AgentDisconnectedError('unresponsive', this.host, error.message);
-    return new AgentDisconnectedError('error', this.host, error.message);
-  }
-
   private finish(end: AgentDisconnectedError): void {
     if (this.ended) return;
     this.ended = true;
@@ -291,18 +221,3 @@ export class AgentSocket implements AgentLink {
 }
 
 const NEWLINE = Buffer.from('\n');
-
-/** Spawns the agent for a command, or connects to it for a URL. */
-export function openAgent(
-  target: AgentCommand | AgentRemote,
-  handler: ClientHandler,
-  connection: ConnectionOptions,
-  options: { readonly log: Logger; readonly trace: LineTracer | undefined; readonly killGraceMs: number | undefined },
-): AgentLink {
-  if ('url' in target) return AgentSocket.connect(target, handler, connection, { log: tagged(options.log, 'socket'), trace: options.trace });
-  return AgentProcess.spawn(target, handler, connection, {
-    log: tagged(options.log, 'process'),
-    trace: options.trace,
-    killGraceMs: options.killGraceMs,
-  });
-}

@@ -3,7 +3,7 @@
 // WebSocket upgrade request as `Authorization: Bearer <token>`.
 import * as vscode from 'vscode';
 import type { AgentCommand } from '../acp/process';
-import { readAgentUrl, type AgentRemote } from '../acp/socket';
+import { readAgentUrl, type AgentRemote } from '../acp/agentUrl';
 import type { AgentConfig } from '../settings/config';
 
 const KEY_PREFIX = 'acp.agentToken:';

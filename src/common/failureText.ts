@@ -66,7 +66,7 @@ function disconnected(f: Extract<Failure, { kind: 'disconnected' }>): string {
       case 'certificate':
         return vscode.l10n.t("{0}'s certificate is not trusted", f.host);
       case 'insecure':
-        return vscode.l10n.t('{0} is not on this machine by name (localhost, 127.0.0.1 or ::1), so the URL must use wss://', f.host);
+        return vscode.l10n.t('{0} is not on this machine by name (localhost, 127.0.0.1 or ::1), so the URL must use wss:// or https://', f.host);
       case 'binaryFrame':
         return vscode.l10n.t('{0} sent a binary frame, which ACP does not use; the connection was closed', f.host);
       case 'frameTooLarge':

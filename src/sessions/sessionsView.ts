@@ -2,7 +2,7 @@
 // chats and then its recent sessions kept on this computer (the archived ones only after "Show Archived"). Clicking
 // a chat brings it forward; clicking a session opens it again (as "Open Previous Session" does). It refreshes as
 // chats open, close and change title, and as the history changes.
-import { readAgentUrl } from '../acp/socket';
+import { readAgentUrl } from '../acp/agentUrl';
 import * as vscode from 'vscode';
 import type { AgentManager } from '../agents/manager';
 import type { ChatPanel } from '../chat/panel';

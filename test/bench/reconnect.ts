@@ -9,14 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentClient } from '../../src/acp/agentClient';
-import { serveFixtureOverWebSocket } from '../lib/remoteFixture';
+import { serveRemoteFixture } from '../lib/remoteFixture';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const AGENT = join(__dirname, '..', 'fixtures', 'agent.js');
 const clientInfo = { name: 'bench', version: '0' };
 
 async function once(how: 'resume' | 'load', state: string): Promise<{ fresh: number; back: number }> {
-  const remote = await serveFixtureOverWebSocket(AGENT, 'basic', { env: { ACP_FIXTURE_STATE_DIR: state } });
+  const remote = await serveRemoteFixture(AGENT, 'basic', { env: { ACP_FIXTURE_STATE_DIR: state } });
   try {
     const started = performance.now();
     const first = await AgentClient.start({ url: remote.url }, {}, { clientInfo, terminals: false });

@@ -12,10 +12,10 @@ import * as vscode from 'vscode';
 import { serveHostile } from '../lib/hostileSocket';
 import { waitFor, within } from '../lib/wait';
 import { acpLog, agentText, closeAllChats, FIXTURE_AGENT, newChat, recorded, workspaceFolder } from './lib/fixture';
-import { serveFixtureOverWebSocket as serve, type RemoteAgent } from '../lib/remoteFixture';
+import { serveRemoteFixture as serve, type RemoteAgent } from '../lib/remoteFixture';
 
 /** The fixture agent behind the SDK's WebSocket server on loopback (test/lib/remoteFixture.ts). */
-const serveFixtureOverWebSocket = (scenario: string, options?: Parameters<typeof serve>[2]) => serve(FIXTURE_AGENT, scenario, options);
+const serveRemoteFixture = (scenario: string, options?: Parameters<typeof serve>[2]) => serve(FIXTURE_AGENT, scenario, options);
 
 /** New Chat with an agent that does not connect: no chat opens, and the notification's sentence is in the log. */
 async function failedChat(what: RegExp): Promise<void> {
@@ -47,7 +47,7 @@ describe('agents at a URL', function () {
     const token = `team-token-${randomUUID()}`;
     const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
     writeFileSync(join(workspaceFolder(), 'input.txt'), 'read from afar\n');
-    remote = await serveFixtureOverWebSocket('fs', { env: { ACP_FIXTURE_RECORD: record }, token });
+    remote = await serveRemoteFixture('fs', { env: { ACP_FIXTURE_RECORD: record }, token });
     await useRemoteAgent('Remote (fs)', remote.url, token);
     // A local MCP server with a secret in its env: this machine's, never handed to an agent elsewhere.
     await vscode.workspace
@@ -83,7 +83,7 @@ describe('agents at a URL', function () {
   });
 
   it('chats over wss:// behind a certificate this VS Code trusts', async () => {
-    remote = await serveFixtureOverWebSocket('fs', { tls: true });
+    remote = await serveRemoteFixture('fs', { tls: true });
     assert.match(remote.url, /^wss:\/\/127\.0\.0\.1:\d+\/acp$/);
     writeFileSync(join(workspaceFolder(), 'input.txt'), 'read over TLS\n');
     await useRemoteAgent('Remote (TLS)', remote.url, undefined);
@@ -92,8 +92,23 @@ describe('agents at a URL', function () {
     assert.match(agentText(chat), /^read:read over TLS\n/);
   });
 
+  it('chats over Streamable HTTP as over WebSocket, and says a refused token the same way', async () => {
+    const token = `http-token-${randomUUID()}`;
+    remote = await serveRemoteFixture('fs', { http: true, token });
+    assert.match(remote.url, /^http:\/\/127\.0\.0\.1:\d+\/acp$/);
+    writeFileSync(join(workspaceFolder(), 'input.txt'), 'read over HTTP\n');
+    await useRemoteAgent('Remote (HTTP)', remote.url, token);
+    const chat = await newChat();
+    assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
+    assert.match(agentText(chat), /^read:read over HTTP\n/);
+    assert.match(agentText(chat), /\nterminal:error:/, 'no commands here for an agent over HTTP either');
+    await closeAllChats();
+    await useRemoteAgent('Remote (HTTP, refused)', remote.url, `wrong-${randomUUID()}`);
+    await failedChat(/Could not start Remote \(HTTP, refused\): 127\.0\.0\.1:\d+ refused the token \(HTTP 401\)/);
+  });
+
   it('runs commands here only for an agent whose entry allows it', async () => {
-    remote = await serveFixtureOverWebSocket('fs');
+    remote = await serveRemoteFixture('fs');
     await useRemoteAgent('Remote (terminals)', remote.url, undefined, { terminals: true });
     const chat = await newChat();
     assert.equal(await within(chat.send('go'), 20_000, 'the turn'), 'end_turn');
@@ -104,7 +119,7 @@ describe('agents at a URL', function () {
     const state = mkdtempSync(join(tmpdir(), 'acp-remote-state-'));
     const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
     try {
-      remote = await serveFixtureOverWebSocket('permission', { env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_RECORD: record } });
+      remote = await serveRemoteFixture('permission', { env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_RECORD: record } });
       await useRemoteAgent('Remote (drops)', remote.url, undefined);
       const chat = await newChat();
       const sessionId = chat.sessionId;
@@ -135,7 +150,7 @@ describe('agents at a URL', function () {
   });
 
   it('stops reconnecting when the user says so', async () => {
-    remote = await serveFixtureOverWebSocket('basic');
+    remote = await serveRemoteFixture('basic');
     await useRemoteAgent('Remote (stopped)', remote.url, undefined);
     const chat = await newChat();
     await remote.close();
@@ -149,7 +164,7 @@ describe('agents at a URL', function () {
   });
 
   it('says a refused token is a sign-in problem that names Set Agent Token…, and starts nothing', async () => {
-    remote = await serveFixtureOverWebSocket('basic', { token: `right-${randomUUID()}` });
+    remote = await serveRemoteFixture('basic', { token: `right-${randomUUID()}` });
     await useRemoteAgent('Remote (refused)', remote.url, `wrong-${randomUUID()}`);
     await failedChat(
       /Could not start Remote \(refused\): 127\.0\.0\.1:\d+ refused the token \(HTTP 401 Unauthorized\); set it with ACP: Set Agent Token…/,
@@ -159,8 +174,8 @@ describe('agents at a URL', function () {
 
   it('never sends a token to another origin than the one it was set for', async () => {
     const token = `moved-${randomUUID()}`;
-    remote = await serveFixtureOverWebSocket('basic', { token });
-    const elsewhere = await serveFixtureOverWebSocket('basic', { token });
+    remote = await serveRemoteFixture('basic', { token });
+    const elsewhere = await serveRemoteFixture('basic', { token });
     try {
       await useRemoteAgent('Remote (moved)', remote.url, token);
       await useRemoteAgent('Remote (moved)', elsewhere.url, undefined);
@@ -184,7 +199,9 @@ describe('agents at a URL', function () {
 
   it('refuses ws:// off this machine before connecting, and Test Agent Connection names the host', async () => {
     await useRemoteAgent('Remote (insecure)', 'ws://agents.example.invalid/acp', undefined);
-    await failedChat(/agents\.example\.invalid is not on this machine by name \(localhost, 127\.0\.0\.1 or ::1\), so the URL must use wss:\/\//);
+    await failedChat(
+      /agents\.example\.invalid is not on this machine by name \(localhost, 127\.0\.0\.1 or ::1\), so the URL must use wss:\/\/ or https:\/\//,
+    );
     const uri = await vscode.commands.executeCommand<vscode.Uri>('acp.testConnection', 'Remote (insecure)');
     const report = (await vscode.workspace.openTextDocument(uri)).getText();
     assert.match(report, /- URL: `ws:\/\/agents\.example\.invalid\/acp`/);

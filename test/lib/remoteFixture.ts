@@ -1,6 +1,7 @@
-// The fixture agent on "another machine": the SDK's own WebSocket server (`AcpServer` with its Node upgrade handler,
-// over the `ws` library) on loopback, each connection a fixture agent subprocess behind it, and a check of the
-// bearer token before the upgrade, as a real deployment puts in front of it.
+// The fixture agent on "another machine": the SDK's own server (`AcpServer` with its Node upgrade handler over the
+// `ws` library, or its Node HTTP handler for Streamable HTTP) on loopback, plain or over TLS, each connection a
+// fixture agent subprocess behind it, and a check of the bearer token before anything reaches it, as a real
+// deployment puts in front of it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
-import { createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
+import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import { WebSocketServer } from 'ws';
 
 type Message = Parameters<WritableStreamDefaultWriter<AnyMessage>['write']>[0];
@@ -29,11 +30,12 @@ export interface RemoteAgent {
  * Serves the fixture agent with `scenario` over WebSocket on loopback: with `tls`, as wss:// behind the certificate
  * only the tests trust (test/fixtures/tls); a `token` makes the server refuse any other.
  */
-export async function serveFixtureOverWebSocket(
+export async function serveRemoteFixture(
   /** The bundled fixture agent (out/test/fixtures/agent.js). */
   agentPath: string,
   scenario: string,
-  options: { readonly env?: Record<string, string>; readonly token?: string; readonly tls?: boolean } = {},
+  /** `http`: Streamable HTTP (the SDK's Node HTTP handler) instead of WebSocket. */
+  options: { readonly env?: Record<string, string>; readonly token?: string; readonly tls?: boolean; readonly http?: boolean } = {},
 ): Promise<RemoteAgent> {
   const { env = {}, token } = options;
   const children: ChildProcess[] = [];
@@ -72,14 +74,20 @@ export async function serveFixtureOverWebSocket(
   });
   const wss = new WebSocketServer({ noServer: true });
   const upgrade = createNodeWebSocketUpgradeHandler(acp, wss);
-  const notFound = (_request: IncomingMessage, response: ServerResponse) => void response.writeHead(404).end();
+  const refused = (request: IncomingMessage) => token !== undefined && request.headers.authorization !== `Bearer ${token}`;
+  const overHttp = createNodeHttpHandler(acp);
+  const notFound = (request: IncomingMessage, response: ServerResponse) => {
+    if (!options.http) return void response.writeHead(404).end();
+    if (refused(request)) return void response.writeHead(401).end();
+    overHttp(request, response);
+  };
   // Next to the bundled agent (out/test/fixtures): the certificates stay in the source tree.
   const tls = join(dirname(agentPath), '..', '..', '..', 'test', 'fixtures', 'tls');
   const server = options.tls
     ? createHttpsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, notFound)
     : createServer(notFound);
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (token !== undefined && request.headers.authorization !== `Bearer ${token}`) {
+    if (refused(request)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
@@ -88,7 +96,8 @@ export async function serveFixtureOverWebSocket(
     upgrade(request, socket, head);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const url = `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
+  const scheme = options.http ? (options.tls ? 'https' : 'http') : options.tls ? 'wss' : 'ws';
+  const url = `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
   return {
     url,
     children,

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { AgentDisconnectedError } from '../../../src/acp/errors';
 import type { ClientHandler } from '../../../src/acp/inbound';
-import { AgentSocket, readAgentUrl, type AgentSocketOptions } from '../../../src/acp/socket';
+import { readAgentUrl } from '../../../src/acp/agentUrl';
+import { AgentSocket, type AgentSocketOptions } from '../../../src/acp/socket';
 import { serveHostile, type Hostility } from '../../lib/hostileSocket';
 
 const handler: ClientHandler = {
@@ -75,10 +76,13 @@ describe('an agent at a URL', () => {
     assert.deepEqual(refused('ws://agent.localhost/acp')?.[0], 'insecure', 'a *.localhost name may ask DNS');
     assert.deepEqual(refused('ws://127.0.0.2/acp')?.[0], 'insecure', 'VS Code’s proxy goes direct for 127.0.0.1 alone');
     assert.deepEqual(refused('ws://[::ffff:127.0.0.1]/acp')?.[0], 'insecure');
-    assert.match(String(refused('https://agents.example.com/acp')?.[2]), /Streamable HTTP is not supported yet/);
+    const http = readAgentUrl('https://agents.example.com/acp');
+    assert.equal('url' in http && http.transport, 'http', 'an https URL is Streamable HTTP');
+    assert.equal('url' in readAgentUrl('http://localhost:8080/acp') && 'http', 'http');
+    assert.deepEqual(refused('http://agents.example.com/acp'), ['insecure', 'agents.example.com', '']);
     assert.match(String(refused('wss://me:secret@agents.example.com/acp')?.[2]), /set a token instead/);
     assert.match(String(refused('not a url')?.[2]), /not a URL/);
-    assert.match(String(refused('ftp://agents.example.com')?.[2]), /not a WebSocket URL/);
+    assert.match(String(refused('ftp://agents.example.com')?.[2]), /not a WebSocket or HTTP URL/);
   });
 
   it('speaks one JSON-RPC message per text frame, line breaks inside a frame and all, with the token on the upgrade', async () => {
