@@ -12,7 +12,7 @@ import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus
 import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import type { AgentCommand, AgentEnd, AgentLink } from './process';
-import type { AgentRemote } from './agentUrl';
+import { readAgentUrl, type AgentRemote } from './agentUrl';
 import { openAgent } from './openAgent';
 import type * as S from './schema.gen';
 import { Session, type SessionOptions, type SessionOwner } from './sessionHandle';
@@ -137,7 +137,7 @@ export class AgentClient implements SessionOwner {
     } catch (error) {
       // spawn throws at once for what the OS refuses outright (EINVAL for a .cmd without a shell on Windows).
       terminals?.dispose();
-      const what = 'url' in command ? command.url : command.command;
+      const what = 'url' in command ? readAgentUrl(command.url).host : command.command;
       throw new AgentStartFailure({ kind: 'spawnRefused', command: what, detail: errorMessage(error) }, [], error);
     }
     const timeoutMs = options.initializeTimeoutMs ?? 30_000;

@@ -69,7 +69,8 @@ export function failureOfConnection(error: unknown, host: string): AgentDisconne
   const message = typeof e?.message === 'string' ? e.message.slice(0, 500) : String(error).slice(0, 500);
   const status = e?.status;
   if (status === 401 || status === 403) return new AgentDisconnectedError('unauthorized', host, `HTTP ${status}`);
-  if (typeof status === 'number') return new AgentDisconnectedError('unreachable', host, `HTTP ${status}`);
+  // Another status on the way in (a 404, a gateway's 502): the SDK's words, with the start of the server's body.
+  if (typeof status === 'number') return new AgentDisconnectedError('error', host, message.slice(0, 300));
   const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
   // The cause's words where it has them (fetch says only "fetch failed").
   const detail = typeof e?.cause?.message === 'string' ? e.cause.message.slice(0, 500) : message;

@@ -43,6 +43,8 @@ export class AgentSocket implements AgentLink {
   private pinger: NodeJS.Timeout | undefined;
   /** The client stopped reading the socket (backpressure): a pong cannot be read meanwhile, so none is missed. */
   private paused = false;
+  /** The agent answered the last ping (or none was sent since the client read again). */
+  private answered = true;
   /** Frames taken in this turn of the event loop, handed to the reader together (see `frame`). */
   private batch: Buffer[] = [];
   private readonly outgoingStream: Writable;
@@ -90,6 +92,7 @@ export class AgentSocket implements AgentLink {
     socket.on('message', (data, isBinary) => this.frame(data, isBinary));
     this.incoming.on('drain', () => {
       this.paused = false;
+      this.answered = true; // a pong may have waited unread: the next ping starts afresh
       socket.resume();
     });
     socket.once('unexpected-response', (request, response) => {
@@ -188,12 +191,11 @@ export class AgentSocket implements AgentLink {
 
   /** Pings the agent; one that has not answered the last ping by the next is gone. */
   private keepAlive(socket: WebSocket): void {
-    let answered = true;
-    socket.on('pong', () => (answered = true));
+    socket.on('pong', () => (this.answered = true));
     this.pinger = setInterval(() => {
       if (this.paused) return; // not reading: a pong may be waiting unread
-      if (!answered) return this.cut('unresponsive');
-      answered = false;
+      if (!this.answered) return this.cut('unresponsive');
+      this.answered = false;
       socket.ping();
     }, this.options.pingIntervalMs ?? 20_000);
     this.pinger.unref();
@@ -212,6 +214,9 @@ export class AgentSocket implements AgentLink {
     clearInterval(this.pinger);
     if (end.expected) this.log.info(`disconnected from ${this.host}`);
     else this.log.warn(end.message);
+    // Frames read just before the close (ws emits them before 'close'): the reader still gets them.
+    if (this.batch.length > 0) this.incoming.write(Buffer.concat(this.batch));
+    this.batch = [];
     this.incoming.end();
     this.outgoingStream.destroy(); // writes waiting for an open that never came are dropped
     this.connection.close(end);

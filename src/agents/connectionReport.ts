@@ -12,7 +12,7 @@ export function connectionReport(
   const envNames = Object.keys(agent.env);
   if (agent.url !== undefined) {
     const host = 'client' in outcome ? outcome.client.process.host : undefined;
-    lines.push(`- URL: \`${agent.url}\`${host ? ` (host ${host})` : ''}`, `- Commands on this machine: ${agent.terminals ? 'allowed' : 'off'}`);
+    lines.push(`- URL: \`${agent.command}\`${host ? ` (host ${host})` : ''}`, `- Commands on this machine: ${agent.terminals ? 'allowed' : 'off'}`);
   } else {
     lines.push(`- Command: \`${[agent.command, ...agent.args].join(' ')}\`${envNames.length ? ` (environment: ${envNames.join(', ')})` : ''}`);
   }

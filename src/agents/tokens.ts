@@ -1,6 +1,7 @@
 // The tokens of agents at a URL, kept in VS Code's SecretStorage (the OS keychain): never in settings, never logged
-// (the log's scrubber learns each one it reads or is given), never in Export Diagnostics. A token goes with the
-// WebSocket upgrade request as `Authorization: Bearer <token>`.
+// (the log's scrubber learns each one it reads or is given), never in Export Diagnostics. A token goes as
+// `Authorization: Bearer <token>` with the WebSocket upgrade request, or with every Streamable HTTP request, and only
+// to the origin (scheme, host and port) it was set for.
 import * as vscode from 'vscode';
 import type { AgentCommand } from '../acp/process';
 import { readAgentUrl, type AgentRemote } from '../acp/agentUrl';
@@ -64,10 +65,12 @@ export class AgentTokens {
     if (!raw) return undefined;
     try {
       const stored = JSON.parse(raw) as Partial<Stored>;
-      return typeof stored.origin === 'string' && typeof stored.token === 'string' ? { origin: stored.origin, token: stored.token } : undefined;
+      if (typeof stored.origin === 'string' && typeof stored.token === 'string') return { origin: stored.origin, token: stored.token };
     } catch {
-      return undefined;
+      // said below
     }
+    this.log(`the stored token of ${agent} is not one this version reads: it is not sent; set it again`);
+    return undefined;
   }
 
   /** Stores the token of `agent` for the origin of its URL now. */

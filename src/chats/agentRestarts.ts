@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { AgentDisconnectedError, type DisconnectReason } from '../acp/errors';
 import type { Logger } from '../acp/log';
-import type { AgentEnd } from '../acp/process';
 import { AgentStartFailure } from '../acp/startFailure';
 import type { AgentManager } from '../agents/manager';
 import { confirmEndingBackground } from '../chat/backgroundConfirm';
@@ -131,7 +130,7 @@ export class AgentRestarts implements vscode.Disposable {
    * A chat's agent ended. The connection to an agent at a URL that dropped is tried again with backoff, and every
    * chat that was on it says so, with Stop Reconnecting. True when that is what happens (the chat says nothing more).
    */
-  reconnectAfter(panel: ChatPanel, end: AgentEnd): boolean {
+  reconnectAfter(panel: ChatPanel, end: unknown): boolean {
     const drop = transientDrop(end);
     if (!drop) return false;
     const name = panel.agentName;
@@ -140,7 +139,7 @@ export class AgentRestarts implements vscode.Disposable {
       this.host.log.info(`[chat] ${name}: ${drop.message}; reconnecting`);
       // A connection that came back a moment ago and dropped again does not start over at the first attempt.
       const back = this.cameBack.get(name);
-      const attempt = back && Date.now() - back.at < SETTLED_MS ? back.attempt : 0;
+      const attempt = back && Date.now() - back.at < SETTLED_MS ? Math.min(back.attempt, MAX_ATTEMPTS - 1) : 0;
       state = { attempt, timer: undefined, end: drop, panels: new Set() };
       this.retrying.set(name, state);
       queueMicrotask(() => this.schedule(name, state!));
@@ -166,10 +165,10 @@ export class AgentRestarts implements vscode.Disposable {
   private schedule(name: string, state: Retrying): void {
     if (this.retrying.get(name) !== state) return;
     const panels = this.waiting(name, state);
-    if (panels.length === 0) return void this.forget(name);
+    if (panels.length === 0) return void this.forget(name, false);
     state.attempt++;
     if (state.attempt > MAX_ATTEMPTS) {
-      this.forget(name);
+      this.forget(name, false);
       const why = vscode.l10n.t('{0}; {1} attempts to reconnect failed', capitalized(failureText(state.end)), MAX_ATTEMPTS);
       for (const panel of panels) panel.model.fail(why, [], ['restart', 'showLog']);
       return;
@@ -193,7 +192,7 @@ export class AgentRestarts implements vscode.Disposable {
     const wanted = () => this.retrying.get(name) === state;
     const [first, ...rest] = this.waiting(name, state);
     if (!wanted()) return;
-    if (!first) return void this.forget(name);
+    if (!first) return void this.forget(name, false);
     const error = await this.reconnect(first, targetOf(first), 'reconnect', wanted);
     if (!wanted()) return; // stopped, or restarted, meanwhile
     const drop = error === undefined ? undefined : transientDrop(error);
@@ -201,7 +200,7 @@ export class AgentRestarts implements vscode.Disposable {
       state.end = drop;
       return this.schedule(name, state);
     }
-    this.forget(name);
+    this.forget(name, false);
     if (error !== undefined) {
       // A failure no retry mends (a refused token, say): every chat that waited says it, with what to do.
       for (const panel of rest) showFailure(panel, error, this.host.log);
@@ -209,11 +208,17 @@ export class AgentRestarts implements vscode.Disposable {
     }
     this.cameBack.set(name, { attempt: state.attempt, at: Date.now() });
     this.host.log.info(`[chat] ${name}: reconnected after ${state.attempt} attempt(s)`);
-    for (const panel of rest) await this.reconnect(panel, targetOf(panel), 'reconnect');
+    for (const panel of rest) {
+      const failed = await this.reconnect(panel, targetOf(panel), 'reconnect');
+      // Dropped again meanwhile: this chat waits for the next retry (the reconnect said nothing of it); any other
+      // failure the reconnect has said.
+      if (transientDrop(failed)) this.reconnectAfter(panel, failed);
+    }
   }
 
-  /** Ends the retrying for `name`; false when there was none. */
-  private forget(name: string): boolean {
+  /** Ends the retrying for `name` (and forgets when it last came back: the user acted); false when there was none. */
+  private forget(name: string, user = true): boolean {
+    if (user) this.cameBack.delete(name);
     const state = this.retrying.get(name);
     if (!state) return false;
     clearTimeout(state.timer);

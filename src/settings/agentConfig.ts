@@ -8,7 +8,7 @@ export interface AgentConfig extends AgentCommand {
   /** The display name: the key in `acp.agents`. */
   readonly name: string;
   /**
-   * An agent on another machine, at this WebSocket URL (src/acp/socket.ts), instead of a command; `command` then holds
+   * An agent on another machine, at this URL (WebSocket or Streamable HTTP: src/acp/openAgent.ts), instead of a command; `command` then holds
    * the URL without its query (what the pickers and the log show). Its token is in SecretStorage (agents/tokens.ts).
    */
   readonly url?: string;
@@ -90,11 +90,11 @@ const AgentEntry = z.object({
   protocol: z.enum(['auto', 'v1', 'v2'], 'its "protocol" must be "auto", "v1" or "v2"').optional(),
 });
 
-/** A URL as the pickers and the log show it: without its query or fragment, which may carry a credential. */
+/** A URL as the pickers, the log and the reports show it: its origin and path, never a user, query or fragment. */
 function shownUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    return parsed.search || parsed.hash ? `${parsed.origin}${parsed.pathname}` : url;
+    return `${parsed.origin === 'null' ? `${parsed.protocol}//${parsed.host}` : parsed.origin}${parsed.pathname}`;
   } catch {
     return url.slice(0, 200);
   }

@@ -78,7 +78,8 @@ describe('an agent at a URL', () => {
     assert.deepEqual(refused('ws://[::ffff:127.0.0.1]/acp')?.[0], 'insecure');
     const http = readAgentUrl('https://agents.example.com/acp');
     assert.equal('url' in http && http.transport, 'http', 'an https URL is Streamable HTTP');
-    assert.equal('url' in readAgentUrl('http://localhost:8080/acp') && 'http', 'http');
+    const local = readAgentUrl('http://localhost:8080/acp');
+    assert.equal('url' in local && local.transport, 'http', 'plain http on this machine');
     assert.deepEqual(refused('http://agents.example.com/acp'), ['insecure', 'agents.example.com', '']);
     assert.match(String(refused('wss://me:secret@agents.example.com/acp')?.[2]), /set a token instead/);
     assert.match(String(refused('not a url')?.[2]), /not a URL/);
