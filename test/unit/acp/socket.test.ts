@@ -105,6 +105,30 @@ describe('an agent at a URL', () => {
     }
   });
 
+  it('hands over the last message the agent sent before it closed', async () => {
+    const server = createServer();
+    const wss = new WebSocketServer({ server });
+    wss.on('connection', (peer) =>
+      peer.once('message', (data) => {
+        const { id } = JSON.parse(String(data)) as { id: number };
+        peer.send(
+          JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'last', version: '1' } } }),
+        );
+        peer.close(1000);
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const socket = connect(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const answer = await socket.connection.initialize({}, AbortSignal.timeout(5000), 1);
+      assert.equal(answer.agentInfo?.name, 'last');
+      const end = await endOf(socket);
+      assert.equal(end.reason, 'closed', 'then the close, said as a close');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   const hostile: [Hostility, AgentSocketOptions, string][] = [
     ['binary', {}, 'binaryFrame'],
     ['oversized', { maxFrameBytes: 64 * 1024 }, 'frameTooLarge'],
