@@ -5,7 +5,7 @@
 // ids and coalescing as a subprocess; the SDK's stream bounds each message first (32 MiB, as a line), and the SSE
 // bodies are read only while the client's reader takes more. HTTP goes through the extension host's `fetch`.
 import { once } from 'node:events';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { failureOfConnection, type AgentRemote } from './agentUrl';
@@ -13,7 +13,7 @@ import { AcpClientConnection, type ConnectionOptions } from './connection';
 import { AgentDisconnectedError } from './errors';
 import type { ClientHandler } from './inbound';
 import { silentLogger, tagged, type Logger } from './log';
-import type { LineTracer } from './ndjsonWriter';
+import { lineSink, type LineTracer } from './ndjsonWriter';
 import { agentTransport, type AgentEnd, type AgentLink } from './process';
 
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -139,25 +139,18 @@ export class AgentHttp implements AgentLink {
 
   /** The writer's lines, each handed to the SDK's stream as one message. */
   private lines(): Writable {
-    let partial = '';
-    return new Writable({
-      decodeStrings: false,
-      write: (chunk: string | Buffer, _encoding, done) => {
-        const lines = (partial + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) {
-          if (line.length === 0) continue;
-          let message: AnyMessage;
-          try {
-            message = JSON.parse(line) as AnyMessage;
-          } catch {
-            continue; // the client's writer writes whole JSON lines: never here
-          }
-          // A request's failure comes back as its answer, or ends the stream (pump): nothing more to do here.
-          this.writer.write(message).catch((error: unknown) => this.finish(failureOfConnection(error, this.host)));
+    return lineSink((lines, done) => {
+      for (const line of lines) {
+        let message: AnyMessage;
+        try {
+          message = JSON.parse(line) as AnyMessage;
+        } catch {
+          continue; // the client's writer writes whole JSON lines: never here
         }
-        done();
-      },
+        // A request's failure comes back as its answer, or ends the stream (pump): nothing more to do here.
+        this.writer.write(message).catch((error: unknown) => this.finish(failureOfConnection(error, this.host)));
+      }
+      done();
     });
   }
 

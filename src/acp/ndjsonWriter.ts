@@ -1,6 +1,6 @@
 // The NDJSON writer for vscode-jsonrpc: one JSON message per line, UTF-8, to the agent's stdin. Answers go out under
 // the agent's own request ids (requestIds.ts), and vscode-jsonrpc's cancellation is spelled as ACP spells it.
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
 import { ErrorCodes } from './errors';
 import type { RequestIds } from './requestIds';
@@ -104,4 +104,22 @@ function toWire(message: Message): Message {
     return { jsonrpc: '2.0', method: ACP_CANCEL, params: { requestId: params?.['id'] } } as unknown as Message;
   }
   return message;
+}
+
+/**
+ * The writer's side for a transport that carries one message at a time (a WebSocket frame, an HTTP request): each
+ * whole line the writer writes goes to `send`, which calls `done` once the lines of that write have gone.
+ */
+export function lineSink(send: (lines: readonly string[], done: (error?: Error | null) => void) => void): Writable {
+  let partial = '';
+  return new Writable({
+    decodeStrings: false,
+    write: (chunk: string | Buffer, _encoding, done) => {
+      const lines = (partial + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).split('\n');
+      partial = lines.pop() ?? '';
+      const whole = lines.filter((line) => line.length > 0);
+      if (whole.length === 0) return done();
+      send(whole, done);
+    },
+  });
 }

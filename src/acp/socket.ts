@@ -4,13 +4,13 @@
 // library makes the connection over Node's http/https, which VS Code's proxy and certificate settings already cover.
 // TLS is required off loopback; a binary frame, an oversized frame or an agent that stops answering pings closes
 // the connection with the reason said (errors.ts `AgentDisconnectedError`).
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { AcpClientConnection, type ConnectionOptions } from './connection';
 import { AgentDisconnectedError, errorMessage, type DisconnectReason } from './errors';
 import type { ClientHandler } from './inbound';
 import { silentLogger, tagged, type Logger } from './log';
-import type { LineTracer } from './ndjsonWriter';
+import { lineSink, type LineTracer } from './ndjsonWriter';
 import { agentTransport, type AgentEnd, type AgentLink } from './process';
 import { failureOfConnection, readAgentUrl, type AgentRemote } from './agentUrl';
 
@@ -168,24 +168,16 @@ export class AgentSocket implements AgentLink {
 
   /** The writer's lines, each sent as one text frame once the socket is open. */
   private outgoing(): Writable {
-    let partial = '';
-    return new Writable({
-      decodeStrings: false,
-      write: (chunk: string | Buffer, _encoding, done) => {
-        const lines = (partial + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).split('\n');
-        partial = lines.pop() ?? '';
-        const socket = this.socket;
-        if (!socket || socket.readyState !== WebSocket.OPEN) return done(new Error(`the connection to ${this.host} is not open`));
-        let left = lines.filter((l) => l.length > 0).length;
-        if (left === 0) return done();
-        for (const line of lines) {
-          if (line.length === 0) continue;
-          socket.send(line, { binary: false }, (error) => {
-            if (error) return done(error);
-            if (--left === 0) done();
-          });
-        }
-      },
+    return lineSink((lines, done) => {
+      const socket = this.socket;
+      if (!socket || socket.readyState !== WebSocket.OPEN) return done(new Error(`the connection to ${this.host} is not open`));
+      let left = lines.length;
+      for (const line of lines) {
+        socket.send(line, { binary: false }, (error) => {
+          if (error) return done(error);
+          if (--left === 0) done();
+        });
+      }
     });
   }
 
