@@ -24,6 +24,7 @@ import { TerminalManager } from './terminals';
 import { preview } from './tolerance';
 import { AgentStartFailure, startFailure } from './startFailure';
 import type { LineTracer } from './ndjsonWriter';
+import { McpOverAcp, type McpMessageRequest } from './mcpOverAcp';
 export interface AgentClientOptions {
   readonly clientInfo: S.Implementation;
   readonly log?: Logger;
@@ -87,6 +88,8 @@ export class AgentClient implements SessionOwner {
     log: Logger,
     /** @internal How long Session.close waits for `session/close`. */
     readonly closeTimeoutMs: number,
+    /** The MCP servers the client provides over this connection (MCP over ACP), one per session that declared one. */
+    readonly mcp: McpOverAcp,
   ) {
     this.log = log;
     this.unknown = new UnknownSessions(log);
@@ -101,6 +104,7 @@ export class AgentClient implements SessionOwner {
       for (const session of [...this.sessions.values()]) session.agentEnded(end);
       this.exitEmitter.fire(end);
       this.auth.dispose();
+      mcp.dispose();
     });
   }
 
@@ -112,7 +116,9 @@ export class AgentClient implements SessionOwner {
     const route = (sessionId: string) => client?.sessionFor(sessionId);
     const accountOf = (sessionId: string) => client?.accountOf(sessionId) ?? sessionId;
     const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'), accountOf);
+    const mcp = new McpOverAcp((notification) => agentProcess.connection.mcpNotify(notification), tagged(log, 'mcp'));
     const handler = {
+      mcpMessage: (params: McpMessageRequest, signal: AbortSignal) => mcp.serve(params, signal),
       ...clientHandler(
         services,
         terminals,
@@ -158,7 +164,7 @@ export class AgentClient implements SessionOwner {
       const cause = end && !endedByClient(end) ? end : error;
       throw new AgentStartFailure(startFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
-    client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000);
+    client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000, mcp);
     void client.refreshAuthStatus();
     return client;
   }
@@ -218,14 +224,8 @@ export class AgentClient implements SessionOwner {
 
   /** The agent's earlier sessions in `cwd`, every page of them (see sessionList.ts); archived ones too with `include`. */
   listSessions(cwd: string | undefined, signal?: AbortSignal, archived?: 'include'): Promise<S.SessionInfo[]> {
-    // Only to an agent that archives sessions.
-    return listAllSessions(
-      this.process.connection,
-      this.log,
-      cwd,
-      signal,
-      archived && this.capabilities.supports('archiveSession') ? archived : undefined,
-    );
+    const asked = archived && this.capabilities.supports('archiveSession') ? archived : undefined; // only where it archives
+    return listAllSessions(this.process.connection, this.log, cwd, signal, asked);
   }
 
   /** Asks `auth/status` again (after a sign-in or out), where advertised; bounded, and a failure is only logged. */

@@ -1,6 +1,7 @@
 // Every "does the agent support X" question, answered in one place from the `agentCapabilities` it sent in
 // `initialize`. What the agent did not advertise is not called: the connection refuses such requests before they
 // are sent (its gate asks here), and the agent client and the host ask here before they offer what needs it.
+import type { McpServerAcp } from './mcpOverAcp';
 import { unadvertisedExtensions } from './quirks';
 import type * as S from './schema.gen';
 
@@ -15,6 +16,8 @@ export type AgentFeature =
   | 'additionalDirectories'
   | 'mcpHttp'
   | 'mcpSse'
+  /** Unstable: MCP servers the client provides through the ACP connection (mcp/message, see mcpOverAcp.ts). */
+  | 'mcpAcp'
   | 'promptImage'
   | 'promptAudio'
   | 'promptEmbeddedContext'
@@ -57,6 +60,11 @@ const FEATURES: Record<AgentFeature, FeatureDef> = {
   },
   mcpHttp: { capability: 'mcpCapabilities.http', advertised: (c) => c.mcpCapabilities?.http === true },
   mcpSse: { capability: 'mcpCapabilities.sse', advertised: (c) => c.mcpCapabilities?.sse === true },
+  mcpAcp: {
+    capability: 'mcpCapabilities.acp',
+    advertised: (c) => (c.mcpCapabilities as { acp?: unknown } | null | undefined)?.acp === true,
+    unstable: true,
+  },
   promptImage: { capability: 'promptCapabilities.image', advertised: (c) => c.promptCapabilities?.image === true },
   promptAudio: { capability: 'promptCapabilities.audio', advertised: (c) => c.promptCapabilities?.audio === true },
   promptEmbeddedContext: { capability: 'promptCapabilities.embeddedContext', advertised: (c) => c.promptCapabilities?.embeddedContext === true },
@@ -158,15 +166,18 @@ export function promptFeature(block: Pick<S.ContentBlock, 'type'>): AgentFeature
   }
 }
 
-/** An MCP server's transport when it needs a capability (http, sse); undefined for stdio, which every agent takes. */
-export function mcpTransport(server: S.McpServer): 'http' | 'sse' | undefined {
-  return 'type' in server && (server.type === 'http' || server.type === 'sse') ? server.type : undefined;
+/** An MCP server the client may declare for a session: ACP v1's kinds, and (unstable) one it serves over ACP itself. */
+export type OfferedMcpServer = S.McpServer | McpServerAcp;
+
+/** An MCP server's transport when it needs a capability (http, sse, acp); undefined for stdio, which every agent takes. */
+export function mcpTransport(server: OfferedMcpServer): 'http' | 'sse' | 'acp' | undefined {
+  return 'type' in server && (server.type === 'http' || server.type === 'sse' || server.type === 'acp') ? server.type : undefined;
 }
 
-/** What an MCP server needs the agent to have advertised: http and sse servers need their capability, stdio none. */
-export function mcpFeature(server: S.McpServer): AgentFeature | undefined {
+/** What an MCP server needs the agent to have advertised: http, sse and acp servers need their capability, stdio none. */
+export function mcpFeature(server: OfferedMcpServer): AgentFeature | undefined {
   const transport = mcpTransport(server);
-  return transport === 'http' ? 'mcpHttp' : transport === 'sse' ? 'mcpSse' : undefined;
+  return transport === 'http' ? 'mcpHttp' : transport === 'sse' ? 'mcpSse' : transport === 'acp' ? 'mcpAcp' : undefined;
 }
 
 /** What the agent accepts in a prompt besides text and resource links. */

@@ -12,12 +12,14 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
-import { advertisedCapabilities, capabilityName, mcpFeature, mcpTransport, promptFeature, supports } from './capabilities';
+import { advertisedCapabilities, capabilityName, promptFeature, supports } from './capabilities';
 import { AcpError, ConnectionClosedError, ErrorCodes, errorMessage, NotSupportedError, ProtocolVersionError } from './errors';
 import { silentLogger, type Logger } from './log';
 import { AgentMethods, AgentNotifications, ExtensionMethods, UnstableMethods, type GatedRequestDef, type RequestDef } from './methods';
 import type * as S from './schema.gen';
 import { Inbound, type ClientHandler } from './inbound';
+import { MCP_MESSAGE_METHOD, type McpMessageNotification } from './mcpOverAcp';
+import { checkSessionSetup } from './sessionSetup';
 import { parseTolerant } from './tolerance';
 import { AgentMethodsV2, AgentNotificationsV2 } from './v2/methods';
 import * as V2 from './v2/schema.gen';
@@ -195,16 +197,18 @@ export class AcpClientConnection {
   newSession(params: Params<typeof AgentMethods.newSession>, signal?: AbortSignal): Promise<WithCommands<Result<typeof AgentMethods.newSession>>> {
     if (this.version === PROTOCOL_V2) {
       const { systemPrompt: _notInV2, mcpServers: servers, ...rest } = params;
-      const answer = this.call(AgentMethodsV2.newSession, { ...rest, mcpServers: mcpServers(servers) }, signal, () => this.checkSessionSetup(params));
+      const answer = this.call(AgentMethodsV2.newSession, { ...rest, mcpServers: mcpServers(servers) }, signal, () =>
+        checkSessionSetup(this.described?.capabilities, params),
+      );
       return answer.then((value) => ({ ...this.inV1Terms(AgentMethods.newSession, value), ...commandsOf(value.availableCommands) }));
     }
-    return this.call(AgentMethods.newSession, params, signal, () => this.checkSessionSetup(params));
+    return this.call(AgentMethods.newSession, params, signal, () => checkSessionSetup(this.described?.capabilities, params));
   }
 
   /** Replays the session as updates before it answers: route them first. v2: session/resume from the start. */
   loadSession(params: Params<typeof AgentMethods.loadSession>, signal?: AbortSignal): Promise<WithCommands<Result<typeof AgentMethods.loadSession>>> {
     if (this.version === PROTOCOL_V2) return this.resumeSession(params, signal, true);
-    return this.call(AgentMethods.loadSession, params, signal, () => this.checkSessionSetup(params));
+    return this.call(AgentMethods.loadSession, params, signal, () => checkSessionSetup(this.described?.capabilities, params));
   }
 
   /** With `archived` (unstable), only to an agent that advertises `sessionCapabilities.archive`. */
@@ -225,10 +229,10 @@ export class AcpClientConnection {
     if (this.version === PROTOCOL_V2) {
       const { systemPrompt: _notInV2, mcpServers: servers, ...rest } = params as typeof params & { systemPrompt?: unknown };
       const request = { ...rest, mcpServers: mcpServers(servers), ...(replay && { replayFrom: { type: 'start' } }) };
-      const answer = this.call(AgentMethodsV2.resumeSession, request, signal, () => this.checkSessionSetup(params));
+      const answer = this.call(AgentMethodsV2.resumeSession, request, signal, () => checkSessionSetup(this.described?.capabilities, params));
       return answer.then((value) => ({ ...this.inV1Terms(AgentMethods.resumeSession, value), ...commandsOf(value.availableCommands) }));
     }
-    return this.call(AgentMethods.resumeSession, params, signal, () => this.checkSessionSetup(params));
+    return this.call(AgentMethods.resumeSession, params, signal, () => checkSessionSetup(this.described?.capabilities, params));
   }
 
   /** v2: stops one tool call (where it advertised `capabilities.cancel`); the turn goes on. */
@@ -331,13 +335,22 @@ export class AcpClientConnection {
   }
 
   /** Asks the agent to stop the running turn. The prompt still answers (v2: an idle state), with stopReason `cancelled`. */
-  async cancel(params: z.output<typeof AgentNotifications.cancel.params>): Promise<void> {
+  cancel(params: z.output<typeof AgentNotifications.cancel.params>): Promise<void> {
+    return this.tell(this.version === PROTOCOL_V2 ? AgentNotificationsV2.cancel.method : AgentNotifications.cancel.method, params);
+  }
+
+  /** MCP over ACP: what a server the client provides tells the agent about a request still running (mcpOverAcp.ts). */
+  mcpNotify(params: McpMessageNotification): Promise<void> {
+    return this.tell(MCP_MESSAGE_METHOD, params);
+  }
+
+  private async tell(method: string, params: unknown): Promise<void> {
     if (this.closedWith) return;
     try {
-      await this.rpc.sendNotification(this.version === PROTOCOL_V2 ? AgentNotificationsV2.cancel.method : AgentNotifications.cancel.method, params);
+      await this.rpc.sendNotification(method, params);
     } catch (error) {
-      // The agent's input is gone: there is no turn left to cancel, and the exit settles everything.
-      this.log.debug(`session/cancel not sent: ${errorMessage(error)}`);
+      // The agent's input is gone: there is nothing left to tell, and the exit settles everything.
+      this.log.debug(`${method} not sent: ${errorMessage(error)}`);
     }
   }
 
@@ -368,18 +381,6 @@ export class AcpClientConnection {
     const gated = def as GatedRequestDef;
     if (!supports(this.described?.capabilities, gated.feature)) {
       throw new NotSupportedError({ what: 'method', method: gated.method, capability: capabilityName(gated.feature) });
-    }
-  }
-
-  private checkSessionSetup(params: { additionalDirectories?: readonly string[] | undefined; mcpServers?: readonly S.McpServer[] | undefined }) {
-    const caps = this.described?.capabilities;
-    if (params.additionalDirectories?.length && !supports(caps, 'additionalDirectories')) {
-      throw new NotSupportedError({ what: 'additionalDirectories' });
-    }
-    for (const server of params.mcpServers ?? []) {
-      const needs = mcpFeature(server);
-      if (needs && !supports(caps, needs))
-        throw new NotSupportedError({ what: 'mcpTransport', transport: mcpTransport(server) ?? 'unknown', server: server.name });
     }
   }
 

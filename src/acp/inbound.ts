@@ -10,6 +10,7 @@ import {
   ClientMethods,
   ClientNotifications,
   ENDING_METHODS,
+  UnstableClientMethods,
   UnstableNotifications,
   ExtensionNotifications,
   WAITING_METHODS,
@@ -29,7 +30,8 @@ import { readV2Update, type V2Event } from './v2/updates';
 
 type Params<D extends RequestDef> = z.output<D['params']>;
 type Result<D extends RequestDef> = z.output<D['result']>;
-type ClientDef<K extends ClientMethodName> = (typeof ClientMethods)[K];
+const SERVED = { ...ClientMethods, ...UnstableClientMethods };
+type ClientDef<K extends ClientMethodName> = (typeof SERVED)[K];
 
 /** Serves one agent→client request. The signal aborts when the agent cancels it or the connection closes. */
 type RequestHandler<K extends ClientMethodName> = (params: Params<ClientDef<K>>, signal: AbortSignal) => Promise<Result<ClientDef<K>>>;
@@ -48,6 +50,8 @@ export interface ClientHandler {
   waitForTerminalExit?: RequestHandler<'waitForTerminalExit'>;
   killTerminal?: RequestHandler<'killTerminal'>;
   createElicitation?: RequestHandler<'createElicitation'>;
+  /** Unstable: MCP over ACP (mcpOverAcp.ts), for the servers the client declared on this connection. */
+  mcpMessage?: RequestHandler<'mcpMessage'>;
   /** A valid `session/update`; unknown kinds and invalid updates are logged and never reach here. */
   sessionUpdate(notification: S.SessionNotification): void;
   completeElicitation?(notification: S.CompleteElicitationNotification): void;
@@ -125,11 +129,11 @@ export class Inbound {
 
   private register(handler: ClientHandler, extra: InboundOptions['capabilities']): S.ClientCapabilities {
     const hasTerminal = TERMINAL_HANDLERS.every((k) => typeof handler[k] === 'function');
-    for (const key of Object.keys(ClientMethods) as ClientMethodName[]) {
+    for (const key of Object.keys(SERVED) as ClientMethodName[]) {
       const impl = handler[key] as ((params: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
       if (typeof impl !== 'function') continue;
       if ((TERMINAL_HANDLERS as readonly string[]).includes(key) && !hasTerminal) continue;
-      const def: RequestDef = ClientMethods[key];
+      const def: RequestDef = SERVED[key];
       this.served.set(def.method, { def, impl: impl.bind(handler) });
     }
     return {
@@ -160,6 +164,9 @@ export class Inbound {
     }
     const elicitation = v1.get(ClientMethods.createElicitation.method);
     if (elicitation) this.served.set(ClientMethodsV2.createElicitation.method, { def: ClientMethodsV2.createElicitation, impl: elicitation.impl });
+    // MCP over ACP is the same message in both versions.
+    const mcp = v1.get(UnstableClientMethods.mcpMessage.method);
+    if (mcp) this.served.set(UnstableClientMethods.mcpMessage.method, mcp);
   }
 
   /** Serves one request of the agent's: validated, bounded per session, aborted when the agent cancels it or the connection closes. */
@@ -330,9 +337,10 @@ function withLegacyToolCall(raw: unknown): unknown {
   return mapped === toolCall ? raw : { ...raw, toolCall: mapped };
 }
 
+/** The session a request counts against: its own, or (MCP over ACP, which names none) the server's it is for. */
 function sessionOf(params: unknown): string {
-  const id = (params as { sessionId?: unknown }).sessionId;
-  return typeof id === 'string' ? id : '';
+  const { sessionId, serverId } = params as { sessionId?: unknown; serverId?: unknown };
+  return typeof sessionId === 'string' ? sessionId : typeof serverId === 'string' ? `mcp:${serverId}` : '';
 }
 
 function isInvalidArgument(error: unknown): boolean {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AdapterAuthStatusMessage, AuthStatusMessage } from './authStatus';
 import type { AgentFeature } from './capabilities';
+import { MCP_MESSAGE_METHOD, McpMessageRequest, McpOutcome, McpServerAcp } from './mcpOverAcp';
 import * as S from './schema.gen';
 
 export interface RequestDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
@@ -74,7 +75,8 @@ export const ExtensionMethods = {
 const ForkSessionRequest = z.looseObject({
   sessionId: z.string(),
   cwd: z.string(),
-  mcpServers: z.array(S.McpServer).optional(),
+  // As session/new takes them, and (unstable, `mcpCapabilities.acp`) one the client serves over ACP itself.
+  mcpServers: z.array(z.union([S.McpServer, McpServerAcp])).optional(),
   additionalDirectories: z.array(z.string()).optional(),
 });
 const SetSessionTitleRequest = z.looseObject({ sessionId: z.string(), title: z.string() });
@@ -119,6 +121,12 @@ export const ClientMethods = {
   createElicitation: request('elicitation/create', S.CreateElicitationRequest, S.CreateElicitationResponse),
 } as const;
 
+/** Unstable requests the agent sends to the client (schema.unstable.json). The key names the handler that serves it. */
+export const UnstableClientMethods = {
+  /** MCP over ACP: a request to an MCP server the client declared for a session (mcpOverAcp.ts). */
+  mcpMessage: request(MCP_MESSAGE_METHOD, McpMessageRequest, McpOutcome),
+} as const;
+
 /**
  * The agent's requests that wait on the user or on a command for as long as that takes. The reader bounds them apart
  * and never pauses for them: what ends them (the agent's cancel, a release, a later update) must still be read.
@@ -127,6 +135,8 @@ export const WAITING_METHODS: readonly string[] = [
   ClientMethods.requestPermission.method,
   ClientMethods.createElicitation.method,
   ClientMethods.waitForTerminalExit.method,
+  // An editor tool may wait for the user: a review before a write, a command to allow.
+  UnstableClientMethods.mcpMessage.method,
 ];
 
 /**
@@ -156,4 +166,4 @@ export const ExtensionNotifications = {
 /** Protocol-level notification, both directions. */
 export const CancelRequest = { method: '$/cancel_request', params: S.CancelRequestNotification } as const;
 
-export type ClientMethodName = keyof typeof ClientMethods;
+export type ClientMethodName = keyof typeof ClientMethods | keyof typeof UnstableClientMethods;

@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import type { AgentCapabilities } from './capabilities';
+import type { AgentCapabilities, OfferedMcpServer } from './capabilities';
 import type { AcpClientConnection } from './connection';
 import type { BackgroundItem } from './background';
 import { AcpError, ErrorCodes, errorMessage, failureOf, PromptRefusedError } from './errors';
@@ -20,7 +20,7 @@ const MAX_LINKED_FILES = 200;
 /** What a session is opened with besides its folder. Each part goes to the agent only as far as it advertised it. */
 export interface SessionOptions {
   /** MCP servers for the agent to use; http and sse ones only reach agents that advertise them. */
-  readonly mcpServers?: readonly S.McpServer[];
+  readonly mcpServers?: readonly OfferedMcpServer[];
   /** More folders the session may work in (sent only when the agent advertises `sessionCapabilities.additionalDirectories`). */
   readonly additionalDirectories?: readonly string[];
   /** The user's instructions, appended to the agent's own (sent only when it advertises `sessionCapabilities.systemPrompt`). */
@@ -37,7 +37,7 @@ export interface SessionOptions {
 /** An MCP server a session was opened without, because the agent does not take its transport. */
 export interface LeftOutServer {
   readonly name: string;
-  readonly transport: 'http' | 'sse';
+  readonly transport: 'http' | 'sse' | 'acp';
 }
 
 /** How a message sent into a running turn went. */

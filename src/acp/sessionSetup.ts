@@ -2,7 +2,8 @@
 // it accepts them, and the user's instructions when it takes them (unstable `systemPrompt`, in `append` mode, the
 // one every such agent takes). What is left out is logged (by name only: env and header values can hold secrets),
 // and kept on the session for the chat to say.
-import { capabilityName, mcpFeature, mcpTransport, type AgentCapabilities } from './capabilities';
+import { capabilityName, mcpFeature, mcpTransport, supports, type AgentCapabilities, type OfferedMcpServer } from './capabilities';
+import { NotSupportedError } from './errors';
 import type { Logger } from './log';
 import type * as S from './schema.gen';
 import type { LeftOutServer, SessionOptions } from './sessionHandle';
@@ -34,6 +35,23 @@ export function sessionSetup(options: SessionOptions, caps: AgentCapabilities, l
   };
 }
 
+/**
+ * Refuses, before anything is sent, what the agent did not advertise in a session's setup: folders beside the working
+ * one, and MCP servers over a transport it does not take.
+ */
+export function checkSessionSetup(
+  caps: S.AgentCapabilities | undefined,
+  params: { additionalDirectories?: readonly string[] | undefined; mcpServers?: readonly OfferedMcpServer[] | undefined },
+): void {
+  if (params.additionalDirectories?.length && !supports(caps, 'additionalDirectories'))
+    throw new NotSupportedError({ what: 'additionalDirectories' });
+  for (const server of params.mcpServers ?? []) {
+    const needs = mcpFeature(server);
+    if (needs && !supports(caps, needs))
+      throw new NotSupportedError({ what: 'mcpTransport', transport: mcpTransport(server) ?? 'unknown', server: server.name });
+  }
+}
+
 function serversAndFolders(options: SessionOptions, caps: AgentCapabilities, log: Logger): Omit<SessionSetup, 'instructionsNotTaken'> {
   const mcpServers: S.McpServer[] = [];
   const leftOut: LeftOutServer[] = [];
@@ -45,7 +63,8 @@ function serversAndFolders(options: SessionOptions, caps: AgentCapabilities, log
       leftOut.push({ name: server.name, transport });
       continue;
     }
-    mcpServers.push(server);
+    // An `acp` server (unstable) goes in v1's list as it is: the stable schema's union has no such kind.
+    mcpServers.push(server as S.McpServer);
   }
   const directories = options.additionalDirectories ?? [];
   if (directories.length > 0 && !caps.supports('additionalDirectories')) {

@@ -132,12 +132,20 @@ export class SessionOpener {
     cwd: string,
     open: (options: SessionOptions) => Promise<AgentSession>,
   ): Promise<AgentSession> {
-    // Never to an agent on another machine: the editor tools' server listens on this machine's loopback only, and the
-    // MCP servers of acp.mcpServers are this machine's (their commands, paths, and the secrets in their env and headers).
+    // Never to an agent on another machine: the MCP servers of acp.mcpServers are this machine's (their commands, paths,
+    // and the secrets in their env and headers), and the editor tools' server listens on this machine's loopback only.
+    // Such an agent gets the editor tools through the ACP connection, where it takes MCP over ACP (mcpCapabilities.acp).
     const local = client.process.host === undefined;
     const options = local ? this.sessionOptions(cwd) : { ...this.sessionOptions(cwd), mcpServers: [] };
     const folders = options.workspace ?? workspaceRoots();
-    let editor = local ? await this.deps.editorTools?.forSession(agent, folders, client.capabilities.supports('mcpHttp')) : undefined;
+    const way = local
+      ? client.capabilities.supports('mcpHttp')
+        ? 'http'
+        : 'stdio'
+      : client.capabilities.supports('mcpAcp')
+        ? client.mcp
+        : undefined;
+    let editor = way ? await this.deps.editorTools?.forSession(agent, folders, way) : undefined;
     const withTools = editor ? withEditorServer(options, editor.server, this.log) : options;
     if (editor && withTools === options) {
       editor.revoke();

@@ -5,13 +5,16 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../acp/errors';
+import type { OfferedMcpServer } from '../acp/capabilities';
 import type { Logger } from '../acp/log';
+import { McpOverAcp } from '../acp/mcpOverAcp';
 import type * as S from '../acp/schema.gen';
 import { settlePermission, type HostServices } from '../acp/clientHandler';
 import type { Session, SessionOptions } from '../acp/sessionHandle';
 import { readEditorToolsSettings } from '../settings/editorTools';
 import { Grants, type Grant } from './grants';
 import { EditorToolsPipe } from './pipe';
+import { toolsOverAcp } from './overAcp';
 import { EditorToolsServer } from './server';
 import { TASK_TOOLS } from './tasks';
 import type { AskedToRun } from './tools';
@@ -37,7 +40,7 @@ const TOOLS = [...EDITOR_TOOLS, ...TASK_TOOLS];
 
 /** The server entry for one session being opened, and its grant, which the opener binds to the session. */
 export interface EditorServerForSession {
-  readonly server: S.McpServer;
+  readonly server: OfferedMcpServer;
   bind(session: Session): void;
   /** The session did not open: the grant ends now. */
   revoke(): void;
@@ -66,23 +69,33 @@ export class EditorTools implements vscode.Disposable {
 
   /**
    * The `vscode` server for a session of `agent` working in `folders`, when the tools are on and the workspace is
-   * trusted: over HTTP to an agent that takes it, else the stdio bridge (every agent takes stdio). Undefined when
-   * off, or when neither way could start (which is logged).
+   * trusted: `http` to an agent that takes it, else `stdio` (the bridge: every agent takes stdio), or through the ACP
+   * connection (`acp`, its router) to an agent on another machine that takes MCP over ACP. Undefined when off, or when
+   * no way could start (which is logged).
    */
-  async forSession(agent: string, folders: readonly string[], takesHttp: boolean): Promise<EditorServerForSession | undefined> {
+  async forSession(agent: string, folders: readonly string[], way: 'http' | 'stdio' | McpOverAcp): Promise<EditorServerForSession | undefined> {
     if (!vscode.workspace.isTrusted || !readEditorToolsSettings().enabled) return undefined;
     let label = `${agent} (opening)`;
     let grant: Grant | undefined;
     let bound: Session | undefined;
+    const context = {
+      folders,
+      allowed,
+      review: (file: string, current: string, proposed: string, signal: AbortSignal) => this.review(agent, file, current, proposed, signal),
+      askToRun: (title: string, rawInput: unknown, signal: AbortSignal) => this.askToRun(agent, bound, folders, title, rawInput, signal),
+    };
+    if (way instanceof McpOverAcp) {
+      grant = this.grants.grant(() => label, context);
+      return this.overAcp(way, grant, (session) => {
+        label = `${agent} session ${session.sessionId}`;
+        bound = session;
+      });
+    }
+    const takesHttp = way === 'http';
     let server: S.McpServer;
     try {
       const where = takesHttp ? await this.http.url() : await this.pipe.address();
-      grant = this.grants.grant(() => label, {
-        folders,
-        allowed,
-        review: (file, current, proposed, signal) => this.review(agent, file, current, proposed, signal),
-        askToRun: (title, rawInput, signal) => this.askToRun(agent, bound, folders, title, rawInput, signal),
-      });
+      grant = this.grants.grant(() => label, context);
       this.learnSecret(grant.secret);
       server = takesHttp
         ? { type: 'http', name: EDITOR_SERVER_NAME, url: where, headers: [{ name: 'Authorization', value: `Bearer ${grant.secret}` }] }
@@ -106,12 +119,30 @@ export class EditorTools implements vscode.Disposable {
       bind: (session) => {
         label = `${agent} session ${session.sessionId}`;
         bound = session;
-        // Already over (its agent ended as it opened): the events have fired, so the grant ends now.
-        if (session.isClosed || session.ended) granted.revoke();
-        session.onDidClose(() => granted.revoke());
-        session.onDidEndAgent(() => granted.revoke());
+        endsWith(session, () => granted.revoke());
       },
       revoke: () => granted.revoke(),
+    };
+  }
+
+  /** The server through the ACP connection: registered on its router under an id of its own, released with the grant. */
+  private overAcp(router: McpOverAcp, grant: Grant, named: (session: Session) => void): EditorServerForSession {
+    const serverId = `${EDITOR_SERVER_NAME}-${randomUUID()}`;
+    // Nothing but this connection can reach the server: the secret is never sent, only used to find the grant here.
+    const tools = toolsOverAcp(() => TOOLS, this.grants.find(grant.secret)!, this.log);
+    const registration = router.register(serverId, tools.serve);
+    const end = () => {
+      grant.revoke();
+      registration.release();
+      tools.close();
+    };
+    return {
+      server: { type: 'acp', name: EDITOR_SERVER_NAME, serverId },
+      bind: (session) => {
+        named(session);
+        endsWith(session, end);
+      },
+      revoke: end,
     };
   }
 
@@ -175,8 +206,15 @@ export class EditorTools implements vscode.Disposable {
   }
 }
 
+/** Runs `end` when the session closes or its agent ends, or now when it already has (it ended as it opened). */
+function endsWith(session: Session, end: () => void): void {
+  if (session.isClosed || session.ended) end();
+  session.onDidClose(end);
+  session.onDidEndAgent(end);
+}
+
 /** `options` with `server` among its MCP servers; a server of the user's of the same name keeps the name. */
-export function withEditorServer(options: SessionOptions, server: S.McpServer, log: Logger): SessionOptions {
+export function withEditorServer(options: SessionOptions, server: OfferedMcpServer, log: Logger): SessionOptions {
   const mine = options.mcpServers ?? [];
   if (mine.some((s) => s.name === server.name)) {
     log.info(`[editor-tools] not added: acp.mcpServers has a server named "${server.name}" already`);

@@ -59,29 +59,45 @@ export function toolServer(tools: readonly EditorTool[], grant: LiveGrant, log: 
   return server;
 }
 
-/** The tools, on `server`, for the session of `grant`; each call is logged with its tool and session, never its arguments. */
+/** The tools, on `server`, for the session of `grant`. */
 function registerTools(server: McpServer, tools: readonly EditorTool[], grant: LiveGrant, log: Logger): void {
   for (const t of tools) {
-    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: unknown, extra: { signal: AbortSignal }) => {
-      log.info(`[editor-tools] ${t.name} for ${grant.label()}`);
-      const refused =
-        grant.context.allowed(t.name) ??
-        (grant.calls >= MAX_CALLS_AT_ONCE ? `At most ${MAX_CALLS_AT_ONCE} tool calls run at once; retry when one is answered.` : undefined);
-      if (refused) return { content: [{ type: 'text' as const, text: refused }], isError: true };
-      // The slot is held until the tool's work ends, even when its answer gave up waiting for it.
-      grant.calls++;
-      const abandon = new AbortController();
-      // The tool stops when its answer is no longer awaited: it took too long, the client cancelled, or the session ended.
-      const stop = AbortSignal.any([abandon.signal, extra.signal, grant.revoked]);
-      const work = Promise.resolve()
-        .then(() => t.run(args as never, grant.context, stop))
-        .finally(() => grant.calls--);
-      const answer = await inTime(t, work, abandon);
-      return 'error' in answer
-        ? { content: [{ type: 'text' as const, text: answer.error }], isError: true }
-        : { content: [{ type: 'text' as const, text: bounded(answer.value) }] };
-    });
+    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, (args: unknown, extra: { signal: AbortSignal }) =>
+      callTool(t, args, grant, log, extra.signal),
+    );
   }
+}
+
+/** A tool's MCP result: its answer as JSON text, or why it could not answer (an error result, for the agent to read). */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  isError?: boolean;
+}
+
+/**
+ * One call of `t` with arguments its schema already checked, for the session of `grant`, whichever way it came (HTTP,
+ * the stdio bridge, MCP over ACP). Logged with its tool and session, never its arguments; `cancelled` aborts when the
+ * caller gave up.
+ */
+export async function callTool(t: EditorTool, args: unknown, grant: LiveGrant, log: Logger, cancelled: AbortSignal): Promise<ToolResult> {
+  log.info(`[editor-tools] ${t.name} for ${grant.label()}`);
+  const refused =
+    grant.context.allowed(t.name) ??
+    (grant.calls >= MAX_CALLS_AT_ONCE ? `At most ${MAX_CALLS_AT_ONCE} tool calls run at once; retry when one is answered.` : undefined);
+  if (refused) return { content: [{ type: 'text', text: refused }], isError: true };
+  // The slot is held until the tool's work ends, even when its answer gave up waiting for it.
+  grant.calls++;
+  const abandon = new AbortController();
+  // The tool stops when its answer is no longer awaited: it took too long, the client cancelled, or the session ended.
+  const stop = AbortSignal.any([abandon.signal, cancelled, grant.revoked]);
+  const work = Promise.resolve()
+    .then(() => t.run(args as never, grant.context, stop))
+    .finally(() => grant.calls--);
+  const answer = await inTime(t, work, abandon);
+  return 'error' in answer
+    ? { content: [{ type: 'text', text: answer.error }], isError: true }
+    : { content: [{ type: 'text', text: bounded(answer.value) }] };
 }
 
 /** The tool's answer, or that it took too long: then `abandon` tells the tool to stop (a review it waits on is withdrawn). */

@@ -107,6 +107,51 @@ describe('agents at a URL', function () {
     await failedChat(/Could not start Remote \(HTTP, refused\): 127\.0\.0\.1:\d+ refused the token \(HTTP 401\)/);
   });
 
+  it('offers the editor tools through the ACP connection to an agent that takes MCP over ACP, over wss:// and over HTTP', async () => {
+    writeFileSync(join(workspaceFolder(), 'remote-tools.txt'), 'open in the editor\n');
+    await vscode.window.showTextDocument(vscode.Uri.file(join(workspaceFolder(), 'remote-tools.txt')));
+    for (const transport of [{ tls: true }, { http: true }]) {
+      const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
+      remote = await serveRemoteFixture('mcpAcp', { ...transport, env: { ACP_FIXTURE_RECORD: record } });
+      await useRemoteAgent(`Remote tools (${Object.keys(transport)[0]})`, remote.url, undefined);
+      await vscode.workspace
+        .getConfiguration('acp')
+        .update('mcpServers', { local: { command: 'node', args: ['server.js'] } }, vscode.ConfigurationTarget.Global);
+      const chat = await newChat();
+      assert.match(
+        chat.notice ?? '',
+        /Your MCP servers \(acp\.mcpServers\) are not offered: the agent runs on 127\.0\.0\.1:\d+.*The editor tools reach it through the ACP connection\./,
+      );
+      const script = [
+        { tool: 'open_editors' },
+        { tool: 'get_diagnostics', arguments: { path: '../outside.ts' } },
+        { tool: 'open_editors', serverId: 'vscode-guessed' },
+        { tool: 'open_editors', protocolVersion: '2025-06-18' },
+      ];
+      assert.equal(await within(chat.send(JSON.stringify(script)), 30_000, 'the turn'), 'end_turn');
+      const { listed, results } = JSON.parse(agentText(chat)) as { listed: string[]; results: Record<string, unknown>[] };
+      assert.ok(
+        ['get_diagnostics', 'document_symbols', 'open_editors', 'run_task'].every((t) => listed.includes(t)),
+        `listed: ${listed.join(', ')}`,
+      );
+      assert.equal(results[0]?.['isError'], false, String(results[0]?.['text']));
+      assert.match(String(results[0]?.['text']), /"path":"remote-tools\.txt"/, 'this machine’s open editors');
+      assert.equal(results[1]?.['isError'], true);
+      assert.match(String(results[1]?.['text']), /outside this session's workspace/);
+      assert.deepEqual(results[2], { tool: 'open_editors', outer: -33001 }, 'a server that was never declared is refused by the binding');
+      assert.equal((results[3]?.['mcpError'] as { code?: number } | undefined)?.code, -32022, 'an MCP revision the binding does not carry');
+      const servers = recorded(record).find((m) => m.method === 'session/new')?.params?.['mcpServers'] as Record<string, unknown>[];
+      assert.deepEqual(
+        servers.map((s) => [s['type'], s['name']]),
+        [['acp', 'vscode']],
+        'only the editor tools, through the connection: no loopback URL, none of acp.mcpServers',
+      );
+      await closeAllChats();
+      await remote.close();
+      remote = undefined;
+    }
+  });
+
   it('runs commands here only for an agent whose entry allows it', async () => {
     remote = await serveRemoteFixture('fs');
     await useRemoteAgent('Remote (terminals)', remote.url, undefined, { terminals: true });

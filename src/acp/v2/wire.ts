@@ -1,5 +1,6 @@
 // The client's requests and the agent's answers between the two wire versions: what the host asks in v1's terms goes
 // out in v2's, and a v2 answer comes back in v1's, so that one session model and one host serve both. Pure.
+import type { OfferedMcpServer } from '../capabilities';
 import type * as S1 from '../schema.gen';
 import type * as S from './schema.gen';
 
@@ -43,8 +44,8 @@ export function clientCapabilities(v1: S1.ClientCapabilities): S.ClientCapabilit
   };
 }
 
-/** MCP servers as v2 takes them: each with its `type`; v2 has no SSE servers. */
-export function mcpServers(servers: readonly S1.McpServer[] | undefined): S.McpServer[] | undefined {
+/** MCP servers as v2 takes them: each with its `type` (an `acp` one as it is); v2 has no SSE servers. */
+export function mcpServers(servers: readonly OfferedMcpServer[] | undefined): S.McpServer[] | undefined {
   if (!servers) return undefined;
   const out: S.McpServer[] = [];
   for (const server of servers) {

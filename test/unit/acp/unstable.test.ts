@@ -11,7 +11,7 @@ import type { Logger } from '../../../src/acp/log';
 import type { AuthStatus } from '../../../src/acp/authStatus';
 import { messageForkMeta } from '../../../src/acp/messageFork';
 import { redact } from '../../../src/acp/redact';
-import { UnstableMethods, UnstableNotifications } from '../../../src/acp/methods';
+import { UnstableClientMethods, UnstableMethods, UnstableNotifications } from '../../../src/acp/methods';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { repoRoot } from '../lib/transcripts';
 
@@ -130,6 +130,19 @@ describe('f. what the client handles of the unstable schema', () => {
         .map((d) => d['x-method']),
     );
     for (const def of Object.values(UnstableMethods)) assert.ok(agentMethods.has(def.method), `${def.method} is not an agent method of the schema`);
+    for (const def of Object.values(UnstableClientMethods)) {
+      const request = Object.values(unstable.$defs).find((d) => d['x-side'] === 'client' && d['x-method'] === def.method && d['required']);
+      assert.ok(request, `${def.method} is not a client request of the schema`);
+    }
+    // MCP over ACP: a request the schema takes is one the client reads, and the outcomes it answers are the schema's.
+    const mcpRequest = { serverId: 'vscode-1', requestId: 'r1', method: 'tools/list', params: { _meta: {} } };
+    assertValid('MessageMcpRequest', mcpRequest, 'an mcp/message request');
+    assert.equal(UnstableClientMethods.mcpMessage.params.safeParse(mcpRequest).success, true);
+    for (const outcome of [{ result: null }, { result: { tools: [] } }, { error: { code: -32022, message: 'Unsupported protocol version' } }]) {
+      assertValid('MessageMcpResponse', outcome, JSON.stringify(outcome));
+      assert.equal(UnstableClientMethods.mcpMessage.result.safeParse(outcome).success, true);
+    }
+    assertValid('McpServerAcp', { name: 'vscode', serverId: 'vscode-1' }, 'the declaration');
     for (const def of Object.values(UnstableNotifications)) {
       assert.ok(
         Object.values(unstable.$defs).some((d) => d['x-side'] === 'client' && d['x-method'] === def.method),
@@ -159,11 +172,13 @@ describe('f. what the client handles of the unstable schema', () => {
       let def = 'AgentCapabilities';
       for (const key of path.slice(0, -1)) def = defOf(refOf((unstable.$defs[def]?.['properties'] as Json | undefined)?.[key] as Json | undefined));
       const last = path.at(-1)!;
-      assert.ok((unstable.$defs[def]?.['properties'] as Json | undefined)?.[last], `${capabilityName(feature)} is not in the unstable schema`);
+      const property = (unstable.$defs[def]?.['properties'] as Json | undefined)?.[last] as Json | undefined;
+      assert.ok(property, `${capabilityName(feature)} is not in the unstable schema`);
       const advertised: Json = {};
       let at = advertised;
       for (const key of path.slice(0, -1)) at = (at[key] = {}) as Json;
-      at[last] = {};
+      // A flag (mcpCapabilities.acp) is advertised as true; the others as an object.
+      at[last] = property['type'] === 'boolean' ? true : {};
       assertValid('AgentCapabilities', advertised, `${capabilityName(feature)} advertised`);
       assert.equal(supports(advertised as never, feature), true, `${feature} when advertised`);
       assert.equal(supports({}, feature), false, `${feature} when not`);
@@ -172,6 +187,7 @@ describe('f. what the client handles of the unstable schema', () => {
       'archiveSession',
       'authStatus',
       'forkSession',
+      'mcpAcp',
       'sessionStatus',
       'setSessionTitle',
       'systemPrompt',
