@@ -77,6 +77,8 @@ export function failureOfConnection(error: unknown, host: string): AgentDisconne
   if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' || e?.name === 'MessageTooLargeError')
     return new AgentDisconnectedError('frameTooLarge', host, '');
   if (CERTIFICATE_CODES.has(code)) return new AgentDisconnectedError('certificate', host, detail);
+  // fetch's words when the server closed the socket under a request or an event stream: the connection closed.
+  if (code === 'UND_ERR_SOCKET') return new AgentDisconnectedError('closed', host, '');
   if (UNREACHABLE_CODES.has(code)) return new AgentDisconnectedError('unreachable', host, detail);
   if (/handshake has timed out/i.test(message)) return new AgentDisconnectedError('unresponsive', host, message);
   return new AgentDisconnectedError('error', host, detail);

@@ -57,8 +57,8 @@ function transientDrop(error: unknown): AgentDisconnectedError | undefined {
 
 export class AgentRestarts implements vscode.Disposable {
   private readonly retrying = new Map<string, Retrying>();
-  /** When each agent's connection last came back, and after how many attempts. */
-  private readonly cameBack = new Map<string, { readonly attempt: number; readonly at: number }>();
+  /** When each agent's connection last came back, after how many attempts, and for which chats. */
+  private readonly cameBack = new Map<string, { readonly attempt: number; readonly at: number; readonly panels: ReadonlySet<ChatPanel> }>();
 
   constructor(private readonly host: RestartHost) {}
 
@@ -137,9 +137,11 @@ export class AgentRestarts implements vscode.Disposable {
     let state = this.retrying.get(name);
     if (!state) {
       this.host.log.info(`[chat] ${name}: ${drop.message}; reconnecting`);
-      // A connection that came back a moment ago and dropped again does not start over at the first attempt.
+      // A connection that came back a moment ago and dropped again does not start over at the first attempt; a chat
+      // opened since (on a new connection, after the others closed) does.
       const back = this.cameBack.get(name);
-      const attempt = back && Date.now() - back.at < SETTLED_MS ? Math.min(back.attempt, MAX_ATTEMPTS - 1) : 0;
+      const flapping = back && back.panels.has(panel) && Date.now() - back.at < SETTLED_MS;
+      const attempt = flapping ? Math.min(back.attempt, MAX_ATTEMPTS - 1) : 0;
       state = { attempt, timer: undefined, end: drop, panels: new Set() };
       this.retrying.set(name, state);
       queueMicrotask(() => this.schedule(name, state!));
@@ -206,7 +208,7 @@ export class AgentRestarts implements vscode.Disposable {
       for (const panel of rest) showFailure(panel, error, this.host.log);
       return;
     }
-    this.cameBack.set(name, { attempt: state.attempt, at: Date.now() });
+    this.cameBack.set(name, { attempt: state.attempt, at: Date.now(), panels: new Set(state.panels) });
     this.host.log.info(`[chat] ${name}: reconnected after ${state.attempt} attempt(s)`);
     for (const panel of rest) {
       const failed = await this.reconnect(panel, targetOf(panel), 'reconnect');

@@ -160,39 +160,44 @@ describe('agents at a URL', function () {
     assert.match(agentText(chat), /\noutput:hi/);
   });
 
-  it('reconnects after a dropped connection: the chat says so, resumes its session, withdraws what waited, sends nothing twice', async () => {
-    const state = mkdtempSync(join(tmpdir(), 'acp-remote-state-'));
-    const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
-    try {
-      remote = await serveRemoteFixture('permission', { env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_RECORD: record } });
-      await useRemoteAgent('Remote (drops)', remote.url, undefined);
-      const chat = await newChat();
-      const sessionId = chat.sessionId;
-      const turn = chat.send('do something risky');
-      const failed = assert.rejects(within(turn, 20_000, 'the turn'), 'the turn in flight fails, it is not sent again');
-      await waitFor(() => chat.permissions.length === 1, { what: 'the permission request' });
-      remote.dropConnections();
-      const said = await waitFor(() => (chat.agentError?.actions.includes('stopReconnecting') ? chat.agentError : undefined), {
-        what: 'the chat to say it is reconnecting',
-      });
-      assert.match(said.message, /^The connection to 127\.0\.0\.1:\d+ closed\. Reconnecting in 1 s \(attempt 1 of 8\)…/);
-      assert.match(said.message, /The request that was waiting for your answer was withdrawn\./);
-      await failed;
-      await waitFor(() => chat.agentError === null && chat.sessionId === sessionId && /Reconnected to Remote \(drops\)/.test(chat.notice ?? ''), {
-        timeoutMs: 20_000,
-        what: 'the chat to get its session back',
-      });
-      assert.equal(remote.children.length, 2, 'one agent per connection');
-      const reopened = recorded(record).filter((m) => m.method === 'session/load' || m.method === 'session/resume');
-      assert.deepEqual(
-        reopened.map((m) => m.params?.['sessionId']),
-        [sessionId],
-      );
-      assert.equal(recorded(record).filter((m) => m.method === 'session/prompt').length, 1, 'the prompt went once');
-    } finally {
-      rmSync(state, { recursive: true, force: true });
-    }
-  });
+  for (const [transport, http] of [
+    ['WebSocket', false],
+    ['Streamable HTTP', true],
+  ] as const) {
+    it(`reconnects after a dropped connection (${transport}): the chat says so, resumes its session, withdraws what waited, sends nothing twice`, async () => {
+      const state = mkdtempSync(join(tmpdir(), 'acp-remote-state-'));
+      const record = join(tmpdir(), `acp-record-${randomUUID()}.jsonl`);
+      try {
+        remote = await serveRemoteFixture('permission', { env: { ACP_FIXTURE_STATE_DIR: state, ACP_FIXTURE_RECORD: record }, http });
+        await useRemoteAgent('Remote (drops)', remote.url, undefined);
+        const chat = await newChat();
+        const sessionId = chat.sessionId;
+        const turn = chat.send('do something risky');
+        const failed = assert.rejects(within(turn, 20_000, 'the turn'), 'the turn in flight fails, it is not sent again');
+        await waitFor(() => chat.permissions.length === 1, { what: 'the permission request' });
+        remote.dropConnections();
+        const said = await waitFor(() => (chat.agentError?.actions.includes('stopReconnecting') ? chat.agentError : undefined), {
+          what: 'the chat to say it is reconnecting',
+        });
+        assert.match(said.message, /^The connection to 127\.0\.0\.1:\d+ closed\. Reconnecting in 1 s \(attempt 1 of 8\)…/);
+        assert.match(said.message, /The request that was waiting for your answer was withdrawn\./);
+        await failed;
+        await waitFor(() => chat.agentError === null && chat.sessionId === sessionId && /Reconnected to Remote \(drops\)/.test(chat.notice ?? ''), {
+          timeoutMs: 20_000,
+          what: 'the chat to get its session back',
+        });
+        assert.equal(remote.children.length, 2, 'one agent per connection');
+        const reopened = recorded(record).filter((m) => m.method === 'session/load' || m.method === 'session/resume');
+        assert.deepEqual(
+          reopened.map((m) => m.params?.['sessionId']),
+          [sessionId],
+        );
+        assert.equal(recorded(record).filter((m) => m.method === 'session/prompt').length, 1, 'the prompt went once');
+      } finally {
+        rmSync(state, { recursive: true, force: true });
+      }
+    });
+  }
 
   it('stops reconnecting when the user says so', async () => {
     remote = await serveRemoteFixture('basic');

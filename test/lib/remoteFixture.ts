@@ -39,7 +39,7 @@ export async function serveRemoteFixture(
 ): Promise<RemoteAgent> {
   const { env = {}, token } = options;
   const children: ChildProcess[] = [];
-  /** The connections' sockets, from their upgrade (the SDK's handler takes the WebSocket itself). */
+  /** Every TCP connection to the server: a WebSocket's, or Streamable HTTP's requests and event streams. */
   const sockets = new Set<Duplex>();
   const acp = new AcpServer({
     createAgent: () => ({
@@ -91,9 +91,11 @@ export async function serveRemoteFixture(
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
+    upgrade(request, socket, head);
+  });
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Duplex) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    upgrade(request, socket, head);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const scheme = options.http ? (options.tls ? 'https' : 'http') : options.tls ? 'wss' : 'ws';
