@@ -1,8 +1,9 @@
 // An agent at an http(s) URL (src/acp/httpLink.ts, the SDK's Streamable HTTP client stream) against real HTTP servers
 // on loopback that misbehave: a server that never answers cannot hold a close past its grace, and an error status or
-// a refused token ends the connection with the reason said.
+// a refused token ends the connection with the reason said, and an event too large for a message ends it before it
+// is held in memory.
 import * as assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentDisconnectedError } from '../../../src/acp/errors';
 import type { ClientHandler } from '../../../src/acp/inbound';
@@ -16,11 +17,13 @@ const handler: ClientHandler = {
 };
 
 /** A server that answers every request with `respond` (or holds it, when `respond` does nothing). */
-async function serve(respond: (response: ServerResponse) => void): Promise<{ url: string; held: ServerResponse[]; close(): Promise<void> }> {
+async function serve(
+  respond: (response: ServerResponse, request: IncomingMessage) => void,
+): Promise<{ url: string; held: ServerResponse[]; close(): Promise<void> }> {
   const held: ServerResponse[] = [];
-  const server = createServer((_request, response) => {
+  const server = createServer((request, response) => {
     held.push(response);
-    respond(response);
+    respond(response, request);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
@@ -74,6 +77,47 @@ describe('an agent at an http URL', () => {
     } finally {
       await refused.close();
       await missing.close();
+    }
+  });
+
+  it('ends the connection on an event stream message past the bound, without holding it whole', async () => {
+    let written = 0;
+    let cut = false;
+    const server = await serve((response, request) => {
+      if (request.method === 'POST') {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          const { id } = JSON.parse(body) as { id: number };
+          response.writeHead(200, { 'content-type': 'application/json', 'acp-connection-id': 'c1' });
+          response.end(JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } }));
+        });
+        return;
+      }
+      if (request.method !== 'GET') return void response.writeHead(200).end();
+      // One event that never ends: 40 MiB of a string, written as the client takes it.
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":"');
+      response.once('close', () => (cut = true));
+      const chunk = 'x'.repeat(1024 * 1024);
+      const more = () => {
+        while (!cut && written < 40) {
+          written++;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+      };
+      more();
+    });
+    const link = connect(server.url);
+    try {
+      await link.connection.initialize({}, undefined, 1);
+      const end = await link.exited;
+      assert.ok(end instanceof AgentDisconnectedError);
+      assert.equal(end.reason, 'frameTooLarge');
+      await waitFor(() => cut, { what: 'the event stream to be cut' });
+      assert.ok(written < 40, `cut after ${written} MiB of 40`);
+    } finally {
+      await server.close();
     }
   });
 });
