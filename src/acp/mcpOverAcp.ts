@@ -81,7 +81,12 @@ interface McpCall {
 export type McpServe = (call: McpCall) => Promise<McpOutcome>;
 
 /** Requests of one server served at once; past it, the agent is told the bound (-33000). */
-const MAX_ACTIVE_PER_SERVER = 16;
+const MAX_ACTIVE_PER_SERVER = 8;
+/** An MCP request's params past this are refused (-33000): tool arguments are a path, a position, a query. */
+const MAX_PARAMS_BYTES = 256 * 1024;
+
+/** A refusal of the binding's own: its code stands. Any other error a server throws is the server's failure (-33002). */
+class BindingError extends AcpError {}
 
 interface Registered {
   readonly serve: McpServe;
@@ -91,6 +96,8 @@ interface Registered {
 
 export class McpOverAcp {
   private readonly servers = new Map<string, Registered>();
+  /** Every id registered on this connection: the schema says an id is never reused on one. */
+  private readonly used = new Set<string>();
 
   constructor(
     /** Sends an `mcp/message` notification to the agent. */
@@ -98,16 +105,20 @@ export class McpOverAcp {
     private readonly log: Logger,
   ) {}
 
-  /** Serves `serverId` from now until the returned release: then running requests are aborted, later ones refused. */
+  /**
+   * Serves `serverId` from now until the returned release: then its running requests are cancelled (-32800), and
+   * later ones refused (-33001).
+   */
   register(serverId: string, serve: McpServe): { release(): void } {
-    if (this.servers.has(serverId)) throw new Error(`an MCP server ${serverId} is already registered on this connection`);
+    if (this.used.has(serverId)) throw new Error(`an MCP server ${serverId} was already registered on this connection`);
+    this.used.add(serverId);
     const entry: Registered = { serve, active: new Set(), released: new AbortController() };
     this.servers.set(serverId, entry);
     return {
       release: () => {
         if (this.servers.get(serverId) !== entry) return;
         this.servers.delete(serverId);
-        entry.released.abort(new AcpError(McpBindingErrors.serverUnavailable, 'the MCP server was released'));
+        entry.released.abort(new AcpError(ErrorCodes.RequestCancelled, 'the MCP server was released'));
       },
     };
   }
@@ -116,14 +127,18 @@ export class McpOverAcp {
   async serve(request: McpMessageRequest, signal: AbortSignal): Promise<McpOutcome> {
     const { serverId, requestId, method } = request;
     const server = this.servers.get(serverId);
-    if (!server) throw new AcpError(McpBindingErrors.serverUnavailable, 'MCP server registration unavailable', { serverId });
-    if (server.active.has(requestId)) throw new AcpError(McpBindingErrors.invalidParams, 'duplicate active MCP request id', { serverId, requestId });
+    if (!server) throw new BindingError(McpBindingErrors.serverUnavailable, 'MCP server registration unavailable', { serverId });
+    if (server.active.has(requestId))
+      throw new BindingError(McpBindingErrors.invalidParams, 'duplicate active MCP request id', { serverId, requestId });
     if (server.active.size >= MAX_ACTIVE_PER_SERVER) {
-      throw new AcpError(McpBindingErrors.resourceLimitExceeded, `at most ${MAX_ACTIVE_PER_SERVER} MCP requests of one server run at once`, {
+      throw new BindingError(McpBindingErrors.resourceLimitExceeded, `at most ${MAX_ACTIVE_PER_SERVER} MCP requests of one server run at once`, {
         serverId,
       });
     }
     const params = request.params ?? undefined;
+    if (params && Buffer.byteLength(JSON.stringify(params)) > MAX_PARAMS_BYTES) {
+      throw new BindingError(McpBindingErrors.resourceLimitExceeded, `an MCP request's params are at most ${MAX_PARAMS_BYTES} bytes`, { serverId });
+    }
     const meta = params?.['_meta'];
     const version = isObject(meta) ? meta[META_VERSION] : undefined;
     const capabilities = isObject(meta) ? meta[META_CAPABILITIES] : undefined;
@@ -133,6 +148,7 @@ export class McpOverAcp {
     }
     if (!isObject(capabilities)) return invalidParams(`missing ${META_CAPABILITIES} in params._meta`);
     server.active.add(requestId);
+    const stop = AbortSignal.any([signal, server.released.signal]);
     let answered = false;
     try {
       const outcome = await server.serve({
@@ -144,20 +160,22 @@ export class McpOverAcp {
         clientCapabilities: capabilities,
         clientInfo: isObject(meta) ? meta['io.modelcontextprotocol/clientInfo'] : undefined,
         envelopeMeta: request._meta ?? undefined,
-        signal: AbortSignal.any([signal, server.released.signal]),
+        signal: stop,
+        // Nothing once the request is answered or given up (a cancel is answered at once, before the server stops).
         notify: async (inner, innerParams) => {
-          if (answered) return;
+          if (answered || stop.aborted) return;
           await this.send({ serverId, requestId, method: inner, ...(innerParams == null ? {} : { params: innerParams }) });
         },
       });
-      const valid = McpOutcome.safeParse(outcome);
-      if (!valid.success) throw new AcpError(McpBindingErrors.backendFailed, 'the MCP server gave no valid outcome');
-      return 'result' in valid.data ? { result: valid.data.result } : { error: valid.data.error };
+      const valid = validOutcome(outcome);
+      if (!valid) throw new BindingError(McpBindingErrors.backendFailed, 'the MCP server gave no valid outcome');
+      return valid;
     } catch (error) {
-      if (server.released.signal.aborted && !signal.aborted) throw server.released.signal.reason as Error;
-      if (signal.aborted || error instanceof AcpError) throw error;
+      // Cancelled by the agent, or by the release of its server (its session ended, the connection closed).
+      if (stop.aborted) throw new AcpError(ErrorCodes.RequestCancelled, 'the MCP request was cancelled');
+      if (error instanceof BindingError) throw error;
       this.log.warn(`[mcp] ${method} for ${serverId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw new AcpError(McpBindingErrors.backendFailed, 'the MCP server failed');
+      throw new BindingError(McpBindingErrors.backendFailed, 'the MCP server failed');
     } finally {
       answered = true;
       server.active.delete(requestId);
@@ -168,9 +186,20 @@ export class McpOverAcp {
   dispose(): void {
     for (const [serverId, entry] of [...this.servers]) {
       this.servers.delete(serverId);
-      entry.released.abort(new AcpError(McpBindingErrors.serverUnavailable, 'the connection closed'));
+      entry.released.abort(new AcpError(ErrorCodes.RequestCancelled, 'the connection closed'));
     }
   }
+}
+
+/** Exactly one of a defined result or a valid MCP error, as the binding asks of a sender; undefined otherwise. */
+function validOutcome(outcome: unknown): McpOutcome | undefined {
+  if (!isObject(outcome)) return undefined;
+  const hasResult = Object.hasOwn(outcome, 'result') && outcome['result'] !== undefined;
+  const hasError = Object.hasOwn(outcome, 'error');
+  if (hasResult === hasError) return undefined;
+  if (hasResult) return { result: outcome['result'] };
+  const error = McpErrorObject.safeParse(outcome['error']);
+  return error.success ? { error: error.data } : undefined;
 }
 
 function invalidParams(message: string): McpOutcome {

@@ -58,7 +58,7 @@ function transientDrop(error: unknown): AgentDisconnectedError | undefined {
 export class AgentRestarts implements vscode.Disposable {
   private readonly retrying = new Map<string, Retrying>();
   /** When each agent's connection last came back, after how many attempts, and for which chats. */
-  private readonly cameBack = new Map<string, { readonly attempt: number; readonly at: number; readonly panels: ReadonlySet<ChatPanel> }>();
+  private readonly cameBack = new Map<string, { readonly attempt: number; readonly at: number; readonly panels: WeakSet<ChatPanel> }>();
 
   constructor(private readonly host: RestartHost) {}
 
@@ -208,7 +208,7 @@ export class AgentRestarts implements vscode.Disposable {
       for (const panel of rest) showFailure(panel, error, this.host.log);
       return;
     }
-    this.cameBack.set(name, { attempt: state.attempt, at: Date.now(), panels: new Set(state.panels) });
+    this.cameBack.set(name, { attempt: state.attempt, at: Date.now(), panels: new WeakSet(state.panels) });
     this.host.log.info(`[chat] ${name}: reconnected after ${state.attempt} attempt(s)`);
     for (const panel of rest) {
       const failed = await this.reconnect(panel, targetOf(panel), 'reconnect');

@@ -50,6 +50,8 @@ export class EditorTools implements vscode.Disposable {
   private readonly grants: Grants;
   private readonly http: EditorToolsServer;
   private readonly pipe: EditorToolsPipe;
+  /** How each server over an ACP connection ends (its grant revoked, its registration released), for the window's close. */
+  private readonly overAcpEnds = new Set<() => void>();
 
   constructor(
     /** The extension's folder, where the stdio bridge is (dist/mcp-stdio.js). */
@@ -128,14 +130,16 @@ export class EditorTools implements vscode.Disposable {
   /** The server through the ACP connection: registered on its router under an id of its own, released with the grant. */
   private overAcp(router: McpOverAcp, grant: Grant, named: (session: Session) => void): EditorServerForSession {
     const serverId = `${EDITOR_SERVER_NAME}-${randomUUID()}`;
-    // Nothing but this connection can reach the server: the secret is never sent, only used to find the grant here.
-    const tools = toolsOverAcp(() => TOOLS, this.grants.find(grant.secret)!, this.log);
+    // Nothing but this connection can reach the server: the secret is never sent.
+    const tools = toolsOverAcp(() => TOOLS, grant.live, this.log);
     const registration = router.register(serverId, tools.serve);
     const end = () => {
+      this.overAcpEnds.delete(end);
       grant.revoke();
       registration.release();
       tools.close();
     };
+    this.overAcpEnds.add(end);
     return {
       server: { type: 'acp', name: EDITOR_SERVER_NAME, serverId },
       bind: (session) => {
@@ -200,6 +204,7 @@ export class EditorTools implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const end of [...this.overAcpEnds]) end();
     this.grants.clear();
     this.http.dispose();
     this.pipe.dispose();

@@ -8,6 +8,8 @@ import type { ToolContext } from './tools';
 /** A session's access: its secret and its revocation. */
 export interface Grant {
   readonly secret: string;
+  /** What a request finds: for a way in that needs no secret (MCP over ACP, where the connection is the proof). */
+  readonly live: LiveGrant;
   revoke(): void;
 }
 
@@ -33,10 +35,12 @@ export class Grants {
     const secret = randomBytes(32).toString('base64url');
     const key = hash(secret);
     const ended = new AbortController();
-    this.live.set(key, { label, context, requests: 0, calls: 0, revoked: ended.signal });
+    const live: LiveGrant = { label, context, requests: 0, calls: 0, revoked: ended.signal };
+    this.live.set(key, live);
     let revoked = false;
     return {
       secret,
+      live,
       revoke: () => {
         if (revoked) return;
         revoked = true;

@@ -27,7 +27,8 @@ export function initializeAnswer(answer: S.InitializeResponse): S1.InitializeRes
         audio: has(session?.prompt?.audio),
         embeddedContext: has(session?.prompt?.embeddedContext),
       },
-      mcpCapabilities: { http: has(session?.mcp?.http), sse: false },
+      // `acp` (unstable, MCP over ACP) is a marker object in v2, a flag in v1.
+      mcpCapabilities: { http: has(session?.mcp?.http), sse: false, acp: has((session?.mcp as { acp?: unknown } | null | undefined)?.acp) },
       sessionCapabilities: sessionCapabilities as S1.SessionCapabilities,
       ...(answer.capabilities?._meta != null && { _meta: answer.capabilities._meta }),
     },

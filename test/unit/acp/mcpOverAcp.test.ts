@@ -122,17 +122,17 @@ describe('MCP over ACP', () => {
     const first = message('slow', 'tools/call');
     const running = [router.serve(first, new AbortController().signal)];
     assert.equal(await refusal(router.serve({ ...first }, new AbortController().signal)), McpBindingErrors.invalidParams);
-    for (let i = 1; i < 16; i++) running.push(router.serve(message('slow', 'tools/call'), new AbortController().signal));
-    await waitFor(() => waiting.length === 16, { what: 'sixteen requests to run' });
+    for (let i = 1; i < 8; i++) running.push(router.serve(message('slow', 'tools/call'), new AbortController().signal));
+    await waitFor(() => waiting.length === 8, { what: 'eight requests to run' });
     assert.equal(await refusal(router.serve(message('slow', 'tools/list'), new AbortController().signal)), McpBindingErrors.resourceLimitExceeded);
     for (const go of waiting) go();
     assert.deepEqual(
       await Promise.all(running),
-      Array.from({ length: 16 }, () => ({ result: 'done' })),
+      Array.from({ length: 8 }, () => ({ result: 'done' })),
     );
     const again = router.serve(message('slow', 'tools/list'), new AbortController().signal);
-    await waitFor(() => waiting.length === 17, { what: 'a request past the others to run once they were answered' });
-    waiting[16]!();
+    await waitFor(() => waiting.length === 9, { what: 'a request past the others to run once they were answered' });
+    waiting[8]!();
     assert.deepEqual(await again, { result: 'done' });
   });
 
@@ -142,12 +142,12 @@ describe('MCP over ACP', () => {
     const cancelled = router.serve(message('vscode-1', 'tools/call', { name: 'hold' }), cancel.signal);
     await waitFor(() => held.length === 1, { what: 'the call to run' });
     cancel.abort(new AcpError(-32800, 'cancelled'));
-    await assert.rejects(cancelled);
+    assert.equal(await refusal(cancelled), -32800);
     assert.equal(held[0]!.signal.aborted, true, 'the tool was told to stop');
     const running = router.serve(message('vscode-1', 'tools/call', { name: 'hold' }), new AbortController().signal);
     await waitFor(() => held.length === 2, { what: 'the second call to run' });
     release();
-    assert.equal(await refusal(running), McpBindingErrors.serverUnavailable);
+    assert.equal(await refusal(running), -32800, 'a running request is cancelled with its server');
     assert.equal(held[1]!.signal.aborted, true);
     assert.equal(await refusal(router.serve(message('vscode-1', 'tools/list'), new AbortController().signal)), McpBindingErrors.serverUnavailable);
   });
@@ -164,10 +164,27 @@ describe('MCP over ACP', () => {
     assert.deepEqual(sent, [{ serverId: 'progress', requestId: `r${ids}`, method: 'notifications/progress', params: { progress: 1 } }]);
   });
 
-  it('says a server that gives no valid outcome as the binding’s failure, not as an MCP answer', async () => {
-    router.register('broken', async () => ({ neither: true }) as unknown as McpOutcome);
+  it('says a server that gives no valid outcome, or fails, as the binding’s failure: never as an MCP answer or a code of its choosing', async () => {
+    const broken: unknown[] = [
+      { neither: true },
+      { result: undefined },
+      { result: 1, error: { code: 1, message: 'both' } },
+      { error: { code: 'x' } },
+    ];
+    broken.forEach((outcome, i) => router.register(`broken-${i}`, async () => outcome as McpOutcome));
     router.register('throws', async () => Promise.reject(new Error('boom')));
-    assert.equal(await refusal(router.serve(message('broken', 'tools/list'), new AbortController().signal)), McpBindingErrors.backendFailed);
-    assert.equal(await refusal(router.serve(message('throws', 'tools/list'), new AbortController().signal)), McpBindingErrors.backendFailed);
+    router.register('poses', async () => Promise.reject(new AcpError(McpBindingErrors.serverUnavailable, 'not really')));
+    for (const id of [...broken.map((_, i) => `broken-${i}`), 'throws', 'poses']) {
+      assert.equal(await refusal(router.serve(message(id, 'tools/list'), new AbortController().signal)), McpBindingErrors.backendFailed, id);
+    }
+  });
+
+  it('refuses params past 256 KB, and an id registered before on the connection', async () => {
+    register('vscode-1');
+    const large = message('vscode-1', 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(300 * 1024) } });
+    assert.equal(await refusal(router.serve(large, new AbortController().signal)), McpBindingErrors.resourceLimitExceeded);
+    const { release } = register('vscode-2');
+    release();
+    assert.throws(() => register('vscode-2'), /already registered/);
   });
 });

@@ -2,6 +2,7 @@
 // the session model's v2 operations, in plain Node.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { AgentCapabilities } from '../../../src/acp/capabilities';
 import { protocolToAsk } from '../../../src/acp/quirks';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { applyV2 } from '../../../src/acp/v2/apply';
@@ -236,8 +237,14 @@ describe('ACP v2', () => {
       } as unknown as V2.InitializeResponse);
       assert.equal(v1.agentInfo?.name, 'a');
       assert.deepEqual(v1.agentCapabilities?.promptCapabilities, { image: true, audio: false, embeddedContext: false });
-      assert.deepEqual(v1.agentCapabilities?.mcpCapabilities, { http: true, sse: false });
+      assert.deepEqual(v1.agentCapabilities?.mcpCapabilities, { http: true, sse: false, acp: false });
       assert.deepEqual(v1.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {} });
+      const overAcp = initializeAnswer({
+        protocolVersion: 2,
+        capabilities: { session: { mcp: { acp: {} } } },
+        authMethods: [],
+      } as unknown as V2.InitializeResponse);
+      assert.equal(new AgentCapabilities(overAcp.agentCapabilities).supports('mcpAcp'), true, 'v2’s unstable mcp.acp marker is MCP over ACP');
       assert.equal(v1.agentCapabilities?.loadSession, true);
       const signIn = initializeAnswer({
         protocolVersion: 2,
