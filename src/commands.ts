@@ -8,6 +8,7 @@ import { agentNameOf } from './agents/commands';
 import { confirmEndingBackground } from './chat/backgroundConfirm';
 import type { ChatPanel } from './chat/panel';
 import type { Feedback } from './checkpoints/feedback';
+import type { PlanReviews } from './plans/planReviews';
 import type { Chats } from './chats/chats';
 import { addFiles, addSelection } from './chats/contextCommands';
 import { handleOrNone } from './chats/handle';
@@ -42,6 +43,7 @@ export interface CommandOwners {
   readonly reviews: EditReviews;
   readonly follow: FollowAgent;
   readonly feedback: Feedback;
+  readonly plans: PlanReviews;
   readonly diagnostics: Diagnostics;
   readonly log: Logger;
   showLog(): void;
@@ -107,6 +109,9 @@ const COMMANDS: { readonly [id: `acp.${string}`]: (o: CommandOwners) => Handler 
   'acp.feedback.add': (o) => (reply: vscode.CommentReply) => o.feedback.add(reply),
   'acp.feedback.send': (o) => (thread?: vscode.CommentThread) => o.feedback.sendFor(thread),
   'acp.feedback.discard': (o) => (thread?: vscode.CommentThread) => thread && o.feedback.discard(thread),
+  'acp.planFeedback.add': (o) => (reply: vscode.CommentReply) => o.plans.add(reply),
+  'acp.planFeedback.send': (o) => (thread?: vscode.CommentThread) => o.plans.send(thread),
+  'acp.planFeedback.discard': (o) => (thread?: vscode.CommentThread) => thread && o.plans.discard(thread),
   'acp.exportDiagnostics': (o) => (target?: unknown) => o.diagnostics.export(target),
 };
 

@@ -41,6 +41,7 @@ import type { ShellHistory } from './editor/shellHistory';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { AgentChangeDecorations } from './checkpoints/decorations';
 import { Feedback } from './checkpoints/feedback';
+import { PlanReviews } from './plans/planReviews';
 import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
 import { PresetConsent } from './agents/presetConsent';
 import { AgentCatalog } from './agents/catalog';
@@ -156,7 +157,9 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     () => agents.snapshots(),
     () => editorTools.facts(),
   );
-  const actions = new EditorChatActions(diffs, mirrors, showLog, context.globalStorageUri.fsPath);
+  // Send Feedback on Plan reaches a chat through the registry, which is made after it.
+  const plans: PlanReviews = new PlanReviews((plan, feedback): Promise<boolean> => chats.planFeedback(plan, feedback));
+  const actions = new EditorChatActions(diffs, mirrors, showLog, context.globalStorageUri.fsPath, plans);
   const files = new WorkspaceFiles(log);
   const worktrees = new WorktreeRecords(context.workspaceState);
   const mentions = new Mentions(
@@ -238,6 +241,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     promptFiles,
     checkpoints,
     feedback,
+    plans,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointDocuments(checkpoints, log)),
     vscode.window.registerFileDecorationProvider(decorations),
     decorations,
@@ -259,6 +263,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
       reviews,
       follow,
       feedback,
+      plans,
       diagnostics,
       log,
       showLog,

@@ -91,9 +91,14 @@ export function openLink(href: string): void {
   post({ type: 'openLink', href });
 }
 
-/** The button of a plan the agent keeps in a file. */
+/** The button of a plan the agent keeps (in a file, or as Markdown: then it opens for review). */
 export function openPlan(planId: string): void {
   post({ type: 'openPlan', planId });
+}
+
+/** Open Plan in Editor on a plan approval (a subagent's when `sessionId` names it). */
+export function openPlanReview(id: number, sessionId?: string): void {
+  post({ type: 'openPlanReview', id, ...(sessionId ? { sessionId } : {}) });
 }
 
 /** The Copy button of a code block. */

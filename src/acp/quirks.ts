@@ -42,12 +42,59 @@ export interface AgentQuirks {
    * default or a saved choice names the mode by its fragment (`plan`), which reads and survives a new host (`modeName`).
    */
   readonly modeIdsAreUrls: boolean;
+  /**
+   * What each option of the agent's plan approval does, by its id, where the agent is known (the chat says it in plain
+   * words: the names alone do not say that "clear context" forgets the conversation). Empty for other agents.
+   */
+  readonly planOptions: Readonly<Record<string, PlanOptionEffect>>;
 }
 
-/** The user's overrides from the agent's `acp.agents` entry: a present value wins over what `agentInfo` implies. */
-export type QuirkOverrides = { readonly [K in keyof AgentQuirks]?: AgentQuirks[K] | undefined };
+/**
+ * What approving or rejecting a plan does. `approve…`: the agent leaves plan mode and works, asking before each edit and
+ * command (`Ask`), editing without asking (`AcceptEdits`), deciding alone (`Auto`) or asking nothing (`Bypass`);
+ * `…ClearContext`: it forgets the conversation and starts again from the plan alone. `keepPlanning`: it stays in plan
+ * mode and waits to hear what to change.
+ */
+export type PlanOptionEffect =
+  | 'approve'
+  | 'approveAsk'
+  | 'approveAcceptEdits'
+  | 'approveAuto'
+  | 'approveBypass'
+  | 'approveAcceptEditsClearContext'
+  | 'approveAutoClearContext'
+  | 'approveBypassClearContext'
+  | 'keepPlanning';
 
-export const NO_QUIRKS: AgentQuirks = { readMissingAsEmpty: false, shellExitInText: false, infoInText: false, modeIdsAreUrls: false };
+/**
+ * claude-agent-acp 0.101's options for ExitPlanMode (permissions/options/shared.js): after a clear-context option
+ * it denies the tool and starts a fresh context with only the plan. codex-acp 2.6's plan review at the end of a plan
+ * turn: implementing switches to its default mode.
+ */
+const CLAUDE_PLAN_OPTIONS: Readonly<Record<string, PlanOptionEffect>> = {
+  'exit-plan-clear-auto': 'approveAutoClearContext',
+  'exit-plan-clear-bypass': 'approveBypassClearContext',
+  'exit-plan-clear-accept-edits': 'approveAcceptEditsClearContext',
+  'exit-plan-auto': 'approveAuto',
+  'exit-plan-bypass': 'approveBypass',
+  'exit-plan-accept-edits': 'approveAcceptEdits',
+  'exit-plan-default': 'approveAsk',
+  reject: 'keepPlanning',
+};
+const CODEX_PLAN_OPTIONS: Readonly<Record<string, PlanOptionEffect>> = { implement_plan: 'approve', revise_plan: 'keepPlanning' };
+
+/** The user's overrides from the agent's `acp.agents` entry: a present value wins over what `agentInfo` implies. */
+export type QuirkOverrides = { readonly [K in SwitchedQuirk]?: boolean | undefined };
+/** The quirks a user's entry may turn on or off. */
+type SwitchedQuirk = 'readMissingAsEmpty' | 'shellExitInText' | 'infoInText' | 'modeIdsAreUrls';
+
+export const NO_QUIRKS: AgentQuirks = {
+  readMissingAsEmpty: false,
+  shellExitInText: false,
+  infoInText: false,
+  modeIdsAreUrls: false,
+  planOptions: {},
+};
 
 /** Known agents by `agentInfo.name`, and where they differ from NO_QUIRKS. */
 const BY_NAME: ReadonlyMap<string, Partial<AgentQuirks>> = new Map([
@@ -56,15 +103,17 @@ const BY_NAME: ReadonlyMap<string, Partial<AgentQuirks>> = new Map([
   // Seen with Copilot CLI 1.0.102: its bash results end in the shell's exit line, "Info: <path>" notices come as
   // message text, and its mode ids are URLs.
   ['Copilot', { shellExitInText: true, infoInText: true, modeIdsAreUrls: true }],
+  ['@agentclientprotocol/claude-agent-acp', { planOptions: CLAUDE_PLAN_OPTIONS }],
+  ['@agentclientprotocol/codex-acp', { planOptions: CODEX_PLAN_OPTIONS }],
 ]);
 
 /** The quirks of the agent that answered `initialize` with `info` (absent before or without an answer). */
 export function agentQuirks(info: S.Implementation | null | undefined, overrides: QuirkOverrides = {}): AgentQuirks {
   const known = typeof info?.name === 'string' ? BY_NAME.get(info.name) : undefined;
   const quirks: { -readonly [K in keyof AgentQuirks]: AgentQuirks[K] } = { ...NO_QUIRKS, ...known };
-  for (const key of Object.keys(NO_QUIRKS) as (keyof AgentQuirks)[]) {
+  for (const key of Object.keys(overrides) as SwitchedQuirk[]) {
     const value = overrides[key];
-    if (value !== undefined) quirks[key] = value;
+    if (typeof value === 'boolean' && typeof NO_QUIRKS[key] === 'boolean') quirks[key] = value;
   }
   return quirks;
 }
@@ -135,7 +184,7 @@ export function unadvertisedExtensions(info: S.Implementation | null | undefined
 
 /** The names of the quirks that are on, for a log line. */
 export function activeQuirks(quirks: AgentQuirks): string[] {
-  return (Object.keys(quirks) as (keyof AgentQuirks)[]).filter((key) => quirks[key]);
+  return (Object.keys(quirks) as (keyof AgentQuirks)[]).filter((key) => quirks[key] === true);
 }
 
 /** The client's permission levels for a chat, from asking every time to allowing everything (permissions/levels.ts). */

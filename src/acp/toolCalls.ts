@@ -28,3 +28,22 @@ export function planOf(call: Pick<ToolCallState, 'rawInput'>): string | undefine
   if (typeof plan !== 'string' || plan.trim() === '') return undefined;
   return clip(plan, PLAN_VIEW_LIMIT);
 }
+
+/**
+ * The plan file a request to leave plan mode names instead of its text (claude-agent-acp's `rawInput.planFilePath`,
+ * for clients that keep plan files): an absolute path to a Markdown file, else undefined.
+ */
+export function planFileOf(call: Pick<ToolCallState, 'rawInput'>): string | undefined {
+  const input = call.rawInput;
+  const file = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)['planFilePath'] : undefined;
+  return typeof file === 'string' && file.length <= 4096 && /\.(md|markdown)$/i.test(file) ? file : undefined;
+}
+
+/**
+ * A request that leaves plan mode: the user approves the agent's plan, which only the user may do. claude-agent-acp
+ * asks it for its ExitPlanMode tool, with the plan in `rawInput.plan`, codex-acp at the end of a plan turn; any
+ * agent's `switch_mode` tool call counts.
+ */
+export function isPlanApproval(call: Pick<ToolCallState, 'rawInput' | 'kind'>): boolean {
+  return call.kind === 'switch_mode' || planOf(call) !== undefined || planFileOf(call) !== undefined;
+}

@@ -5,7 +5,9 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { ChatActions } from './panel';
 import { linkTarget } from './links';
-import { diffsOf } from '../acp/toolCalls';
+import { diffsOf, planFileOf, planOf } from '../acp/toolCalls';
+import type { SessionModel } from '../acp/sessionModel';
+import { PlanReviews } from '../plans/planReviews';
 import { openAgentSettings } from '../settings/config';
 import type { DiffDocuments } from '../editor/diffs';
 import { workspaceRoots } from '../common/workspace';
@@ -28,6 +30,8 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     readonly showLog: () => void,
     /** The extension's storage folder, where an image opened full size is written. */
     private readonly storage: string,
+    /** Plans opened for review, where comments become feedback. */
+    private readonly plans: PlanReviews,
   ) {}
 
   openImage(mimeType: string, data: string): void {
@@ -68,12 +72,40 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
     return Promise.resolve();
   }
 
-  openPlan(session: AgentSession, planId: string): void {
+  openPlan(session: AgentSession, planId: string, agent: string): void {
     const plan = session.model.plans.get(planId);
+    if (plan?.kind === 'markdown') void this.plans.open({ sessionId: session.sessionId, agent, text: plan.markdown });
     if (plan?.kind !== 'file') return;
     const path = planFilePath(plan.uri);
     if (path) openAtLine(path, undefined);
     else void vscode.window.showWarningMessage(vscode.l10n.t('The plan was not opened: {0} is not a file on this computer.', plan.uri));
+  }
+
+  /** The plan of an approval still waiting: its text, or the Markdown file it names, read-only beside the chat. */
+  async openPlanReview(
+    session: AgentSession,
+    agent: string,
+    model: SessionModel | undefined,
+    id: number,
+    sessionId: string | undefined,
+  ): Promise<void> {
+    const pending = model?.permissions.find((p) => p.id === id);
+    const call = pending && model?.toolCall(pending.toolCallId);
+    if (!call) return;
+    const file = planFileOf(call);
+    const read = planOf(call) ?? (file ? await PlanReviews.readPlanFile(file) : undefined);
+    if (read === undefined) return;
+    if (typeof read !== 'string' && 'refused' in read) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The plan was not opened: {0}', read.refused));
+      return;
+    }
+    const text = typeof read === 'string' ? read : read.text;
+    await this.plans.open({
+      sessionId: session.sessionId,
+      agent,
+      text,
+      approval: { permissionId: id, ...(sessionId ? { sessionId } : {}) },
+    });
   }
 
   openLink(href: string, cwd: string | undefined): void {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
+import type { SessionModel } from '../acp/sessionModel';
 import { failureText } from '../common/failureText';
 import type { ChatModel } from './chatModel';
 import type { ChatFiles } from '../composer/mentions';
@@ -27,8 +28,10 @@ export interface ChatActions {
   showDiff(session: AgentSession, toolCallId: string, index: number): void;
   openLocation(session: AgentSession, toolCallId: string, index: number): Thenable<unknown>;
   showTerminal(session: AgentSession, toolCallId: string, terminalId: string, agentName: string): void;
-  /** A plan the agent keeps in a file (unstable `plan_update`): opened in an editor. */
-  openPlan(session: AgentSession, planId: string): void;
+  /** A plan the agent keeps (unstable `plan_update`): its file opened in an editor, or its Markdown for review. */
+  openPlan(session: AgentSession, planId: string, agent: string): void;
+  /** The plan of a plan approval waiting in `model` (the chat's session's, or a subagent's), for review in an editor. */
+  openPlanReview(session: AgentSession, agent: string, model: SessionModel | undefined, id: number, sessionId: string | undefined): Promise<void>;
   /** A link in agent text: workspace files open in the editor, web links through VS Code's opener. */
   openLink(href: string, cwd: string | undefined): void;
   copy(text: string): void;
@@ -124,7 +127,8 @@ export function handlersFor(chat: ChatRooms): Handlers {
     openLocation: (m) => withSession((s) => actions.openLocation(s, m.toolCallId, m.index)),
     showTerminal: (m) => withSession((s) => actions.showTerminal(s, m.toolCallId, m.terminalId, model.agentName)),
     openLink: (m) => actions.openLink(m.href, model.session?.cwd),
-    openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId)),
+    openPlan: (m) => withSession((s) => actions.openPlan(s, m.planId, model.agentName)),
+    openPlanReview: (m) => withSession((s) => actions.openPlanReview(s, model.agentName, model.modelOf(m.sessionId), m.id, m.sessionId)),
     copy: (m) => actions.copy(m.text),
     loadImage: async (m) => {
       const image = imageOf(chat, m.entryId, m.index);

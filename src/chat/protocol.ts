@@ -212,8 +212,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showTerminal'), toolCallId: z.string(), terminalId: z.string() }),
   /** A link in agent text; the host decides what it may open. */
   z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
-  /** Open a plan the agent keeps in a file (unstable `plan_update` of type file). */
+  /** Open a plan the agent keeps (unstable `plan_update`): its file, or its Markdown for review. */
   z.object({ type: z.literal('openPlan'), planId: z.string().max(1000) }),
+  /** Open Plan in Editor on a plan approval; `sessionId` names a subagent's request (the chat's own otherwise). */
+  z.object({ type: z.literal('openPlanReview'), id: z.number(), sessionId: z.string().max(1000).optional() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
   /** The data of an image the chat shows in a message of the session (answered with an `image` message). */
   z.object({ type: z.literal('loadImage'), entryId: index, index }),

@@ -8,7 +8,8 @@ import type { AgentSession } from '../acp/agentClient';
 import type { SessionModel } from '../acp/sessionModel';
 import type { CompactionState, Entry, MessageRole, TerminalState, ToolCallState, TurnState } from '../acp/sessionState';
 import { clip } from '../acp/text';
-import { diffsOf, planOf, terminalIds } from '../acp/toolCalls';
+import { diffsOf, isPlanApproval, planFileOf, planOf, terminalIds } from '../acp/toolCalls';
+import { planOptionHint } from './planOptions';
 import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from '../common/ansi';
 import type {
@@ -254,6 +255,8 @@ export function permissionViews(model: SessionModel): PermissionView[] {
   return model.permissions.map((p) => {
     const call = model.toolCall(p.toolCallId);
     const plan = call && planOf(call);
+    const approval = call !== undefined && isPlanApproval(call);
+    const hint = (o: S.PermissionOption) => (approval ? { hint: planOptionHint(model.quirks.planOptions[o.optionId], o.kind) } : {});
     return {
       id: p.id,
       toolCallId: p.toolCallId,
@@ -261,7 +264,8 @@ export function permissionViews(model: SessionModel): PermissionView[] {
       toolKind: call?.kind ?? 'other',
       hasDiff: call !== undefined && diffsOf(call).length > 0,
       ...(plan ? { plan } : {}),
-      options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      ...(approval ? { planApproval: { canOpen: plan !== undefined || planFileOf(call) !== undefined } } : {}),
+      options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind, ...hint(o) })),
     };
   });
 }

@@ -26,7 +26,8 @@ import { setupNotes } from './setupNotes';
 import { adoptTab, editorTab, type ChatLocation, type ChatSurface } from '../chat/surface';
 import type { SideBarChatView } from './sideBar';
 import { chatKey } from '../checkpoints/checkpoints';
-import { chatMarkdown, renameChat, sendAfterTurn } from './operations';
+import { chatMarkdown, renameChat, sendAfterTurn, sendPlanFeedback } from './operations';
+import type { PlanUnderReview } from '../plans/planReviews';
 import { forkChat, resendEdited, type BranchHost } from './branches';
 import { chooseAgent, offerSettings, reportProblems } from './agentChoice';
 import { DisposableStore } from '../common/disposables';
@@ -358,6 +359,15 @@ export class Chats implements vscode.Disposable {
    * session), once the turn running there has ended. Resolves when the message has been sent; a chat that is gone
    * or refuses it rejects with the reason.
    */
+  /** Send Feedback on Plan (plans/planReviews.ts): false when the plan's chat is closed. */
+  async planFeedback(plan: PlanUnderReview, feedback: string): Promise<boolean> {
+    const panel = this.all.find((p) => p.agentName === plan.agent && p.model.session?.sessionId === plan.sessionId);
+    if (!panel)
+      void vscode.window.showWarningMessage(vscode.l10n.t('The chat of this plan is closed: the feedback was not sent, and your comments are kept.'));
+    else await sendPlanFeedback(panel, plan.approval, feedback);
+    return panel !== undefined;
+  }
+
   sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
     return sendAfterTurn(
       this.all.find((p) => p.model.session && chatKey(p.agentName, p.model.session.sessionId) === key),

@@ -42,6 +42,8 @@ interface ChatActs {
   copyEntry(entryId: number, earlier?: boolean, sessionId?: string): Promise<boolean>;
   /** Opens a plan the agent keeps in a file, as its button does. */
   openPlan(planId: string): Promise<void>;
+  /** Open Plan in Editor on a plan approval (a subagent's when `sessionId` names it). */
+  openPlanReview(id: number, sessionId?: string): Promise<void>;
   /** Opens the `index`th location of a tool call's card, as a click on it does. */
   openLocation(toolCallId: string, index: number): Promise<void>;
   /** Does what a changes card's button does (Review Changes, Undo, Redo, Keep, Send Feedback); resolves when done. */
@@ -140,6 +142,9 @@ class PanelActs implements ChatActs {
   }
   openPlan(planId: string): Promise<void> {
     return this.chat.dispatch({ type: 'openPlan', planId });
+  }
+  openPlanReview(id: number, sessionId?: string): Promise<void> {
+    return this.chat.dispatch({ type: 'openPlanReview', id, ...(sessionId ? { sessionId } : {}) });
   }
   openLocation(toolCallId: string, index: number): Promise<void> {
     return this.chat.dispatch({ type: 'openLocation', toolCallId, index });

@@ -14,6 +14,7 @@ import { exportMarkdown } from '../history/exportMarkdown';
 import { storedEntries } from '../history/format';
 import type { Carried } from './chatSession';
 import { failureText } from '../common/failureText';
+import type { PlanUnderReview } from '../plans/planReviews';
 
 const MAX_TITLE = 200;
 
@@ -72,6 +73,31 @@ export async function sendAfterTurn(panel: ChatPanel | undefined, text: string, 
   panel.reveal();
   const sent = panel.sendContext(text, context);
   sent.catch((error: unknown) => panel.model.tell(vscode.l10n.t('The feedback was not sent: {0}', failureText(error))));
+}
+
+/**
+ * Send Feedback on Plan: the plan's approval, if it still waits, is answered "keep planning" (the agent's option for
+ * it, else its first reject option: no agent takes feedback with its answer today), and the feedback goes as the next
+ * message once the turn has ended.
+ */
+export async function sendPlanFeedback(panel: ChatPanel, approval: PlanUnderReview['approval'], feedback: string): Promise<void> {
+  const model = approval && panel.model.modelOf(approval.sessionId);
+  const pending = model?.permissions.find((p) => p.id === approval?.permissionId);
+  if (model && pending) {
+    const effects = model.quirks.planOptions;
+    const keep =
+      pending.options.find((o) => effects[o.optionId] === 'keepPlanning') ??
+      pending.options.find((o) => o.kind === 'reject_once') ??
+      pending.options.find((o) => o.kind === 'reject_always');
+    if (keep)
+      await panel.dispatch({
+        type: 'permission',
+        id: pending.id,
+        optionId: keep.optionId,
+        ...(approval.sessionId ? { sessionId: approval.sessionId } : {}),
+      });
+  }
+  await sendAfterTurn(panel, feedback, []);
 }
 
 /**

@@ -6,7 +6,7 @@
 import type * as S from '../acp/schema.gen';
 import type { ToolCallState } from '../acp/sessionState';
 import { PERMISSION_LEVEL_NAMES } from '../acp/quirks';
-import { diffsOf, planOf } from '../acp/toolCalls';
+import { diffsOf, isPlanApproval } from '../acp/toolCalls';
 import { checkPath } from '../common/paths';
 
 export const PERMISSION_LEVELS = PERMISSION_LEVEL_NAMES;
@@ -30,14 +30,6 @@ export const LEVEL_REACH: Readonly<Record<PermissionLevel, number>> = { ask: 0, 
 /** Every path a tool call names: its locations and the files of its diffs. */
 function pathsOf(call: Readonly<ToolCallState>): string[] {
   return [...call.locations.map((l) => l.path), ...diffsOf(call).map((d) => d.path)];
-}
-
-/**
- * A request that leaves plan mode: the user approves the agent's plan, which only the user may do. claude-agent-acp
- * asks it for its ExitPlanMode tool, with the plan in `rawInput.plan`; any agent's `switch_mode` tool call counts.
- */
-export function isPlanApproval(call: Readonly<ToolCallState>): boolean {
-  return call.kind === 'switch_mode' || planOf(call) !== undefined;
 }
 
 /** Why nothing but the user may answer this request, or undefined when a rule or a level may. */

@@ -36,6 +36,7 @@ describe('accessibility', function () {
     'Fixture Everything': 'everything',
     'Fixture Background': 'background',
     'Fixture V2': { scenario: 'v2-cancel-tool', env: { ACP_FIXTURE_V2: '1' } },
+    'Fixture Planner': 'planReview',
   });
   settings['Fixture V2'] = { ...(settings['Fixture V2'] as object), protocol: 'v2' };
 
@@ -264,5 +265,47 @@ describe('accessibility', function () {
     await stop.waitFor({ state: 'detached' });
     // The turn went on: the agent's answer after the stopped call, shown (and read out by the live region).
     await chat.getByRole('article', { name: 'Agent' }).getByText('The search was stopped, so I looked in the project instead.').waitFor();
+  });
+
+  it('reviews a plan in an editor with the keyboard alone: each answer says what it does, and a comment goes back as feedback', async () => {
+    const page = workbench.page;
+    const { chat, message } = await workbench.chatWith('Fixture Planner', 'plan the fix');
+    const card = chat.getByRole('group', { name: 'Permission: Approve Plan' });
+    const open = card.getByRole('button', { name: 'Open Plan in Editor' });
+    await open.waitFor();
+    // Each answer with what it does, read with its button: "clear context" says the conversation is forgotten.
+    const clear = card.getByRole('button', { name: 'Yes, clear context (12% used) and auto-accept edits' });
+    assert.match((await clear.getAttribute('aria-describedby')) ?? '', /^plan-option-/);
+    await card.getByText(/Approve the plan and clear the context: the conversation so far is forgotten/).waitFor();
+    await card.getByText(/Keep planning: nothing changes/).waitFor();
+    const violations = await scan(chat);
+    assert.deepEqual(violations, [], report('a plan approval', violations));
+    await message.focus();
+    await tabTo(chat, open, true);
+    await page.keyboard.press('Enter');
+    // The plan, read-only Markdown beside the chat.
+    const editor = page.locator('.editor-instance .monaco-editor', { hasText: 'Add a failing test' }).first();
+    await editor.waitFor();
+    await page.locator('.tab', { hasText: 'Plan.md' }).first().waitFor();
+    await page.keyboard.type('x');
+    await page.getByText('Cannot edit in read-only editor').first().waitFor();
+    await workbench.runCommand('Go to Line/Column...');
+    await page.keyboard.type('4');
+    await page.keyboard.press('Enter');
+    await workbench.runCommand('Comments: Add Comment on Current Selection');
+    const widget = page.locator('.review-widget').first();
+    await widget.waitFor();
+    await page.keyboard.type('Test the parser, not the lexer.');
+    await page.keyboard.press('Control+Enter');
+    await widget.getByText('Test the parser, not the lexer.').waitFor();
+    await workbench.runCommand('ACP: Send Feedback on Plan');
+    // The approval is answered "keep planning", and the comment goes as the next message, with the line it is about.
+    await chat.getByRole('article', { name: 'Agent' }).getByText('outcome:reject').waitFor();
+    await chat.getByRole('article', { name: 'You' }).filter({ hasText: 'Feedback on your plan:' }).waitFor();
+    await chat
+      .getByRole('article', { name: 'Agent' })
+      .getByText(/revising:Feedback on your plan: \| - Line 4 \(“2\. Add a failing test”\): Test the parser, not the lexer\./)
+      .waitFor();
+    await widget.waitFor({ state: 'detached' });
   });
 });

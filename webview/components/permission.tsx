@@ -1,7 +1,7 @@
 // A permission request: what the agent asks, the plan it asks to approve (leaving plan mode), its options as buttons,
 // and the diff it would make.
 import { toolKind, type PermissionView } from '../../src/chat/protocol';
-import { answerPermission, showDiff } from '../intents';
+import { answerPermission, openPlanReview, showDiff } from '../intents';
 import { t } from '../l10n';
 import { Markdown } from './message';
 
@@ -25,19 +25,45 @@ export function Permission({ permission, agent, sessionId }: { permission: Permi
           <Markdown text={permission.plan} />
         </section>
       )}
+      {permission.planApproval && (
+        <ul class="plan-options" aria-label={t('What each answer does')}>
+          {permission.options.map((o) => (
+            <li key={o.optionId}>
+              <button
+                type="button"
+                class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
+                data-kind={o.kind}
+                aria-describedby={`plan-option-${permission.id}-${o.optionId}`}
+                onClick={() => answerPermission(permission.id, o.optionId, sessionId)}
+              >
+                {o.name}
+              </button>
+              <span class="quiet" id={`plan-option-${permission.id}-${o.optionId}`}>
+                {o.hint}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       <div class="actions">
-        {permission.options.map((o) => (
-          <button
-            key={o.optionId}
-            type="button"
-            class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
-            data-kind={o.kind}
-            title={OPTION_HINTS[o.kind]?.()}
-            onClick={() => answerPermission(permission.id, o.optionId, sessionId)}
-          >
-            {o.name}
+        {permission.planApproval?.canOpen && (
+          <button type="button" class="secondary" onClick={() => openPlanReview(permission.id, sessionId)}>
+            <span class="codicon codicon-go-to-file" aria-hidden="true" /> {t('Open Plan in Editor')}
           </button>
-        ))}
+        )}
+        {!permission.planApproval &&
+          permission.options.map((o) => (
+            <button
+              key={o.optionId}
+              type="button"
+              class={o.kind.startsWith('allow') ? 'primary' : 'secondary'}
+              data-kind={o.kind}
+              title={OPTION_HINTS[o.kind]?.()}
+              onClick={() => answerPermission(permission.id, o.optionId, sessionId)}
+            >
+              {o.name}
+            </button>
+          ))}
         {permission.hasDiff && (
           <button type="button" class="secondary" onClick={() => showDiff(permission.toolCallId, 0)}>
             {t('Show Diff')}

@@ -135,7 +135,10 @@ export const PermissionView = z.object({
   hasDiff: z.boolean(),
   /** The plan a request that leaves plan mode asks the user to approve, as markdown. */
   plan: z.string().optional(),
-  options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string() })),
+  /** A request to leave plan mode: each option says what it does, and Open Plan in Editor where there is a plan. */
+  planApproval: z.object({ canOpen: z.boolean() }).optional(),
+  /** `hint`: what the option does, in plain words (a plan approval's). */
+  options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string(), hint: z.string().optional() })),
 });
 export type PermissionView = z.infer<typeof PermissionView>;
 

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import type * as S from '../../../src/acp/schema.gen';
 import type { ToolCallState } from '../../../src/acp/sessionState';
-import { planOf } from '../../../src/acp/toolCalls';
-import { isPlanApproval, levelAnswer, neverAutomatic, PERMISSION_LEVELS } from '../../../src/permissions/levelRules';
+import { isPlanApproval, planOf } from '../../../src/acp/toolCalls';
+import { levelAnswer, neverAutomatic, PERMISSION_LEVELS } from '../../../src/permissions/levelRules';
 
 const ROOTS = ['/w'];
 const OPTIONS: S.PermissionOption[] = [

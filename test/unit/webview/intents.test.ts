@@ -38,6 +38,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   showTerminal: { call: (i) => i.showTerminal('t1', 'term'), posts: { type: 'showTerminal', toolCallId: 't1', terminalId: 'term' } },
   openLink: { call: (i) => i.openLink('https://example.com'), posts: { type: 'openLink', href: 'https://example.com' } },
   openPlan: { call: (i) => i.openPlan('plan-1'), posts: { type: 'openPlan', planId: 'plan-1' } },
+  openPlanReview: { call: (i) => i.openPlanReview(3, 'child-1'), posts: { type: 'openPlanReview', id: 3, sessionId: 'child-1' } },
   copyCode: { call: (i) => i.copyCode('x'), posts: { type: 'copy', text: 'x' } },
   loadImage: { call: (i) => i.loadImage(2, 1), posts: { type: 'loadImage', entryId: 2, index: 1 } },
   openImage: { call: (i) => i.openImage(2, 0), posts: { type: 'openImage', entryId: 2, index: 0 } },
