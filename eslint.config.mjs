@@ -23,15 +23,19 @@ const LAYERS = {
   permissions: { imports: ['editor'], types: [] },
   diagnostics: { imports: ['settings'], types: ['agents'] },
   composer: { imports: ['editor'], types: ['chat'] },
-  chat: { imports: ['composer', 'editor', 'settings'], types: [] },
+  chat: { imports: ['composer', 'editor', 'plans', 'settings'], types: [] },
   checkpoints: { imports: [], types: ['chat', 'composer'] },
   agents: { imports: ['chat', 'settings'], types: ['chats'] },
   registry: { imports: ['settings'], types: ['agents'] },
   history: { imports: ['chat'], types: [] },
-  chats: { imports: ['agents', 'chat', 'checkpoints', 'editor', 'editorTools', 'history', 'permissions', 'settings'], types: ['composer'] },
+  chats: {
+    imports: ['agents', 'chat', 'checkpoints', 'editor', 'editorTools', 'history', 'permissions', 'settings'],
+    types: ['composer', 'plans'],
+  },
   sessions: { imports: ['chats', 'history', 'settings'], types: ['agents', 'chat', 'checkpoints', 'worktrees'] },
   worktrees: { imports: ['agents', 'chats', 'checkpoints', 'settings'], types: ['chat', 'history'] },
   editorTools: { imports: ['settings'], types: [] },
+  plans: { imports: [], types: [] },
 };
 const FOLDERS = ['acp', 'common', ...Object.keys(LAYERS).filter((f) => f !== 'common')];
 

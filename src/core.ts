@@ -42,6 +42,7 @@ import { Checkpoints } from './checkpoints/checkpoints';
 import { AgentChangeDecorations } from './checkpoints/decorations';
 import { Feedback } from './checkpoints/feedback';
 import { PlanReviews } from './plans/planReviews';
+import { QuotaMeters } from './agents/quotaMeter';
 import { CHECKPOINT_SCHEME, CheckpointDocuments } from './checkpoints/review';
 import { PresetConsent } from './agents/presetConsent';
 import { AgentCatalog } from './agents/catalog';
@@ -229,6 +230,7 @@ export function startCore(context: vscode.ExtensionContext, hosts: CoreHosts): C
     registry,
     registryCommands,
     new AttentionWatch(chats, badge),
+    new QuotaMeters(agents),
     diffs,
     reviews,
     permissions,

@@ -1,6 +1,6 @@
 // What the user asks of the host, one named function per intent. Components call these instead of writing message
 // literals, so that every message the view can send is listed here, typed by the shared WebviewMessage union.
-import type { CheckpointAnswer, ErrorAction, FieldInput, MentionKind, PermissionLevelName, WhileBusyMode } from '../src/chat/protocol';
+import type { CheckpointAnswer, ErrorAction, FieldInput, MentionKind, PermissionLevelName, TurnAction, WhileBusyMode } from '../src/chat/protocol';
 import { post } from './api';
 
 /** The view is listening: the host sends the whole state. */
@@ -71,6 +71,11 @@ export function background(key: string, action: 'stop' | 'dismiss'): void {
 /** A button of the agent error: restart, sign in, manage trust, settings or the log. */
 export function runErrorAction(action: ErrorAction): void {
   post({ type: 'errorAction', action });
+}
+
+/** A button of a failed turn: Retry, Sign In or Switch Model. */
+export function runTurnAction(action: TurnAction): void {
+  post({ type: 'turnAction', action });
 }
 
 /** Opens the `index`th diff of a tool card (a permission's diff is its card's first). */

@@ -2,7 +2,7 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabilities } from './capabilities';
+import { advertisedCapabilities, advertisesQuota, AgentCapabilities, capabilityName, clientCapabilities } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, endedByClient, ErrorCodes, errorMessage } from './errors';
@@ -25,6 +25,7 @@ import { preview } from './tolerance';
 import { AgentStartFailure, startFailure } from './startFailure';
 import type { LineTracer } from './ndjsonWriter';
 import { McpOverAcp, type McpMessageRequest } from './mcpOverAcp';
+import { QuotaTracker } from './quota';
 export interface AgentClientOptions {
   readonly clientInfo: S.Implementation;
   readonly log?: Logger;
@@ -90,6 +91,8 @@ export class AgentClient implements SessionOwner {
     readonly closeTimeoutMs: number,
     /** The MCP servers the client provides over this connection (MCP over ACP), one per session that declared one. */
     readonly mcp: McpOverAcp,
+    /** The account's limits, where the agent reports them (quota.ts). */
+    readonly quota: QuotaTracker,
   ) {
     this.log = log;
     this.unknown = new UnknownSessions(log);
@@ -105,6 +108,7 @@ export class AgentClient implements SessionOwner {
       this.exitEmitter.fire(end);
       this.auth.dispose();
       mcp.dispose();
+      quota.dispose();
     });
   }
 
@@ -117,6 +121,7 @@ export class AgentClient implements SessionOwner {
     const accountOf = (sessionId: string) => client?.accountOf(sessionId) ?? sessionId;
     const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'), accountOf);
     const mcp = new McpOverAcp((notification) => agentProcess.connection.mcpNotify(notification), tagged(log, 'mcp'));
+    const quota = { tracker: new QuotaTracker(), advertised: () => advertisesQuota(client?.capabilities.advertised) };
     const handler = {
       mcpMessage: (params: McpMessageRequest, signal: AbortSignal) => mcp.serve(params, signal),
       ...clientHandler(
@@ -126,6 +131,7 @@ export class AgentClient implements SessionOwner {
         (sessionId, update) => client?.unknownSession(sessionId, update),
         (parentId, update) => client?.adoptSubagent(parentId, update),
         accountOf,
+        quota,
       ),
       // Only from an agent that advertised it, as the schema says it may send it.
       authStatusUpdate: (status: AuthStatus, extension: boolean) =>
@@ -164,7 +170,7 @@ export class AgentClient implements SessionOwner {
       const cause = end && !endedByClient(end) ? end : error;
       throw new AgentStartFailure(startFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
-    client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000, mcp);
+    client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000, mcp, quota.tracker);
     void client.refreshAuthStatus();
     return client;
   }
@@ -238,10 +244,7 @@ export class AgentClient implements SessionOwner {
     }
   }
 
-  /**
-   * Archives a session at the agent, or brings it back (unstable `session/archive`, `session/unarchive`). False,
-   * and nothing said to the agent, when it does not advertise archiving.
-   */
+  /** Archives a session at the agent, or brings it back (unstable); false, and nothing sent, where it does not archive. */
   async setArchived(sessionId: string, archived: boolean): Promise<boolean> {
     if (!this.capabilities.supports('archiveSession')) return false;
     const connection = this.process.connection;

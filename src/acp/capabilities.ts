@@ -180,6 +180,12 @@ export function mcpFeature(server: OfferedMcpServer): AgentFeature | undefined {
   return transport === 'http' ? 'mcpHttp' : transport === 'sse' ? 'mcpSse' : transport === 'acp' ? 'mcpAcp' : undefined;
 }
 
+/** The draft RFD "Quotas and Limits": the agent reports the account's limits (`agentCapabilities.quota`). */
+export function advertisesQuota(caps: S.AgentCapabilities | null | undefined): boolean {
+  const quota = (caps as { quota?: unknown } | null | undefined)?.quota;
+  return typeof quota === 'object' && quota !== null;
+}
+
 /** What the agent accepts in a prompt besides text and resource links. */
 export interface PromptAccepts {
   readonly image: boolean;
@@ -223,7 +229,8 @@ export class AgentCapabilities {
 export function clientCapabilities(options: { readonly terminalAuth: boolean }): Omit<S.ClientCapabilities, 'fs' | 'terminal'> {
   return {
     _meta: { terminal_output: true },
-    session: { notices: {}, configOptions: { boolean: {} }, compaction: {} },
+    // `quota` (the draft RFD "Quotas and Limits"): the account's limits, in `quota_update` (quota.ts).
+    session: { notices: {}, configOptions: { boolean: {} }, compaction: {}, quota: {} },
     elicitation: { form: {}, url: {} },
     subagents: {},
     plan: {},

@@ -13,6 +13,7 @@ import type { PendingElicitation } from './elicitations';
 import type { InterSessionUpdate } from './sessionMessages';
 import type { SubagentUpdate } from './subagents';
 import type { TerminalManager } from './terminals';
+import type { QuotaTracker, QuotaUpdate } from './quota';
 import { preview } from './tolerance';
 
 /**
@@ -97,6 +98,8 @@ export function clientHandler(
   adopt?: (parentSessionId: string, update: SubagentUpdate) => void,
   /** The root session a subagent (nested or not) belongs to; a chat's own session is its own root. */
   rootOf: (sessionId: string) => string = (sessionId) => sessionId,
+  /** The account's limits the agent reports (quota.ts); the draft `quota_update` only where it advertised `quota`. */
+  quota?: { readonly tracker: QuotaTracker; advertised(): boolean },
 ): ClientHandler {
   const session = (sessionId: string): Session => {
     const found = route(sessionId);
@@ -163,10 +166,12 @@ export function clientHandler(
       else unknown(sessionId);
     },
     sessionUpdate(notification) {
+      if (notification.update.sessionUpdate === 'usage_update') quota?.tracker.takeClaudeMeta(notification.update._meta);
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);
       else unknown(notification.sessionId, notification.update);
     },
+    ...(quota && { quotaUpdate: (_sessionId: string, update: QuotaUpdate) => quota.advertised() && quota.tracker.takeUpdate(update) }),
     v2Update(sessionId, event) {
       const target = route(sessionId);
       if (target) applyV2(target.model, event);

@@ -19,6 +19,7 @@ import {
 } from './methods';
 import type * as S from './schema.gen';
 import { PLAN_BY_ID_KINDS, PlanByIdUpdate } from './plans';
+import { QuotaUpdate } from './quota';
 import { INTER_SESSION_KINDS, InterSessionUpdate } from './sessionMessages';
 import { SubagentUpdate } from './subagents';
 import { parseTolerant, preview } from './tolerance';
@@ -66,6 +67,8 @@ export interface ClientHandler {
    * (`extension`), which they push whether or not anything was advertised.
    */
   authStatusUpdate?(status: AuthStatus, extension: boolean): void;
+  /** The draft RFD's `quota_update`: the account's limits (quota.ts). */
+  quotaUpdate?(sessionId: string, update: QuotaUpdate): void;
   /** ACP v2: a session update, read and said in the model's terms (v2/updates.ts). */
   v2Update?(sessionId: string, event: V2Event): void;
 }
@@ -302,6 +305,8 @@ export class Inbound {
       this.unstable(kind, params, SubagentUpdate, this.handler.subagentUpdate?.bind(this.handler), 'subagents');
     } else if (PLAN_BY_ID_KINDS.has(kind)) {
       this.unstable(kind, params, PlanByIdUpdate, this.handler.planById?.bind(this.handler), 'plan');
+    } else if (kind === 'quota_update') {
+      this.unstable(kind, params, QuotaUpdate, this.handler.quotaUpdate?.bind(this.handler), 'session.quota');
     } else {
       return false;
     }

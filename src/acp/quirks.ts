@@ -55,7 +55,7 @@ export interface AgentQuirks {
  * `…ClearContext`: it forgets the conversation and starts again from the plan alone. `keepPlanning`: it stays in plan
  * mode and waits to hear what to change.
  */
-export type PlanOptionEffect =
+type PlanOptionEffect =
   | 'approve'
   | 'approveAsk'
   | 'approveAcceptEdits'
@@ -64,7 +64,7 @@ export type PlanOptionEffect =
   | 'approveAcceptEditsClearContext'
   | 'approveAutoClearContext'
   | 'approveBypassClearContext'
-  | 'keepPlanning';
+  | 'keepPlanning'; // the chat's views list them too (chat/shared/views.ts)
 
 /**
  * claude-agent-acp 0.101's options for ExitPlanMode (permissions/options/shared.js): after a clear-context option

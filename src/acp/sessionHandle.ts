@@ -9,6 +9,7 @@ import type { BackgroundItem } from './background';
 import { AcpError, ErrorCodes, errorMessage, failureOf, PromptRefusedError } from './errors';
 import type { Logger } from './log';
 import type { AgentEnd } from './process';
+import { readTurnFailure } from './turnFailure';
 import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
 import type { TerminalManager } from './terminals';
@@ -196,7 +197,8 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       }
       const reason = errorMessage(error);
       this.log.warn(`prompt failed: ${reason}`);
-      if (this.model.turn.phase !== 'idle') this.model.failTurn(reason);
+      const failure = error instanceof AcpError ? readTurnFailure(error.code, error.data) : undefined;
+      if (this.model.turn.phase !== 'idle') this.model.failTurn(reason, error instanceof AcpError ? error.code : undefined, failure);
       throw error;
     }
   }

@@ -375,11 +375,11 @@ export class SessionModel {
   }
 
   /** The turn failed (an error answer, the agent exited), with the agent's error code where it gave one. */
-  failTurn(error: string, errorCode?: number): void {
+  failTurn(error: string, errorCode?: number, failure?: (TurnState & { phase: 'idle' })['failure']): void {
     this.elicitations.cancelAll();
     this.held.cancelAll();
     this.background.turnEnded(this.closeUnfinishedTools(false));
-    this.setTurn({ phase: 'idle', error, ...(errorCode !== undefined && { errorCode }) });
+    this.setTurn({ phase: 'idle', error, ...(errorCode !== undefined && { errorCode }), ...(failure && { failure }) });
   }
 
   /** v2 (v2/apply.ts): what says when the agent's idle ends the running turn. */

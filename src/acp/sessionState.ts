@@ -1,5 +1,6 @@
 // The shapes of a session's state, as the session model keeps them and its views read them: entries, tool calls,
 // the turn, pending permission requests, usage, and a command's bounded output. Plain types, and TerminalState.
+import type { TurnFailure } from './turnFailure';
 import type * as S from './schema.gen';
 
 /** A tool call's status as shown to the user: the protocol's four, plus "cancelled" when a turn ends early. */
@@ -77,8 +78,17 @@ export interface PendingPermission {
 }
 
 export type TurnState =
-  /** `errorCode`: the agent's, where it said one (v2's error stop reason: sign-in required, say). */
-  | { readonly phase: 'idle'; readonly stopReason?: S.StopReason; readonly error?: string; readonly errorCode?: number }
+  /**
+   * `errorCode`: the agent's, where it said one (v2's error stop reason: sign-in required, say); `failure`: what kind
+   * of failure its code and data say it was (turnFailure.ts).
+   */
+  | {
+      readonly phase: 'idle';
+      readonly stopReason?: S.StopReason;
+      readonly error?: string;
+      readonly errorCode?: number;
+      readonly failure?: TurnFailure;
+    }
   | { readonly phase: 'running' }
   | { readonly phase: 'awaiting-user' }
   | { readonly phase: 'cancelling' };

@@ -142,6 +142,8 @@ export class AgentManager implements vscode.Disposable {
             }),
             // The account shown beside the agent follows its sign-in state.
             c.auth.onDidChange(() => this.statusEmitter.fire(config.name)),
+            // And the account's limits, where it reports them (agents/quotaMeter.ts).
+            c.quota.onDidChange(() => this.statusEmitter.fire(config.name)),
             c.onDidChangeSessions(() => {
               if (c.openSessions.length === 0 && !this.holds.has(c)) {
                 log.info('its last chat closed; stopping it');

@@ -16,7 +16,8 @@ import { workspaceRoots } from '../common/workspace';
 import { dataUrl, imageSources, shownImage, type ImageSource } from './images';
 import { linkedImagePath, readLinkedImage } from './linkedImages';
 import type { ChatOwner } from './owner';
-import type { ErrorAction, FileMatch, PromptView, WebviewMessage } from './protocol';
+import type { ErrorAction, FileMatch, PromptView, TurnAction, WebviewMessage } from './protocol';
+import { selectChoices } from '../acp/choices';
 import type { ChatQuestions } from './questions';
 
 /** What the chat's buttons and links do outside the webview. Each gets the session's own state, never a path from the view. */
@@ -108,9 +109,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
     sendQueued: () => chat.outbox.sendHeld(),
     elicitation: (m) => chat.questions.answer(m.id, m.action, m.values ?? {}, m.sessionId),
     openElicitationUrl: (m) => chat.questions.openUrl(m.id, m.sessionId),
-    cancel: async () => {
-      await model.session?.cancel();
-    },
+    cancel: () => withSession((s) => s.cancel()),
     permission: (m) => model.modelOf(m.sessionId)?.resolvePermission(m.id, m.optionId) ?? false,
     cancelSubagent: (m) => model.session?.cancelSubagent(m.sessionId) ?? false,
     cancelToolCall: (m) => model.session?.cancelToolCall(m.toolCallId) ?? false,
@@ -123,6 +122,7 @@ export function handlersFor(chat: ChatRooms): Handlers {
       return item.terminalId === undefined && item.cancel === undefined && session.model.background.dismiss(item.key);
     },
     errorAction: (m) => errorAction(chat, m.action),
+    turnAction: (m) => turnAction(chat, m.action),
     showDiff: (m) => withSession((s) => actions.showDiff(s, m.toolCallId, m.index)),
     openLocation: (m) => withSession((s) => actions.openLocation(s, m.toolCallId, m.index)),
     showTerminal: (m) => withSession((s) => actions.showTerminal(s, m.toolCallId, m.terminalId, model.agentName)),
@@ -241,6 +241,29 @@ function errorAction(chat: ChatRooms, action: ErrorAction): void {
 }
 
 /** Asks the agent for a mode or a config option; a refusal is shown in the chat, and rejects with the agent's reason. */
+/** A button of a failed turn: Retry sends the same message again, Sign In signs in, Switch Model picks another. */
+async function turnAction(chat: ChatRooms, action: TurnAction): Promise<void> {
+  // A retry that fails again shows its failure in the chat, as the first did.
+  if (action === 'retry') await chat.outbox.retry().catch(() => undefined);
+  else if (action === 'signIn') await chat.owner.signIn();
+  else await switchModel(chat);
+}
+
+/** Switch Model on a failed turn: the agent's other models in a quick pick; the one picked is set as the picker sets it. */
+async function switchModel(chat: ChatRooms): Promise<void> {
+  const option = chat.model.session?.model.configOptions.find((o) => o.category === 'model' && o.type === 'select');
+  if (option?.type !== 'select') return;
+  const others = selectChoices(option).filter((c) => c.value !== option.currentValue);
+  const chosen = await vscode.window.showQuickPick(
+    others.map((c) => ({ label: c.name, value: c.value })),
+    {
+      title: vscode.l10n.t('Switch Model'),
+      placeHolder: vscode.l10n.t('The model {0} uses from now on; then Retry sends your message again', chat.model.agentName),
+    },
+  );
+  if (chosen) await picked(chat, option.id, (session) => session.setConfigOption(option.id, chosen.value));
+}
+
 async function picked(chat: ChatRooms, what: string, ask: (session: AgentSession) => Promise<unknown>): Promise<void> {
   const { model, log } = chat;
   const session = model.session;

@@ -219,8 +219,28 @@ export class Outbox implements vscode.Disposable {
     }
     const prompt = buildPrompt(text, attachments, files, this.accepts);
     if (prompt.length === 0) throw new PromptRefusedError({ reason: 'empty' });
+    this.lastPrompt = { session, prompt };
     return session.prompt(prompt);
   }
+
+  /**
+   * Retry on a failed turn: the message sent last, again as it went (its text and its attachments' content then),
+   * without editing. The failed turn stays in the conversation above it.
+   */
+  async retry(): Promise<S.StopReason | undefined> {
+    const last = this.lastPrompt;
+    const session = this.model.session;
+    if (!last || last.session !== session) {
+      this.model.tell(vscode.l10n.t('There is no message of this session to send again.'));
+      return undefined;
+    }
+    if (session.model.turn.phase !== 'idle') return undefined;
+    this.model.clearNotice();
+    return session.prompt([...last.prompt]);
+  }
+
+  /** The message sent last, as it went, and its session: what Retry sends again. */
+  private lastPrompt: { readonly session: NonNullable<ChatModel['session']>; readonly prompt: readonly S.ContentBlock[] } | undefined;
 
   private postAttachments(focus: boolean): void {
     this.model.showAttachments(this.attachments.views, focus);

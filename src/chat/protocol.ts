@@ -29,6 +29,7 @@ import {
   QueueView,
   SessionView,
   SubagentView,
+  TurnAction,
   TurnView,
   WhileBusyMode,
 } from './shared/views';
@@ -206,6 +207,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancelToolCall'), toolCallId: z.string().max(10_000) }),
   /** A button of the agent error: restart, sign in, manage trust, settings or the log. */
   z.object({ type: z.literal('errorAction'), action: ErrorAction }),
+  /** A button of a failed turn: Retry, Sign In or Switch Model. */
+  z.object({ type: z.literal('turnAction'), action: TurnAction }),
   /** The user's clicks on a tool card: which card, and which of its diffs, locations or terminals. */
   z.object({ type: z.literal('showDiff'), toolCallId: z.string(), index }),
   z.object({ type: z.literal('openLocation'), toolCallId: z.string(), index }),

@@ -9,7 +9,8 @@ import type { SessionModel } from '../acp/sessionModel';
 import type { CompactionState, Entry, MessageRole, TerminalState, ToolCallState, TurnState } from '../acp/sessionState';
 import { clip } from '../acp/text';
 import { diffsOf, isPlanApproval, planFileOf, planOf, terminalIds } from '../acp/toolCalls';
-import { planOptionHint } from './planOptions';
+import { selectChoices } from '../acp/choices';
+import type { TurnFailureKind } from '../acp/turnFailure';
 import { lineDelta } from '../common/lineDelta';
 import { plainTerminalText } from '../common/ansi';
 import type {
@@ -22,6 +23,7 @@ import type {
   SessionView,
   SubagentView,
   TerminalView,
+  TurnAction,
   TurnUsageView,
   TurnView,
   ImageView,
@@ -227,12 +229,29 @@ export function shortPath(path: string, cwd: string): string {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : path;
 }
 
-export function turnView(turn: TurnState, model?: Pick<SessionModel, 'turnEnds' | 'entries'>): TurnView {
+/** What fits a failure: Sign In when signed out, Switch Model where another model is offered, and Retry. */
+function failureActions(kind: TurnFailureKind, model: Pick<SessionModel, 'configOptions'> | undefined): TurnAction[] {
+  const models = model?.configOptions.find((o) => o.category === 'model' && o.type === 'select');
+  const otherModel = models?.type === 'select' && selectChoices(models).length > 1;
+  const actions: TurnAction[] = kind === 'signedOut' ? ['signIn'] : [];
+  if (otherModel && (kind === 'quotaExhausted' || kind === 'rateLimited' || kind === 'overloaded')) actions.push('switchModel');
+  return [...actions, 'retry'];
+}
+
+export function turnView(turn: TurnState, model?: Pick<SessionModel, 'turnEnds' | 'entries' | 'configOptions'>): TurnView {
   const usage = model ? turnUsages(model) : [];
   const used = usage.length > 0 ? { usage } : {};
   switch (turn.phase) {
-    case 'idle':
-      return { phase: 'idle', ...(turn.stopReason ? { stopReason: turn.stopReason } : {}), ...(turn.error ? { error: turn.error } : {}), ...used };
+    case 'idle': {
+      const failure = turn.failure && { ...turn.failure, actions: failureActions(turn.failure.kind, model) };
+      return {
+        phase: 'idle',
+        ...(turn.stopReason ? { stopReason: turn.stopReason } : {}),
+        ...(turn.error ? { error: turn.error } : {}),
+        ...(failure && { failure }),
+        ...used,
+      };
+    }
     default:
       return { phase: turn.phase, ...used };
   }
@@ -256,7 +275,8 @@ export function permissionViews(model: SessionModel): PermissionView[] {
     const call = model.toolCall(p.toolCallId);
     const plan = call && planOf(call);
     const approval = call !== undefined && isPlanApproval(call);
-    const hint = (o: S.PermissionOption) => (approval ? { hint: planOptionHint(model.quirks.planOptions[o.optionId], o.kind) } : {});
+    const effects = approval ? model.quirks.planOptions : {};
+    const effect = (o: S.PermissionOption) => (effects[o.optionId] ? { effect: effects[o.optionId]! } : {});
     return {
       id: p.id,
       toolCallId: p.toolCallId,
@@ -265,7 +285,7 @@ export function permissionViews(model: SessionModel): PermissionView[] {
       hasDiff: call !== undefined && diffsOf(call).length > 0,
       ...(plan ? { plan } : {}),
       ...(approval ? { planApproval: { canOpen: plan !== undefined || planFileOf(call) !== undefined } } : {}),
-      options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind, ...hint(o) })),
+      options: p.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind, ...effect(o) })),
     };
   });
 }

@@ -8,6 +8,7 @@ import type {
   ChangesAction,
   CheckpointAnswer,
   ErrorAction,
+  TurnAction,
   FieldInput,
   FileMatch,
   MentionKind,
@@ -42,6 +43,8 @@ interface ChatActs {
   copyEntry(entryId: number, earlier?: boolean, sessionId?: string): Promise<boolean>;
   /** Opens a plan the agent keeps in a file, as its button does. */
   openPlan(planId: string): Promise<void>;
+  /** A button of a failed turn: Retry (the same message again), Sign In or Switch Model. */
+  runTurnAction(action: TurnAction): Promise<void>;
   /** Open Plan in Editor on a plan approval (a subagent's when `sessionId` names it). */
   openPlanReview(id: number, sessionId?: string): Promise<void>;
   /** Opens the `index`th location of a tool call's card, as a click on it does. */
@@ -142,6 +145,9 @@ class PanelActs implements ChatActs {
   }
   openPlan(planId: string): Promise<void> {
     return this.chat.dispatch({ type: 'openPlan', planId });
+  }
+  runTurnAction(action: TurnAction): Promise<void> {
+    return this.chat.dispatch({ type: 'turnAction', action });
   }
   openPlanReview(id: number, sessionId?: string): Promise<void> {
     return this.chat.dispatch({ type: 'openPlanReview', id, ...(sessionId ? { sessionId } : {}) });

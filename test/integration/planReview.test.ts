@@ -1,5 +1,5 @@
-// Plans reviewed in an editor, in a real extension host: a plan approval as claude-agent-acp asks it says what each of
-// its options does, Open Plan in Editor shows the plan as Markdown beside the chat (read-only: typed into, it says so, in the UI test), and the approval is
+// Plans reviewed in an editor, in a real extension host: a plan approval as claude-agent-acp asks it knows what each
+// of its options does, Open Plan in Editor shows the plan as Markdown beside the chat (read-only: typed into, it says so, in the UI test), and the approval is
 // still the user's to answer (a permission level never answers it). The comments' way back as feedback is driven from
 // the keyboard in test/ui/accessibility.test.ts, where the comment widget is.
 import * as assert from 'node:assert/strict';
@@ -25,10 +25,16 @@ describe('plans reviewed in an editor', function () {
     const turn = chat.send('plan the fix');
     const approval = await waitFor(() => chat.permissions[0], { what: 'the plan approval' });
     assert.ok(approval.planApproval?.canOpen);
-    const hint = (id: string) => approval.options.find((o) => o.optionId === id)?.hint ?? '';
-    assert.match(hint('exit-plan-clear-accept-edits'), /clear the context: the conversation so far is forgotten/);
-    assert.match(hint('exit-plan-default'), /asks you before each edit and command/);
-    assert.match(hint('reject'), /^Keep planning/);
+    // What each of claude-agent-acp's options does, by its id; the chat says it in words (test/ui/accessibility.test.ts).
+    assert.deepEqual(
+      approval.options.map((o) => [o.optionId, o.effect]),
+      [
+        ['exit-plan-default', 'approveAsk'],
+        ['exit-plan-clear-accept-edits', 'approveAcceptEditsClearContext'],
+        ['exit-plan-accept-edits', 'approveAcceptEdits'],
+        ['reject', 'keepPlanning'],
+      ],
+    );
 
     await chat.openPlanReview(approval.id);
     const editor = await waitFor(

@@ -20,6 +20,7 @@ describe('sessions UI', function () {
       env: { ACP_FIXTURE_STATE_DIR: join(work, 'forgets-state'), ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ promptCapabilities: {} }) },
     },
     'Fixture Account': { scenario: 'echo', env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ auth: { status: {} } }) } },
+    'Fixture Limits': 'limits',
     'Fixture Wide': {
       scenario: 'echo',
       env: { ACP_FIXTURE_AGENT_CAPABILITIES: JSON.stringify({ sessionCapabilities: { additionalDirectories: {} } }) },
@@ -145,6 +146,27 @@ describe('sessions UI', function () {
     await workbench.runCommand('ACP: Select Agent…');
     await agentRow.waitFor({ timeout: 15_000 });
     await workbench.page.keyboard.press('Escape');
+  });
+
+  it('moves a status bar meter with the agent’s quota, warns once at 90%, and says when a refused turn’s limit resets', async () => {
+    const page = workbench.page;
+    const { chat, message } = await workbench.chatWith('Fixture Limits', 'quota 42');
+    await chat.getByRole('log').getByText('quota:42').waitFor();
+    const meter = (used: number) => page.locator(`.statusbar-item[aria-label^="Fixture Limits has used ${used}% of its 5-hour limit; it resets"]`);
+    await meter(42).waitFor();
+    await page.locator('.statusbar-item', { hasText: 'Fixture Limits: 42% of 5-hour' }).waitFor();
+    await message.fill('quota 95');
+    await message.press('Enter');
+    await meter(95).waitFor();
+    const warning = page.locator('.notification-toast', { hasText: 'Fixture Limits has used 95% of its 5-hour limit' });
+    await warning.waitFor();
+    await message.fill('refuse');
+    await message.press('Enter');
+    const failed = chat.getByRole('alert', { name: 'The turn failed' });
+    await failed.getByText(/Your 5-hour usage limit is used up\. It resets \w+/).waitFor();
+    await failed.getByRole('button', { name: 'Switch Model' }).waitFor();
+    await failed.getByRole('button', { name: 'Retry' }).waitFor();
+    assert.equal(await page.locator('.notification-toast', { hasText: 'has used 95%' }).count(), 1, 'warned once');
   });
 
   it('archives a chat out of the Sessions view; Show Archived lists it again, marked', async () => {

@@ -4,6 +4,7 @@ import { toolKind, type PermissionView } from '../../src/chat/protocol';
 import { answerPermission, openPlanReview, showDiff } from '../intents';
 import { t } from '../l10n';
 import { Markdown } from './message';
+import { planOptionHint } from './planOptions';
 
 const OPTION_HINTS: Record<string, () => string> = {
   allow_once: () => t('Allow this time'),
@@ -39,7 +40,7 @@ export function Permission({ permission, agent, sessionId }: { permission: Permi
                 {o.name}
               </button>
               <span class="quiet" id={`plan-option-${permission.id}-${o.optionId}`}>
-                {o.hint}
+                {planOptionHint(o.effect, o.kind)}
               </span>
             </li>
           ))}

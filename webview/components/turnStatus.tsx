@@ -1,6 +1,6 @@
 // Below the conversation: how the turn is going or how it ended, and the agent error with what the user can do.
-import type { AgentErrorView, ErrorAction, TurnUsageView, TurnView } from '../../src/chat/protocol';
-import { runErrorAction } from '../intents';
+import type { AgentErrorView, ErrorAction, TurnAction, TurnUsageView, TurnView } from '../../src/chat/protocol';
+import { runErrorAction, runTurnAction } from '../intents';
 import { t } from '../l10n';
 import { Spinner } from './spinner';
 
@@ -35,6 +35,7 @@ export function TurnStatus({ turn }: { turn: TurnView }) {
     );
   }
   if (turn.phase === 'cancelling') return <p class="status">{t('Stopping…')}</p>;
+  if (turn.failure) return <TurnFailure turn={turn} failure={turn.failure} />;
   if (turn.error) {
     return (
       <p class="status error" role="alert">
@@ -48,6 +49,59 @@ export function TurnStatus({ turn }: { turn: TurnView }) {
       {text}
     </p>
   ) : null;
+}
+
+/** The limits the agents name, in words. */
+const LIMIT_NAMES: Record<string, () => string> = {
+  five_hour: () => t('5-hour'),
+  seven_day: () => t('weekly'),
+  seven_day_opus: () => t('weekly Opus'),
+  seven_day_sonnet: () => t('weekly Sonnet'),
+};
+
+function failureText(failure: NonNullable<TurnView['failure']>): string {
+  const resets =
+    failure.resetsAt !== undefined ? new Date(failure.resetsAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : undefined;
+  const limit = failure.limit !== undefined ? (LIMIT_NAMES[failure.limit]?.() ?? failure.limit) : undefined;
+  switch (failure.kind) {
+    case 'quotaExhausted':
+      if (limit && resets) return t('Your {0} usage limit is used up. It resets {1}.', limit, resets);
+      if (resets) return t('Your usage limit is used up. It resets {0}.', resets);
+      return limit ? t('Your {0} usage limit is used up.', limit) : t('Your usage limit is used up.');
+    case 'rateLimited':
+      return resets ? t('Too many requests for now; try again after {0}.', resets) : t('Too many requests for now: wait a moment, then retry.');
+    case 'signedOut':
+      return t('You are signed out: sign in, then retry.');
+    case 'overloaded':
+      return t('The service is overloaded: retry in a moment.');
+    case 'network':
+      return t('The connection to the service failed: retry when the network is back.');
+  }
+}
+
+const TURN_ACTION_LABELS: Record<TurnAction, () => string> = {
+  retry: () => t('Retry'),
+  signIn: () => t('Sign In'),
+  switchModel: () => t('Switch Model'),
+};
+
+/** A failed turn whose kind the agent said: what happened, when a limit resets, and what fits (Retry resends it). */
+function TurnFailure({ turn, failure }: { turn: TurnView; failure: NonNullable<TurnView['failure']> }) {
+  return (
+    <section class="status error turn-failure" role="alert" aria-label={t('The turn failed')}>
+      <p>
+        <span class="codicon codicon-warning" aria-hidden="true" /> {failureText(failure)}
+      </p>
+      {turn.error && <p class="quiet">{turn.error}</p>}
+      <div class="actions">
+        {failure.actions.map((action, i) => (
+          <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => runTurnAction(action)}>
+            {TURN_ACTION_LABELS[action]()}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
 }
 
 const ERROR_ACTION_LABELS: Record<ErrorAction, () => string> = {

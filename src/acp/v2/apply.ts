@@ -1,6 +1,7 @@
 // A v2 agent's session update, applied to the model of the session it names: what v1 also says goes through the
 // model's own `apply`, and what v2 adds (whole messages, content appended to a tool call, the session's state, the
 // agent's own terminals, plans by id) through the model's v2 operations.
+import { readTurnFailure } from '../turnFailure';
 import type { SessionModel } from '../sessionModel';
 import type { V2Event } from './updates';
 
@@ -62,6 +63,6 @@ function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state'
   turn.running = false;
   if (!ends) return;
   turn.ended();
-  if (event.error !== undefined) model.failTurn(event.error, event.errorCode);
+  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, readTurnFailure(event.errorCode, event.errorData));
   else model.endTurn(event.stopReason ?? 'end_turn', event.usage);
 }

@@ -38,8 +38,9 @@ export type V2Event =
       readonly state: 'running' | 'idle' | 'requires_action';
       readonly stopReason?: S1.StopReason;
       readonly error?: string;
-      /** The error's code (-32000: sign-in required), where the agent gave one. */
+      /** The error's code (-32000: sign-in required), where the agent gave one, and its data (turnFailure.ts reads it). */
       readonly errorCode?: number;
+      readonly errorData?: unknown;
       /** What the turn used, where the agent says (claude-agent-acp: `usage` on the idle update). */
       readonly usage?: TurnUsage;
       /** The latest list of work that runs on; absent: unchanged. */
@@ -246,7 +247,14 @@ function state(update: S.StateUpdate): V2Event | undefined {
   if (u.stopReason === 'error') {
     const message = typeof u.error?.message === 'string' && u.error.message !== '' ? u.error.message : 'the agent stopped with an error';
     const code = u.error?.code;
-    return { ...base, error: clip(message, 2000), ...(Number.isSafeInteger(code) && { errorCode: code as number }), ...(usage && { usage }) };
+    const data = (u.error as { data?: unknown } | undefined)?.data;
+    return {
+      ...base,
+      error: clip(message, 2000),
+      ...(Number.isSafeInteger(code) && { errorCode: code as number }),
+      ...(data !== undefined && { errorData: data }),
+      ...(usage && { usage }),
+    };
   }
   // A stop reason of a later version (or none) ends the turn as an end_turn would.
   const stopReason = (STOP_REASONS.has(u.stopReason ?? '') ? u.stopReason : 'end_turn') as S1.StopReason;

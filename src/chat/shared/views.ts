@@ -101,10 +101,24 @@ export const TurnUsageView = z.object({
 });
 export type TurnUsageView = z.infer<typeof TurnUsageView>;
 
+/** What the user can do about a failed turn: send it again, sign in, or pick another model. */
+export const TurnAction = z.enum(['retry', 'signIn', 'switchModel']);
+export type TurnAction = z.infer<typeof TurnAction>;
+
 export const TurnView = z.object({
   phase: z.enum(['idle', 'running', 'awaiting-user', 'cancelling']),
   stopReason: z.string().optional(),
   error: z.string().optional(),
+  /** What kind of failure the agent's error code and data say (acp/turnFailure.ts), and what fits it. */
+  failure: z
+    .object({
+      kind: z.enum(['quotaExhausted', 'rateLimited', 'signedOut', 'overloaded', 'network']),
+      limit: z.string().max(200).optional(),
+      /** When the limit resets, in milliseconds since the epoch. */
+      resetsAt: z.number().optional(),
+      actions: z.array(TurnAction),
+    })
+    .optional(),
   /** The usage of the latest turns whose agent reported it. */
   usage: z.array(TurnUsageView).optional(),
 });
@@ -126,6 +140,20 @@ export const BackgroundView = z.object({
 });
 export type BackgroundView = z.infer<typeof BackgroundView>;
 
+/** What approving or rejecting a plan does (acp/quirks.ts `PlanOptionEffect`). */
+export const PlanOptionEffect = z.enum([
+  'approve',
+  'approveAsk',
+  'approveAcceptEdits',
+  'approveAuto',
+  'approveBypass',
+  'approveAcceptEditsClearContext',
+  'approveAutoClearContext',
+  'approveBypassClearContext',
+  'keepPlanning',
+]);
+export type PlanOptionEffect = z.infer<typeof PlanOptionEffect>;
+
 export const PermissionView = z.object({
   id: z.number(),
   toolCallId: z.string(),
@@ -137,8 +165,8 @@ export const PermissionView = z.object({
   plan: z.string().optional(),
   /** A request to leave plan mode: each option says what it does, and Open Plan in Editor where there is a plan. */
   planApproval: z.object({ canOpen: z.boolean() }).optional(),
-  /** `hint`: what the option does, in plain words (a plan approval's). */
-  options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string(), hint: z.string().optional() })),
+  /** `effect`: what a known agent's plan approval option does (acp/quirks.ts), which the view says in plain words. */
+  options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string(), effect: PlanOptionEffect.optional() })),
 });
 export type PermissionView = z.infer<typeof PermissionView>;
 

@@ -33,6 +33,7 @@ const CALLS: Record<IntentName, { call: (i: typeof Intents) => void; posts: unkn
   cancelToolCall: { call: (i) => i.cancelToolCall('t1'), posts: { type: 'cancelToolCall', toolCallId: 't1' } },
   background: { call: (i) => i.background('t:term-1', 'stop'), posts: { type: 'background', key: 't:term-1', action: 'stop' } },
   runErrorAction: { call: (i) => i.runErrorAction('restart'), posts: { type: 'errorAction', action: 'restart' } },
+  runTurnAction: { call: (i) => i.runTurnAction('retry'), posts: { type: 'turnAction', action: 'retry' } },
   showDiff: { call: (i) => i.showDiff('t1', 0), posts: { type: 'showDiff', toolCallId: 't1', index: 0 } },
   openLocation: { call: (i) => i.openLocation('t1', 1), posts: { type: 'openLocation', toolCallId: 't1', index: 1 } },
   showTerminal: { call: (i) => i.showTerminal('t1', 'term'), posts: { type: 'showTerminal', toolCallId: 't1', terminalId: 'term' } },

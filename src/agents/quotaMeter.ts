@@ -1,0 +1,88 @@
+// The account's limits in the status bar: one item per running agent that reports its quota (acp/quota.ts), showing
+// its most used limit (how much is used, of which window, when it resets) with every limit in the tooltip, and a
+// warning, once per limit and window, when one passes 90%. The context window and a session's tokens are not quota
+// and are never shown here.
+import * as vscode from 'vscode';
+import type { QuotaMeter } from '../acp/quota';
+import { disposeAll } from '../common/disposables';
+import type { AgentManager } from './manager';
+
+const WARN_AT = 90;
+
+export class QuotaMeters implements vscode.Disposable {
+  private readonly items = new Map<string, vscode.StatusBarItem>();
+  /** The limits already warned about, by agent, limit and reset: each once per window. */
+  private readonly warned = new Set<string>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly agents: AgentManager) {
+    this.subscription = agents.onDidChangeStatus((name) => this.update(name));
+  }
+
+  private update(name: string): void {
+    const meters = (this.agents.client(name)?.quota.all ?? []).filter((m) => m.usedPercent !== undefined);
+    const top = meters[0];
+    if (!top) {
+      this.items.get(name)?.dispose();
+      this.items.delete(name);
+      return;
+    }
+    let item = this.items.get(name);
+    if (!item) {
+      item = vscode.window.createStatusBarItem(`acp.quota.${name}`, vscode.StatusBarAlignment.Left, 9);
+      item.name = vscode.l10n.t('{0} usage limits', name);
+      this.items.set(name, item);
+    }
+    const used = Math.round(top.usedPercent!);
+    item.text = `$(dashboard) ${vscode.l10n.t('{0}: {1}% of {2}', name, used, windowWords(top))}`;
+    item.accessibilityInformation = { label: describe(name, top) };
+    const tooltip = new vscode.MarkdownString(`**${vscode.l10n.t('{0} usage limits', name)}**\n\n`);
+    for (const m of meters) tooltip.appendMarkdown(`- ${escape(describe(name, m))}\n`);
+    item.tooltip = tooltip;
+    item.backgroundColor = used >= WARN_AT ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.show();
+    for (const m of meters) this.warn(name, m);
+  }
+
+  private warn(name: string, meter: QuotaMeter): void {
+    const key = JSON.stringify([name, meter.id, meter.resetsAt ?? null]);
+    if ((meter.usedPercent ?? 0) < WARN_AT || this.warned.has(key)) return;
+    this.warned.add(key);
+    void vscode.window.showWarningMessage(describe(name, meter));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    disposeAll(this.items.values());
+    this.items.clear();
+  }
+}
+
+/** "Claude Code has used 92% of its 5-hour limit; it resets Nov 30, 2026, 3:00 PM." */
+function describe(name: string, meter: QuotaMeter): string {
+  const used = Math.round(meter.usedPercent ?? 0);
+  const resets =
+    meter.resetsAt !== undefined ? new Date(meter.resetsAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : undefined;
+  return resets
+    ? vscode.l10n.t('{0} has used {1}% of its {2} limit; it resets {3}.', name, used, windowWords(meter), resets)
+    : vscode.l10n.t('{0} has used {1}% of its {2} limit.', name, used, windowWords(meter));
+}
+
+/** The window in words: `PT5H` is "5-hour", `P7D` "weekly", else the agent's label or its id. */
+function windowWords(meter: QuotaMeter): string {
+  const m = /^P(?:(\d+)D)?(?:T(\d+)H)?$/.exec(meter.window ?? '');
+  if (m && (m[1] || m[2])) {
+    const days = Number(m[1] ?? 0);
+    const hours = Number(m[2] ?? 0);
+    if (days === 7 && hours === 0) return vscode.l10n.t('weekly');
+    if (days === 1 && hours === 0) return vscode.l10n.t('daily');
+    if (days === 0) return vscode.l10n.t('{0}-hour', hours);
+    return vscode.l10n.t('{0}-day', days);
+  }
+  return meter.label ?? meter.id;
+}
+
+/** Text for a Markdown tooltip, shown as written. */
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
