@@ -6,6 +6,7 @@ import { platformKey } from '../../src/registry/format';
 import { launcher, tgz } from '../lib/archives';
 import { RegistryServer } from '../lib/registryServer';
 import { FIXTURE_AGENT, openWorkbench, type Workbench } from './lib/workbench';
+import { waitFor } from '../lib/wait';
 
 const PLATFORM = platformKey(process.platform, process.arch);
 
@@ -128,10 +129,14 @@ describe('registry UI', function () {
     const container = page.locator('.activitybar').getByRole('tab', { name: /ACP/ });
     await container.locator('.badge-content', { hasText: '1' }).waitFor();
     if (!(await page.getByRole('tree', { name: 'Sessions' }).isVisible())) await container.click();
-    const row = page.getByRole('tree', { name: 'Sessions' }).getByRole('treeitem').filter({ hasText: 'Fixture Registry Agent' });
-    await row.filter({ hasText: '1.5.0 available' }).waitFor();
-    // From the keyboard, as the tree keeps its focus on the agent's row however it redraws (a chat row coming in under
-    // the agent would put another row under a right-click): select it, then the context menu key.
+    const rows = page.getByRole('tree', { name: 'Sessions' }).getByRole('treeitem').filter({ hasText: 'Fixture Registry Agent' });
+    const row = rows.filter({ hasText: '1.5.0 available' });
+    await row.waitFor();
+    // The chat of the test before is in the view's history by then (a row under the agent): the tree has taken it in,
+    // and does not redraw the agent's row (a new one, with a twistie) under the click.
+    await waitFor(async () => (await rows.count()) >= 2, { what: 'the closed chat listed under the agent' });
+    // From the keyboard, as the tree keeps its focus on the agent's row however it redraws: select it, then the
+    // context menu key.
     await row.click();
     await row.and(page.locator('.monaco-list-row.focused')).waitFor();
     await page.keyboard.press('Shift+F10');
@@ -143,7 +148,8 @@ describe('registry UI', function () {
     await page
       .locator('.notifications-toasts .notification-toast', { hasText: 'Fixture Registry Agent is updated to 1.5.0.' })
       .waitFor({ timeout: 30_000 });
-    await row.filter({ hasNotText: 'available' }).waitFor();
+    await row.waitFor({ state: 'detached' });
+    await rows.first().waitFor();
     await container.locator('.badge-content', { hasText: /\d/ }).waitFor({ state: 'detached' });
   });
 
