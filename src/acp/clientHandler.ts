@@ -166,15 +166,15 @@ export function clientHandler(
       else unknown(sessionId);
     },
     sessionUpdate(notification) {
-      if (notification.update.sessionUpdate === 'usage_update') quota?.tracker.takeClaudeMeta(notification.update._meta);
+      if (notification.update.sessionUpdate === 'usage_update') handler.usageMeta?.(notification.update._meta);
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);
       else unknown(notification.sessionId, notification.update);
     },
-    ...(quota && { quotaUpdate: (_sessionId: string, update: QuotaUpdate) => quota.advertised() && quota.tracker.takeUpdate(update) }),
+    ...quotaHandlers(quota),
     v2Update(sessionId, event) {
       const target = route(sessionId);
-      if (target) applyV2(target.model, event);
+      if (target) applyV2(target.model, event, quota?.tracker.all);
       // Before the answer that names the session: kept for it, as v1's updates are.
       else unknown(sessionId, event);
     },
@@ -222,4 +222,17 @@ async function counted<T>(chat: Session, signal: AbortSignal, ask: () => Promise
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The account's limits the agent reports, where the client keeps them: the draft `quota_update` only where advertised. */
+function quotaHandlers(
+  quota: { readonly tracker: QuotaTracker; advertised(): boolean } | undefined,
+): Pick<ClientHandler, 'quotaUpdate' | 'usageMeta'> {
+  if (!quota) return {};
+  return {
+    quotaUpdate: (_sessionId: string, update: QuotaUpdate) => {
+      if (quota.advertised()) quota.tracker.takeUpdate(update);
+    },
+    usageMeta: (meta: unknown) => quota.tracker.takeClaudeMeta(meta),
+  };
 }

@@ -67,6 +67,8 @@ export interface ClientHandler {
    * (`extension`), which they push whether or not anything was advertised.
    */
   authStatusUpdate?(status: AuthStatus, extension: boolean): void;
+  /** The `_meta` of a usage update (v1 and v2), where an agent reports its account's limits (quota.ts). */
+  usageMeta?(meta: unknown): void;
   /** The draft RFD's `quota_update`: the account's limits (quota.ts). */
   quotaUpdate?(sessionId: string, update: QuotaUpdate): void;
   /** ACP v2: a session update, read and said in the model's terms (v2/updates.ts). */
@@ -279,6 +281,8 @@ export class Inbound {
       // As over v1: subagents (a baseline of v2: no capability is asked), their messages, and a plan removed.
       if (kind !== 'plan_update' && this.unstableKind(kind, params)) return;
       if (method === ClientNotificationsV2.sessionUpdate.method) {
+        // Claude's rate limit rides in a usage update's `_meta` over v2 too (quota.ts).
+        if (kind === 'usage_update') this.handler.usageMeta?.((params as { update: { _meta?: unknown } }).update._meta);
         const r = readV2Update(params);
         this.logWarnings(method, r.warnings);
         if (r.ok) this.handler.v2Update?.(r.sessionId, r.event);

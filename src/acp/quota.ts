@@ -45,7 +45,7 @@ const ClaudeRateLimit = z.looseObject({
   status: z.enum(['allowed', 'allowed_warning', 'rejected']).catch('allowed'),
   resetsAt: z.number().nonnegative().nullish(),
   rateLimitType: z.string().max(64).nullish(),
-  utilization: z.number().min(0).max(100).nullish(),
+  utilization: z.number().min(0).max(1000).nullish(),
 });
 
 const CLAUDE_WINDOWS: Readonly<Record<string, string>> = {
@@ -62,9 +62,12 @@ export class QuotaTracker {
   private readonly changeEmitter = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changeEmitter.event;
 
-  /** The meters the agent reported, the most used first. */
+  /** The meters the agent reported, the most used first; one whose window has reset is gone until it says more. */
   get all(): readonly QuotaMeter[] {
-    return [...this.meters.values()].sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0));
+    const now = Date.now();
+    return [...this.meters.values()]
+      .filter((m) => m.resetsAt === undefined || m.resetsAt > now)
+      .sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0));
   }
 
   /** A draft `quota_update`: the whole snapshot replaces the last, unless it is older. */
@@ -105,7 +108,7 @@ export class QuotaTracker {
     this.meters.set(id, {
       id,
       label: type,
-      ...(used != null ? { usedPercent: Math.min(100, used <= 1 ? used * 100 : used) } : {}),
+      ...(used != null ? { usedPercent: Math.min(100, used * 100) } : {}),
       ...(window ? { window } : {}),
       ...(resets != null ? { resetsAt: resets < 1e12 ? resets * 1000 : resets } : {}),
       status: info.data.status === 'rejected' ? 'exceeded' : info.data.status === 'allowed_warning' ? 'warning' : 'ok',

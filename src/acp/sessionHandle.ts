@@ -9,6 +9,7 @@ import type { BackgroundItem } from './background';
 import { AcpError, ErrorCodes, errorMessage, failureOf, PromptRefusedError } from './errors';
 import type { Logger } from './log';
 import type { AgentEnd } from './process';
+import type { QuotaMeter } from './quota';
 import { readTurnFailure } from './turnFailure';
 import type * as S from './schema.gen';
 import type { SessionModel } from './sessionModel';
@@ -57,6 +58,8 @@ export interface SessionOwner {
   forget(session: Session): void;
   /** The commands the client runs for the agent's sessions (`terminal/*`), where it serves them. */
   readonly terminals?: Pick<TerminalManager, 'kill'> | undefined;
+  /** The account's limits the agent reported (quota.ts), which say what a failure was. */
+  readonly quota?: { readonly all: readonly QuotaMeter[] };
 }
 
 /**
@@ -197,7 +200,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       }
       const reason = errorMessage(error);
       this.log.warn(`prompt failed: ${reason}`);
-      const failure = error instanceof AcpError ? readTurnFailure(error.code, error.data) : undefined;
+      const failure = error instanceof AcpError ? readTurnFailure(error.code, error.data, this.client.quota?.all) : undefined;
       if (this.model.turn.phase !== 'idle') this.model.failTurn(reason, error instanceof AcpError ? error.code : undefined, failure);
       throw error;
     }

@@ -44,10 +44,9 @@ export class SessionModel {
   configOptions: S.SessionConfigOption[] = [];
   usage: Usage | undefined;
   title: string | undefined;
-  /** How each turn ended: after which entry, with which stop reason (the latest MAX_TURN_ENDS). */
-  readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason; readonly usage?: TurnUsage }[] = [];
+  readonly turnEnds: { readonly afterEntry: number; readonly stopReason: S.StopReason; readonly usage?: TurnUsage }[] = []; // how each turn ended, the latest MAX_TURN_ENDS
   private titleFromUser = false; // the user renamed the session: the agent's titles no longer replace it
-  /** What the agent does with its text that the protocol does not say (quirks.ts); read on the root session. */
+  /** What the agent does that the protocol does not say (quirks.ts); a subagent's are its root session's. */
   quirks: AgentQuirks = NO_QUIRKS;
   updatedAt: string | undefined;
   readonly notices: S.Notice[] = [];
@@ -107,6 +106,7 @@ export class SessionModel {
     root?: SessionModel,
   ) {
     this.root = root ?? this;
+    if (root) this.quirks = root.quirks;
     this.modes = setup.modes ?? undefined;
     this.configOptions = setup.configOptions ?? [];
   }

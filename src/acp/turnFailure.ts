@@ -7,6 +7,7 @@
 // - codex-acp 2.6's `data.codexErrorInfo` (codex's error info: a name, or an object keyed by it).
 // What an agent does not say in these fields is no kind: the chat shows its message, as for any failure.
 import { ErrorCodes } from './errors';
+import type { QuotaMeter } from './quota';
 
 export type TurnFailureKind = 'quotaExhausted' | 'rateLimited' | 'signedOut' | 'overloaded' | 'network';
 
@@ -43,7 +44,20 @@ const CODEX_KINDS: Readonly<Record<string, TurnFailureKind>> = {
   responseStreamDisconnected: 'network',
 };
 
-export function readTurnFailure(code: number | undefined, data: unknown): TurnFailure | undefined {
+/**
+ * The kind of failure of an error with `code` and `data`. `quota`: the account's limits the agent reported; a limit
+ * it said is exceeded makes a "rate limit" the used-up quota it is (claude-agent-acp sends Claude Code's usage limit
+ * as the SDK's `rate_limit`, right after its rate limit event says which limit, and until when).
+ */
+export function readTurnFailure(code: number | undefined, data: unknown, quota: readonly QuotaMeter[] = []): TurnFailure | undefined {
+  const failure = kindOf(code, data);
+  const exceeded = failure?.kind === 'rateLimited' ? quota.find((m) => m.status === 'exceeded') : undefined;
+  if (!exceeded) return failure;
+  const limit = exceeded.label ?? exceeded.id;
+  return { kind: 'quotaExhausted', limit, ...(exceeded.resetsAt !== undefined ? { resetsAt: exceeded.resetsAt } : {}) };
+}
+
+function kindOf(code: number | undefined, data: unknown): TurnFailure | undefined {
   if (code === ErrorCodes.AuthRequired) return { kind: 'signedOut' };
   const fields = isObject(data) ? data : {};
   if (code === QUOTA_EXCEEDED) {
@@ -55,6 +69,9 @@ export function readTurnFailure(code: number | undefined, data: unknown): TurnFa
   if (claude && Object.hasOwn(CLAUDE_KINDS, claude)) return { kind: CLAUDE_KINDS[claude]! };
   const info = fields['codexErrorInfo'];
   const codex = typeof info === 'string' ? info : isObject(info) ? Object.keys(info)[0] : undefined;
+  // As codex-acp reads it: an HTTP 429 under any kind is too many requests.
+  const status = isObject(info) && codex ? (info[codex] as { httpStatusCode?: unknown } | null)?.httpStatusCode : undefined;
+  if (status === 429) return { kind: 'rateLimited' };
   if (codex && Object.hasOwn(CODEX_KINDS, codex)) return { kind: CODEX_KINDS[codex]! };
   return undefined;
 }

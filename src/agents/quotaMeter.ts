@@ -11,9 +11,11 @@ const WARN_AT = 90;
 
 export class QuotaMeters implements vscode.Disposable {
   private readonly items = new Map<string, vscode.StatusBarItem>();
-  /** The limits already warned about, by agent, limit and reset: each once per window. */
+  /** The limits warned about, by agent and limit: again only once they have fallen below the mark (a new window). */
   private readonly warned = new Set<string>();
   private readonly subscription: vscode.Disposable;
+  /** Each agent's next reset: its meter is drawn again then, without the limit that reset. */
+  private readonly resets = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly agents: AgentManager) {
     this.subscription = agents.onDidChangeStatus((name) => this.update(name));
@@ -21,6 +23,14 @@ export class QuotaMeters implements vscode.Disposable {
 
   private update(name: string): void {
     const meters = (this.agents.client(name)?.quota.all ?? []).filter((m) => m.usedPercent !== undefined);
+    clearTimeout(this.resets.get(name));
+    const next = Math.min(...meters.map((m) => m.resetsAt ?? Infinity));
+    // setTimeout takes at most about 24 days; a later reset is drawn on the agent's next report.
+    if (next - Date.now() < 2 ** 31 - 1)
+      this.resets.set(
+        name,
+        setTimeout(() => this.update(name), Math.max(0, next - Date.now()) + 1000),
+      );
     const top = meters[0];
     if (!top) {
       this.items.get(name)?.dispose();
@@ -36,7 +46,7 @@ export class QuotaMeters implements vscode.Disposable {
     const used = Math.round(top.usedPercent!);
     item.text = `$(dashboard) ${vscode.l10n.t('{0}: {1}% of {2}', name, used, windowWords(top))}`;
     item.accessibilityInformation = { label: describe(name, top) };
-    const tooltip = new vscode.MarkdownString(`**${vscode.l10n.t('{0} usage limits', name)}**\n\n`);
+    const tooltip = new vscode.MarkdownString(`**${escape(vscode.l10n.t('{0} usage limits', name))}**\n\n`);
     for (const m of meters) tooltip.appendMarkdown(`- ${escape(describe(name, m))}\n`);
     item.tooltip = tooltip;
     item.backgroundColor = used >= WARN_AT ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -45,14 +55,16 @@ export class QuotaMeters implements vscode.Disposable {
   }
 
   private warn(name: string, meter: QuotaMeter): void {
-    const key = JSON.stringify([name, meter.id, meter.resetsAt ?? null]);
-    if ((meter.usedPercent ?? 0) < WARN_AT || this.warned.has(key)) return;
+    const key = JSON.stringify([name, meter.id]);
+    if ((meter.usedPercent ?? 0) < WARN_AT) return void this.warned.delete(key);
+    if (this.warned.has(key)) return;
     this.warned.add(key);
     void vscode.window.showWarningMessage(describe(name, meter));
   }
 
   dispose(): void {
     this.subscription.dispose();
+    for (const timer of this.resets.values()) clearTimeout(timer);
     disposeAll(this.items.values());
     this.items.clear();
   }
@@ -79,7 +91,8 @@ function windowWords(meter: QuotaMeter): string {
     if (days === 0) return vscode.l10n.t('{0}-hour', hours);
     return vscode.l10n.t('{0}-day', days);
   }
-  return meter.label ?? meter.id;
+  // The agent's own words: one line, no icons, bounded.
+  return (meter.label ?? meter.id).replace(/\$\(/g, '$\u200b(').replace(/\s+/g, ' ').slice(0, 40);
 }
 
 /** Text for a Markdown tooltip, shown as written. */

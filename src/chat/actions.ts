@@ -104,7 +104,7 @@ export class EditorChatActions implements ChatActions, vscode.Disposable {
       sessionId: session.sessionId,
       agent,
       text,
-      approval: { permissionId: id, ...(sessionId ? { sessionId } : {}) },
+      approval: { permissionId: id, toolCallId: call.toolCallId, ...(sessionId ? { sessionId } : {}) },
     });
   }
 

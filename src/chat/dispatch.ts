@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../acp/agentClient';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';
+import { AcpError } from '../acp/errors';
 import type { SessionModel } from '../acp/sessionModel';
 import { failureText } from '../common/failureText';
 import type { ChatModel } from './chatModel';
@@ -240,11 +241,15 @@ function errorAction(chat: ChatRooms, action: ErrorAction): void {
   }
 }
 
-/** Asks the agent for a mode or a config option; a refusal is shown in the chat, and rejects with the agent's reason. */
 /** A button of a failed turn: Retry sends the same message again, Sign In signs in, Switch Model picks another. */
 async function turnAction(chat: ChatRooms, action: TurnAction): Promise<void> {
-  // A retry that fails again shows its failure in the chat, as the first did.
-  if (action === 'retry') await chat.outbox.retry().catch(() => undefined);
+  // A retry the agent fails again shows its failure as the first did; one that could not go (the agent ended) says why.
+  if (action === 'retry')
+    await chat.outbox
+      .retry()
+      .catch(
+        (error: unknown) => error instanceof AcpError || chat.model.tell(vscode.l10n.t('The message was not sent again: {0}', failureText(error))),
+      );
   else if (action === 'signIn') await chat.owner.signIn();
   else await switchModel(chat);
 }
@@ -264,6 +269,7 @@ async function switchModel(chat: ChatRooms): Promise<void> {
   if (chosen) await picked(chat, option.id, (session) => session.setConfigOption(option.id, chosen.value));
 }
 
+/** Asks the agent for a mode or a config option; a refusal is shown in the chat, and rejects with the agent's reason. */
 async function picked(chat: ChatRooms, what: string, ask: (session: AgentSession) => Promise<unknown>): Promise<void> {
   const { model, log } = chat;
   const session = model.session;

@@ -229,13 +229,14 @@ export function shortPath(path: string, cwd: string): string {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : path;
 }
 
-/** What fits a failure: Sign In when signed out, Switch Model where another model is offered, and Retry. */
+/**
+ * What fits a failure: Sign In alone when signed out (the message went back into the composer), else Switch Model
+ * where another model is offered (not for the network), and Retry.
+ */
 function failureActions(kind: TurnFailureKind, model: Pick<SessionModel, 'configOptions'> | undefined): TurnAction[] {
+  if (kind === 'signedOut') return ['signIn'];
   const models = model?.configOptions.find((o) => o.category === 'model' && o.type === 'select');
-  const otherModel = models?.type === 'select' && selectChoices(models).length > 1;
-  const actions: TurnAction[] = kind === 'signedOut' ? ['signIn'] : [];
-  if (otherModel && (kind === 'quotaExhausted' || kind === 'rateLimited' || kind === 'overloaded')) actions.push('switchModel');
-  return [...actions, 'retry'];
+  return models?.type === 'select' && selectChoices(models).length > 1 && kind !== 'network' ? ['switchModel', 'retry'] : ['retry'];
 }
 
 export function turnView(turn: TurnState, model?: Pick<SessionModel, 'turnEnds' | 'entries' | 'configOptions'>): TurnView {

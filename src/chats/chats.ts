@@ -354,11 +354,6 @@ export class Chats implements vscode.Disposable {
     return this.all.find((p) => p.agentName === agentName && p.model.session?.sessionId === sessionId);
   }
 
-  /**
-   * Sends a message with its own context (Send Feedback) in the chat named by `key` (`chatKey`: its agent and
-   * session), once the turn running there has ended. Resolves when the message has been sent; a chat that is gone
-   * or refuses it rejects with the reason.
-   */
   /** Send Feedback on Plan (plans/planReviews.ts): false when the plan's chat is closed. */
   async planFeedback(plan: PlanUnderReview, feedback: string): Promise<boolean> {
     const panel = this.all.find((p) => p.agentName === plan.agent && p.model.session?.sessionId === plan.sessionId);
@@ -368,6 +363,11 @@ export class Chats implements vscode.Disposable {
     return panel !== undefined;
   }
 
+  /**
+   * Sends a message with its own context (Send Feedback) in the chat named by `key` (`chatKey`: its agent and
+   * session), once the turn running there has ended. Resolves when the message has been sent; a chat that is gone
+   * or refuses it rejects with the reason.
+   */
   sendContext(key: string, text: string, context: readonly NewAttachment[]): Promise<void> {
     return sendAfterTurn(
       this.all.find((p) => p.model.session && chatKey(p.agentName, p.model.session.sessionId) === key),

@@ -82,7 +82,8 @@ export async function sendAfterTurn(panel: ChatPanel | undefined, text: string, 
  */
 export async function sendPlanFeedback(panel: ChatPanel, approval: PlanUnderReview['approval'], feedback: string): Promise<void> {
   const model = approval && panel.model.modelOf(approval.sessionId);
-  const pending = model?.permissions.find((p) => p.id === approval?.permissionId);
+  // The same request, not one that took its number since (a session opened again numbers its requests anew).
+  const pending = model?.permissions.find((p) => p.id === approval?.permissionId && p.toolCallId === approval.toolCallId);
   if (model && pending) {
     const effects = model.quirks.planOptions;
     const keep =

@@ -4,7 +4,9 @@
 // sends the comments as its next prompt, each with the lines it is about (no agent takes feedback with its answer
 // today: claude-agent-acp 0.101 and codex-acp 2.6 read only the option chosen). A plan file the agent names is read
 // (Markdown, at most 1 MB) and shown the same way: the editor never writes it.
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import { DisposableStore, disposeAll } from '../common/disposables';
 
@@ -23,8 +25,8 @@ export interface PlanUnderReview {
   readonly sessionId: string;
   /** The plan as Markdown. */
   readonly text: string;
-  /** The approval it answers while that waits: the permission request's id, and a subagent's session. */
-  readonly approval?: { readonly permissionId: number; readonly sessionId?: string };
+  /** The approval it answers while that waits: the permission request's id, its tool call, and a subagent's session. */
+  readonly approval?: { readonly permissionId: number; readonly toolCallId: string; readonly sessionId?: string };
 }
 
 /** Sends the feedback to the plan's chat; false when it could not (the chat was closed): the comments stay. */
@@ -37,6 +39,8 @@ export class PlanReviews implements vscode.TextDocumentContentProvider, vscode.D
   private readonly controller: vscode.CommentController;
   private readonly disposables = new DisposableStore();
   private opened = 0;
+  /** The plans whose feedback is on its way: a second Send waits for none and sends nothing twice. */
+  private readonly sending = new Set<string>();
 
   constructor(private readonly deliver: DeliverPlanFeedback) {
     this.controller = vscode.comments.createCommentController('acp.planFeedback', vscode.l10n.t('Feedback on the plan'));
@@ -60,14 +64,25 @@ export class PlanReviews implements vscode.TextDocumentContentProvider, vscode.D
     await vscode.window.showTextDocument(document, { preview: false, viewColumn: column ?? vscode.ViewColumn.Beside });
   }
 
-  /** A plan file the agent names: its text, when it is Markdown of at most 1 MB; else why not. */
+  /**
+   * A plan file the agent names: its text, when it is an absolute path to a regular file of at most 1 MB; else why
+   * not. Opened without waiting (a pipe named `plan.md` does not hold the read), checked and read through one handle.
+   */
   static async readPlanFile(path: string): Promise<{ text: string } | { refused: string }> {
+    if (!isAbsolute(path)) return { refused: vscode.l10n.t('{0} is not an absolute path.', path) };
+    let handle: FileHandle | undefined;
     try {
-      const size = (await stat(path)).size;
-      if (size > MAX_PLAN_FILE_BYTES) return { refused: vscode.l10n.t('{0} is larger than 1 MB.', path) };
-      return { text: await readFile(path, 'utf8') };
+      handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      const stats = await handle.stat();
+      if (!stats.isFile()) return { refused: vscode.l10n.t('{0} is not a file.', path) };
+      if (stats.size > MAX_PLAN_FILE_BYTES) return { refused: vscode.l10n.t('{0} is larger than 1 MB.', path) };
+      const buffer = Buffer.alloc(MAX_PLAN_FILE_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, MAX_PLAN_FILE_BYTES, 0);
+      return { text: buffer.subarray(0, bytesRead).toString('utf8') };
     } catch (error) {
       return { refused: vscode.l10n.t('{0} could not be read: {1}', path, error instanceof Error ? error.message : String(error)) };
+    } finally {
+      await handle?.close();
     }
   }
 
@@ -119,7 +134,13 @@ export class PlanReviews implements vscode.TextDocumentContentProvider, vscode.D
       const quoted = (lines[start - 1] ?? '').trim().slice(0, QUOTE_CHARS);
       for (const c of t.comments) feedback.push(`- ${where} (“${quoted}”): ${typeof c.body === 'string' ? c.body : c.body.value}`);
     }
-    if (!(await this.deliver(plan, feedback.join('\n')))) return;
+    if (this.sending.has(uri)) return;
+    this.sending.add(uri);
+    try {
+      if (!(await this.deliver(plan, feedback.join('\n')))) return;
+    } finally {
+      this.sending.delete(uri);
+    }
     for (const t of threads) this.discard(t);
     // The approval is answered: the plan stays open to read, but later comments go as a new message.
     const { approval: _answered, ...kept } = plan;

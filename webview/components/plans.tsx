@@ -62,7 +62,7 @@ function PlanById({ plan, name }: { plan: PlanByIdView; name: string }) {
           <div class="plan-markdown" role="region" aria-label={name}>
             <Markdown text={plan.markdown} />
             {plan.truncated && <p class="quiet">{t('The plan was longer than the chat keeps; the rest is not shown.')}</p>}
-            <button type="button" class="secondary" onClick={() => openPlan(plan.id)} aria-label={t('Open {0} in Editor', name)}>
+            <button type="button" class="secondary" onClick={() => openPlan(plan.id)} aria-label={t('Open in Editor: {0}', name)}>
               <span class="codicon codicon-go-to-file" aria-hidden="true" /> {t('Open in Editor')}
             </button>
           </div>

@@ -1,11 +1,12 @@
 // A v2 agent's session update, applied to the model of the session it names: what v1 also says goes through the
 // model's own `apply`, and what v2 adds (whole messages, content appended to a tool call, the session's state, the
 // agent's own terminals, plans by id) through the model's v2 operations.
+import type { QuotaMeter } from '../quota';
 import { readTurnFailure } from '../turnFailure';
 import type { SessionModel } from '../sessionModel';
 import type { V2Event } from './updates';
 
-export function applyV2(model: SessionModel, event: V2Event): void {
+export function applyV2(model: SessionModel, event: V2Event, quota: readonly QuotaMeter[] = []): void {
   switch (event.type) {
     case 'update':
       // v2's usage without a cost leaves the cost as it was (v1's has none to leave).
@@ -26,7 +27,7 @@ export function applyV2(model: SessionModel, event: V2Event): void {
     case 'toolContent':
       return model.appendToolContent(event.toolCallId, event.content);
     case 'state':
-      return applyState(model, event);
+      return applyState(model, event, quota);
     case 'terminal':
       model.agentTerminal(event.terminalId, {
         ...(event.output !== undefined && { output: event.output, append: event.chunk === true }),
@@ -47,7 +48,7 @@ export function applyV2(model: SessionModel, event: V2Event): void {
  * or, while none runs, work the agent started by itself. `idle` ends that turn, with its stop reason or its error,
  * once it is the agent's idle for that turn (turn.ts says when). The `background` list, where present, replaces the last.
  */
-function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state' }>): void {
+function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state' }>, quota: readonly QuotaMeter[]): void {
   if (event.background) model.background.report(event.background);
   const turn = model.v2;
   if (event.state !== 'idle') {
@@ -63,6 +64,6 @@ function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state'
   turn.running = false;
   if (!ends) return;
   turn.ended();
-  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, readTurnFailure(event.errorCode, event.errorData));
+  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, readTurnFailure(event.errorCode, event.errorData, quota));
   else model.endTurn(event.stopReason ?? 'end_turn', event.usage);
 }

@@ -46,9 +46,14 @@ describe('quota', () => {
     tracker.takeClaudeMeta({ '_claude/rateLimit': { status: 'allowed', rateLimitType: 'five_hour', utilization: 0.1 } });
     tracker.takeClaudeMeta({ quota: { token_count: { totalTokens: 5 } } });
     tracker.takeClaudeMeta({ '_claude/rateLimit': { status: 'allowed', utilization: 'lots' } });
-    assert.deepEqual(tracker.all, [
-      { id: 'claude/seven_day', label: 'seven_day', usedPercent: 93, window: 'P7D', resetsAt: 1893510000000, status: 'warning' },
-      { id: 'claude/five_hour', label: 'five_hour', usedPercent: 10, window: 'PT5H', status: 'ok' },
-    ]);
+    tracker.takeClaudeMeta({ '_claude/rateLimit': { status: 'rejected', rateLimitType: 'seven_day_opus', utilization: 1, resetsAt: 1000 } });
+    assert.deepEqual(
+      tracker.all,
+      [
+        { id: 'claude/seven_day', label: 'seven_day', usedPercent: 93, window: 'P7D', resetsAt: 1893510000000, status: 'warning' },
+        { id: 'claude/five_hour', label: 'five_hour', usedPercent: 10, window: 'PT5H', status: 'ok' },
+      ],
+      'a limit whose window has reset (1970) is not shown',
+    );
   });
 });

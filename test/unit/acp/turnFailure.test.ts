@@ -19,6 +19,18 @@ describe('turn failures', () => {
     assert.deepEqual(readTurnFailure(-32603, { errorKind: 'billing_error' }), { kind: 'quotaExhausted' });
     assert.deepEqual(readTurnFailure(-32603, { message: 'x', codexErrorInfo: 'usageLimitExceeded' }), { kind: 'quotaExhausted' });
     assert.deepEqual(readTurnFailure(-32603, { codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: null } } }), { kind: 'network' });
+    assert.deepEqual(readTurnFailure(-32603, { codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 429 } } }), { kind: 'rateLimited' });
+  });
+
+  it('takes a rate limit for the used-up limit the agent’s quota says is exceeded, with its reset', () => {
+    const resetsAt = Date.parse('2030-01-01T15:00:00Z');
+    const meters = [
+      { id: 'claude/seven_day', label: 'seven_day', usedPercent: 40, status: 'ok' as const },
+      { id: 'claude/five_hour', label: 'five_hour', usedPercent: 100, resetsAt, status: 'exceeded' as const },
+    ];
+    assert.deepEqual(readTurnFailure(-32603, { errorKind: 'rate_limit' }, meters), { kind: 'quotaExhausted', limit: 'five_hour', resetsAt });
+    assert.deepEqual(readTurnFailure(-32603, { errorKind: 'rate_limit' }, meters.slice(0, 1)), { kind: 'rateLimited' });
+    assert.deepEqual(readTurnFailure(-32603, { errorKind: 'overloaded' }, meters), { kind: 'overloaded' });
   });
 
   it('guesses nothing: a message that mentions a limit, an unknown kind, or malformed fields are no kind', () => {
