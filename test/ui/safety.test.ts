@@ -69,7 +69,12 @@ describe('chat safety and restore UI', function () {
 
     // Shown as text: in titles (tool cards are named by them), option buttons, the plan and the message.
     for (const payload of XSS_PAYLOADS.slice(0, 4)) {
-      assert.ok((await chat.getByRole('article', { name: payload, exact: false }).count()) > 0, `a tool card is named by ${payload}`);
+      // On failure, the cards the page holds: which were missing says where to look.
+      const names = () => chat.getByRole('article').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+      assert.ok(
+        (await chat.getByRole('article', { name: payload, exact: false }).count()) > 0,
+        `a tool card is named by ${payload}: ${JSON.stringify(await names())}`,
+      );
     }
     await chat.getByRole('button', { name: XSS_PAYLOADS[1], exact: true }).waitFor();
     await chat.getByRole('list', { name: 'Plan' }).getByText(XSS_PAYLOADS[0]!).waitFor();
