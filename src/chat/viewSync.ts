@@ -20,6 +20,8 @@ export interface ViewSource {
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
 const DELIVERY_TIMEOUT_MS = 1000;
+/** How long after a post the page did not take the next one goes (it is hidden, or loading). */
+const RETRY_MS = 250;
 
 export class ViewSync {
   private loaded = false;
@@ -123,20 +125,28 @@ export class ViewSync {
   private flush(): void {
     this.flushTimer = undefined;
     if (this.disposed) return;
-    const update = this.source.update(this.dirtyEntries, this.dirtyParts);
+    const { dirtyEntries: entries, dirtyParts: parts } = this;
+    const update = this.source.update(entries, parts);
     this.inFlight = true;
     this.lastPostAt = Date.now();
     const post = ++this.posted;
     let timeout: NodeJS.Timeout | undefined;
-    const delivered = () => {
+    const delivered = (ok: boolean) => {
       clearTimeout(timeout);
-      if (!this.inFlight || post !== this.posted) return;
-      this.inFlight = false;
-      // What changed meanwhile goes at once, though a frame after the last post at the earliest.
-      if (this.dirty) this.schedule(Math.max(0, this.lastPostAt + FRAME_MS - Date.now()));
+      // Not taken (the page was hidden or reloading as it went): what it carried is marked again, or the page would
+      // never get those entries, and would show a conversation with holes. A page that reloads gets the whole state.
+      if (!ok && !this.disposed) {
+        for (const index of entries) this.dirtyEntries.add(index);
+        for (const part of parts) this.dirtyParts.add(part);
+      }
+      if (this.inFlight && post === this.posted) this.inFlight = false;
+      else if (ok || this.inFlight) return;
+      // What changed meanwhile goes at once, though a frame after the last post at the earliest; after a post that
+      // was not taken, a while later.
+      if (this.dirty) this.schedule(ok ? Math.max(0, this.lastPostAt + FRAME_MS - Date.now()) : RETRY_MS);
     };
-    timeout = setTimeout(delivered, DELIVERY_TIMEOUT_MS);
-    this.post(update).then(delivered, delivered);
+    timeout = setTimeout(() => delivered(true), DELIVERY_TIMEOUT_MS);
+    this.post(update).then(delivered, () => delivered(false));
     this.clear();
   }
 

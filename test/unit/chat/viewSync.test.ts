@@ -7,18 +7,18 @@ import { ViewSync, type HeadMessage, type StateMessage, type UpdateMessage } fro
 /** A page that takes posts and says each was delivered when the test says so. */
 class Page {
   readonly posts: HostMessage[] = [];
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: ((taken: boolean) => void)[] = [];
 
   readonly webview = {
     postMessage: (message: HostMessage): Thenable<boolean> => {
       this.posts.push(message);
-      return new Promise<boolean>((resolve) => this.waiting.push(() => resolve(true)));
+      return new Promise<boolean>((resolve) => this.waiting.push(resolve));
     },
   } as unknown as vscode.Webview;
 
-  /** Delivers the oldest post still on its way, and lets what follows from it run. */
-  async deliver(): Promise<void> {
-    this.waiting.shift()?.();
+  /** Delivers the oldest post still on its way (or says it was not taken), and lets what follows from it run. */
+  async deliver(taken = true): Promise<void> {
+    this.waiting.shift()?.(taken);
     await settled();
   }
 
@@ -29,9 +29,15 @@ class Page {
 
 function source(from?: Omit<StateFrom, 'seq'>) {
   const heads: number[] = [];
+  /** The entries each update carried, by index. */
+  const updated: number[][] = [];
   return {
     heads,
-    update: (): UpdateMessage => ({ type: 'update', entries: [] }),
+    updated,
+    update: (entries: ReadonlySet<number>): UpdateMessage => {
+      updated.push([...entries]);
+      return { type: 'update', entries: [] };
+    },
     state: (seq?: number): StateMessage => ({
       type: 'state',
       agent: 'Fixture',
@@ -100,6 +106,35 @@ describe('keeping the chat page in step', () => {
     await page.deliver();
     await frame();
     assert.deepEqual(page.types(), ['state', 'update', 'update', 'update']);
+    sync.dispose();
+  });
+
+  it('posts again what an update carried when the page did not take it (hidden or reloading), so no entry goes missing', async () => {
+    const page = new Page();
+    const src = source();
+    const sync = new ViewSync(page.webview, src);
+    sync.load();
+    await page.deliver();
+    sync.entryChanged(2);
+    sync.entryChanged(3);
+    await frame();
+    assert.deepEqual(src.updated, [[2, 3]]);
+    sync.entryChanged(4);
+    await page.deliver(false); // VS Code could not hand it over
+    mock.timers.tick(250);
+    await settled();
+    assert.deepEqual(
+      src.updated,
+      [
+        [2, 3],
+        [4, 2, 3],
+      ],
+      'the entries it carried go again, with what changed since',
+    );
+    await page.deliver();
+    sync.entryChanged(5);
+    await frame();
+    assert.deepEqual(src.updated.at(-1), [5], 'once taken, only what changed');
     sync.dispose();
   });
 });
