@@ -20,8 +20,6 @@ export interface ViewSource {
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
 const DELIVERY_TIMEOUT_MS = 1000;
-/** How long after a post the page did not take the next one goes (it is hidden, or loading). */
-const RETRY_MS = 250;
 
 export class ViewSync {
   private loaded = false;
@@ -133,20 +131,21 @@ export class ViewSync {
     let timeout: NodeJS.Timeout | undefined;
     const delivered = (ok: boolean) => {
       clearTimeout(timeout);
-      // Not taken (the page was hidden or reloading as it went): what it carried is marked again, or the page would
-      // never get those entries, and would show a conversation with holes. A page that reloads gets the whole state.
+      // Not taken (the page was hidden or reloading as it went): what it carried is marked again and goes with the
+      // next update, or the page would show a conversation with holes. Nothing is posted for it alone: a hidden page
+      // answers every post so, and one that reloads gets the whole state.
       if (!ok && !this.disposed) {
         for (const index of entries) this.dirtyEntries.add(index);
         for (const part of parts) this.dirtyParts.add(part);
       }
       if (this.inFlight && post === this.posted) this.inFlight = false;
       else if (ok || this.inFlight) return;
-      // What changed meanwhile goes at once, though a frame after the last post at the earliest; after a post that
-      // was not taken, a while later.
-      if (this.dirty) this.schedule(ok ? Math.max(0, this.lastPostAt + FRAME_MS - Date.now()) : RETRY_MS);
+      // What changed meanwhile goes at once, though a frame after the last post at the earliest.
+      if (this.dirty && ok) this.schedule(Math.max(0, this.lastPostAt + FRAME_MS - Date.now()));
     };
     timeout = setTimeout(() => delivered(true), DELIVERY_TIMEOUT_MS);
-    this.post(update).then(delivered, () => delivered(false));
+    // A post that throws (a message that cannot be sent) is not retried: it would fail every later update with it.
+    this.post(update).then(delivered, () => delivered(true));
     this.clear();
   }
 
