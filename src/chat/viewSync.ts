@@ -20,6 +20,9 @@ export interface ViewSource {
 const FRAME_MS = 16;
 /** Longest wait for VS Code to hand an update to the webview before the next one is posted anyway. */
 const DELIVERY_TIMEOUT_MS = 1000;
+/** After a post the page did not take: the next one goes this much later, this many times at most in a row. */
+const RETRY_MS = 250;
+const MAX_RETRIES = 8;
 
 export class ViewSync {
   private loaded = false;
@@ -34,6 +37,8 @@ export class ViewSync {
   /** The last state posted: only its head follows it. */
   private states = 0;
   private lastPostAt = 0;
+  /** Posts in a row the page did not take. */
+  private retries = 0;
 
   constructor(
     private webview: vscode.Webview,
@@ -131,17 +136,19 @@ export class ViewSync {
     let timeout: NodeJS.Timeout | undefined;
     const delivered = (ok: boolean) => {
       clearTimeout(timeout);
-      // Not taken (the page was hidden or reloading as it went): what it carried is marked again and goes with the
-      // next update, or the page would show a conversation with holes. Nothing is posted for it alone: a hidden page
-      // answers every post so, and one that reloads gets the whole state.
+      // Not taken (the page was hidden or reloading as it went): what it carried is marked again and goes again a
+      // while later, a few times at most (a hidden page answers every post so, and one that reloads gets the whole
+      // state), else with the next update; or the page would show a conversation with holes.
       if (!ok && !this.disposed) {
         for (const index of entries) this.dirtyEntries.add(index);
         for (const part of parts) this.dirtyParts.add(part);
       }
       if (this.inFlight && post === this.posted) this.inFlight = false;
       else if (ok || this.inFlight) return;
+      this.retries = ok ? 0 : this.retries + 1;
       // What changed meanwhile goes at once, though a frame after the last post at the earliest.
       if (this.dirty && ok) this.schedule(Math.max(0, this.lastPostAt + FRAME_MS - Date.now()));
+      else if (this.dirty && this.retries <= MAX_RETRIES) this.schedule(RETRY_MS);
     };
     timeout = setTimeout(() => delivered(true), DELIVERY_TIMEOUT_MS);
     // A post that throws (a message that cannot be sent) is not retried: it would fail every later update with it.

@@ -71,10 +71,11 @@ describe('chat safety and restore UI', function () {
     for (const payload of XSS_PAYLOADS.slice(0, 4)) {
       // On failure, the cards the page holds: which were missing says where to look.
       const names = () => chat.getByRole('article').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
-      assert.ok(
-        (await chat.getByRole('article', { name: payload, exact: false }).count()) > 0,
-        `a tool card is named by ${payload}: ${JSON.stringify(await names())}`,
-      );
+      await chat
+        .getByRole('article', { name: payload, exact: false })
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(async () => assert.fail(`a tool card is named by ${payload}: ${JSON.stringify(await names())}`));
     }
     await chat.getByRole('button', { name: XSS_PAYLOADS[1], exact: true }).waitFor();
     await chat.getByRole('list', { name: 'Plan' }).getByText(XSS_PAYLOADS[0]!).waitFor();

@@ -120,12 +120,19 @@ describe('keeping the chat page in step', () => {
     await frame();
     assert.deepEqual(src.updated, [[2, 3]]);
     await page.deliver(false); // VS Code could not hand it over
-    mock.timers.tick(1000);
+    mock.timers.tick(250);
     await settled();
-    assert.deepEqual(src.updated, [[2, 3]], 'nothing is posted for it alone (a hidden page answers every post so)');
+    assert.deepEqual(src.updated.at(-1), [2, 3], 'the entries it carried go again a while later');
+    // A page that takes none (hidden): a few tries, then nothing more until something changes.
+    for (let i = 0; i < 12; i++) {
+      await page.deliver(false);
+      mock.timers.tick(250);
+      await settled();
+    }
+    assert.equal(src.updated.length, 9, 'the first post and 8 more, no more');
     sync.entryChanged(4);
     await frame();
-    assert.deepEqual(src.updated.at(-1), [2, 3, 4], 'the entries it carried go again with the next update');
+    assert.deepEqual(src.updated.at(-1), [2, 3, 4], 'then they go with the next update');
     await page.deliver();
     sync.entryChanged(5);
     await frame();
