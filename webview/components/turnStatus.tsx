@@ -93,13 +93,7 @@ function TurnFailure({ turn, failure }: { turn: TurnView; failure: NonNullable<T
         <span class="codicon codicon-warning" aria-hidden="true" /> {failureText(failure)}
       </p>
       {turn.error && <p class="quiet">{turn.error}</p>}
-      <div class="actions">
-        {failure.actions.map((action, i) => (
-          <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => runTurnAction(action)}>
-            {TURN_ACTION_LABELS[action]()}
-          </button>
-        ))}
-      </div>
+      <Actions actions={failure.actions} labels={TURN_ACTION_LABELS} run={runTurnAction} />
     </section>
   );
 }
@@ -121,13 +115,20 @@ export function AgentError({ error }: { error: AgentErrorView }) {
         <span class="codicon codicon-error" aria-hidden="true" /> {error.message}
       </p>
       {error.stderr.length > 0 && <pre aria-label={t("The agent's last stderr lines")}>{error.stderr.join('\n')}</pre>}
-      <div class="actions">
-        {error.actions.map((action, i) => (
-          <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => runErrorAction(action)}>
-            {ERROR_ACTION_LABELS[action]()}
-          </button>
-        ))}
-      </div>
+      <Actions actions={error.actions} labels={ERROR_ACTION_LABELS} run={runErrorAction} />
     </section>
+  );
+}
+
+/** What the user can do, the first as the primary button. */
+function Actions<A extends string>({ actions, labels, run }: { actions: readonly A[]; labels: Record<A, () => string>; run: (action: A) => void }) {
+  return (
+    <div class="actions">
+      {actions.map((action, i) => (
+        <button key={action} type="button" class={i === 0 ? 'primary' : 'secondary'} onClick={() => run(action)}>
+          {labels[action]()}
+        </button>
+      ))}
+    </div>
   );
 }
