@@ -297,7 +297,13 @@ describe('conversation UI', function () {
     await linked.focus();
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tabs-container .tab', { hasText: 'linked-chart.png' }).waitFor();
+    // VS Code's image preview takes the focus when it has loaded (it then shows the size in the status bar): the user
+    // goes back to the chat after that, and presses Enter once the button has the keyboard.
+    await workbench.page.locator('.statusbar-item', { hasText: /^1x1$/ }).waitFor();
     await image.focus();
+    await waitFor(() => image.evaluate((button) => button.ownerDocument.hasFocus() && button === button.ownerDocument.activeElement), {
+      what: 'the image button to have the keyboard',
+    });
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tabs-container .tab', { hasText: /[0-9a-f]{24}\.png/ }).waitFor();
   });
