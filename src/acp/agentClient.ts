@@ -2,13 +2,13 @@
 // agent sends to the right session, and running prompt turns. The host supplies the services it implements
 // (reading files, and later writing them and running terminals); the UI watches the session models.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
-import { advertisedCapabilities, advertisesQuota, AgentCapabilities, capabilityName, clientCapabilities } from './capabilities';
+import { advertisedCapabilities, AgentCapabilities, capabilityName, clientCapabilities } from './capabilities';
 import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, endedByClient, ErrorCodes, errorMessage } from './errors';
 import { applyEarly, EarlyUpdates, UnknownSessions, type EarlyUpdate } from './earlyUpdates';
 import { listAllSessions } from './sessionList';
-import { AuthStatusTracker, readAuthStatus, type AuthStatus } from './authStatus';
+import { AuthStatusTracker, isTerminalAuth, readAuthStatus, type AuthStatus } from './authStatus';
 import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
 import type { AgentCommand, AgentEnd, AgentLink } from './process';
@@ -121,7 +121,7 @@ export class AgentClient implements SessionOwner {
     const accountOf = (sessionId: string) => client?.accountOf(sessionId) ?? sessionId;
     const terminals = options.terminals === false ? undefined : new TerminalManager(tagged(log, 'terminals'), accountOf);
     const mcp = new McpOverAcp((notification) => agentProcess.connection.mcpNotify(notification), tagged(log, 'mcp'));
-    const quota = { tracker: new QuotaTracker(), advertised: () => advertisesQuota(client?.capabilities.advertised) };
+    const quota = { tracker: new QuotaTracker(), advertised: () => client?.capabilities.supports('quota') === true };
     const handler = {
       mcpMessage: (params: McpMessageRequest, signal: AbortSignal) => mcp.serve(params, signal),
       ...clientHandler(
@@ -172,6 +172,7 @@ export class AgentClient implements SessionOwner {
     }
     client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000, mcp, quota.tracker);
     void client.refreshAuthStatus();
+    void client.readQuota();
     return client;
   }
 
@@ -237,20 +238,26 @@ export class AgentClient implements SessionOwner {
   /** Asks `auth/status` again (after a sign-in or out), where advertised; bounded, and a failure is only logged. */
   async refreshAuthStatus(): Promise<void> {
     if (!this.capabilities.supports('authStatus') || this.hasExited) return;
-    try {
-      this.auth.set(readAuthStatus(await this.process.connection.authStatus(AbortSignal.timeout(STATUS_TIMEOUT_MS))));
-    } catch (error) {
-      this.log.warn(`auth/status failed: ${errorMessage(error)}`);
-    }
+    await this.process.connection.authStatus(AbortSignal.timeout(STATUS_TIMEOUT_MS)).then(
+      (status) => this.auth.set(readAuthStatus(status)),
+      (error: unknown) => this.log.warn(`auth/status failed: ${errorMessage(error)}`),
+    );
+  }
+
+  /** Draft `quota/read` where advertised: a session's (a reopen replays no quota_update) or the account's; bounded, failures logged. */
+  async readQuota(sessionId?: string): Promise<void> {
+    if (!this.capabilities.supports('quota') || this.hasExited) return;
+    await this.process.connection.readQuota(sessionId === undefined ? {} : { sessionId }, AbortSignal.timeout(STATUS_TIMEOUT_MS)).then(
+      (snapshot) => this.quota.takeSnapshot(snapshot, sessionId),
+      (error: unknown) => this.log.warn(`quota/read failed: ${errorMessage(error)}`),
+    );
   }
 
   /** Archives a session at the agent, or brings it back (unstable); false, and nothing sent, where it does not archive. */
   async setArchived(sessionId: string, archived: boolean): Promise<boolean> {
     if (!this.capabilities.supports('archiveSession')) return false;
-    const connection = this.process.connection;
     // Bounded: an agent that never answers must not hold up the chat's archive or its reopening.
-    const signal = AbortSignal.timeout(STATUS_TIMEOUT_MS);
-    await (archived ? connection.archiveSession({ sessionId }, signal) : connection.unarchiveSession({ sessionId }, signal));
+    await this.process.connection.setArchived({ sessionId }, archived, AbortSignal.timeout(STATUS_TIMEOUT_MS));
     return true;
   }
 
@@ -316,6 +323,7 @@ export class AgentClient implements SessionOwner {
       if (options.signal?.aborted) throw new AcpError(ErrorCodes.InternalError, `the reopen of ${sessionId} was given up`);
       model.setup({ modes: response.modes, configOptions: response.configOptions });
       this.takeCommands(model, response.availableCommands);
+      void this.readQuota(sessionId);
       return session;
     } catch (error) {
       // Quietly: the caller decides whether the agent is still needed; the agent never opened it: no session/close.
@@ -436,13 +444,6 @@ export class AgentClient implements SessionOwner {
     this.exitEmitter.dispose();
     this.sessionsEmitter.dispose();
   }
-}
-
-/** A sign-in method that the client runs in a terminal: the agent's own command with the method's args and env. */
-export type TerminalAuthMethod = Extract<S.AuthMethod, { type: 'terminal' }>;
-
-export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMethod {
-  return 'type' in method && method.type === 'terminal';
 }
 
 /** A session of an agent client, as the host holds it. */

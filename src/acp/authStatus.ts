@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { clip } from './text';
+import type * as S from './schema.gen';
 
 /** The states the schema names; any other value counts as `unknown`, as it asks. */
 type AuthState = 'authenticated' | 'unauthenticated' | 'not_required' | 'unknown';
@@ -125,4 +126,11 @@ export class AuthStatusTracker {
     clearTimeout(this.timer);
     this.emitter.dispose();
   }
+}
+
+/** A sign-in method that the client runs in a terminal: the agent's own command with the method's args and env. */
+export type TerminalAuthMethod = Extract<S.AuthMethod, { type: 'terminal' }>;
+
+export function isTerminalAuth(method: S.AuthMethod): method is TerminalAuthMethod {
+  return 'type' in method && method.type === 'terminal';
 }

@@ -8,6 +8,7 @@ import type * as S from './schema.gen';
 /** Something the client may use only when the agent advertised it. */
 export type AgentFeature =
   | 'logout'
+  | 'quota'
   | 'loadSession'
   | 'listSessions'
   | 'resumeSession'
@@ -45,10 +46,14 @@ interface FeatureDef {
   readonly extension?: true;
   /** In the SDK's unstable schema only, not ACP v1. */
   readonly unstable?: true;
+  /** In a draft RFD only, in no schema yet (DraftMethods in methods.ts). */
+  readonly draft?: true;
 }
 
 const FEATURES: Record<AgentFeature, FeatureDef> = {
   logout: { capability: 'auth.logout', advertised: (c) => c.auth?.logout != null },
+  // The draft RFD "Quotas and Limits": the agent reports the account's limits (`quota_update`, `quota/read`).
+  quota: { capability: 'quota', advertised: (c) => isObject((c as { quota?: unknown }).quota), draft: true },
   loadSession: { capability: 'loadSession', advertised: (c) => c.loadSession === true },
   listSessions: { capability: 'sessionCapabilities.list', advertised: (c) => c.sessionCapabilities?.list != null },
   resumeSession: { capability: 'sessionCapabilities.resume', advertised: (c) => c.sessionCapabilities?.resume != null },
@@ -133,7 +138,7 @@ export function advertisedCapabilities(result: Pick<S.InitializeResponse, 'agent
 
 /** Every feature of the protocol's schema, for tests that check each against it. */
 export const AGENT_FEATURES = (Object.keys(FEATURES) as AgentFeature[]).filter(
-  (f) => !FEATURES[f].extension && !FEATURES[f].unstable,
+  (f) => !FEATURES[f].extension && !FEATURES[f].unstable && !FEATURES[f].draft,
 ) as readonly AgentFeature[];
 
 /** The features that are extensions some agents advertise in `_meta`, outside the schema. */
@@ -178,12 +183,6 @@ export function mcpTransport(server: OfferedMcpServer): 'http' | 'sse' | 'acp' |
 export function mcpFeature(server: OfferedMcpServer): AgentFeature | undefined {
   const transport = mcpTransport(server);
   return transport === 'http' ? 'mcpHttp' : transport === 'sse' ? 'mcpSse' : transport === 'acp' ? 'mcpAcp' : undefined;
-}
-
-/** The draft RFD "Quotas and Limits": the agent reports the account's limits (`agentCapabilities.quota`). */
-export function advertisesQuota(caps: S.AgentCapabilities | null | undefined): boolean {
-  const quota = (caps as { quota?: unknown } | null | undefined)?.quota;
-  return typeof quota === 'object' && quota !== null;
 }
 
 /** What the agent accepts in a prompt besides text and resource links. */

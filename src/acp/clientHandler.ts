@@ -88,6 +88,11 @@ export async function settlePermission(
   return outcome;
 }
 
+/** A request for a session that is not open: refused. */
+function unknownSession(sessionId: string): never {
+  throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
+}
+
 /** The handler for one agent: `route` finds an open session, `unknown` hears of ids that are not open. */
 export function clientHandler(
   services: HostServices,
@@ -101,11 +106,7 @@ export function clientHandler(
   /** The account's limits the agent reports (quota.ts); the draft `quota_update` only where it advertised `quota`. */
   quota?: { readonly tracker: QuotaTracker; advertised(): boolean },
 ): ClientHandler {
-  const session = (sessionId: string): Session => {
-    const found = route(sessionId);
-    if (!found) throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
-    return found;
-  };
+  const session = (sessionId: string): Session => route(sessionId) ?? unknownSession(sessionId);
   /** Where a session's paths are held: its chat's workspace (a worktree), narrowed by a subagent's own roots. */
   const scopeOf = (target: Session): PathScope => {
     const chat = route(rootOf(target.sessionId)) ?? target;
@@ -230,8 +231,8 @@ function quotaHandlers(
 ): Pick<ClientHandler, 'quotaUpdate' | 'usageMeta'> {
   if (!quota) return {};
   return {
-    quotaUpdate: (_sessionId: string, update: QuotaUpdate) => {
-      if (quota.advertised()) quota.tracker.takeUpdate(update);
+    quotaUpdate: (sessionId: string, update: QuotaUpdate) => {
+      if (quota.advertised()) quota.tracker.takeSnapshot(update, sessionId);
     },
     usageMeta: (meta: unknown) => quota.tracker.takeClaudeMeta(meta),
   };

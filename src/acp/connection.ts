@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { advertisedCapabilities, capabilityName, promptFeature, supports } from './capabilities';
 import { AcpError, ConnectionClosedError, ErrorCodes, errorMessage, NotSupportedError, ProtocolVersionError } from './errors';
 import { silentLogger, type Logger } from './log';
-import { AgentMethods, AgentNotifications, ExtensionMethods, UnstableMethods, type GatedRequestDef, type RequestDef } from './methods';
+import { AgentMethods, AgentNotifications, DraftMethods, ExtensionMethods, UnstableMethods, type GatedRequestDef, type RequestDef } from './methods';
 import type * as S from './schema.gen';
 import { Inbound, type ClientHandler } from './inbound';
 import { MCP_MESSAGE_METHOD, type McpMessageNotification } from './mcpOverAcp';
@@ -184,13 +184,11 @@ export class AcpClientConnection {
 
   /** Signs in with one of the agent's methods (v2: `auth/login`). */
   authenticate(params: Params<typeof AgentMethods.authenticate>, signal?: AbortSignal) {
-    if (this.version === PROTOCOL_V2) return this.call(AgentMethodsV2.login, params, signal);
-    return this.call(AgentMethods.authenticate, params, signal);
+    return this.version === PROTOCOL_V2 ? this.call(AgentMethodsV2.login, params, signal) : this.call(AgentMethods.authenticate, params, signal);
   }
 
   logout(params: Params<typeof AgentMethods.logout> = {}, signal?: AbortSignal) {
-    if (this.version === PROTOCOL_V2) return this.call(AgentMethodsV2.logout, params, signal);
-    return this.call(AgentMethods.logout, params, signal);
+    return this.version === PROTOCOL_V2 ? this.call(AgentMethodsV2.logout, params, signal) : this.call(AgentMethods.logout, params, signal);
   }
 
   /** Opens a session. A v2 agent's answer carries its commands (`availableCommands`) and no modes. */
@@ -281,12 +279,13 @@ export class AcpClientConnection {
   }
 
   /** Unstable: archives a session, or brings it back (see UnstableMethods). */
-  archiveSession(params: Params<typeof UnstableMethods.archiveSession>, signal?: AbortSignal) {
-    return this.call(UnstableMethods.archiveSession, params, signal);
+  setArchived(params: Params<typeof UnstableMethods.archiveSession>, archived: boolean, signal?: AbortSignal) {
+    return this.call(archived ? UnstableMethods.archiveSession : UnstableMethods.unarchiveSession, params, signal);
   }
 
-  unarchiveSession(params: Params<typeof UnstableMethods.unarchiveSession>, signal?: AbortSignal) {
-    return this.call(UnstableMethods.unarchiveSession, params, signal);
+  /** Draft: the account's limits now (see DraftMethods). */
+  readQuota(params: Params<typeof DraftMethods.readQuota>, signal?: AbortSignal) {
+    return this.call(DraftMethods.readQuota, params, signal);
   }
 
   /** Unstable: the agent's sign-in state and accounts. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AdapterAuthStatusMessage, AuthStatusMessage } from './authStatus';
 import type { AgentFeature } from './capabilities';
 import { MCP_MESSAGE_METHOD, McpMessageRequest, McpOutcome, McpServerAcp } from './mcpOverAcp';
+import { QuotaSnapshot } from './quota';
 import * as S from './schema.gen';
 
 export interface RequestDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
@@ -101,6 +102,16 @@ export const UnstableMethods = {
   unarchiveSession: gated('session/unarchive', ArchiveSessionRequest, ArchiveSessionResponse, 'archiveSession'),
   /** The agent's sign-in state and accounts (see authStatus.ts). */
   authStatus: gated('auth/status', AuthStatusRequest, AuthStatusMessage, 'authStatus'),
+} as const;
+
+/**
+ * Requests of draft RFDs, in no schema yet, each gated on the capability its RFD names: `quota/read` ("Quotas and
+ * Limits"), the account's limits now, for a session or (without one) for the account a new session would use.
+ */
+const ReadQuotaRequest = z.looseObject({ sessionId: z.string().optional() });
+
+export const DraftMethods = {
+  readQuota: gated('quota/read', ReadQuotaRequest, QuotaSnapshot, 'quota'),
 } as const;
 
 /** Notifications the client sends to the agent. */

@@ -3,19 +3,32 @@
 // `usage_update`'s cost), and the account's quota (here). Both maintained adapters' `PromptResponse._meta.quota` are
 // token counts, not quota: never read here. Read:
 // - the draft RFD "Quotas and Limits": `quota_update {updatedAt, pools: [{id, label?, meters: [...]}]}` session
-//   updates, from an agent that advertises `agentCapabilities.quota` (the client advertises `session.quota`);
+//   updates, from an agent that advertises `agentCapabilities.quota` (the client advertises `session.quota`), and
+//   the same snapshot answering `quota/read` (methods.ts, DraftMethods), asked when the agent starts (for the
+//   account) and when a session is reopened (a reopen replays no quota_update);
 // - claude-agent-acp 0.101's `usage_update._meta["_claude/rateLimit"]` (Claude Code's SDKRateLimitInfo: one limit
 //   at a time, `utilization` a fraction, `resetsAt` in seconds).
 // Each snapshot is bounded; a meter is kept by its id until a newer snapshot says otherwise.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 
+/** An amount as the draft RFD gives it: a decimal string (exact) and its unit (`USD`, `requests`, `credits`), if said. */
+export interface QuotaQuantity {
+  readonly value: string;
+  readonly unit?: string;
+}
+
 export interface QuotaMeter {
   /** The pool's and the meter's ids (`plan/five_hour`), unique in the agent's quota. */
   readonly id: string;
   readonly label?: string;
+  /** The pool's name, where the agent gave one ("Extra usage"). */
+  readonly pool?: string;
   /** 0 to 100. */
   readonly usedPercent?: number;
+  readonly used?: QuotaQuantity;
+  readonly limit?: QuotaQuantity;
+  readonly remaining?: QuotaQuantity;
   /** How long the window is, as an ISO 8601 duration (`PT5H`, `P7D`). */
   readonly window?: string;
   /** When it resets, in milliseconds since the epoch. */
@@ -24,21 +37,38 @@ export interface QuotaMeter {
 }
 
 const MAX_METERS = 16;
+const MAX_POOLS = 16;
+/** Snapshots kept by scope (a session, or the account's own read): the oldest scope goes past this. */
+const MAX_SCOPES = 32;
 const Label = z.string().max(200);
+const Quantity = z.looseObject({
+  value: z
+    .string()
+    .max(40)
+    .regex(/^-?\d+(?:\.\d+)?$/),
+  unit: z.string().max(16).nullish(),
+});
+const Amount = Quantity.nullish().catch(undefined);
 const Meter = z.looseObject({
   id: Label,
   label: Label.nullish(),
   usedPercent: z.number().min(0).max(1000).nullish(),
+  used: Amount,
+  limit: Amount,
+  remaining: Amount,
   window: z.string().max(64).nullish(),
   resetsAt: z.string().max(64).nullish(),
   status: z.enum(['ok', 'warning', 'exceeded']).nullish().catch(undefined),
 });
-/** The draft RFD's `quota_update` (a full snapshot; the newest `updatedAt` wins). */
-export const QuotaUpdate = z.looseObject({
-  sessionUpdate: z.literal('quota_update'),
-  updatedAt: z.string().max(64),
-  pools: z.array(z.looseObject({ id: Label, label: Label.nullish(), meters: z.array(Meter).max(MAX_METERS) })).max(MAX_METERS),
-});
+const Pool = z.looseObject({ id: Label, label: Label.nullish(), meters: z.array(z.unknown()).max(1000) });
+/**
+ * The draft RFD's snapshot, as `quota/read` answers it: its pools and their meters are read one by one, and an
+ * invalid one is skipped (as the RFD asks), not the whole snapshot; past the bounds, the first are kept.
+ */
+export const QuotaSnapshot = z.looseObject({ updatedAt: z.string().max(64), pools: z.array(z.unknown()).max(1000) });
+export type QuotaSnapshot = z.output<typeof QuotaSnapshot>;
+/** The draft RFD's `quota_update`: a whole snapshot, pushed. */
+export const QuotaUpdate = QuotaSnapshot.extend({ sessionUpdate: z.literal('quota_update') });
 export type QuotaUpdate = z.output<typeof QuotaUpdate>;
 
 const ClaudeRateLimit = z.looseObject({
@@ -56,41 +86,45 @@ const CLAUDE_WINDOWS: Readonly<Record<string, string>> = {
   seven_day_overage_included: 'P7D',
 };
 
+/** The account's own read (`quota/read` without a session): a scope of its own, which never replaces a session's. */
+const ACCOUNT = '';
+
 export class QuotaTracker {
-  private readonly meters = new Map<string, QuotaMeter>();
-  private updatedAt = 0;
+  /** The newest snapshot of each scope, by `updatedAt` (never by arrival: a read and a push may cross). */
+  private readonly scopes = new Map<string, { readonly updatedAt: number; readonly meters: readonly QuotaMeter[] }>();
+  /** claude-agent-acp's limits, one at a time, beside the snapshots. */
+  private readonly claude = new Map<string, QuotaMeter>();
   private readonly changeEmitter = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changeEmitter.event;
 
-  /** The meters the agent reported, the most used first; one whose window has reset is gone until it says more. */
+  /**
+   * The meters the agent reported, the most used first: the newest session's snapshot (quota is the account's, so
+   * each session's says the same), else the account's read, and claude's; a limit whose window has reset is gone.
+   */
   get all(): readonly QuotaMeter[] {
     const now = Date.now();
-    return [...this.meters.values()]
+    let shown: { readonly updatedAt: number; readonly meters: readonly QuotaMeter[] } | undefined;
+    for (const [scope, snapshot] of this.scopes) {
+      if (scope !== ACCOUNT && snapshot.updatedAt >= (shown?.updatedAt ?? -Infinity)) shown = snapshot;
+    }
+    shown ??= this.scopes.get(ACCOUNT);
+    return [...(shown?.meters ?? []), ...this.claude.values()]
       .filter((m) => m.resetsAt === undefined || m.resetsAt > now)
       .sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0));
   }
 
-  /** A draft `quota_update`: the whole snapshot replaces the last, unless it is older. */
-  takeUpdate(update: QuotaUpdate): void {
-    const at = Date.parse(update.updatedAt);
-    if (!Number.isFinite(at) || at < this.updatedAt) return;
-    this.updatedAt = at;
-    this.meters.clear();
-    for (const pool of update.pools) {
-      for (const m of pool.meters) {
-        if (this.meters.size >= MAX_METERS) break;
-        const resetsAt = m.resetsAt ? Date.parse(m.resetsAt) : NaN;
-        const label = m.label ?? pool.label ?? undefined;
-        this.meters.set(`${pool.id}/${m.id}`, {
-          id: `${pool.id}/${m.id}`,
-          ...(label ? { label } : {}),
-          ...(m.usedPercent != null ? { usedPercent: Math.min(100, m.usedPercent) } : {}),
-          ...(m.window ? { window: m.window } : {}),
-          ...(Number.isFinite(resetsAt) ? { resetsAt } : {}),
-          ...(m.status ? { status: m.status } : {}),
-        });
-      }
-    }
+  /**
+   * A whole snapshot, pushed for `sessionId` or read (for it, or for the account without one): it replaces the last
+   * of its scope unless that one is newer. The first of a scope is taken whatever its time (a new connection).
+   */
+  takeSnapshot(snapshot: QuotaSnapshot, sessionId?: string): void {
+    const at = Date.parse(snapshot.updatedAt);
+    const scope = sessionId ?? ACCOUNT;
+    const last = this.scopes.get(scope);
+    if (!Number.isFinite(at) || (last && at < last.updatedAt)) return;
+    this.scopes.delete(scope);
+    if (this.scopes.size >= MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
+    this.scopes.set(scope, { updatedAt: at, meters: readMeters(snapshot) });
     this.changeEmitter.fire();
   }
 
@@ -101,11 +135,11 @@ export class QuotaTracker {
     if (!info?.success) return;
     const type = info.data.rateLimitType ?? 'limit';
     const id = `claude/${type}`;
-    if (!this.meters.has(id) && this.meters.size >= MAX_METERS) return;
+    if (!this.claude.has(id) && this.claude.size >= MAX_METERS) return;
     const used = info.data.utilization;
     const resets = info.data.resetsAt;
     const window = CLAUDE_WINDOWS[type];
-    this.meters.set(id, {
+    this.claude.set(id, {
       id,
       label: type,
       ...(used != null ? { usedPercent: Math.min(100, used * 100) } : {}),
@@ -119,4 +153,37 @@ export class QuotaTracker {
   dispose(): void {
     this.changeEmitter.dispose();
   }
+}
+
+/** The snapshot's meters, each pool and meter read alone: an invalid one is skipped, the rest kept, all bounded. */
+function readMeters(snapshot: QuotaSnapshot): QuotaMeter[] {
+  const meters: QuotaMeter[] = [];
+  for (const raw of snapshot.pools.slice(0, MAX_POOLS)) {
+    const pool = Pool.safeParse(raw);
+    if (!pool.success) continue;
+    for (const rawMeter of pool.data.meters) {
+      const m = Meter.safeParse(rawMeter);
+      if (!m.success) continue;
+      if (meters.length >= MAX_METERS) return meters;
+      const resetsAt = m.data.resetsAt ? Date.parse(m.data.resetsAt) : NaN;
+      const label = m.data.label ?? pool.data.label ?? undefined;
+      meters.push({
+        id: `${pool.data.id}/${m.data.id}`,
+        ...(label ? { label } : {}),
+        ...(pool.data.label ? { pool: pool.data.label } : {}),
+        ...(m.data.usedPercent != null ? { usedPercent: Math.min(100, m.data.usedPercent) } : {}),
+        ...quantity('used', m.data.used),
+        ...quantity('limit', m.data.limit),
+        ...quantity('remaining', m.data.remaining),
+        ...(m.data.window ? { window: m.data.window } : {}),
+        ...(Number.isFinite(resetsAt) ? { resetsAt } : {}),
+        ...(m.data.status ? { status: m.data.status } : {}),
+      });
+    }
+  }
+  return meters;
+}
+
+function quantity(key: 'used' | 'limit' | 'remaining', q: z.output<typeof Amount>): Partial<QuotaMeter> {
+  return q ? { [key]: { value: q.value, ...(q.unit ? { unit: q.unit } : {}) } } : {};
 }

@@ -358,7 +358,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
     if (this.closed || this.client.process.connection.isClosed || !this.client.capabilities.supports('archiveSession')) return false;
     await this.cancel().catch(() => {});
     // Bounded like session/close: on no answer the caller closes the session as usual.
-    await this.client.process.connection.archiveSession({ sessionId: this.sessionId }, AbortSignal.timeout(this.client.closeTimeoutMs * 3));
+    await this.client.process.connection.setArchived({ sessionId: this.sessionId }, true, AbortSignal.timeout(this.client.closeTimeoutMs * 3));
     if (this.closed) return true;
     this.closed = true;
     this.release();

@@ -1,5 +1,6 @@
 // The Markdown report of "ACP: Test Agent Connection…": what the agent said about itself, or why it did not connect.
-import { isTerminalAuth, type AgentClient } from '../acp/agentClient';
+import type { AgentClient } from '../acp/agentClient';
+import { isTerminalAuth } from '../acp/authStatus';
 import type { AgentConfig } from '../settings/config';
 import { failureText } from '../common/failureText';
 

@@ -1,9 +1,9 @@
 // The account's limits in the status bar: one item per running agent that reports its quota (acp/quota.ts), showing
-// its most used limit (how much is used, of which window, when it resets) with every limit in the tooltip, and a
-// warning, once per limit and window, when one passes 90%. The context window and a session's tokens are not quota
+// its most used limit (how much is used, of which window, when it resets) with every limit in the tooltip (amounts
+// too: a balance, a spend cap), and a warning, once per limit and window, when one passes 90%. The context window and a session's tokens are not quota
 // and are never shown here.
 import * as vscode from 'vscode';
-import type { QuotaMeter } from '../acp/quota';
+import type { QuotaMeter, QuotaQuantity } from '../acp/quota';
 import { disposeAll } from '../common/disposables';
 import type { AgentManager } from './manager';
 
@@ -22,7 +22,7 @@ export class QuotaMeters implements vscode.Disposable {
   }
 
   private update(name: string): void {
-    const meters = (this.agents.client(name)?.quota.all ?? []).filter((m) => m.usedPercent !== undefined);
+    const meters = this.agents.client(name)?.quota.all ?? [];
     clearTimeout(this.resets.get(name));
     const next = Math.min(...meters.map((m) => m.resetsAt ?? Infinity));
     // setTimeout takes at most about 24 days; a later reset is drawn on the agent's next report.
@@ -43,8 +43,11 @@ export class QuotaMeters implements vscode.Disposable {
       item.name = vscode.l10n.t('{0} usage limits', name);
       this.items.set(name, item);
     }
-    const used = Math.round(top.usedPercent!);
-    item.text = `$(dashboard) ${vscode.l10n.t('{0}: {1}% of {2}', name, used, windowWords(top))}`;
+    const used = Math.round(top.usedPercent ?? 0);
+    item.text =
+      top.usedPercent !== undefined
+        ? `$(dashboard) ${vscode.l10n.t('{0}: {1}% of {2}', name, used, windowWords(top))}`
+        : `$(dashboard) ${vscode.l10n.t('{0}: {1}', name, amounts(top))}`;
     item.accessibilityInformation = { label: describe(name, top) };
     const tooltip = new vscode.MarkdownString(`**${escape(vscode.l10n.t('{0} usage limits', name))}**\n\n`);
     for (const m of meters) tooltip.appendMarkdown(`- ${escape(describe(name, m))}\n`);
@@ -56,7 +59,7 @@ export class QuotaMeters implements vscode.Disposable {
 
   private warn(name: string, meter: QuotaMeter): void {
     const key = JSON.stringify([name, meter.id]);
-    if ((meter.usedPercent ?? 0) < WARN_AT) return void this.warned.delete(key);
+    if (meter.usedPercent === undefined || meter.usedPercent < WARN_AT) return void this.warned.delete(key);
     if (this.warned.has(key)) return;
     this.warned.add(key);
     void vscode.window.showWarningMessage(describe(name, meter));
@@ -70,14 +73,47 @@ export class QuotaMeters implements vscode.Disposable {
   }
 }
 
-/** "Claude Code has used 92% of its 5-hour limit; it resets Nov 30, 2026, 3:00 PM." */
+/**
+ * "Claude Code has used 92% of its 5-hour limit; it resets Nov 30, 2026, 3:00 PM." A meter without a share says its
+ * amounts: "Codex, Credits: 118.5 credits left."
+ */
 function describe(name: string, meter: QuotaMeter): string {
-  const used = Math.round(meter.usedPercent ?? 0);
   const resets =
     meter.resetsAt !== undefined ? new Date(meter.resetsAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : undefined;
+  if (meter.usedPercent === undefined) {
+    const what = plain(meter.pool && meter.label && meter.pool !== meter.label ? `${meter.pool}, ${meter.label}` : (meter.label ?? meter.id));
+    return resets
+      ? vscode.l10n.t('{0}, {1}: {2}; it resets {3}.', name, what, amounts(meter), resets)
+      : vscode.l10n.t('{0}, {1}: {2}.', name, what, amounts(meter));
+  }
+  const used = Math.round(meter.usedPercent);
   return resets
     ? vscode.l10n.t('{0} has used {1}% of its {2} limit; it resets {3}.', name, used, windowWords(meter), resets)
     : vscode.l10n.t('{0} has used {1}% of its {2} limit.', name, used, windowWords(meter));
+}
+
+/** What a meter without a share says: "12.40 USD used of 50.00 USD", "118.5 credits left", or its status. */
+function amounts(meter: QuotaMeter): string {
+  if (meter.used && meter.limit) return vscode.l10n.t('{0} used of {1}', amount(meter.used), amount(meter.limit));
+  if (meter.remaining) return vscode.l10n.t('{0} left', amount(meter.remaining));
+  if (meter.used) return vscode.l10n.t('{0} used', amount(meter.used));
+  return meter.status === 'exceeded'
+    ? vscode.l10n.t('limit reached')
+    : meter.status === 'warning'
+      ? vscode.l10n.t('near its limit')
+      : vscode.l10n.t('within its limit');
+}
+
+/** An amount as money where its unit is a currency code, else the number and its unit as the agent wrote them. */
+function amount(q: QuotaQuantity): string {
+  if (q.unit && /^[A-Z]{3}$/.test(q.unit)) {
+    try {
+      return new Intl.NumberFormat(undefined, { style: 'currency', currency: q.unit }).format(Number(q.value));
+    } catch {
+      // Not a currency Intl knows: as written.
+    }
+  }
+  return plain(q.unit ? `${q.value} ${q.unit}` : q.value);
 }
 
 /** The window in words: `PT5H` is "5-hour", `P7D` "weekly", else the agent's label or its id. */
@@ -91,8 +127,12 @@ function windowWords(meter: QuotaMeter): string {
     if (days === 0) return vscode.l10n.t('{0}-hour', hours);
     return vscode.l10n.t('{0}-day', days);
   }
-  // The agent's own words: one line, no icons, bounded.
-  return (meter.label ?? meter.id).replace(/\$\(/g, '$\u200b(').replace(/\s+/g, ' ').slice(0, 40);
+  return plain(meter.label ?? meter.id);
+}
+
+/** The agent's own words: one line, no icons, bounded. */
+function plain(text: string): string {
+  return text.replace(/\$\(/g, '$\u200b(').replace(/\s+/g, ' ').slice(0, 40);
 }
 
 /** Text for a Markdown tooltip, shown as written. */

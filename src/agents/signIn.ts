@@ -3,7 +3,8 @@
 // agent's own command with the method's args and env in a VS Code terminal, and exit code 0 means signed in. A
 // process that was signed in from outside has to be started again to notice, so that result asks for a restart.
 import * as vscode from 'vscode';
-import { isTerminalAuth, type AgentClient, type TerminalAuthMethod } from '../acp/agentClient';
+import type { AgentClient } from '../acp/agentClient';
+import { isTerminalAuth, type TerminalAuthMethod } from '../acp/authStatus';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type * as S from '../acp/schema.gen';

@@ -4,12 +4,14 @@
 // kinds are read from the error's code and data (the draft quota RFD's -32003, claude-agent-acp's errorKind). The
 // status bar meter the agent's quota moves is driven in test/ui/sessions.test.ts, where the status bar is.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ChatHandle } from '../../src/chats/handle';
 import { RESETS_AT } from '../fixtures/lib/limitScenarios';
-import { waitFor } from '../lib/wait';
-import { closeAllChats, messages, newChat, recorded, useFixtureAgent, workspaceFolder, type FixtureSetup } from './lib/fixture';
+import { waitFor, within } from '../lib/wait';
+import { api, closeAllChats, messages, newChat, recorded, useFixtureAgent, workspaceFolder, type FixtureSetup } from './lib/fixture';
 
 describe('failures that say what to do', function () {
   this.timeout(60_000);
@@ -34,6 +36,23 @@ describe('failures that say what to do', function () {
       actions: ['switchModel', 'retry'],
     });
     assert.match(turn.error ?? '', /Quota exceeded/);
+  });
+
+  it('reads the account’s quota when the agent starts, and a session’s when it is reopened (the draft quota/read)', async () => {
+    // Sessions kept on disk, as real agents keep them: the next process reopens them.
+    setup = await useFixtureAgent('limits', { name: 'Limited (kept)', env: { ACP_FIXTURE_STATE_DIR: mkdtempSync(join(tmpdir(), 'acp-limits-')) } });
+    const chat = await newChat();
+    const reads = () => recorded(setup.recordFile).filter((m) => m.method === 'quota/read');
+    await waitFor(() => reads().length === 1, { what: 'quota/read for the account' });
+    assert.deepEqual(reads()[0]?.params, {}, 'no session: the account a new session would use');
+    assert.equal(await within(chat.send('quota 42'), 10_000, 'the turn'), 'end_turn');
+    const sessionId = chat.sessionId;
+    assert.ok(sessionId);
+    chat.close();
+    await waitFor(async () => (await api()).chats.length === 0, { what: 'the chat to close' });
+    const again = await vscode.commands.executeCommand<ChatHandle | undefined>('acp.openPreviousSession', { agent: setup.name, sessionId });
+    assert.equal(again?.sessionId, sessionId);
+    await waitFor(() => reads().some((m) => m.params?.['sessionId'] === sessionId), { what: 'quota/read for the reopened session' });
   });
 
   it('retries an overloaded turn with the same message and attachment, and keeps the failed turn', async () => {

@@ -150,7 +150,11 @@ describe('sessions UI', function () {
 
   it('moves a status bar meter with the agent’s quota, warns once at 90%, and says when a refused turn’s limit resets', async () => {
     const page = workbench.page;
-    const { chat, message } = await workbench.chatWith('Fixture Limits', 'quota 42');
+    const { chat, message } = await workbench.chatWith('Fixture Limits');
+    // Before any message: the account's limits, as the agent answered quota/read when it started.
+    await page.locator('.statusbar-item[aria-label^="Fixture Limits has used 17% of its weekly limit; it resets"]').waitFor();
+    await message.fill('quota 42');
+    await message.press('Enter');
     await chat.getByRole('log').getByText('quota:42').waitFor();
     const meter = (used: number) => page.locator(`.statusbar-item[aria-label^="Fixture Limits has used ${used}% of its 5-hour limit; it resets"]`);
     await meter(42).waitFor();

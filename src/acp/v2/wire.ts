@@ -30,6 +30,8 @@ export function initializeAnswer(answer: S.InitializeResponse): S1.InitializeRes
       // `acp` (unstable, MCP over ACP) is a marker object in v2, a flag in v1.
       mcpCapabilities: { http: has(session?.mcp?.http), sse: false, acp: has((session?.mcp as { acp?: unknown } | null | undefined)?.acp) },
       sessionCapabilities: sessionCapabilities as S1.SessionCapabilities,
+      // The draft quota RFD's marker, top-level in both versions (`quota/read` is not a session's).
+      ...(has((answer.capabilities as { quota?: unknown } | null | undefined)?.quota) && { quota: {} }),
       ...(answer.capabilities?._meta != null && { _meta: answer.capabilities._meta }),
     },
   };

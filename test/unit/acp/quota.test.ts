@@ -24,18 +24,63 @@ function update(updatedAt: string, usedPercent: number, meters = 1): QuotaUpdate
 }
 
 describe('quota', () => {
-  it('takes a whole snapshot, ignores an older one, and bounds the meters', () => {
+  it('takes a whole snapshot, ignores an older one of the same session, and keeps the first meters past the bound', () => {
     const tracker = new QuotaTracker();
     let changes = 0;
     tracker.onDidChange(() => changes++);
-    tracker.takeUpdate(update('2030-01-01T10:00:00Z', 40));
+    tracker.takeSnapshot(update('2030-01-01T10:00:00Z', 40), 's1');
     assert.deepEqual(tracker.all, [{ id: 'plan/m0', usedPercent: 40, window: 'PT5H', resetsAt: Date.parse('2030-01-01T15:00:00Z') }]);
-    tracker.takeUpdate(update('2030-01-01T09:00:00Z', 10));
+    tracker.takeSnapshot(update('2030-01-01T09:00:00Z', 10), 's1');
     assert.equal(tracker.all[0]?.usedPercent, 40, 'an older snapshot does not win');
-    tracker.takeUpdate(update('2030-01-01T11:00:00Z', 95, 16));
-    assert.equal(tracker.all.length, 16);
+    tracker.takeSnapshot(update('2030-01-01T11:00:00Z', 95, 17), 's1');
+    assert.deepEqual(
+      tracker.all.map((m) => m.id),
+      Array.from({ length: 16 }, (_, i) => `plan/m${i}`),
+    );
     assert.equal(changes, 2);
-    assert.throws(() => update('2030-01-01T12:00:00Z', 1, 17), 'a snapshot past the bound is refused whole');
+  });
+
+  it('skips an invalid pool or meter and keeps the rest, with amounts and the pool’s name', () => {
+    const tracker = new QuotaTracker();
+    tracker.takeSnapshot(
+      QuotaUpdate.parse({
+        sessionUpdate: 'quota_update',
+        updatedAt: '2030-01-01T10:00:00Z',
+        pools: [
+          { id: 'broken', meters: 'none' },
+          { label: 'no id', meters: [] },
+          {
+            id: 'credits',
+            label: 'Credits',
+            state: 'available',
+            meters: [
+              { id: 'balance', remaining: { value: '118.5', unit: 'credits' } },
+              { id: 'bad', usedPercent: 'lots' },
+              { id: 'cap', label: 'Monthly spend limit', used: { value: '12.40', unit: 'USD' }, limit: { value: '1e9' }, usedPercent: 24.8 },
+            ],
+          },
+        ],
+      }),
+      's1',
+    );
+    assert.deepEqual(tracker.all, [
+      { id: 'credits/cap', label: 'Monthly spend limit', pool: 'Credits', usedPercent: 24.8, used: { value: '12.40', unit: 'USD' } },
+      { id: 'credits/balance', label: 'Credits', pool: 'Credits', remaining: { value: '118.5', unit: 'credits' } },
+    ]);
+  });
+
+  it('keeps the account’s read apart: a session’s snapshot is shown over it, whatever their times', () => {
+    const tracker = new QuotaTracker();
+    tracker.takeSnapshot(update('2030-01-01T12:00:00Z', 30));
+    assert.equal(tracker.all[0]?.usedPercent, 30, 'before any session, the account’s read');
+    tracker.takeSnapshot(update('2030-01-01T10:00:00Z', 50), 's1');
+    assert.equal(tracker.all[0]?.usedPercent, 50, 'a session’s, though older than the account’s read');
+    tracker.takeSnapshot(update('2030-01-01T11:00:00Z', 60), 's2');
+    assert.equal(tracker.all[0]?.usedPercent, 60, 'the newest session’s');
+    tracker.takeSnapshot(update('2029-01-01T00:00:00Z', 70), 's3');
+    assert.equal(tracker.all[0]?.usedPercent, 60, 'a session’s first snapshot is taken, but an older one is not shown over a newer');
+    tracker.takeSnapshot(update('2030-01-01T13:00:00Z', 20));
+    assert.equal(tracker.all[0]?.usedPercent, 60, 'the account’s read never replaces a session’s');
   });
 
   it('reads claude-agent-acp’s rate limit beside the others, as a percentage with its window and reset', () => {

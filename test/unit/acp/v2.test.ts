@@ -241,10 +241,12 @@ describe('ACP v2', () => {
       assert.deepEqual(v1.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {} });
       const overAcp = initializeAnswer({
         protocolVersion: 2,
-        capabilities: { session: { mcp: { acp: {} } } },
+        capabilities: { session: { mcp: { acp: {} } }, quota: {} },
         authMethods: [],
       } as unknown as V2.InitializeResponse);
       assert.equal(new AgentCapabilities(overAcp.agentCapabilities).supports('mcpAcp'), true, 'v2’s unstable mcp.acp marker is MCP over ACP');
+      assert.equal(new AgentCapabilities(overAcp.agentCapabilities).supports('quota'), true, 'the draft quota RFD’s marker, as in v1');
+      assert.equal(new AgentCapabilities(v1.agentCapabilities).supports('quota'), false);
       assert.equal(v1.agentCapabilities?.loadSession, true);
       const signIn = initializeAnswer({
         protocolVersion: 2,
