@@ -13,6 +13,7 @@ agentSuite({
   package: '@agentclientprotocol/claude-agent-acp',
   askingMode: 'default',
   speaksV2: true,
+  overloads: true,
   async start(adapter, paths) {
     const model = new FakeAnthropic({
       edit: [

@@ -40,6 +40,8 @@ export function claudeCodeEnv(url: string, key: string, home: string): Record<st
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
+    // An overloaded service fails the turn at once (the scenario `overloaded`), without Claude Code's own retries.
+    CLAUDE_CODE_MAX_RETRIES: '0',
     IS_SANDBOX: '',
   };
 }
@@ -79,11 +81,16 @@ export class FakeAnthropic extends FakeModelServer {
       return;
     }
     const reply = this.reply(body);
+    // The service is overloaded (HTTP 529), as Anthropic's API says it.
+    if ('overloaded' in reply) {
+      res.writeHead(529, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+      return;
+    }
     this.stream(res, model, reply);
   }
 
   /** What the model says to one streamed request: a text, or one tool call. */
-  private reply(body: Json): { text: string } | { tool: ToolStep } {
+  private reply(body: Json): { text: string } | { tool: ToolStep } | { overloaded: true } {
     // The session's title: a JSON schema for the answer (every main request has an output_config too, for effort).
     const output = body['output_config'] as Json | undefined;
     if (output?.['format']) return { text: '{"title":"Agents test"}' };
@@ -106,6 +113,7 @@ export class FakeAnthropic extends FakeModelServer {
         }
       }
     }
+    if (scenario === 'overloaded') return { overloaded: true };
     const steps = this.scenarios[scenario];
     if (!steps) return { text: `No such scenario: "${scenario}". Name one of: ${Object.keys(this.scenarios).join(', ')}.` };
     const results = messages

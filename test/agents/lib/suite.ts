@@ -43,6 +43,8 @@ export interface AgentSpec {
   readonly done: { readonly allowedEdit: RegExp; readonly rejectedEdit?: RegExp; readonly tools: RegExp };
   /** The adapter serves ACP v2 (Preview) to a client that asks for it: one turn is played over v2 too. */
   readonly speaksV2?: true;
+  /** The fake model answers the scenario `overloaded` as an overloaded service, and the adapter fails the turn at once. */
+  readonly overloads?: true;
 }
 
 /** Waits for the agent's question, answers it with the option of `kind`, and returns its title. */
@@ -130,6 +132,18 @@ export function agentSuite(spec: AgentSpec): void {
           await closeAllChats();
           await config.update('agents', { [spec.name]: entry }, vscode.ConfigurationTarget.Global);
         }
+      });
+    }
+
+    if (spec.overloads) {
+      it('says an overloaded service as such, in the adapter’s own words (its failure record), and offers Retry', async () => {
+        const chat = await newChat(spec.name);
+        await assert.rejects(within(chat.send('scenario:overloaded'), 60_000, 'the overloaded turn'));
+        assert.equal(chat.turn.failure?.kind, 'overloaded', `the failure: ${JSON.stringify(chat.turn)}`);
+        assert.ok(chat.turn.failure.actions.includes('retry'));
+        // Not the JSON-RPC error of a client that does not declare the records: the record's title.
+        assert.doesNotMatch(chat.turn.error ?? '', /^Internal error/);
+        assert.match(chat.turn.error ?? '', /\S/);
       });
     }
 
