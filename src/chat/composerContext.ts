@@ -14,7 +14,8 @@ import type { FileMatch, MentionKind, PromptView } from './protocol';
 /** What the composer's context needs besides the chat's model. */
 export interface ComposerRoom {
   /** Attaches to the message being written. */
-  attach(attachment: NewAttachment): void;
+  /** `bringForward`: the chat comes forward with the keyboard in its composer (outbox.ts). */
+  attach(attachment: NewAttachment, bringForward: boolean): void;
 }
 
 export class ComposerContext implements vscode.Disposable {
@@ -40,14 +41,18 @@ export class ComposerContext implements vscode.Disposable {
 
   /** What `@` picked, attached with its size (a large one waits for Attach Anyway), or why not. */
   async mention(kind: MentionKind, id: string): Promise<void> {
-    this.settle(
-      await this.files.attach(kind, id, { cwd: this.model.session?.cwd, sessionId: this.model.session?.sessionId, agent: this.model.agentName }),
-    );
+    const found = await this.files.attach(kind, id, {
+      cwd: this.model.session?.cwd,
+      sessionId: this.model.session?.sessionId,
+      agent: this.model.agentName,
+    });
+    // Typed in the composer: the keyboard is left where it is now.
+    this.settle(found, false);
   }
 
   /** Files and folders dropped on the composer: each one in the workspace is attached, the others are said. */
   async drop(uris: readonly string[]): Promise<void> {
-    for (const uri of uris) this.settle(await this.files.attachUri(uri));
+    for (const uri of uris) this.settle(await this.files.attachUri(uri), true);
   }
 
   /**
@@ -93,10 +98,10 @@ export class ComposerContext implements vscode.Disposable {
   }
 
   /** An attachment becomes a chip; a sentence says why not. Nothing once the chat is gone. */
-  private settle(found: NewAttachment | string): void {
+  private settle(found: NewAttachment | string, bringForward: boolean): void {
     if (this.model.closed) return;
     if (typeof found === 'string') this.model.tell(found);
-    else this.room.attach(found);
+    else this.room.attach(found, bringForward);
   }
 
   /** The prompt files read again (the `/` list opened), told to the view; resolves with them. */

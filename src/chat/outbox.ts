@@ -122,12 +122,17 @@ export class Outbox implements vscode.Disposable {
     this.model.show('queue', this.whileBusy.view());
   }
 
-  /** Adds context to the message being written (from the editor's commands, a mention), and brings the chat forward. */
-  add(attachment: NewAttachment): void {
+  /**
+   * Adds context to the message being written. From the editor's commands (or a drop on the composer), the chat comes
+   * forward with the keyboard in its composer; from what the user typed in the composer (a mention, a paste), they
+   * are there already, and the keyboard stays where it went meanwhile: a palette opened while a symbol was looked up
+   * would otherwise close under them.
+   */
+  add(attachment: NewAttachment, bringForward = true): void {
     const large = (attachment.size ?? 0) > ASK_BYTES;
     this.attachments.add(large ? { ...attachment, confirm: true } : attachment);
-    this.host.bringForward();
-    this.postAttachments(true);
+    if (bringForward) this.host.bringForward();
+    this.postAttachments(bringForward);
   }
 
   /** Attach Anyway on a chip past the bound. */
@@ -153,14 +158,14 @@ export class Outbox implements vscode.Disposable {
     }
     const named = token !== undefined ? { token } : {};
     if (this.accepts.image) {
-      this.add({ kind: 'image', label: name || 'pasted image', mimeType, data, ...named });
+      this.add({ kind: 'image', label: name || 'pasted image', mimeType, data, ...named }, false);
       return;
     }
     // An agent that does not take images gets a link to a saved copy, which it may open with its own tools. A message
     // sent meanwhile that names the image waits for it (see submit).
     const saving = this.host.saveImage(mimeType, data).then(
       (path) => {
-        this.add({ kind: 'file', path, label: name || vscode.l10n.t('pasted image'), ...named });
+        this.add({ kind: 'file', path, label: name || vscode.l10n.t('pasted image'), ...named }, false);
         this.model.tell(vscode.l10n.t('{0} does not take images: the image was saved and is attached as a link to {1}.', this.model.agentName, path));
       },
       (error: unknown) => this.model.tell(vscode.l10n.t('The image was not attached: {0}', errorMessage(error))),

@@ -53,7 +53,13 @@ export function openRooms(model: ChatModel, deps: ChatDeps, chatOwner: ChatOwner
     saveImage: (mimeType, data) => saveImage(deps.storage, mimeType, data),
   });
   const questions = new ChatQuestions(model);
-  const context = new ComposerContext(deps.files, deps.prompts, model, { attach: (attachment) => outbox.add(attachment) }, deps.log);
+  const context = new ComposerContext(
+    deps.files,
+    deps.prompts,
+    model,
+    { attach: (attachment, bringForward) => outbox.add(attachment, bringForward) },
+    deps.log,
+  );
   const handlers = handlersFor({
     model,
     owner,
