@@ -238,19 +238,19 @@ export class AgentClient implements SessionOwner {
   /** Asks `auth/status` again (after a sign-in or out), where advertised; bounded, and a failure is only logged. */
   async refreshAuthStatus(): Promise<void> {
     if (!this.capabilities.supports('authStatus') || this.hasExited) return;
-    await this.process.connection.authStatus(AbortSignal.timeout(STATUS_TIMEOUT_MS)).then(
-      (status) => this.auth.set(readAuthStatus(status)),
-      (error: unknown) => this.log.warn(`auth/status failed: ${errorMessage(error)}`),
-    );
+    await this.process.connection
+      .authStatus(AbortSignal.timeout(STATUS_TIMEOUT_MS))
+      .then((status) => this.auth.set(readAuthStatus(status)))
+      .catch((error: unknown) => this.log.warn(`auth/status failed: ${errorMessage(error)}`));
   }
 
   /** Draft `quota/read` where advertised: a session's (a reopen replays no quota_update) or the account's; bounded, failures logged. */
   async readQuota(sessionId?: string): Promise<void> {
     if (!this.capabilities.supports('quota') || this.hasExited) return;
-    await this.process.connection.readQuota(sessionId === undefined ? {} : { sessionId }, AbortSignal.timeout(STATUS_TIMEOUT_MS)).then(
-      (snapshot) => this.quota.takeSnapshot(snapshot, sessionId),
-      (error: unknown) => this.log.warn(`quota/read failed: ${errorMessage(error)}`),
-    );
+    await this.process.connection
+      .readQuota(sessionId === undefined ? {} : { sessionId }, AbortSignal.timeout(STATUS_TIMEOUT_MS))
+      .then((snapshot) => this.quota.takeSnapshot(snapshot, sessionId))
+      .catch((error: unknown) => this.log.warn(`quota/read failed: ${errorMessage(error)}`));
   }
 
   /** Archives a session at the agent, or brings it back (unstable); false, and nothing sent, where it does not archive. */

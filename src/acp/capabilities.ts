@@ -1,7 +1,6 @@
 // Every "does the agent support X" question, answered in one place from the `agentCapabilities` it sent in
 // `initialize`. What the agent did not advertise is not called: the connection refuses such requests before they
 // are sent (its gate asks here), and the agent client and the host ask here before they offer what needs it.
-import { AIR_FAILURE_RECORDS } from './failureRecords';
 import type { McpServerAcp } from './mcpOverAcp';
 import { unadvertisedExtensions } from './quirks';
 import type * as S from './schema.gen';
@@ -220,7 +219,6 @@ export class AgentCapabilities {
 /**
  * What the client advertises in `initialize` beside `fs` and `terminal` (which follow from the handler, inbound.ts):
  * - `_meta.terminal_output`: agents that run commands themselves stream the output in `_meta` (quirks.ts);
- * - `_meta.jetbrains.air`: the maintained adapters' failure records, which say what kind a failure is (failureRecords.ts);
  * - `session`: the chat shows notices, boolean config options (as a checkbox) and compactions (compactions.ts);
  * - `elicitation`: questions from the agent, forms in the chat and urls the user opens (elicitations.ts);
  * - `subagents` (unstable, schema.unstable.json): children of a session show as cards in its chat (subagents.ts);
@@ -229,7 +227,7 @@ export class AgentCapabilities {
  */
 export function clientCapabilities(options: { readonly terminalAuth: boolean }): Omit<S.ClientCapabilities, 'fs' | 'terminal'> {
   return {
-    _meta: { terminal_output: true, jetbrains: { air: AIR_FAILURE_RECORDS } },
+    _meta: { terminal_output: true },
     // `quota` (the draft RFD "Quotas and Limits"): the account's limits, in `quota_update` (quota.ts).
     session: { notices: {}, configOptions: { boolean: {} }, compaction: {}, quota: {} },
     elicitation: { form: {}, url: {} },

@@ -1,7 +1,6 @@
 // What the agent may ask of the client, served: the host's services behind one ClientHandler. Each request is
 // checked against the open sessions first (an unknown session gets -32602), permission requests go through the
 // client's own rules before the user is asked, and terminals run in the session's folder.
-import { RecordNotices } from './failureRecords';
 import { applyV2 } from './v2/apply';
 import type { ClientHandler } from './inbound';
 import { AcpError, ConnectionClosedError, ErrorCodes } from './errors';
@@ -94,18 +93,6 @@ function unknownSession(sessionId: string): never {
   throw new AcpError(ErrorCodes.InvalidParams, `unknown session: ${preview(sessionId)}`);
 }
 
-/** The adapters' failure records in a session_info_update (failureRecords.ts): a notice, where they are news. */
-function recordNotes(): (model: SessionModel, update: { sessionUpdate: string; _meta?: unknown }) => void {
-  const records = new WeakMap<SessionModel, RecordNotices>();
-  return (model, update) => {
-    if (update.sessionUpdate !== 'session_info_update') return;
-    const notices = records.get(model) ?? new RecordNotices();
-    records.set(model, notices);
-    const notice = notices.noticeFor(update._meta, model.turn);
-    if (notice) model.apply({ sessionUpdate: 'notice', ...notice });
-  };
-}
-
 /** The handler for one agent: `route` finds an open session, `unknown` hears of ids that are not open. */
 export function clientHandler(
   services: HostServices,
@@ -119,7 +106,6 @@ export function clientHandler(
   /** The account's limits the agent reports (quota.ts); the draft `quota_update` only where it advertised `quota`. */
   quota?: { readonly tracker: QuotaTracker; advertised(): boolean },
 ): ClientHandler {
-  const noteRecord = recordNotes();
   const session = (sessionId: string): Session => route(sessionId) ?? unknownSession(sessionId);
   /** Where a session's paths are held: its chat's workspace (a worktree), narrowed by a subagent's own roots. */
   const scopeOf = (target: Session): PathScope => {
@@ -185,13 +171,11 @@ export function clientHandler(
       const target = route(notification.sessionId);
       if (target) target.model.apply(notification.update);
       else unknown(notification.sessionId, notification.update);
-      if (target) noteRecord(target.model, notification.update);
     },
     ...quotaHandlers(quota),
     v2Update(sessionId, event) {
       const target = route(sessionId);
       if (target) applyV2(target.model, event, quota?.tracker.all);
-      if (target && event.type === 'update') noteRecord(target.model, event.update);
       // Before the answer that names the session: kept for it, as v1's updates are.
       else unknown(sessionId, event);
     },

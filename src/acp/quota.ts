@@ -38,7 +38,7 @@ export interface QuotaMeter {
 
 const MAX_METERS = 16;
 const MAX_POOLS = 16;
-/** Snapshots kept by scope (a session, or the account's own read): the oldest scope goes past this. */
+/** Sessions whose snapshots are kept: the oldest goes past this. */
 const MAX_SCOPES = 32;
 const Label = z.string().max(200);
 const Quantity = z.looseObject({
@@ -52,7 +52,8 @@ const Amount = Quantity.nullish().catch(undefined);
 const Meter = z.looseObject({
   id: Label,
   label: Label.nullish(),
-  usedPercent: z.number().min(0).max(1000).nullish(),
+  // Past 100 where the provider says usage went over the limit.
+  usedPercent: z.number().min(0).nullish(),
   used: Amount,
   limit: Amount,
   remaining: Amount,
@@ -60,12 +61,12 @@ const Meter = z.looseObject({
   resetsAt: z.string().max(64).nullish(),
   status: z.enum(['ok', 'warning', 'exceeded']).nullish().catch(undefined),
 });
-const Pool = z.looseObject({ id: Label, label: Label.nullish(), meters: z.array(z.unknown()).max(1000) });
+const Pool = z.looseObject({ id: Label, label: Label.nullish(), meters: z.array(z.unknown()) });
 /**
  * The draft RFD's snapshot, as `quota/read` answers it: its pools and their meters are read one by one, and an
  * invalid one is skipped (as the RFD asks), not the whole snapshot; past the bounds, the first are kept.
  */
-export const QuotaSnapshot = z.looseObject({ updatedAt: z.string().max(64), pools: z.array(z.unknown()).max(1000) });
+export const QuotaSnapshot = z.looseObject({ updatedAt: z.string().max(64), pools: z.array(z.unknown()) });
 export type QuotaSnapshot = z.output<typeof QuotaSnapshot>;
 /** The draft RFD's `quota_update`: a whole snapshot, pushed. */
 export const QuotaUpdate = QuotaSnapshot.extend({ sessionUpdate: z.literal('quota_update') });
@@ -86,31 +87,39 @@ const CLAUDE_WINDOWS: Readonly<Record<string, string>> = {
   seven_day_overage_included: 'P7D',
 };
 
-/** The account's own read (`quota/read` without a session): a scope of its own, which never replaces a session's. */
-const ACCOUNT = '';
+interface Snapshot {
+  readonly updatedAt: number;
+  readonly meters: readonly QuotaMeter[];
+}
+
+/** How much a meter says is used, to rank it: a limit reached first, then one near it, then by share. */
+function urgency(m: QuotaMeter): number {
+  return (m.status === 'exceeded' ? 2000 : m.status === 'warning' ? 1000 : 0) + (m.usedPercent ?? 0);
+}
 
 export class QuotaTracker {
-  /** The newest snapshot of each scope, by `updatedAt` (never by arrival: a read and a push may cross). */
-  private readonly scopes = new Map<string, { readonly updatedAt: number; readonly meters: readonly QuotaMeter[] }>();
+  /** The newest snapshot of each session, by `updatedAt` (never by arrival: a read and a push may cross). */
+  private readonly sessions = new Map<string, Snapshot>();
+  /** The account's own read (`quota/read` without a session): apart, it never replaces a session's. */
+  private account: Snapshot | undefined;
   /** claude-agent-acp's limits, one at a time, beside the snapshots. */
   private readonly claude = new Map<string, QuotaMeter>();
   private readonly changeEmitter = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changeEmitter.event;
 
   /**
-   * The meters the agent reported, the most used first: the newest session's snapshot (quota is the account's, so
-   * each session's says the same), else the account's read, and claude's; a limit whose window has reset is gone.
+   * The meters the agent reported, the most urgent first (a limit reached, one near it, then by share): the newest
+   * session's snapshot (quota is the account's, so each session's says the same), else the account's read, and
+   * claude's; a limit whose window has reset is gone.
    */
   get all(): readonly QuotaMeter[] {
     const now = Date.now();
-    let shown: { readonly updatedAt: number; readonly meters: readonly QuotaMeter[] } | undefined;
-    for (const [scope, snapshot] of this.scopes) {
-      if (scope !== ACCOUNT && snapshot.updatedAt >= (shown?.updatedAt ?? -Infinity)) shown = snapshot;
-    }
-    shown ??= this.scopes.get(ACCOUNT);
+    let shown: Snapshot | undefined;
+    for (const snapshot of this.sessions.values()) if (snapshot.updatedAt >= (shown?.updatedAt ?? -Infinity)) shown = snapshot;
+    shown ??= this.account;
     return [...(shown?.meters ?? []), ...this.claude.values()]
       .filter((m) => m.resetsAt === undefined || m.resetsAt > now)
-      .sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0));
+      .sort((a, b) => urgency(b) - urgency(a));
   }
 
   /**
@@ -119,13 +128,21 @@ export class QuotaTracker {
    */
   takeSnapshot(snapshot: QuotaSnapshot, sessionId?: string): void {
     const at = Date.parse(snapshot.updatedAt);
-    const scope = sessionId ?? ACCOUNT;
-    const last = this.scopes.get(scope);
+    const last = sessionId === undefined ? this.account : this.sessions.get(sessionId);
     if (!Number.isFinite(at) || (last && at < last.updatedAt)) return;
-    this.scopes.delete(scope);
-    if (this.scopes.size >= MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
-    this.scopes.set(scope, { updatedAt: at, meters: readMeters(snapshot) });
+    const taken = { updatedAt: at, meters: readMeters(snapshot) };
+    if (sessionId === undefined) this.account = taken;
+    else {
+      this.sessions.delete(sessionId);
+      if (this.sessions.size >= MAX_SCOPES) this.sessions.delete(this.sessions.keys().next().value!);
+      this.sessions.set(sessionId, taken);
+    }
     this.changeEmitter.fire();
+  }
+
+  /** A session closed: its snapshot goes (another session's, or the account's read, is shown then). */
+  forget(sessionId: string): void {
+    if (this.sessions.delete(sessionId)) this.changeEmitter.fire();
   }
 
   /** claude-agent-acp's `_claude/rateLimit` in a `usage_update`'s `_meta`: one limit, kept beside the others. */
@@ -161,9 +178,11 @@ function readMeters(snapshot: QuotaSnapshot): QuotaMeter[] {
   for (const raw of snapshot.pools.slice(0, MAX_POOLS)) {
     const pool = Pool.safeParse(raw);
     if (!pool.success) continue;
-    for (const rawMeter of pool.data.meters) {
+    // The first of a pool's entries only: a long list of broken ones is not read through.
+    for (const rawMeter of pool.data.meters.slice(0, MAX_METERS * 4)) {
       const m = Meter.safeParse(rawMeter);
-      if (!m.success) continue;
+      // A meter says something (a share, an amount or a status), as the RFD asks; one that says nothing is skipped.
+      if (!m.success || (m.data.usedPercent == null && !m.data.used && !m.data.remaining && !m.data.status)) continue;
       if (meters.length >= MAX_METERS) return meters;
       const resetsAt = m.data.resetsAt ? Date.parse(m.data.resetsAt) : NaN;
       const label = m.data.label ?? pool.data.label ?? undefined;

@@ -1,6 +1,5 @@
 // One conversation with the agent, as the host holds it: prompt turns, mode and config changes, cancel and close.
 // The session's state lives in its SessionModel; the agent client that owns it routes the agent's traffic there.
-import { failureRecordOf, recordedFailure } from './failureRecords';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
@@ -60,7 +59,8 @@ export interface SessionOwner {
   /** The commands the client runs for the agent's sessions (`terminal/*`), where it serves them. */
   readonly terminals?: Pick<TerminalManager, 'kill'> | undefined;
   /** The account's limits the agent reported (quota.ts), which say what a failure was. */
-  readonly quota?: { readonly all: readonly QuotaMeter[] };
+  /** The account's limits (quota.ts): a closed session's snapshot goes with it. */
+  readonly quota?: { readonly all: readonly QuotaMeter[]; forget(sessionId: string): void };
 }
 
 /**
@@ -190,12 +190,6 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
       const response = connection.prompt({ sessionId: this.sessionId, prompt });
       out(); // on its way: a steered message may follow it
       const answer = await response;
-      // A failure the agent records (failureRecords.ts): the turn failed, though it says end_turn.
-      const recorded = answer.stopReason === 'end_turn' ? failureRecordOf(answer._meta) : undefined;
-      if (recorded?.severity === 'error') {
-        this.model.failTurn(recorded.text, undefined, recordedFailure(recorded, this.client.quota?.all));
-        throw new AcpError(ErrorCodes.InternalError, recorded.text);
-      }
       this.model.endTurn(answer.stopReason, turnUsageOf(answer));
       return answer.stopReason;
     } catch (error) {
@@ -402,6 +396,7 @@ export class Session<Owner extends SessionOwner = SessionOwner> {
 
   private release(): void {
     this.client.forget(this);
+    this.client.quota?.forget(this.sessionId);
     this.closeEmitter.fire();
     this.closeEmitter.dispose();
     this.model.dispose();

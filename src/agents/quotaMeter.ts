@@ -52,14 +52,14 @@ export class QuotaMeters implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(`**${escape(vscode.l10n.t('{0} usage limits', name))}**\n\n`);
     for (const m of meters) tooltip.appendMarkdown(`- ${escape(describe(name, m))}\n`);
     item.tooltip = tooltip;
-    item.backgroundColor = used >= WARN_AT ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.backgroundColor = near(top) ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.show();
     for (const m of meters) this.warn(name, m);
   }
 
   private warn(name: string, meter: QuotaMeter): void {
     const key = JSON.stringify([name, meter.id]);
-    if (meter.usedPercent === undefined || meter.usedPercent < WARN_AT) return void this.warned.delete(key);
+    if (!near(meter)) return void this.warned.delete(key);
     if (this.warned.has(key)) return;
     this.warned.add(key);
     void vscode.window.showWarningMessage(describe(name, meter));
@@ -90,6 +90,11 @@ function describe(name: string, meter: QuotaMeter): string {
   return resets
     ? vscode.l10n.t('{0} has used {1}% of its {2} limit; it resets {3}.', name, used, windowWords(meter), resets)
     : vscode.l10n.t('{0} has used {1}% of its {2} limit.', name, used, windowWords(meter));
+}
+
+/** Past the mark, or near its limit or at it as the agent says (a meter with an amount and no share). */
+function near(meter: QuotaMeter): boolean {
+  return (meter.usedPercent ?? 0) >= WARN_AT || meter.status === 'warning' || meter.status === 'exceeded';
 }
 
 /** What a meter without a share says: "12.40 USD used of 50.00 USD", "118.5 credits left", or its status. */

@@ -13,8 +13,7 @@ import type { FileMatch, MentionKind, PromptView } from './protocol';
 
 /** What the composer's context needs besides the chat's model. */
 export interface ComposerRoom {
-  /** Attaches to the message being written. */
-  /** `bringForward`: the chat comes forward with the keyboard in its composer (outbox.ts). */
+  /** Attaches to the message being written; with `bringForward`, the chat comes forward with the keyboard in its composer. */
   attach(attachment: NewAttachment, bringForward: boolean): void;
 }
 

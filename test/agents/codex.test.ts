@@ -19,7 +19,6 @@ agentSuite({
   package: '@agentclientprotocol/codex-acp',
   askingMode: 'read-only',
   speaksV2: true,
-  overloads: true,
   async start(adapter, paths) {
     const model = new FakeOpenAI({
       edit: [{ kind: 'patch', patch: `*** Begin Patch\n*** Update File: ${paths.notes}\n@@\n-one\n+two\n*** End Patch\n` }],

@@ -38,21 +38,6 @@ describe('failures that say what to do', function () {
     assert.match(turn.error ?? '', /Quota exceeded/);
   });
 
-  it('reads a failure from the adapter’s record, as claude-agent-acp sends it once declared: its words, its kind, its retry said', async () => {
-    const chat = await newChat();
-    await assert.rejects(chat.send('recorded'));
-    assert.deepEqual(chat.turn.failure, { kind: 'overloaded', actions: ['switchModel', 'retry'] }, 'the turn failed, though it said end_turn');
-    assert.equal(chat.turn.error, 'Claude is temporarily overloaded.');
-    assert.deepEqual(
-      chat.session.notices.map((n) => [n.severity, n.title]),
-      [['warning', 'Overloaded, retrying (1 of 1)']],
-      'the retry while it ran',
-    );
-    const initialize = recorded(setup.recordFile).find((m) => m.method === 'initialize');
-    const declared = (initialize?.params?.['clientCapabilities'] as { _meta?: { jetbrains?: unknown } } | undefined)?._meta?.jetbrains;
-    assert.deepEqual(declared, { air: { version: 1, capabilities: ['sessionFailure'] } }, 'only the failure records are declared');
-  });
-
   it('reads the account’s quota when the agent starts, and a session’s when it is reopened (the draft quota/read)', async () => {
     // Sessions kept on disk, as real agents keep them: the next process reopens them.
     setup = await useFixtureAgent('limits', { name: 'Limited (kept)', env: { ACP_FIXTURE_STATE_DIR: mkdtempSync(join(tmpdir(), 'acp-limits-')) } });

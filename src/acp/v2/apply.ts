@@ -1,7 +1,6 @@
 // A v2 agent's session update, applied to the model of the session it names: what v1 also says goes through the
 // model's own `apply`, and what v2 adds (whole messages, content appended to a tool call, the session's state, the
 // agent's own terminals, plans by id) through the model's v2 operations.
-import { recordedFailure } from '../failureRecords';
 import type { QuotaMeter } from '../quota';
 import { readTurnFailure } from '../turnFailure';
 import type { SessionModel } from '../sessionModel';
@@ -65,7 +64,6 @@ function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state'
   turn.running = false;
   if (!ends) return;
   turn.ended();
-  const failure = event.record ? recordedFailure(event.record, quota) : readTurnFailure(event.errorCode, event.errorData, quota);
-  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, failure);
+  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, readTurnFailure(event.errorCode, event.errorData, quota));
   else model.endTurn(event.stopReason ?? 'end_turn', event.usage);
 }

@@ -1,7 +1,6 @@
 // Reading a v2 agent's `session/update`: validated against the v2 schema, then said in the terms the session model
 // already knows (v1's updates where v2 means the same), or as one of the few events v2 adds: a whole message, content
 // appended to a tool call, the session's state (which ends a turn in v2), and the agent's own terminals. Pure.
-import { failureRecordOf, type FailureRecord } from '../failureRecords';
 import { parsePatch } from 'diff';
 import type { z } from 'zod';
 import type { PlanByIdUpdate } from '../plans';
@@ -42,8 +41,6 @@ export type V2Event =
       /** The error's code (-32000: sign-in required), where the agent gave one, and its data (turnFailure.ts reads it). */
       readonly errorCode?: number;
       readonly errorData?: unknown;
-      /** The adapter's record of a failure, on an idle that would say end_turn (failureRecords.ts): its kind. */
-      readonly record?: FailureRecord;
       /** What the turn used, where the agent says (claude-agent-acp: `usage` on the idle update). */
       readonly usage?: TurnUsage;
       /** The latest list of work that runs on; absent: unchanged. */
@@ -261,8 +258,6 @@ function state(update: S.StateUpdate): V2Event | undefined {
   }
   // A stop reason of a later version (or none) ends the turn as an end_turn would.
   const stopReason = (STOP_REASONS.has(u.stopReason ?? '') ? u.stopReason : 'end_turn') as S1.StopReason;
-  const record = stopReason === 'end_turn' ? failureRecordOf((update as { _meta?: unknown })._meta) : undefined;
-  if (record?.severity === 'error') return { ...base, error: record.text, record, ...(usage && { usage }) };
   return { ...base, stopReason, ...(usage && { usage }) };
 }
 

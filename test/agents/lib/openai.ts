@@ -24,9 +24,6 @@ function text(value: unknown): string {
   return '';
 }
 
-/** What `reply` answers the scenario `overloaded` with: no item, an overloaded service. */
-const OVERLOADED: Json = {};
-
 export class FakeOpenAI extends FakeModelServer {
   constructor(private readonly scenarios: Readonly<Record<string, readonly CodexStep[]>>) {
     super('sk-test-');
@@ -42,15 +39,7 @@ export class FakeOpenAI extends FakeModelServer {
       return;
     }
     const body = JSON.parse(text) as Json;
-    const item = this.reply(body);
-    // The service is overloaded, as OpenAI's API says it (HTTP 503, `server_is_overloaded`).
-    if (item === OVERLOADED) {
-      res
-        .writeHead(503, { 'content-type': 'application/json' })
-        .end('{"error":{"message":"The server is overloaded.","type":"server_error","code":"server_is_overloaded"}}');
-      return;
-    }
-    this.stream(res, item);
+    this.stream(res, this.reply(body));
   }
 
   /** The output item the model answers one request with. */
@@ -73,7 +62,6 @@ export class FakeOpenAI extends FakeModelServer {
         scenario = named[1]!;
       }
     }
-    if (scenario === 'overloaded') return OVERLOADED;
     const steps = this.scenarios[scenario];
     if (!steps) return this.message(`No such scenario: "${scenario}". Name one of: ${Object.keys(this.scenarios).join(', ')}.`);
     const outputs = input.slice(at + 1).filter((item) => OUTPUTS.has(item.type ?? ''));

@@ -56,6 +56,8 @@ describe('quota', () => {
             meters: [
               { id: 'balance', remaining: { value: '118.5', unit: 'credits' } },
               { id: 'bad', usedPercent: 'lots' },
+              { id: 'silent', label: 'says nothing' },
+              { id: 'over', status: 'exceeded', usedPercent: 1500 },
               { id: 'cap', label: 'Monthly spend limit', used: { value: '12.40', unit: 'USD' }, limit: { value: '1e9' }, usedPercent: 24.8 },
             ],
           },
@@ -64,6 +66,7 @@ describe('quota', () => {
       's1',
     );
     assert.deepEqual(tracker.all, [
+      { id: 'credits/over', label: 'Credits', pool: 'Credits', usedPercent: 100, status: 'exceeded' },
       { id: 'credits/cap', label: 'Monthly spend limit', pool: 'Credits', usedPercent: 24.8, used: { value: '12.40', unit: 'USD' } },
       { id: 'credits/balance', label: 'Credits', pool: 'Credits', remaining: { value: '118.5', unit: 'credits' } },
     ]);
@@ -81,6 +84,8 @@ describe('quota', () => {
     assert.equal(tracker.all[0]?.usedPercent, 60, 'a session’s first snapshot is taken, but an older one is not shown over a newer');
     tracker.takeSnapshot(update('2030-01-01T13:00:00Z', 20));
     assert.equal(tracker.all[0]?.usedPercent, 60, 'the account’s read never replaces a session’s');
+    for (const session of ['s1', 's2', 's3']) tracker.forget(session);
+    assert.equal(tracker.all[0]?.usedPercent, 20, 'the sessions closed: the account’s read again');
   });
 
   it('reads claude-agent-acp’s rate limit beside the others, as a percentage with its window and reset', () => {
@@ -99,6 +104,31 @@ describe('quota', () => {
         { id: 'claude/five_hour', label: 'five_hour', usedPercent: 10, window: 'PT5H', status: 'ok' },
       ],
       'a limit whose window has reset (1970) is not shown',
+    );
+  });
+
+  it('ranks a limit the agent says is reached, or near, above a larger share', () => {
+    const tracker = new QuotaTracker();
+    tracker.takeSnapshot(
+      QuotaUpdate.parse({
+        sessionUpdate: 'quota_update',
+        updatedAt: '2030-01-01T10:00:00Z',
+        pools: [
+          {
+            id: 'p',
+            meters: [
+              { id: 'share', usedPercent: 80 },
+              { id: 'near', status: 'warning', remaining: { value: '3', unit: 'requests' } },
+              { id: 'reached', status: 'exceeded', remaining: { value: '0', unit: 'requests' } },
+            ],
+          },
+        ],
+      }),
+      's1',
+    );
+    assert.deepEqual(
+      tracker.all.map((m) => m.id),
+      ['p/reached', 'p/near', 'p/share'],
     );
   });
 });
