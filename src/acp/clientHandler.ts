@@ -1,6 +1,7 @@
 // What the agent may ask of the client, served: the host's services behind one ClientHandler. Each request is
 // checked against the open sessions first (an unknown session gets -32602), permission requests go through the
 // client's own rules before the user is asked, and terminals run in the session's folder.
+import { infoError } from './quirks';
 import { applyV2 } from './v2/apply';
 import type { ClientHandler } from './inbound';
 import { AcpError, ConnectionClosedError, ErrorCodes } from './errors';
@@ -169,8 +170,10 @@ export function clientHandler(
     sessionUpdate(notification) {
       if (notification.update.sessionUpdate === 'usage_update') handler.usageMeta?.(notification.update._meta);
       const target = route(notification.sessionId);
-      if (target) target.model.apply(notification.update);
-      else unknown(notification.sessionId, notification.update);
+      if (!target) return unknown(notification.sessionId, notification.update);
+      target.model.apply(notification.update);
+      const error = infoError(target.model.quirks, notification.update);
+      if (error) target.model.apply(error);
     },
     ...quotaHandlers(quota),
     v2Update(sessionId, event) {

@@ -19,6 +19,7 @@
 // - Agents with a mode of their own for a permission level (claude-agent-acp's acceptEdits, codex-acp's approval
 //   presets, Copilot CLI's allow_all): `levelSettings` below; permissions/levelModes.ts sets it when the level changes.
 import type * as S from './schema.gen';
+import { clip } from './text';
 
 /** What the client does differently for one agent. Each fact is false for an agent with no known quirk. */
 export interface AgentQuirks {
@@ -47,6 +48,12 @@ export interface AgentQuirks {
    * words: the names alone do not say that "clear context" forgets the conversation). Empty for other agents.
    */
   readonly planOptions: Readonly<Record<string, PlanOptionEffect>>;
+  /**
+   * The agent says a retry in progress, and an error of a turn other than the running one, in a `session_info_update`'s
+   * `_meta.codex.error {message, codexErrorInfo, turnId, willRetry}` (codex-acp, to a client that is not JetBrains AIR):
+   * they are shown as notices (`infoError`).
+   */
+  readonly errorsInInfo: boolean;
 }
 
 /**
@@ -94,6 +101,7 @@ export const NO_QUIRKS: AgentQuirks = {
   infoInText: false,
   modeIdsAreUrls: false,
   planOptions: {},
+  errorsInInfo: false,
 };
 
 /** Known agents by `agentInfo.name`, and where they differ from NO_QUIRKS. */
@@ -104,7 +112,8 @@ const BY_NAME: ReadonlyMap<string, Partial<AgentQuirks>> = new Map([
   // message text, and its mode ids are URLs.
   ['Copilot', { shellExitInText: true, infoInText: true, modeIdsAreUrls: true }],
   ['@agentclientprotocol/claude-agent-acp', { planOptions: CLAUDE_PLAN_OPTIONS }],
-  ['@agentclientprotocol/codex-acp', { planOptions: CODEX_PLAN_OPTIONS }],
+  // Seen with codex-acp 2.6: its retries ("Reconnecting... 2/5") and late errors in session_info_update's _meta.
+  ['@agentclientprotocol/codex-acp', { planOptions: CODEX_PLAN_OPTIONS, errorsInInfo: true }],
 ]);
 
 /** The quirks of the agent that answered `initialize` with `info` (absent before or without an answer). */
@@ -362,4 +371,18 @@ export function readTerminalMeta(meta: Record<string, unknown>): {
         }
       : {}),
   };
+}
+
+/**
+ * The error an agent with `errorsInInfo` says in a `session_info_update`, as a notice: a retry in progress warns, an
+ * error is one; bounded. Undefined for any other update, agent or `_meta`.
+ */
+export function infoError(quirks: AgentQuirks, update: S.SessionUpdate): Extract<S.SessionUpdate, { sessionUpdate: 'notice' }> | undefined {
+  if (!quirks.errorsInInfo || update.sessionUpdate !== 'session_info_update') return undefined;
+  const codex = update._meta?.['codex'];
+  const error = codex && typeof codex === 'object' ? (codex as Record<string, unknown>)['error'] : undefined;
+  const message = error && typeof error === 'object' ? (error as Record<string, unknown>)['message'] : undefined;
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  const retrying = (error as Record<string, unknown>)['willRetry'] === true;
+  return { sessionUpdate: 'notice', severity: retrying ? 'warning' : 'error', title: clip(message.trim(), 500) };
 }

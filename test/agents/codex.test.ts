@@ -19,6 +19,7 @@ agentSuite({
   package: '@agentclientprotocol/codex-acp',
   askingMode: 'read-only',
   speaksV2: true,
+  retriesCutStreams: true,
   async start(adapter, paths) {
     const model = new FakeOpenAI({
       edit: [{ kind: 'patch', patch: `*** Begin Patch\n*** Update File: ${paths.notes}\n@@\n-one\n+two\n*** End Patch\n` }],
@@ -42,7 +43,8 @@ agentSuite({
         'env_key = "FAKE_OPENAI_KEY"',
         'requires_openai_auth = false',
         'request_max_retries = 0',
-        'stream_max_retries = 0',
+        // One retry of a stream cut short (the scenario `disconnect`), which Codex says as it makes it.
+        'stream_max_retries = 1',
         '',
         '[analytics]',
         'enabled = false',

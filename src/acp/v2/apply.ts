@@ -2,13 +2,14 @@
 // model's own `apply`, and what v2 adds (whole messages, content appended to a tool call, the session's state, the
 // agent's own terminals, plans by id) through the model's v2 operations.
 import type { QuotaMeter } from '../quota';
+import { infoError } from '../quirks';
 import { readTurnFailure } from '../turnFailure';
 import type { SessionModel } from '../sessionModel';
 import type { V2Event } from './updates';
 
 export function applyV2(model: SessionModel, event: V2Event, quota: readonly QuotaMeter[] = []): void {
   switch (event.type) {
-    case 'update':
+    case 'update': {
       // v2's usage without a cost leaves the cost as it was (v1's has none to leave).
       if (event.update.sessionUpdate === 'usage_update' && !('cost' in event.update) && model.usage?.cost) {
         return model.apply({ ...event.update, cost: model.usage.cost });
@@ -21,7 +22,12 @@ export function applyV2(model: SessionModel, event: V2Event, quota: readonly Quo
         else delete call.cancellable;
         model.background.toolCancellable(toolCallId, event.cancellable);
       }
-      return model.apply(event.update);
+      model.apply(event.update);
+      // An agent that says its retries and late errors in session_info_update (quirks.ts): notices too.
+      const error = infoError(model.quirks, event.update);
+      if (error) model.apply(error);
+      return;
+    }
     case 'message':
       return model.putMessage(event.role, event.messageId, event.content);
     case 'toolContent':

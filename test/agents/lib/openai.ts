@@ -24,6 +24,9 @@ function text(value: unknown): string {
   return '';
 }
 
+/** What `reply` answers the scenario `disconnect` with: no item, a stream cut short. */
+const DISCONNECT: Json = {};
+
 export class FakeOpenAI extends FakeModelServer {
   constructor(private readonly scenarios: Readonly<Record<string, readonly CodexStep[]>>) {
     super('sk-test-');
@@ -39,7 +42,14 @@ export class FakeOpenAI extends FakeModelServer {
       return;
     }
     const body = JSON.parse(text) as Json;
-    this.stream(res, this.reply(body));
+    const item = this.reply(body);
+    // The stream the scenario `disconnect` gets ends before the response is complete, every time.
+    if (item === DISCONNECT) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response: { id: `resp_${++this.ids}` } })}\n\n`);
+      return;
+    }
+    this.stream(res, item);
   }
 
   /** The output item the model answers one request with. */
@@ -62,6 +72,7 @@ export class FakeOpenAI extends FakeModelServer {
         scenario = named[1]!;
       }
     }
+    if (scenario === 'disconnect') return DISCONNECT;
     const steps = this.scenarios[scenario];
     if (!steps) return this.message(`No such scenario: "${scenario}". Name one of: ${Object.keys(this.scenarios).join(', ')}.`);
     const outputs = input.slice(at + 1).filter((item) => OUTPUTS.has(item.type ?? ''));

@@ -49,6 +49,8 @@ export interface AgentSpec {
    * the turn end_turn, to a client that is not JetBrains AIR; docs/agents.md).
    */
   readonly overloads?: true;
+  /** The fake model cuts every stream of the scenario `disconnect` short; the adapter says its retry as it makes it. */
+  readonly retriesCutStreams?: true;
 }
 
 /** Waits for the agent's question, answers it with the option of `kind`, and returns its title. */
@@ -146,6 +148,16 @@ export function agentSuite(spec: AgentSpec): void {
         assert.equal(chat.turn.failure?.kind, 'overloaded', `the failure: ${JSON.stringify(chat.turn)}`);
         assert.ok(chat.turn.failure.actions.includes('retry'));
         assert.match(chat.turn.error ?? '', /529/, 'the adapter’s words');
+      });
+    }
+
+    if (spec.retriesCutStreams) {
+      it('says the agent’s retry of a stream cut short while the turn runs', async () => {
+        const chat = await newChat(spec.name);
+        await within(chat.send('scenario:disconnect'), 60_000, 'the turn whose streams are cut').catch(() => undefined);
+        const retry = chat.session.notices.find((n) => n.severity === 'warning');
+        assert.ok(retry, `a warning while it retried: ${JSON.stringify(chat.session.notices)}`);
+        assert.match(retry.title, /1\/1/, 'which attempt, as the adapter says it');
       });
     }
 

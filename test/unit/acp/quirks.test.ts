@@ -1,7 +1,7 @@
 // Agent quirks come from what the agent says about itself in `initialize`, so a hand-configured Gemini CLI gets the
 // same treatment as the preset; an explicit true or false in its `acp.agents` entry wins.
 import * as assert from 'node:assert/strict';
-import { activeQuirks, agentQuirks, levelSettings, modeName, NO_QUIRKS } from '../../../src/acp/quirks';
+import { activeQuirks, agentQuirks, infoError, levelSettings, modeName, NO_QUIRKS } from '../../../src/acp/quirks';
 import { SessionModel } from '../../../src/acp/sessionModel';
 import { parseAgents } from '../../../src/settings/agentConfig';
 
@@ -146,5 +146,24 @@ describe("Copilot CLI's notices and mode ids", () => {
       modeName(NO_QUIRKS)('https://agentclientprotocol.com/protocol/session-modes#plan'),
       'https://agentclientprotocol.com/protocol/session-modes#plan',
     );
+  });
+});
+
+describe('codex-acp’s retries and late errors in session_info_update', () => {
+  const info = (error: unknown) => ({ sessionUpdate: 'session_info_update' as const, _meta: { codex: { error } } });
+  const codex = agentQuirks({ name: '@agentclientprotocol/codex-acp', version: '2.6.0' });
+
+  it('says a retry in progress as a warning and an error as one, for codex-acp only, bounded', () => {
+    assert.deepEqual(infoError(codex, info({ message: 'Reconnecting... 1/5', willRetry: true, turnId: 't1' })), {
+      sessionUpdate: 'notice',
+      severity: 'warning',
+      title: 'Reconnecting... 1/5',
+    });
+    assert.equal(infoError(codex, info({ message: 'stream disconnected', willRetry: false }))?.severity, 'error');
+    assert.ok((infoError(codex, info({ message: 'x'.repeat(100_000) }))?.title.length ?? Infinity) <= 501);
+    assert.equal(infoError(NO_QUIRKS, info({ message: 'Reconnecting... 1/5', willRetry: true })), undefined, 'another agent');
+    assert.equal(infoError(codex, info({ message: '  ' })), undefined);
+    assert.equal(infoError(codex, info('Reconnecting')), undefined);
+    assert.equal(infoError(codex, { sessionUpdate: 'session_info_update', title: 'A title' }), undefined);
   });
 });
