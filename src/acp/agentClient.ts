@@ -7,7 +7,7 @@ import { clientHandler, type HostServices } from './clientHandler';
 import type { ConnectionOptions } from './connection';
 import { AcpError, endedByClient, ErrorCodes, errorMessage } from './errors';
 import { applyEarly, EarlyUpdates, UnknownSessions, type EarlyUpdate } from './earlyUpdates';
-import { listAllSessions } from './sessionList';
+import { listAllSessions, reopenWay, STATUS_TIMEOUT_MS } from './sessionList';
 import { AuthStatusTracker, isTerminalAuth, readAuthStatus, type AuthStatus } from './authStatus';
 import { sessionSetup, type SessionSetup } from './sessionSetup';
 import { shortId, silentLogger, tagged, type Logger } from './log';
@@ -43,9 +43,6 @@ export interface AgentClientOptions {
   /** The protocol version to ask for (quirks.ts `protocolToAsk`); the agent may answer 1. Default 1. */
   readonly protocol?: 1 | 2;
 }
-
-/** How long a reopen waits for the answer to session/status before it reopens as the capabilities say. */
-const STATUS_TIMEOUT_MS = 10_000;
 
 /** The answer to session/new or fork (v2's with the session's commands). */
 type Opened = Pick<S.NewSessionResponse, 'sessionId' | 'modes' | 'configOptions'> & { availableCommands?: S.AvailableCommand[] | undefined };
@@ -171,8 +168,7 @@ export class AgentClient implements SessionOwner {
       throw new AgentStartFailure(startFailure(error, end, timeout.aborted, timeoutMs), tail, cause);
     }
     client = new AgentClient(agentProcess, initialized, terminals, log, options.closeTimeoutMs ?? 3000, mcp, quota.tracker);
-    void client.refreshAuthStatus();
-    void client.readQuota();
+    void client.refreshAccount();
     return client;
   }
 
@@ -235,6 +231,11 @@ export class AgentClient implements SessionOwner {
     return listAllSessions(this.process.connection, this.log, cwd, signal, asked);
   }
 
+  /** Who the agent runs as and the account's limits, asked again (at the start, after a sign-in or out). */
+  private async refreshAccount(): Promise<void> {
+    await Promise.all([this.refreshAuthStatus(), this.readQuota()]);
+  }
+
   /** Asks `auth/status` again (after a sign-in or out), where advertised; bounded, and a failure is only logged. */
   async refreshAuthStatus(): Promise<void> {
     if (!this.capabilities.supports('authStatus') || this.hasExited) return;
@@ -249,7 +250,8 @@ export class AgentClient implements SessionOwner {
     if (!this.capabilities.supports('quota') || this.hasExited) return;
     await this.process.connection
       .readQuota(sessionId === undefined ? {} : { sessionId }, AbortSignal.timeout(STATUS_TIMEOUT_MS))
-      .then((snapshot) => this.quota.takeSnapshot(snapshot, sessionId))
+      // A session's, only while it is open: a closed one's would stay, unseen, and could be shown as the newest.
+      .then((snapshot) => (sessionId === undefined || this.sessions.has(sessionId)) && this.quota.takeSnapshot(snapshot, sessionId))
       .catch((error: unknown) => this.log.warn(`quota/read failed: ${errorMessage(error)}`));
   }
 
@@ -272,35 +274,20 @@ export class AgentClient implements SessionOwner {
   /** Signs in with an agent-run method (the agent does the work, for example in a browser). */
   async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
     await this.process.connection.authenticate({ methodId }, signal);
-    void this.refreshAuthStatus();
+    void this.refreshAccount();
   }
 
   /** Signs the user out; refused (NotSupportedError) when the agent does not advertise it. */
   async logout(): Promise<void> {
     await this.process.connection.logout({});
-    void this.refreshAuthStatus();
+    // The limits were the account's that signed out.
+    this.quota.clear();
+    void this.refreshAccount();
   }
 
-  /**
-   * How `sessionId` can be reopened: where the agent advertises `session/status`, as its answer says (a session in
-   * its memory is resumed, a saved one loaded, each where the agent can); `gone` when it does not know the session.
-   * Otherwise as the capabilities say (load preferred). Undefined when the agent reopens nothing.
-   */
-  async reopenWay(sessionId: string): Promise<'load' | 'resume' | 'gone' | undefined> {
-    const caps = this.capabilities;
-    const can = caps.reopens;
-    if (!can || !caps.supports('sessionStatus')) return can;
-    try {
-      // Bounded: an agent that never answers must not keep the chat from reopening.
-      const { status } = await this.process.connection.sessionStatus({ sessionId }, AbortSignal.timeout(STATUS_TIMEOUT_MS));
-      this.log.info(`session ${shortId(sessionId)} is ${preview(status, 40)} (session/status)`);
-      if (status === 'open') return caps.supports('resumeSession') ? 'resume' : 'load';
-      return caps.supports('loadSession') ? 'load' : 'resume';
-    } catch (error) {
-      if (error instanceof AcpError && error.code === ErrorCodes.ResourceNotFound) return 'gone';
-      this.log.warn(`session/status for ${shortId(sessionId)} failed, so the session is reopened as advertised: ${errorMessage(error)}`);
-      return can;
-    }
+  /** How `sessionId` can be reopened (sessionList.ts). */
+  reopenWay(sessionId: string): Promise<'load' | 'resume' | 'gone' | undefined> {
+    return reopenWay(this.capabilities, this.process.connection, this.log, sessionId);
   }
 
   /**

@@ -172,10 +172,10 @@ export function clientHandler(
       const target = route(notification.sessionId);
       if (!target) return unknown(notification.sessionId, notification.update);
       target.model.apply(notification.update);
-      const error = infoError(target.model.quirks, notification.update);
+      const error = infoError(target.model.quirks, notification.update, target.model);
       if (error) target.model.apply(error);
     },
-    ...quotaHandlers(quota),
+    ...quotaHandlers(quota, (sessionId) => route(sessionId) !== undefined),
     v2Update(sessionId, event) {
       const target = route(sessionId);
       if (target) applyV2(target.model, event, quota?.tracker.all);
@@ -231,11 +231,13 @@ async function counted<T>(chat: Session, signal: AbortSignal, ask: () => Promise
 /** The account's limits the agent reports, where the client keeps them: the draft `quota_update` only where advertised. */
 function quotaHandlers(
   quota: { readonly tracker: QuotaTracker; advertised(): boolean } | undefined,
+  open: (sessionId: string) => boolean,
 ): Pick<ClientHandler, 'quotaUpdate' | 'usageMeta'> {
   if (!quota) return {};
   return {
+    // A session's snapshot only while it is open: a closed or unknown one's would stay, unseen (quota.ts).
     quotaUpdate: (sessionId: string, update: QuotaUpdate) => {
-      if (quota.advertised()) quota.tracker.takeSnapshot(update, sessionId);
+      if (quota.advertised() && open(sessionId)) quota.tracker.takeSnapshot(update, sessionId);
     },
     usageMeta: (meta: unknown) => quota.tracker.takeClaudeMeta(meta),
   };

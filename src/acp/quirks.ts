@@ -19,6 +19,7 @@
 // - Agents with a mode of their own for a permission level (claude-agent-acp's acceptEdits, codex-acp's approval
 //   presets, Copilot CLI's allow_all): `levelSettings` below; permissions/levelModes.ts sets it when the level changes.
 import type * as S from './schema.gen';
+import type { TurnState } from './sessionState';
 import { clip } from './text';
 
 /** What the client does differently for one agent. Each fact is false for an agent with no known quirk. */
@@ -373,16 +374,36 @@ export function readTerminalMeta(meta: Record<string, unknown>): {
   };
 }
 
+/** The codex errors each session has said, so that each is said once: over v2 every later patch carries it again. */
+const said = new WeakMap<object, Set<string>>();
+const MAX_SAID = 64;
+
 /**
- * The error an agent with `errorsInInfo` says in a `session_info_update`, as a notice: a retry in progress warns, an
- * error is one; bounded. Undefined for any other update, agent or `_meta`.
+ * The error an agent with `errorsInInfo` says in a `session_info_update`, as a notice, once: the first retry of a turn
+ * while a turn runs ("Reconnecting... 1/5", a warning), and an error (of another turn) while one runs or once the
+ * session has had one of its own; a reopened session's old error is no news. Bounded. Undefined for any other update.
  */
-export function infoError(quirks: AgentQuirks, update: S.SessionUpdate): Extract<S.SessionUpdate, { sessionUpdate: 'notice' }> | undefined {
+export function infoError(
+  quirks: AgentQuirks,
+  update: S.SessionUpdate,
+  session: { readonly turn: TurnState },
+): Extract<S.SessionUpdate, { sessionUpdate: 'notice' }> | undefined {
   if (!quirks.errorsInInfo || update.sessionUpdate !== 'session_info_update') return undefined;
   const codex = update._meta?.['codex'];
   const error = codex && typeof codex === 'object' ? (codex as Record<string, unknown>)['error'] : undefined;
-  const message = error && typeof error === 'object' ? (error as Record<string, unknown>)['message'] : undefined;
+  if (!error || typeof error !== 'object') return undefined;
+  const { message, willRetry, turnId } = error as Record<string, unknown>;
   if (typeof message !== 'string' || message.trim() === '') return undefined;
-  const retrying = (error as Record<string, unknown>)['willRetry'] === true;
+  const retrying = willRetry === true;
+  const { turn } = session;
+  const live = turn.phase !== 'idle';
+  if (retrying ? !live : !live && turn.stopReason === undefined && turn.error === undefined) return undefined;
+  const turnKey = typeof turnId === 'string' ? turnId.slice(0, 200) : '';
+  const key = retrying ? `retry ${turnKey}` : `error ${turnKey} ${message.slice(0, 500)}`;
+  const seen = said.get(session) ?? new Set<string>();
+  said.set(session, seen);
+  if (seen.has(key)) return undefined;
+  seen.add(key);
+  if (seen.size > MAX_SAID) seen.delete(seen.values().next().value!);
   return { sessionUpdate: 'notice', severity: retrying ? 'warning' : 'error', title: clip(message.trim(), 500) };
 }

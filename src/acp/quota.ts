@@ -8,7 +8,7 @@
 //   account) and when a session is reopened (a reopen replays no quota_update);
 // - claude-agent-acp 0.101's `usage_update._meta["_claude/rateLimit"]` (Claude Code's SDKRateLimitInfo: one limit
 //   at a time, `utilization` a fraction, `resetsAt` in seconds).
-// Each snapshot is bounded; a meter is kept by its id until a newer snapshot says otherwise.
+// Each snapshot is bounded, and replaced whole by a newer one of its scope.
 import { Emitter, type Event } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 
@@ -140,9 +140,24 @@ export class QuotaTracker {
     this.changeEmitter.fire();
   }
 
-  /** A session closed: its snapshot goes (another session's, or the account's read, is shown then). */
+  /**
+   * A session closed: its snapshot goes. What it said of the account stays as the account's, where it is newer than
+   * the account's own read: closing a chat must not show older, lower usage.
+   */
   forget(sessionId: string): void {
-    if (this.sessions.delete(sessionId)) this.changeEmitter.fire();
+    const closed = this.sessions.get(sessionId);
+    if (!closed) return;
+    this.sessions.delete(sessionId);
+    if (closed.updatedAt > (this.account?.updatedAt ?? -Infinity)) this.account = closed;
+    this.changeEmitter.fire();
+  }
+
+  /** The account signed out: what was known of its limits goes until the agent says again. */
+  clear(): void {
+    this.sessions.clear();
+    this.account = undefined;
+    this.claude.clear();
+    this.changeEmitter.fire();
   }
 
   /** claude-agent-acp's `_claude/rateLimit` in a `usage_update`'s `_meta`: one limit, kept beside the others. */

@@ -58,8 +58,7 @@ export interface SessionOwner {
   forget(session: Session): void;
   /** The commands the client runs for the agent's sessions (`terminal/*`), where it serves them. */
   readonly terminals?: Pick<TerminalManager, 'kill'> | undefined;
-  /** The account's limits the agent reported (quota.ts), which say what a failure was. */
-  /** The account's limits (quota.ts): a closed session's snapshot goes with it. */
+  /** The account's limits the agent reported (quota.ts), which say what a failure was; a closed session's go with it. */
   readonly quota?: { readonly all: readonly QuotaMeter[]; forget(sessionId: string): void };
 }
 

@@ -1,6 +1,7 @@
 // The account's limits in the status bar: one item per running agent that reports its quota (acp/quota.ts), showing
-// its most used limit (how much is used, of which window, when it resets) with every limit in the tooltip (amounts
-// too: a balance, a spend cap), and a warning, once per limit and window, when one passes 90%. The context window and a session's tokens are not quota
+// its most urgent limit (one the agent says is reached or near, else the most used: how much, of which window, when it
+// resets) with every limit in the tooltip (amounts too: a balance, a spend cap), and a warning, once per limit and
+// window, when one passes 90% or the agent says it is near. The context window and a session's tokens are not quota
 // and are never shown here.
 import * as vscode from 'vscode';
 import type { QuotaMeter, QuotaQuantity } from '../acp/quota';
@@ -109,16 +110,23 @@ function amounts(meter: QuotaMeter): string {
       : vscode.l10n.t('within its limit');
 }
 
-/** An amount as money where its unit is a currency code, else the number and its unit as the agent wrote them. */
+/**
+ * An amount as money where its unit is a currency Intl knows and money's two decimals keep it exact ("$12.40"); else
+ * the number and its unit as the agent wrote them ("118.5 credits", "0.005 USD").
+ */
 function amount(q: QuotaQuantity): string {
-  if (q.unit && /^[A-Z]{3}$/.test(q.unit)) {
-    try {
-      return new Intl.NumberFormat(undefined, { style: 'currency', currency: q.unit }).format(Number(q.value));
-    } catch {
-      // Not a currency Intl knows: as written.
-    }
+  if (q.unit && isCurrency(q.unit) && /^-?\d{1,15}(?:\.\d{1,2})?$/.test(q.value)) {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: q.unit }).format(Number(q.value));
   }
   return plain(q.unit ? `${q.value} ${q.unit}` : q.value);
+}
+
+let currencies: ReadonlySet<string> | undefined;
+
+/** An ISO 4217 code Intl formats, asked the first time an amount has a unit. */
+function isCurrency(unit: string): boolean {
+  currencies ??= new Set(Intl.supportedValuesOf('currency'));
+  return currencies.has(unit);
 }
 
 /** The window in words: `PT5H` is "5-hour", `P7D` "weekly", else the agent's label or its id. */

@@ -24,7 +24,7 @@ export function applyV2(model: SessionModel, event: V2Event, quota: readonly Quo
       }
       model.apply(event.update);
       // An agent that says its retries and late errors in session_info_update (quirks.ts): notices too.
-      const error = infoError(model.quirks, event.update);
+      const error = infoError(model.quirks, event.update, model);
       if (error) model.apply(error);
       return;
     }

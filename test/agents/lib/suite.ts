@@ -152,12 +152,35 @@ export function agentSuite(spec: AgentSpec): void {
     }
 
     if (spec.retriesCutStreams) {
-      it('says the agent’s retry of a stream cut short while the turn runs', async () => {
-        const chat = await newChat(spec.name);
-        await within(chat.send('scenario:disconnect'), 60_000, 'the turn whose streams are cut').catch(() => undefined);
-        const retry = chat.session.notices.find((n) => n.severity === 'warning');
-        assert.ok(retry, `a warning while it retried: ${JSON.stringify(chat.session.notices)}`);
-        assert.match(retry.title, /1\/1/, 'which attempt, as the adapter says it');
+      it('says the agent’s retry of a stream cut short once, while the turn runs, over v1 and over v2', async () => {
+        const retries = (chat: ChatHandle) => chat.session.notices.filter((n) => n.title === 'Reconnecting... 1/1');
+        const v1 = await newChat(spec.name);
+        // The turn ends with the service's words as the agent's message (docs/agents.md); its retry is the notice.
+        await within(v1.send('scenario:disconnect'), 60_000, 'the turn whose streams are cut');
+        assert.deepEqual(
+          retries(v1).map((n) => n.severity),
+          ['warning'],
+          `the retry, once: ${JSON.stringify(v1.session.notices)}`,
+        );
+        await closeAllChats();
+        // Over v2 the adapter sends its error again with every later change of the session's metadata.
+        const config = vscode.workspace.getConfiguration('acp');
+        const entry = config.inspect<Record<string, Record<string, unknown>>>('agents')?.globalValue?.[spec.name];
+        await config.update('agents', { [spec.name]: { ...entry, protocol: 'v2' } }, vscode.ConfigurationTarget.Global);
+        try {
+          const v2 = await newChat(spec.name);
+          // Over v2 the turn fails with the error (its idle says `error`).
+          await assert.rejects(within(v2.send('scenario:disconnect'), 60_000, 'the turn whose streams are cut, over v2'));
+          await within(v2.send('scenario:none'), 60_000, 'a turn after it, over v2');
+          assert.deepEqual(
+            retries(v2).map((n) => n.severity),
+            ['warning'],
+            `the retry, once: ${JSON.stringify(v2.session.notices)}`,
+          );
+        } finally {
+          await closeAllChats();
+          await config.update('agents', { [spec.name]: entry }, vscode.ConfigurationTarget.Global);
+        }
       });
     }
 

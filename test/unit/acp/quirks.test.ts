@@ -152,18 +152,31 @@ describe("Copilot CLI's notices and mode ids", () => {
 describe('codex-acp’s retries and late errors in session_info_update', () => {
   const info = (error: unknown) => ({ sessionUpdate: 'session_info_update' as const, _meta: { codex: { error } } });
   const codex = agentQuirks({ name: '@agentclientprotocol/codex-acp', version: '2.6.0' });
+  const running = () => ({ turn: { phase: 'running' as const } });
 
-  it('says a retry in progress as a warning and an error as one, for codex-acp only, bounded', () => {
-    assert.deepEqual(infoError(codex, info({ message: 'Reconnecting... 1/5', willRetry: true, turnId: 't1' })), {
+  it('says a turn’s first retry as a warning while it runs, for codex-acp only, bounded', () => {
+    const session = running();
+    assert.deepEqual(infoError(codex, info({ message: 'Reconnecting... 1/5', willRetry: true, turnId: 't1' }), session), {
       sessionUpdate: 'notice',
       severity: 'warning',
       title: 'Reconnecting... 1/5',
     });
-    assert.equal(infoError(codex, info({ message: 'stream disconnected', willRetry: false }))?.severity, 'error');
-    assert.ok((infoError(codex, info({ message: 'x'.repeat(100_000) }))?.title.length ?? Infinity) <= 501);
-    assert.equal(infoError(NO_QUIRKS, info({ message: 'Reconnecting... 1/5', willRetry: true })), undefined, 'another agent');
-    assert.equal(infoError(codex, info({ message: '  ' })), undefined);
-    assert.equal(infoError(codex, info('Reconnecting')), undefined);
-    assert.equal(infoError(codex, { sessionUpdate: 'session_info_update', title: 'A title' }), undefined);
+    assert.equal(infoError(codex, info({ message: 'Reconnecting... 2/5', willRetry: true, turnId: 't1' }), session), undefined, 'once a turn');
+    assert.equal(infoError(codex, info({ message: 'Reconnecting... 1/5', willRetry: true, turnId: 't2' }), session)?.severity, 'warning');
+    assert.ok((infoError(codex, info({ message: 'x'.repeat(100_000), turnId: 't3' }), running())?.title.length ?? Infinity) <= 501);
+    assert.equal(infoError(NO_QUIRKS, info({ message: 'Reconnecting... 1/5', willRetry: true }), running()), undefined, 'another agent');
+    assert.equal(infoError(codex, info({ message: '  ' }), running()), undefined);
+    assert.equal(infoError(codex, info('Reconnecting'), running()), undefined);
+    assert.equal(infoError(codex, { sessionUpdate: 'session_info_update', title: 'A title' }, running()), undefined);
+  });
+
+  it('says an error once, however often v2’s patches carry it again, and not a reopened session’s old one', () => {
+    const late = info({ message: 'stream disconnected before completion', willRetry: false, turnId: 't1' });
+    const reopened = { turn: { phase: 'idle' as const } };
+    assert.equal(infoError(codex, late, reopened), undefined, 'before a turn of its own');
+    assert.equal(infoError(codex, info({ message: 'Reconnecting... 1/5', willRetry: true }), reopened), undefined, 'no turn runs');
+    const worked = { turn: { phase: 'idle' as const, stopReason: 'end_turn' as const } };
+    assert.equal(infoError(codex, late, worked)?.severity, 'error');
+    assert.equal(infoError(codex, late, worked), undefined, 'carried again by the next patch');
   });
 });

@@ -86,6 +86,11 @@ describe('quota', () => {
     assert.equal(tracker.all[0]?.usedPercent, 60, 'the account’s read never replaces a session’s');
     for (const session of ['s1', 's2', 's3']) tracker.forget(session);
     assert.equal(tracker.all[0]?.usedPercent, 20, 'the sessions closed: the account’s read again');
+    tracker.takeSnapshot(update('2030-01-01T14:00:00Z', 42), 's4');
+    tracker.forget('s4');
+    assert.equal(tracker.all[0]?.usedPercent, 42, 'a closed session’s newer word on the account stays: usage never seems to drop');
+    tracker.clear();
+    assert.deepEqual(tracker.all, [], 'signed out: nothing of the last account');
   });
 
   it('reads claude-agent-acp’s rate limit beside the others, as a percentage with its window and reset', () => {
