@@ -19,7 +19,6 @@
 // - Agents with a mode of their own for a permission level (claude-agent-acp's acceptEdits, codex-acp's approval
 //   presets, Copilot CLI's allow_all): `levelSettings` below; permissions/levelModes.ts sets it when the level changes.
 import type * as S from './schema.gen';
-import type { TurnState } from './sessionState';
 import { clip } from './text';
 
 /** What the client does differently for one agent. Each fact is false for an agent with no known quirk. */
@@ -386,7 +385,8 @@ const MAX_SAID = 64;
 export function infoError(
   quirks: AgentQuirks,
   update: S.SessionUpdate,
-  session: { readonly turn: TurnState },
+  // The session's turn as sessionState.ts says it (not imported: the chat page reads this file, and must not read that).
+  session: { readonly turn: { readonly phase: string; readonly stopReason?: unknown; readonly error?: unknown } },
 ): Extract<S.SessionUpdate, { sessionUpdate: 'notice' }> | undefined {
   if (!quirks.errorsInInfo || update.sessionUpdate !== 'session_info_update') return undefined;
   const codex = update._meta?.['codex'];
