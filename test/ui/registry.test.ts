@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { platformKey } from '../../src/registry/format';
 import { launcher, tgz } from '../lib/archives';
 import { RegistryServer } from '../lib/registryServer';
+import { waitFor } from '../lib/wait';
 import { FIXTURE_AGENT, openWorkbench, type Workbench } from './lib/workbench';
 
 const PLATFORM = platformKey(process.platform, process.arch);
@@ -133,6 +134,8 @@ describe('registry UI', function () {
     // view fills in, and open it), then the context menu key.
     await workbench.runCommand('ACP: Focus on Sessions View');
     await row.waitFor();
+    const tree = page.getByRole('tree', { name: 'Sessions' });
+    await waitFor(() => tree.evaluate((el) => el.contains(el.ownerDocument.activeElement)), { what: 'the Sessions view to have the keyboard' });
     await page.keyboard.press('Home');
     await row.and(page.locator('.monaco-list-row.focused')).waitFor();
     await page.keyboard.press('Shift+F10');
