@@ -178,7 +178,7 @@ export function clientHandler(
     ...quotaHandlers(quota, (sessionId) => route(sessionId) !== undefined),
     v2Update(sessionId, event) {
       const target = route(sessionId);
-      if (target) applyV2(target.model, event, quota?.tracker.all);
+      if (target) applyV2(target.model, event, quota?.tracker);
       // Before the answer that names the session: kept for it, as v1's updates are.
       else unknown(sessionId, event);
     },

@@ -7,7 +7,8 @@ import { readTurnFailure } from '../turnFailure';
 import type { SessionModel } from '../sessionModel';
 import type { V2Event } from './updates';
 
-export function applyV2(model: SessionModel, event: V2Event, quota: readonly QuotaMeter[] = []): void {
+/** `quota`: the account's limits the agent reported, read only when a turn fails (not on every update). */
+export function applyV2(model: SessionModel, event: V2Event, quota?: { readonly all: readonly QuotaMeter[] }): void {
   switch (event.type) {
     case 'update': {
       // v2's usage without a cost leaves the cost as it was (v1's has none to leave).
@@ -54,7 +55,11 @@ export function applyV2(model: SessionModel, event: V2Event, quota: readonly Quo
  * or, while none runs, work the agent started by itself. `idle` ends that turn, with its stop reason or its error,
  * once it is the agent's idle for that turn (turn.ts says when). The `background` list, where present, replaces the last.
  */
-function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state' }>, quota: readonly QuotaMeter[]): void {
+function applyState(
+  model: SessionModel,
+  event: Extract<V2Event, { type: 'state' }>,
+  quota: { readonly all: readonly QuotaMeter[] } | undefined,
+): void {
   if (event.background) model.background.report(event.background);
   const turn = model.v2;
   if (event.state !== 'idle') {
@@ -70,6 +75,6 @@ function applyState(model: SessionModel, event: Extract<V2Event, { type: 'state'
   turn.running = false;
   if (!ends) return;
   turn.ended();
-  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, readTurnFailure(event.errorCode, event.errorData, quota));
+  if (event.error !== undefined) model.failTurn(event.error, event.errorCode, readTurnFailure(event.errorCode, event.errorData, quota?.all));
   else model.endTurn(event.stopReason ?? 'end_turn', event.usage);
 }
