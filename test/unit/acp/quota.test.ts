@@ -23,6 +23,11 @@ function update(updatedAt: string, usedPercent: number, meters = 1): QuotaUpdate
   });
 }
 
+/** A pushed snapshot of `pools`, as of one fixed time. */
+function pooled(pools: unknown[]): QuotaUpdate {
+  return QuotaUpdate.parse({ sessionUpdate: 'quota_update', updatedAt: '2030-01-01T10:00:00Z', pools });
+}
+
 describe('quota', () => {
   it('takes a whole snapshot, ignores an older one of the same session, and keeps the first meters past the bound', () => {
     const tracker = new QuotaTracker();
@@ -43,26 +48,22 @@ describe('quota', () => {
   it('skips an invalid pool or meter and keeps the rest, with amounts and the pool’s name', () => {
     const tracker = new QuotaTracker();
     tracker.takeSnapshot(
-      QuotaUpdate.parse({
-        sessionUpdate: 'quota_update',
-        updatedAt: '2030-01-01T10:00:00Z',
-        pools: [
-          { id: 'broken', meters: 'none' },
-          { label: 'no id', meters: [] },
-          {
-            id: 'credits',
-            label: 'Credits',
-            state: 'available',
-            meters: [
-              { id: 'balance', remaining: { value: '118.5', unit: 'credits' } },
-              { id: 'bad', usedPercent: 'lots' },
-              { id: 'silent', label: 'says nothing' },
-              { id: 'over', status: 'exceeded', usedPercent: 1500 },
-              { id: 'cap', label: 'Monthly spend limit', used: { value: '12.40', unit: 'USD' }, limit: { value: '1e9' }, usedPercent: 24.8 },
-            ],
-          },
-        ],
-      }),
+      pooled([
+        { id: 'broken', meters: 'none' },
+        { label: 'no id', meters: [] },
+        {
+          id: 'credits',
+          label: 'Credits',
+          state: 'available',
+          meters: [
+            { id: 'balance', remaining: { value: '118.5', unit: 'credits' } },
+            { id: 'bad', usedPercent: 'lots' },
+            { id: 'silent', label: 'says nothing' },
+            { id: 'over', status: 'exceeded', usedPercent: 1500 },
+            { id: 'cap', label: 'Monthly spend limit', used: { value: '12.40', unit: 'USD' }, limit: { value: '1e9' }, usedPercent: 24.8 },
+          ],
+        },
+      ]),
       's1',
     );
     assert.deepEqual(tracker.all, [
@@ -115,20 +116,16 @@ describe('quota', () => {
   it('ranks a limit the agent says is reached, or near, above a larger share', () => {
     const tracker = new QuotaTracker();
     tracker.takeSnapshot(
-      QuotaUpdate.parse({
-        sessionUpdate: 'quota_update',
-        updatedAt: '2030-01-01T10:00:00Z',
-        pools: [
-          {
-            id: 'p',
-            meters: [
-              { id: 'share', usedPercent: 80 },
-              { id: 'near', status: 'warning', remaining: { value: '3', unit: 'requests' } },
-              { id: 'reached', status: 'exceeded', remaining: { value: '0', unit: 'requests' } },
-            ],
-          },
-        ],
-      }),
+      pooled([
+        {
+          id: 'p',
+          meters: [
+            { id: 'share', usedPercent: 80 },
+            { id: 'near', status: 'warning', remaining: { value: '3', unit: 'requests' } },
+            { id: 'reached', status: 'exceeded', remaining: { value: '0', unit: 'requests' } },
+          ],
+        },
+      ]),
       's1',
     );
     assert.deepEqual(
