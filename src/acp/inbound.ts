@@ -300,14 +300,17 @@ export class Inbound {
     }
   }
 
-  /** Reads an update of a kind of the unstable schema both versions share; false for any other kind. */
+  /**
+   * Reads an update of a kind of the unstable schema both versions share; false for any other kind. The kinds are
+   * compared with ===, never hashed: the kind JSON.parse just made is not interned, and this runs for every update.
+   */
   private unstableKind(kind: unknown, params: unknown): boolean {
     if (typeof kind !== 'string') return false;
-    if (INTER_SESSION_KINDS.has(kind)) {
+    if (INTER_SESSION_KINDS.includes(kind)) {
       this.unstable(kind, params, InterSessionUpdate, this.handler.sessionMessage?.bind(this.handler), 'subagents');
     } else if (kind === 'subagent_update') {
       this.unstable(kind, params, SubagentUpdate, this.handler.subagentUpdate?.bind(this.handler), 'subagents');
-    } else if (PLAN_BY_ID_KINDS.has(kind)) {
+    } else if (PLAN_BY_ID_KINDS.includes(kind)) {
       this.unstable(kind, params, PlanByIdUpdate, this.handler.planById?.bind(this.handler), 'plan');
     } else if (kind === 'quota_update') {
       this.unstable(kind, params, QuotaUpdate, this.handler.quotaUpdate?.bind(this.handler), 'session.quota');

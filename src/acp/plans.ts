@@ -31,8 +31,8 @@ export const PlanByIdUpdate = z.discriminatedUnion('sessionUpdate', [
 ]);
 export type PlanByIdUpdate = z.infer<typeof PlanByIdUpdate>;
 
-/** The kinds read here, so the reader can tell them from ACP v1's own. */
-export const PLAN_BY_ID_KINDS: ReadonlySet<string> = new Set(['plan_update', 'plan_removed']);
+/** The kinds read here, so the reader can tell them from ACP v1's own (a list: see inbound.ts `unstableKind`). */
+export const PLAN_BY_ID_KINDS: readonly string[] = ['plan_update', 'plan_removed'];
 
 /** One plan as the session keeps it. */
 export type PlanState =

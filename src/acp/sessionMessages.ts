@@ -24,8 +24,8 @@ const SessionMessageChunkUpdate = z.object({
 export const InterSessionUpdate = z.discriminatedUnion('sessionUpdate', [SessionMessageUpdate, SessionMessageChunkUpdate]);
 export type InterSessionUpdate = z.infer<typeof InterSessionUpdate>;
 
-/** The kinds read here, so the reader can tell them from ACP v1's own. */
-export const INTER_SESSION_KINDS: ReadonlySet<string> = new Set(['session_message', 'session_message_chunk']);
+/** The kinds read here, so the reader can tell them from ACP v1's own (a list: see inbound.ts `unstableKind`). */
+export const INTER_SESSION_KINDS: readonly string[] = ['session_message', 'session_message_chunk'];
 
 /** Characters of one message's text kept; messages kept per session, the oldest dropped first. */
 export const MESSAGE_TEXT_LIMIT = 64 * 1024;

@@ -136,16 +136,32 @@ function fastPlan(update: Obj): boolean {
   return true;
 }
 
-/** Checks that accept an update only when the schema would accept it unchanged, by kind. */
-const FAST: Readonly<Record<string, (update: Obj) => boolean>> = {
-  agent_message_chunk: fastText,
-  agent_thought_chunk: fastText,
-  user_message_chunk: fastText,
-  tool_call_update: (update) => fastTool(update, false),
-  tool_call: (update) => fastTool(update, true),
-  usage_update: fastUsage,
-  plan: fastPlan,
-};
+const fastToolUpdate = (update: Obj) => fastTool(update, false);
+const fastToolCall = (update: Obj) => fastTool(update, true);
+
+/**
+ * The check that accepts an update of `kind` only when the schema would accept it unchanged, or undefined for kinds
+ * that only the schema reads. A switch, not a table: it compares the kind with ===, where a keyed lookup would intern
+ * (hash) the kind JSON.parse just made, for every update on the streaming path.
+ */
+function fastCheck(kind: string): ((update: Obj) => boolean) | undefined {
+  switch (kind) {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+    case 'user_message_chunk':
+      return fastText;
+    case 'tool_call_update':
+      return fastToolUpdate;
+    case 'tool_call':
+      return fastToolCall;
+    case 'usage_update':
+      return fastUsage;
+    case 'plan':
+      return fastPlan;
+    default:
+      return undefined;
+  }
+}
 
 /**
  * The update, when the fast path takes it as the schema would (text chunks, plain tool calls and their updates,
@@ -154,7 +170,7 @@ const FAST: Readonly<Record<string, (update: Obj) => boolean>> = {
 export function fastSessionUpdate(params: unknown): S.SessionNotification | undefined {
   if (!isObject(params) || !isObject(params['update']) || typeof params['sessionId'] !== 'string' || !isMeta(params['_meta'])) return undefined;
   const kind = params['update']['sessionUpdate'];
-  return typeof kind === 'string' && FAST[kind]?.(params['update']) === true ? (params as S.SessionNotification) : undefined;
+  return typeof kind === 'string' && fastCheck(kind)?.(params['update']) === true ? (params as S.SessionNotification) : undefined;
 }
 
 /** Validates one `session/update` params object. Never throws. */
@@ -164,11 +180,11 @@ export function readSessionUpdate(params: unknown): UpdateOutcome {
   }
   let update = params['update'];
   const kind = update['sessionUpdate'];
+  if (typeof kind === 'string' && typeof params['sessionId'] === 'string' && isMeta(params['_meta']) && fastCheck(kind)?.(update) === true) {
+    return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
+  }
   if (typeof kind !== 'string' || !UPDATE_KINDS.has(kind)) {
     return { ok: false, skipped: 'unknown-kind', reason: `unknown session update kind ${preview(kind)}`, warnings: NO_WARNINGS };
-  }
-  if (typeof params['sessionId'] === 'string' && isMeta(params['_meta']) && FAST[kind]?.(update) === true) {
-    return { ok: true, value: params as S.SessionNotification, warnings: NO_WARNINGS };
   }
   if (kind === 'tool_call' || kind === 'tool_call_update') {
     const mapped = mapLegacyToolCall(update);
