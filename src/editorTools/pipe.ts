@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from '../acp/log';
 import type { Grants, LiveGrant } from './grants';
+import { socketFolderPrefix, sweepStaleSocketFolders } from './staleSockets';
 import { toolServer, type EditorTool } from './tools';
 
 /** The first line (the secret) must come within this time and size. */
@@ -41,9 +41,11 @@ export class EditorToolsPipe {
       let address: string;
       if (process.platform === 'win32') address = `\\\\.\\pipe\\acp-editor-tools-${randomBytes(16).toString('hex')}`;
       else {
-        // mkdtemp makes the folder 0700: no other user can reach the socket in it.
-        this.folder = mkdtempSync(path.join(tmpdir(), 'acp-tools-'));
+        // mkdtemp makes the folder 0700: no other user can reach the socket in it. Its name says whose it is, so
+        // that the folders of extension hosts that were killed can be told and removed (staleSockets.ts).
+        this.folder = mkdtempSync(socketFolderPrefix());
         address = path.join(this.folder, 's');
+        void sweepStaleSocketFolders(this.log);
       }
       const server = createServer((socket) => this.accept(socket));
       server.maxConnections = MAX_IN_ALL;

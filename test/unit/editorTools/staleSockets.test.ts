@@ -1,0 +1,102 @@
+// The stdio bridge's socket folders that killed extension hosts leave behind, for real: hosts are child processes
+// that make their folder and listen, then are killed with SIGKILL (no clean-up runs), in a temporary folder of the
+// test's own (TMPDIR). A starting pipe removes what they left, and nothing that is alive or not ours.
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { silentLogger } from '../../../src/acp/log';
+import { Grants } from '../../../src/editorTools/grants';
+import { EditorToolsPipe } from '../../../src/editorTools/pipe';
+import { sweepStaleSocketFolders } from '../../../src/editorTools/staleSockets';
+import { waitFor } from '../../lib/wait';
+
+/** A process that makes its socket folder, as pipe.ts names it, and listens there. Resolves with the folder. */
+async function host(dir: string): Promise<{ child: ChildProcess; folder: string }> {
+  const script = `
+    const { mkdirSync } = require('node:fs');
+    const folder = require('node:path').join(process.argv[1], 'acp-tools-' + process.pid + '-Ab12Cd');
+    mkdirSync(folder, { mode: 0o700 });
+    require('node:net').createServer().listen(require('node:path').join(folder, 's'), () => process.stdout.write(folder + '\\n'));`;
+  const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { child, folder: line.toString('utf8').trim() };
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+describe('editor tools: socket folders left behind by killed hosts', function () {
+  this.timeout(20_000);
+  if (process.platform === 'win32') {
+    it('has nothing to remove on Windows, where a named pipe goes with its process', async () => {
+      assert.equal(await sweepStaleSocketFolders(silentLogger), 0);
+    });
+    return;
+  }
+  let dir: string;
+  let savedTmp: string | undefined;
+  const children: ChildProcess[] = [];
+  const servers: Server[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'acp-sweep-'));
+    savedTmp = process.env['TMPDIR'];
+    process.env['TMPDIR'] = dir;
+  });
+
+  afterEach(async () => {
+    if (savedTmp === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = savedTmp;
+    await Promise.all(children.splice(0).map(kill));
+    await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('removes the folder of a killed host, and keeps a live host’s, a listening socket’s, and names it does not know', async () => {
+    const killed = await host(dir);
+    const live = await host(dir);
+    children.push(killed.child, live.child);
+    await kill(killed.child);
+    assert.ok(existsSync(join(killed.folder, 's')), 'a killed host leaves its socket file');
+
+    // A dead process id whose socket still answers: a host in another PID namespace that shares this folder.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const elsewhere = join(dir, `acp-tools-${gone}-Zz99Yy`);
+    mkdirSync(elsewhere, { mode: 0o700 });
+    const server = createServer().listen(join(elsewhere, 's'));
+    servers.push(server);
+    await once(server, 'listening');
+    // The names of earlier versions, without a process id, and a folder that is not a socket's.
+    const older = join(dir, 'acp-tools-Ab12Cd');
+    const other = join(dir, `acp-other-${gone}-Ab12Cd`);
+    mkdirSync(older);
+    mkdirSync(other);
+
+    assert.equal(await sweepStaleSocketFolders(silentLogger), 1);
+    assert.ok(!existsSync(killed.folder), 'the killed host’s folder is removed');
+    for (const kept of [live.folder, elsewhere, older, other]) assert.ok(existsSync(kept), `${kept} is kept`);
+  });
+
+  it('is done when a pipe starts, which makes its own folder named for its process', async () => {
+    const killed = await host(dir);
+    children.push(killed.child);
+    await kill(killed.child);
+    const pipe = new EditorToolsPipe(new Grants(silentLogger), () => [], silentLogger);
+    try {
+      const address = await pipe.address();
+      assert.ok(address.startsWith(join(dir, `acp-tools-${process.pid}-`)), address);
+      await waitFor(() => !existsSync(killed.folder), { what: 'the killed host’s folder to be removed' });
+      assert.ok(existsSync(address), 'the pipe’s own socket stays');
+    } finally {
+      pipe.dispose();
+    }
+  });
+});
