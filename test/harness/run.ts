@@ -5,7 +5,8 @@
 //
 //   node out/test/harness/run.js [--layer unit|integration|agents|ui]...
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runIntegration } from './lib/integration';
 import { ensureAgents, ensureToolchain, SetupError, type Toolchain } from './lib/setup';
@@ -159,10 +160,19 @@ async function main(): Promise<void> {
     return tools;
   };
 
+  // The run's processes (tests, code-server, extension hosts, agents) make their temporary folders under one of the
+  // run's own, removed at its end: a process killed with the server cannot remove its own. On macOS under /tmp, not
+  // the long per-user TMPDIR: the sockets made in it (VS Code's IPC hooks) must stay within 104 characters.
+  const runTmp = mkdtempSync(join(process.platform === 'darwin' ? '/tmp' : tmpdir(), 'acp-test-'));
+  for (const name of ['TMPDIR', 'TEMP', 'TMP']) process.env[name] = runTmp;
   const outcomes: Outcome[] = [];
-  for (const layer of layers) {
-    if (layer !== 'unit') await toolchain().catch(() => undefined); // the layer reports the failure
-    outcomes.push(await runLayer(layer, toolchain));
+  try {
+    for (const layer of layers) {
+      if (layer !== 'unit') await toolchain().catch(() => undefined); // the layer reports the failure
+      outcomes.push(await runLayer(layer, toolchain));
+    }
+  } finally {
+    rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
   }
 
   heading('summary');
