@@ -24,7 +24,7 @@
 // BENCH_SNAPSHOT=<path prefix> writes heap snapshots of the page after the replay [3] and with the long chat shown from
 // the top [4] (to compare builds by what their objects are);
 // BENCH_PROFILE=<folder> writes a CPU profile of the page's renderer (workbench and chat) for each send, Enter → end mark.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Frame, FrameLocator, Page } from 'playwright-core';
@@ -246,6 +246,7 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
       await clicker;
       if (profile) {
         const { profile: taken } = await profile.send('Profiler.stop');
+        mkdirSync(process.env['BENCH_PROFILE']!, { recursive: true });
         writeFileSync(join(process.env['BENCH_PROFILE']!, `${endMarker}-${Date.now()}.cpuprofile`), JSON.stringify(taken));
         await profile.detach();
       }
