@@ -14,6 +14,8 @@ const PREFIX = 'acp-tools-';
 const MAX_SWEPT = 64;
 /** How long a connection to a socket may take to say whether anyone listens. */
 const PROBE_MS = 1000;
+/** A folder younger than this is left: its host may be between making it and listening in it. */
+const SETTLE_MS = 60_000;
 
 /** The prefix of this process's socket folders (for mkdtemp). */
 export function socketFolderPrefix(): string {
@@ -58,10 +60,10 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A real folder (not a link) of this user's. */
+/** A real folder (not a link) of this user's, made more than SETTLE_MS ago. */
 async function ownFolder(folder: string): Promise<boolean> {
   const stat = await lstat(folder).catch(() => undefined);
-  return stat !== undefined && stat.isDirectory() && stat.uid === process.getuid?.();
+  return stat !== undefined && stat.isDirectory() && stat.uid === process.getuid?.() && Date.now() - stat.mtimeMs > SETTLE_MS;
 }
 
 /**

@@ -3,7 +3,7 @@
 // test's own (TMPDIR). A starting pipe removes what they left, and nothing that is alive or not ours.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,12 @@ async function host(dir: string): Promise<{ child: ChildProcess; folder: string 
   const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { child, folder: line.toString('utf8').trim() };
+}
+
+/** Dates a folder `minutes` back, as one made that long ago. */
+function age(folder: string, minutes = 2): void {
+  const then = new Date(Date.now() - minutes * 60_000);
+  utimesSync(folder, then, then);
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -60,7 +66,7 @@ describe('editor tools: socket folders left behind by killed hosts', function ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('removes the folder of a killed host, and keeps a live host’s, a listening socket’s, and names it does not know', async () => {
+  it('removes the folder of a killed host, and keeps a live host’s, a listening socket’s, a new one, and names it does not know', async () => {
     const killed = await host(dir);
     const live = await host(dir);
     children.push(killed.child, live.child);
@@ -79,16 +85,22 @@ describe('editor tools: socket folders left behind by killed hosts', function ()
     const other = join(dir, `acp-other-${gone}-Ab12Cd`);
     mkdirSync(older);
     mkdirSync(other);
+    // A killed host's folder made just now: its host may have been between making it and listening.
+    const fresh = await host(dir);
+    children.push(fresh.child);
+    await kill(fresh.child);
+    for (const folder of [killed.folder, live.folder, elsewhere, older, other]) age(folder);
 
     assert.equal(await sweepStaleSocketFolders(silentLogger), 1);
     assert.ok(!existsSync(killed.folder), 'the killed host’s folder is removed');
-    for (const kept of [live.folder, elsewhere, older, other]) assert.ok(existsSync(kept), `${kept} is kept`);
+    for (const kept of [live.folder, elsewhere, older, other, fresh.folder]) assert.ok(existsSync(kept), `${kept} is kept`);
   });
 
   it('is done when a pipe starts, which makes its own folder named for its process', async () => {
     const killed = await host(dir);
     children.push(killed.child);
     await kill(killed.child);
+    age(killed.folder);
     const pipe = new EditorToolsPipe(new Grants(silentLogger), () => [], silentLogger);
     try {
       const address = await pipe.address();
