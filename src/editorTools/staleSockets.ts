@@ -1,6 +1,7 @@
 // The folders of the stdio bridge's sockets (pipe.ts) that an extension host left behind: one that is killed or
 // crashes (a remote server stopped, a crash, a SIGKILL) never disposes its pipe. Each folder is named for the process
-// that made it; one whose process is gone and whose socket takes no connection is removed when the next pipe starts.
+// that made it; one whose process is gone and whose socket takes no connection is removed when the next pipe starts
+// (and those of earlier versions, named for no process, whose socket takes no connection).
 // POSIX only: a named pipe on Windows goes with its process.
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -30,33 +31,43 @@ export async function sweepStaleSocketFolders(log: Logger): Promise<number> {
   try {
     for (const name of await readdir(dir)) {
       if (swept >= MAX_SWEPT) break;
-      const pid = pidOf(name);
-      if (pid === undefined || pid === process.pid || alive(pid)) continue;
+      const owner = ownerOf(name);
+      if (owner === undefined || owner === process.pid || (owner !== 'unnamed' && alive(owner))) continue;
       const folder = path.join(dir, name);
       if (!(await ownFolder(folder)) || (await listens(path.join(folder, 's')))) continue;
-      await rm(folder, { recursive: true, force: true });
-      swept++;
+      // One that cannot be removed does not stop the others.
+      if (
+        await rm(folder, { recursive: true, force: true }).then(
+          () => true,
+          () => false,
+        )
+      )
+        swept++;
     }
+    if (swept > 0) log.info(`[editor-tools] removed ${swept} socket folder(s) left behind by extension hosts that ended without closing them`);
   } catch (error) {
     log.debug(`[editor-tools] could not look for left-behind socket folders: ${errorMessage(error)}`);
   }
-  if (swept > 0) log.info(`[editor-tools] removed ${swept} socket folder(s) left behind by extension hosts that ended without closing them`);
   return swept;
 }
 
-function pidOf(name: string): number | undefined {
-  const match = /^acp-tools-(\d{1,10})-[A-Za-z0-9]{6}$/.exec(name);
-  const pid = match ? Number(match[1]) : NaN;
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+/**
+ * The process a folder is named for; 'unnamed' for the name earlier versions gave (no process id: only its socket
+ * can tell whether it is alive); undefined for any other name.
+ */
+function ownerOf(name: string): number | 'unnamed' | undefined {
+  if (/^acp-tools-[A-Za-z0-9]{6}$/.test(name)) return 'unnamed';
+  const match = /^acp-tools-(\d{1,9})-[A-Za-z0-9]{6}$/.exec(name);
+  return match ? Number(match[1]) : undefined;
 }
 
-/** Whether a process `pid` exists (EPERM: it does, and is another user's). */
+/** Whether a process `pid` may exist: only "no such process" says it does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 

@@ -172,7 +172,12 @@ async function main(): Promise<void> {
       outcomes.push(await runLayer(layer, toolchain));
     }
   } finally {
-    rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+    try {
+      rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+    } catch (error) {
+      // A process still writing there (or holding a file, on Windows) costs a leftover folder, never the summary.
+      process.stderr.write(`could not remove the run's temporary folder ${runTmp}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
   }
 
   heading('summary');

@@ -14,15 +14,21 @@ import { EditorToolsPipe } from '../../../src/editorTools/pipe';
 import { sweepStaleSocketFolders } from '../../../src/editorTools/staleSockets';
 import { waitFor } from '../../lib/wait';
 
-/** A process that makes its socket folder, as pipe.ts names it, and listens there. Resolves with the folder. */
-async function host(dir: string): Promise<{ child: ChildProcess; folder: string }> {
+/**
+ * A process that makes its socket folder, as pipe.ts names it, and listens there; kept in `children` (killed after
+ * each test) from the moment it starts. Resolves with the folder once it listens.
+ */
+async function host(dir: string, children: ChildProcess[]): Promise<{ child: ChildProcess; folder: string }> {
   const script = `
     const { mkdirSync } = require('node:fs');
     const folder = require('node:path').join(process.argv[1], 'acp-tools-' + process.pid + '-Ab12Cd');
     mkdirSync(folder, { mode: 0o700 });
     require('node:net').createServer().listen(require('node:path').join(folder, 's'), () => process.stdout.write(folder + '\\n'));`;
   const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  children.push(child);
+  const listening = once(child.stdout!, 'data') as Promise<[Buffer]>;
+  const ended = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the host exited (${String(code)}) before it listened`)));
+  const [line] = await Promise.race([listening, ended]);
   return { child, folder: line.toString('utf8').trim() };
 }
 
@@ -66,39 +72,44 @@ describe('editor tools: socket folders left behind by killed hosts', function ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('removes the folder of a killed host, and keeps a live host’s, a listening socket’s, a new one, and names it does not know', async () => {
-    const killed = await host(dir);
-    const live = await host(dir);
-    children.push(killed.child, live.child);
+  it('removes the folders of killed hosts, and keeps a live host’s, a listening socket’s, its own, a new one, and other names', async () => {
+    const killed = await host(dir, children);
+    const live = await host(dir, children);
     await kill(killed.child);
     assert.ok(existsSync(join(killed.folder, 's')), 'a killed host leaves its socket file');
 
-    // A dead process id whose socket still answers: a host in another PID namespace that shares this folder.
+    /** A folder of `name`; with a server listening in it when `listening`. */
+    const folder = async (name: string, listening = false) => {
+      const made = join(dir, name);
+      mkdirSync(made, { mode: 0o700 });
+      if (listening) {
+        const server = createServer().listen(join(made, 's'));
+        servers.push(server);
+        await once(server, 'listening');
+      }
+      return made;
+    };
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    const elsewhere = join(dir, `acp-tools-${gone}-Zz99Yy`);
-    mkdirSync(elsewhere, { mode: 0o700 });
-    const server = createServer().listen(join(elsewhere, 's'));
-    servers.push(server);
-    await once(server, 'listening');
-    // The names of earlier versions, without a process id, and a folder that is not a socket's.
-    const older = join(dir, 'acp-tools-Ab12Cd');
-    const other = join(dir, `acp-other-${gone}-Ab12Cd`);
-    mkdirSync(older);
-    mkdirSync(other);
+    // A dead process id whose socket still answers: a host in another PID namespace that shares this folder.
+    const elsewhere = await folder(`acp-tools-${gone}-Zz99Yy`, true);
+    // The name earlier versions gave, without a process id: gone when its socket does not answer, kept when it does.
+    const older = await folder('acp-tools-Ab12Cd');
+    const olderLive = await folder('acp-tools-Cd34Ef', true);
+    // This process's own, and a name that is not a socket folder's.
+    const own = await folder(`acp-tools-${process.pid}-Ef56Gh`);
+    const other = await folder(`acp-other-${gone}-Ab12Cd`);
     // A killed host's folder made just now: its host may have been between making it and listening.
-    const fresh = await host(dir);
-    children.push(fresh.child);
+    const fresh = await host(dir, children);
     await kill(fresh.child);
-    for (const folder of [killed.folder, live.folder, elsewhere, older, other]) age(folder);
+    for (const old of [killed.folder, live.folder, elsewhere, older, olderLive, own, other]) age(old);
 
-    assert.equal(await sweepStaleSocketFolders(silentLogger), 1);
-    assert.ok(!existsSync(killed.folder), 'the killed host’s folder is removed');
-    for (const kept of [live.folder, elsewhere, older, other, fresh.folder]) assert.ok(existsSync(kept), `${kept} is kept`);
+    assert.equal(await sweepStaleSocketFolders(silentLogger), 2);
+    for (const removed of [killed.folder, older]) assert.ok(!existsSync(removed), `${removed} is removed`);
+    for (const kept of [live.folder, elsewhere, olderLive, own, other, fresh.folder]) assert.ok(existsSync(kept), `${kept} is kept`);
   });
 
   it('is done when a pipe starts, which makes its own folder named for its process', async () => {
-    const killed = await host(dir);
-    children.push(killed.child);
+    const killed = await host(dir, children);
     await kill(killed.child);
     age(killed.folder);
     const pipe = new EditorToolsPipe(new Grants(silentLogger), () => [], silentLogger);
