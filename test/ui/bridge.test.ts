@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../lib/wait';
 import { fixtureAgents, openWorkbench, repoRoot, type Workbench } from './lib/workbench';
 
 const OPTIONS = [
@@ -146,6 +147,10 @@ describe('editor bridge UI', function () {
     await workbench.pick('Always allow Fixture Calls: running \u201cnpm test\u201d', { check: true });
     await workbench.page.keyboard.press('Enter');
     await toast('Revoked: Always allow Fixture Calls: running \u201cnpm test\u201d.').waitFor();
+    // The quick pick that closed gives the keyboard back to the chat, through the webview's frames, a few turns later:
+    // a palette opened before that lands loses the keyboard to the chat.
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await waitFor(() => message.evaluate((box) => box.ownerDocument.hasFocus()), { what: 'the keyboard back in the chat' });
     await workbench.runCommand('ACP: Manage Permission Rules…');
     await toast('There are no permission rules.').waitFor();
   });
