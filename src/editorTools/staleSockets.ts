@@ -34,15 +34,13 @@ export async function sweepStaleSocketFolders(log: Logger): Promise<number> {
       const owner = ownerOf(name);
       if (owner === undefined || owner === process.pid || (owner !== 'unnamed' && alive(owner))) continue;
       const folder = path.join(dir, name);
-      if (!(await ownFolder(folder)) || (await listens(path.join(folder, 's')))) continue;
+      if (!(await settledOwnFolder(folder)) || (await listens(path.join(folder, 's')))) continue;
       // One that cannot be removed does not stop the others.
-      if (
-        await rm(folder, { recursive: true, force: true }).then(
-          () => true,
-          () => false,
-        )
-      )
-        swept++;
+      const removed = await rm(folder, { recursive: true, force: true }).then(
+        () => true,
+        () => false,
+      );
+      if (removed) swept++;
     }
     if (swept > 0) log.info(`[editor-tools] removed ${swept} socket folder(s) left behind by extension hosts that ended without closing them`);
   } catch (error) {
@@ -72,7 +70,7 @@ function alive(pid: number): boolean {
 }
 
 /** A real folder (not a link) of this user's, made more than SETTLE_MS ago. */
-async function ownFolder(folder: string): Promise<boolean> {
+async function settledOwnFolder(folder: string): Promise<boolean> {
   const stat = await lstat(folder).catch(() => undefined);
   return stat !== undefined && stat.isDirectory() && stat.uid === process.getuid?.() && Date.now() - stat.mtimeMs > SETTLE_MS;
 }
