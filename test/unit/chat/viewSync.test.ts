@@ -109,6 +109,48 @@ describe('keeping the chat page in step', () => {
     sync.dispose();
   });
 
+  it('posts a frame apart at reading pace, and 50 ms apart while a burst lasts', async () => {
+    const page = new Page();
+    const src = source();
+    const sync = new ViewSync(page.webview, src);
+    sync.load();
+    await page.deliver();
+    // A stream of tokens: a change or two a frame, each posted the next frame.
+    for (let i = 0; i < 3; i++) {
+      sync.entryChanged(1);
+      await frame();
+      await page.deliver();
+    }
+    assert.equal(src.updated.length, 3);
+    // A burst: far more changes than anyone reads in a frame.
+    for (let i = 0; i < 200; i++) sync.entryChanged(i % 5);
+    await frame();
+    await page.deliver();
+    assert.equal(src.updated.length, 4, 'the burst’s first update goes a frame after it began');
+    sync.entryChanged(7);
+    await frame();
+    await frame();
+    await page.deliver();
+    assert.equal(src.updated.length, 4, 'the next waits longer than a frame after an update that carried a burst');
+    mock.timers.tick(50);
+    await settled();
+    assert.deepEqual(src.updated.at(-1), [7], 'and goes 50 ms after it');
+    await page.deliver();
+    // That update carried one change: the burst is over, and the next goes a frame later again.
+    sync.entryChanged(8);
+    await frame();
+    assert.deepEqual(src.updated.at(-1), [8]);
+    // The end of a turn never waits.
+    for (let i = 0; i < 200; i++) sync.entryChanged(9);
+    await page.deliver();
+    await frame();
+    await page.deliver();
+    sync.changed('turn', true);
+    assert.equal(page.types().at(-1), 'update');
+    assert.equal(src.updated.length, 8, 'the turn’s end went at once, though the update before it carried a burst');
+    sync.dispose();
+  });
+
   it('sends again, with the next update, what an update carried that the page did not take, so no entry goes missing', async () => {
     const page = new Page();
     const src = source();
