@@ -23,7 +23,10 @@
 // only [4]; BENCH_EXTENSION=<another checkout, built> measures that build with this benchmark (a baseline, side by side);
 // BENCH_SNAPSHOT=<path prefix> writes heap snapshots of the page after the replay [3] and with the long chat shown from
 // the top [4] (to compare builds by what their objects are);
-// BENCH_PROFILE=<folder> writes a CPU profile of the page's renderer (workbench and chat) for each send, Enter → end mark.
+// BENCH_PROFILE=<folder> writes a CPU profile of the page's renderer (workbench and chat) for each send, Enter → end mark;
+// BENCH_TRACE=<folder> writes a Chromium trace of the same (style, layout, paint, raster); BENCH_CPU=1 (Linux) prints
+// the CPU time each kind of process of the run spent in each send (on two cores they take it from each other);
+// BENCH_ONLY=flood runs only [1].
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -42,9 +45,13 @@ import {
 import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
 import { waitFor } from '../lib/wait';
 import { countElements, installProbe, readProbe, stopProbe, type ProbeSnapshot } from './lib/probe';
+import { cpuReadable, cpuSpent, readCpu, type CpuReading } from './lib/cpu';
 import { brokenExitCode, out, runBench } from './lib/run';
 
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 3));
+const CPU = process.env['BENCH_CPU'] === '1' && cpuReadable;
+/** What BENCH_TRACE records: the renderer's main-thread work (style, layout, paint) and the compositor's. */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'];
 const BUDGET = { floodMs: 1000, floodLagMs: 300, clickMs: 100, heapMb: 150, longChatOpenMs: 1000, longChatHeapMb: 200 };
 /** Updates in one flood: the chunks, and per tool call its announcement and two updates. */
 const FLOOD_UPDATES = FLOOD_CHUNKS + 3 * FLOOD_TOOL_CALLS;
@@ -184,6 +191,8 @@ interface SendRun {
   clicks: ClickStats | null;
   idleClicks: ClickStats | null;
   elements: number;
+  /** With BENCH_CPU: the CPU time the run's processes spent, Enter → the end marker in the DOM. */
+  cpu: { total: number; byKind: CpuReading } | null;
 }
 
 interface ClickStats {
@@ -229,6 +238,10 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
       await profile.send('Profiler.enable');
       await profile.send('Profiler.start');
     }
+    const tracer = process.env['BENCH_TRACE'] ? bench.page.context().browser() : null;
+    if (tracer) await tracer.startTracing(bench.page, { categories: TRACE_CATEGORIES });
+    const cpuBefore = CPU ? readCpu() : undefined;
+    let cpu: SendRun['cpu'] = null;
     await message.press('Enter');
     // Clicks go on while the reply streams, each a press and release through CDP, ~CLICK_EVERY_MS apart; only those
     // the page took between the Enter keydown and the end marker entering the DOM count as "during".
@@ -244,6 +257,12 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
     } finally {
       clicking = false;
       await clicker;
+      if (cpuBefore) cpu = cpuSpent(cpuBefore, readCpu());
+      if (tracer) {
+        const trace = await tracer.stopTracing();
+        mkdirSync(process.env['BENCH_TRACE']!, { recursive: true });
+        writeFileSync(join(process.env['BENCH_TRACE']!, `${endMarker}-${Date.now()}.json`), trace);
+      }
       if (profile) {
         const { profile: taken } = await profile.send('Profiler.stop');
         mkdirSync(process.env['BENCH_PROFILE']!, { recursive: true });
@@ -284,6 +303,7 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
       clicks: clicks ? clickStats(final, sendAt, end.domAt) : null,
       idleClicks,
       elements: final.elements,
+      cpu,
     };
   } finally {
     await bench.closeChats();
@@ -597,6 +617,14 @@ async function main(): Promise<number> {
     }
     return runs;
   };
+  const cpuLine = (r: SendRun) =>
+    r.cpu
+      ? [
+          `CPU, Enter → in the DOM: ${ms(r.cpu.total)} (${Object.entries(r.cpu.byKind)
+            .map(([kind, spent]) => `${kind} ${ms(spent)}`)
+            .join(', ')})`,
+        ]
+      : [];
   const floodDetails = (r: SendRun) =>
     `first chunk ${r.first === null ? 'never shown (newer entries render first, and they pushed its entry out of the window before its turn)' : `visible at ${ms(r.first)}`}; the agent wrote its ${FLOOD_UPDATES.toLocaleString('en-US')} updates in ` +
     `${r.agentWriteMs ?? '?'} ms, and its last chunk was visible ${r.lastWrittenToVisible === null ? '?' : ms(r.lastWrittenToVisible)} later; longest gap between frames ${ms(r.longestFrameGap)}; ${r.longTasks.count} long tasks` +
@@ -616,13 +644,15 @@ async function main(): Promise<number> {
       replies = await repeat(
         'short reply (12 chunks)',
         () => sendRun(bench, AGENTS.reply, null, REPLY_END, false),
-        (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`],
+        (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)})`, ...cpuLine(r)],
       );
       floods = await repeat(
         `flood (${FLOOD_CHUNKS.toLocaleString('en-US')} chunks + ${FLOOD_TOOL_CALLS} tool calls)`,
         () => sendRun(bench, AGENTS.flood, FLOOD_START, FLOOD_END, false),
-        (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)}); ${floodDetails(r)}`],
+        (r) => [`${ms(r.visible)} (in the DOM at ${ms(r.dom)}); ${floodDetails(r)}`, ...cpuLine(r)],
       );
+    }
+    if (only !== 'long-chat' && only !== 'flood') {
       out();
       out(`[2] Clicks on the composer: a press and release through CDP every ~${CLICK_EVERY_MS} ms while the flood streams (separate`);
       out(`    runs, so the clicking does not weigh on [1]). Timed in the webview from the pointerdown's timeStamp (when the`);
@@ -665,21 +695,23 @@ async function main(): Promise<number> {
         await failed('heap', error);
       }
     }
-    out();
-    out(
-      `[4] A long chat: ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns with tool calls and diffs, replayed on session/load after a window reload.`,
-    );
-    try {
-      longChat = await longChatPart(bench);
-      const h = longChat.heap;
-      out(`  page ready → "${LONG_CHAT_END}" visible: ${ms(longChat.openMs)}; reload → visible: ${ms(longChat.reloadMs)}`);
+    if (only !== 'flood') {
+      out();
       out(
-        `  webview heap: at the last message ${mb(h.bottom)}, at the top ${mb(h.top)} (after ${longChat.earlierClicks} × Show earlier), back at the last ${mb(h.back)}; ` +
-          `${longChat.elements.bottom} elements at the last message, ${longChat.elements.top} at the top`,
+        `[4] A long chat: ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns with tool calls and diffs, replayed on session/load after a window reload.`,
       );
-      out(`  measured as: ${h.how}`);
-    } catch (error) {
-      await failed('long chat', error);
+      try {
+        longChat = await longChatPart(bench);
+        const h = longChat.heap;
+        out(`  page ready → "${LONG_CHAT_END}" visible: ${ms(longChat.openMs)}; reload → visible: ${ms(longChat.reloadMs)}`);
+        out(
+          `  webview heap: at the last message ${mb(h.bottom)}, at the top ${mb(h.top)} (after ${longChat.earlierClicks} × Show earlier), back at the last ${mb(h.back)}; ` +
+            `${longChat.elements.bottom} elements at the last message, ${longChat.elements.top} at the top`,
+        );
+        out(`  measured as: ${h.how}`);
+      } catch (error) {
+        await failed('long chat', error);
+      }
     }
   } finally {
     await wb.close();
@@ -695,6 +727,8 @@ async function main(): Promise<number> {
     out(`  flood, Send → last chunk visible: ${ms(median(v))} ${list(v)} — budget ≤ ${BUDGET.floodMs} ms: ${verdict(median(v) <= BUDGET.floodMs)}`);
     if (base !== undefined)
       out(`    baseline, short reply: ${ms(base)} ${list(replies.map((r) => r.visible))}; flood ÷ reply = ${(median(v) / base).toFixed(1)}×`);
+    const spent = floods.flatMap((r) => (r.cpu ? [r.cpu.total] : []));
+    if (spent.length) out(`    CPU of all the run's processes, Enter → the marker in the DOM: ${ms(median(spent))} ${list(spent)}`);
     const lag = floods.flatMap((r) => (r.lastWrittenToVisible === null ? [] : [r.lastWrittenToVisible]));
     if (lag.length)
       out(
