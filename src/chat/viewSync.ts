@@ -19,8 +19,10 @@ export interface ViewSource {
 
 const FRAME_MS = 16;
 /**
- * Changes marked for one update beyond which the agent is sending faster than anyone reads (about 2,000 updates a
- * second: a stream of tokens marks one or two a frame): the next update then waits BURST_MS after this one.
+ * Changes marked for one update beyond which the agent is sending faster than anyone reads (32 in a frame, about
+ * 2,000 changes a second: a stream of tokens marks one or two a frame): the next update then waits BURST_MS after
+ * this one. An update held back by a slow delivery can carry that many at reading pace too; its successor then waits
+ * at most 34 ms more, once.
  */
 const BURST_CHANGES = 32;
 /**
@@ -128,7 +130,8 @@ export class ViewSync {
   }
 
   /**
-   * Flushes what changed within a frame (16 ms), and never while the last update is still on its way. When the
+   * Flushes what changed within a frame (16 ms), at least a frame after the last update (BURST_MS after one that
+   * carried a burst), and never while the last update is still on its way. When the
    * webview's renderer is busy, VS Code hands posts over late: measured in the UI benchmark's flood, posts made every
    * frame reached the webview one every 100–250 ms, the last 1.4 s after it was made, and the webview received and
    * rendered each of them in turn. Waiting for delivery instead makes each post carry everything that changed
@@ -136,7 +139,8 @@ export class ViewSync {
    */
   private schedule(delay = FRAME_MS): void {
     if (!this.loaded || this.flushTimer || this.inFlight || this.disposed) return;
-    this.flushTimer = setTimeout(() => this.flush(), Math.max(delay, this.lastPostAt + this.gap - Date.now()));
+    // Never longer than the gap itself: a wall clock set back must not hold the view still.
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(delay, Math.min(this.gap, this.lastPostAt + this.gap - Date.now())));
   }
 
   private get dirty(): boolean {

@@ -63,7 +63,7 @@ async function frame(): Promise<void> {
 }
 
 describe('keeping the chat page in step', () => {
-  beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
   afterEach(() => mock.timers.reset());
 
   it('posts a long chat’s head once its state was delivered, and never the head of a state since replaced', async () => {
@@ -125,14 +125,16 @@ describe('keeping the chat page in step', () => {
     // A burst: far more changes than anyone reads in a frame.
     for (let i = 0; i < 200; i++) sync.entryChanged(i % 5);
     await frame();
-    await page.deliver();
     assert.equal(src.updated.length, 4, 'the burst’s first update goes a frame after it began');
-    sync.entryChanged(7);
-    await frame();
-    await frame();
     await page.deliver();
+    // A change marked 24 ms after the burst's update goes 50 ms after that update, not a frame after the change (40).
+    mock.timers.tick(24);
+    await settled();
+    sync.entryChanged(7);
+    mock.timers.tick(25);
+    await settled();
     assert.equal(src.updated.length, 4, 'the next waits longer than a frame after an update that carried a burst');
-    mock.timers.tick(50);
+    mock.timers.tick(1);
     await settled();
     assert.deepEqual(src.updated.at(-1), [7], 'and goes 50 ms after it');
     await page.deliver();
