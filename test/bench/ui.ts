@@ -24,7 +24,7 @@
 // BENCH_SNAPSHOT=<path prefix> writes heap snapshots of the page after the replay [3] and with the long chat shown from
 // the top [4] (to compare builds by what their objects are);
 // BENCH_PROFILE=<folder> writes a CPU profile of the page's renderer (workbench and chat) for each send, Enter → end mark;
-// BENCH_TRACE=<folder> writes a Chromium trace of the same (style, layout, paint, raster); BENCH_CPU=1 (Linux) prints
+// BENCH_CHROME_TRACE=<folder> writes a Chromium trace of the same (style, layout, paint, raster); BENCH_CPU=1 (Linux) prints
 // the CPU time each kind of process of the run spent in each send (on two cores they take it from each other);
 // BENCH_ONLY=flood runs only [1].
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -45,12 +45,12 @@ import {
 import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } from '../ui/lib/workbench';
 import { waitFor } from '../lib/wait';
 import { countElements, installProbe, readProbe, stopProbe, type ProbeSnapshot } from './lib/probe';
-import { cpuReadable, cpuSpent, readCpu, type CpuReading } from './lib/cpu';
+import { cpuReadable, cpuSpent, readCpu, type CpuByKind } from './lib/cpu';
 import { brokenExitCode, out, runBench } from './lib/run';
 
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 3));
 const CPU = process.env['BENCH_CPU'] === '1' && cpuReadable;
-/** What BENCH_TRACE records: the renderer's main-thread work (style, layout, paint) and the compositor's. */
+/** What BENCH_CHROME_TRACE records: the renderer's main-thread work (style, layout, paint) and the compositor's. */
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'];
 const BUDGET = { floodMs: 1000, floodLagMs: 300, clickMs: 100, heapMb: 150, longChatOpenMs: 1000, longChatHeapMb: 200 };
 /** Updates in one flood: the chunks, and per tool call its announcement and two updates. */
@@ -191,8 +191,8 @@ interface SendRun {
   clicks: ClickStats | null;
   idleClicks: ClickStats | null;
   elements: number;
-  /** With BENCH_CPU: the CPU time the run's processes spent, Enter → the end marker in the DOM. */
-  cpu: { total: number; byKind: CpuReading } | null;
+  /** With BENCH_CPU: the CPU time the run's processes spent from Enter until the end marker was seen on screen. */
+  cpu: { total: number; byKind: CpuByKind } | null;
 }
 
 interface ClickStats {
@@ -238,21 +238,23 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
       await profile.send('Profiler.enable');
       await profile.send('Profiler.start');
     }
-    const tracer = process.env['BENCH_TRACE'] ? bench.page.context().browser() : null;
+    const traceDir = process.env['BENCH_CHROME_TRACE'];
+    const tracer = traceDir ? bench.page.context().browser() : null;
     if (tracer) await tracer.startTracing(bench.page, { categories: TRACE_CATEGORIES });
     const cpuBefore = CPU ? readCpu() : undefined;
     let cpu: SendRun['cpu'] = null;
-    await message.press('Enter');
     // Clicks go on while the reply streams, each a press and release through CDP, ~CLICK_EVERY_MS apart; only those
     // the page took between the Enter keydown and the end marker entering the DOM count as "during".
     let clicking = clicks;
-    const clicker = (async () => {
-      while (clicking) {
-        await bench.clickAt(point);
-        await sleep(CLICK_EVERY_MS);
-      }
-    })();
+    let clicker: Promise<void> | undefined;
     try {
+      await message.press('Enter');
+      clicker = (async () => {
+        while (clicking) {
+          await bench.clickAt(point);
+          await sleep(CLICK_EVERY_MS);
+        }
+      })();
       await bench.waitForMark(chat, endMarker, 60_000);
     } finally {
       clicking = false;
@@ -260,8 +262,8 @@ async function sendRun(bench: Bench, agent: string, startMarker: string | null, 
       if (cpuBefore) cpu = cpuSpent(cpuBefore, readCpu());
       if (tracer) {
         const trace = await tracer.stopTracing();
-        mkdirSync(process.env['BENCH_TRACE']!, { recursive: true });
-        writeFileSync(join(process.env['BENCH_TRACE']!, `${endMarker}-${Date.now()}.json`), trace);
+        mkdirSync(traceDir!, { recursive: true });
+        writeFileSync(join(traceDir!, `${endMarker}-${Date.now()}.json`), trace);
       }
       if (profile) {
         const { profile: taken } = await profile.send('Profiler.stop');
@@ -620,7 +622,7 @@ async function main(): Promise<number> {
   const cpuLine = (r: SendRun) =>
     r.cpu
       ? [
-          `CPU, Enter → in the DOM: ${ms(r.cpu.total)} (${Object.entries(r.cpu.byKind)
+          `CPU, Enter → marker seen: ${ms(r.cpu.total)} (${Object.entries(r.cpu.byKind)
             .map(([kind, spent]) => `${kind} ${ms(spent)}`)
             .join(', ')})`,
         ]
@@ -728,7 +730,7 @@ async function main(): Promise<number> {
     if (base !== undefined)
       out(`    baseline, short reply: ${ms(base)} ${list(replies.map((r) => r.visible))}; flood ÷ reply = ${(median(v) / base).toFixed(1)}×`);
     const spent = floods.flatMap((r) => (r.cpu ? [r.cpu.total] : []));
-    if (spent.length) out(`    CPU of all the run's processes, Enter → the marker in the DOM: ${ms(median(spent))} ${list(spent)}`);
+    if (spent.length) out(`    CPU of all the run's processes, Enter → the marker seen on screen: ${ms(median(spent))} ${list(spent)}`);
     const lag = floods.flatMap((r) => (r.lastWrittenToVisible === null ? [] : [r.lastWrittenToVisible]));
     if (lag.length)
       out(
@@ -757,7 +759,9 @@ async function main(): Promise<number> {
       );
     }
   } else {
-    out(`  click during the flood: ${clicked.length ? 'no click landed while the flood streamed' : 'no run completed'}`);
+    out(
+      `  click during the flood: ${clicked.length ? 'no click landed while the flood streamed' : only ? `not run (BENCH_ONLY=${only})` : 'no run completed'}`,
+    );
   }
   if (heap?.history) {
     const h = heap.history.used;
@@ -766,7 +770,9 @@ async function main(): Promise<number> {
     );
     if (heap.idle) out(`    baseline, idle fresh chat: ${mb(heap.idle.used)}; replayed ÷ idle = ${(h / heap.idle.used).toFixed(1)}×`);
   } else {
-    out(`  webview heap after the replay: NOT MEASURED (see above)${heap?.idle ? `; idle fresh chat ${mb(heap.idle.used)}` : ''}`);
+    out(
+      `  webview heap after the replay: ${only ? `not run (BENCH_ONLY=${only})` : 'NOT MEASURED (see above)'}${heap?.idle ? `; idle fresh chat ${mb(heap.idle.used)}` : ''}`,
+    );
   }
   if (longChat) {
     const peak = Math.max(longChat.heap.bottom, longChat.heap.top, longChat.heap.back);
@@ -777,7 +783,7 @@ async function main(): Promise<number> {
       `  long chat, webview heap at its peak (to the top and back): ${mb(peak)} — budget < ${BUDGET.longChatHeapMb} MB: ${verdict(peak < BUDGET.longChatHeapMb * 1024 * 1024)}`,
     );
   } else {
-    out('  long chat: NOT MEASURED (see above)');
+    out(`  long chat: ${only === 'flood' ? 'not run (BENCH_ONLY=flood)' : 'NOT MEASURED (see above)'}`);
   }
   out(`  (Noise: the agent, code-server and Chromium share this machine's CPUs with whatever else runs; load average now ${load()}.`);
   out(`  ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all.)`);

@@ -5,28 +5,32 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Milliseconds of CPU by kind of process. */
-export type CpuReading = Record<string, number>;
+export type CpuByKind = Record<string, number>;
 
 /** /proc counts CPU time in clock ticks of 1/100 s (USER_HZ) on Linux. */
 const TICK_MS = 10;
+const ENDED = 'ended processes';
 
 interface Proc {
   readonly ppid: number;
-  /** Its own CPU time, in ticks. */
+  readonly kind: string;
+  /** Its own CPU time so far, in ms. */
   readonly own: number;
-  /** The CPU time of its children that ended and were waited for, in ticks. */
+  /** The CPU time of its children that ended and were waited for, in ms. */
   readonly ended: number;
-  readonly command: string;
 }
 
-function readProc(pid: number): Proc | undefined {
+/** The processes below the benchmark at one moment, by process id. */
+export type CpuReading = ReadonlyMap<number, Proc>;
+
+function readProc(pid: number): (Proc & { readonly command: string }) | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // After "pid (comm) ": state ppid … utime(14) stime(15) cutime(16) cstime(17), counted from 1 across the line.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const n = (i: number) => Number(fields[i - 3]);
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-    return { ppid: n(4), own: n(14) + n(15), ended: n(16) + n(17), command };
+    return { ppid: n(4), kind: kindOf(command), own: (n(14) + n(15)) * TICK_MS, ended: (n(16) + n(17)) * TICK_MS, command };
   } catch {
     return undefined; // it ended meanwhile
   }
@@ -34,46 +38,47 @@ function readProc(pid: number): Proc | undefined {
 
 function kindOf(command: string): string {
   const type = /--type=([\w-]+)/.exec(command)?.[1];
-  if (/chrom/i.test(command)) return type ? `browser ${type.replace('-process', '')}` : 'browser';
   if (type === 'extensionHost') return 'extension host';
+  if (/\bchrom(e|ium)\b|headless_shell/.test(command)) return type ? `browser ${type.replace('-process', '')}` : 'browser';
   if (type) return `code-server ${type}`;
   if (/code-server/.test(command) && /entry\.js/.test(command)) return 'code-server';
   if (/code-server/.test(command)) return 'code-server helpers';
   return 'agents and tools';
 }
 
-/** The CPU time so far of this process's descendants (not itself), by kind. */
+/** The processes below `root` (this process by default) now. */
 export function readCpu(root = process.pid): CpuReading {
-  const procs = new Map<number, Proc>();
+  const all = new Map<number, Proc>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const proc = readProc(Number(name));
-    if (proc) procs.set(Number(name), proc);
+    if (proc) all.set(Number(name), proc);
   }
-  const descends = (pid: number): boolean => {
-    for (let p = procs.get(pid)?.ppid, hops = 0; p !== undefined && hops < 64; p = procs.get(p)?.ppid, hops++) if (p === root) return true;
+  const below = (pid: number): boolean => {
+    for (let p = all.get(pid)?.ppid, hops = 0; p !== undefined && hops < 64; p = all.get(p)?.ppid, hops++) if (p === root) return true;
     return false;
   };
-  const reading: CpuReading = {};
-  const add = (kind: string, ticks: number) => (reading[kind] = (reading[kind] ?? 0) + ticks * TICK_MS);
-  for (const [pid, proc] of procs) {
-    if (!descends(pid)) continue;
-    add(kindOf(proc.command), proc.own);
-    // A process that ended (git, a short-lived agent) shows only in its parent's count of ended children.
-    add('ended processes', proc.ended);
-  }
-  return reading;
+  return new Map([...all].filter(([pid]) => below(pid)));
 }
 
-/** What each kind spent from `before` to `after`, and the total; the kinds that spent nothing are left out. */
-export function cpuSpent(before: CpuReading, after: CpuReading): { total: number; byKind: CpuReading } {
-  const byKind: CpuReading = {};
+/**
+ * What the processes spent from `before` to `after`, by kind, and in all. A process that ended meanwhile (git, an
+ * agent) shows only in its parent's count of ended children, with what it had spent before `before` too: that part
+ * is taken back, so each millisecond counts once, in the window.
+ */
+export function cpuSpent(before: CpuReading, after: CpuReading): { total: number; byKind: CpuByKind } {
+  const byKind: CpuByKind = {};
+  const add = (kind: string, ms: number) => (byKind[kind] = (byKind[kind] ?? 0) + ms);
+  for (const [pid, proc] of after) {
+    const was = before.get(pid);
+    add(proc.kind, proc.own - (was?.own ?? 0));
+    add(ENDED, proc.ended - (was?.ended ?? 0));
+  }
+  for (const [pid, proc] of before) if (!after.has(pid)) add(ENDED, -proc.own);
   let total = 0;
-  for (const [kind, ms] of Object.entries(after)) {
-    const spent = ms - (before[kind] ?? 0);
-    if (spent <= 0) continue;
-    byKind[kind] = spent;
-    total += spent;
+  for (const [kind, ms] of Object.entries(byKind)) {
+    total += ms;
+    if (ms <= 0) delete byKind[kind];
   }
   return { total, byKind };
 }
