@@ -1,5 +1,5 @@
 // Keeping the webview in step with the panel: changes are marked as they happen and flushed as one update at most
-// once a frame (a few times a second during a burst), not while the last one is still on its way (but for the end of
+// once a frame (at most 20 times a second during a burst), not while the last one is still on its way (but for the end of
 // a turn); a webview that (re)loads gets the whole state, a long chat's last entries first.
 import type * as vscode from 'vscode';
 import type { HostMessage, Part, StateFrom } from './protocol';
@@ -19,10 +19,11 @@ export interface ViewSource {
 
 const FRAME_MS = 16;
 /**
- * Changes marked for one update beyond which the agent is sending faster than anyone reads (32 in a frame, about
- * 2,000 changes a second: a stream of tokens marks one or two a frame): the next update then waits BURST_MS after
- * this one. An update held back by a slow delivery can carry that many at reading pace too; its successor then waits
- * at most 34 ms more, once.
+ * Changes marked for one update beyond which the agent is sending faster than anyone reads (32 in a frame is about
+ * 2,000 changes a second; a stream of tokens marks one or two a frame): the next update then waits BURST_MS after
+ * this one, and the burst goes on while each update carries more than this (640 changes a second, at 50 ms apart).
+ * An update held back by a slow delivery can carry that many at reading pace too; its successor then waits at most
+ * 34 ms more, once.
  */
 const BURST_CHANGES = 32;
 /**
