@@ -74,7 +74,8 @@ export function cpuSpent(before: CpuReading, after: CpuReading): { total: number
     add(proc.kind, proc.own - (was?.own ?? 0));
     add(ENDED, proc.ended - (was?.ended ?? 0));
   }
-  for (const [pid, proc] of before) if (!after.has(pid)) add(ENDED, -proc.own);
+  // Linux adds an ended process's own time and its own ended children's to its parent's count.
+  for (const [pid, proc] of before) if (!after.has(pid)) add(ENDED, -(proc.own + proc.ended));
   let total = 0;
   for (const [kind, ms] of Object.entries(byKind)) {
     total += ms;
