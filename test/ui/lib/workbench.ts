@@ -222,6 +222,12 @@ export async function openWorkbench(
         // Close the chat (and with it the agent) so the next test starts from an empty editor area.
         await workbench.runCommand('View: Close All Editors');
         await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached' });
+        // And without this test's toasts: an error toast stays 20 s, over the chat's buttons in the next test.
+        const toasts = page.locator('.notifications-toasts .notification-toast');
+        if ((await toasts.count()) > 0) {
+          await workbench.runCommand('Notifications: Clear All Notifications');
+          await toasts.first().waitFor({ state: 'detached', timeout: 10_000 });
+        }
       },
       async hideSideBar() {
         const sideBar = page.locator('.part.auxiliarybar');
