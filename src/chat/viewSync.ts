@@ -1,6 +1,6 @@
 // Keeping the webview in step with the panel: changes are marked as they happen and flushed as one update at most
-// once a frame (at most 20 times a second during a burst), not while the last one is still on its way (but for the end of
-// a turn); a webview that (re)loads gets the whole state, a long chat's last entries first.
+// once a frame (at most 20 times a second during a burst), not while the last one is still on its way (but for the
+// end of a turn); a webview that (re)loads gets the whole state, a long chat's last entries first.
 import type * as vscode from 'vscode';
 import type { HostMessage, Part, StateFrom } from './protocol';
 
@@ -132,11 +132,11 @@ export class ViewSync {
 
   /**
    * Flushes what changed within a frame (16 ms), at least a frame after the last update (BURST_MS after one that
-   * carried a burst), and never while the last update is still on its way. When the
-   * webview's renderer is busy, VS Code hands posts over late: measured in the UI benchmark's flood, posts made every
-   * frame reached the webview one every 100–250 ms, the last 1.4 s after it was made, and the webview received and
-   * rendered each of them in turn. Waiting for delivery instead makes each post carry everything that changed
-   * meanwhile, so no backlog builds up (the flood now takes about ten posts).
+   * carried a burst), and never while the last update is still on its way. When the webview's renderer is busy, VS
+   * Code hands posts over late: measured in the UI benchmark's flood, posts made every frame reached the webview one
+   * every 100–250 ms, the last 1.4 s after it was made, and the webview received and rendered each of them in turn.
+   * Waiting for delivery instead makes each post carry everything that changed meanwhile, so no backlog builds up
+   * (the flood now takes about ten posts).
    */
   private schedule(delay = FRAME_MS): void {
     if (!this.loaded || this.flushTimer || this.inFlight || this.disposed) return;
