@@ -2,6 +2,7 @@
 // measured from the Enter keydown to the reply's last chunk on screen: parts [1] and [2] of test/bench/ui.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CDPSession, FrameLocator, Page } from 'playwright-core';
 import type { Workbench } from '../../ui/lib/workbench';
 import { waitFor } from '../../lib/wait';
@@ -15,9 +16,6 @@ export const CLICK_EVERY_MS = 40;
 const CPU = process.env['BENCH_CPU'] === '1' && cpuReadable;
 /** What BENCH_CHROME_TRACE records: the renderer's main-thread work (style, layout, paint) and the compositor's. */
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'];
-
-export const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
-const max = (xs: readonly number[]) => Math.max(...xs);
 
 // ---- driving the chat -----------------------------------------------------------------------------------------------
 
@@ -279,7 +277,7 @@ export async function sendRun(bench: Bench, agent: string, startMarker: string |
       longestFrameGap: gap,
       longTasks: {
         count: tasks.length,
-        longest: tasks.length ? max(tasks.map((t) => t.duration)) : 0,
+        longest: tasks.length ? Math.max(...tasks.map((t) => t.duration)) : 0,
         total: tasks.reduce((s, t) => s + t.duration, 0),
       },
       clicks: clicks ? clickStats(final, sendAt, end.domAt) : null,

@@ -1,11 +1,12 @@
 // bench:ui's heap figures: a restored chat's webview heap after a long session/load replay, and a long chat opened,
 // scrolled to the top and back: parts [3] and [4] of test/bench/ui.ts.
 import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CDPSession, Frame, Page } from 'playwright-core';
 import { HISTORY_END, LONG_CHAT_END } from '../../fixtures/lib/benchScenarios';
 import { EXTENSION_ID } from '../../ui/lib/workbench';
 import { countElements } from './probe';
-import { AGENTS, type Bench, sleep } from './uiChat';
+import { AGENTS, type Bench } from './uiChat';
 // ---- 3: heap ---------------------------------------------------------------------------------------------------------
 
 interface HeapReading {

@@ -54,6 +54,16 @@ function source(from?: Omit<StateFrom, 'seq'>) {
   };
 }
 
+/** A chat page that has loaded and taken its first state. */
+async function loaded() {
+  const page = new Page();
+  const src = source();
+  const sync = new ViewSync(page.webview, src);
+  sync.load();
+  await page.deliver();
+  return { page, src, sync };
+}
+
 /** Lets the promise callbacks that are due run (the clock is the test's: no timer fires meanwhile). */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 /** A frame of the clock, and what is due then. */
@@ -85,10 +95,7 @@ describe('keeping the chat page in step', () => {
   });
 
   it('waits for an update to be delivered before the next, but posts the end of a turn at once', async () => {
-    const page = new Page();
-    const sync = new ViewSync(page.webview, source());
-    sync.load();
-    await page.deliver();
+    const { page, sync } = await loaded();
     sync.changed('session');
     await frame();
     assert.deepEqual(page.types(), ['state', 'update']);
@@ -110,11 +117,7 @@ describe('keeping the chat page in step', () => {
   });
 
   it('posts a frame apart at reading pace, and 50 ms apart while a burst lasts', async () => {
-    const page = new Page();
-    const src = source();
-    const sync = new ViewSync(page.webview, src);
-    sync.load();
-    await page.deliver();
+    const { page, src, sync } = await loaded();
     // A stream of tokens: a change or two a frame, each posted the next frame.
     for (let i = 0; i < 3; i++) {
       sync.entryChanged(1);
@@ -164,11 +167,7 @@ describe('keeping the chat page in step', () => {
   });
 
   it('sends again, with the next update, what an update carried that the page did not take, so no entry goes missing', async () => {
-    const page = new Page();
-    const src = source();
-    const sync = new ViewSync(page.webview, src);
-    sync.load();
-    await page.deliver();
+    const { page, src, sync } = await loaded();
     sync.entryChanged(2);
     sync.entryChanged(3);
     await frame();
