@@ -13,6 +13,10 @@
 //      session/load; the window is reloaded and the chat restores. Figure: the chat's page ready → the last message
 //      visible (and the reload → visible). Budget ≤ 1 s. Then the webview's heap while the user scrolls to the top
 //      (Show earlier messages until there are none) and back to the last message. Budget < 200 MB.
+//      The chat's page loads while the agent replays (the panel comes back first, then session/load), so the figure
+//      depends on which ends first: a page ready after the replay shows the last message at once. Measured in one
+//      session, one build read 58 to 460 ms and another 97 to 931 ms over 4 to 7 runs each. Compare builds over
+//      several runs, and by the reload → visible too, which holds the whole of it.
 //   3. Heap: a chat whose agent replays a 50,000-update history on session/load; the window is reloaded, the chat
 //      restores and replays, and then the webview's JS heap is read after forced GCs. Budget < 150 MB.
 //      Baseline: an idle fresh chat's webview heap. When the webview runs in the workbench's renderer (it does in
@@ -275,6 +279,7 @@ async function main(): Promise<number> {
     out(
       `  long chat (${LONG_CHAT_TURNS} turns), page ready → last message visible: ${ms(longChat.openMs)} — budget ≤ ${BUDGET.longChatOpenMs} ms: ${verdict(longChat.openMs <= BUDGET.longChatOpenMs)}`,
     );
+    out(`    the window's reload → last message visible: ${ms(longChat.reloadMs)} (compare builds by this one too: see [4] above)`);
     out(
       `  long chat, webview heap at its peak (to the top and back): ${mb(peak)} — budget < ${BUDGET.longChatHeapMb} MB: ${verdict(peak < BUDGET.longChatHeapMb * 1024 * 1024)}`,
     );
