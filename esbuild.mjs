@@ -51,6 +51,20 @@ const coreApart = {
   },
 };
 
+/**
+ * Leaves mcpLoader.ts' `require('./mcp')` to be loaded at run time from dist/editor-tools-mcp.js: the MCP SDKs, which
+ * the core loads when the editor tools are first offered to a session rather than with itself.
+ * @type {esbuild.Plugin}
+ */
+const mcpApart = {
+  name: 'mcp-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/mcp$/ }, (args) =>
+      args.importer.endsWith(join('src', 'editorTools', 'mcpLoader.ts')) ? { path: './editor-tools-mcp.js', external: true } : undefined,
+    );
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const appBuilds = [
   // The entry point and the core are two bundles: the entry point, small, loads the core on first use (see
@@ -73,6 +87,16 @@ const appBuilds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [mcpApart],
+  },
+  {
+    ...common,
+    // The MCP SDKs of the editor tools (src/editorTools/mcp.ts), loaded by the core on first use.
+    entryPoints: ['src/editorTools/mcp.ts'],
+    outfile: 'dist/editor-tools-mcp.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,

@@ -66,6 +66,18 @@ function layer(folder, { imports, types }, depth) {
   };
 }
 
+/**
+ * The MCP SDKs are a bundle of their own (src/editorTools/mcp.ts, loaded through mcpLoader.ts, see esbuild.mjs): an
+ * import of them, or of mcp.ts, anywhere else would load them with the core again.
+ */
+const MCP_APART = [
+  {
+    group: ['@modelcontextprotocol/*', '@agentclientprotocol/sdk/experimental/mcp-server'],
+    message: 'The MCP SDKs load apart from the core: import them in src/editorTools/mcp.ts only.',
+  },
+  { regex: '(^|/)editorTools/mcp$|^\\./mcp$', message: 'src/editorTools/mcp.ts loads apart from the core: reach it through mcpLoader.ts.' },
+];
+
 const resolver = {
   'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
   'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
@@ -126,13 +138,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^\\.', message: 'src/ids.ts imports nothing.' }] }] },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/acp/**', 'src/editorTools/mcp.ts', 'src/editorTools/mcpLoader.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: MCP_APART }] },
+  },
+  {
     files: ['src/acp/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [{ name: 'vscode', message: 'src/acp is the protocol core: it runs in plain Node and never imports vscode.' }],
-          patterns: [{ regex: '^\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }],
+          patterns: [{ regex: '^\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }, ...MCP_APART],
         },
       ],
     },
@@ -145,7 +162,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'src/acp is the protocol core: it runs in plain Node and never imports vscode.' }],
-          patterns: [{ regex: '^\\.\\./\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }],
+          patterns: [{ regex: '^\\.\\./\\.\\./', message: 'src/acp is the protocol core: it imports nothing of the host.' }, ...MCP_APART],
         },
       ],
     },
@@ -162,6 +179,7 @@ export default tseslint.config(
           paths: [
             { name: 'vscode', message: 'This part of src/registry runs in plain Node; the host side is state.ts, commands.ts and pickItem.ts.' },
           ],
+          patterns: MCP_APART,
         },
       ],
     },

@@ -13,6 +13,7 @@ import { settlePermission, type HostServices } from '../acp/clientHandler';
 import type { Session, SessionOptions } from '../acp/sessionHandle';
 import { readEditorToolsSettings } from '../settings/editorTools';
 import { Grants, type Grant } from './grants';
+import { loadMcp } from './mcpLoader';
 import { EditorToolsPipe } from './pipe';
 import { toolsOverAcp } from './overAcp';
 import { EditorToolsServer } from './server';
@@ -122,6 +123,7 @@ export class EditorTools implements vscode.Disposable {
         label = `${agent} session ${session.sessionId}`;
         bound = session;
         endsWith(session, () => granted.revoke());
+        warmMcp(this.log);
       },
       revoke: () => granted.revoke(),
     };
@@ -145,6 +147,7 @@ export class EditorTools implements vscode.Disposable {
       bind: (session) => {
         named(session);
         endsWith(session, end);
+        warmMcp(this.log);
       },
       revoke: end,
     };
@@ -209,6 +212,16 @@ export class EditorTools implements vscode.Disposable {
     this.http.dispose();
     this.pipe.dispose();
   }
+}
+
+/**
+ * The session opened, and its agent may call a tool at once: the MCP SDKs (mcp.ts) load now, once what opened the
+ * session has gone on, rather than with the first request. A load that fails is tried again by each request.
+ */
+function warmMcp(log: Logger): void {
+  setImmediate(() =>
+    loadMcp().catch((error: unknown) => log.error(`[editor-tools] could not load the MCP SDKs (dist/editor-tools-mcp.js): ${errorMessage(error)}`)),
+  );
 }
 
 /** Runs `end` when the session closes or its agent ends, or now when it already has (it ended as it opened). */

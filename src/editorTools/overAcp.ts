@@ -2,28 +2,27 @@
 // machine, which cannot reach this machine's loopback and must never be given a way to it: the same tools, calls and
 // grant as over HTTP. Each request is answered by a fresh MCP 2026-07-28 server of the official SDK, through the ACP
 // SDK's `fromMcpServer`, which runs the MCP SDK's own request pipeline in-process (discovery, argument checks, errors):
-// nothing lives between requests but the grant. Plain Node: no `vscode`.
-import { fromMcpServer } from '@agentclientprotocol/sdk/experimental/mcp-server';
-import { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+// nothing lives between requests but the grant. The SDKs come from mcp.ts, a bundle apart (see mcpLoader.ts). Plain
+// Node: no `vscode`.
 import type { McpServe } from '../acp/mcpOverAcp';
 import type { Logger } from '../acp/log';
 import type { LiveGrant } from './grants';
-import { callTool, type EditorTool } from './tools';
+import { loadMcp } from './mcpLoader';
+import type { EditorTool } from './tools';
 
 /** The `vscode` server over ACP for the session of `grant`; `close` ends what a request still runs. */
 export function toolsOverAcp(tools: () => readonly EditorTool[], grant: LiveGrant, log: Logger): { readonly serve: McpServe; close(): void } {
-  const adapter = fromMcpServer(() => {
-    const server = new McpServer({ name: 'vscode', version: '1.0.0' }, { capabilities: { tools: {} } });
-    for (const t of tools()) {
-      server.registerTool(t.name, { description: t.description, inputSchema: z.object(t.input) }, (args, ctx) =>
-        callTool(t, args, grant, log, ctx.mcpReq.signal),
-      );
-    }
-    return server;
-  });
+  let server: ReturnType<typeof start> | undefined;
+  // A start that failed fails this request (the router answers it as the server's failure), and the next tries again.
+  const start = () =>
+    loadMcp()
+      .then((sdk) => sdk.overAcpServer(tools, grant, log))
+      .catch((error: unknown) => {
+        server = undefined;
+        throw error;
+      });
   return {
-    serve: (call) => Promise.resolve(adapter.handler(call)),
-    close: () => void adapter.close().catch(() => undefined),
+    serve: async (call) => (await (server ??= start())).serve(call),
+    close: () => void server?.then((started) => started.close()).catch(() => undefined),
   };
 }

@@ -7,11 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import * as path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { Grants, LiveGrant } from './grants';
+import { loadMcp } from './mcpLoader';
 import { socketFolderPrefix, sweepStaleSocketFolders } from './staleSockets';
-import { toolServer, type EditorTool } from './tools';
+import type { EditorTool } from './tools';
 
 /** The first line (the secret) must come within this time and size. */
 const HELLO_MS = 5000;
@@ -109,8 +110,7 @@ export class EditorToolsPipe {
     }
     this.connections.set(grant, count + 1);
     this.open++;
-    const mcp = toolServer(this.tools(), grant, this.log);
-    const transport = new StdioServerTransport(socket, socket, { maxBufferSize: MAX_MESSAGE_BYTES });
+    let mcp: { close(): Promise<void> } | undefined;
     let closed = false;
     const close = () => {
       if (closed) return;
@@ -119,12 +119,24 @@ export class EditorToolsPipe {
       const left = (this.connections.get(grant) ?? 1) - 1;
       if (left > 0) this.connections.set(grant, left);
       else this.connections.delete(grant);
-      void mcp.close().catch(() => undefined);
+      void mcp?.close().catch(() => undefined);
       socket.destroy();
     };
     socket.once('close', close);
+    let sdk;
+    try {
+      sdk = await loadMcp();
+    } catch (error) {
+      this.log.warn(`[editor-tools] a bridge of ${grant.label()} could not be served: ${errorMessage(error)}`);
+      close();
+      return;
+    }
+    if (closed) return;
+    const server = sdk.toolServer(this.tools(), grant, this.log);
+    const transport = sdk.stdioTransport(socket, socket, MAX_MESSAGE_BYTES);
+    mcp = server;
     transport.onerror = () => close();
-    await mcp.connect(transport);
+    await server.connect(transport);
     if (rest.length > 0) socket.unshift(rest);
     socket.resume();
   }

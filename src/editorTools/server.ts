@@ -6,11 +6,11 @@
 // `vscode`, unit-tested with real HTTP on loopback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
 import type { Grants } from './grants';
-import { toolServer, type EditorTool } from './tools';
+import { loadMcp } from './mcpLoader';
+import type { EditorTool } from './tools';
 
 /** A request body past this is refused (413): tool arguments are a path, a position, a query. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -122,14 +122,17 @@ export class EditorToolsServer {
     }
     this.inFlight++;
     grant.requests++;
-    const mcp = toolServer(this.tools(), grant, this.log);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    let served: { close(): Promise<void> }[] = [];
     try {
       const body = await readBody(req);
       if (body === TOO_LARGE) return answer(res, 413, `A request is at most ${MAX_BODY_BYTES} bytes.`, {}, true);
       if (body === undefined) return answer(res, 400, 'The request body is not JSON.');
       // One message a request: MCP dropped batches (2025-06-18), and a batch would run many calls under one slot.
       if (Array.isArray(body)) return answer(res, 400, 'Batches are not served: send one JSON-RPC message a request.');
+      const { toolServer, httpTransport } = await loadMcp();
+      const mcp = toolServer(this.tools(), grant, this.log);
+      const transport = httpTransport();
+      served = [transport, mcp];
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
     } catch (error) {
@@ -138,8 +141,7 @@ export class EditorToolsServer {
     } finally {
       this.inFlight--;
       grant.requests--;
-      void transport.close().catch(() => undefined);
-      void mcp.close().catch(() => undefined);
+      for (const closing of served) void closing.close().catch(() => undefined);
     }
   }
 

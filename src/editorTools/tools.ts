@@ -1,7 +1,7 @@
-// What an editor tool is, and how the tools are given to an MCP server: each with its exact name, a zod schema for its
-// arguments (the SDK validates them and lists their JSON schema), and an answer bounded to 64 KB, with a note saying
-// what was cut. A tool's failure is the agent's to read (an error result), never the host's. Plain Node: no `vscode`.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// What an editor tool is, and how a call of one is answered: each with its exact name, a zod schema for its arguments
+// (the MCP SDK validates them and lists their JSON schema, see mcp.ts), and an answer bounded to 64 KB, with a note
+// saying what was cut. A tool's failure is the agent's to read (an error result), never the host's. Plain Node: no
+// `vscode`.
 import { z } from 'zod';
 import { errorMessage } from '../acp/errors';
 import type { Logger } from '../acp/log';
@@ -49,24 +49,8 @@ export function tool<Shape extends z.ZodRawShape>(definition: EditorTool<Shape>)
   return definition as unknown as EditorTool;
 }
 
-/** Tool calls of one session running at once, whichever way they came (an HTTP batch, the stdio bridge). */
+/** Tool calls of one session running at once, whichever way they came (HTTP, the stdio bridge, MCP over ACP). */
 const MAX_CALLS_AT_ONCE = 4;
-
-/** An MCP server with `tools` for the session of `grant`, for one request (HTTP) or one connection (the bridge). */
-export function toolServer(tools: readonly EditorTool[], grant: LiveGrant, log: Logger): McpServer {
-  const server = new McpServer({ name: 'vscode', version: '1.0.0' }, { capabilities: { tools: {} } });
-  registerTools(server, tools, grant, log);
-  return server;
-}
-
-/** The tools, on `server`, for the session of `grant`. */
-function registerTools(server: McpServer, tools: readonly EditorTool[], grant: LiveGrant, log: Logger): void {
-  for (const t of tools) {
-    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, (args: unknown, extra: { signal: AbortSignal }) =>
-      callTool(t, args, grant, log, extra.signal),
-    );
-  }
-}
 
 /** A tool's MCP result: its answer as JSON text, or why it could not answer (an error result, for the agent to read). */
 export interface ToolResult {

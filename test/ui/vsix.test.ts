@@ -11,7 +11,7 @@ import { EXTENSION_ID, fixtureAgents, openWorkbench, repoRoot, type Workbench } 
 const MAX_VSIX_BYTES = 1.5 * 1024 * 1024;
 /** What a user needs, and nothing else: the manifest, the docs, the bundles and the media. */
 const SHIPPED =
-  /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|package\.nls\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|mcp-stdio\.js|page-text\.js|webview\.js|webview\.css|codicon\.ttf)|media\/([\w/-]+\.(png|svg|md|css)|registry-snapshot\.json)))$/;
+  /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(package\.json|package\.nls\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension\.js|core\.js|editor-tools-mcp\.js|mcp-stdio\.js|page-text\.js|webview\.js|webview\.css|codicon\.ttf)|media\/([\w/-]+\.(png|svg|md|css)|registry-snapshot\.json)))$/;
 const WALKTHROUGH_STEPS = ['Pick an agent', 'Sign in to the agent', 'Start your first chat', 'Decide what the agent may do'];
 
 describe('installed from the VSIX', function () {
@@ -53,6 +53,8 @@ describe('installed from the VSIX', function () {
     for (const needed of [
       'extension/dist/extension.js',
       'extension/dist/webview.js',
+      'extension/dist/core.js',
+      'extension/dist/editor-tools-mcp.js',
       'extension/dist/mcp-stdio.js',
       'extension/dist/page-text.js',
       'extension/media/icon.png',
@@ -79,6 +81,9 @@ describe('installed from the VSIX', function () {
     const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
     const installed = join(workbench.workDir, 'extensions', `${EXTENSION_ID}-${version}`);
     assert.equal(lstatSync(installed).isSymbolicLink(), false);
+    // The editor tools' MCP SDKs, a bundle apart that the core loads on first use: it loads on its own from the VSIX.
+    const mcp = require(join(installed, 'dist', 'editor-tools-mcp.js')) as Record<string, unknown>;
+    for (const name of ['toolServer', 'httpTransport', 'stdioTransport', 'overAcpServer']) assert.equal(typeof mcp[name], 'function', name);
 
     // The agent chosen for new chats (acp.defaultAgent): New Chat opens it without asking.
     const chat = await workbench.sendInNewChat('hello from the VSIX');
