@@ -17,9 +17,13 @@ import type { Logger } from '../acp/log';
 import type { LiveGrant } from './grants';
 import { callTool, type EditorTool } from './tools';
 
+/** What both SDKs' servers say they are, and offer. */
+const SERVER_INFO = { name: 'vscode', version: '1.0.0' };
+const SERVER_OPTIONS = { capabilities: { tools: {} } };
+
 /** An MCP server with `tools` for the session of `grant`, for one request (HTTP) or one connection (the bridge). */
 export function toolServer(tools: readonly EditorTool[], grant: LiveGrant, log: Logger): McpServer {
-  const server = new McpServer({ name: 'vscode', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
   for (const t of tools) {
     server.registerTool(t.name, { description: t.description, inputSchema: t.input }, (args: unknown, extra: { signal: AbortSignal }) =>
       callTool(t, args, grant, log, extra.signal),
@@ -48,7 +52,7 @@ export function overAcpServer(
   log: Logger,
 ): { readonly serve: McpServe; close(): Promise<void> } {
   const adapter = fromMcpServer(() => {
-    const server = new McpServerOverAcp({ name: 'vscode', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const server = new McpServerOverAcp(SERVER_INFO, SERVER_OPTIONS);
     for (const t of tools()) {
       server.registerTool(t.name, { description: t.description, inputSchema: z.object(t.input) }, (args, ctx) =>
         callTool(t, args, grant, log, ctx.mcpReq.signal),
