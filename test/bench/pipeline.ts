@@ -14,7 +14,8 @@
 // the ratio of their figures. Apart, because a path slowed the others in a shared process: with the SDK, v2 and the
 // WebSocket runs in one process, our v1 pipeline read 2.04-2.15x bare JSON.parse; alone, 1.77-1.92x, with the same
 // code. The SDK alone added 0.1-0.15 to it (the figures of issue 42 came from a process that held only the SDK and
-// ours).
+// ours). The WebSocket path's process holds the loopback server and the bare ws client too: those two are compared
+// directly, run by run.
 import { execFileSync } from 'node:child_process';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as sdk from '@agentclientprotocol/sdk';
@@ -34,11 +35,17 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const CHUNK = 64 * 1024; // what one read of a pipe delivers at most
 const TRACE: TraceLevel = process.env['BENCH_TRACE'] === 'messages' || process.env['BENCH_TRACE'] === 'verbose' ? process.env['BENCH_TRACE'] : 'off';
 
-const lines = updateLines(COUNT);
-const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+/** The path this process measures: given by the parent as `--path <name>`; none in the parent. */
+const PATH_ARG = process.argv.indexOf('--path');
+const OWN_PATH = PATH_ARG === -1 ? undefined : process.argv[PATH_ARG + 1];
+/** Marks the line of a child's output that carries its runs. */
+const RUNS_MARK = 'bench-runs ';
+
+// The streams are made in the children only (the parent only starts them and reads back their figures).
+const lines = OWN_PATH ? updateLines(COUNT) : [];
 const chunksOf = (data: Buffer) => Array.from({ length: Math.ceil(data.length / CHUNK) }, (_, i) => data.subarray(i * CHUNK, (i + 1) * CHUNK));
-const chunks = chunksOf(bytes);
-const chunksV2 = chunksOf(Buffer.from(`${updateLinesV2(COUNT).join('\n')}\n`, 'utf8'));
+const chunks = chunksOf(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+const chunksV2 = OWN_PATH === 'v2' ? chunksOf(Buffer.from(`${updateLinesV2(COUNT).join('\n')}\n`, 'utf8')) : [];
 
 function bareJsonParse(): number {
   const start = performance.now();
@@ -149,7 +156,11 @@ const PATHS = {
   v1: async () => [await ours()],
   v2: async () => [await ours(2)],
   sdk: async () => [await officialSdk()],
-  ws: async () => [await oursOverWebSocket(lines), await bareWebSocket(lines)],
+  ws: async () => {
+    const over = await oursOverWebSocket(lines);
+    settleHeap();
+    return [over, await bareWebSocket(lines)];
+  },
 } satisfies Record<string, () => Promise<number[]>>;
 type PathName = keyof typeof PATHS;
 
@@ -172,23 +183,25 @@ async function measure(path: PathName): Promise<Runs> {
 
 /** Runs `path` in a fresh node process (with this one's flags) and reads back its runs. */
 function inItsOwnProcess(path: PathName): Runs {
-  const output = execFileSync(process.execPath, [...process.execArgv, __filename], {
-    env: { ...process.env, BENCH_PATH: path },
+  const output = execFileSync(process.execPath, [...process.execArgv, __filename, '--path', path], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return JSON.parse(output) as Runs;
+  const line = output.split('\n').find((l) => l.startsWith(RUNS_MARK));
+  if (!line) throw new Error(`the ${path} path's process gave no runs: ${output.slice(0, 200)}`);
+  return JSON.parse(line.slice(RUNS_MARK.length)) as Runs;
 }
 
+const isPath = (name: string): name is PathName => Object.hasOwn(PATHS, name);
+
 async function main(): Promise<void> {
-  const own = process.env['BENCH_PATH'];
-  if (own) {
-    if (!(own in PATHS)) throw new Error(`unknown path ${own}`);
-    process.stdout.write(JSON.stringify(await measure(own as PathName)));
+  if (OWN_PATH !== undefined) {
+    if (!isPath(OWN_PATH)) throw new Error(`unknown path ${OWN_PATH}; the paths are ${Object.keys(PATHS).join(', ')}`);
+    process.stdout.write(`\n${RUNS_MARK}${JSON.stringify(await measure(OWN_PATH))}\n`);
     return;
   }
   process.stdout.write(
-    `${COUNT} session/update lines, ${(bytes.length / 1e6).toFixed(1)} MB, ${RUNS} runs each (median), each path in a process of its own beside bare JSON.parse, acp.trace ${TRACE}\n`,
+    `${COUNT} session/update lines, ${RUNS} runs each (median), each path in a process of its own beside bare JSON.parse, acp.trace ${TRACE}\n`,
   );
   const runs = Object.fromEntries((Object.keys(PATHS) as PathName[]).map((path) => [path, inItsOwnProcess(path)])) as Record<PathName, Runs>;
   /** The median of column `k` of a path's runs, in ms; or, with `over`, of its ratios to column `over` of the same runs. */
