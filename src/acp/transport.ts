@@ -26,6 +26,7 @@ const MAX_ERROR_MESSAGE = 4096;
  */
 export const COALESCED_METHOD = '$/acp/coalesced';
 export interface CoalescedParams {
+  /** The notifications as they were read (so each may carry `jsonrpc` too). */
   readonly items: { readonly method: string; readonly params: unknown }[];
 }
 
@@ -283,7 +284,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       }
       message = { jsonrpc: '2.0', method: JSONRPC_CANCEL, params: { id: local } };
     } else if (this.coalesce.includes(method)) {
-      const item = { method, params: message['params'] };
+      // The message itself is the item (it has the method and the params): no object more per line.
+      const item = message as { method: string; params: unknown };
       if (this.run) this.run.push(item);
       else this.run = [item];
       return;
