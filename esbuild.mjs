@@ -39,14 +39,20 @@ const common = {
 };
 
 /**
- * Leaves the entry point's `import('./core')` to be loaded at run time from dist/core.js, instead of bundling it.
+ * Keeps the core out of the entry point's bundle: src/extension.ts loads dist/core.js at run time (with its code
+ * cache) and may import only types from './core'. A value imported from there would bundle the whole core into the
+ * entry point, so it fails the build instead.
  * @type {esbuild.Plugin}
  */
 const coreApart = {
   name: 'core-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/core$/ }, (args) =>
-      args.importer.endsWith(join('src', 'extension.ts')) ? { path: './core.js', external: true } : undefined,
+      args.importer.endsWith(join('src', 'extension.ts'))
+        ? {
+            errors: [{ text: "src/extension.ts imports a value from './core': import only types; the core is loaded from dist/core.js at run time" }],
+          }
+        : undefined,
     );
   },
 };

@@ -3,12 +3,15 @@
 // rest (core.ts: the protocol core, the agents, the chats) on first use. A command run before that loads the core,
 // which registers the real command in place of the stand-in, and is then run again. A core that fails to load is
 // reported (the log, a notification with Show Log, the Sessions view's message), and the stand-ins stay to say so.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentStatusItem } from './agents/statusItem';
+import { loadWithCodeCache } from './common/codeCache';
 import { DisposableStore } from './common/disposables';
 import { ShellHistory } from './editor/shellHistory';
 import type { ChatHandle } from './chats/handle';
 import type { Core } from './core';
+import type * as CoreModule from './core';
 import { CHAT_SIDE_BAR_VIEW_ID, CHAT_VIEW_TYPE, SESSIONS_VIEW_ID } from './ids';
 import type { ListOptions, PreviousSessionItem } from './sessions/previousSessions';
 
@@ -29,6 +32,9 @@ export interface AcpApi {
 }
 
 let loaded: Core | undefined;
+
+/** The core's code cache is written this long after the core started: its start's functions are compiled by then. */
+const CODE_CACHE_DELAY_MS = 3000;
 
 export function activate(context: vscode.ExtensionContext): AcpApi {
   const channel = vscode.window.createOutputChannel('ACP', { log: true });
@@ -89,9 +95,7 @@ export function activate(context: vscode.ExtensionContext): AcpApi {
       // (and say why when run), the reason goes to the log, and a notification offers the log. The failure is
       // kept: the next use reports it again rather than starting a second, half-registered core.
       try {
-        // A require, not an import: dist/core.js is its own bundle, loaded on first use (see esbuild.mjs).
-        // eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports
-        const { startCore } = require('./core') as typeof import('./core');
+        const { startCore } = loadCoreBundle(context, channel);
         standIns.clear();
         let started: Core | undefined;
         try {
@@ -155,6 +159,23 @@ export async function deactivate(): Promise<void> {
   await undefined;
   await Promise.all([stopped, core?.flushTranscripts()]);
   loaded = undefined;
+}
+
+/**
+ * dist/core.js, a bundle of its own (see esbuild.mjs), compiled from V8's code cache when there is one. After a load
+ * that compiled it afresh, the cache is written a while later, with what the core's start compiled by then.
+ */
+function loadCoreBundle(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): typeof CoreModule {
+  const bundle = loadWithCodeCache<typeof CoreModule>(
+    path.join(context.extensionPath, 'dist', 'core.js'),
+    path.join(context.globalStorageUri.fsPath, 'code-cache'),
+  );
+  channel.debug(`[extension] the core was compiled ${bundle.outcome === 'used' ? 'from its code cache' : `afresh (code cache: ${bundle.outcome})`}`);
+  if (bundle.outcome !== 'used') {
+    const timer = setTimeout(() => void bundle.save().then((problem) => problem && channel.warn(`[extension] ${problem}`)), CODE_CACHE_DELAY_MS);
+    context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+  }
+  return bundle.exports;
 }
 
 /** The Sessions view's data: asking for it loads the core, whose provider then answers. */
