@@ -47,11 +47,27 @@ const common = {
 const coreApart = {
   name: 'core-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/core$/ }, (args) =>
+    build.onResolve({ filter: /^\.\/core(\.js)?$/ }, (args) =>
       args.importer.endsWith(join('src', 'extension.ts'))
         ? {
             errors: [{ text: "src/extension.ts imports a value from './core': import only types; the core is loaded from dist/core.js at run time" }],
           }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * The core is compiled with vm.Script (src/common/codeCache.ts), which has no loader for `import()`: a dynamic import
+ * left in it would fail when run, so it fails the build. Within the bundle, a `require` does the same work.
+ * @type {esbuild.Plugin}
+ */
+const noDynamicImport = {
+  name: 'no-dynamic-import',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import'
+        ? { errors: [{ text: `import('${args.path}') in ${args.importer}: dist/core.js is compiled without a loader for import(); use require` }] }
         : undefined,
     );
   },
@@ -93,7 +109,7 @@ const appBuilds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [mcpApart],
+    plugins: [mcpApart, noDynamicImport],
   },
   {
     ...common,

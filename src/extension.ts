@@ -166,10 +166,7 @@ export async function deactivate(): Promise<void> {
  * that compiled it afresh, the cache is written a while later, with what the core's start compiled by then.
  */
 function loadCoreBundle(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): typeof CoreModule {
-  const bundle = loadWithCodeCache<typeof CoreModule>(
-    path.join(context.extensionPath, 'dist', 'core.js'),
-    path.join(context.globalStorageUri.fsPath, 'code-cache'),
-  );
+  const bundle = loadWithCodeCache<typeof CoreModule>(path.join(__dirname, 'core.js'), path.join(context.globalStorageUri.fsPath, 'code-cache'));
   channel.debug(`[extension] the core was compiled ${bundle.outcome === 'used' ? 'from its code cache' : `afresh (code cache: ${bundle.outcome})`}`);
   if (bundle.outcome !== 'used') {
     const timer = setTimeout(() => void bundle.save().then((problem) => problem && channel.warn(`[extension] ${problem}`)), CODE_CACHE_DELAY_MS);

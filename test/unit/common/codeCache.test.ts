@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ interface Load {
 /** A bundle as esbuild writes one: `module.exports` assigned, a sibling required, its own file and folder read. */
 const bundle = (word: string) => `"use strict";
 const helper = require('./helper.js');
-module.exports = { greet: (name) => '${word}, ' + name + '!', helper: helper.name, where: { file: __filename, dir: __dirname } };
+module.exports = { greet: (name) => '${word}, ' + name + '!', helper: helper.name, where: { file: __filename, dir: __dirname }, stack: () => new Error('here').stack };
 `;
 
 describe('loadWithCodeCache (the core compiled from its code cache)', () => {
@@ -28,7 +29,7 @@ describe('loadWithCodeCache (the core compiled from its code cache)', () => {
   let file: string;
   const caches = () => readdirSync(cache).sort();
   const load = (save = true): Load =>
-    JSON.parse(execFileSync(process.execPath, [LOADER, file, cache, ...(save ? ['--save'] : [])], { encoding: 'utf8' })) as Load;
+    JSON.parse(execFileSync(process.execPath, [LOADER, file, cache, ...(save ? ['--save'] : [])], { encoding: 'utf8', timeout: 15_000 })) as Load;
 
   beforeEach(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'acp-code-cache-')));
@@ -43,11 +44,13 @@ describe('loadWithCodeCache (the core compiled from its code cache)', () => {
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   it('loads a module as require would: its exports, its own require, file and folder', () => {
-    const loaded = loadWithCodeCache<{ greet(name: string): string; helper: string; where: unknown }>(file, cache);
+    const loaded = loadWithCodeCache<{ greet(name: string): string; helper: string; where: unknown; stack(): string }>(file, cache);
     assert.equal(loaded.outcome, 'none');
     assert.equal(loaded.exports.greet('Ada'), 'Hello, Ada!');
     assert.equal(loaded.exports.helper, 'the helper');
     assert.deepEqual(loaded.exports.where, { file, dir: dist });
+    // Stack traces name the module's own lines, as with require.
+    assert.match(loaded.exports.stack(), new RegExp(`${file.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:3:\\d+`));
   });
 
   it('compiles afresh the first time, and takes the code from the cache in the next process', () => {
@@ -73,9 +76,25 @@ describe('loadWithCodeCache (the core compiled from its code cache)', () => {
   it('compiles afresh when V8 refuses the cache, and writes a good one', () => {
     load();
     const name = caches()[0]!;
-    writeFileSync(join(cache, name), Buffer.from('not a code cache at all, but about as long as one could be. '.repeat(20)));
+    const garbage = Buffer.from('not a code cache at all, but about as long as one could be. '.repeat(20));
+    writeFileSync(join(cache, name), Buffer.concat([createHash('sha256').update(garbage).digest(), garbage]));
     assert.deepEqual(load(), { outcome: 'refused', greeting: 'Hello, Ada!' });
     assert.deepEqual(caches(), [name]);
+    assert.deepEqual(load(false), { outcome: 'used', greeting: 'Hello, Ada!' });
+  });
+
+  it('never gives V8 a damaged cache (V8 checks only its header), and writes a good one', () => {
+    load();
+    const file = join(cache, caches()[0]!);
+    const good = readFileSync(file);
+    for (const at of [32 + 24, 32 + 60, good.length - 1]) {
+      const damaged = Buffer.from(good);
+      damaged[at] = damaged[at]! ^ 0xff;
+      writeFileSync(file, damaged);
+      assert.deepEqual(load(false), { outcome: 'damaged', greeting: 'Hello, Ada!' }, `a byte changed at ${at}`);
+    }
+    writeFileSync(file, good.subarray(0, 20));
+    assert.deepEqual(load(), { outcome: 'damaged', greeting: 'Hello, Ada!' });
     assert.deepEqual(load(false), { outcome: 'used', greeting: 'Hello, Ada!' });
   });
 
