@@ -57,10 +57,10 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModu
   // The module's lines keep their numbers in stack traces and the debugger: the head is a line of its own, before 1.
   const script = new vm.Script(WRAPPER_HEAD + source + WRAPPER_TAIL, { filename: file, lineOffset: -1, cachedData });
   const outcome: CacheOutcome = typeof cached === 'string' ? cached : script.cachedDataRejected ? 'refused' : 'used';
-  const module = { exports: {} as T, filename: file, id: file, loaded: false };
+  // The bundle reads and sets only `module.exports` (esbuild's CommonJS output).
+  const module = { exports: {} as T };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
-  module.loaded = true;
   let saved: Promise<string | undefined> | undefined;
   const save = async (): Promise<string | undefined> => {
     if (outcome === 'used') return undefined;
